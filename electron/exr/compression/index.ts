@@ -1,0 +1,56 @@
+// The single compression dispatch: picks the codec, checks the decompressed length, wraps failures.
+
+import { ExrError, asExrError, invalid, unsupported } from '../errors.js';
+import type { BlockLayout, Compression } from '../types.js';
+
+export type Decompressor = (src: Uint8Array, block: BlockLayout, expectedBytes: number) => Uint8Array;
+export type Compressor = (raw: Uint8Array, block: BlockLayout) => Uint8Array;
+
+interface Codec {
+  decompress: Decompressor;
+  compress?: Compressor;
+}
+
+/** One entry per compression module in this folder. */
+const CODECS: Partial<Record<Compression, Codec>> = {
+};
+
+/**
+ * Decompresses one chunk into the uncompressed layout described in BlockLayout.
+ * A chunk whose stored size is not smaller than its uncompressed size is stored raw (the
+ * OpenEXR rule), whatever the part's compression.
+ */
+export function decompress(compression: Compression, src: Uint8Array, block: BlockLayout, expectedBytes: number): Uint8Array {
+  if (compression === 'none' || src.length >= expectedBytes) {
+    if (src.length !== expectedBytes) {
+      throw invalid(`uncompressed chunk holds ${src.length} bytes, expected ${expectedBytes}`);
+    }
+    return src;
+  }
+  const codec = CODECS[compression]?.decompress;
+  if (!codec) throw unsupported(`${compression.toUpperCase()} compression is not supported`);
+  let out: Uint8Array;
+  try {
+    out = codec(src, block, expectedBytes);
+  } catch (error) {
+    if (error instanceof ExrError) throw error;
+    throw asExrError(error);
+  }
+  if (out.length !== expectedBytes) {
+    throw invalid(`${compression.toUpperCase()} chunk decompressed to ${out.length} bytes, expected ${expectedBytes}`);
+  }
+  return out;
+}
+
+/** Compresses one chunk; returns the raw bytes when compression would not make it smaller. */
+export function compress(compression: Compression, raw: Uint8Array, block: BlockLayout): Uint8Array {
+  if (compression === 'none') return raw;
+  const codec = CODECS[compression]?.compress;
+  if (!codec) throw unsupported(`writing ${compression.toUpperCase()} compression is not supported`);
+  const packed = codec(raw, block);
+  return packed.length < raw.length ? packed : raw;
+}
+
+export function canWrite(compression: Compression): boolean {
+  return compression === 'none' || CODECS[compression]?.compress !== undefined;
+}
