@@ -45,8 +45,9 @@ export function asExrError(error: unknown, where: ExrErrorWhere = {}): ExrError 
   if (error instanceof RangeError) return new ExrError('invalid', `truncated or corrupt data (${error.message})`, where);
   if (error && typeof error === 'object' && 'code' in error && typeof (error as { code: unknown }).code === 'string') {
     const code = (error as { code: string }).code;
-    if (code.startsWith('Z_')) return new ExrError('invalid', `corrupt zlib stream (${(error as Error).message})`, where);
-    return new ExrError('io', (error as Error).message, where);
+    const message = error instanceof Error ? error.message : code;
+    if (code.startsWith('Z_') || code.startsWith('ERR_BUFFER')) return new ExrError('invalid', `corrupt zlib stream (${message})`, where);
+    return new ExrError('io', message, where);
   }
   return new ExrError('invalid', error instanceof Error ? error.message : String(error), where);
 }

@@ -2,6 +2,10 @@
 
 import { ExrError, asExrError, invalid, unsupported } from '../errors.js';
 import type { BlockLayout, Compression } from '../types.js';
+import { decompressB44 } from './b44.js';
+import { compressPxr24, decompressPxr24 } from './pxr24.js';
+import { compressRle, decompressRle } from './rle.js';
+import { compressZip, decompressZip } from './zip.js';
 
 export type Decompressor = (src: Uint8Array, block: BlockLayout, expectedBytes: number) => Uint8Array;
 export type Compressor = (raw: Uint8Array, block: BlockLayout) => Uint8Array;
@@ -13,6 +17,12 @@ interface Codec {
 
 /** One entry per compression module in this folder. */
 const CODECS: Partial<Record<Compression, Codec>> = {
+  rle: { decompress: decompressRle, compress: compressRle },
+  zips: { decompress: decompressZip, compress: compressZip },
+  zip: { decompress: decompressZip, compress: compressZip },
+  pxr24: { decompress: decompressPxr24, compress: compressPxr24 },
+  b44: { decompress: decompressB44 },
+  b44a: { decompress: decompressB44 },
 };
 
 /**

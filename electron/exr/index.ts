@@ -1,0 +1,12 @@
+// The codec's public surface: what the host, the command and the tests import.
+
+export { ExrError, type ExrErrorKind, type ExrErrorWhere } from './errors.js';
+export type { Attribute, AttributeValue, TileDescription, Chromaticities, Preview, LineOrder } from './attributes.js';
+export type { PartInfo, PartType, Level, ReadLimits } from './part.js';
+export { DEFAULT_LIMITS } from './part.js';
+export { ExrReader, type DecodedImage, type DecodedChannel, type DecodeOptions, type PlaneData, type StageTimings } from './reader.js';
+export { memorySource, type ByteSource } from './source.js';
+export { openFileSource, type FileSource } from './file-source.js';
+export { channelStats, partSummary, type PartStats, type ChannelStats } from './stats.js';
+export { HALF_TO_FLOAT, halfToFloat, floatToHalf } from './half.js';
+export type { Channel, Compression, PixelType, Box2i, BlockLayout } from './types.js';

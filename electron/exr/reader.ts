@@ -1,0 +1,342 @@
+// The staged reader: headers and offset tables once, then read -> decompress -> unpack for any part, level, region or channel set.
+
+import { chunkPlace, tileBlock, uncompressedBytes } from './blocks.js';
+import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type ChunkHeader, type OffsetTables } from './chunks.js';
+import { decompress } from './compression/index.js';
+import { aborted, asExrError, ExrError, invalid, unsupported } from './errors.js';
+import { parseRawHeaders, TruncatedPrefixError, type VersionFlags } from './header.js';
+import { buildParts, DEFAULT_LIMITS, findLevel, type Level, type PartInfo, type ReadLimits } from './part.js';
+import { floorMod, sampleCount } from './sampling.js';
+import type { ByteSource } from './source.js';
+import { PIXEL_TYPE_BYTES, type BlockLayout, type Box2i, type PixelType } from './types.js';
+
+export type PlaneData = Uint16Array | Float32Array | Uint32Array;
+
+export interface DecodedChannel {
+  name: string;
+  pixelType: PixelType;
+  xSampling: number;
+  ySampling: number;
+  widthSamples: number;
+  heightSamples: number;
+  /** Half channels hold raw binary16 bits; float and uint hold their values. Rows top to bottom. */
+  data: PlaneData;
+}
+
+export interface StageTimings {
+  readMs: number;
+  decompressMs: number;
+  unpackMs: number;
+  bytesRead: number;
+  chunks: number;
+}
+
+export interface DecodedImage {
+  part: number;
+  lx: number;
+  ly: number;
+  /** The decoded pixels, in absolute coordinates (a level's pixels start at the data window's origin). */
+  region: Box2i;
+  widthPx: number;
+  heightPx: number;
+  channels: DecodedChannel[];
+  timings: StageTimings;
+}
+
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+}
+
+export interface DecodeOptions {
+  part?: number;
+  lx?: number;
+  ly?: number;
+  /** Channel names to decode, default all (header order is kept). */
+  channels?: readonly string[];
+  /** Part of the level to decode (absolute coordinates), default all of it. Only the chunks it touches are read. */
+  region?: Box2i;
+  signal?: AbortSignalLike;
+  /** Where plane memory comes from (e.g. SharedArrayBuffer, or a pooled buffer); default new ArrayBuffer. */
+  allocate?: (byteLength: number) => ArrayBufferLike;
+}
+
+export interface OpenOptions {
+  limits?: ReadLimits;
+}
+
+const FIRST_READ_BYTES = 256 * 1024;
+/** Chunks closer than this are read in one go; spans are capped so one read never holds a whole huge file. */
+const MAX_GAP_BYTES = 256 * 1024;
+const MAX_SPAN_BYTES = 64 * 1024 * 1024;
+
+export class ExrReader {
+  readonly extents: ChunkExtents;
+
+  private constructor(
+    readonly source: ByteSource,
+    readonly flags: VersionFlags,
+    readonly parts: PartInfo[],
+    readonly offsets: OffsetTables,
+    readonly headerEndByte: number,
+  ) {
+    this.extents = new ChunkExtents(offsets, source.sizeBytes);
+  }
+
+  static open(source: ByteSource, options: OpenOptions = {}): ExrReader {
+    const limits = options.limits ?? DEFAULT_LIMITS;
+    try {
+      let prefixBytes = Math.min(FIRST_READ_BYTES, source.sizeBytes);
+      for (;;) {
+        try {
+          const raw = parseRawHeaders(source.readAt(0, prefixBytes), source.sizeBytes);
+          const parts = buildParts(raw, source.sizeBytes, limits);
+          const offsets = readOffsetTables(source, raw.headerEndByte, parts, raw.flags.multipart);
+          return new ExrReader(source, raw.flags, parts, offsets, raw.headerEndByte);
+        } catch (error) {
+          if (!(error instanceof TruncatedPrefixError)) throw error;
+          prefixBytes = Math.min(prefixBytes * 4, source.sizeBytes);
+        }
+      }
+    } catch (error) {
+      throw asExrError(error);
+    }
+  }
+
+  get multipart(): boolean {
+    return this.flags.multipart;
+  }
+
+  part(index: number): PartInfo {
+    const part = this.parts[index];
+    if (!part) throw invalid(`there is no part ${index} (the file has ${this.parts.length})`);
+    return part;
+  }
+
+  /** Reads and parses one chunk (no decompression), its place and the bytes it spans. */
+  readChunk(partIndex: number, chunkIndex: number): ChunkHeader {
+    const part = this.part(partIndex);
+    const offset = this.offsets[partIndex]![chunkIndex];
+    if (offset === undefined) throw invalid(`chunk ${chunkIndex} is out of range`, { part: partIndex });
+    if (offset < 0) throw invalid('chunk offset points outside the file (incomplete file?)', { part: partIndex, chunk: chunkIndex });
+    const end = this.extents.endOf(offset);
+    try {
+      return parseChunk(this.source.readAt(offset, end - offset), part, this.multipart);
+    } catch (error) {
+      throw asExrError(error, { part: partIndex, chunk: chunkIndex });
+    }
+  }
+
+  /** Decodes a flat (non-deep) part: one level, a region, a set of channels. */
+  decode(options: DecodeOptions = {}): DecodedImage {
+    const partIndex = options.part ?? 0;
+    const part = this.part(partIndex);
+    if (part.isDeep) throw unsupported('deep part: use decodeDeep', { part: partIndex });
+    const lx = options.lx ?? 0;
+    const ly = options.ly ?? lx;
+    const level = findLevel(part, lx, ly);
+    if (!level) throw invalid(`part has no level (${lx}, ${ly})`, { part: partIndex });
+    const levelBox: Box2i = {
+      xMin: part.dataWindow.xMin,
+      yMin: part.dataWindow.yMin,
+      xMax: part.dataWindow.xMin + level.widthPx - 1,
+      yMax: part.dataWindow.yMin + level.heightPx - 1,
+    };
+    const region = options.region ?? levelBox;
+    if (
+      region.xMin < levelBox.xMin ||
+      region.yMin < levelBox.yMin ||
+      region.xMax > levelBox.xMax ||
+      region.yMax > levelBox.yMax ||
+      region.xMax < region.xMin ||
+      region.yMax < region.yMin
+    ) {
+      throw invalid('requested region lies outside the level', { part: partIndex });
+    }
+    const wanted = options.channels ? new Set(options.channels) : null;
+    if (wanted) {
+      for (const name of wanted) {
+        if (!part.channels.some((c) => c.name === name)) throw invalid(`part has no channel "${name}"`, { part: partIndex });
+      }
+    }
+
+    const timings: StageTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
+    const allocate = options.allocate ?? ((n: number) => new ArrayBuffer(n));
+    const planes = part.channels.map((ch) => {
+      if (wanted && !wanted.has(ch.name)) return null;
+      const widthSamples = sampleCount(ch.xSampling, region.xMin, region.xMax);
+      const heightSamples = sampleCount(ch.ySampling, region.yMin, region.yMax);
+      const count = widthSamples * heightSamples;
+      const buffer = allocate(count * PIXEL_TYPE_BYTES[ch.pixelType]);
+      const data: PlaneData =
+        ch.pixelType === 'half'
+          ? new Uint16Array(buffer, 0, count)
+          : ch.pixelType === 'float'
+            ? new Float32Array(buffer, 0, count)
+            : new Uint32Array(buffer, 0, count);
+      return {
+        name: ch.name,
+        pixelType: ch.pixelType,
+        xSampling: ch.xSampling,
+        ySampling: ch.ySampling,
+        widthSamples,
+        heightSamples,
+        data,
+      } satisfies DecodedChannel;
+    });
+
+    const chunkIndices = chunksForRegion(part, level, region);
+    this.forEachChunk(partIndex, chunkIndices, timings, options.signal, (chunkIndex, chunk) => {
+      const place = chunkPlace(part, chunkIndex);
+      checkChunkCoordinates(part, place.block, place.tileX, place.tileY, place.level, chunk);
+      const expectedBytes = uncompressedBytes(place.block);
+      let t = performance.now();
+      const raw = decompress(part.compression, chunk.data, place.block, expectedBytes);
+      const t2 = performance.now();
+      timings.decompressMs += t2 - t;
+      t = t2;
+      unpackBlock(raw, place.block, region, planes);
+      timings.unpackMs += performance.now() - t;
+    });
+
+    return {
+      part: partIndex,
+      lx,
+      ly,
+      region,
+      widthPx: region.xMax - region.xMin + 1,
+      heightPx: region.yMax - region.yMin + 1,
+      channels: planes.filter((p): p is DecodedChannel => p !== null),
+      timings,
+    };
+  }
+
+  /**
+   * Reads the given chunks in file order, coalescing neighbours into few large reads, and hands each
+   * parsed chunk to `visit`. Errors are tagged with the part and chunk.
+   */
+  forEachChunk(
+    partIndex: number,
+    chunkIndices: number[],
+    timings: StageTimings,
+    signal: AbortSignalLike | undefined,
+    visit: (chunkIndex: number, chunk: ChunkHeader) => void,
+  ): void {
+    const part = this.part(partIndex);
+    const table = this.offsets[partIndex]!;
+    const minHeader = minChunkHeaderBytes(part, this.multipart);
+    const order = chunkIndices.slice().sort((a, b) => table[a]! - table[b]!);
+    let i = 0;
+    while (i < order.length) {
+      if (signal?.aborted) throw aborted();
+      const first = order[i]!;
+      const spanStart = table[first]!;
+      if (spanStart < 0) {
+        throw invalid('chunk offset points outside the file (incomplete file?)', { part: partIndex, chunk: first });
+      }
+      let spanEnd = this.extents.endOf(spanStart);
+      let j = i + 1;
+      while (j < order.length) {
+        const next = table[order[j]!]!;
+        const nextEnd = this.extents.endOf(next);
+        if (next - spanEnd > MAX_GAP_BYTES || nextEnd - spanStart > MAX_SPAN_BYTES) break;
+        spanEnd = Math.max(spanEnd, nextEnd);
+        j++;
+      }
+      const t0 = performance.now();
+      const span = this.source.readAt(spanStart, spanEnd - spanStart);
+      timings.readMs += performance.now() - t0;
+      timings.bytesRead += span.length;
+      for (let k = i; k < j; k++) {
+        const chunkIndex = order[k]!;
+        if (signal?.aborted) throw aborted();
+        const offset = table[chunkIndex]!;
+        try {
+          if (offset + minHeader > spanEnd) throw invalid('chunk is truncated');
+          const chunkBytes = span.subarray(offset - spanStart, this.extents.endOf(offset) - spanStart);
+          visit(chunkIndex, parseChunk(chunkBytes, part, this.multipart));
+        } catch (error) {
+          throw error instanceof ExrError && error.kind === 'aborted' ? error : asExrError(error, { part: partIndex, chunk: chunkIndex });
+        }
+        timings.chunks++;
+      }
+      i = j;
+    }
+  }
+}
+
+/** Chunk indices of a part that intersect `region` of `level`. */
+export function chunksForRegion(part: PartInfo, level: Level, region: Box2i): number[] {
+  const out: number[] = [];
+  if (!part.isTiled) {
+    const first = Math.floor((region.yMin - part.dataWindow.yMin) / part.linesPerChunk);
+    const last = Math.floor((region.yMax - part.dataWindow.yMin) / part.linesPerChunk);
+    for (let c = first; c <= last; c++) out.push(c);
+    return out;
+  }
+  const tiles = part.tiles!;
+  const tx0 = Math.floor((region.xMin - part.dataWindow.xMin) / tiles.xSizePx);
+  const tx1 = Math.floor((region.xMax - part.dataWindow.xMin) / tiles.xSizePx);
+  const ty0 = Math.floor((region.yMin - part.dataWindow.yMin) / tiles.ySizePx);
+  const ty1 = Math.floor((region.yMax - part.dataWindow.yMin) / tiles.ySizePx);
+  for (let ty = ty0; ty <= ty1; ty++) {
+    for (let tx = tx0; tx <= tx1; tx++) out.push(level.firstChunk + ty * level.tilesX + tx);
+  }
+  return out;
+}
+
+function checkChunkCoordinates(part: PartInfo, block: BlockLayout, tileX: number, tileY: number, level: Level, chunk: ChunkHeader): void {
+  if (part.isTiled) {
+    if (chunk.tileX !== tileX || chunk.tileY !== tileY || chunk.levelX !== level.lx || chunk.levelY !== level.ly) {
+      throw invalid(
+        `tile header says (${chunk.tileX}, ${chunk.tileY}) level (${chunk.levelX}, ${chunk.levelY}), expected (${tileX}, ${tileY}) level (${level.lx}, ${level.ly})`,
+      );
+    }
+  } else if (chunk.y !== block.y0) {
+    throw invalid(`chunk starts at line ${chunk.y}, expected ${block.y0}`);
+  }
+}
+
+/** Copies the part of a decompressed block that lies in `region` into the channel planes. */
+function unpackBlock(raw: Uint8Array, block: BlockLayout, region: Box2i, planes: (DecodedChannel | null)[]): void {
+  const x1 = block.x0 + block.widthPx - 1;
+  const y1 = block.y0 + block.heightPx - 1;
+  const xa = Math.max(block.x0, region.xMin);
+  const xb = Math.min(x1, region.xMax);
+  const channels = block.channels;
+  const count = channels.length;
+  // per-channel constants of this block
+  const lineBytes = new Int32Array(count);
+  const skipBytes = new Int32Array(count);
+  const copyBytes = new Int32Array(count);
+  const dstColBytes = new Int32Array(count);
+  const views: (Uint8Array | null)[] = [];
+  for (let c = 0; c < count; c++) {
+    const ch = channels[c]!;
+    const size = PIXEL_TYPE_BYTES[ch.pixelType];
+    lineBytes[c] = sampleCount(ch.xSampling, block.x0, x1) * size;
+    skipBytes[c] = sampleCount(ch.xSampling, block.x0, xa - 1) * size;
+    copyBytes[c] = xb >= xa ? sampleCount(ch.xSampling, xa, xb) * size : 0;
+    dstColBytes[c] = sampleCount(ch.xSampling, region.xMin, xa - 1) * size;
+    const plane = planes[c];
+    views.push(plane ? new Uint8Array(plane.data.buffer, plane.data.byteOffset, plane.data.byteLength) : null);
+  }
+  let pos = 0;
+  for (let y = block.y0; y <= y1; y++) {
+    const inRegion = y >= region.yMin && y <= region.yMax;
+    for (let c = 0; c < count; c++) {
+      const ch = channels[c]!;
+      if (ch.ySampling !== 1 && floorMod(y, ch.ySampling) !== 0) continue;
+      const view = views[c];
+      if (view && inRegion && copyBytes[c]! > 0) {
+        const plane = planes[c]!;
+        const row = sampleCount(ch.ySampling, region.yMin, y - 1);
+        const rowBytes = plane.widthSamples * PIXEL_TYPE_BYTES[ch.pixelType];
+        const src = pos + skipBytes[c]!;
+        view.set(raw.subarray(src, src + copyBytes[c]!), row * rowBytes + dstColBytes[c]!);
+      }
+      pos += lineBytes[c]!;
+    }
+  }
+}
+
+export { tileBlock };

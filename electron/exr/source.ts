@@ -1,0 +1,14 @@
+// Random access to a file's bytes: from memory, or from disk with positioned reads (see file-source.ts).
+
+export interface ByteSource {
+  readonly sizeBytes: number;
+  /** Exactly `byteLength` bytes from `byteOffset` (the caller keeps the range inside sizeBytes). */
+  readAt(byteOffset: number, byteLength: number): Uint8Array;
+}
+
+export function memorySource(bytes: Uint8Array): ByteSource {
+  return {
+    sizeBytes: bytes.length,
+    readAt: (byteOffset, byteLength) => bytes.subarray(byteOffset, byteOffset + byteLength),
+  };
+}

@@ -1,0 +1,46 @@
+// Builds what runs: the Node side with esbuild (CLI, decode worker, Electron main/preload), the renderer with Vite.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  packages: 'external',
+  logLevel: 'warning',
+  loader: { '.wgsl': 'text' },
+};
+
+const nodeEntries = [
+  { in: 'electron/cli/main.ts', out: 'cli' },
+  { in: 'electron/host/decode-worker.ts', out: 'decode-worker' },
+].filter((e) => existsSync(`${root}/${e.in}`));
+
+const t0 = performance.now();
+await build({
+  ...common,
+  format: 'esm',
+  entryPoints: nodeEntries,
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  // CommonJS packages bundled into ESM may call require(): give them one
+  banner: { js: "import { createRequire as __exrviewCreateRequire } from 'node:module'; const require = __exrviewCreateRequire(import.meta.url);" },
+});
+
+const electronEntries = [
+  { in: 'electron/main.ts', out: 'main' },
+  { in: 'electron/preload.ts', out: 'preload' },
+].filter((e) => existsSync(`${root}/${e.in}`));
+if (electronEntries.length) {
+  await build({ ...common, format: 'cjs', entryPoints: electronEntries, outdir: 'dist/electron', outExtension: { '.js': '.cjs' }, external: ['electron'] });
+}
+
+if (existsSync(`${root}/renderer/index.html`)) {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ root: `${root}/renderer`, configFile: `${root}/vite.config.ts`, logLevel: 'warn' });
+}
+console.log(`exrview: built in ${Math.round(performance.now() - t0)} ms`);
