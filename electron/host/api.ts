@@ -1,0 +1,223 @@
+// The HostApi contract: the one interface the renderer sees, over Electron IPC or HTTP/WebSocket (browser mode).
+// Types only (plus constants): the renderer imports this file with `import type`.
+
+export type PixelTypeName = 'half' | 'float' | 'uint';
+export type PartTypeName = 'scanlineimage' | 'tiledimage' | 'deepscanline' | 'deeptile';
+/** Inclusive box: [xMin, yMin, xMax, yMax], as in the file. */
+export type BoxTuple = [number, number, number, number];
+
+export interface ChannelSummary {
+  name: string;
+  pixelType: PixelTypeName;
+  xSampling: number;
+  ySampling: number;
+}
+
+export interface LayerSummary {
+  /** "" for the base layer (channels without a dot). */
+  name: string;
+  /** Full channel names, RGBA-like ones first in R, G, B, A order. */
+  channels: string[];
+}
+
+export interface PartSummary {
+  index: number;
+  name: string;
+  type: PartTypeName;
+  view: string | null;
+  compression: string;
+  dataWindow: BoxTuple;
+  displayWindow: BoxTuple;
+  channels: ChannelSummary[];
+  layers: LayerSummary[];
+  tiled: boolean;
+  levelMode: 'oneLevel' | 'mipmapLevels' | 'ripmapLevels' | null;
+  /** Number of levels (x levels for ripmaps). */
+  levelCount: number;
+  hasPreview: boolean;
+}
+
+/** What the grid needs about one file, from a header-only parse. */
+export interface FileSummary {
+  widthPx: number;
+  heightPx: number;
+  multipart: boolean;
+  views: string[];
+  parts: PartSummary[];
+}
+
+export interface FileEntry {
+  /** Stable id of the file for this host session (opaque to the renderer). */
+  id: string;
+  folderId: string;
+  /** Path relative to the folder root, '/'-separated. */
+  relativePath: string;
+  name: string;
+  sizeBytes: number;
+  mtimeMs: number;
+  /** 'incomplete': still being written (truncated); retried when it stops changing. */
+  status: 'ok' | 'error' | 'incomplete';
+  /** What went wrong and what to do, when status is 'error'. */
+  error?: string;
+  summary?: FileSummary;
+}
+
+export interface FolderInfo {
+  id: string;
+  /** Shown to the user (absolute path in Electron, the served folder's name in browser mode). */
+  displayPath: string;
+  recursive: boolean;
+}
+
+/** Every attribute of every part, for the header panel. */
+export interface FileHeader {
+  fileId: string;
+  version: number;
+  multipart: boolean;
+  parts: { index: number; attributes: { name: string; type: string; text: string }[] }[];
+}
+
+export interface StageTimingsMs {
+  /** Disk read. */
+  readMs: number;
+  decompressMs: number;
+  unpackMs: number;
+  /** Waiting in the host queue before a worker took it. */
+  queueMs: number;
+  /** Host-side wall time from request to reply. */
+  hostMs: number;
+  bytesRead: number;
+}
+
+export type Priority = 'preview' | 'prefetch' | 'thumbnail-visible' | 'thumbnail-hidden';
+
+export interface DecodeRequest {
+  /** Chosen by the renderer; `cancel(requestId)` drops it. */
+  requestId: string;
+  fileId: string;
+  part: number;
+  lx?: number;
+  ly?: number;
+  /** Default: every channel of the part. */
+  channels?: string[];
+  priority: Priority;
+}
+
+export interface DecodedPlane {
+  name: string;
+  pixelType: PixelTypeName;
+  xSampling: number;
+  ySampling: number;
+  widthSamples: number;
+  heightSamples: number;
+  /** Half: raw binary16 bits; float: float32; uint: uint32. Little-endian, rows top to bottom. */
+  data: ArrayBuffer;
+}
+
+export interface DecodedImage {
+  fileId: string;
+  part: number;
+  lx: number;
+  ly: number;
+  /** Absolute pixel box decoded (the data window at level 0). */
+  dataWindow: BoxTuple;
+  displayWindow: BoxTuple;
+  widthPx: number;
+  heightPx: number;
+  planes: DecodedPlane[];
+  /** Deep parts: the flattened image is in `planes`, and per-pixel sample counts here. */
+  deepSampleCounts?: ArrayBuffer;
+  /** Where the pixels came from: the RAM cache, or a decode. */
+  source: 'ram-cache' | 'decode';
+  timings: StageTimingsMs;
+}
+
+export interface ThumbnailRequest {
+  requestId: string;
+  fileId: string;
+  /** Long side in pixels (the host makes 2x the display size). */
+  longSidePx: number;
+  priority: 'thumbnail-visible' | 'thumbnail-hidden';
+}
+
+export interface Thumbnail {
+  fileId: string;
+  widthPx: number;
+  heightPx: number;
+  /** Linear half-float RGBA, interleaved, rows top to bottom: the renderer tone-maps it. */
+  rgbaHalf: ArrayBuffer;
+  /** How it was made: a MIP level of a tiled file, a full decode box-filtered, the embedded preview, or the disk cache. */
+  source: 'mip-level' | 'full-decode' | 'embedded-preview' | 'disk-cache';
+  timings: StageTimingsMs;
+}
+
+/** The view an export is rendered through: the same parameters the GPU tone-map uses. */
+export interface ViewTransform {
+  exposureEv: number;
+  offset: number;
+  gamma: number;
+  displayTransform: DisplayTransformName;
+  /** Layer and channel selection. */
+  layer: string;
+  channelMode: ChannelMode;
+}
+
+export type DisplayTransformName = 'srgb' | 'rec709' | 'aces' | 'agx' | 'pbr-neutral' | 'reinhard' | 'linear';
+export type ChannelMode = 'rgb' | 'rgba' | 'r' | 'g' | 'b' | 'a' | 'luminance' | `channel:${string}`;
+
+export interface ExportRequest {
+  fileIds: string[];
+  kind: 'image' | 'thumbnail' | 'exr-layer';
+  format: 'png' | 'jpg' | 'exr';
+  /** Electron: a folder the user picked. Browser mode has no export folder: the result is downloaded instead. */
+  outDir?: string;
+  overwrite: boolean;
+  view: ViewTransform;
+  part?: number;
+  longSidePx?: number;
+}
+
+export interface ExportResult {
+  written: { fileId: string; path: string; bytes: number }[];
+  /** Browser mode (no export folder): the encoded files, for the page to offer as downloads. */
+  downloads?: { fileId: string; name: string; mimeType: string; data: ArrayBuffer }[];
+  skipped: { fileId: string; reason: string }[];
+  failed: { fileId: string; reason: string }[];
+}
+
+export interface HostInfo {
+  mode: 'electron' | 'browser';
+  version: string;
+  platform: string;
+  /** Folders open at start (the last one, the one on the command line, or the samples). */
+  folders: FolderInfo[];
+  decodeWorkers: number;
+  ramCacheBudgetBytes: number;
+}
+
+export type HostEvent =
+  | { type: 'files-added'; folderId: string; files: FileEntry[] }
+  | { type: 'files-changed'; folderId: string; files: FileEntry[] }
+  | { type: 'files-removed'; folderId: string; fileIds: string[] }
+  | { type: 'folder-error'; folderId: string; message: string }
+  | { type: 'thumbnail-progress'; done: number; total: number };
+
+export interface HostApi {
+  getInfo(): Promise<HostInfo>;
+  /** Electron: a path (or the folder picker when omitted). Browser mode: only the served folder or folders under it. */
+  openFolder(path?: string, options?: { recursive?: boolean }): Promise<FolderInfo | null>;
+  closeFolder(folderId: string): Promise<void>;
+  listFiles(folderId: string): Promise<FileEntry[]>;
+  getHeader(fileId: string): Promise<FileHeader>;
+  decodeImage(request: DecodeRequest): Promise<DecodedImage>;
+  getThumbnail(request: ThumbnailRequest): Promise<Thumbnail>;
+  /** Drops a pending decode or thumbnail; its promise rejects with a message saying it was cancelled. */
+  cancel(requestId: string): void;
+  /** Priority hint: these files' thumbnails are visible now; the last one is the image on screen. */
+  setVisible(fileIds: string[], currentFileId: string | null): void;
+  exportImages(request: ExportRequest): Promise<ExportResult>;
+  onEvent(listener: (event: HostEvent) => void): () => void;
+}
+
+/** The error message prefix a cancelled request rejects with. */
+export const CANCELLED_MESSAGE = 'cancelled';
