@@ -3,6 +3,7 @@
 import { chunkPlace, tileBlock, uncompressedBytes } from './blocks.js';
 import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type ChunkHeader, type OffsetTables } from './chunks.js';
 import { decompress } from './compression/index.js';
+import { decodeDeep, type DeepDecodeOptions, type DeepImage } from './deep.js';
 import { aborted, asExrError, ExrError, invalid, unsupported } from './errors.js';
 import { parseRawHeaders, TruncatedPrefixError, type VersionFlags } from './header.js';
 import { buildParts, DEFAULT_LIMITS, findLevel, type Level, type PartInfo, type ReadLimits } from './part.js';
@@ -185,6 +186,7 @@ export class ExrReader {
     });
 
     const chunkIndices = chunksForRegion(part, level, region);
+    const plans = new Map<string, UnpackPlan>();
     this.forEachChunk(partIndex, chunkIndices, timings, options.signal, (chunkIndex, chunk) => {
       const place = chunkPlace(part, chunkIndex);
       checkChunkCoordinates(part, place.block, place.tileX, place.tileY, place.level, chunk);
@@ -194,7 +196,10 @@ export class ExrReader {
       const t2 = performance.now();
       timings.decompressMs += t2 - t;
       t = t2;
-      unpackBlock(raw, place.block, region, planes);
+      const planKey = `${place.block.x0}:${place.block.widthPx}`;
+      let plan = plans.get(planKey);
+      if (!plan) plans.set(planKey, (plan = makeUnpackPlan(place.block, region, planes)));
+      unpackBlock(raw, place.block, region, plan);
       timings.unpackMs += performance.now() - t;
     });
 
@@ -208,6 +213,11 @@ export class ExrReader {
       channels: planes.filter((p): p is DecodedChannel => p !== null),
       timings,
     };
+  }
+
+  /** Decodes a deep part: per-pixel sample counts and every sample of a level, region and channel set (see deep.ts). */
+  decodeDeep(options: DeepDecodeOptions = {}): DeepImage {
+    return decodeDeep(this, options);
   }
 
   /**
@@ -296,43 +306,61 @@ function checkChunkCoordinates(part: PartInfo, block: BlockLayout, tileX: number
   }
 }
 
-/** Copies the part of a decompressed block that lies in `region` into the channel planes. */
-function unpackBlock(raw: Uint8Array, block: BlockLayout, region: Box2i, planes: (DecodedChannel | null)[]): void {
+/** Per-channel byte counts for copying blocks of one x-range into the planes: the same for every chunk of a scanline part. */
+interface UnpackPlan {
+  lineBytes: Int32Array;
+  skipBytes: Int32Array;
+  copyBytes: Int32Array;
+  dstColBytes: Int32Array;
+  rowBytes: Int32Array;
+  views: (Uint8Array | null)[];
+}
+
+function makeUnpackPlan(block: BlockLayout, region: Box2i, planes: (DecodedChannel | null)[]): UnpackPlan {
   const x1 = block.x0 + block.widthPx - 1;
-  const y1 = block.y0 + block.heightPx - 1;
   const xa = Math.max(block.x0, region.xMin);
   const xb = Math.min(x1, region.xMax);
+  const count = block.channels.length;
+  const plan: UnpackPlan = {
+    lineBytes: new Int32Array(count),
+    skipBytes: new Int32Array(count),
+    copyBytes: new Int32Array(count),
+    dstColBytes: new Int32Array(count),
+    rowBytes: new Int32Array(count),
+    views: [],
+  };
+  for (let c = 0; c < count; c++) {
+    const ch = block.channels[c]!;
+    const size = PIXEL_TYPE_BYTES[ch.pixelType];
+    plan.lineBytes[c] = sampleCount(ch.xSampling, block.x0, x1) * size;
+    plan.skipBytes[c] = sampleCount(ch.xSampling, block.x0, xa - 1) * size;
+    plan.copyBytes[c] = xb >= xa ? sampleCount(ch.xSampling, xa, xb) * size : 0;
+    plan.dstColBytes[c] = sampleCount(ch.xSampling, region.xMin, xa - 1) * size;
+    const plane = planes[c];
+    plan.rowBytes[c] = plane ? plane.widthSamples * size : 0;
+    plan.views.push(plane ? new Uint8Array(plane.data.buffer, plane.data.byteOffset, plane.data.byteLength) : null);
+  }
+  return plan;
+}
+
+/** Copies the part of a decompressed block that lies in `region` into the channel planes. */
+function unpackBlock(raw: Uint8Array, block: BlockLayout, region: Box2i, plan: UnpackPlan): void {
+  const y1 = block.y0 + block.heightPx - 1;
   const channels = block.channels;
   const count = channels.length;
-  // per-channel constants of this block
-  const lineBytes = new Int32Array(count);
-  const skipBytes = new Int32Array(count);
-  const copyBytes = new Int32Array(count);
-  const dstColBytes = new Int32Array(count);
-  const views: (Uint8Array | null)[] = [];
-  for (let c = 0; c < count; c++) {
-    const ch = channels[c]!;
-    const size = PIXEL_TYPE_BYTES[ch.pixelType];
-    lineBytes[c] = sampleCount(ch.xSampling, block.x0, x1) * size;
-    skipBytes[c] = sampleCount(ch.xSampling, block.x0, xa - 1) * size;
-    copyBytes[c] = xb >= xa ? sampleCount(ch.xSampling, xa, xb) * size : 0;
-    dstColBytes[c] = sampleCount(ch.xSampling, region.xMin, xa - 1) * size;
-    const plane = planes[c];
-    views.push(plane ? new Uint8Array(plane.data.buffer, plane.data.byteOffset, plane.data.byteLength) : null);
-  }
+  const { lineBytes, skipBytes, copyBytes, dstColBytes, rowBytes, views } = plan;
   let pos = 0;
   for (let y = block.y0; y <= y1; y++) {
     const inRegion = y >= region.yMin && y <= region.yMax;
     for (let c = 0; c < count; c++) {
-      const ch = channels[c]!;
-      if (ch.ySampling !== 1 && floorMod(y, ch.ySampling) !== 0) continue;
+      const ys = channels[c]!.ySampling;
+      if (ys !== 1 && floorMod(y, ys) !== 0) continue;
       const view = views[c];
-      if (view && inRegion && copyBytes[c]! > 0) {
-        const plane = planes[c]!;
-        const row = sampleCount(ch.ySampling, region.yMin, y - 1);
-        const rowBytes = plane.widthSamples * PIXEL_TYPE_BYTES[ch.pixelType];
+      const n = copyBytes[c]!;
+      if (view && inRegion && n > 0) {
+        const row = ys === 1 ? y - region.yMin : sampleCount(ys, region.yMin, y - 1);
         const src = pos + skipBytes[c]!;
-        view.set(raw.subarray(src, src + copyBytes[c]!), row * rowBytes + dstColBytes[c]!);
+        view.set(raw.subarray(src, src + n), row * rowBytes[c]! + dstColBytes[c]!);
       }
       pos += lineBytes[c]!;
     }

@@ -2,6 +2,7 @@
 
 import { ExrReader, openFileSource, type DecodedImage, type StageTimings } from '../exr/index.js';
 import type { AbortSignalLike } from '../exr/reader.js';
+import { thumbnailJob, type ThumbnailJobArgs, type ThumbnailJobResult } from './thumbnail-job.js';
 
 export interface JobContext {
   signal: AbortSignalLike;
@@ -82,9 +83,11 @@ type Handler = (args: any, ctx: JobContext) => JobOutput<unknown> | Promise<JobO
 export const JOB_HANDLERS: Record<string, Handler> = {
   decode: decodeJob,
   decodeAll: decodeAllJob,
+  thumbnail: thumbnailJob,
 };
 
 export interface JobTypes {
   decode: { args: DecodeJobArgs; result: DecodedImage };
   decodeAll: { args: DecodeAllJobArgs; result: DecodeAllResult };
+  thumbnail: { args: ThumbnailJobArgs; result: ThumbnailJobResult };
 }

@@ -3,6 +3,7 @@
 import { ExrError, asExrError, invalid, unsupported } from '../errors.js';
 import type { BlockLayout, Compression } from '../types.js';
 import { decompressB44 } from './b44.js';
+import { compressPiz, decompressPiz } from './piz.js';
 import { compressPxr24, decompressPxr24 } from './pxr24.js';
 import { compressRle, decompressRle } from './rle.js';
 import { compressZip, decompressZip } from './zip.js';
@@ -17,6 +18,7 @@ interface Codec {
 
 /** One entry per compression module in this folder. */
 const CODECS: Partial<Record<Compression, Codec>> = {
+  piz: { decompress: decompressPiz, compress: compressPiz },
   rle: { decompress: decompressRle, compress: compressRle },
   zips: { decompress: decompressZip, compress: compressZip },
   zip: { decompress: decompressZip, compress: compressZip },
