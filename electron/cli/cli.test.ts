@@ -1,0 +1,83 @@
+// The command from outside: exit codes, one-line errors without stack traces, the stats JSON shape.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(__dirname, '..', '..');
+const bin = join(root, 'bin', 'exrview.mjs');
+const corpus = join(root, '..', 'shared', 'corpus', 'openexr-images');
+
+function exrview(...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  if (!existsSync(join(root, 'dist', 'cli.mjs'))) throw new Error('dist/cli.mjs is missing: run `node scripts/build.mjs` (npm test does)');
+});
+
+describe('exrview command', () => {
+  it('exits 2 with usage for no command, an unknown command, or a wrong argument count', () => {
+    for (const args of [[], ['frobnicate'], ['stats'], ['stats', 'a.exr', 'b.exr'], ['info', '--nope', 'x.exr']]) {
+      const r = exrview(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr + r.stdout).toMatch(/usage: exrview/);
+    }
+  });
+
+  it('exits 1 with `exrview: FILE: reason` and no stack trace for a missing file', () => {
+    const r = exrview('stats', '/nonexistent/x.exr', '--json');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^exrview: \/nonexistent\/x\.exr: cannot open: .+\n$/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 1 for a file that is not an EXR, naming the reason', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exrview-cli-'));
+    const file = join(dir, 'not.exr');
+    writeFileSync(file, 'hello, this is not an image');
+    const r = exrview('stats', file, '--json');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`exrview: ${file}: not an OpenEXR file (wrong magic number)\n`);
+    const info = exrview('info', file);
+    expect(info.code).toBe(1);
+  });
+
+  it.skipIf(!existsSync(corpus))('prints stats in exactly the DESIGN.md shape', () => {
+    const r = exrview('stats', join(corpus, 'Beachball', 'multipart.0001.exr'), '--json');
+    expect(r.code).toBe(0);
+    const stats = JSON.parse(r.stdout);
+    expect(Object.keys(stats)).toEqual(['parts']);
+    for (const part of stats.parts) {
+      expect(Object.keys(part)).toEqual(['name', 'type', 'compression', 'dataWindow', 'displayWindow', 'channels']);
+      for (const ch of part.channels) {
+        expect(Object.keys(ch)).toEqual(['name', 'pixelType', 'xSampling', 'ySampling', 'min', 'max', 'mean', 'nanCount', 'infCount']);
+      }
+    }
+  });
+
+  it.skipIf(!existsSync(corpus))('shows every attribute of every part like exrheader', () => {
+    const r = exrview('info', join(corpus, 'Beachball', 'multipart.0001.exr'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('file format version: 2, flags 0x1000');
+    expect(r.stdout).toContain(' part 0:');
+    expect(r.stdout).toContain('compression (type compression): zip, individual scanlines');
+    expect(r.stdout).toContain('dataWindow (type box2i): (654 245) - (1530 1120)');
+    const json = JSON.parse(exrview('info', join(corpus, 'Beachball', 'multipart.0001.exr'), '--json').stdout);
+    expect(json.multipart).toBe(true);
+    expect(json.parts.length).toBeGreaterThan(1);
+  });
+
+  it.skipIf(!existsSync(corpus))('bench prints its JSON summary on the last line', () => {
+    const r = exrview('bench', join(corpus, 'Chromaticities'), '--json');
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    expect(summary.files).toBe(4);
+    expect(summary.pixels).toBeGreaterThan(0);
+    expect(summary.decode.wallMs).toBeGreaterThan(0);
+    expect(summary.decode.mpxPerS).toBeGreaterThan(0);
+    for (const stage of ['readMs', 'decompressMs', 'unpackMs']) expect(summary.stages[stage]).toBeGreaterThanOrEqual(0);
+  });
+});
