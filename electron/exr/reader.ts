@@ -59,6 +59,11 @@ export interface DecodeOptions {
   signal?: AbortSignalLike;
   /** Where plane memory comes from (e.g. SharedArrayBuffer, or a pooled buffer); default new ArrayBuffer. */
   allocate?: (byteLength: number) => ArrayBufferLike;
+  /**
+   * Write into planes that already exist, laid out over `frame` (which holds `region`): how several
+   * workers fill one image's shared planes, each decoding a band. One plane per selected channel, header order.
+   */
+  into?: { frame: Box2i; planes: PlaneData[] };
 }
 
 export interface OpenOptions {
@@ -162,18 +167,33 @@ export class ExrReader {
 
     const timings: StageTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
     const allocate = options.allocate ?? ((n: number) => new ArrayBuffer(n));
+    const frame = options.into?.frame ?? region;
+    if (frame.xMin > region.xMin || frame.yMin > region.yMin || frame.xMax < region.xMax || frame.yMax < region.yMax) {
+      throw invalid('target frame does not hold the requested region', { part: partIndex });
+    }
+    let selected = 0;
     const planes = part.channels.map((ch) => {
       if (wanted && !wanted.has(ch.name)) return null;
-      const widthSamples = sampleCount(ch.xSampling, region.xMin, region.xMax);
-      const heightSamples = sampleCount(ch.ySampling, region.yMin, region.yMax);
+      const widthSamples = sampleCount(ch.xSampling, frame.xMin, frame.xMax);
+      const heightSamples = sampleCount(ch.ySampling, frame.yMin, frame.yMax);
       const count = widthSamples * heightSamples;
-      const buffer = allocate(count * PIXEL_TYPE_BYTES[ch.pixelType]);
-      const data: PlaneData =
-        ch.pixelType === 'half'
-          ? new Uint16Array(buffer, 0, count)
-          : ch.pixelType === 'float'
-            ? new Float32Array(buffer, 0, count)
-            : new Uint32Array(buffer, 0, count);
+      let data: PlaneData;
+      if (options.into) {
+        const given = options.into.planes[selected++];
+        const expectedType = ch.pixelType === 'half' ? Uint16Array : ch.pixelType === 'float' ? Float32Array : Uint32Array;
+        if (!(given instanceof expectedType) || given.length !== count) {
+          throw invalid(`target plane for channel "${ch.name}" does not match its type and size`, { part: partIndex });
+        }
+        data = given;
+      } else {
+        const buffer = allocate(count * PIXEL_TYPE_BYTES[ch.pixelType]);
+        data =
+          ch.pixelType === 'half'
+            ? new Uint16Array(buffer, 0, count)
+            : ch.pixelType === 'float'
+              ? new Float32Array(buffer, 0, count)
+              : new Uint32Array(buffer, 0, count);
+      }
       return {
         name: ch.name,
         pixelType: ch.pixelType,
@@ -198,8 +218,8 @@ export class ExrReader {
       t = t2;
       const planKey = `${place.block.x0}:${place.block.widthPx}`;
       let plan = plans.get(planKey);
-      if (!plan) plans.set(planKey, (plan = makeUnpackPlan(place.block, region, planes)));
-      unpackBlock(raw, place.block, region, plan);
+      if (!plan) plans.set(planKey, (plan = makeUnpackPlan(place.block, region, frame, planes)));
+      unpackBlock(raw, place.block, region, frame, plan);
       timings.unpackMs += performance.now() - t;
     });
 
@@ -316,7 +336,7 @@ interface UnpackPlan {
   views: (Uint8Array | null)[];
 }
 
-function makeUnpackPlan(block: BlockLayout, region: Box2i, planes: (DecodedChannel | null)[]): UnpackPlan {
+function makeUnpackPlan(block: BlockLayout, region: Box2i, frame: Box2i, planes: (DecodedChannel | null)[]): UnpackPlan {
   const x1 = block.x0 + block.widthPx - 1;
   const xa = Math.max(block.x0, region.xMin);
   const xb = Math.min(x1, region.xMax);
@@ -335,7 +355,7 @@ function makeUnpackPlan(block: BlockLayout, region: Box2i, planes: (DecodedChann
     plan.lineBytes[c] = sampleCount(ch.xSampling, block.x0, x1) * size;
     plan.skipBytes[c] = sampleCount(ch.xSampling, block.x0, xa - 1) * size;
     plan.copyBytes[c] = xb >= xa ? sampleCount(ch.xSampling, xa, xb) * size : 0;
-    plan.dstColBytes[c] = sampleCount(ch.xSampling, region.xMin, xa - 1) * size;
+    plan.dstColBytes[c] = sampleCount(ch.xSampling, frame.xMin, xa - 1) * size;
     const plane = planes[c];
     plan.rowBytes[c] = plane ? plane.widthSamples * size : 0;
     plan.views.push(plane ? new Uint8Array(plane.data.buffer, plane.data.byteOffset, plane.data.byteLength) : null);
@@ -343,8 +363,8 @@ function makeUnpackPlan(block: BlockLayout, region: Box2i, planes: (DecodedChann
   return plan;
 }
 
-/** Copies the part of a decompressed block that lies in `region` into the channel planes. */
-function unpackBlock(raw: Uint8Array, block: BlockLayout, region: Box2i, plan: UnpackPlan): void {
+/** Copies the part of a decompressed block that lies in `region` into the channel planes, laid out over `frame`. */
+function unpackBlock(raw: Uint8Array, block: BlockLayout, region: Box2i, frame: Box2i, plan: UnpackPlan): void {
   const y1 = block.y0 + block.heightPx - 1;
   const channels = block.channels;
   const count = channels.length;
@@ -358,7 +378,7 @@ function unpackBlock(raw: Uint8Array, block: BlockLayout, region: Box2i, plan: U
       const view = views[c];
       const n = copyBytes[c]!;
       if (view && inRegion && n > 0) {
-        const row = ys === 1 ? y - region.yMin : sampleCount(ys, region.yMin, y - 1);
+        const row = ys === 1 ? y - frame.yMin : sampleCount(ys, frame.yMin, y - 1);
         const src = pos + skipBytes[c]!;
         view.set(raw.subarray(src, src + n), row * rowBytes[c]! + dstColBytes[c]!);
       }

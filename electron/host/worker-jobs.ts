@@ -1,7 +1,9 @@
 // What a decode worker can do: each job kind is a pure function from arguments to a result and the buffers to transfer.
 
-import { ExrReader, openFileSource, type DecodedImage, type StageTimings } from '../exr/index.js';
+import { ExrError, ExrReader, openFileSource, type Box2i, type DecodedImage, type PixelType, type StageTimings } from '../exr/index.js';
+import { sampleCount } from '../exr/sampling.js';
 import type { AbortSignalLike } from '../exr/reader.js';
+import { deepFlatJob, type DeepFlatJobArgs, type DeepFlatJobResult } from './deep-job.js';
 import { thumbnailJob, type ThumbnailJobArgs, type ThumbnailJobResult } from './thumbnail-job.js';
 
 export interface JobContext {
@@ -76,6 +78,106 @@ function decodeAllJob(args: DecodeAllJobArgs, ctx: JobContext): JobOutput<Decode
   }
 }
 
+export interface LayoutJobArgs {
+  path: string;
+  part: number;
+  lx: number;
+  ly: number;
+  channels?: string[];
+}
+
+export interface PlaneLayout {
+  name: string;
+  pixelType: PixelType;
+  xSampling: number;
+  ySampling: number;
+  widthSamples: number;
+  heightSamples: number;
+}
+
+export interface LayoutResult {
+  /** The whole level, absolute coordinates. */
+  frame: Box2i;
+  planes: PlaneLayout[];
+  /** Rows that one chunk covers: bands are cut on multiples of it so no chunk is decoded twice. */
+  rowsPerChunk: number;
+  /** The least common multiple of the channels' y sampling: bands start on rows every channel samples. */
+  rowAlignment: number;
+}
+
+/** Geometry of one level for splitting its decode across workers. */
+function layoutJob(args: LayoutJobArgs): JobOutput<LayoutResult> {
+  const source = openFileSource(args.path);
+  try {
+    const reader = ExrReader.open(source);
+    const part = reader.part(args.part);
+    if (part.isDeep) throw new ExrError('unsupported', 'deep parts are decoded whole, not in bands', { part: args.part });
+    const level = part.levels.find((l) => l.lx === args.lx && l.ly === args.ly);
+    if (!level) throw new ExrError('invalid', `part has no level (${args.lx}, ${args.ly})`, { part: args.part });
+    const frame: Box2i = {
+      xMin: part.dataWindow.xMin,
+      yMin: part.dataWindow.yMin,
+      xMax: part.dataWindow.xMin + level.widthPx - 1,
+      yMax: part.dataWindow.yMin + level.heightPx - 1,
+    };
+    const wanted = args.channels ? new Set(args.channels) : null;
+    for (const name of wanted ?? []) {
+      if (!part.channels.some((c) => c.name === name)) throw new ExrError('invalid', `part has no channel "${name}"`, { part: args.part });
+    }
+    const planes = part.channels
+      .filter((c) => !wanted || wanted.has(c.name))
+      .map((c) => ({
+        name: c.name,
+        pixelType: c.pixelType,
+        xSampling: c.xSampling,
+        ySampling: c.ySampling,
+        widthSamples: sampleCount(c.xSampling, frame.xMin, frame.xMax),
+        heightSamples: sampleCount(c.ySampling, frame.yMin, frame.yMax),
+      }));
+    const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+    const rowAlignment = planes.reduce((l, p) => (l * p.ySampling) / gcd(l, p.ySampling), 1);
+    return { result: { frame, planes, rowsPerChunk: part.isTiled ? part.tiles!.ySizePx : part.linesPerChunk, rowAlignment }, transfer: [] };
+  } finally {
+    source.close();
+  }
+}
+
+export interface BandJobArgs extends LayoutJobArgs {
+  frame: Box2i;
+  region: Box2i;
+  /** One SharedArrayBuffer per selected channel, laid out over `frame`. */
+  planes: SharedArrayBuffer[];
+}
+
+/** Decodes rows `region` of a level straight into shared planes: one band of a parallel decode. */
+function bandJob(args: BandJobArgs, ctx: JobContext): JobOutput<StageTimings> {
+  const source = openFileSource(args.path);
+  try {
+    const reader = ExrReader.open(source);
+    const part = reader.part(args.part);
+    const wanted = args.channels ? new Set(args.channels) : null;
+    const selected = part.channels.filter((c) => !wanted || wanted.has(c.name));
+    const planes = selected.map((c, i) => {
+      const buffer = args.planes[i]!;
+      return c.pixelType === 'half' ? new Uint16Array(buffer) : c.pixelType === 'float' ? new Float32Array(buffer) : new Uint32Array(buffer);
+    });
+    const image = reader.decode({
+      part: args.part,
+      lx: args.lx,
+      ly: args.ly,
+      region: args.region,
+      ...(args.channels ? { channels: args.channels } : {}),
+      into: { frame: args.frame, planes },
+      signal: ctx.signal,
+    });
+    image.timings.readMs = source.stats.readMs;
+    image.timings.bytesRead = source.stats.bytesRead;
+    return { result: image.timings, transfer: [] };
+  } finally {
+    source.close();
+  }
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Handler = (args: any, ctx: JobContext) => JobOutput<unknown> | Promise<JobOutput<unknown>>;
 
@@ -84,10 +186,16 @@ export const JOB_HANDLERS: Record<string, Handler> = {
   decode: decodeJob,
   decodeAll: decodeAllJob,
   thumbnail: thumbnailJob,
+  deepFlat: deepFlatJob,
+  layout: layoutJob,
+  band: bandJob,
 };
 
 export interface JobTypes {
   decode: { args: DecodeJobArgs; result: DecodedImage };
   decodeAll: { args: DecodeAllJobArgs; result: DecodeAllResult };
   thumbnail: { args: ThumbnailJobArgs; result: ThumbnailJobResult };
+  deepFlat: { args: DeepFlatJobArgs; result: DeepFlatJobResult };
+  layout: { args: LayoutJobArgs; result: LayoutResult };
+  band: { args: BandJobArgs; result: StageTimings };
 }

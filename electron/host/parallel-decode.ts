@@ -1,0 +1,104 @@
+// One image decoded by every worker at once: the level is cut into row bands that fill shared planes in place.
+
+import { ExrError, type DecodedChannel, type DecodedImage, type StageTimings } from '../exr/index.js';
+import type { DecodePool, JobTimings } from './decode-pool.js';
+import type { LayoutResult } from './worker-jobs.js';
+
+export interface ParallelDecodeRequest {
+  path: string;
+  part?: number;
+  lx?: number;
+  ly?: number;
+  channels?: string[];
+  priority?: number;
+}
+
+export interface ParallelDecodeHandle {
+  promise: Promise<{ image: DecodedImage; timings: JobTimings & { bands: number } }>;
+  cancel(): void;
+}
+
+/** Bands per worker: a little more than one evens out chunks that cost more than others. */
+const BANDS_PER_WORKER = 2;
+
+/** Row bands of the frame, each a whole number of chunks and starting on a row every channel samples. */
+export function planBands(layout: LayoutResult, bandCount: number): { yMin: number; yMax: number }[] {
+  const { frame } = layout;
+  const step = lcm(layout.rowsPerChunk, layout.rowAlignment);
+  const rows = frame.yMax - frame.yMin + 1;
+  const units = Math.ceil(rows / step);
+  const perBand = Math.max(1, Math.ceil(units / bandCount));
+  const bands: { yMin: number; yMax: number }[] = [];
+  for (let u = 0; u < units; u += perBand) {
+    const yMin = frame.yMin + u * step;
+    bands.push({ yMin, yMax: Math.min(frame.yMax, yMin + perBand * step - 1) });
+  }
+  return bands;
+}
+
+function lcm(a: number, b: number): number {
+  const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
+  return (a * b) / gcd(a, b);
+}
+
+export function decodeParallel(pool: DecodePool, request: ParallelDecodeRequest): ParallelDecodeHandle {
+  const part = request.part ?? 0;
+  const lx = request.lx ?? 0;
+  const ly = request.ly ?? lx;
+  const priority = request.priority ?? 0;
+  const cancels: (() => void)[] = [];
+  let cancelled = false;
+  const t0 = performance.now();
+
+  const promise = (async () => {
+    const args = { path: request.path, part, lx, ly, ...(request.channels ? { channels: request.channels } : {}) };
+    const layoutJob = pool.run('layout', args, priority);
+    cancels.push(layoutJob.cancel);
+    const { result: layout, timings: layoutTimings } = await layoutJob.promise;
+    if (cancelled) throw new ExrError('aborted', 'cancelled');
+    const buffers = layout.planes.map((p) => new SharedArrayBuffer(p.widthSamples * p.heightSamples * (p.pixelType === 'half' ? 2 : 4)));
+    const bands = planBands(layout, pool.size * BANDS_PER_WORKER);
+    const jobs = bands.map((band) => {
+      const region = { xMin: layout.frame.xMin, xMax: layout.frame.xMax, yMin: band.yMin, yMax: band.yMax };
+      const job = pool.run('band', { ...args, frame: layout.frame, region, planes: buffers }, priority);
+      cancels.push(job.cancel);
+      return job.promise;
+    });
+    const results = await Promise.all(jobs);
+    const timings: StageTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
+    let workerMs = layoutTimings.workerMs;
+    for (const r of results) {
+      timings.readMs += r.result.readMs;
+      timings.decompressMs += r.result.decompressMs;
+      timings.unpackMs += r.result.unpackMs;
+      timings.bytesRead += r.result.bytesRead;
+      timings.chunks += r.result.chunks;
+      workerMs += r.timings.workerMs;
+    }
+    const channels: DecodedChannel[] = layout.planes.map((p, i) => ({
+      ...p,
+      data: p.pixelType === 'half' ? new Uint16Array(buffers[i]!) : p.pixelType === 'float' ? new Float32Array(buffers[i]!) : new Uint32Array(buffers[i]!),
+    }));
+    const frame = layout.frame;
+    const image: DecodedImage = {
+      part,
+      lx,
+      ly,
+      region: frame,
+      widthPx: frame.xMax - frame.xMin + 1,
+      heightPx: frame.yMax - frame.yMin + 1,
+      channels,
+      timings,
+    };
+    const queueMs = layoutTimings.queueMs + Math.min(...results.map((r) => r.timings.queueMs));
+    return { image, timings: { queueMs, workerMs, totalMs: performance.now() - t0, bands: bands.length } };
+  })();
+
+  return {
+    promise,
+    cancel: () => {
+      cancelled = true;
+      for (const c of cancels) c();
+    },
+  };
+}
