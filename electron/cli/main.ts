@@ -1,6 +1,7 @@
 // The `exrview` command: dispatches to each subcommand, maps failures to exit codes and one-line messages.
 
 import { ExrError } from '../exr/index.js';
+import { statsJson } from '../exr/stats.js';
 import { fileStats } from './stats.js';
 import { describeFile } from './info.js';
 import { parseArgs, USAGE, UsageError } from './usage.js';
@@ -29,7 +30,7 @@ export async function main(argv: string[]): Promise<number> {
         const args = parseArgs(rest, [], ['json']);
         const file = onePath(args.positional, 'stats FILE --json');
         const stats = withFile(file, () => fileStats(file));
-        process.stdout.write(JSON.stringify(stats) + '\n');
+        process.stdout.write(statsJson(stats) + '\n');
         return 0;
       }
       case 'bench': {

@@ -100,3 +100,32 @@ export function partSummary(part: PartInfo): Omit<PartStats, 'channels'> {
     displayWindow: box(part.displayWindow),
   };
 }
+
+/** A number as C's printf("%.9g") writes it: the reference's text, not just its value. */
+export function formatG9(v: number): string {
+  if (!Number.isFinite(v)) return 'null';
+  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
+  const rounded = nine(v);
+  const exp = Number(rounded.toExponential(8).split('e')[1]);
+  if (exp < -4 || exp >= 9) {
+    const [mantissa, e] = rounded.toExponential(8).split('e') as [string, string];
+    const m = mantissa.includes('.') ? mantissa.replace(/0+$/, '').replace(/\.$/, '') : mantissa;
+    const sign = e.startsWith('-') ? '-' : '+';
+    return `${m}e${sign}${e.replace(/^[+-]/, '').padStart(2, '0')}`;
+  }
+  const fixed = rounded.toFixed(Math.max(0, 8 - exp));
+  return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
+}
+
+/** JSON with every non-integer statistic written as %.9g, byte for byte like the reference tool. */
+export function statsJson(value: unknown): string {
+  const marks: string[] = [];
+  const json = JSON.stringify(value, (key, v) => {
+    if ((key === 'min' || key === 'max' || key === 'mean') && typeof v === 'number') {
+      marks.push(formatG9(v));
+      return `\u0000${marks.length - 1}\u0000`;
+    }
+    return v;
+  });
+  return json.replace(/"\\u0000(\d+)\\u0000"/g, (_, i: string) => marks[Number(i)]!);
+}
