@@ -18,9 +18,12 @@ const common = {
 const nodeEntries = [
   { in: 'electron/cli/main.ts', out: 'cli' },
   { in: 'electron/host/decode-worker.ts', out: 'decode-worker' },
+  { in: 'electron/host/make-samples.ts', out: 'make-samples' },
 ].filter((e) => existsSync(`${root}/${e.in}`));
 
 const t0 = performance.now();
+const { buildNative } = await import('../native/build.mjs');
+buildNative();
 await build({
   ...common,
   format: 'esm',
@@ -36,11 +39,19 @@ const electronEntries = [
   { in: 'electron/preload.ts', out: 'preload' },
 ].filter((e) => existsSync(`${root}/${e.in}`));
 if (electronEntries.length) {
-  await build({ ...common, format: 'cjs', entryPoints: electronEntries, outdir: 'dist/electron', outExtension: { '.js': '.cjs' }, external: ['electron'] });
+  await build({ ...common, format: 'cjs', entryPoints: electronEntries,
+    // modules that find files beside themselves check __dirname first; import.meta is only their ESM fallback
+    logOverride: { 'empty-import-meta': 'silent' }, outdir: 'dist/electron', outExtension: { '.js': '.cjs' }, external: ['electron'] });
 }
 
 if (existsSync(`${root}/renderer/index.html`)) {
   const { build: viteBuild } = await import('vite');
   await viteBuild({ root: `${root}/renderer`, configFile: `${root}/vite.config.ts`, logLevel: 'warn' });
+}
+// the first-start sample images are made by our own writer, not committed
+if (existsSync(`${root}/dist/make-samples.mjs`) && !existsSync(`${root}/assets/samples/layers.exr`)) {
+  const { spawnSync } = await import('node:child_process');
+  const made = spawnSync(process.execPath, [`${root}/dist/make-samples.mjs`, `${root}/assets/samples`], { stdio: 'inherit' });
+  if (made.status !== 0) console.warn('exrview: could not write the sample images (see above); the app still starts without them');
 }
 console.log(`exrview: built in ${Math.round(performance.now() - t0)} ms`);
