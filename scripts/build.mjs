@@ -22,8 +22,6 @@ const nodeEntries = [
 ].filter((e) => existsSync(`${root}/${e.in}`));
 
 const t0 = performance.now();
-const { buildNative } = await import('../native/build.mjs');
-buildNative();
 await build({
   ...common,
   format: 'esm',
