@@ -48,7 +48,7 @@ export async function readSummary(path: string): Promise<SummaryResult> {
       if (error instanceof IncompleteFile) return { kind: 'incomplete', sizeBytes, mtimeMs, reason: error.message };
       const reason = error instanceof Error ? error.message : String(error);
       // a header cut off at the end of the file is a file still being written, not a broken one (yet)
-      if (/unexpected end|too short|too small for its/.test(reason)) return { kind: 'incomplete', sizeBytes, mtimeMs, reason };
+      if (/unexpected end|too short|too small for its|claims \d+ bytes/.test(reason)) return { kind: 'incomplete', sizeBytes, mtimeMs, reason };
       return { kind: 'error', sizeBytes, mtimeMs, reason };
     }
   } finally {

@@ -1,8 +1,9 @@
 // The thumbnail worker job: cheapest correct source (smallest sufficient MIP level, else level 0), box filter in linear light, half RGBA out.
 
-import { ExrReader, floatToHalf, HALF_TO_FLOAT, openFileSource, type DecodedChannel, type PartInfo, type StageTimings } from '../exr/index.js';
+import { ExrReader, floatToHalf, openFileSource, type DecodedChannel, type Level, type PartInfo, type StageTimings } from '../exr/index.js';
 import type { AbortSignalLike } from '../exr/reader.js';
 import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './layers.js';
+import { decodeBinned, HALF_MAX, halfRow, SANE_HALF } from './thumbnail-decode.js';
 
 export interface ThumbnailJobArgs {
   path: string;
@@ -23,19 +24,6 @@ export interface ThumbnailJobResult {
   timings: StageTimings & { resizeMs: number };
 }
 
-const HALF_MAX = 65504;
-
-/** HALF_TO_FLOAT with NaN as 0 and ±Inf as ±HALF_MAX, so one bad pixel does not poison its whole thumbnail pixel. */
-const SANE_HALF: Float32Array = (() => {
-  const table = Float32Array.from(HALF_TO_FLOAT);
-  for (let i = 0; i < table.length; i++) {
-    const v = table[i]!;
-    if (Number.isNaN(v)) table[i] = 0;
-    else if (!Number.isFinite(v)) table[i] = v > 0 ? HALF_MAX : -HALF_MAX;
-  }
-  return table;
-})();
-
 /** Thumbnail size for an image: the long side scaled to longSidePx (never enlarged), at least 1 pixel. */
 export function thumbnailSize(widthPx: number, heightPx: number, longSidePx: number): { widthPx: number; heightPx: number } {
   const scale = Math.min(1, longSidePx / Math.max(widthPx, heightPx));
@@ -43,7 +31,7 @@ export function thumbnailSize(widthPx: number, heightPx: number, longSidePx: num
 }
 
 /** The smallest level at least as large as the thumbnail in both directions (level 0 when the part has no others). */
-export function chooseLevel(part: PartInfo, widthPx: number, heightPx: number): { lx: number; ly: number; widthPx: number; heightPx: number } {
+export function chooseLevel(part: PartInfo, widthPx: number, heightPx: number): Level {
   let best = part.levels[0]!;
   for (const level of part.levels) {
     if (level.widthPx >= widthPx && level.heightPx >= heightPx && level.widthPx * level.heightPx < best.widthPx * best.heightPx) best = level;
@@ -66,16 +54,18 @@ export function thumbnailJob(args: ThumbnailJobArgs, ctx: { signal: AbortSignalL
     const size = thumbnailSize(part.widthPx, part.heightPx, args.longSidePx);
     const level = chooseLevel(part, size.widthPx, size.heightPx);
     const choice = chooseThumbnailChannels(part.channels.map((c) => c.name));
-    const image = reader.decode({ part: part.index, lx: level.lx, ly: level.ly, channels: channelsOf(choice), signal: ctx.signal });
+    const { means, timings: binned } = decodeBinned(reader, part, level, channelsOf(choice), size.widthPx, size.heightPx, ctx.signal);
     const t0 = performance.now();
-    const byName = new Map(image.channels.map((c) => [c.name, c]));
-    const filtered = (name: string | null): Float32Array | null => {
-      const plane = name ? byName.get(name) : undefined;
-      return plane ? boxFilter(plane, size.widthPx, size.heightPx) : null;
+    const rgbaHalf = toRgbaHalf(choice, (name) => (name ? (means.get(name) ?? null) : null), size.widthPx * size.heightPx);
+    const timings = {
+      readMs: source.stats.readMs,
+      decompressMs: binned.decompressMs,
+      // no unpack stage: samples go from the decompressed chunk straight into the bins
+      unpackMs: 0,
+      bytesRead: source.stats.bytesRead,
+      chunks: binned.chunks,
+      resizeMs: binned.resizeMs + (performance.now() - t0),
     };
-    const rgbaHalf = toRgbaHalf(choice, filtered, size.widthPx * size.heightPx);
-    const resizeMs = performance.now() - t0;
-    const timings = { ...image.timings, readMs: source.stats.readMs, bytesRead: source.stats.bytesRead, resizeMs };
     return {
       result: {
         ...size,
@@ -125,58 +115,51 @@ function clampHalf(v: number): number {
   return v > HALF_MAX ? HALF_MAX : v < -HALF_MAX ? -HALF_MAX : v;
 }
 
-/** Ranges of source samples averaged into each target pixel (never empty: a target wider than the source repeats samples). */
-function binRanges(sourceCount: number, targetCount: number): { start: Int32Array; end: Int32Array } {
-  const start = new Int32Array(targetCount);
-  const end = new Int32Array(targetCount);
-  for (let t = 0; t < targetCount; t++) {
-    const s0 = Math.min(sourceCount - 1, Math.floor((t * sourceCount) / targetCount));
-    start[t] = s0;
-    end[t] = Math.max(s0 + 1, Math.floor(((t + 1) * sourceCount) / targetCount));
-  }
-  return { start, end };
-}
-
 /**
- * Averages a plane's samples into widthPx × heightPx bins (a box filter over the source footprint of
- * each target pixel), in linear light. Subsampled planes are averaged over their own samples, which
- * cover the same area. NaN counts as 0 and ±Inf as ±65504.
+ * The same box filter over a decoded plane (for planes already in memory, and the benches'
+ * reference): each sample adds to the bin its pixel falls in, bins are divided by their counts.
+ * A target larger than the plane takes the nearest sample. NaN counts as 0 and ±Inf as ±65504.
  */
 export function boxFilter(plane: DecodedChannel, widthPx: number, heightPx: number): Float32Array {
   const ws = plane.widthSamples;
   const hs = plane.heightSamples;
-  const xs = binRanges(ws, widthPx);
-  const ys = binRanges(hs, heightPx);
   const out = new Float32Array(widthPx * heightPx);
-  const acc = new Float64Array(widthPx);
   const data = plane.data;
-  const half = plane.pixelType === 'half';
-  const float = plane.pixelType === 'float';
-  for (let ty = 0; ty < heightPx; ty++) {
-    acc.fill(0);
-    const y0 = ys.start[ty]!;
-    const y1 = ys.end[ty]!;
-    for (let sy = y0; sy < y1; sy++) {
-      const base = sy * ws;
-      for (let tx = 0; tx < widthPx; tx++) {
-        const x1 = base + xs.end[tx]!;
-        let sum = 0;
-        if (half) {
-          for (let i = base + xs.start[tx]!; i < x1; i++) sum += SANE_HALF[data[i]!]!;
-        } else if (float) {
-          for (let i = base + xs.start[tx]!; i < x1; i++) {
-            const v = data[i]!;
-            sum += v === v ? (v > HALF_MAX ? HALF_MAX : v < -HALF_MAX ? -HALF_MAX : v) : 0;
-          }
-        } else {
-          for (let i = base + xs.start[tx]!; i < x1; i++) sum += data[i]!;
-        }
-        acc[tx] = acc[tx]! + sum;
-      }
+  const value = (i: number): number => {
+    const v = data[i]!;
+    if (plane.pixelType === 'half') return SANE_HALF[v]!;
+    return v === v ? clampHalf(v) : 0;
+  };
+  if (widthPx > ws || heightPx > hs) {
+    for (let ty = 0; ty < heightPx; ty++) {
+      const sy = Math.min(hs - 1, Math.floor(((ty + 0.5) * hs) / heightPx));
+      for (let tx = 0; tx < widthPx; tx++) out[ty * widthPx + tx] = value(sy * ws + Math.min(ws - 1, Math.floor(((tx + 0.5) * ws) / widthPx)));
     }
+    return out;
+  }
+  const binX = new Int32Array(ws);
+  const countX = new Float64Array(widthPx);
+  for (let x = 0; x < ws; x++) {
+    const bin = Math.floor((x * widthPx) / ws);
+    binX[x] = bin;
+    countX[bin] = countX[bin]! + 1;
+  }
+  const countY = new Float64Array(heightPx);
+  const acc = new Float64Array(widthPx * heightPx);
+  const half = plane.pixelType === 'half';
+  for (let sy = 0; sy < hs; sy++) {
+    const ty = Math.floor((sy * heightPx) / hs);
+    countY[ty] = countY[ty]! + 1;
     const row = ty * widthPx;
-    const rows = y1 - y0;
-    for (let tx = 0; tx < widthPx; tx++) out[row + tx] = acc[tx]! / (rows * (xs.end[tx]! - xs.start[tx]!));
+    if (half) {
+      const values = halfRow(data as Uint16Array, sy * ws, ws);
+      for (let x = 0; x < ws; x++) acc[row + binX[x]!]! += values[x]!;
+    } else {
+      for (let x = 0, i = sy * ws; x < ws; x++, i++) acc[row + binX[x]!]! += value(i);
+    }
+  }
+  for (let ty = 0; ty < heightPx; ty++) {
+    for (let tx = 0; tx < widthPx; tx++) out[ty * widthPx + tx] = acc[ty * widthPx + tx]! / (countY[ty]! * countX[tx]!);
   }
   return out;
 }
