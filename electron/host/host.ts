@@ -28,7 +28,7 @@ import type { DeepFlatJobResult } from './deep-job.js';
 import { DiskCache } from './disk-cache.js';
 import { exportImages, type ExportSources } from './export.js';
 import { attributeText } from './header-text.js';
-import { JobBroker } from './jobs.js';
+import { JobBroker, PARALLEL_DECODE } from './jobs.js';
 import { DEFAULT_LIBRARY_TIMING, Library } from './library.js';
 import { RamCache } from './ram-cache.js';
 import { readSummary } from './summary.js';
@@ -228,7 +228,8 @@ class NodeHost implements Host {
     requestId: string | null,
   ): Promise<{ image: CachedImage; timings: Omit<StageTimingsMs, 'hostMs'> }> {
     const args = { path: absPath, part, lx, ly, ...(channels ? { channels } : {}) };
-    const kind = deep ? 'deepFlat' : 'decode';
+    // the image on screen is decoded by every worker at once; prefetches keep one worker each
+    const kind = deep ? 'deepFlat' : priority === 'preview' ? PARALLEL_DECODE : 'decode';
     const { result, timings } = await this.broker.run<CodecImage | DeepFlatJobResult>(key, { fileId, kind }, args, priority, requestId);
     // shared jobs hand every waiter the same result: convert and cache it once
     let image = this.ram.get(key);
@@ -364,6 +365,12 @@ class NodeHost implements Host {
 }
 
 function exactBuffer(data: ArrayBufferView): ArrayBuffer {
+  if (data.buffer instanceof SharedArrayBuffer) {
+    // planes that several workers filled in place: a plain copy, so every transport can send it
+    const copy = new ArrayBuffer(data.byteLength);
+    new Uint8Array(copy).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    return copy;
+  }
   const buffer = data.buffer as ArrayBuffer;
   return data.byteOffset === 0 && data.byteLength === buffer.byteLength ? buffer : buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
 }

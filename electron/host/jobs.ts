@@ -2,6 +2,10 @@
 
 import { CANCELLED_MESSAGE, type Priority } from './api.js';
 import type { DecodePool, JobHandle, JobTimings } from './decode-pool.js';
+import { decodeParallel, type ParallelDecodeRequest } from './parallel-decode.js';
+
+/** The job kind that decodes one image with every worker at once (see parallel-decode.ts): what the preview waits on. */
+export const PARALLEL_DECODE = 'decodeParallel';
 
 /** Pool priority (lower runs first): previews pre-empt prefetches, which pre-empt visible then hidden thumbnails. */
 export const POOL_PRIORITY: Readonly<Record<Priority, number>> = { preview: 0, prefetch: 1, 'thumbnail-visible': 2, 'thumbnail-hidden': 3 };
@@ -46,7 +50,10 @@ export class JobBroker {
     }
     let job = this.jobs.get(key);
     if (!job) {
-      const handle = this.pool.submit(meta.kind, args, POOL_PRIORITY[priority]);
+      const handle =
+        meta.kind === PARALLEL_DECODE
+          ? decodeParallel(this.pool, { ...(args as ParallelDecodeRequest), priority: POOL_PRIORITY[priority] })
+          : this.pool.submit(meta.kind, args, POOL_PRIORITY[priority]);
       const created: SharedJob = { key, meta, handle, waiters: new Set(), priority: POOL_PRIORITY[priority] };
       job = created;
       this.jobs.set(key, created);

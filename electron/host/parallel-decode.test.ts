@@ -30,7 +30,7 @@ describe.skipIf(!hasCorpus)('decodeParallel', () => {
     it(`${name}: equals a whole decode`, async () => {
       pool ??= new DecodePool({ workers: 2 });
       const path = join(corpus, name);
-      const { image, timings } = await decodeParallel(pool, { path }).promise;
+      const { result: image, timings } = await decodeParallel(pool, { path }).promise;
       expect(timings.bands).toBeGreaterThan(1);
       const source = openFileSource(path);
       const whole = ExrReader.open(source).decode();

@@ -1,7 +1,7 @@
 // One image decoded by every worker at once: the level is cut into row bands that fill shared planes in place.
 
 import { ExrError, type DecodedChannel, type DecodedImage, type StageTimings } from '../exr/index.js';
-import type { DecodePool, JobTimings } from './decode-pool.js';
+import type { DecodePool, JobHandle, JobTimings } from './decode-pool.js';
 import type { LayoutResult } from './worker-jobs.js';
 
 export interface ParallelDecodeRequest {
@@ -13,9 +13,9 @@ export interface ParallelDecodeRequest {
   priority?: number;
 }
 
-export interface ParallelDecodeHandle {
-  promise: Promise<{ image: DecodedImage; timings: JobTimings & { bands: number } }>;
-  cancel(): void;
+/** Shaped like the pool's JobHandle, so whatever schedules pool jobs can schedule this too. */
+export interface ParallelDecodeHandle extends JobHandle<DecodedImage> {
+  promise: Promise<{ result: DecodedImage; timings: JobTimings & { bands: number } }>;
 }
 
 /** Bands per worker: a little more than one evens out chunks that cost more than others. */
@@ -45,15 +45,15 @@ export function decodeParallel(pool: DecodePool, request: ParallelDecodeRequest)
   const part = request.part ?? 0;
   const lx = request.lx ?? 0;
   const ly = request.ly ?? lx;
-  const priority = request.priority ?? 0;
-  const cancels: (() => void)[] = [];
+  let priority = request.priority ?? 0;
+  const handles: JobHandle<unknown>[] = [];
   let cancelled = false;
   const t0 = performance.now();
 
   const promise = (async () => {
     const args = { path: request.path, part, lx, ly, ...(request.channels ? { channels: request.channels } : {}) };
     const layoutJob = pool.run('layout', args, priority);
-    cancels.push(layoutJob.cancel);
+    handles.push(layoutJob);
     const { result: layout, timings: layoutTimings } = await layoutJob.promise;
     if (cancelled) throw new ExrError('aborted', 'cancelled');
     const buffers = layout.planes.map((p) => new SharedArrayBuffer(p.widthSamples * p.heightSamples * (p.pixelType === 'half' ? 2 : 4)));
@@ -61,7 +61,7 @@ export function decodeParallel(pool: DecodePool, request: ParallelDecodeRequest)
     const jobs = bands.map((band) => {
       const region = { xMin: layout.frame.xMin, xMax: layout.frame.xMax, yMin: band.yMin, yMax: band.yMax };
       const job = pool.run('band', { ...args, frame: layout.frame, region, planes: buffers }, priority);
-      cancels.push(job.cancel);
+      handles.push(job);
       return job.promise;
     });
     const results = await Promise.all(jobs);
@@ -91,14 +91,19 @@ export function decodeParallel(pool: DecodePool, request: ParallelDecodeRequest)
       timings,
     };
     const queueMs = layoutTimings.queueMs + Math.min(...results.map((r) => r.timings.queueMs));
-    return { image, timings: { queueMs, workerMs, totalMs: performance.now() - t0, bands: bands.length } };
+    return { result: image, timings: { queueMs, workerMs, totalMs: performance.now() - t0, bands: bands.length } };
   })();
 
   return {
+    id: -1,
     promise,
     cancel: () => {
       cancelled = true;
-      for (const c of cancels) c();
+      for (const h of handles) h.cancel();
+    },
+    setPriority: (p: number) => {
+      priority = p;
+      for (const h of handles) h.setPriority(p);
     },
   };
 }

@@ -77,7 +77,7 @@ export function decodeContainer(body: Uint8Array): unknown {
       const o = v as Record<string, unknown>;
       if (typeof o.$buffer === 'number' && Object.keys(o).length === 1) {
         const [offset, length] = head.buffers[o.$buffer]!;
-        return body.slice(offset, offset + length).buffer;
+        return new Uint8Array(body.subarray(offset, offset + length)).buffer;
       }
       return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, revive(x)]));
     }

@@ -1,0 +1,98 @@
+// POST /api/<method>: parses and checks the call, runs it on the host, answers JSON or a binary container.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CANCELLED_MESSAGE, type HostApi } from '../host/api.js';
+import { CANCELLABLE_METHODS, isSignalMethod, isTransportMethod, type TransportMethod } from '../transport/host-methods.js';
+import { PathRefusedError } from '../transport/path-guard.js';
+import { ArgumentError, validateArgs } from '../transport/validate-args.js';
+import { CONTAINER_CONTENT_TYPE, encodeContainer, holdsBuffers } from './container.js';
+import { BodyTooLargeError, baseHeaders, readBody, sendError, sendJson } from './http-util.js';
+
+/** HTTP status for a cancelled request (nginx's "client closed request"); the message starts with CANCELLED_MESSAGE. */
+const CANCELLED_STATUS = 499;
+
+export async function handleApiCall(host: HostApi, name: string, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Promise<void> {
+  if (!isTransportMethod(name)) {
+    sendError(res, 404, `unknown method "${name}"`);
+    return;
+  }
+  if (req.method !== 'POST') {
+    sendError(res, 405, `use POST for /api/${name}`, { Allow: 'POST' });
+    return;
+  }
+  let args: unknown[];
+  try {
+    args = parseCall(await readBody(req, maxBodyBytes), name);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) sendError(res, 413, error.message, { Connection: 'close' });
+    else if (error instanceof ArgumentError) sendError(res, 400, error.message);
+    else sendError(res, 400, `could not read the request: ${messageOf(error)}`);
+    return;
+  }
+  if (isSignalMethod(name)) {
+    // fire-and-forget: answer at once, then act
+    res.writeHead(204, baseHeaders()).end();
+    try {
+      callHost(host, name, args);
+    } catch {
+      // a cancel for a request that is already done, or similar: nothing to report to anyone
+    }
+    return;
+  }
+  const requestId = cancellableId(name, args);
+  // a client that goes away before its reply wants the work dropped
+  const onClose = (): void => {
+    if (!res.writableFinished && requestId !== undefined) host.cancel(requestId);
+  };
+  res.on('close', onClose);
+  try {
+    const result = await callHost(host, name, args);
+    if (res.destroyed) return;
+    if (holdsBuffers(result)) {
+      const body = encodeContainer(result);
+      res.writeHead(200, { ...baseHeaders(), 'Content-Type': CONTAINER_CONTENT_TYPE, 'Content-Length': String(body.length) });
+      res.end(body);
+    } else {
+      sendJson(res, 200, { result: result ?? null });
+    }
+  } catch (error) {
+    if (res.destroyed) return;
+    const message = messageOf(error);
+    if (error instanceof PathRefusedError) sendError(res, 403, message);
+    else if (error instanceof ArgumentError) sendError(res, 400, message);
+    else if (message.startsWith(CANCELLED_MESSAGE)) sendError(res, CANCELLED_STATUS, message);
+    else sendError(res, 500, message);
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+function parseCall(body: Buffer, name: TransportMethod): unknown[] {
+  if (body.length === 0) return validateArgs(name, []);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    throw new ArgumentError(`the request body is not valid JSON (${messageOf(error)}); send {"args":[...]}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ArgumentError('the request body must be a JSON object {"args":[...]}');
+  }
+  return validateArgs(name, (parsed as { args?: unknown }).args ?? []);
+}
+
+function callHost(host: HostApi, name: TransportMethod, args: unknown[]): unknown {
+  const method = host[name] as (...a: unknown[]) => unknown;
+  return method.apply(host, args);
+}
+
+function cancellableId(name: TransportMethod, args: unknown[]): string | undefined {
+  if (!CANCELLABLE_METHODS.includes(name as (typeof CANCELLABLE_METHODS)[number])) return undefined;
+  const request = args[0] as { requestId?: unknown } | undefined;
+  return typeof request?.requestId === 'string' ? request.requestId : undefined;
+}
+
+/** The message a user can act on; never a stack trace. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

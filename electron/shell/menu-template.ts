@@ -1,0 +1,79 @@
+// The application menu as plain data: File (Open Folder…, Open Recent, Export…), View, Help; main.ts hands it to Menu.buildFromTemplate.
+
+import { basename } from 'node:path';
+import type { ShellCommand, ViewAction } from './shell-api.js';
+
+/** The subset of Electron's MenuItemConstructorOptions used here (structurally compatible with it). */
+export interface MenuItem {
+  label?: string;
+  role?: 'quit' | 'close' | 'togglefullscreen' | 'reload' | 'toggleDevTools' | 'about' | 'appMenu' | 'editMenu' | 'windowMenu' | 'copy' | 'paste' | 'selectAll';
+  type?: 'separator' | 'submenu';
+  accelerator?: string;
+  enabled?: boolean;
+  submenu?: MenuItem[];
+  click?: () => void;
+}
+
+export interface MenuActions {
+  openFolder(): void;
+  openRecent(path: string): void;
+  clearRecent(): void;
+  command(command: ShellCommand): void;
+}
+
+export function menuTemplate(options: { platform: NodeJS.Platform; recentFolders: string[]; devTools: boolean; actions: MenuActions }): MenuItem[] {
+  const { actions } = options;
+  const view = (label: string, action: ViewAction, accelerator?: string): MenuItem => ({
+    label,
+    ...(accelerator ? { accelerator } : {}),
+    click: () => actions.command({ type: 'view', action }),
+  });
+  const recent: MenuItem[] = options.recentFolders.length
+    ? [
+        ...options.recentFolders.map((path) => ({ label: `${basename(path) || path} — ${path}`, click: () => actions.openRecent(path) })),
+        { type: 'separator' as const },
+        { label: 'Clear Recent', click: () => actions.clearRecent() },
+      ]
+    : [{ label: 'No recent folders', enabled: false }];
+  const menu: MenuItem[] = [
+    {
+      label: 'File',
+      submenu: [
+        { label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: () => actions.openFolder() },
+        { label: 'Open Recent', submenu: recent },
+        { type: 'separator' },
+        { label: 'Export…', accelerator: 'CmdOrCtrl+E', click: () => actions.command({ type: 'export' }) },
+        { type: 'separator' },
+        options.platform === 'darwin' ? { role: 'close' } : { role: 'quit' },
+      ],
+    },
+    {
+      label: 'View',
+      submenu: [
+        view('Zoom In', 'zoom-in', 'CmdOrCtrl+='),
+        view('Zoom Out', 'zoom-out', 'CmdOrCtrl+-'),
+        view('Fit to Window', 'zoom-fit', 'CmdOrCtrl+0'),
+        view('Actual Size', 'zoom-actual', 'CmdOrCtrl+1'),
+        { type: 'separator' },
+        view('Exposure Up', 'exposure-up', ']'),
+        view('Exposure Down', 'exposure-down', '['),
+        view('Reset Exposure', 'exposure-reset', '\\'),
+        { type: 'separator' },
+        view('Header', 'toggle-header', 'CmdOrCtrl+I'),
+        view('Diagnostics', 'toggle-diagnostics', 'CmdOrCtrl+D'),
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+        ...(options.devTools ? [{ role: 'toggleDevTools' as const }] : []),
+      ],
+    },
+    {
+      label: 'Help',
+      submenu: [
+        { label: 'Keyboard Shortcuts', click: () => actions.command({ type: 'help', topic: 'shortcuts' }) },
+        { label: 'About exrview', click: () => actions.command({ type: 'help', topic: 'about' }) },
+      ],
+    },
+  ];
+  // macOS puts the app menu first and expects Edit for copy/paste in text fields
+  return options.platform === 'darwin' ? [{ role: 'appMenu' }, ...menu.slice(0, 1), { role: 'editMenu' }, ...menu.slice(1)] : menu;
+}

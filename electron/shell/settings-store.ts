@@ -1,0 +1,94 @@
+// What exrview remembers between runs (last folder, recent folders, window size), in settings.json under the user data folder.
+
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+
+export interface WindowState {
+  widthPx: number;
+  heightPx: number;
+  x?: number;
+  y?: number;
+  maximized: boolean;
+}
+
+export interface Settings {
+  lastFolder: string | null;
+  /** Most recent first, absolute paths. */
+  recentFolders: string[];
+  window: WindowState | null;
+}
+
+export const SETTINGS_FILE = 'settings.json';
+export const MAX_RECENT_FOLDERS = 10;
+const MIN_WINDOW_PX = 400;
+const MAX_WINDOW_PX = 16_384;
+
+export function emptySettings(): Settings {
+  return { lastFolder: null, recentFolders: [], window: null };
+}
+
+/**
+ * Electron's userData folder for an app named "exrview", so that `exrview serve` and `npm start` find the folder
+ * the app last showed. main.ts sets the same path on the app.
+ */
+export function defaultUserDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.EXRVIEW_USER_DATA) return env.EXRVIEW_USER_DATA;
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'exrview');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'exrview');
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'exrview');
+}
+
+/** Reads the settings; a missing or damaged file gives the defaults (it is rewritten on the next save). */
+export function loadSettings(userDataDir: string): Settings {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(join(userDataDir, SETTINGS_FILE), 'utf8'));
+  } catch {
+    return emptySettings();
+  }
+  return sanitize(raw);
+}
+
+/** Writes to a temporary file and renames it, so a crash never leaves half a settings file. */
+export function saveSettings(userDataDir: string, settings: Settings): void {
+  mkdirSync(userDataDir, { recursive: true });
+  const path = join(userDataDir, SETTINGS_FILE);
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(sanitize(settings), null, 2) + '\n');
+  renameSync(temporary, path);
+}
+
+/** The folder becomes the last one and moves to the top of the recent list. */
+export function rememberFolder(settings: Settings, folder: string): Settings {
+  const recentFolders = [folder, ...settings.recentFolders.filter((f) => f !== folder)].slice(0, MAX_RECENT_FOLDERS);
+  return { ...settings, lastFolder: folder, recentFolders };
+}
+
+export function forgetFolder(settings: Settings, folder: string): Settings {
+  return { ...settings, lastFolder: settings.lastFolder === folder ? null : settings.lastFolder, recentFolders: settings.recentFolders.filter((f) => f !== folder) };
+}
+
+/** Keeps only well-formed values: the file may have been edited by hand or written by another version. */
+function sanitize(raw: unknown): Settings {
+  const out = emptySettings();
+  if (typeof raw !== 'object' || raw === null) return out;
+  const o = raw as Record<string, unknown>;
+  const isFolder = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 4096 && isAbsolute(v) && !v.includes('\0');
+  if (isFolder(o.lastFolder)) out.lastFolder = o.lastFolder;
+  if (Array.isArray(o.recentFolders)) out.recentFolders = [...new Set(o.recentFolders.filter(isFolder))].slice(0, MAX_RECENT_FOLDERS);
+  const w = o.window as Record<string, unknown> | null | undefined;
+  if (w && typeof w === 'object') {
+    const size = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.round(Math.min(MAX_WINDOW_PX, Math.max(MIN_WINDOW_PX, v))) : null);
+    const position = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && Math.abs(v) < 100_000 ? v : undefined);
+    const widthPx = size(w.widthPx);
+    const heightPx = size(w.heightPx);
+    if (widthPx !== null && heightPx !== null) {
+      out.window = { widthPx, heightPx, maximized: w.maximized === true };
+      const x = position(w.x);
+      const y = position(w.y);
+      if (x !== undefined && y !== undefined) Object.assign(out.window, { x, y });
+    }
+  }
+  return out;
+}
