@@ -18,7 +18,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
-          { group: ['electron', 'electron/*'], message: 'Only electron/main.ts and electron/preload.ts import electron.' },
+          { regex: '^electron(/(main|renderer|common|utility))?$', message: 'Only electron/main.ts and electron/preload.ts import electron.' },
           { group: ['../host/*', '../cli/*', '../server/*', '../../renderer/*', '../../shaders/*', '**/host/**', '**/cli/**', '**/server/**', '**/renderer/**'], message: 'electron/exr is the codec: it imports nothing of the app.' },
         ],
       }],
@@ -30,7 +30,7 @@ export default tseslint.config(
     ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/exr/**'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{ group: ['electron', 'electron/*'], message: 'Only electron/main.ts and electron/preload.ts import electron.' }],
+        patterns: [{ regex: '^electron(/(main|renderer|common|utility))?$', message: 'Only electron/main.ts and electron/preload.ts import electron.' }],
       }],
     },
   },
@@ -42,7 +42,7 @@ export default tseslint.config(
         paths: nodeBuiltins.filter((n) => !n.includes('*')).map((name) => ({ name, message: 'The renderer runs in the browser: no Node modules.' })),
         patterns: [
           { group: ['node:*'], message: 'The renderer runs in the browser: no Node modules.' },
-          { group: ['electron', 'electron/*'], message: 'Only electron/main.ts and electron/preload.ts import electron.' },
+          { regex: '^electron(/(main|renderer|common|utility))?$', message: 'Only electron/main.ts and electron/preload.ts import electron.' },
           { group: ['**/electron/exr/**', '**/electron/host/**', '**/electron/cli/**', '**/electron/server/**'], allowTypeImports: true, message: 'The renderer talks to the host only through HostApi (type-only imports).' },
         ],
       }],
