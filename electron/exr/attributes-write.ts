@@ -73,7 +73,10 @@ export function encodeAttributeValue(attribute: AttributeValue): Uint8Array {
       const count = attribute.type[1] === '3' ? 9 : 16;
       if (attribute.value.length !== count) throw invalid(`${attribute.type} needs ${count} values, got ${attribute.value.length}`);
       const isDouble = attribute.type[3] === 'd';
-      for (const v of attribute.value) (isDouble ? w.f64(v) : w.f32(v));
+      for (const v of attribute.value) {
+        if (isDouble) w.f64(v);
+        else w.f32(v);
+      }
       break;
     }
     case 'preview': {

@@ -58,7 +58,7 @@ export function flattenDeep(deep: DeepImage): DecodedImage {
     for (const s of order) {
       let anyLeft = false;
       roles.forEach((role, c) => {
-        if (role.kind === 'over') values[c]![p] += transmittance[role.alpha]! * read[c]!(s);
+        if (role.kind === 'over') values[c]![p] = values[c]![p]! + transmittance[role.alpha]! * read[c]!(s);
       });
       for (const a of alphas) {
         transmittance[a] = transmittance[a]! * (1 - read[a]!(s));

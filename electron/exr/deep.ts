@@ -89,7 +89,7 @@ export function decodeDeep(reader: ExrReader, options: DeepDecodeOptions = {}): 
     }
     const t = performance.now();
     const pixels = block.widthPx * block.heightPx;
-    const table = decompress(part.compression, chunk.deepCounts!, block, pixels * 4);
+    const table = countTable(part, chunk.deepCounts!, block);
     const counts = sampleCountsOf(table, block);
     let blockSamples = 0;
     for (let i = 0; i < pixels; i++) blockSamples += counts[i]!;
@@ -130,6 +130,24 @@ function checkedRegion(part: PartInfo, level: Level, requested: Box2i | undefine
     throw invalid('requested region lies outside the level', { part: partIndex });
   }
   return region;
+}
+
+/**
+ * The chunk's uncompressed count table (int32 per pixel of the block). It is stored raw when it is
+ * exactly the block's size (OpenEXR 3.2+ writers) or at least a whole chunk's size (OpenEXR up to
+ * 3.1 writes a whole tile's table for clipped edge tiles, padded; its readers take anything smaller
+ * as compressed); anything else is compressed with the part's method.
+ */
+function countTable(part: PartInfo, packed: Uint8Array, block: BlockLayout): Uint8Array {
+  const blockBytes = block.widthPx * block.heightPx * 4;
+  const fullBytes = part.isTiled ? part.tiles!.xSizePx * part.tiles!.ySizePx * 4 : part.widthPx * part.linesPerChunk * 4;
+  if (packed.length === blockBytes || packed.length >= fullBytes || part.compression === 'none') {
+    if (packed.length < blockBytes || packed.length > Math.max(blockBytes, fullBytes)) {
+      throw invalid(`deep sample count table holds ${packed.length} bytes, expected ${blockBytes}`);
+    }
+    return packed.subarray(0, blockBytes);
+  }
+  return decompress(part.compression, packed, block, blockBytes);
 }
 
 /** Per-pixel counts from the cumulative table (int32 per pixel, restarting on each line); rejects a decreasing table. */

@@ -14,7 +14,7 @@ import { fromFloatPlane, reduce, toFloatPlane, type FloatPlane, type Plane } fro
 import { packBlock, type PackPlane } from './pack.js';
 import { buildParts, type PartInfo } from './part.js';
 import { sampleCount } from './sampling.js';
-import type { Box2i, Channel, Compression, PixelType } from './types.js';
+import type { BlockLayout, Box2i, Channel, Compression, PixelType } from './types.js';
 
 export interface WriteChannel {
   name: string;
@@ -108,7 +108,10 @@ export function encodeExr(parts: readonly WritePart[]): EncodedFile {
   if (parts.length === 0) throw invalid('a file needs at least one part');
   const multipart = parts.length > 1;
   const isDeep = parts.some((p) => p.deepSampleCounts !== undefined);
-  const headerLists = parts.map((p) => headerAttributes(p, multipart));
+  // parts of one file share a display window: a part that names none takes the first part's
+  const sharedDisplay = parts[0]!.displayWindow ?? parts[0]!.dataWindow;
+  const headerLists = parts.map((p) => headerAttributes(multipart ? { ...p, displayWindow: p.displayWindow ?? sharedDisplay } : p, multipart));
+  if (multipart) checkSharedAttributes(headerLists);
   const longNames = headerLists.some((list) =>
     list.some(([name, value]) => byteLength(name) > SHORT_NAME_BYTES || (value.type === 'chlist' && value.value.some((c) => byteLength(c.name) > SHORT_NAME_BYTES))),
   );
@@ -147,6 +150,25 @@ export function encodeExr(parts: readonly WritePart[]): EncodedFile {
   }
   pieces[1] = tables.finish();
   return { pieces, byteLength: byteOffset };
+}
+
+/**
+ * OpenEXR refuses multipart files whose parts disagree on the display window or pixel aspect ratio,
+ * or where a later part has a chromaticities or timecode attribute that differs from the first's.
+ */
+function checkSharedAttributes(headerLists: [string, AttributeValue][][]): void {
+  const first = new Map(headerLists[0]!);
+  headerLists.forEach((list, index) => {
+    const attributes = new Map(list);
+    for (const name of ['displayWindow', 'pixelAspectRatio', 'chromaticities', 'timecode']) {
+      const mine = attributes.get(name);
+      const required = name === 'displayWindow' || name === 'pixelAspectRatio';
+      if (!mine && !required) continue;
+      if (JSON.stringify(mine) !== JSON.stringify(first.get(name))) {
+        throw invalid(`part ${index}: attribute "${name}" differs from the first part's (parts of one file share it)`);
+      }
+    }
+  });
 }
 
 function byteLength(text: string): number {
@@ -227,6 +249,8 @@ function prepare(spec: WritePart, info: PartInfo): Prepared {
   const sorted = info.channels.map((c) => byName.get(c.name)!);
   const deepCounts = spec.deepSampleCounts;
   if (deepCounts) {
+    // OpenEXR reads deep parts in NONE, RLE and ZIPS only
+    if (!['none', 'rle', 'zips'].includes(info.compression)) throw unsupported(`deep parts cannot use ${info.compression.toUpperCase()} compression`);
     if (info.levels.length !== 1) throw unsupported('writing deep parts with more than one level');
     if (deepCounts.length !== info.widthPx * info.heightPx) {
       throw invalid(`deep sample counts hold ${deepCounts.length} entries, the data window has ${info.widthPx * info.heightPx} pixels`);
@@ -306,6 +330,18 @@ function levelPlanesOf(part: Prepared): Map<string, PackPlane[]> {
   return out;
 }
 
+/**
+ * A deep chunk's count table as OpenEXR 3.1 readers accept it: compressed when that is smaller than
+ * the block's raw table, else raw and padded to a whole tile (they take any shorter table as compressed).
+ */
+function packCountTable(info: PartInfo, counts: Uint8Array, block: BlockLayout): Uint8Array {
+  const packed = compress(info.compression, counts, block);
+  if (packed.length < counts.length || !info.isTiled) return packed;
+  const padded = new Uint8Array(info.tiles!.xSizePx * info.tiles!.ySizePx * 4);
+  padded.set(counts);
+  return padded;
+}
+
 function encodeChunk(part: Prepared, chunkIndex: number, levelPlanes: Map<string, PackPlane[]> | null, multipart: boolean): Uint8Array {
   const { info } = part;
   const place = chunkPlace(info, chunkIndex);
@@ -316,7 +352,7 @@ function encodeChunk(part: Prepared, chunkIndex: number, levelPlanes: Map<string
   if (levelPlanes === null) {
     const deep: DeepSamples = { sampleCounts: part.spec.deepSampleCounts!, channels: part.sorted };
     const { counts, samples } = encodeDeepChunk(deep, info.dataWindow, info.widthPx, place.block);
-    const packedCounts = compress(info.compression, counts, place.block);
+    const packedCounts = packCountTable(info, counts, place.block);
     const packedSamples = compress(info.compression, samples, place.block);
     w.u64(packedCounts.length).u64(packedSamples.length).u64(samples.length);
     w.bytes(packedCounts).bytes(packedSamples);
