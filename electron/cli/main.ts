@@ -2,7 +2,7 @@
 
 import { ExrError } from '../exr/index.js';
 import { statsJson } from '../exr/stats.js';
-import { fileStats } from './stats.js';
+import { fileStatsOf } from '../exr/file-stats.js';
 import { describeFile } from './info.js';
 import { parseArgs, USAGE, UsageError } from './usage.js';
 
@@ -29,7 +29,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'stats': {
         const args = parseArgs(rest, [], ['json']);
         const file = onePath(args.positional, 'stats FILE --json');
-        const stats = withFile(file, () => fileStats(file));
+        const stats = withFile(file, () => fileStatsOf(file));
         process.stdout.write(statsJson(stats) + '\n');
         return 0;
       }

@@ -61,7 +61,8 @@ export const DEFAULT_LIMITS: ReadLimits = {
   maxChannels: 1024,
 };
 
-const DEEP_COMPRESSIONS: ReadonlySet<Compression> = new Set(['none', 'rle', 'zips', 'zip']);
+/** OpenEXR refuses every other compression for deep parts (sample tables are compressed line by line). */
+const DEEP_COMPRESSIONS: ReadonlySet<Compression> = new Set(['none', 'rle', 'zips']);
 
 function find(attributes: Attribute[], name: string): Attribute | undefined {
   return attributes.find((a) => a.name === name);
