@@ -17,7 +17,7 @@ export interface DisplayParams {
   falseColour: boolean;
   /** Over (any exposed channel >= 1) in red, under (all <= 0) in blue. */
   clipping: boolean;
-  /** NaN in magenta, ±Inf in cyan; when off NaN shows black and Inf as the largest finite value. */
+  /** NaN in magenta, ±Inf in cyan; when off NaN counts as 0 and ±Inf as ±EXPOSED_LIMIT. */
   nanInf: boolean;
 }
 

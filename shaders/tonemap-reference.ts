@@ -4,10 +4,10 @@ import {
   CHECKER_DARK, CHECKER_LIGHT, CHECKER_PX, EXPOSED_LIMIT, FALSE_COLOUR_BOUNDS_EV, FALSE_COLOUR_COLOURS,
   HIST_BINS, HIST_MAX_LOG2, HIST_MIN_LOG2, INF_COLOUR, LUMA, NAN_COLOUR, OVER_COLOUR, UNDER_COLOUR,
   type DisplayParams, type DisplayTransform,
-} from './display-params.ts';
+} from './display-params.js';
 
 export type Rgb = [number, number, number];
-const F32_MAX = 3.4028234663852886e38;
+
 
 export function srgbOetf(v: number): number {
   const x = Math.min(Math.max(v, 0), 1);
@@ -255,4 +255,4 @@ export function halfToFloat(h: number): number {
   return s * (1 + m / 1024) * 2 ** (e - 15);
 }
 
-export { F32_MAX };
+

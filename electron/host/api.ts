@@ -16,6 +16,8 @@ export interface ChannelSummary {
 export interface LayerSummary {
   /** "" for the base layer (channels without a dot). */
   name: string;
+  /** The view these channels belong to in a multi-view part (stereo `left`/`right`), else null. */
+  view: string | null;
   /** Full channel names, RGBA-like ones first in R, G, B, A order. */
   channels: string[];
 }

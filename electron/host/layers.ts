@@ -1,30 +1,10 @@
-// Layers from channel names (prefix before the last dot), and which channels make a file's thumbnail.
-
-import type { LayerSummary } from './api.js';
+// Which channels make a file's thumbnail (layer grouping itself is the codec's, electron/exr/layers.ts).
 
 const RGBA_ORDER: Record<string, number> = { R: 0, r: 0, red: 0, G: 1, g: 1, green: 1, B: 2, b: 2, blue: 2, A: 3, a: 3, alpha: 3 };
 
 function splitName(channel: string): { layer: string; suffix: string } {
   const dot = channel.lastIndexOf('.');
   return dot < 0 ? { layer: '', suffix: channel } : { layer: channel.slice(0, dot), suffix: channel.slice(dot + 1) };
-}
-
-/** Layers in order of first appearance (base layer first), channels R, G, B, A first then the rest in header order. */
-export function groupLayers(channelNames: readonly string[]): LayerSummary[] {
-  const byLayer = new Map<string, string[]>();
-  for (const name of channelNames) {
-    const { layer } = splitName(name);
-    const list = byLayer.get(layer) ?? [];
-    list.push(name);
-    byLayer.set(layer, list);
-  }
-  const rank = (name: string) => RGBA_ORDER[splitName(name).suffix] ?? 4;
-  const layers = [...byLayer.entries()].map(([name, channels]) => ({
-    name,
-    channels: channels.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map((x) => x.c),
-  }));
-  layers.sort((a, b) => (a.name === '' ? -1 : b.name === '' ? 1 : 0));
-  return layers;
 }
 
 /**

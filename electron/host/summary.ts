@@ -6,7 +6,7 @@ import { parseRawHeaders, TruncatedPrefixError } from '../exr/header.js';
 import { buildParts } from '../exr/part.js';
 import { minChunkHeaderBytes } from '../exr/chunks.js';
 import type { FileSummary, LayerSummary, PartSummary } from './api.js';
-import { groupLayers } from './layers.js';
+import { partLayers } from '../exr/layers.js';
 
 /** Most headers fit in this; a file with a big preview or many parts is read further only when needed. */
 export const FIRST_READ_BYTES = 256 * 1024;
@@ -132,7 +132,14 @@ export function toSummary(parts: PartInfo[], multipart: boolean): FileSummary {
     multipart,
     views: [...views],
     parts: parts.map((part): PartSummary => {
-      const layers: LayerSummary[] = groupLayers(part.channels.map((c) => c.name));
+      const grouped = partLayers(part.channels, part.attributes);
+      // in a multi-view part the same layer exists once per view: the view leads the name so each is distinct
+      const multiView = grouped.views.length > 1;
+      const layers: LayerSummary[] = grouped.layers.map((l) => ({
+        name: multiView && l.view ? (l.name ? `${l.view}.${l.name}` : l.view) : l.name,
+        view: l.view,
+        channels: l.channels.map((c) => c.name),
+      }));
       return {
         index: part.index,
         name: part.name,

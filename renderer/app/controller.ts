@@ -1,0 +1,190 @@
+// Wires host, store and engine outside React: folders, thumbnails, the image on screen, per-image timings.
+import type { DecodedImage, FileEntry, PartSummary, StageTimingsMs, Thumbnail } from '../host/api-types.js';
+import { CpuEngine } from '../cpu/cpu-engine.js';
+import { NoWebGpuError } from '../gpu/device.js';
+import { GpuEngine, type ImageKey, type ShowReport, type TextureSource } from '../gpu/engine.js';
+import type { ViewEngine } from '../gpu/view-engine.js';
+import { fitView } from '../gpu/view-geometry.js';
+import type { RendererHost } from '../host/index.js';
+import { layerChoice } from '../state/layer-choice.js';
+import { storeActions, type AppStore } from '../state/store.js';
+
+export const THUMB_REQUEST_PX = 128;
+
+/** What the diagnostics panel shows for one image. */
+export interface ImageRecord {
+  fileId: string;
+  name: string;
+  host: StageTimingsMs | null;
+  hostSource: string;
+  transferBytes: number;
+  transferMs: number;
+  show: ShowReport;
+  at: number;
+}
+
+export class Controller {
+  engine: ViewEngine | null = null;
+  readonly actions;
+  readonly records: ImageRecord[] = [];
+  histogram: Uint32Array | null = null;
+  private readonly pendingThumbs = new Set<string>();
+  private showSeq = 0;
+  private previewSize = { widthPx: 1, heightPx: 1 };
+  private readonly listeners = new Set<() => void>();
+
+  constructor(readonly host: RendererHost, readonly store: AppStore) {
+    this.actions = storeActions(store);
+  }
+
+  /** Diagnostics and others re-read after each change. */
+  subscribe(l: () => void): () => void { this.listeners.add(l); return () => this.listeners.delete(l); }
+  private emit(): void { for (const l of this.listeners) l(); }
+
+  async start(): Promise<void> {
+    const source: TextureSource = {
+      loadImage: (key) => this.decode(key, 'preview'),
+      loadThumbnail: (fileId) => this.host.api.getThumbnail({ requestId: `t-${fileId}-${Date.now()}`, fileId, longSidePx: THUMB_REQUEST_PX, priority: 'thumbnail-visible' }),
+    };
+    try {
+      this.engine = await GpuEngine.create(source);
+      this.actions.setUi({ path: 'gpu', pathReason: 'WebGPU adapter found' });
+    } catch (e) {
+      const reason = e instanceof NoWebGpuError ? e.reason : `WebGPU failed to start: ${String(e)}`;
+      this.engine = new CpuEngine(source, reason);
+      this.actions.setUi({ path: 'cpu', pathReason: reason });
+    }
+    this.engine.onHistogram = (bins) => { this.histogram = bins; this.emit(); };
+    this.store.subscribe((s, prev) => {
+      const e = this.engine!;
+      if (s.view.display !== prev.view.display || s.image.channel !== prev.image.channel) e.setDisplay(this.effectiveDisplay());
+      if (s.view.panZoom !== prev.view.panZoom) e.setPanZoom(s.view.panZoom);
+      const a = s.image, b = prev.image;
+      if (a.currentFileId !== b.currentFileId || a.part !== b.part || a.layer !== b.layer || a.channel !== b.channel) void this.showCurrent(a.currentFileId !== b.currentFileId || a.part !== b.part);
+    });
+    this.host.api.onEvent((ev) => {
+      if (ev.type === 'files-added' || ev.type === 'files-changed') this.actions.upsertFiles(ev.files);
+      else if (ev.type === 'files-removed') this.actions.removeFiles(ev.fileIds);
+      else if (ev.type === 'thumbnail-progress') this.actions.setThumbProgress(ev.done, ev.total);
+      else if (ev.type === 'folder-error') this.actions.setUi({ status: ev.message });
+    });
+    const info = await this.host.api.getInfo();
+    this.actions.setFolders(info.folders);
+    const first = info.folders[0];
+    if (first) await this.loadFolder(first.id);
+  }
+
+  async openFolder(path?: string): Promise<void> {
+    try {
+      const folder = await this.host.api.openFolder(path);
+      if (!folder) return;
+      this.actions.setFolders([folder, ...this.store.getState().library.folders.filter((f) => f.id !== folder.id)]);
+      await this.loadFolder(folder.id);
+    } catch (e) {
+      this.actions.setUi({ status: `could not open ${path ?? 'folder'}: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
+
+  private async loadFolder(folderId: string): Promise<void> {
+    const files = await this.host.api.listFiles(folderId);
+    this.actions.setFiles(folderId, files);
+    this.actions.setUi({ status: `${files.length} files` });
+  }
+
+  private effectiveDisplay() {
+    const s = this.store.getState();
+    const part = this.currentPart();
+    const layer = part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
+    const view = layer ? layerChoice(layer, s.image.channel).channelView : 'rgb';
+    return { ...s.view.display, channelView: view };
+  }
+
+  currentFile(): FileEntry | undefined {
+    const s = this.store.getState();
+    return s.library.files.find((f) => f.id === s.image.currentFileId);
+  }
+
+  currentPart(): PartSummary | undefined {
+    return this.currentFile()?.summary?.parts[this.store.getState().image.part];
+  }
+
+  setPreviewSize(widthPx: number, heightPx: number): void {
+    this.previewSize = { widthPx, heightPx };
+    this.engine?.invalidate();
+  }
+
+  fit(): void {
+    const part = this.currentPart();
+    if (!part) return;
+    this.actions.setPanZoom(fitView(part.displayWindow, part.dataWindow, this.previewSize.widthPx, this.previewSize.heightPx));
+  }
+
+  private async decode(key: ImageKey, priority: 'preview' | 'prefetch'): Promise<DecodedImage> {
+    const t0 = performance.now();
+    const before = this.host.transfers.length;
+    const image = await this.host.api.decodeImage({ requestId: `d-${key.fileId}-${key.part}-${Date.now()}`, fileId: key.fileId, part: key.part, priority });
+    const t = this.host.transfers[this.host.transfers.length - 1];
+    this.lastTransfer = this.host.transfers.length > before && t ? { bytes: t.bytes, ms: t.transferMs } : { bytes: image.planes.reduce((s, p) => s + p.data.byteLength, 0), ms: Math.max(0, performance.now() - t0 - image.timings.hostMs) };
+    return image;
+  }
+  private lastTransfer = { bytes: 0, ms: 0 };
+
+  private async showCurrent(newImage: boolean): Promise<void> {
+    const seq = ++this.showSeq;
+    const s = this.store.getState();
+    const file = this.currentFile();
+    const part = this.currentPart();
+    if (!file || !part || !this.engine) return;
+    const layer = part.layers.find((l) => l.name === s.image.layer) ?? part.layers[0];
+    if (!layer) return;
+    const { choice } = layerChoice(layer, s.image.channel);
+    if (newImage) {
+      this.fit();
+      void this.host.api.getHeader(file.id).then((h) => { if (this.store.getState().image.currentFileId === file.id) this.actions.setImage({ header: h }); }, () => {});
+    }
+    this.engine.setDisplay(this.effectiveDisplay());
+    this.actions.setImage({ loading: true, error: null });
+    this.host.api.setVisible([], file.id);
+    try {
+      const key = { fileId: file.id, part: s.image.part };
+      const report = await this.engine.show(key, choice);
+      if (seq !== this.showSeq) return;
+      let decoded = report.decoded;
+      const cur = this.store.getState().image.decoded;
+      if (!decoded && !(cur && cur.fileId === file.id && cur.part === key.part)) decoded = await this.decode(key, 'prefetch');
+      if (decoded) this.actions.setImage({ decoded });
+      this.actions.setImage({ loading: false });
+      // a GPU-cache hit moved nothing: the host and transfer figures are those of the load that brought it
+      const prior = [...this.records].reverse().find((r) => r.fileId === file.id && r.host);
+      const loaded = report.source === 'uploaded';
+      this.records.push({
+        fileId: file.id, name: file.name, host: loaded ? report.decoded?.timings ?? null : prior?.host ?? null,
+        hostSource: loaded ? report.decoded?.source ?? 'decode' : `${prior?.hostSource ?? 'n/a'}, now GPU cache`,
+        transferBytes: loaded ? this.lastTransfer.bytes : prior?.transferBytes ?? 0, transferMs: loaded ? this.lastTransfer.ms : prior?.transferMs ?? 0,
+        show: report, at: Date.now(),
+      });
+      if (this.records.length > 100) this.records.shift();
+      this.emit();
+      setTimeout(() => this.emit(), 500); // upload wall time arrives after the GPU finishes
+    } catch (e) {
+      if (seq === this.showSeq) this.actions.setImage({ loading: false, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  /** The grid says which files are visible: ask for the thumbnails the engine does not have yet. */
+  requestThumbnails(fileIds: string[]): void {
+    const s = this.store.getState();
+    this.host.api.setVisible(fileIds, s.image.currentFileId);
+    for (const id of fileIds) {
+      if (this.engine?.hasThumbnail(id) || this.pendingThumbs.has(id)) continue;
+      const f = s.library.files.find((x) => x.id === id);
+      if (!f || f.status !== 'ok') continue;
+      this.pendingThumbs.add(id);
+      this.host.api.getThumbnail({ requestId: `t-${id}`, fileId: id, longSidePx: THUMB_REQUEST_PX, priority: 'thumbnail-visible' })
+        .then((t: Thumbnail) => { this.engine?.putThumbnail(id, t); this.thumbsShown++; this.emit(); })
+        .catch(() => {})
+        .finally(() => this.pendingThumbs.delete(id));
+    }
+  }
+  thumbsShown = 0;
+}

@@ -1,0 +1,106 @@
+// The CPU fallback when WebGPU is missing: a worker tone-maps the preview into a 2D canvas (nearest sampling), and the
+// grid's thumbnails are tone-mapped on the main thread. Slower, same display path (the CPU reference), and it says why.
+import type { DecodedImage, Thumbnail } from '../host/api-types.js';
+import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
+import { halfToFloat, toneMapImage } from '../../shaders/tonemap-reference.js';
+import { imageKeyString, type GridCell, type ImageKey, type ShowReport, type TextureSource } from '../gpu/engine.js';
+import { FrameStats } from '../gpu/frame-stats.js';
+import type { LayerChoice } from '../gpu/gpu-image.js';
+import type { CpuStats, ViewEngine } from '../gpu/view-engine.js';
+import type { PanZoom } from '../gpu/view-geometry.js';
+import { assembleRgba } from './assemble.js';
+
+export class CpuEngine implements ViewEngine {
+  readonly frames = new FrameStats();
+  onHistogram: ((bins: Uint32Array) => void) | null = null;
+  private readonly worker = new Worker(new URL('./tonemap-worker.ts', import.meta.url), { type: 'module' });
+  private preview: HTMLCanvasElement | null = null;
+  private grid: HTMLCanvasElement | null = null;
+  private display: DisplayParams = { ...DEFAULT_DISPLAY };
+  private panZoom: PanZoom = { zoom: 1, centerX: 0, centerY: 0 };
+  private readonly thumbs = new Map<string, { widthPx: number; heightPx: number; rgba: Float32Array }>();
+  private cells: GridCell[] = [];
+  private images = new Map<string, DecodedImage>();
+  private nextId = 1;
+  private inFlight = false;
+  private again = false;
+  private lastRenderMs = NaN;
+  private pending: ((ms: number) => void)[] = [];
+
+  constructor(private readonly source: TextureSource, readonly reason: string) {
+    this.worker.onmessage = (m: MessageEvent<{ widthPx: number; heightPx: number; pixels: Uint8ClampedArray<ArrayBuffer>; renderMs: number }>) => {
+      this.inFlight = false;
+      this.lastRenderMs = m.data.renderMs;
+      this.frames.record(performance.now(), m.data.renderMs, NaN);
+      const ctx = this.preview?.getContext('2d');
+      if (ctx && this.preview!.width === m.data.widthPx && this.preview!.height === m.data.heightPx) ctx.putImageData(new ImageData(m.data.pixels, m.data.widthPx, m.data.heightPx), 0, 0);
+      for (const p of this.pending.splice(0)) p(m.data.renderMs);
+      if (this.again) { this.again = false; this.invalidate(); }
+    };
+  }
+
+  attachPreview(canvas: HTMLCanvasElement): void { this.preview = canvas; this.invalidate(); }
+  attachGrid(canvas: HTMLCanvasElement): void { this.grid = canvas; this.invalidateGrid(); }
+  setDisplay(p: DisplayParams): void { this.display = p; this.invalidate(); this.invalidateGrid(); }
+  setPanZoom(v: PanZoom): void { this.panZoom = v; this.invalidate(); }
+
+  async show(key: ImageKey, choice: LayerChoice): Promise<ShowReport> {
+    const t0 = performance.now();
+    const k = imageKeyString(key);
+    let image = this.images.get(k);
+    const source = image ? 'gpu-cache' : 'uploaded';
+    if (!image) { image = await this.source.loadImage(key); this.images.clear(); this.images.set(k, image); }
+    const rgba = assembleRgba(image, choice);
+    this.worker.postMessage({ type: 'image', rgba, widthPx: image.widthPx, heightPx: image.heightPx, x0: image.dataWindow[0], y0: image.dataWindow[1] }, [rgba.buffer]);
+    const done = new Promise<number>((r) => this.pending.push(r));
+    this.invalidate();
+    await done;
+    return { key: k, source, uploadBytes: 0, uploadCallMs: 0, uploadWallMs: NaN, layerBuilt: true, showMs: performance.now() - t0, decoded: source === 'uploaded' ? image : null };
+  }
+
+  isCached(key: ImageKey): boolean { return this.images.has(imageKeyString(key)); }
+
+  putThumbnail(fileId: string, t: Thumbnail): void {
+    const h = new Uint16Array(t.rgbaHalf);
+    const rgba = new Float32Array(h.length);
+    for (let i = 0; i < h.length; i++) rgba[i] = halfToFloat(h[i]!);
+    this.thumbs.set(fileId, { widthPx: t.widthPx, heightPx: t.heightPx, rgba });
+    this.invalidateGrid();
+  }
+
+  hasThumbnail(fileId: string): boolean { return this.thumbs.has(fileId); }
+  setGridCells(cells: GridCell[]): void { this.cells = cells; this.invalidateGrid(); }
+
+  invalidate(): void {
+    if (!this.preview) return;
+    if (this.inFlight) { this.again = true; return; }
+    this.inFlight = true;
+    this.worker.postMessage({ type: 'render', id: this.nextId++, display: this.display, panZoom: this.panZoom, widthPx: this.preview.width, heightPx: this.preview.height });
+  }
+
+  private gridQueued = false;
+  invalidateGrid(): void {
+    if (this.gridQueued) return;
+    this.gridQueued = true;
+    requestAnimationFrame(() => { this.gridQueued = false; this.drawGrid(); });
+  }
+
+  private drawGrid(): void {
+    const ctx = this.grid?.getContext('2d');
+    if (!ctx || !this.grid) return;
+    ctx.fillStyle = '#1f1f1f';
+    ctx.fillRect(0, 0, this.grid.width, this.grid.height);
+    for (const c of this.cells) {
+      const t = this.thumbs.get(c.fileId);
+      if (!t) continue;
+      const px = toneMapImage(t.rgba, t.widthPx, t.heightPx, this.display) as Uint8ClampedArray<ArrayBuffer>;
+      const s = Math.min(c.widthPx / t.widthPx, c.heightPx / t.heightPx, 1);
+      const bitmap = new OffscreenCanvas(t.widthPx, t.heightPx);
+      bitmap.getContext('2d')!.putImageData(new ImageData(px, t.widthPx, t.heightPx), 0, 0);
+      ctx.drawImage(bitmap, c.xPx + (c.widthPx - t.widthPx * s) / 2, c.yPx + (c.heightPx - t.heightPx * s) / 2, t.widthPx * s, t.heightPx * s);
+    }
+  }
+
+  stats(): CpuStats { return { path: 'cpu', reason: this.reason, frames: this.frames.count, lastRenderMs: this.lastRenderMs }; }
+  dispose(): void { this.worker.terminate(); }
+}

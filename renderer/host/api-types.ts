@@ -1,0 +1,17 @@
+// The HostApi contract's types, re-exported for the renderer (type-only: nothing of the Node side reaches the bundle).
+export type {
+  HostApi,
+  HostEvent,
+  BoxTuple,
+  DecodedImage,
+  DecodedPlane,
+  Thumbnail,
+  FileEntry,
+  FileHeader,
+  FolderInfo,
+  LayerSummary,
+  PartSummary,
+  StageTimingsMs,
+} from '../../electron/host/api.js';
+/** The message prefix of a cancelled request (a value in the contract; its type pins the literal). */
+export type CancelledMessage = (typeof import('../../electron/host/api.js'))['CANCELLED_MESSAGE'];

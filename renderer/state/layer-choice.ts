@@ -1,0 +1,39 @@
+// Which planes feed R, G, B, A for a layer and channel pick, and what the tone-map then shows. Pure.
+import type { LayerSummary } from '../host/api-types.js';
+import type { ChannelView } from '../../shaders/display-params.js';
+import type { LayerChoice } from '../gpu/gpu-image.js';
+
+/** The channel picker's value: a view of the layer's RGBA, or one named channel in grey. */
+export type ChannelPick = ChannelView | `channel:${string}`;
+
+const suffix = (name: string): string => name.slice(name.lastIndexOf('.') + 1);
+
+export function findSuffix(channels: readonly string[], ...names: string[]): string | null {
+  for (const n of names) {
+    const hit = channels.find((c) => suffix(c) === n);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+export function layerChoice(layer: LayerSummary, pick: ChannelPick): { choice: LayerChoice; channelView: ChannelView } {
+  const ch = layer.channels;
+  if (pick.startsWith('channel:')) {
+    const name = pick.slice('channel:'.length);
+    return { choice: { slots: [name, null, null, null], mode: 'y' }, channelView: 'rgb' };
+  }
+  const view = pick as ChannelView;
+  const a = findSuffix(ch, 'A', 'a', 'alpha');
+  const r = findSuffix(ch, 'R', 'r', 'red');
+  const g = findSuffix(ch, 'G', 'g', 'green');
+  const b = findSuffix(ch, 'B', 'b', 'blue');
+  if (r || g || b) return { choice: { slots: [r, g, b, a], mode: 'direct' }, channelView: view };
+  const y = findSuffix(ch, 'Y');
+  if (y) {
+    const ry = findSuffix(ch, 'RY');
+    const by = findSuffix(ch, 'BY');
+    return { choice: { slots: [y, ry, by, a], mode: ry && by ? 'yc' : 'y' }, channelView: view };
+  }
+  const first = ch.find((c) => c !== a) ?? ch[0] ?? null;
+  return { choice: { slots: [first, null, null, a], mode: 'y' }, channelView: view };
+}

@@ -1,0 +1,145 @@
+// The one store: typed slices (library, view, image, ui) and actions callable outside React.
+// Per-pointer-move values (pan/zoom, the pixel under the cursor) live here too but no component subscribes to them.
+import { createStore } from 'zustand/vanilla';
+import type { DecodedImage, FileEntry, FileHeader, FolderInfo } from '../host/api-types.js';
+import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
+import type { PanZoom } from '../gpu/view-geometry.js';
+import type { ChannelPick } from './layer-choice.js';
+
+export type SortKey = 'name' | 'mtime' | 'size';
+
+export interface LibrarySlice {
+  folders: FolderInfo[];
+  folderId: string | null;
+  files: FileEntry[];
+  filter: string;
+  sort: SortKey;
+  thumbsDone: number;
+  thumbsTotal: number;
+  recent: string[];
+}
+
+export interface ViewSlice {
+  display: DisplayParams;
+  /** Not rendered by React: the engine subscribes. */
+  panZoom: PanZoom;
+}
+
+export interface ImageSlice {
+  currentFileId: string | null;
+  part: number;
+  layer: string;
+  channel: ChannelPick;
+  header: FileHeader | null;
+  loading: boolean;
+  error: string | null;
+  /** CPU copy of the decoded image on screen, for the pixel inspector (not rendered by React). */
+  decoded: DecodedImage | null;
+}
+
+export interface UiSlice {
+  diagnosticsOpen: boolean;
+  helpOpen: boolean;
+  headerOpen: boolean;
+  path: 'starting' | 'gpu' | 'cpu';
+  pathReason: string;
+  status: string;
+}
+
+export interface AppState { library: LibrarySlice; view: ViewSlice; image: ImageSlice; ui: UiSlice }
+
+export const EXPOSURE_STEP_EV = 0.5;
+export const EXPOSURE_RANGE_EV = 20;
+
+export function initialState(): AppState {
+  return {
+    library: { folders: [], folderId: null, files: [], filter: '', sort: 'name', thumbsDone: 0, thumbsTotal: 0, recent: [] },
+    view: { display: { ...DEFAULT_DISPLAY }, panZoom: { zoom: 1, centerX: 0, centerY: 0 } },
+    image: { currentFileId: null, part: 0, layer: '', channel: 'rgb', header: null, loading: false, error: null, decoded: null },
+    ui: { diagnosticsOpen: false, helpOpen: false, headerOpen: false, path: 'starting', pathReason: '', status: '' },
+  };
+}
+
+export type AppStore = ReturnType<typeof createAppStore>;
+
+export function createAppStore() {
+  return createStore<AppState>()(() => initialState());
+}
+
+/** Files in the grid's order: filtered by name (case-insensitive substring), then sorted. */
+export function visibleFiles(lib: LibrarySlice): FileEntry[] {
+  const f = lib.filter.trim().toLowerCase();
+  const list = f ? lib.files.filter((x) => x.name.toLowerCase().includes(f)) : lib.files.slice();
+  const by: Record<SortKey, (a: FileEntry, b: FileEntry) => number> = {
+    name: (a, b) => a.relativePath.localeCompare(b.relativePath, undefined, { numeric: true }),
+    mtime: (a, b) => b.mtimeMs - a.mtimeMs || a.name.localeCompare(b.name),
+    size: (a, b) => b.sizeBytes - a.sizeBytes || a.name.localeCompare(b.name),
+  };
+  return list.sort(by[lib.sort]);
+}
+
+export function clampExposure(ev: number): number {
+  return Math.min(Math.max(Math.round(ev * 100) / 100, -EXPOSURE_RANGE_EV), EXPOSURE_RANGE_EV);
+}
+
+/** Actions on a store: plain functions, usable from React handlers, the controller and tests alike. */
+export function storeActions(store: AppStore) {
+  const set = (fn: (s: AppState) => Partial<AppState>): void => store.setState((s) => ({ ...s, ...fn(s) }));
+  return {
+    setDisplay(patch: Partial<DisplayParams>): void {
+      set((s) => ({ view: { ...s.view, display: { ...s.view.display, ...patch } } }));
+    },
+    setExposure(ev: number): void {
+      set((s) => ({ view: { ...s.view, display: { ...s.view.display, exposureEv: clampExposure(ev) } } }));
+    },
+    stepExposure(steps: number): void {
+      const ev = store.getState().view.display.exposureEv;
+      set((s) => ({ view: { ...s.view, display: { ...s.view.display, exposureEv: clampExposure(ev + steps * EXPOSURE_STEP_EV) } } }));
+    },
+    setPanZoom(v: PanZoom): void {
+      set((s) => ({ view: { ...s.view, panZoom: v } }));
+    },
+    setFiles(folderId: string, files: FileEntry[]): void {
+      set((s) => ({ library: { ...s.library, folderId, files } }));
+    },
+    upsertFiles(files: FileEntry[]): void {
+      set((s) => {
+        const byId = new Map(s.library.files.map((f) => [f.id, f]));
+        for (const f of files) byId.set(f.id, f);
+        return { library: { ...s.library, files: [...byId.values()] } };
+      });
+    },
+    removeFiles(ids: string[]): void {
+      const gone = new Set(ids);
+      set((s) => ({ library: { ...s.library, files: s.library.files.filter((f) => !gone.has(f.id)) } }));
+    },
+    setFolders(folders: FolderInfo[]): void {
+      set((s) => ({ library: { ...s.library, folders, recent: [...new Set([...folders.map((f) => f.displayPath), ...s.library.recent])].slice(0, 8) } }));
+    },
+    setFilter(filter: string): void { set((s) => ({ library: { ...s.library, filter } })); },
+    setSort(sort: SortKey): void { set((s) => ({ library: { ...s.library, sort } })); },
+    setThumbProgress(done: number, total: number): void { set((s) => ({ library: { ...s.library, thumbsDone: done, thumbsTotal: total } })); },
+    selectFile(fileId: string | null): void {
+      set((s) => ({ image: { ...s.image, currentFileId: fileId, part: 0, layer: '', channel: 'rgb', header: null, error: null } }));
+    },
+    setPart(part: number): void { set((s) => ({ image: { ...s.image, part, layer: '', channel: 'rgb' } })); },
+    setLayer(layer: string): void { set((s) => ({ image: { ...s.image, layer, channel: 'rgb' } })); },
+    setChannel(channel: ChannelPick): void { set((s) => ({ image: { ...s.image, channel } })); },
+    setImage(patch: Partial<ImageSlice>): void { set((s) => ({ image: { ...s.image, ...patch } })); },
+    setUi(patch: Partial<UiSlice>): void { set((s) => ({ ui: { ...s.ui, ...patch } })); },
+    toggleDiagnostics(): void { set((s) => ({ ui: { ...s.ui, diagnosticsOpen: !s.ui.diagnosticsOpen } })); },
+    toggleHelp(): void { set((s) => ({ ui: { ...s.ui, helpOpen: !s.ui.helpOpen } })); },
+    /** Next (+1) or previous (-1) image in the grid's order. */
+    stepImage(delta: number): string | null {
+      const s = store.getState();
+      const files = visibleFiles(s.library);
+      if (!files.length) return null;
+      const i = files.findIndex((f) => f.id === s.image.currentFileId);
+      const next = files[i < 0 ? 0 : (i + delta + files.length) % files.length]!;
+      this.selectFile(next.id);
+      return next.id;
+    },
+  };
+}
+
+export type StoreActions = ReturnType<typeof storeActions>;

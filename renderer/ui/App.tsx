@@ -1,0 +1,43 @@
+// The window: toolbar, thumbnail grid, preview, status line; global shortcuts; help and diagnostics.
+import { useEffect } from 'react';
+import type { Controller } from '../app/controller.js';
+import { ControllerContext, useApp } from './context.js';
+import { Toolbar } from './Toolbar.js';
+import { Grid } from './Grid.js';
+import { Preview } from './Preview.js';
+import { Diagnostics } from './Diagnostics.js';
+import { Help } from './Help.js';
+import { installShortcuts } from './shortcuts.js';
+
+function StatusLine() {
+  const status = useApp((s) => s.ui.status);
+  const done = useApp((s) => s.library.thumbsDone);
+  const total = useApp((s) => s.library.thumbsTotal);
+  const path = useApp((s) => s.ui.path);
+  const reason = useApp((s) => s.ui.pathReason);
+  return (
+    <footer className="status" role="status">
+      <span>{status}</span>
+      {total > 0 && done < total && <progress max={total} value={done} aria-label="Thumbnails" />}
+      <span className={`path path-${path}`} title={reason}>{path === 'gpu' ? 'GPU' : path === 'cpu' ? `CPU (${reason})` : 'starting…'}</span>
+    </footer>
+  );
+}
+
+export function App({ controller }: { controller: Controller }) {
+  useEffect(() => installShortcuts(controller), [controller]);
+  return (
+    <ControllerContext.Provider value={controller}>
+      <div className="app">
+        <Toolbar />
+        <main className="main">
+          <Grid />
+          <Preview />
+          <Diagnostics />
+        </main>
+        <StatusLine />
+        <Help />
+      </div>
+    </ControllerContext.Provider>
+  );
+}

@@ -1,0 +1,66 @@
+// The virtualized thumbnail grid: a listbox of the visible options over one canvas the engine draws every
+// visible thumbnail into (tone-mapped on the GPU, so exposure applies to the whole grid at once).
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { visibleFiles } from '../state/store.js';
+import { cellPosition, gridLayout } from './grid-layout.js';
+import { useApp, useController } from './context.js';
+
+const CELL_PX = 128;
+const GAP_PX = 8;
+const LABEL_PX = 16;
+
+export function Grid() {
+  const c = useController();
+  const library = useApp((s) => s.library);
+  const current = useApp((s) => s.image.currentFileId);
+  const files = useMemo(() => visibleFiles(library), [library]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [box, setBox] = useState({ width: 300, height: 600, scrollTop: 0 });
+  const [engineReady, setEngineReady] = useState(false);
+
+  useEffect(() => {
+    const el = scroller.current!;
+    const ro = new ResizeObserver(() => setBox((b) => ({ ...b, width: el.clientWidth, height: el.clientHeight })));
+    ro.observe(el);
+    const t = setInterval(() => { if (c.engine) { setEngineReady(true); clearInterval(t); } }, 50);
+    return () => { ro.disconnect(); clearInterval(t); };
+  }, [c]);
+
+  const layout = gridLayout(files.length, box.width, box.scrollTop, box.height, CELL_PX + LABEL_PX, GAP_PX);
+  const shown = files.slice(layout.first, layout.last + 1);
+
+  useLayoutEffect(() => {
+    const cv = canvas.current;
+    if (!cv || !engineReady || !c.engine) return;
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(box.width * dpr)), h = Math.max(1, Math.round(box.height * dpr));
+    if (cv.width !== w || cv.height !== h) { cv.width = w; cv.height = h; }
+    if (!cv.dataset.attached) { c.engine.attachGrid(cv); cv.dataset.attached = '1'; }
+    c.engine.setGridCells(shown.map((f, k) => {
+      const p = cellPosition(layout, layout.first + k);
+      return { fileId: f.id, xPx: p.xPx * dpr, yPx: (p.yPx - box.scrollTop) * dpr, widthPx: CELL_PX * dpr, heightPx: CELL_PX * dpr };
+    }));
+    c.requestThumbnails(shown.map((f) => f.id));
+  });
+
+  return (
+    <div className="grid" ref={scroller} role="listbox" aria-label="Images" aria-multiselectable={false} tabIndex={0}
+      onScroll={(e) => { const top = e.currentTarget.scrollTop; setBox((b) => ({ ...b, scrollTop: top })); }}>
+      <canvas ref={canvas} className="grid-canvas" aria-hidden="true" />
+      <div className="grid-spacer" style={{ height: layout.totalHeightPx }}>
+        {shown.map((f, k) => {
+          const p = cellPosition(layout, layout.first + k);
+          return (
+            <div key={f.id} role="option" aria-label={f.name} aria-selected={f.id === current} aria-setsize={files.length} aria-posinset={layout.first + k + 1}
+              className={`cell${f.id === current ? ' selected' : ''}${f.status !== 'ok' ? ' bad' : ''}`} title={f.error ?? f.relativePath}
+              style={{ left: p.xPx, top: p.yPx, width: CELL_PX, height: CELL_PX + LABEL_PX }}
+              onClick={() => c.actions.selectFile(f.id)}>
+              <span className="cell-name">{f.name}</span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

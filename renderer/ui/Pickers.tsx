@@ -1,0 +1,38 @@
+// Part / view / layer / channel pickers for the image on screen.
+import { CHANNEL_VIEWS } from '../../shaders/display-params.js';
+import type { ChannelPick } from '../state/layer-choice.js';
+import { useApp, useController } from './context.js';
+
+export function Pickers() {
+  const c = useController();
+  const fileId = useApp((s) => s.image.currentFileId);
+  const files = useApp((s) => s.library.files);
+  const partIndex = useApp((s) => s.image.part);
+  const layerName = useApp((s) => s.image.layer);
+  const channel = useApp((s) => s.image.channel);
+  const summary = files.find((f) => f.id === fileId)?.summary;
+  if (!summary) return null;
+  const part = summary.parts[partIndex];
+  const layer = part?.layers.find((l) => l.name === layerName) ?? part?.layers[0];
+  return (
+    <div className="pickers">
+      {summary.parts.length > 1 && (
+        <select aria-label="Part" value={partIndex} onChange={(e) => c.actions.setPart(Number(e.target.value))}>
+          {summary.parts.map((p) => <option key={p.index} value={p.index}>{p.name || `part ${p.index}`}{p.view ? ` (${p.view})` : ''}{p.type.startsWith('deep') ? ' deep' : ''}</option>)}
+        </select>
+      )}
+      {summary.views.length > 1 && (
+        <select aria-label="View" value={part?.view ?? ''} onChange={(e) => { const p = summary.parts.find((q) => q.view === e.target.value); if (p) c.actions.setPart(p.index); }}>
+          {summary.views.map((v) => <option key={v} value={v}>{v}</option>)}
+        </select>
+      )}
+      <select aria-label="Layer" value={layer?.name ?? ''} onChange={(e) => c.actions.setLayer(e.target.value)}>
+        {part?.layers.map((l) => <option key={l.name} value={l.name}>{l.name || '(base)'}</option>)}
+      </select>
+      <select aria-label="Channel" value={channel} onChange={(e) => c.actions.setChannel(e.target.value as ChannelPick)}>
+        {CHANNEL_VIEWS.map((v) => <option key={v} value={v}>{v.toUpperCase()}</option>)}
+        {layer?.channels.map((ch) => <option key={ch} value={`channel:${ch}`}>{ch}</option>)}
+      </select>
+    </div>
+  );
+}

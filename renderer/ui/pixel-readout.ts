@@ -1,0 +1,20 @@
+// The pixel inspector's text: raw values of every channel of the layer at an absolute pixel. Pure.
+import type { DecodedImage } from '../host/api-types.js';
+import { planeValue } from '../cpu/assemble.js';
+
+export function formatValue(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (!Number.isFinite(v)) return v > 0 ? '+Inf' : '-Inf';
+  return Math.abs(v) >= 1e5 || (v !== 0 && Math.abs(v) < 1e-4) ? v.toExponential(4) : v.toFixed(5);
+}
+
+/** "x, y  R=… G=…" or null outside the data window. */
+export function pixelReadout(image: DecodedImage, channels: readonly string[], x: number, y: number): string | null {
+  const [x0, y0, x1, y1] = image.dataWindow;
+  if (x < x0 || y < y0 || x > x1 || y > y1) return null;
+  const parts = channels.map((name) => {
+    const p = image.planes.find((q) => q.name === name);
+    return p ? `${name}=${formatValue(planeValue(p, x - x0, y - y0))}` : null;
+  }).filter((s) => s);
+  return `${x}, ${y}  ${parts.join(' ')}`;
+}

@@ -1,0 +1,125 @@
+// Builds every pipeline for one GPUDevice with explicit bind-group layouts grouped by how often they change:
+// group 0 per frame (view parameters), group 1 per image (its texture), group 2 static (palette LUT). Cached by key.
+import tonemapCore from './tonemap-core.wgsl';
+import previewSrc from './preview.wgsl';
+import gridSrc from './grid.wgsl';
+import mipSrc from './mip.wgsl';
+import histogramSrc from './histogram.wgsl';
+import assembleSrc from './assemble.wgsl';
+import { GRID_VIEW_BYTES, PALETTE_BYTES, PREVIEW_VIEW_BYTES, UniformBlock, packPalette } from './layouts.js';
+
+/** The format MIP chains are stored in (see mip.wgsl for why not rgba16float). */
+export const MIP_FORMAT: GPUTextureFormat = 'rgba32float';
+/** The format of the thumbnail atlas: the host's linear half RGBA goes in as is. */
+export const ATLAS_FORMAT: GPUTextureFormat = 'rgba16float';
+
+const FRAG_VERT = GPUShaderStage.FRAGMENT | GPUShaderStage.VERTEX;
+
+export class ShaderKit {
+  readonly previewViewLayout: GPUBindGroupLayout;
+  readonly gridViewLayout: GPUBindGroupLayout;
+  readonly imageLayout: GPUBindGroupLayout;
+  readonly staticLayout: GPUBindGroupLayout;
+  readonly mipLayout: GPUBindGroupLayout;
+  readonly histogramLayout: GPUBindGroupLayout;
+  readonly assembleLayout: GPUBindGroupLayout;
+  readonly staticBindGroup: GPUBindGroup;
+  private readonly paletteBuffer: GPUBuffer;
+  private readonly cache = new Map<string, GPURenderPipeline | GPUComputePipeline>();
+
+  constructor(readonly device: GPUDevice) {
+    const d = device;
+    this.previewViewLayout = d.createBindGroupLayout({ label: 'preview view (per frame)', entries: [
+      { binding: 0, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: PREVIEW_VIEW_BYTES } },
+    ] });
+    this.gridViewLayout = d.createBindGroupLayout({ label: 'grid view (per frame)', entries: [
+      { binding: 0, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: GRID_VIEW_BYTES } },
+      { binding: 1, visibility: FRAG_VERT, buffer: { type: 'read-only-storage' } },
+    ] });
+    this.imageLayout = d.createBindGroupLayout({ label: 'image (per image)', entries: [
+      { binding: 0, visibility: GPUShaderStage.FRAGMENT, texture: { sampleType: 'unfilterable-float' } },
+    ] });
+    this.staticLayout = d.createBindGroupLayout({ label: 'static LUTs', entries: [
+      { binding: 0, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: PALETTE_BYTES } },
+    ] });
+    this.mipLayout = d.createBindGroupLayout({ label: 'mip level', entries: [
+      { binding: 0, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+      { binding: 1, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: 'write-only', format: MIP_FORMAT } },
+    ] });
+    this.histogramLayout = d.createBindGroupLayout({ label: 'histogram', entries: [
+      { binding: 0, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+      { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
+    ] });
+    const planeEntries: GPUBindGroupLayoutEntry[] = [];
+    for (let i = 0; i < 4; i++) planeEntries.push({ binding: 1 + i, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } });
+    for (let i = 0; i < 4; i++) planeEntries.push({ binding: 5 + i, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'uint' } });
+    this.assembleLayout = d.createBindGroupLayout({ label: 'assemble', entries: [
+      { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
+      ...planeEntries,
+      { binding: 9, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: 'write-only', format: MIP_FORMAT } },
+    ] });
+    this.paletteBuffer = d.createBuffer({ label: 'palette', size: PALETTE_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    const palette = new UniformBlock(PALETTE_BYTES);
+    packPalette(palette);
+    d.queue.writeBuffer(this.paletteBuffer, 0, palette.bytes);
+    this.staticBindGroup = d.createBindGroup({ label: 'static', layout: this.staticLayout, entries: [{ binding: 0, resource: { buffer: this.paletteBuffer } }] });
+  }
+
+  private cached<T extends GPURenderPipeline | GPUComputePipeline>(key: string, make: () => T): T {
+    let p = this.cache.get(key) as T | undefined;
+    if (!p) { p = make(); this.cache.set(key, p); }
+    return p;
+  }
+
+  /** The preview's tone-map pass into a target of `format` (the canvas format, or rgba32float in tests). */
+  preview(format: GPUTextureFormat): GPURenderPipeline {
+    return this.cached(`preview:${format}`, () => {
+      const module = this.device.createShaderModule({ label: 'preview', code: tonemapCore + previewSrc });
+      return this.device.createRenderPipeline({
+        label: `preview ${format}`,
+        layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.previewViewLayout, this.imageLayout, this.staticLayout] }),
+        vertex: { module, entryPoint: 'vs' },
+        fragment: { module, entryPoint: 'fs', targets: [{ format }] },
+        primitive: { topology: 'triangle-list' },
+      });
+    });
+  }
+
+  grid(format: GPUTextureFormat): GPURenderPipeline {
+    return this.cached(`grid:${format}`, () => {
+      const module = this.device.createShaderModule({ label: 'grid', code: tonemapCore + gridSrc });
+      return this.device.createRenderPipeline({
+        label: `grid ${format}`,
+        layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.gridViewLayout, this.imageLayout, this.staticLayout] }),
+        vertex: { module, entryPoint: 'vs' },
+        fragment: { module, entryPoint: 'fs', targets: [{ format }] },
+        primitive: { topology: 'triangle-strip' },
+      });
+    });
+  }
+
+  mip(): GPUComputePipeline {
+    return this.cached('mip', () => this.compute('mip', mipSrc, this.mipLayout));
+  }
+
+  histogram(): GPUComputePipeline {
+    return this.cached('histogram', () => this.compute('histogram', histogramSrc, this.histogramLayout));
+  }
+
+  assemble(): GPUComputePipeline {
+    return this.cached('assemble', () => this.compute('assemble', assembleSrc, this.assembleLayout));
+  }
+
+  private compute(label: string, code: string, layout: GPUBindGroupLayout): GPUComputePipeline {
+    return this.device.createComputePipeline({
+      label,
+      layout: this.device.createPipelineLayout({ bindGroupLayouts: [layout] }),
+      compute: { module: this.device.createShaderModule({ label, code }), entryPoint: 'main' },
+    });
+  }
+
+  dispose(): void {
+    this.paletteBuffer.destroy();
+    this.cache.clear();
+  }
+}
