@@ -41,17 +41,19 @@ export function dwaToLinearTable(): Uint16Array {
   const gammaExponent = Math.fround(2.2);
   // The library computes the base in double (pow(2.7182818, 2.2)) and stores it as a float.
   const logBase = Math.fround(Math.pow(2.7182818, 2.2));
-  for (let bits = 1; bits < 65536; bits++) {
-    if ((bits & 0x7c00) === 0x7c00) continue; // Inf and NaN decode to 0
-    const value = HALF_TO_FLOAT[bits]!;
-    const sign = value < 0 ? -1 : 1;
-    const magnitude = Math.abs(value);
+  for (let bits = 1; bits < 0x7c00; bits++) {
+    const magnitude = HALF_TO_FLOAT[bits]!;
     const linear =
       magnitude <= 1
         ? Math.fround(Math.pow(magnitude, gammaExponent))
         : Math.fround(Math.pow(logBase, magnitude - 1)); // magnitude - 1 is exact in float for any half
-    table[bits] = floatToHalf(sign * linear);
+    const half = floatToHalf(linear);
+    table[bits] = half;
+    // The curve is odd (sign * f(|x|)) and rounding is symmetric; a negative input whose result
+    // rounds to zero keeps its sign (-0). Only -0 itself maps to +0, as the table starts zeroed.
+    table[bits | 0x8000] = half | 0x8000;
   }
+  // Inf and NaN (exponent all ones) stay 0.
   toLinearTable = table;
   return table;
 }

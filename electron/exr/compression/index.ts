@@ -3,6 +3,7 @@
 import { ExrError, asExrError, invalid, unsupported } from '../errors.js';
 import type { BlockLayout, Compression } from '../types.js';
 import { decompressB44 } from './b44.js';
+import { decompressDwa } from './dwa.js';
 import { compressPiz, decompressPiz } from './piz.js';
 import { compressPxr24, decompressPxr24 } from './pxr24.js';
 import { compressRle, decompressRle } from './rle.js';
@@ -25,7 +26,12 @@ const CODECS: Partial<Record<Compression, Codec>> = {
   pxr24: { decompress: decompressPxr24, compress: compressPxr24 },
   b44: { decompress: decompressB44 },
   b44a: { decompress: decompressB44 },
+  dwaa: { decompress: decompressDwa },
+  dwab: { decompress: decompressDwa },
 };
+
+/** The largest uncompressed chunk decompressed (2 GiB; real chunks are at most 32 scanlines or one tile, a few MB). */
+export const MAX_CHUNK_BYTES = 2 ** 31;
 
 /**
  * Decompresses one chunk into the uncompressed layout described in BlockLayout.
@@ -41,6 +47,10 @@ export function decompress(compression: Compression, src: Uint8Array, block: Blo
   }
   const codec = CODECS[compression]?.decompress;
   if (!codec) throw unsupported(`${compression.toUpperCase()} compression is not supported`);
+  if (expectedBytes > MAX_CHUNK_BYTES) {
+    // a header within the pixel limit can still claim one chunk of gigabytes (a 2^30-pixel-wide line): refuse before any buffer is sized by it
+    throw unsupported(`a chunk of ${expectedBytes} bytes uncompressed is larger than the ${MAX_CHUNK_BYTES} bytes decoded at once`);
+  }
   let out: Uint8Array;
   try {
     out = codec(src, block, expectedBytes);
