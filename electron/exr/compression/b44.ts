@@ -8,7 +8,7 @@
 
 import { invalid } from '../errors.js';
 import { floorMod, sampleCount } from '../sampling.js';
-import type { BlockLayout } from '../types.js';
+import type { BlockLayout, PixelType } from '../types.js';
 import { b44LogTable } from './b44-log-table.js';
 
 /** Byte 2 of a block holds shift << 2 in a 14-byte block (shift <= 12); larger values mark a flat 3-byte block. */
@@ -20,7 +20,7 @@ function codeToHalf(code: number): number {
 }
 
 interface PlaneInfo {
-  pixelType: 'uint' | 'half' | 'float';
+  pixelType: PixelType;
   pLinear: boolean;
   widthSamples: number;
   heightSamples: number;
@@ -50,7 +50,7 @@ function planes(block: BlockLayout): { planes: PlaneInfo[]; totalBytes: number }
   return { planes: infos, totalBytes: byteOffset };
 }
 
-// One decoded block, reused: B44 decoding is single-threaded per worker.
+// One decoded block, reused from call to call (module state is per thread, and decoding never re-enters).
 const blockValues = new Uint16Array(16);
 
 /** Unpacks the 14-byte block at src[pos] into blockValues (ordered codes, not yet half bits). */
@@ -90,10 +90,28 @@ function unpack14(src: Uint8Array, pos: number): void {
   s[15] = s[14]! + ((b13 & 0x3f) << shift) - bias;
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Turns the native-order half samples into little-endian ones on a big-endian host. */
+function swapHalfByteOrder(out: Uint8Array, infos: readonly PlaneInfo[]): void {
+  for (const plane of infos) {
+    if (plane.pixelType !== 'half') continue;
+    for (const rowByteOffset of plane.rowByteOffsets) {
+      for (let i = rowByteOffset; i < rowByteOffset + plane.widthSamples * 2; i += 2) {
+        const low = out[i]!;
+        out[i] = out[i + 1]!;
+        out[i + 1] = low;
+      }
+    }
+  }
+}
+
 export function decompressB44(src: Uint8Array, block: BlockLayout, expectedBytes: number): Uint8Array {
   const { planes: infos, totalBytes } = planes(block);
   if (totalBytes !== expectedBytes) throw invalid(`B44 chunk layout holds ${totalBytes} bytes, expected ${expectedBytes}`);
   const out = new Uint8Array(expectedBytes);
+  // Every sample starts at an even byte offset: half samples are written as 16-bit units.
+  const out16 = new Uint16Array(out.buffer, 0, expectedBytes >> 1);
   const srcBytes = src.length;
   const s = blockValues;
   let inPos = 0;
@@ -124,18 +142,16 @@ export function decompressB44(src: Uint8Array, block: BlockLayout, expectedBytes
         }
         const columns = Math.min(4, widthSamples - blockX);
         for (let row = 0; row < rows; row++) {
-          let outPos = rowByteOffsets[blockY + row]! + blockX * 2;
+          const unit = (rowByteOffsets[blockY + row]! >> 1) + blockX;
           for (let column = 0; column < columns; column++) {
-            let half = codeToHalf(s[row * 4 + column]!);
-            if (logTable) half = logTable[half]!;
-            out[outPos] = half & 0xff;
-            out[outPos + 1] = half >> 8;
-            outPos += 2;
+            const half = codeToHalf(s[row * 4 + column]!);
+            out16[unit + column] = logTable ? logTable[half]! : half;
           }
         }
       }
     }
   }
   if (inPos !== srcBytes) throw invalid(`B44 chunk holds ${srcBytes - inPos} bytes past its last block`);
+  if (!LITTLE_ENDIAN) swapHalfByteOrder(out, infos);
   return out;
 }

@@ -11,53 +11,63 @@ const HIGH_BITS = 0x80808080 | 0;
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
- * Undoes the predictor and the reordering of `coded` (length n) into a new array of length n.
- * Consumes `coded`: its bytes are overwritten.
+ * The decoded first half, kept from call to call. Decoding in place into the caller's (already
+ * touched) buffer is much cheaper than filling a freshly allocated one; only the first half needs
+ * a side copy, since every output write lands on an input byte that has been read already.
  */
-export function unpredictAndInterleave(coded: Uint8Array): Uint8Array {
-  const byteCount = coded.length;
-  // Four bytes at a time where both halves are whole 32-bit words (any chunk of four half channels).
-  if (LITTLE_ENDIAN && byteCount % 8 === 0 && coded.byteOffset % 4 === 0) return unpredictWords(coded);
-  return unpredictBytes(coded);
+let firstHalfScratch = new Uint8Array(0);
+/** Larger scratch buffers are not kept, so that one huge chunk does not pin its size forever. */
+const SCRATCH_KEEP_BYTES = 8 << 20;
+
+function scratchOf(byteCount: number): Uint8Array {
+  if (firstHalfScratch.length >= byteCount) return firstHalfScratch;
+  const fresh = new Uint8Array(byteCount);
+  if (byteCount <= SCRATCH_KEEP_BYTES) firstHalfScratch = fresh;
+  return fresh;
 }
 
-function unpredictBytes(coded: Uint8Array): Uint8Array {
-  const byteCount = coded.length;
-  const out = new Uint8Array(byteCount);
-  if (byteCount === 0) return out;
+/** Undoes the predictor and the reordering in place: overwrites `bytes` with the decoded chunk and returns it. */
+export function unpredictAndInterleave(bytes: Uint8Array): Uint8Array {
+  const byteCount = bytes.length;
+  if (byteCount === 0) return bytes;
+  const firstHalf = scratchOf((byteCount + 1) >> 1);
+  // Four bytes at a time where both halves are whole 32-bit words (any chunk of four half channels).
+  if (LITTLE_ENDIAN && byteCount % 8 === 0 && bytes.byteOffset % 4 === 0) unpredictWords(bytes, firstHalf);
+  else unpredictBytes(bytes, firstHalf);
+  return bytes;
+}
+
+function unpredictBytes(bytes: Uint8Array, firstHalf: Uint8Array): void {
+  const byteCount = bytes.length;
   const firstHalfBytes = (byteCount + 1) >> 1;
+  const secondHalfBytes = byteCount - firstHalfBytes;
   // The first byte is stored as is; every later byte carries a +128 bias.
-  let running = coded[0]!;
-  out[0] = running;
-  let outIndex = 2;
+  let running = bytes[0]!;
+  firstHalf[0] = running;
   for (let i = 1; i < firstHalfBytes; i++) {
-    running = (running + coded[i]! - 128) & 0xff;
-    out[outIndex] = running;
-    outIndex += 2;
+    running = (running + bytes[i]! - 128) & 0xff;
+    firstHalf[i] = running;
   }
-  outIndex = 1;
-  for (let i = firstHalfBytes; i < byteCount; i++) {
-    running = (running + coded[i]! - 128) & 0xff;
-    out[outIndex] = running;
-    outIndex += 2;
+  // Writing bytes 2i and 2i + 1 never overtakes the second-half byte read next (firstHalfBytes + i + 1).
+  for (let i = 0; i < secondHalfBytes; i++) {
+    running = (running + bytes[firstHalfBytes + i]! - 128) & 0xff;
+    bytes[2 * i] = firstHalf[i]!;
+    bytes[2 * i + 1] = running;
   }
-  return out;
+  if (byteCount % 2 === 1) bytes[byteCount - 1] = firstHalf[firstHalfBytes - 1]!;
 }
 
 /**
  * The same as unpredictBytes on 32-bit words: a byte-lane prefix sum per word (removing the bias
- * is flipping each byte's top bit), carried from word to word through the top lane. The first
- * half is summed in place, then the second half is summed and both are interleaved into the output.
+ * is flipping each byte's top bit), carried from word to word through the top lane.
  */
-function unpredictWords(coded: Uint8Array): Uint8Array {
-  const byteCount = coded.length;
-  const out = new Uint8Array(byteCount);
-  const halfWords = byteCount >> 3;
-  const coded32 = new Uint32Array(coded.buffer, coded.byteOffset, halfWords * 2);
-  const out32 = new Uint32Array(out.buffer, 0, halfWords * 2);
+function unpredictWords(bytes: Uint8Array, firstHalf: Uint8Array): void {
+  const halfWords = bytes.length >> 3;
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, halfWords * 2);
+  const firstWords = new Uint32Array(firstHalf.buffer, firstHalf.byteOffset, halfWords);
   let carry = 0;
   for (let k = 0; k < halfWords; k++) {
-    let sum = coded32[k]! ^ HIGH_BITS;
+    let sum = words[k]! ^ HIGH_BITS;
     // The first byte has no bias to remove.
     if (k === 0) sum ^= 0x80;
     let shifted = sum << 8;
@@ -67,10 +77,11 @@ function unpredictWords(coded: Uint8Array): Uint8Array {
     shifted = carry * 0x01010101;
     sum = ((sum & LOW_7_BITS) + (shifted & LOW_7_BITS)) ^ ((sum ^ shifted) & HIGH_BITS);
     carry = sum >>> 24;
-    coded32[k] = sum;
+    firstWords[k] = sum;
   }
+  // Writing words 2k and 2k + 1 never overtakes the second-half word read next (halfWords + k + 1).
   for (let k = 0; k < halfWords; k++) {
-    let sum = coded32[halfWords + k]! ^ HIGH_BITS;
+    let sum = words[halfWords + k]! ^ HIGH_BITS;
     let shifted = sum << 8;
     sum = ((sum & LOW_7_BITS) + (shifted & LOW_7_BITS)) ^ ((sum ^ shifted) & HIGH_BITS);
     shifted = sum << 16;
@@ -79,11 +90,10 @@ function unpredictWords(coded: Uint8Array): Uint8Array {
     sum = ((sum & LOW_7_BITS) + (shifted & LOW_7_BITS)) ^ ((sum ^ shifted) & HIGH_BITS);
     carry = sum >>> 24;
     // Output bytes alternate: first-half byte, second-half byte.
-    const even = coded32[k]!;
-    out32[2 * k] = (even & 0xff) | ((sum & 0xff) << 8) | ((even & 0xff00) << 8) | ((sum & 0xff00) << 16);
-    out32[2 * k + 1] = ((even >>> 16) & 0xff) | ((sum >>> 8) & 0xff00) | ((even >>> 8) & 0xff0000) | (sum & 0xff000000);
+    const even = firstWords[k]!;
+    words[2 * k] = (even & 0xff) | ((sum & 0xff) << 8) | ((even & 0xff00) << 8) | ((sum & 0xff00) << 16);
+    words[2 * k + 1] = ((even >>> 16) & 0xff) | ((sum >>> 8) & 0xff00) | ((even >>> 8) & 0xff0000) | (sum & 0xff000000);
   }
-  return out;
 }
 
 /** Applies the reordering and the predictor to `raw`, into a new array of the same length. */

@@ -44,8 +44,11 @@ export function decompressPxr24(src: Uint8Array, block: BlockLayout, expectedByt
   }
   const coded = inflateExact(src, codedBytes, 'PXR24');
   const out = new Uint8Array(expectedBytes);
+  // Every sample starts at an even byte offset, so the output is written as 16-bit units
+  // (a 32-bit sample as its low unit, then its high unit).
+  const out16 = new Uint16Array(out.buffer, 0, expectedBytes >> 1);
   let inPos = 0;
-  let outPos = 0;
+  let unit = 0;
   for (const { pixelType, samples } of runs) {
     // Delta decoding wraps modulo 2^32 (uint, float) or 2^16 (half), like the C unsigned arithmetic.
     if (pixelType === 'half') {
@@ -54,8 +57,7 @@ export function decompressPxr24(src: Uint8Array, block: BlockLayout, expectedByt
       let pixel = 0;
       for (let x = 0; x < samples; x++) {
         pixel = (pixel + ((coded[p0 + x]! << 8) | coded[p1 + x]!)) & 0xffff;
-        out[outPos++] = pixel & 0xff;
-        out[outPos++] = pixel >>> 8;
+        out16[unit++] = pixel;
       }
       inPos = p1 + samples;
     } else if (pixelType === 'float') {
@@ -65,10 +67,8 @@ export function decompressPxr24(src: Uint8Array, block: BlockLayout, expectedByt
       let pixel = 0;
       for (let x = 0; x < samples; x++) {
         pixel = (pixel + ((coded[p0 + x]! << 24) | (coded[p1 + x]! << 16) | (coded[p2 + x]! << 8))) | 0;
-        out[outPos++] = 0;
-        out[outPos++] = (pixel >>> 8) & 0xff;
-        out[outPos++] = (pixel >>> 16) & 0xff;
-        out[outPos++] = pixel >>> 24;
+        out16[unit++] = pixel & 0xffff;
+        out16[unit++] = pixel >>> 16;
       }
       inPos = p2 + samples;
     } else {
@@ -79,15 +79,25 @@ export function decompressPxr24(src: Uint8Array, block: BlockLayout, expectedByt
       let pixel = 0;
       for (let x = 0; x < samples; x++) {
         pixel = (pixel + ((coded[p0 + x]! << 24) | (coded[p1 + x]! << 16) | (coded[p2 + x]! << 8) | coded[p3 + x]!)) | 0;
-        out[outPos++] = pixel & 0xff;
-        out[outPos++] = (pixel >>> 8) & 0xff;
-        out[outPos++] = (pixel >>> 16) & 0xff;
-        out[outPos++] = pixel >>> 24;
+        out16[unit++] = pixel & 0xffff;
+        out16[unit++] = pixel >>> 16;
       }
       inPos = p3 + samples;
     }
   }
+  if (!LITTLE_ENDIAN) swapByteOrder16(out);
   return out;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Turns native 16-bit units into little-endian ones on a big-endian host. */
+function swapByteOrder16(bytes: Uint8Array): void {
+  for (let i = 0; i + 1 < bytes.length; i += 2) {
+    const low = bytes[i]!;
+    bytes[i] = bytes[i + 1]!;
+    bytes[i + 1] = low;
+  }
 }
 
 /** A float's bit pattern rounded to its top 24 bits (sign, exponent, 15 significand bits), as OpenEXR does. */

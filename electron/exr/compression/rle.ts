@@ -12,28 +12,35 @@ const MIN_RUN_BYTES = 3;
 /** A literal record holds at most 127 bytes; a run record stores length - 1, so runs reach 128. */
 const MAX_RECORD_BYTES = 127;
 
+/** Runs at least this long are filled natively; shorter ones are cheaper as a plain loop. */
+const FILL_MIN_BYTES = 32;
+
 export function decompressRle(src: Uint8Array, _block: BlockLayout, expectedBytes: number): Uint8Array {
   const coded = new Uint8Array(expectedBytes);
   const srcBytes = src.length;
   let inPos = 0;
   let outPos = 0;
+  // Records hold at most 128 bytes: byte loops beat subarray()/set() calls at that size.
   while (inPos < srcBytes) {
     const count = src[inPos]!;
     if (count >= 128) {
-      const literalBytes = 256 - count;
-      const start = inPos + 1;
-      if (start + literalBytes > srcBytes) throw invalid('RLE literal run extends past the end of the chunk');
-      if (outPos + literalBytes > expectedBytes) throw invalid('RLE data decompresses to more bytes than the chunk holds');
-      coded.set(src.subarray(start, start + literalBytes), outPos);
-      inPos = start + literalBytes;
-      outPos += literalBytes;
+      const literalEnd = inPos + 1 + (256 - count);
+      if (literalEnd > srcBytes) throw invalid('RLE literal run extends past the end of the chunk');
+      if (outPos + (256 - count) > expectedBytes) throw invalid('RLE data decompresses to more bytes than the chunk holds');
+      for (let i = inPos + 1; i < literalEnd; i++) coded[outPos++] = src[i]!;
+      inPos = literalEnd;
     } else {
-      const runBytes = count + 1;
       if (inPos + 1 >= srcBytes) throw invalid('RLE run is missing its value byte');
-      if (outPos + runBytes > expectedBytes) throw invalid('RLE data decompresses to more bytes than the chunk holds');
-      coded.fill(src[inPos + 1]!, outPos, outPos + runBytes);
+      const runEnd = outPos + count + 1;
+      if (runEnd > expectedBytes) throw invalid('RLE data decompresses to more bytes than the chunk holds');
+      const value = src[inPos + 1]!;
+      if (runEnd - outPos >= FILL_MIN_BYTES) {
+        coded.fill(value, outPos, runEnd);
+        outPos = runEnd;
+      } else {
+        while (outPos < runEnd) coded[outPos++] = value;
+      }
       inPos += 2;
-      outPos += runBytes;
     }
   }
   if (outPos !== expectedBytes) throw invalid(`RLE data decompresses to ${outPos} bytes, expected ${expectedBytes}`);

@@ -23,7 +23,8 @@ export function inflateExact(src: Uint8Array, expectedBytes: number, what: strin
   if (inflated.length !== expectedBytes) {
     throw invalid(`${what} data inflates to ${inflated.length} bytes, expected ${expectedBytes}`);
   }
-  return inflated;
+  // A plain Uint8Array over the same memory: Buffer's slice() shares memory where Uint8Array's copies.
+  return new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.length);
 }
 
 export function decompressZip(src: Uint8Array, _block: BlockLayout, expectedBytes: number): Uint8Array {
