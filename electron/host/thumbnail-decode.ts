@@ -45,15 +45,6 @@ export function halfRow(src: Uint16Array, start: number, n: number): Float32Arra
   return scratchF32;
 }
 
-/** value = (HALF_OFFSET[h >> 10] + mantissa) * HALF_SCALE[h >> 10] for every finite half h (normal and subnormal). */
-const HALF_OFFSET = new Float64Array(64);
-const HALF_SCALE = new Float64Array(64);
-for (let hi = 0; hi < 64; hi++) {
-  const exponent = hi & 31;
-  HALF_OFFSET[hi] = exponent === 0 ? 0 : 1024;
-  HALF_SCALE[hi] = (hi & 32 ? -1 : 1) * 2 ** ((exponent === 0 ? 1 : exponent) - 25);
-}
-
 export interface BinnedTimings {
   readMs: number;
   decompressMs: number;
@@ -97,12 +88,17 @@ export function decodeBinned(
   const x0 = part.dataWindow.xMin;
   const y0 = part.dataWindow.yMin;
   const wanted = new Set(channelNames);
-  const perChannel = part.channels.map((ch) => {
-    if (!wanted.has(ch.name)) return null;
-    const xs = axisBins(x0, level.widthPx, ch.xSampling, widthPx);
-    const ys = axisBins(y0, level.heightPx, ch.ySampling, heightPx);
-    return { ch, xs, ys, acc: new Float64Array(widthPx * heightPx) };
-  });
+  // The bin tables are as long as the level's sides: built only once a chunk has decompressed to the size the
+  // header implies, so a tiny damaged file claiming a 2^30-pixel-wide level is refused before gigabytes are filled.
+  type ChannelBins = { ch: (typeof part.channels)[number]; xs: ReturnType<typeof axisBins>; ys: ReturnType<typeof axisBins>; acc: Float64Array };
+  let perChannelBins: Array<ChannelBins | null> | null = null;
+  const binsOf = (): Array<ChannelBins | null> =>
+    (perChannelBins ??= part.channels.map((ch) => {
+      if (!wanted.has(ch.name)) return null;
+      const xs = axisBins(x0, level.widthPx, ch.xSampling, widthPx);
+      const ys = axisBins(y0, level.heightPx, ch.ySampling, heightPx);
+      return { ch, xs, ys, acc: new Float64Array(widthPx * heightPx) };
+    }));
   const timings: BinnedTimings = { readMs: 0, decompressMs: 0, resizeMs: 0, chunks: 0 };
   const stats = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
   const region = { xMin: x0, yMin: y0, xMax: x0 + level.widthPx - 1, yMax: y0 + level.heightPx - 1 };
@@ -114,6 +110,7 @@ export function decodeBinned(
     }
     let t = performance.now();
     let raw = decompress(part.compression, chunk.data, block, uncompressedBytes(block));
+    const perChannel = binsOf();
     const t2 = performance.now();
     timings.decompressMs += t2 - t;
     t = t2;
@@ -137,6 +134,7 @@ export function decodeBinned(
           if (ch.pixelType === 'half') {
             // bins are runs of neighbouring samples: sum each run in a register, store once
             const runEnd = state.xs.runEnd;
+            const table = SANE_HALF;
             let s = firstX;
             let i = pos >> 1;
             const last = firstX + n;
@@ -144,13 +142,9 @@ export function decodeBinned(
               const tx = binOf[s]!;
               const end = Math.min(runEnd[tx]!, last);
               let sum = 0;
-              for (; s < end; s++, i++) {
-                const h = u16[i]!;
-                const hi = h >> 10;
-                // sign and exponent pick an offset and scale from 64-entry tables (cache-resident); Inf/NaN are sanitised
-                if ((hi & 31) === 31) sum += (h & 1023) !== 0 ? 0 : hi & 32 ? -HALF_MAX : HALF_MAX;
-                else sum += (HALF_OFFSET[hi]! + (h & 1023)) * HALF_SCALE[hi]!;
-              }
+              // one load per sample from the sanitised half table: measured faster than decoding the bits
+              // arithmetically (4K ZIP file: 75 vs 112 ms), real images touch few of its 256 KiB lines
+              for (; s < end; s++, i++) sum += table[u16[i]!]!;
               acc[row + tx]! += sum;
             }
           } else if (ch.pixelType === 'float') {
@@ -169,7 +163,7 @@ export function decodeBinned(
   });
   const t = performance.now();
   const means = new Map<string, Float32Array>();
-  for (const state of perChannel) {
+  for (const state of binsOf()) {
     if (!state) continue;
     const out = new Float32Array(widthPx * heightPx);
     for (let ty = 0; ty < heightPx; ty++) {
