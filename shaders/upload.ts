@@ -1,26 +1,27 @@
 // Staged uploads of decoded images into GPU textures: a ring of mapped staging buffers, one CPU copy per byte, one submission per image.
 //
-// How the renderer's engine uses it (device-agnostic: WebGPU only, works on a browser's device and on Dawn's in Node):
+// How the renderer's engine uses it (device-agnostic: WebGPU only; runs on a browser's device and on Dawn's in Node):
 //
-//   const uploader = createUploader(device, { ringBytes: 256 << 20 });
-//   const texture = device.createTexture({ size: [w, h], format: 'rgba16float',
-//     usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.STORAGE_BINDING });
-//   const stats = await uploader.upload(texture, { kind: 'planes', r, g, b, a }, { width: w, height: h, format: 'rgba16float' });
-//   // encode MIP / tone-map work right after: the queue orders it behind the copy; no wait is needed.
+//   const uploader = createUploader(device, { ringBytes: 256 << 20 });       // once per device
+//   // all planes of one image, one encoder, one submission (r16float / r32float / r32uint textures, as decoded):
+//   const stats = await uploader.uploadMany(image.planes.map((p) => ({
+//     texture: planeTexture(p), format: 'r16float', width: p.widthSamples, height: p.heightSamples,
+//     source: { kind: 'texels', data: new Uint16Array(p.data) } })));
+//   // then encode the assemble / MIP passes as usual: the queue orders them after the copies, no wait needed.
 //
-// - `upload` resolves as soon as the copy is *submitted* (not completed): it awaits only when every staging
-//   buffer of the ring is still in flight (`stats.waitMs` says how long). Await `uploader.idle()` (or
-//   `queue.onSubmittedWorkDone()`) only where a wall time or a readback needs the GPU to have finished.
-// - Sources: `rgba` (interleaved, copied row by row into mapped memory), `planes` (R, G, B[, A] as the decoder
-//   gives them; `interleave: 'cpu'` interleaves straight into the mapped range — that write is the one copy —
-//   `interleave: 'gpu'` copies the planes as they are and interleaves in a compute pass, which needs the
-//   texture's STORAGE_BINDING usage), `writer` (the decoder writes rows into the mapped range itself: no copy).
-// - Size the ring to hold at least one image (4K half RGBA = 66 MB, 8K half = 265 MB): an image larger than the
-//   ring is still uploaded, but in several submissions with waits between (`stats.submits`).
-// - After device loss every call rejects with `GpuDeviceLostError` instead of crashing or hanging.
+// - `upload`/`uploadMany` resolve once the copies are *submitted*, not completed. They await only when every
+//   staging buffer of the ring is still in flight (`stats.waitMs` says how long). Await `uploader.idle()` only
+//   where a wall time or a readback needs the GPU to be done.
+// - Sources: `texels` (rows already in the texture's texel layout: copied into mapped memory, one copy),
+//   `planes` (R, G, B[, A] arrays into an rgba16float/rgba32float texture: interleaved straight into the mapped
+//   range, and that write is the one copy), `writer` (the decoder writes rows into the mapped range itself: no copy).
+// - Size the ring to hold one image (4K half RGBA = 66 MB, 8K = 265 MB): a larger image is still uploaded, but in
+//   several submissions with waits between them (`stats.submits`, `stats.waitMs`).
+// - After device loss every call rejects with `GpuDeviceLostError` (no crash, no hang).
 
-export type UploadFormat = 'rgba16float' | 'rgba32float';
-export type PixelArray = Uint16Array | Float32Array;
+/** Texture formats the uploader fills: the decoder's planes as they are, or interleaved RGBA. */
+export type UploadFormat = 'r16float' | 'r32float' | 'r32uint' | 'rgba16float' | 'rgba32float';
+export type PixelArray = Uint16Array | Float32Array | Uint32Array;
 
 export interface UploadLayout {
   width: number;
@@ -28,7 +29,7 @@ export interface UploadLayout {
   format: UploadFormat;
 }
 
-/** One band of rows of staging memory handed to a `writer` source: interleaved RGBA rows, `bytesPerRow` apart. */
+/** One band of rows of staging memory handed to a `writer` source: rows in the texel layout, `bytesPerRow` apart. */
 export interface StagingBand {
   bytes: Uint8Array;
   bytesPerRow: number;
@@ -39,15 +40,20 @@ export interface StagingBand {
 }
 
 export type UploadSource =
-  | { kind: 'rgba'; data: PixelArray }
-  | { kind: 'planes'; r: PixelArray; g: PixelArray; b: PixelArray; a?: PixelArray | undefined; interleave?: 'cpu' | 'gpu' }
+  | { kind: 'texels'; data: PixelArray }
+  | { kind: 'planes'; r: PixelArray; g: PixelArray; b: PixelArray; a?: PixelArray | undefined }
   | { kind: 'writer'; write(band: StagingBand): void };
+
+export interface UploadItem extends UploadLayout {
+  texture: GPUTexture;
+  source: UploadSource;
+}
 
 export interface UploadStats {
   /** True once the commands are on the queue; the GPU may still be copying. */
   submitted: boolean;
   submits: number;
-  /** Pixel bytes of the image (width × height × 4 channels × bytes per channel). */
+  /** Texel bytes of the image(s): width × height × bytes per texel, summed. */
   bytes: number;
   /** Bytes written into staging memory, row padding to 256 included. */
   stagedBytes: number;
@@ -60,9 +66,10 @@ export interface UploadStats {
   callMs: number;
   /** CPU-side copies per pixel byte made by this module (the decoder's own writes not counted). */
   cpuCopiesPerByte: number;
-  /** GPU-side passes over the bytes: 1 DMA copy into the texture, or DMA + interleave pass for `interleave: 'gpu'`. */
+  /** GPU-side copies per byte: the one copy from staging into the texture. */
   gpuCopiesPerByte: number;
   stagingBuffersUsed: number;
+  copyCommands: number;
 }
 
 export interface UploaderOptions {
@@ -75,6 +82,8 @@ export interface UploaderOptions {
 
 export interface Uploader {
   upload(texture: GPUTexture, source: UploadSource, layout: UploadLayout): Promise<UploadStats>;
+  /** Several textures (the planes of one image, a batch of thumbnails) in one command encoder and one submission. */
+  uploadMany(items: readonly UploadItem[]): Promise<UploadStats>;
   /** Resolves when everything submitted so far has completed on the GPU. */
   idle(): Promise<void>;
   readonly slabBytes: number;
@@ -99,22 +108,17 @@ export const BYTES_PER_ROW_ALIGNMENT = 256;
 /** Half 1.0, the alpha of a plane set without one. */
 export const HALF_ONE = 0x3c00;
 
-export function bytesPerPixel(format: UploadFormat): number {
-  return format === 'rgba16float' ? 8 : 16;
+export function bytesPerTexel(format: UploadFormat): number {
+  return format === 'r16float' ? 2 : format === 'rgba16float' ? 8 : format === 'rgba32float' ? 16 : 4;
 }
 
 export function alignUp(n: number, alignment: number): number {
   return Math.ceil(n / alignment) * alignment;
 }
 
-/** Row pitch of interleaved RGBA in staging memory: width × pixel size, rounded up to 256. */
+/** Row pitch in staging memory: width × texel size, rounded up to 256 (copyBufferToTexture's rule). */
 export function stagingBytesPerRow(width: number, format: UploadFormat): number {
-  return alignUp(width * bytesPerPixel(format), BYTES_PER_ROW_ALIGNMENT);
-}
-
-/** Planar staging (GPU interleave): each plane's rows tightly packed, each plane starting 256-aligned. */
-export function planeStrideBytes(width: number, rows: number, format: UploadFormat): number {
-  return alignUp(width * rows * (format === 'rgba16float' ? 2 : 4), BYTES_PER_ROW_ALIGNMENT);
+  return alignUp(width * bytesPerTexel(format), BYTES_PER_ROW_ALIGNMENT);
 }
 
 /**
@@ -175,44 +179,29 @@ export function interleavePlanesInto(
   }
 }
 
-function interleaveWgsl(format: UploadFormat): string {
-  const load =
-    format === 'rgba16float'
-      ? `fn ch(plane: u32, i: u32) -> f32 {
-  let v = unpack2x16float(src[plane * p.planeWords + (i >> 1u)]);
-  return select(v.x, v.y, (i & 1u) == 1u);
-}`
-      : `fn ch(plane: u32, i: u32) -> f32 { return bitcast<f32>(src[plane * p.planeWords + i]); }`;
-  return `// Interleaves one band of planar staging data (R, G, B[, A] planes) into an RGBA texture.
-struct Params { width: u32, rows: u32, y0: u32, planeWords: u32, hasAlpha: u32 }
-@group(0) @binding(0) var<storage, read> src: array<u32>;
-@group(0) @binding(1) var dst: texture_storage_2d<${format}, write>;
-@group(0) @binding(2) var<uniform> p: Params;
-${load}
-@compute @workgroup_size(64, 4)
-fn main(@builtin(global_invocation_id) id: vec3u) {
-  if (id.x >= p.width || id.y >= p.rows) { return; }
-  let i = id.y * p.width + id.x;
-  let alpha = select(1.0, ch(3u, i), p.hasAlpha == 1u);
-  textureStore(dst, vec2u(id.x, p.y0 + id.y), vec4f(ch(0u, i), ch(1u, i), ch(2u, i), alpha));
-}
-`;
-}
-
 interface Slab {
   buffer: GPUBuffer;
   /** Pending re-map after a submission; null while mapped and free. */
   ready: Promise<void> | null;
-  index: number;
 }
 
-interface Band {
-  slab: Slab;
-  y0: number;
-  rows: number;
+function checkItem(item: UploadItem): void {
+  const { texture, source, width, height, format } = item;
+  if (texture.width < width || texture.height < height) throw new Error(`upload: texture ${texture.width}x${texture.height} smaller than image ${width}x${height}`);
+  if (texture.format !== format) throw new Error(`upload: texture format ${texture.format} is not ${format}`);
+  const rgba = format === 'rgba16float' || format === 'rgba32float';
+  if (source.kind === 'texels') {
+    if (source.data.byteLength < width * height * bytesPerTexel(format)) throw new Error(`upload: source holds ${source.data.byteLength} B, ${width}x${height} ${format} needs ${width * height * bytesPerTexel(format)}`);
+  } else if (source.kind === 'planes') {
+    if (!rgba) throw new Error(`upload: planes need an RGBA texture, not ${format}`);
+    const want = format === 'rgba16float' ? Uint16Array : Float32Array;
+    for (const p of [source.r, source.g, source.b, source.a]) {
+      if (!p) continue;
+      if (p.length < width * height) throw new Error('upload: plane shorter than width*height');
+      if (!(p instanceof want) && !(format === 'rgba32float' && p instanceof Uint32Array)) throw new Error(`upload: plane type does not match ${format}`);
+    }
+  }
 }
-
-const PARAMS_STRIDE = 256; // minUniformBufferOffsetAlignment's largest allowed value
 
 export function createUploader(device: GPUDevice, options: UploaderOptions = {}): Uploader {
   const slabBytes = alignUp(options.slabBytes ?? 32 << 20, BYTES_PER_ROW_ALIGNMENT);
@@ -234,14 +223,11 @@ export function createUploader(device: GPUDevice, options: UploaderOptions = {})
       usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC,
       mappedAtCreation: true,
     });
-    slabs.push({ buffer, ready: null, index: i });
+    slabs.push({ buffer, ready: null });
   }
   let next = 0;
-
-  // GPU interleave: created on first use
-  const interleavePipelines = new Map<UploadFormat, GPUComputePipeline>();
-  let scratch: GPUBuffer | null = null;
-  let params: GPUBuffer | null = null;
+  // calls are serialised: two uploads interleaving their slab use would unmap each other's buffers
+  let queueTail: Promise<unknown> = Promise.resolve();
 
   function check(): void {
     if (lost) throw lost;
@@ -254,167 +240,133 @@ export function createUploader(device: GPUDevice, options: UploaderOptions = {})
         slab.ready = null;
       },
       (e: unknown) => {
-        // a failed map means the device is gone or the buffer destroyed: surface it on the next acquire
+        // a failed map means the device is gone or the buffer destroyed: every later call says so
         if (!lost) lost = new GpuDeviceLostError('map-failed', e instanceof Error ? e.message : String(e));
       },
     );
   }
 
-  function pipelineFor(format: UploadFormat): GPUComputePipeline {
-    let p = interleavePipelines.get(format);
-    if (!p) {
-      const module = device.createShaderModule({ label: `${label} interleave ${format}`, code: interleaveWgsl(format) });
-      p = device.createComputePipeline({ label: `${label} interleave ${format}`, layout: 'auto', compute: { module, entryPoint: 'main' } });
-      interleavePipelines.set(format, p);
-    }
-    return p;
-  }
-
-  async function upload(texture: GPUTexture, source: UploadSource, layout: UploadLayout): Promise<UploadStats> {
+  async function uploadManyNow(items: readonly UploadItem[]): Promise<UploadStats> {
     check();
     const t0 = performance.now();
-    const { width, height, format } = layout;
-    if (texture.width < width || texture.height < height) throw new Error(`upload: texture ${texture.width}x${texture.height} smaller than image ${width}x${height}`);
-    if (texture.format !== format) throw new Error(`upload: texture format ${texture.format} is not ${format}`);
-    const planar = source.kind === 'planes' && source.interleave === 'gpu';
-    const bpp = bytesPerPixel(format);
-    const chBytes = bpp / 4;
-    const bytesPerRow = stagingBytesPerRow(width, format);
-    if (source.kind === 'rgba' && source.data.length < width * height * 4) throw new Error('upload: rgba source shorter than width*height*4');
-    if (source.kind === 'planes') {
-      for (const p of [source.r, source.g, source.b, source.a]) if (p && p.length < width * height) throw new Error('upload: plane shorter than width*height');
-      if ((source.r instanceof Uint16Array) !== (format === 'rgba16float')) throw new Error(`upload: plane type does not match ${format}`);
-    }
-    // rows per band: interleaved rows are bytesPerRow apart; planar bands need 4 plane segments
-    const rowsPerBand = planar
-      ? Math.max(1, Math.floor((slabBytes - 4 * BYTES_PER_ROW_ALIGNMENT) / (4 * width * chBytes)))
-      : Math.floor(slabBytes / bytesPerRow);
-    if (rowsPerBand < 1) throw new Error(`upload: one row (${bytesPerRow} B) exceeds the staging slab (${slabBytes} B)`);
-
+    for (const item of items) checkItem(item);
     let encoder = device.createCommandEncoder({ label: `${label} upload` });
-    let inFlight: Band[] = []; // bands encoded, not yet submitted
+    let used: Slab[] = []; // slabs written for the encoder not yet submitted
+    let slab: Slab | null = null;
+    let cursor = 0; // next free byte of `slab`
     let submits = 0;
     let cpuCopyMs = 0;
     let waitMs = 0;
     let stagedBytes = 0;
+    let bytes = 0;
     let slabsUsed = 0;
-    const paramWrites: { offset: number; data: Uint32Array<ArrayBuffer> }[] = [];
+    let copies = 0;
 
     const submit = () => {
-      for (const w of paramWrites) device.queue.writeBuffer(params!, w.offset, w.data);
-      paramWrites.length = 0;
-      for (const band of inFlight) band.slab.buffer.unmap();
+      for (const s of used) s.buffer.unmap();
       device.queue.submit([encoder.finish()]);
       submits++;
       // re-map at once: the promise settles when the GPU is done with the copy; nobody waits for it here
-      for (const band of inFlight) remap(band.slab);
-      inFlight = [];
+      for (const s of used) remap(s);
+      used = [];
+      slab = null;
       encoder = device.createCommandEncoder({ label: `${label} upload` });
     };
 
-    try {
-      for (let y0 = 0; y0 < height; y0 += rowsPerBand) {
-        const rows = Math.min(rowsPerBand, height - y0);
-        const slab = slabs[next]!;
-        next = (next + 1) % slabCount;
-        if (inFlight.some((b) => b.slab === slab)) submit(); // image larger than the ring: flush what we have
-        if (slab.ready) {
-          const tw = performance.now();
-          await slab.ready;
-          waitMs += performance.now() - tw;
-        }
-        check();
-        slabsUsed++;
-        const used = planar ? 4 * planeStrideBytes(width, rows, format) : bytesPerRow * rows;
-        const tc = performance.now();
-        const bytes = new Uint8Array(slab.buffer.getMappedRange(0, used));
-        inFlight.push({ slab, y0, rows });
-        if (source.kind === 'rgba') {
-          const rowBytes = width * bpp;
-          const srcBytes = new Uint8Array(source.data.buffer, source.data.byteOffset, source.data.byteLength);
-          if (rowBytes === bytesPerRow) bytes.set(srcBytes.subarray(y0 * rowBytes, (y0 + rows) * rowBytes));
-          else for (let y = 0; y < rows; y++) bytes.set(srcBytes.subarray((y0 + y) * rowBytes, (y0 + y + 1) * rowBytes), y * bytesPerRow);
-        } else if (source.kind === 'writer') {
-          source.write({ bytes, bytesPerRow, y0, rows, width, format });
-        } else if (!planar) {
-          interleavePlanesInto(bytes, bytesPerRow, source, width, y0, rows);
-        } else {
-          const stride = planeStrideBytes(width, rows, format);
-          const planes = [source.r, source.g, source.b, source.a];
-          for (let c = 0; c < 4; c++) {
-            const p = planes[c];
-            if (!p) continue;
-            const seg = new Uint8Array(p.buffer, p.byteOffset + y0 * width * chBytes, rows * width * chBytes);
-            bytes.set(seg, c * stride);
-          }
-        }
-        cpuCopyMs += performance.now() - tc;
-        stagedBytes += used;
+    const nextSlab = async (): Promise<Slab> => {
+      const s = slabs[next]!;
+      next = (next + 1) % slabCount;
+      if (used.includes(s)) submit(); // the images outgrew the ring: flush, then wait for the oldest buffer
+      if (s.ready) {
+        const tw = performance.now();
+        await s.ready;
+        waitMs += performance.now() - tw;
+      }
+      check();
+      used.push(s);
+      slabsUsed++;
+      return s;
+    };
 
-        if (!planar) {
-          encoder.copyBufferToTexture(
-            { buffer: slab.buffer, offset: 0, bytesPerRow, rowsPerImage: rows },
-            { texture, origin: { x: 0, y: y0 } },
-            { width, height: rows },
-          );
-        } else {
-          if (!scratch) {
-            scratch = device.createBuffer({ label: `${label} interleave scratch`, size: slabBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-            params = device.createBuffer({ label: `${label} interleave params`, size: PARAMS_STRIDE * slabCount, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    try {
+      for (const item of items) {
+        const { texture, source, width, height, format } = item;
+        const texelBytes = bytesPerTexel(format);
+        const rowBytes = width * texelBytes;
+        const bytesPerRow = stagingBytesPerRow(width, format);
+        if (bytesPerRow > slabBytes) throw new Error(`upload: one row (${bytesPerRow} B) exceeds the staging slab (${slabBytes} B)`);
+        bytes += rowBytes * height;
+        for (let y0 = 0; y0 < height; ) {
+          if (!slab || Math.floor((slabBytes - cursor) / bytesPerRow) < 1) {
+            slab = await nextSlab();
+            cursor = 0;
           }
-          const stride = planeStrideBytes(width, rows, format);
-          // one scratch buffer serves every band: the queue orders copy → pass → next copy
-          encoder.copyBufferToBuffer(slab.buffer, 0, scratch, 0, used);
-          const paramOffset = slab.index * PARAMS_STRIDE;
-          paramWrites.push({ offset: paramOffset, data: new Uint32Array([width, rows, y0, stride / 4, source.a ? 1 : 0]) });
-          const pipeline = pipelineFor(format);
-          const bind = device.createBindGroup({
-            layout: pipeline.getBindGroupLayout(0),
-            entries: [
-              { binding: 0, resource: { buffer: scratch, offset: 0, size: used } },
-              { binding: 1, resource: texture.createView({ baseMipLevel: 0, mipLevelCount: 1 }) },
-              { binding: 2, resource: { buffer: params!, offset: paramOffset, size: 20 } },
-            ],
-          });
-          const pass = encoder.beginComputePass({ label: `${label} interleave` });
-          pass.setPipeline(pipeline);
-          pass.setBindGroup(0, bind);
-          pass.dispatchWorkgroups(Math.ceil(width / 64), Math.ceil(rows / 4));
-          pass.end();
+          const rows = Math.min(height - y0, Math.floor((slabBytes - cursor) / bytesPerRow));
+          const size = bytesPerRow * rows;
+          const tc = performance.now();
+          const dst = new Uint8Array(slab.buffer.getMappedRange(cursor, size));
+          if (source.kind === 'texels') {
+            const src = new Uint8Array(source.data.buffer, source.data.byteOffset, source.data.byteLength);
+            if (rowBytes === bytesPerRow) dst.set(src.subarray(y0 * rowBytes, (y0 + rows) * rowBytes));
+            else for (let y = 0; y < rows; y++) dst.set(src.subarray((y0 + y) * rowBytes, (y0 + y + 1) * rowBytes), y * bytesPerRow);
+          } else if (source.kind === 'writer') {
+            source.write({ bytes: dst, bytesPerRow, y0, rows, width, format });
+          } else {
+            interleavePlanesInto(dst, bytesPerRow, source, width, y0, rows);
+          }
+          cpuCopyMs += performance.now() - tc;
+          stagedBytes += size;
+          encoder.copyBufferToTexture({ buffer: slab.buffer, offset: cursor, bytesPerRow, rowsPerImage: rows }, { texture, origin: { x: 0, y: y0 } }, { width, height: rows });
+          copies++;
+          cursor += size; // bytesPerRow is a multiple of 256, so the next band's offset stays aligned
+          y0 += rows;
         }
       }
-      submit();
+      if (used.length) submit();
     } catch (e) {
       // a source that threw, or a lost device: give the staging buffers back to the ring unsubmitted
-      for (const band of inFlight) {
+      for (const s of used) {
         try {
-          band.slab.buffer.unmap();
-          remap(band.slab);
+          s.buffer.unmap();
+          remap(s);
         } catch {
           /* device gone: `lost` says so */
         }
       }
       throw lost ?? e;
     }
+    const writer = items.every((it) => it.source.kind === 'writer');
     return {
       submitted: true,
       submits,
-      bytes: width * height * bpp,
+      bytes,
       stagedBytes,
-      bytesPerRow,
+      bytesPerRow: items.length === 1 ? stagingBytesPerRow(items[0]!.width, items[0]!.format) : 0,
       cpuCopyMs,
       waitMs,
       callMs: performance.now() - t0,
-      cpuCopiesPerByte: source.kind === 'writer' ? 0 : 1,
-      gpuCopiesPerByte: planar ? 2 : 1,
+      cpuCopiesPerByte: writer ? 0 : 1,
+      gpuCopiesPerByte: 1,
       stagingBuffersUsed: slabsUsed,
+      copyCommands: copies,
     };
   }
 
+  function uploadMany(items: readonly UploadItem[]): Promise<UploadStats> {
+    const run = queueTail.then(
+      () => uploadManyNow(items),
+      () => uploadManyNow(items),
+    );
+    queueTail = run.catch(() => undefined);
+    return run;
+  }
+
   return {
-    upload,
+    upload: (texture, source, layout) => uploadMany([{ texture, source, ...layout }]),
+    uploadMany,
     async idle() {
       check();
+      await queueTail;
       await device.queue.onSubmittedWorkDone();
       check();
     },
@@ -426,8 +378,6 @@ export function createUploader(device: GPUDevice, options: UploaderOptions = {})
     destroy() {
       destroyed = true;
       for (const s of slabs) s.buffer.destroy();
-      scratch?.destroy();
-      params?.destroy();
     },
   };
 }

@@ -1,13 +1,17 @@
-// Bundles the GPU bench into one file (dist/gpu-bench/bench.mjs) so that only the `webgpu` package must travel to the GPU machine.
+// Bundles the GPU bench into dist/gpu-bench/ (bench.mjs and its CPU worker) so that only the `webgpu` package must travel to the GPU machine.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const outfile = process.argv[2] ?? 'dist/gpu-bench/bench.mjs';
+const outdir = process.argv[2] ?? 'dist/gpu-bench';
 await build({
   absWorkingDir: root,
-  entryPoints: ['bench/gpu/main.ts'],
-  outfile,
+  entryPoints: [
+    { in: 'bench/gpu/main.ts', out: 'bench' },
+    { in: 'bench/gpu/cpu-worker.ts', out: 'cpu-worker' },
+  ],
+  outdir,
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -18,4 +22,4 @@ await build({
   logLevel: 'warning',
   banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
 });
-console.log(outfile);
+console.log(`${outdir}/bench.mjs`);

@@ -2,6 +2,7 @@
 import { create, globals } from 'webgpu';
 
 export interface DawnDevice {
+  gpu: GPU;
   device: GPUDevice;
   adapter: GPUAdapter;
   adapterInfo: { vendor: string; architecture: string; device: string; description: string; backend: string };
@@ -9,6 +10,16 @@ export interface DawnDevice {
 }
 
 let installed = false;
+/**
+ * Every `GPU` object created stays referenced here for the life of the process. dawn.node schedules
+ * `Instance::ProcessEvents` on its own and does not keep the instance alive: once the `GPU` object that
+ * `create()` returned is garbage-collected, the next tick locks a freed mutex and aborts the process
+ * ("The futex facility returned an unexpected error code", or std::system_error "Invalid argument").
+ * Large allocations (several-MB writeTexture data) trigger the collection sooner, which is why
+ * ../shared/GPU.md saw it after a few writeTexture calls. Found here with gdb: the abort is in
+ * dawn::native::InstanceBase::ProcessEvents called from AsyncRunner::ScheduleProcessEvents.
+ */
+const liveInstances: GPU[] = [];
 
 export async function openDawnDevice(opts: { timestamps?: boolean; limits?: Record<string, number> } = {}): Promise<DawnDevice> {
   if (!installed) {
@@ -17,6 +28,7 @@ export async function openDawnDevice(opts: { timestamps?: boolean; limits?: Reco
   }
   // unquantized timestamps: Dawn rounds them (to 100 µs in browsers) unless told not to
   const gpu = create(['disable-dawn-features=timestamp_quantization']);
+  liveInstances.push(gpu);
   const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
   if (!adapter) throw new Error('no WebGPU adapter (is a Vulkan driver visible? see ../shared/GPU.md)');
   const wantTs = (opts.timestamps ?? true) && adapter.features.has('timestamp-query');
@@ -30,6 +42,7 @@ export async function openDawnDevice(opts: { timestamps?: boolean; limits?: Reco
   const device = await adapter.requestDevice({ requiredFeatures: wantTs ? ['timestamp-query'] : [], requiredLimits });
   const info = adapter.info as unknown as Record<string, string | undefined>;
   return {
+    gpu,
     device,
     adapter,
     adapterInfo: {

@@ -1,7 +1,7 @@
 // Checks the uploader bit-exactly on the device at hand: every source kind, both formats, odd sizes, bands and ring wrap-around.
-import { createUploader, type UploadFormat, type UploadSource } from '../../shaders/upload.ts';
-import { readTexture } from './dawn.ts';
-import { makeHalfPlanes, halfToFloatPlanes } from './images.ts';
+import { createUploader, type UploadFormat, type UploadSource } from '../../shaders/upload.js';
+import { readTexture } from './dawn.js';
+import { makeHalfPlanes, halfToFloatPlanes } from './images.js';
 
 export interface VerifyCase {
   format: UploadFormat;
@@ -33,9 +33,8 @@ export async function verifyUploads(device: GPUDevice): Promise<VerifyCase[]> {
       for (let i = 0; i < n; i++) for (let c = 0; c < 4; c++) for (let k = 0; k < chBytes; k++) expected[(i * 4 + c) * chBytes + k] = planesBytes[c]![i * chBytes + k]!;
       const rgbaData = format === 'rgba16float' ? new Uint16Array(expected.buffer) : new Float32Array(expected.buffer);
       const sources: [string, UploadSource][] = [
-        ['rgba', { kind: 'rgba', data: rgbaData }],
-        ['planes-cpu', { kind: 'planes', r: p.r, g: p.g, b: p.b, a: p.a, interleave: 'cpu' }],
-        ['planes-gpu', { kind: 'planes', r: p.r, g: p.g, b: p.b, a: p.a, interleave: 'gpu' }],
+        ['texels', { kind: 'texels', data: rgbaData }],
+        ['planes', { kind: 'planes', r: p.r, g: p.g, b: p.b, a: p.a }],
         [
           'writer',
           {
@@ -60,6 +59,20 @@ export async function verifyUploads(device: GPUDevice): Promise<VerifyCase[]> {
         out.push({ format, source: name, width, height, ok: mismatches === 0, mismatches, submits: stats.submits });
         texture.destroy();
       }
+      // the planes as single-channel textures, all four in one submission (the engine's path)
+      const planeFormat = format === 'rgba16float' ? 'r16float' : 'r32float';
+      const textures = [p.r, p.g, p.b, p.a].map(() =>
+        device.createTexture({ size: [width, height], format: planeFormat, usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC }),
+      );
+      const stats = await uploader.uploadMany([p.r, p.g, p.b, p.a].map((data, c) => ({ texture: textures[c]!, format: planeFormat, width, height, source: { kind: 'texels' as const, data } })));
+      let mismatches = 0;
+      for (let c = 0; c < 4; c++) {
+        const got = await readTexture(device, textures[c]!, chBytes);
+        const want = planesBytes[c]!;
+        for (let i = 0; i < got.length; i++) if (got[i] !== want[i]) mismatches++;
+        textures[c]!.destroy();
+      }
+      out.push({ format: planeFormat, source: 'uploadMany x4 planes', width, height, ok: mismatches === 0, mismatches, submits: stats.submits });
     }
   }
   uploader.destroy();
