@@ -1,13 +1,17 @@
 // Wires host, store and engine outside React: folders, thumbnails, the image on screen, per-image timings.
-import type { DecodedImage, FileEntry, PartSummary, StageTimingsMs, Thumbnail } from '../host/api-types.js';
+import type { DecodedImage, FileEntry, FolderInfo, HostInfo, PartSummary, StageTimingsMs, Thumbnail } from '../host/api-types.js';
 import { CpuEngine } from '../cpu/cpu-engine.js';
 import { NoWebGpuError } from '../gpu/device.js';
 import { GpuEngine, type ImageKey, type ShowReport, type TextureSource } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
-import { fitView } from '../gpu/view-geometry.js';
+import { fitView, oneToOne, zoomAt } from '../gpu/view-geometry.js';
 import type { RendererHost } from '../host/index.js';
+import { maxSampleCount, samplesDisplay, withSampleCountPlane } from '../state/deep-samples.js';
 import { layerChoice } from '../state/layer-choice.js';
 import { storeActions, type AppStore } from '../state/store.js';
+import { documentSink, type DownloadSink } from './downloads.js';
+import type { ExportOutcome } from './export-request.js';
+import { runExport, type ExportOptions } from './export-runner.js';
 
 export const THUMB_REQUEST_PX = 128;
 
@@ -28,12 +32,14 @@ export class Controller {
   readonly actions;
   readonly records: ImageRecord[] = [];
   histogram: Uint32Array | null = null;
+  /** What the host said at start (version and platform for Help ▸ About). */
+  info: HostInfo | null = null;
   private readonly pendingThumbs = new Set<string>();
   private showSeq = 0;
   private previewSize = { widthPx: 1, heightPx: 1 };
   private readonly listeners = new Set<() => void>();
 
-  constructor(readonly host: RendererHost, readonly store: AppStore) {
+  constructor(readonly host: RendererHost, readonly store: AppStore, private readonly downloadSink: () => DownloadSink = () => documentSink()) {
     this.actions = storeActions(store);
   }
 
@@ -57,7 +63,7 @@ export class Controller {
     this.engine.onHistogram = (bins) => { this.histogram = bins; this.emit(); };
     this.store.subscribe((s, prev) => {
       const e = this.engine!;
-      if (s.view.display !== prev.view.display || s.image.channel !== prev.image.channel) e.setDisplay(this.effectiveDisplay());
+      if (s.view.display !== prev.view.display || s.image.channel !== prev.image.channel || s.image.decoded !== prev.image.decoded) e.setDisplay(this.effectiveDisplay());
       if (s.view.panZoom !== prev.view.panZoom) e.setPanZoom(s.view.panZoom);
       const a = s.image, b = prev.image;
       if (a.currentFileId !== b.currentFileId || a.part !== b.part || a.layer !== b.layer || a.channel !== b.channel) void this.showCurrent(a.currentFileId !== b.currentFileId || a.part !== b.part);
@@ -69,9 +75,30 @@ export class Controller {
       else if (ev.type === 'folder-error') this.actions.setUi({ status: ev.message });
     });
     const info = await this.host.api.getInfo();
+    this.info = info;
     this.actions.setFolders(info.folders);
     const first = info.folders[0];
     if (first) await this.loadFolder(first.id);
+  }
+
+  /** A folder the Electron shell already opened (menu, recent, drop, OS): list it, and show the named file when given. */
+  async showFolder(folder: FolderInfo, selectFileName?: string): Promise<void> {
+    this.actions.setFolders([folder, ...this.store.getState().library.folders.filter((f) => f.id !== folder.id)]);
+    try {
+      await this.loadFolder(folder.id);
+    } catch (e) {
+      this.actions.setUi({ status: `could not list ${folder.displayPath}: ${e instanceof Error ? e.message : String(e)}. Check the folder is readable, then open it again.` });
+      return;
+    }
+    if (selectFileName === undefined) return;
+    const file = this.store.getState().library.files.find((f) => f.relativePath === selectFileName || f.name === selectFileName);
+    if (file) this.actions.selectFile(file.id);
+    else this.actions.setUi({ status: `${selectFileName} is not in ${folder.displayPath} (yet): it shows in the grid once it is readable` });
+  }
+
+  /** Exports the selection through the current view (see export-runner). */
+  exportSelection(options?: ExportOptions): Promise<ExportOutcome> {
+    return runExport(this.host, this.store, this.actions, this.downloadSink, options);
   }
 
   async openFolder(path?: string): Promise<void> {
@@ -96,6 +123,8 @@ export class Controller {
     const part = this.currentPart();
     const layer = part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
     const view = layer ? layerChoice(layer, s.image.channel).channelView : 'rgb';
+    const decoded = s.image.decoded;
+    if (s.image.channel === 'samples' && decoded?.fileId === s.image.currentFileId) return samplesDisplay(s.view.display, maxSampleCount(decoded));
     return { ...s.view.display, channelView: view };
   }
 
@@ -119,10 +148,20 @@ export class Controller {
     this.actions.setPanZoom(fitView(part.displayWindow, part.dataWindow, this.previewSize.widthPx, this.previewSize.heightPx));
   }
 
+  /** Zooms about the preview's centre (menu and keys). */
+  zoomBy(factor: number): void {
+    const { widthPx, heightPx } = this.previewSize;
+    this.actions.setPanZoom(zoomAt(this.store.getState().view.panZoom, factor, widthPx / 2, heightPx / 2, widthPx, heightPx));
+  }
+
+  actualSize(): void {
+    this.actions.setPanZoom(oneToOne(this.store.getState().view.panZoom));
+  }
+
   private async decode(key: ImageKey, priority: 'preview' | 'prefetch'): Promise<DecodedImage> {
     const t0 = performance.now();
     const before = this.host.transfers.length;
-    const image = await this.host.api.decodeImage({ requestId: `d-${key.fileId}-${key.part}-${Date.now()}`, fileId: key.fileId, part: key.part, priority });
+    const image = withSampleCountPlane(await this.host.api.decodeImage({ requestId: `d-${key.fileId}-${key.part}-${Date.now()}`, fileId: key.fileId, part: key.part, priority }));
     const t = this.host.transfers[this.host.transfers.length - 1];
     this.lastTransfer = this.host.transfers.length > before && t ? { bytes: t.bytes, ms: t.transferMs } : { bytes: image.planes.reduce((s, p) => s + p.data.byteLength, 0), ms: Math.max(0, performance.now() - t0 - image.timings.hostMs) };
     return image;

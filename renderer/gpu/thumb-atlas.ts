@@ -1,6 +1,7 @@
 // The thumbnail atlas: one rgba16float texture of fixed cells, filled from the host's linear half RGBA, LRU by cell.
 import type { Thumbnail } from '../host/api-types.js';
 import { ATLAS_FORMAT } from '../../shaders/pipelines.js';
+import { boxDownsampleHalfRgba, fitSize } from './thumb-filter.js';
 
 export const ATLAS_CELL_PX = 128;
 export const ATLAS_SIDE_PX = 2048;
@@ -50,27 +51,19 @@ export class ThumbAtlas {
     return this.slots.has(fileId);
   }
 
-  /** Copies a thumbnail in (scaled down by whole-pixel skipping when larger than a cell), evicting the LRU cell if full. */
+  /** Copies a thumbnail in (box-filtered in linear light when larger than a cell), evicting the LRU cell if full. */
   put(fileId: string, t: Thumbnail, pinned: ReadonlySet<string>): AtlasSlot {
     const old = this.slots.get(fileId);
     let index: number;
     if (old) { index = old.index; this.slots.delete(fileId); }
     else index = this.free.pop() ?? this.evictOne(pinned);
-    const step = Math.max(1, Math.ceil(Math.max(t.widthPx, t.heightPx) / ATLAS_CELL_PX));
-    const w = Math.max(1, Math.floor(t.widthPx / step));
-    const h = Math.max(1, Math.floor(t.heightPx / step));
+    const { widthPx: w, heightPx: h } = fitSize(t.widthPx, t.heightPx, ATLAS_CELL_PX);
     const cellsPerRow = ATLAS_SIDE_PX / ATLAS_CELL_PX;
     const slot: AtlasSlot = { index, xPx: (index % cellsPerRow) * ATLAS_CELL_PX, yPx: Math.floor(index / cellsPerRow) * ATLAS_CELL_PX, widthPx: w, heightPx: h };
     let data: ArrayBuffer | Uint16Array<ArrayBuffer> = t.rgbaHalf;
     let bytesPerRow = t.widthPx * 8;
-    if (step > 1) {
-      const src = new Uint16Array(t.rgbaHalf);
-      const dst = new Uint16Array(w * h * 4);
-      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-        const s = ((y * step) * t.widthPx + x * step) * 4;
-        dst.set(src.subarray(s, s + 4), (y * w + x) * 4);
-      }
-      data = dst;
+    if (w !== t.widthPx || h !== t.heightPx) {
+      data = boxDownsampleHalfRgba(new Uint16Array(t.rgbaHalf), t.widthPx, t.heightPx, w, h);
       bytesPerRow = w * 8;
     }
     this.device.queue.writeTexture({ texture: this.texture, origin: { x: slot.xPx, y: slot.yPx } }, data, { bytesPerRow, rowsPerImage: h }, { width: w, height: h });

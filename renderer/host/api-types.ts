@@ -9,9 +9,13 @@ export type {
   FileEntry,
   FileHeader,
   FolderInfo,
+  HostInfo,
   LayerSummary,
   PartSummary,
   StageTimingsMs,
+  ExportRequest,
+  ExportResult,
+  ViewTransform,
 } from '../../electron/host/api.js';
 /** The message prefix of a cancelled request (a value in the contract; its type pins the literal). */
 export type CancelledMessage = (typeof import('../../electron/host/api.js'))['CANCELLED_MESSAGE'];

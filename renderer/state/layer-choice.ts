@@ -2,9 +2,10 @@
 import type { LayerSummary } from '../host/api-types.js';
 import type { ChannelView } from '../../shaders/display-params.js';
 import type { LayerChoice } from '../gpu/gpu-image.js';
+import { SAMPLES_PLANE } from './deep-samples.js';
 
-/** The channel picker's value: a view of the layer's RGBA, or one named channel in grey. */
-export type ChannelPick = ChannelView | `channel:${string}`;
+/** The channel picker's value: a view of the layer's RGBA, one named channel in grey, or a deep part's sample counts. */
+export type ChannelPick = ChannelView | `channel:${string}` | 'samples';
 
 const suffix = (name: string): string => name.slice(name.lastIndexOf('.') + 1);
 
@@ -18,6 +19,7 @@ export function findSuffix(channels: readonly string[], ...names: string[]): str
 
 export function layerChoice(layer: LayerSummary, pick: ChannelPick): { choice: LayerChoice; channelView: ChannelView } {
   const ch = layer.channels;
+  if (pick === 'samples') return { choice: { slots: [SAMPLES_PLANE, null, null, null], mode: 'y' }, channelView: 'rgb' };
   if (pick.startsWith('channel:')) {
     const name = pick.slice('channel:'.length);
     return { choice: { slots: [name, null, null, null], mode: 'y' }, channelView: 'rgb' };

@@ -48,4 +48,22 @@ describe('store', () => {
     expect(layerChoice({ name: '', view: null, channels: ['Z'] }, 'rgb').choice).toEqual({ slots: ['Z', null, null, null], mode: 'y' });
     expect(layerChoice({ name: '', view: null, channels: ['R', 'G', 'B', 'Z'] }, 'channel:Z')).toEqual({ choice: { slots: ['Z', null, null, null], mode: 'y' }, channelView: 'rgb' });
   });
+
+  it('selection: one file on select, the grid\'s focus shows, removed files leave it, a new folder clears it', () => {
+    const store = createAppStore();
+    const a = storeActions(store);
+    a.setFiles('f', [file('1', 'a.exr'), file('2', 'b.exr'), file('3', 'c.exr')]);
+    a.selectFile('2');
+    expect(store.getState().library).toMatchObject({ selection: ['2'], anchor: '2' });
+    a.setChannel('r');
+    a.select({ ids: ['2', '3'], anchor: '2', focus: '2' });
+    // the focus did not move: the image on screen keeps its channel
+    expect(store.getState().image).toMatchObject({ currentFileId: '2', channel: 'r' });
+    a.select({ ids: ['2', '3'], anchor: '2', focus: '3' });
+    expect(store.getState().image).toMatchObject({ currentFileId: '3', channel: 'rgb' });
+    a.removeFiles(['2']);
+    expect(store.getState().library).toMatchObject({ selection: ['3'], anchor: null });
+    a.setFiles('g', [file('9', 'z.exr')]);
+    expect(store.getState().library.selection).toEqual([]);
+  });
 });

@@ -5,6 +5,8 @@ import type { DecodedImage, FileEntry, FileHeader, FolderInfo } from '../host/ap
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
 import type { PanZoom } from '../gpu/view-geometry.js';
 import type { ChannelPick } from './layer-choice.js';
+import { pruneSelection, type Selection } from './selection.js';
+import type { ExportOutcome } from '../app/export-request.js';
 
 export type SortKey = 'name' | 'mtime' | 'size';
 
@@ -17,6 +19,10 @@ export interface LibrarySlice {
   thumbsDone: number;
   thumbsTotal: number;
   recent: string[];
+  /** Selected file ids (multi-select in the grid); the focused one is image.currentFileId. */
+  selection: string[];
+  /** Where Shift ranges start. */
+  anchor: string | null;
 }
 
 export interface ViewSlice {
@@ -40,23 +46,40 @@ export interface ImageSlice {
 export interface UiSlice {
   diagnosticsOpen: boolean;
   helpOpen: boolean;
+  /** What the help overlay shows: the shortcuts (?) or About (Electron's Help menu). */
+  helpTopic: 'shortcuts' | 'about';
   headerOpen: boolean;
   path: 'starting' | 'gpu' | 'cpu';
   pathReason: string;
   status: string;
 }
 
-export interface AppState { library: LibrarySlice; view: ViewSlice; image: ImageSlice; ui: UiSlice }
+export type ExportKind = 'image' | 'thumbnail';
+export type ExportFormat = 'png' | 'jpg';
+
+export interface ExportSlice {
+  open: boolean;
+  kind: ExportKind;
+  format: ExportFormat;
+  /** Long side of exported thumbnails. */
+  longSidePx: number;
+  running: boolean;
+  /** What the last export did (null before the first, and while one runs). */
+  outcome: ExportOutcome | null;
+}
+
+export interface AppState { library: LibrarySlice; view: ViewSlice; image: ImageSlice; ui: UiSlice; export: ExportSlice }
 
 export const EXPOSURE_STEP_EV = 0.5;
 export const EXPOSURE_RANGE_EV = 20;
 
 export function initialState(): AppState {
   return {
-    library: { folders: [], folderId: null, files: [], filter: '', sort: 'name', thumbsDone: 0, thumbsTotal: 0, recent: [] },
+    library: { folders: [], folderId: null, files: [], filter: '', sort: 'name', thumbsDone: 0, thumbsTotal: 0, recent: [], selection: [], anchor: null },
     view: { display: { ...DEFAULT_DISPLAY }, panZoom: { zoom: 1, centerX: 0, centerY: 0 } },
     image: { currentFileId: null, part: 0, layer: '', channel: 'rgb', header: null, loading: false, error: null, decoded: null },
-    ui: { diagnosticsOpen: false, helpOpen: false, headerOpen: false, path: 'starting', pathReason: '', status: '' },
+    ui: { diagnosticsOpen: false, helpOpen: false, helpTopic: 'shortcuts', headerOpen: false, path: 'starting', pathReason: '', status: '' },
+    export: { open: false, kind: 'image', format: 'png', longSidePx: 256, running: false, outcome: null },
   };
 }
 
@@ -76,6 +99,11 @@ export function visibleFiles(lib: LibrarySlice): FileEntry[] {
     size: (a, b) => b.sizeBytes - a.sizeBytes || a.name.localeCompare(b.name),
   };
   return list.sort(by[lib.sort]);
+}
+
+/** The grid's selection as the selection logic sees it. */
+export function selectionOf(s: AppState): Selection {
+  return { ids: s.library.selection, anchor: s.library.anchor, focus: s.image.currentFileId };
 }
 
 export function clampExposure(ev: number): number {
@@ -100,7 +128,7 @@ export function storeActions(store: AppStore) {
       set((s) => ({ view: { ...s.view, panZoom: v } }));
     },
     setFiles(folderId: string, files: FileEntry[]): void {
-      set((s) => ({ library: { ...s.library, folderId, files } }));
+      set((s) => ({ library: { ...s.library, folderId, files, selection: [], anchor: null } }));
     },
     upsertFiles(files: FileEntry[]): void {
       set((s) => {
@@ -111,7 +139,10 @@ export function storeActions(store: AppStore) {
     },
     removeFiles(ids: string[]): void {
       const gone = new Set(ids);
-      set((s) => ({ library: { ...s.library, files: s.library.files.filter((f) => !gone.has(f.id)) } }));
+      set((s) => {
+        const sel = pruneSelection(selectionOf(s), (id) => !gone.has(id));
+        return { library: { ...s.library, files: s.library.files.filter((f) => !gone.has(f.id)), selection: [...sel.ids], anchor: sel.anchor } };
+      });
     },
     setFolders(folders: FolderInfo[]): void {
       set((s) => ({ library: { ...s.library, folders, recent: [...new Set([...folders.map((f) => f.displayPath), ...s.library.recent])].slice(0, 8) } }));
@@ -119,16 +150,29 @@ export function storeActions(store: AppStore) {
     setFilter(filter: string): void { set((s) => ({ library: { ...s.library, filter } })); },
     setSort(sort: SortKey): void { set((s) => ({ library: { ...s.library, sort } })); },
     setThumbProgress(done: number, total: number): void { set((s) => ({ library: { ...s.library, thumbsDone: done, thumbsTotal: total } })); },
+    /** Shows one file and makes it the whole selection. */
     selectFile(fileId: string | null): void {
-      set((s) => ({ image: { ...s.image, currentFileId: fileId, part: 0, layer: '', channel: 'rgb', header: null, error: null } }));
+      set((s) => ({
+        library: { ...s.library, selection: fileId === null ? [] : [fileId], anchor: fileId },
+        image: { ...s.image, currentFileId: fileId, part: 0, layer: '', channel: 'rgb', header: null, error: null },
+      }));
     },
+    /** Applies a selection from the grid; its focus becomes the image on screen. */
+    select(sel: Selection): void {
+      set((s) => ({
+        library: { ...s.library, selection: [...sel.ids], anchor: sel.anchor },
+        image: sel.focus === s.image.currentFileId ? s.image : { ...s.image, currentFileId: sel.focus, part: 0, layer: '', channel: 'rgb', header: null, error: null },
+      }));
+    },
+    setExport(patch: Partial<ExportSlice>): void { set((s) => ({ export: { ...s.export, ...patch } })); },
     setPart(part: number): void { set((s) => ({ image: { ...s.image, part, layer: '', channel: 'rgb' } })); },
     setLayer(layer: string): void { set((s) => ({ image: { ...s.image, layer, channel: 'rgb' } })); },
     setChannel(channel: ChannelPick): void { set((s) => ({ image: { ...s.image, channel } })); },
     setImage(patch: Partial<ImageSlice>): void { set((s) => ({ image: { ...s.image, ...patch } })); },
     setUi(patch: Partial<UiSlice>): void { set((s) => ({ ui: { ...s.ui, ...patch } })); },
     toggleDiagnostics(): void { set((s) => ({ ui: { ...s.ui, diagnosticsOpen: !s.ui.diagnosticsOpen } })); },
-    toggleHelp(): void { set((s) => ({ ui: { ...s.ui, helpOpen: !s.ui.helpOpen } })); },
+    toggleHeader(): void { set((s) => ({ ui: { ...s.ui, headerOpen: !s.ui.headerOpen } })); },
+    toggleHelp(): void { set((s) => ({ ui: { ...s.ui, helpOpen: !s.ui.helpOpen, helpTopic: 'shortcuts' } })); },
     /** Next (+1) or previous (-1) image in the grid's order. */
     stepImage(delta: number): string | null {
       const s = store.getState();

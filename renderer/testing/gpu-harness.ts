@@ -2,7 +2,7 @@
 // and hands results back to Playwright. Bundled by e2e/browser-gpu.spec.ts; not part of the app bundle.
 import { DEFAULT_DISPLAY, FLAG_NEAREST, type DisplayParams } from '../../shaders/display-params.js';
 import { PREVIEW_VIEW_BYTES, UniformBlock, packPreviewView } from '../../shaders/layouts.js';
-import { HISTOGRAM_BYTES, createMipTexture, encodeHistogram, encodeMips, layerBindGroup } from '../../shaders/passes.js';
+import { HISTOGRAM_BYTES, createMipTexture, encodeHistogram, encodeMips, encodePreviewCompute, layerBindGroup, previewTargetBindGroup } from '../../shaders/passes.js';
 import { ShaderKit } from '../../shaders/pipelines.js';
 import { nextLevelSize } from '../../shaders/tonemap-reference.js';
 import type { DecodedImage, DecodedPlane, Thumbnail } from '../host/api-types.js';
@@ -41,10 +41,19 @@ async function readTexture(device: GPUDevice, texture: GPUTexture, level: number
 
 /** Tone-maps w×h RGBA at 1:1 (nearest) through the preview pipeline into rgba32float and reads it back. */
 async function toneMap(input: number[], w: number, h: number, params: Partial<DisplayParams>): Promise<number[]> {
+  return toneMapVia('render pass', input, w, h, params);
+}
+
+/** The same through the compute tone-map (preview-compute.wgsl) into an rgba32float storage texture. */
+async function toneMapCompute(input: number[], w: number, h: number, params: Partial<DisplayParams>): Promise<number[]> {
+  return toneMapVia('compute', input, w, h, params);
+}
+
+async function toneMapVia(path: 'render pass' | 'compute', input: number[], w: number, h: number, params: Partial<DisplayParams>): Promise<number[]> {
   const k = await kit();
   const device = k.device;
   const src = uploadRgba32(device, new Float32Array(input), w, h);
-  const target = device.createTexture({ size: [w, h], format: 'rgba32float', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+  const target = device.createTexture({ size: [w, h], format: 'rgba32float', usage: (path === 'compute' ? GPUTextureUsage.STORAGE_BINDING : GPUTextureUsage.RENDER_ATTACHMENT) | GPUTextureUsage.COPY_SRC });
   const block = new UniformBlock(PREVIEW_VIEW_BYTES);
   packPreviewView(block, { ...DEFAULT_DISPLAY, ...params }, {
     originXPx: 0, originYPx: 0, texelsPerPx: 1, levelCount: 1, widthPx: w, heightPx: h,
@@ -53,13 +62,18 @@ async function toneMap(input: number[], w: number, h: number, params: Partial<Di
   const ubuf = device.createBuffer({ size: PREVIEW_VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(ubuf, 0, block.bytes);
   const enc = device.createCommandEncoder();
-  const pass = enc.beginRenderPass({ colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }] });
-  pass.setPipeline(k.preview('rgba32float'));
-  pass.setBindGroup(0, device.createBindGroup({ layout: k.previewViewLayout, entries: [{ binding: 0, resource: { buffer: ubuf } }] }));
-  pass.setBindGroup(1, layerBindGroup(k, src));
-  pass.setBindGroup(2, k.staticBindGroup);
-  pass.draw(3);
-  pass.end();
+  const viewGroup = device.createBindGroup({ layout: k.previewViewLayout, entries: [{ binding: 0, resource: { buffer: ubuf } }] });
+  if (path === 'compute') {
+    encodePreviewCompute(k, enc, target, { view: viewGroup, image: layerBindGroup(k, src), target: previewTargetBindGroup(k, target) });
+  } else {
+    const pass = enc.beginRenderPass({ colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }] });
+    pass.setPipeline(k.preview('rgba32float'));
+    pass.setBindGroup(0, viewGroup);
+    pass.setBindGroup(1, layerBindGroup(k, src));
+    pass.setBindGroup(2, k.staticBindGroup);
+    pass.draw(3);
+    pass.end();
+  }
   device.queue.submit([enc.finish()]);
   const out = await readTexture(device, target, 0, w, h);
   src.destroy(); target.destroy(); ubuf.destroy();
@@ -252,10 +266,56 @@ async function engineGrid(): Promise<Record<string, unknown>> {
   return r;
 }
 
+/**
+ * The engine's two tone-map paths on the same image and view: an rgba8unorm canvas (compute, in core WebGPU) and a
+ * forced render pass; both canvases read back, plus the paths, reasons and the staging-ring upload figures.
+ */
+async function engineToneMapPaths(): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  const captures: CanvasCaptureLike[] = [];
+  for (const [name, options] of [['compute', { canvasFormat: 'rgba8unorm' as const }], ['renderPass', { canvasFormat: 'rgba8unorm' as const, toneMapPath: 'render pass' as const }]] as const) {
+    const source = new SyntheticSource(96);
+    const engine = await GpuEngine.create(source, { budgetBytes: 64 << 20, ...options });
+    const canvas = document.createElement('canvas');
+    canvas.width = 80; canvas.height = 60;
+    document.body.appendChild(canvas);
+    engine.attachPreview(canvas);
+    // zoomed out (trilinear from the MIP chain) with outlines: every branch of previewPixel in one frame
+    engine.setPanZoom({ zoom: 0.6, centerX: 48, centerY: 48 });
+    engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: 1.5, transform: 'aces' });
+    const shown = await engine.show({ fileId: 'img2', part: 0 }, RGBA);
+    await engine.device.queue.onSubmittedWorkDone();
+    await frame(); await frame();
+    const c = await engine.capture('preview');
+    captures.push(c);
+    const s = engine.stats();
+    out[name] = { toneMapPath: s.toneMapPath, reason: s.toneMapPathReason, uploader: s.uploader, uploads: s.imageUploads, lastUpload: s.lastUpload, show: { path: shown.uploadPath, bytes: shown.uploadBytes, wallMs: shown.uploadWallMs, GBps: shown.uploadGBps }, format: c.format, toneMapGpuMs: s.toneMapGpuMs };
+    engine.dispose();
+    canvas.remove();
+  }
+  const [a, b] = captures as [CanvasCaptureLike, CanvasCaptureLike];
+  let maxDiff = 0, sum = 0;
+  for (let y = 0; y < a.heightPx; y++) for (let x = 0; x < a.widthPx * 4; x++) {
+    const d = Math.abs(a.data[y * a.bytesPerRow + x]! - b.data[y * b.bytesPerRow + x]!);
+    maxDiff = Math.max(maxDiff, d); sum += a.data[y * a.bytesPerRow + x]!;
+  }
+  return { ...out, maxDiff, meanCompute: sum / (a.widthPx * a.heightPx * 4), size: [a.widthPx, a.heightPx] };
+}
+type CanvasCaptureLike = { widthPx: number; heightPx: number; bytesPerRow: number; data: Uint8Array };
+
+/** The engine on the preferred canvas format: which tone-map path it chose for this adapter, and why. */
+async function engineDefaultPath(): Promise<Record<string, unknown>> {
+  const engine = await GpuEngine.create(new SyntheticSource(8), { budgetBytes: 1 << 20 });
+  const s = engine.stats();
+  const r = { format: engine.canvasFormat, toneMapPath: s.toneMapPath, reason: s.toneMapPathReason, features: s.features, uploader: s.uploader };
+  engine.dispose();
+  return r;
+}
+
 declare global {
   interface Window { gpuHarness: Record<string, (...args: never[]) => Promise<unknown>> }
 }
-window.gpuHarness = { toneMap, mips, histogram, engineNoUploadOnParams, engineEviction, engineDeviceLoss, engineGrid };
+window.gpuHarness = { toneMap, toneMapCompute, mips, histogram, engineNoUploadOnParams, engineEviction, engineDeviceLoss, engineGrid, engineToneMapPaths, engineDefaultPath };
 
 /** Bench: exposure scrubbing on a 4K image (per step: exposure change → GPU done), uploads it caused, cached show time. */
 async function benchScrub(widthPx: number, heightPx: number, steps: number): Promise<Record<string, unknown>> {

@@ -8,6 +8,8 @@ import { Preview } from './Preview.js';
 import { Diagnostics } from './Diagnostics.js';
 import { Help } from './Help.js';
 import { installShortcuts } from './shortcuts.js';
+import { ExportDialog } from './ExportDialog.js';
+import { installShellCommands } from '../app/shell-commands.js';
 
 function StatusLine() {
   const status = useApp((s) => s.ui.status);
@@ -26,6 +28,7 @@ function StatusLine() {
 
 export function App({ controller }: { controller: Controller }) {
   useEffect(() => installShortcuts(controller), [controller]);
+  useEffect(() => installShellCommands(controller, window.exrviewShell), [controller]);
   return (
     <ControllerContext.Provider value={controller}>
       <div className="app">
@@ -36,6 +39,7 @@ export function App({ controller }: { controller: Controller }) {
           <Diagnostics />
         </main>
         <StatusLine />
+        <ExportDialog />
         <Help />
       </div>
     </ControllerContext.Provider>

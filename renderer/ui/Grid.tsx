@@ -1,7 +1,8 @@
 // The virtualized thumbnail grid: a listbox of the visible options over one canvas the engine draws every
-// visible thumbnail into (tone-mapped on the GPU, so exposure applies to the whole grid at once).
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { visibleFiles } from '../state/store.js';
+// visible thumbnail into (tone-mapped on the GPU, so exposure applies to the whole grid at once). Multi-select: see selection.ts.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { clickSelect, keySelect } from '../state/selection.js';
+import { selectionOf, visibleFiles } from '../state/store.js';
 import { cellPosition, gridLayout } from './grid-layout.js';
 import { useApp, useController } from './context.js';
 
@@ -14,6 +15,8 @@ export function Grid() {
   const library = useApp((s) => s.library);
   const current = useApp((s) => s.image.currentFileId);
   const files = useMemo(() => visibleFiles(library), [library]);
+  const order = useMemo(() => files.map((f) => f.id), [files]);
+  const selected = useMemo(() => new Set(library.selection), [library.selection]);
   const scroller = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [box, setBox] = useState({ width: 300, height: 600, scrollTop: 0 });
@@ -29,6 +32,26 @@ export function Grid() {
 
   const layout = gridLayout(files.length, box.width, box.scrollTop, box.height, CELL_PX + LABEL_PX, GAP_PX);
   const shown = files.slice(layout.first, layout.last + 1);
+  const currentIndex = current === null ? -1 : order.indexOf(current);
+
+  const onOptionClick = (e: MouseEvent, id: string): void => {
+    c.actions.select(clickSelect(selectionOf(c.store.getState()), order, id, { toggle: e.ctrlKey || e.metaKey, range: e.shiftKey }));
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    const next = keySelect(selectionOf(c.store.getState()), order, { key: e.key, shift: e.shiftKey, ctrl: e.ctrlKey || e.metaKey }, layout.columns);
+    if (!next) return;
+    e.preventDefault();
+    c.actions.select(next);
+    // keep the focused option in view (the grid is virtualized: an option out of view is not in the DOM)
+    const i = next.focus === null ? -1 : order.indexOf(next.focus);
+    const el = scroller.current;
+    if (i < 0 || !el) return;
+    const top = cellPosition(layout, i).yPx;
+    const pitch = CELL_PX + LABEL_PX + GAP_PX;
+    if (top < el.scrollTop) el.scrollTop = top - GAP_PX;
+    else if (top + pitch > el.scrollTop + el.clientHeight) el.scrollTop = top + pitch - el.clientHeight;
+  };
 
   useLayoutEffect(() => {
     const cv = canvas.current;
@@ -45,17 +68,21 @@ export function Grid() {
   });
 
   return (
-    <div className="grid" ref={scroller} role="listbox" aria-label="Images" aria-multiselectable={false} tabIndex={0}
+    <div className="grid" ref={scroller} role="listbox" aria-label="Images" aria-multiselectable={true} tabIndex={0}
+      aria-activedescendant={currentIndex >= layout.first && currentIndex <= layout.last ? `grid-option-${currentIndex}` : undefined}
+      onKeyDown={onKeyDown}
       onScroll={(e) => { const top = e.currentTarget.scrollTop; setBox((b) => ({ ...b, scrollTop: top })); }}>
       <canvas ref={canvas} className="grid-canvas" aria-hidden="true" />
       <div className="grid-spacer" style={{ height: layout.totalHeightPx }}>
         {shown.map((f, k) => {
           const p = cellPosition(layout, layout.first + k);
           return (
-            <div key={f.id} role="option" aria-label={f.name} aria-selected={f.id === current} aria-setsize={files.length} aria-posinset={layout.first + k + 1}
-              className={`cell${f.id === current ? ' selected' : ''}${f.status !== 'ok' ? ' bad' : ''}`} title={f.error ?? f.relativePath}
+            <div key={f.id} id={`grid-option-${layout.first + k}`} role="option" aria-label={f.name} aria-selected={selected.has(f.id)}
+              aria-setsize={files.length} aria-posinset={layout.first + k + 1}
+              className={`cell${selected.has(f.id) ? ' selected' : ''}${f.id === current ? ' current' : ''}${f.status !== 'ok' ? ' bad' : ''}`} title={f.error ?? f.relativePath}
               style={{ left: p.xPx, top: p.yPx, width: CELL_PX, height: CELL_PX + LABEL_PX }}
-              onClick={() => c.actions.selectFile(f.id)}>
+              onMouseDown={(e) => { if (e.shiftKey) e.preventDefault(); /* no text selection on Shift-click */ }}
+              onClick={(e) => onOptionClick(e, f.id)}>
               <span className="cell-name">{f.name}</span>
             </div>
           );

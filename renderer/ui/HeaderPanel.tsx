@@ -1,11 +1,14 @@
 // The header of every part of the image on screen: every attribute as text.
-import { useApp } from './context.js';
+import { useApp, useController } from './context.js';
 
 export function HeaderPanel() {
+  const c = useController();
   const header = useApp((s) => s.image.header);
+  const open = useApp((s) => s.ui.headerOpen);
   if (!header) return null;
+  // open follows the store so View ▸ Header (Electron's menu) and the summary click agree
   return (
-    <details className="header-panel">
+    <details className="header-panel" open={open} onToggle={(e) => { if (e.currentTarget.open !== open) c.actions.toggleHeader(); }}>
       <summary>Header (version {header.version}{header.multipart ? ', multipart' : ''})</summary>
       {header.parts.map((p) => (
         <table key={p.index} aria-label={`Part ${p.index} header`}>

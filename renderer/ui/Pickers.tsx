@@ -1,5 +1,6 @@
 // Part / view / layer / channel pickers for the image on screen.
 import { CHANNEL_VIEWS } from '../../shaders/display-params.js';
+import { maxSampleCount } from '../state/deep-samples.js';
 import type { ChannelPick } from '../state/layer-choice.js';
 import { useApp, useController } from './context.js';
 
@@ -10,10 +11,14 @@ export function Pickers() {
   const partIndex = useApp((s) => s.image.part);
   const layerName = useApp((s) => s.image.layer);
   const channel = useApp((s) => s.image.channel);
+  const decoded = useApp((s) => s.image.decoded);
+  const falseColour = useApp((s) => s.view.display.falseColour);
   const summary = files.find((f) => f.id === fileId)?.summary;
   if (!summary) return null;
   const part = summary.parts[partIndex];
   const layer = part?.layers.find((l) => l.name === layerName) ?? part?.layers[0];
+  const deep = !!part?.type.startsWith('deep');
+  const maxCount = deep && decoded?.fileId === fileId && decoded.part === partIndex ? maxSampleCount(decoded) : null;
   return (
     <div className="pickers">
       {summary.parts.length > 1 && (
@@ -32,7 +37,13 @@ export function Pickers() {
       <select aria-label="Channel" value={channel} onChange={(e) => c.actions.setChannel(e.target.value as ChannelPick)}>
         {CHANNEL_VIEWS.map((v) => <option key={v} value={v}>{v.toUpperCase()}</option>)}
         {layer?.channels.map((ch) => <option key={ch} value={`channel:${ch}`}>{ch}</option>)}
+        {deep && <option value="samples">samples</option>}
       </select>
+      {channel === 'samples' && maxCount !== null && (
+        <span className="samples-legend" aria-label="Sample count scale">
+          {falseColour ? `samples: false colour, top zone = ${maxCount}, each zone below half` : `samples: black 0 … white ${maxCount}`}
+        </span>
+      )}
     </div>
   );
 }

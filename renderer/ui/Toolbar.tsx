@@ -1,4 +1,4 @@
-// Top bar: folder, filter, sort, exposure, display transform, overlays, Diagnostics toggle, help.
+// Top bar: folder, filter, sort, exposure, display transform, overlays, Export, Diagnostics toggle, help.
 import { useState } from 'react';
 import { DISPLAY_TRANSFORMS, type DisplayTransform } from '../../shaders/display-params.js';
 import { EXPOSURE_RANGE_EV, EXPOSURE_STEP_EV, type SortKey } from '../state/store.js';
@@ -38,6 +38,7 @@ export function Toolbar() {
       <label><input type="checkbox" checked={display.falseColour} onChange={(e) => a.setDisplay({ falseColour: e.target.checked })} /> false colour</label>
       <label><input type="checkbox" checked={display.clipping} onChange={(e) => a.setDisplay({ clipping: e.target.checked })} /> clipping</label>
       <label><input type="checkbox" checked={display.nanInf} onChange={(e) => a.setDisplay({ nanInf: e.target.checked })} /> NaN/Inf</label>
+      <button type="button" aria-haspopup="dialog" onClick={() => a.setExport({ open: true, outcome: null })}>Export…</button>
       <button type="button" aria-pressed={diagnosticsOpen} aria-expanded={diagnosticsOpen} aria-controls="diagnostics" onClick={() => a.toggleDiagnostics()}>Diagnostics</button>
       <button type="button" aria-label="Help" onClick={() => a.toggleHelp()}>?</button>
     </header>

@@ -5,7 +5,8 @@ export function installShortcuts(c: Controller): () => void {
   const onKey = (e: KeyboardEvent): void => {
     const t = e.target as HTMLElement | null;
     if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    // a control that handled the key itself (the grid's listbox keys) has the last word
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     const a = c.actions;
     switch (e.key) {
       case 'e': a.stepExposure(1); break;

@@ -1,0 +1,117 @@
+// Export from the viewer, the pure part: which files, the request through the current view, and what the result means to the user.
+import type { ExportRequest, ExportResult, FileEntry, ViewTransform } from '../host/api-types.js';
+import { selectedInOrder } from '../state/selection.js';
+import { selectionOf, visibleFiles, type AppState } from '../state/store.js';
+
+export interface ExportLine {
+  fileId: string;
+  name: string;
+  status: 'written' | 'downloaded' | 'skipped' | 'failed';
+  text: string;
+}
+
+export interface ExportOutcome {
+  lines: ExportLine[];
+  /** One sentence: how many went where. */
+  summary: string;
+  /** Files skipped because the target exists: the user may confirm overwriting them (into the folder they were meant for). */
+  existing: { fileIds: string[]; outDir: string | null };
+  /** The request failed as a whole (bad folder, host gone): what happened and what to do. */
+  error: string | null;
+}
+
+/** What will be exported: the selection in grid order, else the image on screen. */
+export function exportTargets(s: AppState): FileEntry[] {
+  const files = visibleFiles(s.library);
+  const ids = selectedInOrder(selectionOf(s), files.map((f) => f.id));
+  if (!ids.length && s.image.currentFileId !== null) ids.push(s.image.currentFileId);
+  const byId = new Map(s.library.files.map((f) => [f.id, f]));
+  return ids.map((id) => byId.get(id)).filter((f): f is FileEntry => !!f);
+}
+
+/** The layer the preview shows ('' stands for the part's first layer when it has no base layer). */
+function shownLayer(s: AppState): string {
+  const file = s.library.files.find((f) => f.id === s.image.currentFileId);
+  const part = file?.summary?.parts[s.image.part];
+  return (part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0])?.name ?? s.image.layer;
+}
+
+/** The view the host renders the export through, and notes on what of the screen it cannot reproduce. */
+export function exportView(s: AppState): { view: ViewTransform; notes: string[] } {
+  const d = s.view.display;
+  const notes: string[] = [];
+  let channelMode: ViewTransform['channelMode'];
+  if (s.image.channel === 'samples') {
+    notes.push('The sample-count view is not exported: the flattened colour (RGB) is. Pick RGB to preview what is written.');
+    channelMode = 'rgb';
+  } else channelMode = s.image.channel;
+  if (d.falseColour || d.clipping) notes.push('False colour and clipping overlays are screen aids and are not exported: turn them off to preview what is written.');
+  return { view: { exposureEv: d.exposureEv, offset: d.offset, gamma: d.gamma, displayTransform: d.transform, layer: shownLayer(s), channelMode }, notes };
+}
+
+export function describeView(v: ViewTransform): string {
+  const ev = `${v.exposureEv >= 0 ? '+' : ''}${v.exposureEv.toFixed(1)} EV`;
+  const channel = v.channelMode.startsWith('channel:') ? v.channelMode.slice('channel:'.length) : v.channelMode.toUpperCase();
+  return `${ev}, ${v.displayTransform}${v.offset ? `, offset ${v.offset}` : ''}${v.gamma !== 1 ? `, gamma ${v.gamma}` : ''}, layer ${v.layer || '(base)'}, ${channel}`;
+}
+
+/**
+ * The request for these files. No export folder: Electron's shell asks for one, browser mode returns downloads.
+ * The part on screen is sent only when exporting that one image (other files may not have it; the host picks their first image part).
+ */
+export function buildExportRequest(s: AppState, fileIds: readonly string[], options: { overwrite?: boolean; outDir?: string | null } = {}): ExportRequest {
+  const { view } = exportView(s);
+  const e = s.export;
+  const request: ExportRequest = { fileIds: [...fileIds], kind: e.kind, format: e.format, overwrite: options.overwrite ?? false, view };
+  if (options.outDir) request.outDir = options.outDir;
+  if (e.kind === 'thumbnail') request.longSidePx = e.longSidePx;
+  else if (fileIds.length === 1 && fileIds[0] === s.image.currentFileId) request.part = s.image.part;
+  return request;
+}
+
+const ALREADY_EXISTS = / already exists: /;
+
+/** The path in the host's "PATH already exists: …" reason, or null. */
+export function existingPathOf(reason: string): string | null {
+  const i = reason.search(ALREADY_EXISTS);
+  return i > 0 ? reason.slice(0, i) : null;
+}
+
+/** The folder of a path, whichever separator the host's platform uses. */
+export function folderOf(path: string): string {
+  const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return i <= 0 ? path.slice(0, i + 1) || path : path.slice(0, i);
+}
+
+const kb = (bytes: number): string => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} kB`);
+
+/** The user's view of a result: one line per file, a summary, and the existing files they may choose to overwrite. */
+export function describeExport(result: ExportResult, names: ReadonlyMap<string, string>): ExportOutcome {
+  const name = (id: string): string => names.get(id) ?? id;
+  const lines: ExportLine[] = [];
+  for (const w of result.written) lines.push({ fileId: w.fileId, name: name(w.fileId), status: 'written', text: `written to ${w.path} (${kb(w.bytes)})` });
+  for (const d of result.downloads ?? []) lines.push({ fileId: d.fileId, name: name(d.fileId), status: 'downloaded', text: `saved as the download ${d.name} (${kb(d.data.byteLength)})` });
+  const existing: string[] = [];
+  let outDir: string | null = null;
+  let cancelled = 0;
+  for (const k of result.skipped) {
+    const path = existingPathOf(k.reason);
+    if (path) { existing.push(k.fileId); outDir ??= folderOf(path); }
+    if (k.reason === 'export cancelled') { cancelled++; continue; }
+    lines.push({ fileId: k.fileId, name: name(k.fileId), status: 'skipped', text: path ? `not written: ${path} already exists. Confirm "Overwrite" below to replace it, or export to another folder.` : `skipped: ${k.reason}` });
+  }
+  for (const f of result.failed) {
+    const hint = /has no layer/.test(f.reason) ? ' Pick the (base) layer, or export this image on its own.' : '';
+    lines.push({ fileId: f.fileId, name: name(f.fileId), status: 'failed', text: `failed: ${f.reason}${hint}` });
+  }
+  const done = result.written.length + (result.downloads?.length ?? 0);
+  const parts = [
+    result.downloads?.length ? `${result.downloads.length} downloaded` : `${result.written.length} written`,
+    existing.length ? `${existing.length} not overwritten` : '',
+    result.failed.length ? `${result.failed.length} failed` : '',
+  ].filter(Boolean);
+  const summary = cancelled && !done && !result.failed.length
+    ? 'Export cancelled: no folder was chosen. Press Export again and pick a folder.'
+    : `Exported ${done} of ${done + result.skipped.length + result.failed.length}: ${parts.join(', ')}.`;
+  return { lines, summary, existing: { fileIds: existing, outDir }, error: null };
+}
