@@ -37,12 +37,14 @@ export interface DiskCacheStats {
   /** Files made from an older version of the image (deleted). */
   stale: number;
   writes: number;
+  /** Writes that failed (e.g. the disk is full): the thumbnail is still shown, only not cached; nothing partial is left. */
+  writeErrors: number;
 }
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export class DiskCache {
-  readonly stats: DiskCacheStats = { hits: 0, misses: 0, corrupt: 0, stale: 0, writes: 0 };
+  readonly stats: DiskCacheStats = { hits: 0, misses: 0, corrupt: 0, stale: 0, writes: 0, writeErrors: 0 };
   private readonly pendingWrites = new Set<Promise<void>>();
 
   /** `folder`: where the thumbnail files live, e.g. <user data>/thumbnails. */
@@ -101,7 +103,12 @@ export class DiskCache {
         throw error;
       }
     })();
-    const tracked = write.finally(() => this.pendingWrites.delete(tracked));
+    const tracked = write
+      .catch((error: unknown) => {
+        this.stats.writeErrors++;
+        throw error;
+      })
+      .finally(() => this.pendingWrites.delete(tracked));
     this.pendingWrites.add(tracked);
     return tracked;
   }

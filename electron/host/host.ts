@@ -245,6 +245,17 @@ class NodeHost implements Host {
     };
   }
 
+  private cacheWriteWarned = new Set<string>();
+
+  /** A failed cache write (disk full, permissions) costs only a rebuild next time: say so once per cause, on stderr. */
+  private cacheWriteFailed(error: unknown): void {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+    if (this.cacheWriteWarned.has(code)) return;
+    this.cacheWriteWarned.add(code);
+    const reason = code === 'ENOSPC' ? 'the disk is full' : (error as Error).message;
+    console.warn(`exrview: thumbnail cache: cannot write to ${this.disk.folder} (${reason}); thumbnails are still made, but not kept for next time`);
+  }
+
   async getThumbnail(request: ThumbnailRequest): Promise<Thumbnail> {
     return (await this.getThumbnailDetailed(request)).thumbnail;
   }
@@ -284,7 +295,7 @@ class NodeHost implements Host {
           meta: { path: absPath, sizeBytes: entry.sizeBytes, mtimeMs: entry.mtimeMs, params, widthPx: result.widthPx, heightPx: result.heightPx, madeFrom: result.source },
           rgbaHalf: result.rgbaHalf,
         })
-        .catch(() => {});
+        .catch((error: unknown) => this.cacheWriteFailed(error));
       return {
         thumbnail: {
           fileId: request.fileId,

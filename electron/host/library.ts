@@ -45,6 +45,8 @@ interface Folder {
   /** Per-path chains so two looks at one file never interleave. */
   busy: Map<string, Promise<void>>;
   closed: boolean;
+  /** The folder itself is gone (deleted or moved away): reported once. */
+  rootGone: boolean;
 }
 
 export class Library {
@@ -69,7 +71,7 @@ export class Library {
   async openFolder(root: string, recursive: boolean): Promise<FolderInfo> {
     for (const f of this.folders.values()) if (f.root === root && f.info.recursive === recursive) return f.info;
     const info: FolderInfo = { id: `d${(this.nextFolder++).toString(36)}`, displayPath: this.options.displayPath(root), recursive };
-    const folder: Folder = { info, root, entries: new Map(), settling: new Map(), watcher: null, busy: new Map(), closed: false };
+    const folder: Folder = { info, root, entries: new Map(), settling: new Map(), watcher: null, busy: new Map(), closed: false, rootGone: false };
     // watch first, so a file written during the scan is not missed
     folder.watcher = watchTree(root, {
       recursive,
@@ -177,6 +179,16 @@ export class Library {
     }
     if (!exists) {
       this.removeUnder(folder, absPath);
+      // the watcher names the folder's own deletion unreliably (Linux reports it under the folder's base name): check the root itself
+      if (!folder.rootGone && !(await stat(folder.root).catch(() => null))) {
+        folder.rootGone = true;
+        this.removeUnder(folder, folder.root);
+        this.options.onEvent({
+          type: 'folder-error',
+          folderId: folder.info.id,
+          message: `folder ${folder.info.displayPath} no longer exists (it was deleted or moved): its images are gone from the list; open it again when it is back`,
+        });
+      }
       return;
     }
     if (isDir) {

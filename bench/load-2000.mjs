@@ -1,0 +1,274 @@
+#!/usr/bin/env node
+// Load: a folder of N small EXRs (default 2,000, made by the project's writer) served in browser mode and scrolled end to end in
+// headless Chromium (WebGPU on SwiftShader); reports the server's resident memory over time, input latency during the scroll,
+// and thumbnail arrival. Usage: node bench/load-2000.mjs [--files N] [--keep] ; the last line is the JSON summary.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { chromium } from '@playwright/test';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    files: { type: 'string', default: '2000' },
+    keep: { type: 'boolean', default: false },
+    build: { type: 'boolean', default: false },
+    /** Longest wait for one screenful's thumbnails before scrolling on (the scroll does not stall on a slow page). */
+    'page-wait-ms': { type: 'string', default: '8000' },
+  },
+});
+const FILES = Number(values.files);
+const PAGE_WAIT_MS = Number(values['page-wait-ms']);
+const CHROMIUM = process.env.EXRVIEW_CHROMIUM ?? '/usr/bin/chromium';
+// as playwright.config.ts (GPU.md's flags plus --use-angle=swiftshader)
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader',
+  '--use-angle=swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+];
+const log = (...a) => console.error('load:', ...a);
+const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
+const quantile = (xs, q) => {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 10) / 10;
+};
+
+/** The writer, bundled on the fly (the bench runs in plain Node, the codec is TypeScript). */
+async function loadWriter(work) {
+  const outfile = join(work, 'writer.mjs');
+  await build({ entryPoints: [join(root, 'electron/exr/writer.ts')], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'error' });
+  return import(pathToFileURL(outfile).href);
+}
+
+/** N small images, 64x48 to 160x90, in every compression the writer has, some tiled with MIP levels. */
+function makeFolder(writer, dir, n) {
+  const compressions = ['zip', 'piz', 'rle', 'zips', 'none', 'pxr24'];
+  for (let i = 0; i < n; i++) {
+    const w = 64 + ((i * 37) % 97);
+    const h = 48 + ((i * 53) % 43);
+    const plane = (c) => {
+      const p = new Uint16Array(w * h);
+      // half bits of a smooth gradient per file and channel (0x3000..0x3c00: 0.125..1)
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) p[y * w + x] = 0x3000 + (((x * 7 + y * 3 + i * 11 + c * 97) % 256) << 4) / 1.33;
+      return p;
+    };
+    const part = {
+      dataWindow: { xMin: 0, yMin: 0, xMax: w - 1, yMax: h - 1 },
+      compression: compressions[i % compressions.length],
+      channels: ['R', 'G', 'B'].map((name, c) => ({ name, pixelType: 'half', data: plane(c) })),
+      ...(i % 5 === 0 ? { tiles: { xSizePx: 32, ySizePx: 32, levelMode: 'mipmapLevels' } } : {}),
+    };
+    writer.writeExrFile(join(dir, `img-${String(i).padStart(5, '0')}.exr`), [part]);
+  }
+}
+
+/** The server's resident memory (VmRSS of /proc/PID/status), sampled on a timer. */
+function rssSampler(pid, everyMs = 100) {
+  const samples = [];
+  const t0 = Date.now();
+  const read = () => {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) samples.push([Date.now() - t0, Number(m[1]) * 1024]);
+    } catch {
+      /* the process ended */
+    }
+  };
+  read();
+  const timer = setInterval(read, everyMs);
+  return {
+    samples,
+    stop() {
+      clearInterval(timer);
+      read();
+    },
+    peak: () => Math.max(...samples.map((s) => s[1])),
+  };
+}
+
+async function startServer(dir, cacheHome) {
+  const server = spawn(process.execPath, ['bin/exrview.mjs', 'serve', dir, '--port', '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // a fresh thumbnail cache: every thumbnail is made, the worst case
+    env: { ...process.env, XDG_CACHE_HOME: cacheHome },
+  });
+  let out = '';
+  const url = await new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`serve printed no address: ${out}`)), 60_000);
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = /http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(out);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[0]);
+      }
+    });
+    server.stderr.on('data', (d) => (out += d));
+    server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+  });
+  return { server, url, output: () => out };
+}
+
+/** In the page: visible options, and how many of them the engine holds a thumbnail for. */
+const visibleState = () => {
+  const app = window.exrviewApp;
+  const files = app.store.getState().library.files;
+  const byName = new Map(files.map((f) => [f.name, f]));
+  const names = [...document.querySelectorAll('[role=listbox][aria-label=Images] [role=option]')]
+    .filter((o) => {
+      const r = o.getBoundingClientRect();
+      const g = o.parentElement.parentElement.getBoundingClientRect();
+      return r.bottom > g.top && r.top < g.bottom;
+    })
+    .map((o) => o.getAttribute('aria-label'));
+  const ok = names.filter((n) => byName.get(n)?.status === 'ok');
+  const withThumb = ok.filter((n) => app.controller.engine?.hasThumbnail(byName.get(n).id));
+  return { names, ok: ok.length, withThumb: withThumb.length, shown: app.controller.thumbsShown, total: files.length };
+};
+
+/** In the page: arms a one-shot probe; the next key press's latency to the frame after the exposure readout changed. */
+const armLatencyProbe = () => {
+  const out = document.querySelector('output[aria-label="Exposure value"]');
+  const before = out?.textContent;
+  window.__latency = new Promise((resolve) => {
+    let keyAt = null;
+    const onKey = (e) => (keyAt ??= e.timeStamp);
+    window.addEventListener('keydown', onKey, { capture: true });
+    const mo = new MutationObserver(() => {
+      if (out.textContent === before || keyAt === null) return;
+      mo.disconnect();
+      window.removeEventListener('keydown', onKey, { capture: true });
+      requestAnimationFrame(() => resolve(performance.now() - keyAt));
+    });
+    mo.observe(out, { childList: true, characterData: true, subtree: true });
+    setTimeout(() => resolve(null), 10_000);
+  });
+};
+
+async function main() {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (set EXRVIEW_CHROMIUM)`);
+  if (values.build || !existsSync(join(root, 'dist/cli.mjs')) || !existsSync(join(root, 'dist/renderer/index.html'))) {
+    const b = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, encoding: 'utf8' });
+    if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
+  }
+  const work = mkdtempSync(join(tmpdir(), 'exrview-load-'));
+  const dir = join(work, 'images');
+  const cacheHome = join(work, 'cache');
+  spawnSync('mkdir', ['-p', dir, cacheHome]);
+  let server = null;
+  let browser = null;
+  let rss = null;
+  try {
+    const t0 = performance.now();
+    makeFolder(await loadWriter(work), dir, FILES);
+    const generateMs = performance.now() - t0;
+    log(`${FILES} files written in ${Math.round(generateMs)} ms`);
+
+    const started = await startServer(dir, cacheHome);
+    server = started.server;
+    rss = rssSampler(server.pid);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const pageErrors = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    const tOpen = performance.now();
+    await page.goto(started.url);
+    const grid = page.getByRole('listbox', { name: 'Images' });
+    await grid.getByRole('option').first().waitFor({ timeout: 120_000 });
+    await page.waitForFunction((n) => window.exrviewApp?.store.getState().library.files.length === n, FILES, { timeout: 120_000 });
+    const listedMs = performance.now() - tOpen;
+    log(`listed in ${Math.round(listedMs)} ms`);
+    const exposure = page.getByRole('slider', { name: 'Exposure' });
+
+    const latencies = [];
+    const pageWaits = [];
+    const thumbsOverTime = [];
+    let pagesComplete = 0;
+    let pages = 0;
+    let direction = 'ArrowRight';
+    const tScroll = performance.now();
+    for (;;) {
+      // a key press on the exposure slider while thumbnails stream in: input to the next frame after the readout changed
+      await page.evaluate(armLatencyProbe);
+      await exposure.focus();
+      await exposure.press(direction);
+      direction = direction === 'ArrowRight' ? 'ArrowLeft' : 'ArrowRight';
+      const latency = await page.evaluate(() => window.__latency);
+      if (latency !== null) latencies.push(latency);
+
+      // wait (bounded) for this screenful's thumbnails
+      const tPage = performance.now();
+      let state = await page.evaluate(visibleState);
+      while (state.withThumb < state.ok && performance.now() - tPage < PAGE_WAIT_MS) {
+        await page.waitForTimeout(50);
+        state = await page.evaluate(visibleState);
+      }
+      pages++;
+      pageWaits.push(performance.now() - tPage);
+      if (state.withThumb === state.ok) pagesComplete++;
+      thumbsOverTime.push([Math.round(performance.now() - tScroll), state.shown]);
+
+      const atEnd = await grid.evaluate((el) => {
+        const end = el.scrollTop + el.clientHeight >= el.scrollHeight - 2;
+        if (!end) el.scrollTop += Math.round(el.clientHeight * 0.9);
+        return end;
+      });
+      if (atEnd) break;
+      await page.waitForTimeout(30);
+    }
+    const scrollMs = performance.now() - tScroll;
+    const final = await page.evaluate(() => {
+      const app = window.exrviewApp;
+      const files = app.store.getState().library.files;
+      return {
+        shown: app.controller.thumbsShown,
+        withThumbnail: files.filter((f) => app.controller.engine?.hasThumbnail(f.id)).length,
+        ok: files.filter((f) => f.status === 'ok').length,
+        path: document.querySelector('.status .path')?.textContent ?? null,
+      };
+    });
+    rss.stop();
+    const budgetBytes = totalmem() / 4; // createHost's default RAM budget (a quarter of physical memory); serve sets no other
+    const peak = rss.peak();
+    const series = rss.samples.filter((_, i) => i % 10 === 0).map(([t, b]) => [Math.round(t / 100) / 10, mb(b)]);
+    const summary = {
+      files: FILES,
+      generateMs: Math.round(generateMs),
+      listedMs: Math.round(listedMs),
+      scrollMs: Math.round(scrollMs),
+      pages,
+      thumbnails: {
+        shownTotal: final.shown,
+        filesWithThumbnail: final.withThumbnail,
+        okFiles: final.ok,
+        pagesComplete,
+        pageWaitMedianMs: quantile(pageWaits, 0.5),
+        pageWaitMaxMs: quantile(pageWaits, 1),
+        perSecond: Math.round((final.shown / (scrollMs / 1000)) * 10) / 10,
+        overTime: thumbsOverTime.filter((_, i) => i % Math.max(1, Math.floor(thumbsOverTime.length / 20)) === 0),
+      },
+      exposureKeyLatencyMs: { samples: latencies.length, median: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), max: quantile(latencies, 1) },
+      serverRss: { peakMb: mb(peak), startMb: mb(rss.samples[0]?.[1] ?? 0), endMb: mb(rss.samples.at(-1)?.[1] ?? 0), ramBudgetMb: mb(budgetBytes), underBudget: peak < budgetBytes, series },
+      renderPath: final.path,
+      pageErrors,
+    };
+    console.log(JSON.stringify(summary));
+    return summary;
+  } finally {
+    rss?.stop();
+    await browser?.close().catch(() => {});
+    if (server && server.exitCode === null) server.kill('SIGTERM');
+    if (!values.keep) rmSync(work, { recursive: true, force: true });
+    else log(`kept ${work}`);
+  }
+}
+
+main().catch((error) => {
+  console.error(`load: ${error.stack ?? error}`);
+  process.exitCode = 1;
+});
