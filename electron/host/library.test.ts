@@ -51,7 +51,7 @@ describe('listing', () => {
     expect(b.status).toBe('ok');
     expect(b.summary).toMatchObject({ widthPx: 64, heightPx: 32, multipart: false });
     expect(b.summary!.parts[0]).toMatchObject({ type: 'scanlineimage', compression: 'zip', tiled: false, dataWindow: [0, 0, 63, 31], hasPreview: false });
-    expect(b.summary!.parts[0]!.layers).toEqual([{ name: '', channels: ['R', 'G', 'B'] }]);
+    expect(b.summary!.parts[0]!.layers).toEqual([{ name: '', view: null, channels: ['R', 'G', 'B'] }]);
     const tiled = files.find((f) => f.name === 'a9.exr')!;
     expect(tiled.summary!.parts[0]).toMatchObject({ tiled: true, levelMode: 'mipmapLevels', levelCount: 5 });
     const broken = files.find((f) => f.name === 'broken.exr')!;
@@ -64,8 +64,8 @@ describe('listing', () => {
     const files = await host.listFiles(folder.id);
     const layered = files.find((f) => f.relativePath === 'sub/layers.exr')!;
     expect(layered.summary!.parts[0]!.layers).toEqual([
-      { name: '', channels: ['R', 'G', 'B'] },
-      { name: 'diffuse', channels: ['diffuse.R', 'diffuse.G', 'diffuse.B'] },
+      { name: '', view: null, channels: ['R', 'G', 'B'] },
+      { name: 'diffuse', view: null, channels: ['diffuse.R', 'diffuse.G', 'diffuse.B'] },
     ]);
   });
 
