@@ -75,34 +75,67 @@ function compareToneMap(input: number[], gpu: number[], p: DisplayParams): { max
 // f32 on the GPU vs f64 in the reference, through pow/log2: a few thousandths of the [0, 1] output range at most.
 const TOL = 2e-3;
 
-test('every display transform matches the CPU reference on random HDR input', async ({ page }) => {
-  await open(page);
-  const input = randomHdr(W * H, 1);
-  for (const transform of DISPLAY_TRANSFORMS) {
-    for (const exposureEv of [-3, 0, 2.5]) {
-      const p: DisplayParams = { ...DEFAULT_DISPLAY, transform, exposureEv, offset: exposureEv === 2.5 ? 0.01 : 0, gamma: exposureEv === -3 ? 2.2 : 1 };
-      const gpu = await page.evaluate(([i, w, h, params]) => window.gpuHarness.toneMap!(i as never, w as never, h as never, params as never), [input, W, H, p] as const) as number[];
-      const { maxErr, worst } = compareToneMap(input, gpu, p);
-      expect(maxErr, `${transform} EV ${exposureEv}: worst ${worst}`).toBeLessThan(TOL);
+// both tone-map paths: the preview's render pass and the compute pass that writes the canvas texture directly
+for (const fn of ['toneMap', 'toneMapCompute'] as const) {
+  const path = fn === 'toneMap' ? 'render pass' : 'compute';
+
+  test(`${path}: every display transform matches the CPU reference on random HDR input`, async ({ page }) => {
+    await open(page);
+    const input = randomHdr(W * H, 1);
+    for (const transform of DISPLAY_TRANSFORMS) {
+      for (const exposureEv of [-3, 0, 2.5]) {
+        const p: DisplayParams = { ...DEFAULT_DISPLAY, transform, exposureEv, offset: exposureEv === 2.5 ? 0.01 : 0, gamma: exposureEv === -3 ? 2.2 : 1 };
+        const gpu = await page.evaluate(([f, i, w, h, params]) => window.gpuHarness[f]!(i as never, w as never, h as never, params as never), [fn, input, W, H, p] as const) as number[];
+        const { maxErr, worst } = compareToneMap(input, gpu, p);
+        expect(maxErr, `${transform} EV ${exposureEv}: worst ${worst}`).toBeLessThan(TOL);
+      }
     }
+  });
+
+  test(`${path}: channel views, false colour, clipping and NaN/Inf modes match the CPU reference`, async ({ page }) => {
+    await open(page);
+    const input = randomHdr(W * H, 2);
+    const cases: Partial<DisplayParams>[] = [
+      ...CHANNEL_VIEWS.map((channelView) => ({ channelView })),
+      { falseColour: true }, { falseColour: true, exposureEv: 3, channelView: 'luminance' },
+      { clipping: true }, { clipping: true, exposureEv: -2, transform: 'aces' },
+      { nanInf: false }, { nanInf: false, channelView: 'rgba', transform: 'agx' },
+    ];
+    for (const c of cases) {
+      const p: DisplayParams = { ...DEFAULT_DISPLAY, ...c };
+      const gpu = await page.evaluate(([f, i, w, h, params]) => window.gpuHarness[f]!(i as never, w as never, h as never, params as never), [fn, input, W, H, p] as const) as number[];
+      const { maxErr, worst } = compareToneMap(input, gpu, p);
+      expect(maxErr, `${JSON.stringify(c)}: worst ${worst}`).toBeLessThan(TOL);
+    }
+  });
+}
+
+test('engine: the compute tone-map draws the canvas as the render pass does; uploads go through the staging ring', async ({ page }) => {
+  await open(page);
+  const r = await page.evaluate(() => window.gpuHarness.engineToneMapPaths!()) as Record<string, Record<string, unknown> & { lastUpload: Record<string, number>; show: Record<string, number> }> & { maxDiff: number; meanCompute: number };
+  expect(r.compute!.toneMapPath, String(r.compute!.reason)).toBe('compute');
+  expect(r.renderPass!.toneMapPath).toBe('render pass');
+  expect(r.renderPass!.reason).toBe('render pass asked for');
+  // same shader function, same inputs: the 8-bit results agree to within one code value
+  expect(r.maxDiff).toBeLessThanOrEqual(1);
+  expect(r.meanCompute).toBeGreaterThan(40);
+  for (const k of ['compute', 'renderPass'] as const) {
+    expect(String(r[k]!.uploader)).toMatch(/^staging ring/);
+    expect(r[k]!.uploads).toBe(4);
+    expect(r[k]!.lastUpload.path).toBe('staging ring');
+    expect(r[k]!.lastUpload.bytes).toBe(96 * 96 * 2 * 4);
+    expect(r[k]!.lastUpload.submits).toBe(1);
+    expect(r[k]!.lastUpload.wallMs).toBeGreaterThan(0);
+    expect(r[k]!.show.GBps).toBeGreaterThan(0);
   }
 });
 
-test('channel views, false colour, clipping and NaN/Inf modes match the CPU reference', async ({ page }) => {
+test('engine: the tone-map path for the preferred canvas format is chosen once per device and says why', async ({ page }) => {
   await open(page);
-  const input = randomHdr(W * H, 2);
-  const cases: Partial<DisplayParams>[] = [
-    ...CHANNEL_VIEWS.map((channelView) => ({ channelView })),
-    { falseColour: true }, { falseColour: true, exposureEv: 3, channelView: 'luminance' },
-    { clipping: true }, { clipping: true, exposureEv: -2, transform: 'aces' },
-    { nanInf: false }, { nanInf: false, channelView: 'rgba', transform: 'agx' },
-  ];
-  for (const c of cases) {
-    const p: DisplayParams = { ...DEFAULT_DISPLAY, ...c };
-    const gpu = await page.evaluate(([i, w, h, params]) => window.gpuHarness.toneMap!(i as never, w as never, h as never, params as never), [input, W, H, p] as const) as number[];
-    const { maxErr, worst } = compareToneMap(input, gpu, p);
-    expect(maxErr, `${JSON.stringify(c)}: worst ${worst}`).toBeLessThan(TOL);
-  }
+  const r = await page.evaluate(() => window.gpuHarness.engineDefaultPath!()) as { format: string; toneMapPath: string; reason: string; features: string[] };
+  const storageOk = r.format === 'rgba8unorm' || (r.format === 'bgra8unorm' && r.features.includes('bgra8unorm-storage'));
+  expect(r.toneMapPath, r.reason).toBe(storageOk ? 'compute' : 'render pass');
+  expect(r.reason.length).toBeGreaterThan(10);
 });
 
 function sameF32(a: number, b: number): boolean {

@@ -19,6 +19,8 @@ const nodeEntries = [
   { in: 'electron/cli/main.ts', out: 'cli' },
   { in: 'electron/host/decode-worker.ts', out: 'decode-worker' },
   { in: 'electron/host/make-samples.ts', out: 'make-samples' },
+  // the GPU thumbnail process of `exrview thumbs --gpu` (Dawn's webgpu package stays external, loaded only there)
+  { in: 'electron/host/gpu-thumbs-child.ts', out: 'gpu-thumbs-child' },
 ].filter((e) => existsSync(`${root}/${e.in}`));
 
 const t0 = performance.now();

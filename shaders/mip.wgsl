@@ -1,10 +1,15 @@
 // One MIP reduction in linear light: dst(x, y) = box average of src(2x..2x+1, 2y..2y+1), edge-clamped.
 // rgba32float because core WebGPU cannot write rgba16float storage textures (that needs "texture-formats-tier1").
 
+// Workgroup shape: pipeline-overridable so a benchmark can compare shapes on the same text (shaders/pipelines.ts
+// MIP_WORKGROUP holds the default, 8x8, the fastest of 8x8 / 16x16 / 256x1 measured on an H100: bench/gpu/NOTES.md).
+override WG_X: u32 = 8u;
+override WG_Y: u32 = 8u;
+
 @group(0) @binding(0) var src: texture_2d<f32>;
 @group(0) @binding(1) var dst: texture_storage_2d<rgba32float, write>;
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(WG_X, WG_Y)
 fn main(@builtin(global_invocation_id) id: vec3u) {
   let dstSize = textureDimensions(dst);
   if (id.x >= dstSize.x || id.y >= dstSize.y) { return; }

@@ -1,9 +1,10 @@
 // Device-agnostic GPU work on one image: assemble a layer from its planes, build its MIP chain, count its histogram.
 import { ASSEMBLE_BYTES, UniformBlock, packAssemble, type AssembleMode, type AssembleSlot } from './layouts.js';
-import { MIP_FORMAT, type ShaderKit } from './pipelines.js';
+import { MIP_FORMAT, MIP_WORKGROUP, TONEMAP_WORKGROUP, type ShaderKit, type WorkgroupShape } from './pipelines.js';
 import { HIST_BINS } from './display-params.js';
 import { mipLevelCount, nextLevelSize } from './tonemap-reference.js';
 
+/** assemble.wgsl and histogram.wgsl declare @workgroup_size(8, 8). */
 const WG = 8;
 
 /** A plane on the GPU: r16float / r32float / r32uint, one texel per sample. */
@@ -92,10 +93,10 @@ export function encodeAssemble(kit: ShaderKit, encoder: GPUCommandEncoder, src: 
   return uniform;
 }
 
-/** Encodes levels 1.. of `texture` from level 0, one dispatch per level, in one compute pass. */
-export function encodeMips(kit: ShaderKit, encoder: GPUCommandEncoder, texture: GPUTexture, timestampWrites?: GPUComputePassTimestampWrites): void {
+/** Encodes levels 1.. of `texture` from level 0, one dispatch per level, in one compute pass; `shape`: the workgroup. */
+export function encodeMips(kit: ShaderKit, encoder: GPUCommandEncoder, texture: GPUTexture, timestampWrites?: GPUComputePassTimestampWrites, shape: WorkgroupShape = MIP_WORKGROUP): void {
   const pass = encoder.beginComputePass(timestampWrites ? { label: 'mips', timestampWrites } : { label: 'mips' });
-  pass.setPipeline(kit.mip());
+  pass.setPipeline(kit.mip(shape));
   let w = texture.width, h = texture.height;
   for (let level = 1; level < texture.mipLevelCount; level++) {
     w = nextLevelSize(w); h = nextLevelSize(h);
@@ -104,8 +105,28 @@ export function encodeMips(kit: ShaderKit, encoder: GPUCommandEncoder, texture: 
       { binding: 1, resource: texture.createView({ baseMipLevel: level, mipLevelCount: 1 }) },
     ] });
     pass.setBindGroup(0, bindGroup);
-    pass.dispatchWorkgroups(Math.ceil(w / WG), Math.ceil(h / WG));
+    pass.dispatchWorkgroups(Math.ceil(w / shape[0]), Math.ceil(h / shape[1]));
   }
+  pass.end();
+}
+
+/** Per-target group 3 of the compute tone-map: the storage view it writes. */
+export function previewTargetBindGroup(kit: ShaderKit, target: GPUTexture): GPUBindGroup {
+  return kit.device.createBindGroup({ label: 'preview target', layout: kit.previewTargetLayout(target.format), entries: [{ binding: 0, resource: target.createView() }] });
+}
+
+/**
+ * The preview's tone-map as a compute pass into `target` (a storage texture, canvas or not): the caller's bind
+ * groups 0-2 as for the render pass, `targetGroup` from previewTargetBindGroup. Covers every target pixel.
+ */
+export function encodePreviewCompute(kit: ShaderKit, encoder: GPUCommandEncoder, target: GPUTexture, groups: { view: GPUBindGroup; image: GPUBindGroup; target: GPUBindGroup }, timestampWrites?: GPUComputePassTimestampWrites, shape: WorkgroupShape = TONEMAP_WORKGROUP): void {
+  const pass = encoder.beginComputePass(timestampWrites ? { label: 'tone-map (compute)', timestampWrites } : { label: 'tone-map (compute)' });
+  pass.setPipeline(kit.previewCompute(target.format, shape));
+  pass.setBindGroup(0, groups.view);
+  pass.setBindGroup(1, groups.image);
+  pass.setBindGroup(2, kit.staticBindGroup);
+  pass.setBindGroup(3, groups.target);
+  pass.dispatchWorkgroups(Math.ceil(target.width / shape[0]), Math.ceil(target.height / shape[1]));
   pass.end();
 }
 

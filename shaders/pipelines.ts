@@ -2,6 +2,7 @@
 // group 0 per frame (view parameters), group 1 per image (its texture), group 2 static (palette LUT). Cached by key.
 import tonemapCore from './tonemap-core.wgsl';
 import previewSrc from './preview.wgsl';
+import previewComputeSrc from './preview-compute.wgsl';
 import gridSrc from './grid.wgsl';
 import mipSrc from './mip.wgsl';
 import histogramSrc from './histogram.wgsl';
@@ -13,7 +14,17 @@ export const MIP_FORMAT: GPUTextureFormat = 'rgba32float';
 /** The format of the thumbnail atlas: the host's linear half RGBA goes in as is. */
 export const ATLAS_FORMAT: GPUTextureFormat = 'rgba16float';
 
-const FRAG_VERT = GPUShaderStage.FRAGMENT | GPUShaderStage.VERTEX;
+/** Workgroup shape of a compute pipeline, passed as the shader's WG_X / WG_Y overrides. */
+export type WorkgroupShape = readonly [number, number];
+/** MIP reduction: 8x8, measured fastest of 8x8 / 16x16 / 256x1 on an H100 (0.117 / 0.120 / 0.137 ms at 4K). */
+export const MIP_WORKGROUP: WorkgroupShape = [8, 8];
+/** The compute tone-map: 16x16, the shape the H100 measurement of it used (bench/gpu/NOTES.md). */
+export const TONEMAP_WORKGROUP: WorkgroupShape = [16, 16];
+/** Formats the compute tone-map can store to (bgra8unorm only on a device with 'bgra8unorm-storage'). */
+export const STORAGE_TARGET_FORMATS: readonly GPUTextureFormat[] = ['rgba8unorm', 'bgra8unorm', 'rgba16float', 'rgba32float'];
+
+// group 0 and 2 are read by both tone-map paths: the render pass (vertex + fragment) and the compute pass
+const FRAG_VERT = GPUShaderStage.FRAGMENT | GPUShaderStage.VERTEX | GPUShaderStage.COMPUTE;
 
 export class ShaderKit {
   readonly previewViewLayout: GPUBindGroupLayout;
@@ -26,6 +37,7 @@ export class ShaderKit {
   readonly staticBindGroup: GPUBindGroup;
   private readonly paletteBuffer: GPUBuffer;
   private readonly cache = new Map<string, GPURenderPipeline | GPUComputePipeline>();
+  private readonly targetLayouts = new Map<GPUTextureFormat, GPUBindGroupLayout>();
 
   constructor(readonly device: GPUDevice) {
     const d = device;
@@ -37,7 +49,7 @@ export class ShaderKit {
       { binding: 1, visibility: FRAG_VERT, buffer: { type: 'read-only-storage' } },
     ] });
     this.imageLayout = d.createBindGroupLayout({ label: 'image (per image)', entries: [
-      { binding: 0, visibility: GPUShaderStage.FRAGMENT, texture: { sampleType: 'unfilterable-float' } },
+      { binding: 0, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
     ] });
     this.staticLayout = d.createBindGroupLayout({ label: 'static LUTs', entries: [
       { binding: 0, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: PALETTE_BYTES } },
@@ -85,6 +97,31 @@ export class ShaderKit {
     });
   }
 
+  /** Group 3 of the compute tone-map: the storage texture it writes (the canvas texture, or a thumbnail target). */
+  previewTargetLayout(format: GPUTextureFormat): GPUBindGroupLayout {
+    let layout = this.targetLayouts.get(format);
+    if (!layout) {
+      layout = this.device.createBindGroupLayout({ label: `preview target ${format}`, entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: 'write-only', format } },
+      ] });
+      this.targetLayouts.set(format, layout);
+    }
+    return layout;
+  }
+
+  /** The preview's tone-map as a compute pass storing into a `format` storage texture: same groups 0-2 as preview(). */
+  previewCompute(format: GPUTextureFormat, shape: WorkgroupShape = TONEMAP_WORKGROUP): GPUComputePipeline {
+    if (!STORAGE_TARGET_FORMATS.includes(format)) throw new Error(`the compute tone-map cannot store ${format}`);
+    return this.cached(`preview-compute:${format}:${shape[0]}x${shape[1]}`, () => {
+      const code = tonemapCore + previewSrc + previewComputeSrc.replace('texture_storage_2d<TARGET_FORMAT,', `texture_storage_2d<${format},`);
+      return this.device.createComputePipeline({
+        label: `preview compute ${format}`,
+        layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.previewViewLayout, this.imageLayout, this.staticLayout, this.previewTargetLayout(format)] }),
+        compute: { module: this.device.createShaderModule({ label: 'preview compute', code }), entryPoint: 'cs', constants: { WG_X: shape[0], WG_Y: shape[1] } },
+      });
+    });
+  }
+
   grid(format: GPUTextureFormat): GPURenderPipeline {
     return this.cached(`grid:${format}`, () => {
       const module = this.device.createShaderModule({ label: 'grid', code: tonemapCore + gridSrc });
@@ -98,8 +135,9 @@ export class ShaderKit {
     });
   }
 
-  mip(): GPUComputePipeline {
-    return this.cached('mip', () => this.compute('mip', mipSrc, this.mipLayout));
+  /** The MIP reduction with workgroup `shape` (the WG_X / WG_Y overrides of mip.wgsl); dispatch with the same shape. */
+  mip(shape: WorkgroupShape = MIP_WORKGROUP): GPUComputePipeline {
+    return this.cached(`mip:${shape[0]}x${shape[1]}`, () => this.compute(`mip ${shape[0]}x${shape[1]}`, mipSrc, this.mipLayout, { WG_X: shape[0], WG_Y: shape[1] }));
   }
 
   histogram(): GPUComputePipeline {
@@ -110,11 +148,11 @@ export class ShaderKit {
     return this.cached('assemble', () => this.compute('assemble', assembleSrc, this.assembleLayout));
   }
 
-  private compute(label: string, code: string, layout: GPUBindGroupLayout): GPUComputePipeline {
+  private compute(label: string, code: string, layout: GPUBindGroupLayout, constants?: Record<string, number>): GPUComputePipeline {
     return this.device.createComputePipeline({
       label,
       layout: this.device.createPipelineLayout({ bindGroupLayouts: [layout] }),
-      compute: { module: this.device.createShaderModule({ label, code }), entryPoint: 'main' },
+      compute: { module: this.device.createShaderModule({ label, code }), entryPoint: 'main', ...(constants ? { constants } : {}) },
     });
   }
 

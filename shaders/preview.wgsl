@@ -51,15 +51,16 @@ fn onBorder(p: vec2f, minPx: vec2f, maxPx: vec2f) -> bool {
   return inside && !core;
 }
 
-@fragment
-fn fs(@builtin(position) pos: vec4f) -> @location(0) vec4f {
-  let px = floor(pos.xy);
-  let img = (pos.xy - view.originPx) * view.texelsPerPx;
+// One canvas pixel of the preview; pos: the pixel's centre in canvas px (what @builtin(position).xy gives).
+// Shared by the fragment entry below and the compute entry in preview-compute.wgsl, so both paths draw the same.
+fn previewPixel(pos: vec2f) -> vec4f {
+  let px = floor(pos);
+  let img = (pos - view.originPx) * view.texelsPerPx;
   if ((view.viewFlags & VIEW_OUTLINES) != 0u) {
     let dMin = view.originPx + view.displayMin / view.texelsPerPx;
     let dMax = view.originPx + view.displayMax / view.texelsPerPx;
-    if (onBorder(pos.xy, dMin, dMax)) { return vec4f(0.9, 0.75, 0.2, 1.0); }
-    if (onBorder(pos.xy, view.originPx, view.originPx + view.imageSize / view.texelsPerPx)) { return vec4f(0.3, 0.6, 0.95, 1.0); }
+    if (onBorder(pos, dMin, dMax)) { return vec4f(0.9, 0.75, 0.2, 1.0); }
+    if (onBorder(pos, view.originPx, view.originPx + view.imageSize / view.texelsPerPx)) { return vec4f(0.3, 0.6, 0.95, 1.0); }
   }
   if (any(img < vec2f(0.0)) || any(img >= view.imageSize)) {
     return vec4f(vec3f(view.background), 1.0);
@@ -79,4 +80,9 @@ fn fs(@builtin(position) pos: vec4f) -> @location(0) vec4f {
     if (f.x < view.texelsPerPx || f.y < view.texelsPerPx) { col = col * 0.6 + 0.1; }
   }
   return vec4f(col, 1.0);
+}
+
+@fragment
+fn fs(@builtin(position) pos: vec4f) -> @location(0) vec4f {
+  return previewPixel(pos.xy);
 }

@@ -4,7 +4,7 @@ import { createUploader, type Uploader, type UploadSource } from '../../shaders/
 import { buildCalibration, type CostSample } from '../../electron/host/gpu-calibration.js';
 import { GpuTimer, adapterKey, median, type DawnDevice } from './dawn.js';
 import { makeHalfPlanes, halfToFloatPlanes, type Planes } from './images.js';
-import { DummyPlanes, GpuImageWork, ShaderKit, WORKGROUP_SHAPES, destroyScratch, gpuThumbnail, mipPipelineWithShape, thumbnailScratch } from './gpu-work.js';
+import { DummyPlanes, GpuImageWork, ShaderKit, WORKGROUP_SHAPES, destroyScratch, gpuThumbnail, previewTargetBindGroup, thumbnailScratch } from './gpu-work.js';
 import { CpuThumbnailer } from './cpu-thumbnail.js';
 import tonemapCoreSrc from '../../shaders/tonemap-core.wgsl';
 import { PALETTE_BYTES, UniformBlock, packDisplay, packPalette } from '../../shaders/layouts.js';
@@ -179,13 +179,12 @@ export async function benchCompute(dawn: DawnDevice, opts: BenchOptions): Promis
     const shapes: unknown[] = [];
     for (const shape of WORKGROUP_SHAPES) {
       opts.log(`compute ${width}x${height} mip ${shape[0]}x${shape[1]}`);
-      const pipeline = mipPipelineWithShape(kit, shape);
       const gpu = { assemble: [] as number[], mips: [] as number[], tonemap: [] as number[], total: [] as number[] };
       const wall: number[] = [];
       const runs = opts.quick ? 2 : 15;
       for (let i = -2; i < runs; i++) {
         const enc = device.createCommandEncoder();
-        const uniform = work.encodeAssembleAndMips(enc, { ...(timer ? { timer, slot: 0 } : {}), shape, mipPipeline: pipeline });
+        const uniform = work.encodeAssembleAndMips(enc, { ...(timer ? { timer, slot: 0 } : {}), shape });
         work.encodeToneMap(enc, target, timer ? timer.writes(2) : undefined);
         if (timer) timer.resolve(enc, 3);
         const t0 = performance.now();
@@ -336,7 +335,7 @@ export function hostInfo(): unknown {
   return { cpuModel: cpus()[0]?.model ?? '', cpuThreads: availableParallelism(), node: process.version };
 }
 
-/** Tone-map variants that split the preview pass's cost: a copy-only fragment pass, and toneMapPixel in a compute pass. */
+/** Tone-map variants: the preview render pass, the renderer's compute pass, and to split the render pass's cost a copy-only fragment pass and a bare toneMapPixel compute pass. */
 function toneMapVariants(kit: ShaderKit, work: GpuImageWork, target: GPUTexture): { name: string; encode: (e: GPUCommandEncoder, ts: GPUComputePassTimestampWrites) => void }[] {
   const d = kit.device;
   const vs = `@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
@@ -351,6 +350,7 @@ ${vs}
   const copyPipe = d.createRenderPipeline({ layout: 'auto', vertex: { module: copyModule, entryPoint: 'vs' }, fragment: { module: copyModule, entryPoint: 'fs', targets: [{ format: target.format }] } });
   const copyGroup = d.createBindGroup({ layout: copyPipe.getBindGroupLayout(0), entries: [{ binding: 0, resource: work.mip.createView({ baseMipLevel: 0, mipLevelCount: 1 }) }] });
   const storage = d.createTexture({ size: [target.width, target.height], format: 'rgba8unorm', usage: GPUTextureUsage.STORAGE_BINDING });
+  const storageGroup = previewTargetBindGroup(kit, storage);
   const computeModule = d.createShaderModule({
     code: `${tonemapCoreSrc}
 @group(0) @binding(0) var<uniform> disp: Display;
@@ -393,6 +393,11 @@ ${vs}
         pass.draw(3);
         pass.end();
       },
+    },
+    {
+      // the renderer's own compute tone-map (shaders/preview-compute.wgsl through ShaderKit), as the engine runs it
+      name: 'previewComputePass',
+      encode: (e, ts) => work.encodeToneMapCompute(e, storage, storageGroup, ts),
     },
     {
       name: 'computeToneMapPixel16x16',

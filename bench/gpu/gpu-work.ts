@@ -1,58 +1,19 @@
 // The GPU side of the bench, built from the renderer's own shaders/ code: planes → assemble → MIP chain → tone-map, and a GPU thumbnail.
-import mipSrc from '../../shaders/mip.wgsl';
-import { ShaderKit } from '../../shaders/pipelines.js';
-import { DummyPlanes, createMipTexture, encodeAssemble, encodeMips, layerBindGroup } from '../../shaders/passes.js';
+import { ShaderKit, type WorkgroupShape } from '../../shaders/pipelines.js';
+import { DummyPlanes, createMipTexture, encodeAssemble, encodeMips, encodePreviewCompute, layerBindGroup, previewTargetBindGroup } from '../../shaders/passes.js';
 import { PREVIEW_VIEW_BYTES, UniformBlock, packPreviewView } from '../../shaders/layouts.js';
 import { DEFAULT_DISPLAY } from '../../shaders/display-params.js';
-import { nextLevelSize } from '../../shaders/tonemap-reference.js';
 import type { Uploader, UploadStats } from '../../shaders/upload.js';
 import type { GpuTimer } from './dawn.js';
 import type { Planes } from './images.js';
 
-export type WorkgroupShape = readonly [number, number];
+export type { WorkgroupShape };
+/** MIP workgroup shapes compared: the renderer's own pipeline with mip.wgsl's WG_X / WG_Y overrides set (ShaderKit.mip(shape)). */
 export const WORKGROUP_SHAPES: readonly WorkgroupShape[] = [
   [8, 8],
   [16, 16],
   [256, 1],
 ];
-
-/**
- * The MIP pipeline with another workgroup shape: shaders/mip.wgsl's text with its `@workgroup_size(8, 8)` replaced,
- * on the kit's own bind-group layout. (Until mip.wgsl takes an `override` for the shape, this is how the bench
- * compares shapes; the shader body is the renderer's.)
- */
-export function mipPipelineWithShape(kit: ShaderKit, shape: WorkgroupShape): GPUComputePipeline {
-  const stock = '@workgroup_size(8, 8)';
-  if (!mipSrc.includes(stock)) throw new Error('shaders/mip.wgsl no longer declares @workgroup_size(8, 8): update bench/gpu/gpu-work.ts');
-  const code = mipSrc.replace(stock, `@workgroup_size(${shape[0]}, ${shape[1]})`);
-  return kit.device.createComputePipeline({
-    label: `mip ${shape[0]}x${shape[1]}`,
-    layout: kit.device.createPipelineLayout({ bindGroupLayouts: [kit.mipLayout] }),
-    compute: { module: kit.device.createShaderModule({ label: `mip ${shape[0]}x${shape[1]}`, code }), entryPoint: 'main' },
-  });
-}
-
-/** shaders/passes.ts encodeMips with the dispatch sized for `shape` (identical to it for 8x8). */
-export function encodeMipsShaped(kit: ShaderKit, pipeline: GPUComputePipeline, shape: WorkgroupShape, encoder: GPUCommandEncoder, texture: GPUTexture, timestampWrites?: GPUComputePassTimestampWrites): void {
-  const pass = encoder.beginComputePass(timestampWrites ? { label: 'mips', timestampWrites } : { label: 'mips' });
-  pass.setPipeline(pipeline);
-  let w = texture.width;
-  let h = texture.height;
-  for (let level = 1; level < texture.mipLevelCount; level++) {
-    w = nextLevelSize(w);
-    h = nextLevelSize(h);
-    const bindGroup = kit.device.createBindGroup({
-      layout: kit.mipLayout,
-      entries: [
-        { binding: 0, resource: texture.createView({ baseMipLevel: level - 1, mipLevelCount: 1 }) },
-        { binding: 1, resource: texture.createView({ baseMipLevel: level, mipLevelCount: 1 }) },
-      ],
-    });
-    pass.setBindGroup(0, bindGroup);
-    pass.dispatchWorkgroups(Math.ceil(w / shape[0]), Math.ceil(h / shape[1]));
-  }
-  pass.end();
-}
 
 export type PlaneFormat = 'r16float' | 'r32float';
 
@@ -88,19 +49,39 @@ export class GpuImageWork {
   }
 
   /** assemble (planes → rgba32float level 0) and the MIP chain, as the renderer encodes them. Returns the uniform to destroy after submission. */
-  encodeAssembleAndMips(encoder: GPUCommandEncoder, opts: { timer?: GpuTimer; slot?: number; shape?: WorkgroupShape; mipPipeline?: GPUComputePipeline } = {}): GPUBuffer {
+  encodeAssembleAndMips(encoder: GPUCommandEncoder, opts: { timer?: GpuTimer; slot?: number; shape?: WorkgroupShape } = {}): GPUBuffer {
     const { kit } = this;
     const slots = this.planes.map((texture) => ({ texture, kind: 'float' as const, xSampling: 1, ySampling: 1 }));
     const t = opts.timer;
     const s = opts.slot ?? 0;
     const uniform = encodeAssemble(kit, encoder, { slots, mode: 'direct', originX: 0, originY: 0, widthPx: this.width, heightPx: this.height }, this.mip, this.dummies, t?.writes(s));
-    if (opts.mipPipeline && opts.shape) encodeMipsShaped(kit, opts.mipPipeline, opts.shape, encoder, this.mip, t?.writes(s + 1));
-    else encodeMips(kit, encoder, this.mip, t?.writes(s + 1));
+    encodeMips(kit, encoder, this.mip, t?.writes(s + 1), opts.shape);
     return uniform;
+  }
+
+  /** The renderer's compute tone-map (shaders/preview-compute.wgsl) into a storage `target`; `targetGroup` from previewTargetBindGroup. */
+  encodeToneMapCompute(encoder: GPUCommandEncoder, target: GPUTexture, targetGroup: GPUBindGroup, timestampWrites?: GPUComputePassTimestampWrites): void {
+    this.writeView(target);
+    encodePreviewCompute(this.kit, encoder, target, { view: this.viewGroup, image: this.imageBindGroup, target: targetGroup }, timestampWrites);
   }
 
   /** The preview pipeline's tone-map of the whole image into `target` (its size sets the zoom: 1:1 or a thumbnail). */
   encodeToneMap(encoder: GPUCommandEncoder, target: GPUTexture, timestampWrites?: GPURenderPassTimestampWrites): void {
+    this.writeView(target);
+    const pass = encoder.beginRenderPass({
+      label: 'tone-map',
+      colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: { r: 0, g: 0, b: 0, a: 1 } }],
+      ...(timestampWrites ? { timestampWrites } : {}),
+    });
+    pass.setPipeline(this.kit.preview(target.format));
+    pass.setBindGroup(0, this.viewGroup);
+    pass.setBindGroup(1, this.imageBindGroup);
+    pass.setBindGroup(2, this.kit.staticBindGroup);
+    pass.draw(3);
+    pass.end();
+  }
+
+  private writeView(target: GPUTexture): void {
     const block = new UniformBlock(PREVIEW_VIEW_BYTES);
     packPreviewView(block, DEFAULT_DISPLAY, {
       originXPx: 0,
@@ -117,17 +98,6 @@ export class GpuImageWork {
       viewFlags: 0,
     });
     this.kit.device.queue.writeBuffer(this.viewBuffer, 0, block.bytes);
-    const pass = encoder.beginRenderPass({
-      label: 'tone-map',
-      colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: { r: 0, g: 0, b: 0, a: 1 } }],
-      ...(timestampWrites ? { timestampWrites } : {}),
-    });
-    pass.setPipeline(this.kit.preview(target.format));
-    pass.setBindGroup(0, this.viewGroup);
-    pass.setBindGroup(1, this.imageBindGroup);
-    pass.setBindGroup(2, this.kit.staticBindGroup);
-    pass.draw(3);
-    pass.end();
   }
 
   destroy(): void {
@@ -191,4 +161,4 @@ export async function gpuThumbnail(kit: ShaderKit, dummies: DummyPlanes, uploade
   return out;
 }
 
-export { ShaderKit, DummyPlanes };
+export { ShaderKit, DummyPlanes, previewTargetBindGroup };

@@ -1,11 +1,18 @@
 // `exrview thumbs DIR --out DIR`: one tone-mapped thumbnail per EXR through the host (disk cache included), a progress bar, a timing summary.
+// --gpu auto|on|off: images whose size the adapter's calibration says the GPU makes faster go to a GPU process (Dawn);
+// the rest, and every image when the GPU is off or missing, take the CPU path. The summary says which and why.
 
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { DEFAULT_DISPLAY, DISPLAY_TRANSFORMS, type DisplayTransform } from '../../shaders/display-params.js';
-import { createHost } from '../host/host.js';
+import type { FileEntry } from '../host/api.js';
+import { calibrationPath, chooseThumbnailPath, loadCalibration, saveCalibration, type Calibration, type ThumbnailPathChoice } from '../host/gpu-calibration.js';
+import { calibrateGpuThumbnails, GpuChildError, GpuThumbsChild } from '../host/gpu-thumbs-client.js';
+import { createHost, type Host } from '../host/host.js';
+import { channelsOf, chooseThumbnailChannels } from '../host/layers.js';
 import { toneMapHalfRgba } from '../host/tone-map.js';
 import type { ThumbnailDetail } from '../host/thumbnails.js';
 import { describeFailure } from './main.js';
@@ -54,23 +61,104 @@ interface Totals {
   toneMapMs: number;
   encodeMs: number;
   writeMs: number;
+  /** GPU path: planes sent to the GPU process, made, read back (wall, per image, summed). */
+  gpuMs: number;
   bytesRead: number;
   sources: Map<string, number>;
 }
 
+/** The built GPU process beside the command's bundle (dist/cli.mjs → dist/gpu-thumbs-child.mjs). */
+export function gpuChildEntry(): string {
+  return process.env.EXRVIEW_GPU_CHILD ?? fileURLToPath(new URL('./gpu-thumbs-child.mjs', import.meta.url));
+}
+
+type DisplayView = typeof DEFAULT_DISPLAY;
+
+interface GpuPlan {
+  child: GpuThumbsChild | null;
+  calibration: Calibration | null;
+  /** Why there is no GPU, when there is none. */
+  unavailable: string;
+  /** How the calibration was had: stored, or measured now. */
+  calibrationNote: string;
+}
+
+/** Starts the GPU process and gets the adapter's calibration (measured now and stored when missing). */
+async function planGpu(options: ThumbsOptions, params: DisplayView): Promise<GpuPlan> {
+  let child: GpuThumbsChild;
+  try {
+    child = await GpuThumbsChild.start(gpuChildEntry());
+  } catch (error) {
+    return { child: null, calibration: null, unavailable: error instanceof Error ? error.message : String(error), calibrationNote: '' };
+  }
+  if (options.gpu === 'on') return { child, calibration: null, unavailable: '', calibrationNote: '' };
+  const dir = commandCacheDir();
+  const stored = loadCalibration(dir, child.adapter.key, 1);
+  if (stored && stored.longSidePx === options.sizePx) return { child, calibration: stored, unavailable: '', calibrationNote: `calibration of ${stored.measuredAt.slice(0, 10)}` };
+  const t0 = performance.now();
+  try {
+    const calibration = await calibrateGpuThumbnails(child, { longSidePx: options.sizePx, display: params });
+    saveCalibration(dir, calibration);
+    return { child, calibration, unavailable: '', calibrationNote: `calibrated now in ${ms(performance.now() - t0)}, stored in ${calibrationPath(dir)}` };
+  } catch (error) {
+    await child.close();
+    return { child: null, calibration: null, unavailable: `calibration failed: ${error instanceof Error ? error.message : String(error)}`, calibrationNote: '' };
+  }
+}
+
+/** The part and channels the CPU path's thumbnail job takes (first flat part; chooseThumbnailChannels), as GPU slots. */
+function gpuSource(entry: FileEntry): { part: number; pixels: number; channels: string[]; slots: (string | null)[] } | null {
+  const part = entry.summary?.parts.find((p) => p.type === 'scanlineimage' || p.type === 'tiledimage');
+  if (!part) return null;
+  const choice = chooseThumbnailChannels(part.channels.map((c) => c.name));
+  const slots =
+    choice.kind === 'rgb' ? [choice.r, choice.g, choice.b, choice.a] : choice.kind === 'grey' ? [choice.channel, choice.channel, choice.channel, choice.a] : [choice.y, choice.y, choice.y, choice.a];
+  const [x0, y0, x1, y1] = part.dataWindow;
+  return { part: part.index, pixels: (x1 - x0 + 1) * (y1 - y0 + 1), channels: channelsOf(choice), slots };
+}
+
+/** At most `n` at once: full-size planes waiting for the one GPU process would otherwise pile up in memory. */
+function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (fn) => {
+    if (active >= n) await new Promise<void>((r) => waiting.push(r));
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+async function gpuThumbnail(host: Host, child: GpuThumbsChild, entry: FileEntry, src: NonNullable<ReturnType<typeof gpuSource>>, options: ThumbsOptions, params: DisplayView, totals: Totals, path: string): Promise<void> {
+  const image = await host.decodeImage({ requestId: `thumbs-gpu-${entry.id}`, fileId: entry.id, part: src.part, channels: src.channels, priority: 'thumbnail-visible' });
+  const t = image.timings;
+  const made = await child.thumbnail({
+    widthPx: image.widthPx, heightPx: image.heightPx, originX: image.dataWindow[0], originY: image.dataWindow[1],
+    planes: image.planes, slots: src.slots, longSidePx: options.sizePx, display: params,
+  });
+  totals.readMs += t.readMs;
+  totals.decompressMs += t.decompressMs;
+  totals.unpackMs += t.unpackMs;
+  totals.queueMs += t.queueMs;
+  totals.bytesRead += t.bytesRead;
+  totals.gpuMs += made.wallMs;
+  const source = image.source === 'ram-cache' ? 'GPU (RAM cache)' : 'GPU';
+  totals.sources.set(source, (totals.sources.get(source) ?? 0) + 1);
+  await encodeAndWrite(made.rgba, made.widthPx, made.heightPx, path, options.format, totals);
+}
+
 export async function runThumbs(argv: string[]): Promise<number> {
   const options = parseOptions(argv);
-  // the GPU path (gpu-calibration) is not part of this build yet: the CPU path runs and the summary says so
-  if (options.gpu === 'on') {
-    process.stderr.write('exrview: --gpu on: this build has no GPU thumbnail path yet; run with --gpu auto or --gpu off to use the CPU\n');
-    return 1;
-  }
-  const pathNote = options.gpu === 'off' ? 'CPU (--gpu off)' : 'CPU (auto: no GPU thumbnail path in this build)';
   const tStart = performance.now();
   await mkdir(options.outDir, { recursive: true }).catch((error: Error) => {
     throw new Error(`cannot create the output folder ${options.outDir}: ${error.message.replace(/^[A-Z]+: /, '')}`);
   });
   const host = createHost({ userDataDir: commandCacheDir(), prefetch: false });
+  let gpu: GpuPlan | null = null;
   try {
     const folder = await host.openFolder(options.dir);
     if (!folder) throw new Error(`cannot open ${options.dir}`);
@@ -85,17 +173,43 @@ export async function runThumbs(argv: string[]): Promise<number> {
       process.stderr.write(`${progress.active ? '\n' : ''}exrview: ${file}: ${reason}\n`);
     };
     const progress = new ProgressBar(entries.length, Boolean(process.stdout.isTTY));
-    const totals: Totals = { readMs: 0, decompressMs: 0, unpackMs: 0, resizeMs: 0, queueMs: 0, toneMapMs: 0, encodeMs: 0, writeMs: 0, bytesRead: 0, sources: new Map() };
+    const totals: Totals = { readMs: 0, decompressMs: 0, unpackMs: 0, resizeMs: 0, queueMs: 0, toneMapMs: 0, encodeMs: 0, writeMs: 0, gpuMs: 0, bytesRead: 0, sources: new Map() };
     const params = { ...DEFAULT_DISPLAY, exposureEv: options.exposureEv, transform: options.transform, nanInf: false };
+    if (options.gpu !== 'off') {
+      gpu = await planGpu(options, params);
+      if (options.gpu === 'on' && !gpu.child) {
+        progress.finish();
+        process.stderr.write(`exrview: --gpu on: no GPU thumbnail path here: ${gpu.unavailable}; run with --gpu auto or --gpu off to use the CPU\n`);
+        return 1;
+      }
+    }
+    const child = gpu?.child ?? null;
+    const gpuSlots = limiter(2);
+    let gpuMade = 0;
+    let gpuFellBack = 0;
     const tThumbs = performance.now();
     await Promise.all(
       entries.map(async (entry) => {
         const file = join(options.dir, entry.relativePath);
+        const outPath = join(options.outDir, entry.name.replace(/\.exr$/i, `.${options.format}`));
         try {
           if (entry.status !== 'ok') throw new Error(entry.status === 'incomplete' ? 'the file is incomplete (still being written?)' : (entry.error ?? 'cannot be read'));
+          const src = child ? gpuSource(entry) : null;
+          const choice: ThumbnailPathChoice = !src ? { path: 'cpu', reason: '' } : options.gpu === 'on' ? { path: 'gpu', reason: '--gpu on' } : chooseThumbnailPath(src.pixels, gpu!.calibration, true);
+          if (src && choice.path === 'gpu' && !child!.dead) {
+            try {
+              await gpuSlots(() => gpuThumbnail(host, child!, entry, src, options, params, totals, outPath));
+              gpuMade++;
+              return;
+            } catch (error) {
+              // the GPU process died: auto goes on on the CPU (the summary says so); --gpu on reports the file
+              if (!(error instanceof GpuChildError) || options.gpu === 'on') throw error;
+              gpuFellBack++;
+            }
+          }
           const detail = await host.getThumbnailDetailed({ requestId: entry.id, fileId: entry.id, longSidePx: options.sizePx, priority: 'thumbnail-visible' });
           addTimings(totals, detail);
-          await writeThumbnail(detail, join(options.outDir, entry.name.replace(/\.exr$/i, `.${options.format}`)), options.format, params, totals);
+          await writeThumbnail(detail, outPath, options.format, params, totals);
         } catch (error) {
           fail(file, describeFailure(error));
         } finally {
@@ -105,11 +219,26 @@ export async function runThumbs(argv: string[]): Promise<number> {
     );
     const thumbsMs = performance.now() - tThumbs;
     progress.finish();
+    const pathNote = describePath(options, gpu, gpuMade, entries.length, gpuFellBack);
     printSummary(entries.length - failures, thumbsMs, performance.now() - tStart, totals, pathNote, (await host.getInfo()).decodeWorkers);
     return failures > 0 ? 1 : 0;
   } finally {
+    await gpu?.child?.close();
     await host.close();
   }
+}
+
+/** "GPU for 3 of 20 (adapter: why)", or why the CPU made them all. */
+function describePath(options: ThumbsOptions, gpu: GpuPlan | null, gpuMade: number, total: number, fellBack: number): string {
+  if (options.gpu === 'off' || !gpu) return 'CPU (--gpu off)';
+  if (!gpu.child) return `CPU (auto: no GPU: ${gpu.unavailable})`;
+  const adapter = gpu.child.adapter.key;
+  const died = fellBack > 0 ? `; ${gpu.child.dead ?? 'the GPU process failed'}: ${fellBack} made on the CPU instead` : '';
+  if (options.gpu === 'on') return `GPU for ${gpuMade} of ${total} (--gpu on, ${adapter})${died}`;
+  const c = gpu.calibration!;
+  const why = c.crossoverPixels === null ? 'CPU faster at every size' : c.crossoverPixels === 0 ? 'GPU faster at every size' : `GPU faster above ${(c.crossoverPixels / 1e6).toFixed(2)} MP`;
+  const model = (m: Calibration['gpu']) => `${m.fixedMs.toFixed(1)} ms + ${m.msPerMegapixel.toFixed(1)} ms/MP`;
+  return `GPU for ${gpuMade} of ${total} (${adapter}: ${why}; per image GPU ${model(c.gpu)}, CPU ${model(c.cpu)} on one thread; ${gpu.calibrationNote})${died}`;
 }
 
 function addTimings(totals: Totals, detail: ThumbnailDetail): void {
@@ -126,16 +255,19 @@ function addTimings(totals: Totals, detail: ThumbnailDetail): void {
 
 async function writeThumbnail(detail: ThumbnailDetail, path: string, format: 'png' | 'jpg', params: typeof DEFAULT_DISPLAY, totals: Totals): Promise<void> {
   const { widthPx, heightPx, rgbaHalf } = detail.thumbnail;
-  let t = performance.now();
+  const t = performance.now();
   const rgba8 = toneMapHalfRgba(new Uint16Array(rgbaHalf), widthPx, heightPx, params);
-  let now = performance.now();
-  totals.toneMapMs += now - t;
-  t = now;
+  totals.toneMapMs += performance.now() - t;
+  await encodeAndWrite(rgba8, widthPx, heightPx, path, format, totals);
+}
+
+/** 8-bit RGBA (alpha dropped) to PNG or JPEG, written atomically. */
+async function encodeAndWrite(rgba8: Uint8Array | Uint8ClampedArray, widthPx: number, heightPx: number, path: string, format: 'png' | 'jpg', totals: Totals): Promise<void> {
+  const tEncode = performance.now();
   const image = sharp(Buffer.from(rgba8.buffer, rgba8.byteOffset, rgba8.byteLength), { raw: { width: widthPx, height: heightPx, channels: 4 } }).removeAlpha();
   const encoded = format === 'png' ? await image.png().toBuffer() : await image.jpeg({ quality: 90 }).toBuffer();
-  now = performance.now();
-  totals.encodeMs += now - t;
-  t = now;
+  const t = performance.now();
+  totals.encodeMs += t - tEncode;
   const temp = `${path}.${process.pid}.tmp`;
   try {
     await writeFile(temp, encoded);
@@ -155,6 +287,7 @@ function printSummary(made: number, thumbsMs: number, totalMs: number, t: Totals
     `${made} thumbnails in ${ms(thumbsMs)} (${ms(totalMs)} with start-up and folder scan); path: ${pathNote}, ${workers} workers\n` +
       `  from: ${sources}\n` +
       `  stages (summed over workers): read ${ms(t.readMs)} (${(t.bytesRead / 1e6).toFixed(1)} MB), decompress ${ms(t.decompressMs)}, unpack ${ms(t.unpackMs)}, resize ${ms(t.resizeMs)}, queue ${ms(t.queueMs)}\n` +
+      (t.gpuMs > 0 ? `  GPU path (send planes, upload, assemble, MIP, tone-map, read back): ${ms(t.gpuMs)}\n` : '') +
       `  output (main thread): tone-map ${ms(t.toneMapMs)}, encode ${ms(t.encodeMs)}, write ${ms(t.writeMs)}\n`,
   );
 }

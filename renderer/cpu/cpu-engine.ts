@@ -8,6 +8,8 @@ import { FrameStats } from '../gpu/frame-stats.js';
 import type { LayerChoice } from '../gpu/gpu-image.js';
 import type { CpuStats, ViewEngine } from '../gpu/view-engine.js';
 import type { PanZoom } from '../gpu/view-geometry.js';
+import { ATLAS_CELL_PX } from '../gpu/thumb-atlas.js';
+import { boxDownsampleHalfRgba, fitSize } from '../gpu/thumb-filter.js';
 import { assembleRgba } from './assemble.js';
 
 export class CpuEngine implements ViewEngine {
@@ -55,16 +57,18 @@ export class CpuEngine implements ViewEngine {
     const done = new Promise<number>((r) => this.pending.push(r));
     this.invalidate();
     await done;
-    return { key: k, source, uploadBytes: 0, uploadCallMs: 0, uploadWallMs: NaN, layerBuilt: true, showMs: performance.now() - t0, decoded: source === 'uploaded' ? image : null };
+    return { key: k, source, uploadBytes: 0, uploadPath: '', uploadCallMs: 0, uploadCpuCopyMs: 0, uploadWaitMs: 0, uploadWallMs: NaN, uploadGBps: NaN, layerBuilt: true, showMs: performance.now() - t0, decoded: source === 'uploaded' ? image : null };
   }
 
   isCached(key: ImageKey): boolean { return this.images.has(imageKeyString(key)); }
 
   putThumbnail(fileId: string, t: Thumbnail): void {
-    const h = new Uint16Array(t.rgbaHalf);
+    // as the GPU atlas does: larger than a cell is box-filtered down in linear light, not left to drawImage's sampling
+    const { widthPx, heightPx } = fitSize(t.widthPx, t.heightPx, ATLAS_CELL_PX);
+    const h = widthPx === t.widthPx && heightPx === t.heightPx ? new Uint16Array(t.rgbaHalf) : boxDownsampleHalfRgba(new Uint16Array(t.rgbaHalf), t.widthPx, t.heightPx, widthPx, heightPx);
     const rgba = new Float32Array(h.length);
     for (let i = 0; i < h.length; i++) rgba[i] = halfToFloat(h[i]!);
-    this.thumbs.set(fileId, { widthPx: t.widthPx, heightPx: t.heightPx, rgba });
+    this.thumbs.set(fileId, { widthPx, heightPx, rgba });
     this.invalidateGrid();
   }
 

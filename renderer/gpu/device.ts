@@ -24,6 +24,8 @@ export async function requestGpuDevice(): Promise<GpuDeviceInfo> {
   if (!adapter) throw new NoWebGpuError('WebGPU is present but no adapter was found (GPU blocklisted or disabled)');
   const hasTimestamps = adapter.features.has('timestamp-query');
   const requiredFeatures: GPUFeatureName[] = hasTimestamps ? ['timestamp-query'] : [];
+  // lets the compute tone-map write a bgra8unorm canvas texture (engine.ts chooseToneMapPath)
+  if (adapter.features.has('bgra8unorm-storage')) requiredFeatures.push('bgra8unorm-storage');
   const device = await adapter.requestDevice({
     requiredFeatures,
     requiredLimits: {

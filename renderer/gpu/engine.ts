@@ -1,10 +1,12 @@
 // The GPU engine: a plain class outside React that owns the device, the texture caches and the frame loop.
 // It draws only when invalidated; a frame writes two small uniform blocks and encodes two passes, nothing else.
+// Images go up through a ring of mapped staging buffers (renderer/gpu/upload.ts); the preview is tone-mapped by a
+// compute pass straight into the canvas texture where the canvas format allows storage writes, else by a render pass.
 import type { DecodedImage, Thumbnail } from '../host/api-types.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
 import { GRID_CELL_BYTES, GRID_VIEW_BYTES, PREVIEW_VIEW_BYTES, UniformBlock, packGridView, packPreviewView } from '../../shaders/layouts.js';
-import { DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
-import { ShaderKit } from '../../shaders/pipelines.js';
+import { DummyPlanes, encodePreviewCompute, type LayerTexture } from '../../shaders/passes.js';
+import { ShaderKit, STORAGE_TARGET_FORMATS } from '../../shaders/pipelines.js';
 import { requestGpuDevice, type GpuDeviceInfo } from './device.js';
 import { FrameStats } from './frame-stats.js';
 import { GpuImage, layerKey, type LayerChoice } from './gpu-image.js';
@@ -12,7 +14,7 @@ import { GpuTimer } from './gpu-timer.js';
 import { Histogrammer } from './histogrammer.js';
 import { ByteLru, type CacheCounters } from './lru.js';
 import { ThumbAtlas } from './thumb-atlas.js';
-import { writeTextureUploader, type PlaneUploader } from './upload.js';
+import { createPlaneUploader, type PlaneUploader } from './upload.js';
 import { emptyGeometry, previewGeometry, type PanZoom } from './view-geometry.js';
 
 export interface ImageKey { fileId: string; part: number }
@@ -29,10 +31,18 @@ export interface ShowReport {
   /** 'gpu-cache': nothing was loaded or uploaded; 'uploaded': planes went to the GPU. */
   source: 'gpu-cache' | 'uploaded';
   uploadBytes: number;
-  /** CPU time of the upload calls. */
+  /** 'staging ring' or 'writeTexture' (the fallback); '' when nothing was uploaded. */
+  uploadPath: string;
+  /** CPU time of the upload call: texture creation, the copy into staging memory, encode, submit. */
   uploadCallMs: number;
-  /** Upload + layer build until the GPU finished (onSubmittedWorkDone, measured off the frame loop); NaN until known. */
+  /** Of uploadCallMs: writing pixels into mapped staging memory (NaN on writeTexture), and waiting for a free staging buffer. */
+  uploadCpuCopyMs: number;
+  uploadWaitMs: number;
+  /** Upload call → its copies completed on the GPU (onSubmittedWorkDone asked right after the upload's submission,
+   *  before the layer build's, measured off the frame loop); NaN until known. */
   uploadWallMs: number;
+  /** uploadBytes / uploadWallMs; NaN until known. */
+  uploadGBps: number;
   layerBuilt: boolean;
   /** show() call → the frame that shows it submitted. */
   showMs: number;
@@ -44,12 +54,21 @@ export interface CanvasCapture { widthPx: number; heightPx: number; format: GPUT
 
 export interface GridCell { fileId: string; xPx: number; yPx: number; widthPx: number; heightPx: number }
 
+export type ToneMapPath = 'compute' | 'render pass';
+
+/** The last image upload's figures (see ShowReport); NaN before the first. */
+export interface UploadFigures { path: string; bytes: number; callMs: number; cpuCopyMs: number; waitMs: number; wallMs: number; GBps: number; submits: number }
+
 export interface EngineStats {
   path: 'gpu';
   adapter: string;
   features: string[];
   timestamps: string;
   uploader: string;
+  lastUpload: UploadFigures;
+  /** How the preview is tone-mapped on this device, and why (chosen once per device). */
+  toneMapPath: ToneMapPath;
+  toneMapPathReason: string;
   imageUploads: number;
   imageUploadBytes: number;
   thumbUploads: number;
@@ -61,6 +80,30 @@ export interface EngineStats {
   frames: number;
   deviceLosses: number;
   lastLossReason: string;
+}
+
+export interface EngineOptions {
+  budgetBytes?: number;
+  /** 'writeTexture' forces the fallback uploader (baseline measurements, tests). */
+  uploader?: 'auto' | 'writeTexture';
+  /** 'render pass' forces the fragment tone-map; 'compute' asks for the compute one (still refused where the format cannot). */
+  toneMapPath?: 'auto' | ToneMapPath;
+  /** The canvas format; default navigator.gpu.getPreferredCanvasFormat(). */
+  canvasFormat?: GPUTextureFormat;
+}
+
+/**
+ * Which tone-map path a canvas format allows on a device. Compute wherever the canvas texture can be a storage
+ * texture: measured on an H100 (bench/gpu/NOTES.md) the same toneMapPixel takes 0.096 ms at 4K in a compute pass and
+ * 3.27 ms as the preview's fragment pass. rgba8unorm takes storage writes in core WebGPU; bgra8unorm (the preferred
+ * canvas format on most desktops) only with the 'bgra8unorm-storage' feature.
+ */
+export function chooseToneMapPath(format: GPUTextureFormat, features: ReadonlySet<string>, want: 'auto' | ToneMapPath = 'auto'): { path: ToneMapPath; reason: string } {
+  if (want === 'render pass') return { path: 'render pass', reason: 'render pass asked for' };
+  if (format === 'bgra8unorm' && !features.has('bgra8unorm-storage')) return { path: 'render pass', reason: "the canvas format bgra8unorm needs the 'bgra8unorm-storage' feature for storage writes, and the device has none" };
+  if (!STORAGE_TARGET_FORMATS.includes(format)) return { path: 'render pass', reason: `the canvas format ${format} cannot be a storage texture` };
+  const why = format === 'bgra8unorm' ? "canvas bgra8unorm with 'bgra8unorm-storage'" : `canvas ${format} takes storage writes`;
+  return { path: 'compute', reason: `${why}: tone-map in a compute pass straight into the canvas texture (H100: 0.096 ms vs 3.27 ms as a render pass at 4K)` };
 }
 
 const MAX_CELLS = 4096;
@@ -90,6 +133,9 @@ export class GpuEngine {
   private gridCanvas: HTMLCanvasElement | null = null;
   private gridContext: GPUCanvasContext | null = null;
   private format: GPUTextureFormat = 'bgra8unorm';
+  private uploader!: PlaneUploader;
+  private toneMap: { path: ToneMapPath; reason: string } = { path: 'render pass', reason: 'not chosen yet' };
+  private lastUpload: UploadFigures = { path: '', bytes: 0, callMs: NaN, cpuCopyMs: NaN, waitMs: NaN, wallMs: NaN, GBps: NaN, submits: 0 };
   private display: DisplayParams = { ...DEFAULT_DISPLAY };
   private panZoom: PanZoom = { zoom: 1, centerX: 0, centerY: 0 };
   private current: { key: ImageKey; keyString: string; choice: LayerChoice; image: GpuImage; layer: LayerTexture } | null = null;
@@ -112,12 +158,12 @@ export class GpuEngine {
   onHistogram: ((bins: Uint32Array) => void) | null = null;
   onDeviceRestored: (() => void) | null = null;
 
-  private constructor(private readonly source: TextureSource, budgetBytes: number, private readonly uploader: PlaneUploader) {
-    this.cache = new ByteLru<GpuImage>(budgetBytes);
+  private constructor(private readonly source: TextureSource, private readonly options: EngineOptions) {
+    this.cache = new ByteLru<GpuImage>(options.budgetBytes ?? 1536 << 20);
   }
 
-  static async create(source: TextureSource, options: { budgetBytes?: number; uploader?: PlaneUploader } = {}): Promise<GpuEngine> {
-    const e = new GpuEngine(source, options.budgetBytes ?? 1536 << 20, options.uploader ?? writeTextureUploader);
+  static async create(source: TextureSource, options: EngineOptions = {}): Promise<GpuEngine> {
+    const e = new GpuEngine(source, options);
     await e.init();
     return e;
   }
@@ -125,8 +171,10 @@ export class GpuEngine {
   private async init(): Promise<void> {
     this.info = await requestGpuDevice();
     const device = this.info.device;
-    this.format = navigator.gpu.getPreferredCanvasFormat();
+    this.format = this.options.canvasFormat ?? navigator.gpu.getPreferredCanvasFormat();
     this.kit = new ShaderKit(device);
+    this.uploader = await createPlaneUploader(device, this.options.uploader === 'writeTexture' ? { force: 'writeTexture' } : {});
+    this.toneMap = await this.probeToneMapPath(device);
     this.dummies = new DummyPlanes(device);
     this.atlas = new ThumbAtlas(device);
     this.histogrammer = new Histogrammer(this.kit);
@@ -141,8 +189,29 @@ export class GpuEngine {
     ] });
     this.atlasGroup = device.createBindGroup({ layout: this.kit.imageLayout, entries: [{ binding: 0, resource: this.atlas.texture.createView() }] });
     // warm the pipelines so the first frame does not compile
-    this.kit.preview(this.format); this.kit.grid(this.format); this.kit.mip(); this.kit.assemble();
+    if (this.toneMap.path === 'render pass') this.kit.preview(this.format);
+    this.kit.grid(this.format); this.kit.mip(); this.kit.assemble();
     device.lost.then((info) => { if (!this.disposed && this.info.device === device) void this.recover(`${info.reason}: ${info.message}`); });
+  }
+
+  /** chooseToneMapPath, then the compute pipeline built once inside an error scope: any refusal falls back to the render pass. */
+  private async probeToneMapPath(device: GPUDevice): Promise<{ path: ToneMapPath; reason: string }> {
+    const choice = chooseToneMapPath(this.format, device.features as ReadonlySet<string>, this.options.toneMapPath);
+    if (choice.path !== 'compute') return choice;
+    device.pushErrorScope('validation');
+    let thrown = '';
+    let probe: GPUTexture | null = null;
+    try {
+      this.kit.previewCompute(this.format);
+      probe = device.createTexture({ label: 'storage probe', size: [1, 1], format: this.format, usage: GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+      device.createBindGroup({ layout: this.kit.previewTargetLayout(this.format), entries: [{ binding: 0, resource: probe.createView() }] });
+    } catch (e) {
+      thrown = e instanceof Error ? e.message : String(e);
+    }
+    const error = await device.popErrorScope();
+    probe?.destroy();
+    if (thrown || error) return { path: 'render pass', reason: `the compute tone-map was refused on this device (${thrown || error!.message})` };
+    return choice;
   }
 
   get device(): GPUDevice { return this.info.device; }
@@ -151,7 +220,10 @@ export class GpuEngine {
   attachPreview(canvas: HTMLCanvasElement | OffscreenCanvas): void {
     this.previewCanvas = canvas;
     this.previewContext = canvas.getContext('webgpu') as GPUCanvasContext;
-    this.previewContext.configure({ device: this.device, format: this.format, alphaMode: 'opaque', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+    // STORAGE_BINDING: the compute tone-map writes the canvas texture itself; RENDER_ATTACHMENT stays for the clear
+    // when no image is shown (and the render-pass path); COPY_SRC for capture()
+    const storage = this.toneMap.path === 'compute' ? GPUTextureUsage.STORAGE_BINDING : 0;
+    this.previewContext.configure({ device: this.device, format: this.format, alphaMode: 'opaque', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC | storage });
     this.invalidate();
   }
 
@@ -182,18 +254,39 @@ export class GpuEngine {
     const keyString = imageKeyString(key);
     let image = this.cache.get(keyString);
     let decoded: DecodedImage | null = null;
-    const report: ShowReport = { key: keyString, source: 'gpu-cache', uploadBytes: 0, uploadCallMs: 0, uploadWallMs: NaN, layerBuilt: false, showMs: NaN, decoded: null };
+    const report: ShowReport = {
+      key: keyString, source: 'gpu-cache', uploadBytes: 0, uploadPath: '', uploadCallMs: 0, uploadCpuCopyMs: 0, uploadWaitMs: 0,
+      uploadWallMs: NaN, uploadGBps: NaN, layerBuilt: false, showMs: NaN, decoded: null,
+    };
     if (!image) {
       decoded = await this.source.loadImage(key);
       if (this.disposed) return report;
+      const device = this.device;
       const tUp = performance.now();
-      const { gpuImage, report: up } = GpuImage.upload(this.device, this.uploader, decoded);
+      let uploaded: Awaited<ReturnType<typeof GpuImage.upload>>;
+      try {
+        uploaded = await GpuImage.upload(this.uploader, decoded);
+      } catch (e) {
+        // the device was lost under the upload: the engine's recovery makes a new one; show the image on that
+        if (this.disposed || !(e instanceof Error && e.name === 'GpuDeviceLostError')) throw e;
+        await device.lost;
+        await this.restored();
+        return this.show(key, choice);
+      }
+      if (this.disposed || this.info.device !== device) { uploaded.gpuImage.destroy(); return report; }
+      const { gpuImage, report: up } = uploaded;
       image = gpuImage;
       this.imageUploads += up.planes;
       this.imageUploadBytes += up.bytes;
-      Object.assign(report, { source: 'uploaded', uploadBytes: up.bytes, uploadCallMs: up.callMs, decoded });
+      Object.assign(report, { source: 'uploaded', uploadBytes: up.bytes, uploadPath: this.uploader.path, uploadCallMs: up.callMs, uploadCpuCopyMs: up.cpuCopyMs, uploadWaitMs: up.waitMs, decoded });
+      const figures: UploadFigures = { path: this.uploader.path, bytes: up.bytes, callMs: up.callMs, cpuCopyMs: up.cpuCopyMs, waitMs: up.waitMs, wallMs: NaN, GBps: NaN, submits: up.submits };
+      this.lastUpload = figures;
       this.cache.set(keyString, image, keyString);
-      void this.device.queue.onSubmittedWorkDone().then(() => { report.uploadWallMs = performance.now() - tUp; });
+      // asked before the layer build is submitted: resolves when the copies (and earlier work) are done, not the build
+      void device.queue.onSubmittedWorkDone().then(() => {
+        report.uploadWallMs = figures.wallMs = performance.now() - tUp;
+        report.uploadGBps = figures.GBps = up.bytes / 1e9 / (figures.wallMs / 1e3);
+      });
     }
     const { layer, built } = image.layer(this.kit, this.dummies, choice, this.mipTimer);
     report.layerBuilt = built;
@@ -288,6 +381,14 @@ export class GpuEngine {
     packPreviewView(this.previewBlock, this.display, this.geometry);
     this.device.queue.writeBuffer(this.previewBuffer, 0, this.previewBlock.bytes);
     const writes = this.toneTimer?.begin();
+    if (this.toneMap.path === 'compute') {
+      // the canvas hands out a new texture each frame, so its one-entry bind group is made per frame (as the render
+      // pass needs a new view); every other binding, buffer and pipeline is the render path's, made once
+      const target = this.device.createBindGroup({ label: 'canvas target', layout: this.kit.previewTargetLayout(this.format), entries: [{ binding: 0, resource: view }] });
+      encodePreviewCompute(this.kit, encoder, texture, { view: this.previewGroup, image: cur.layer.imageBindGroup, target }, writes);
+      if (writes) this.toneTimer!.resolve(encoder);
+      return !!writes;
+    }
     const pass = encoder.beginRenderPass({
       label: 'tone-map',
       colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store', clearValue: { r: 0, g: 0, b: 0, a: 1 } }],
@@ -379,6 +480,9 @@ export class GpuEngine {
       features: this.info.adapterFeatures,
       timestamps: this.info.hasTimestamps ? 'timestamp-query' : 'n/a: the adapter has no timestamp-query feature',
       uploader: this.uploader.name,
+      lastUpload: { ...this.lastUpload },
+      toneMapPath: this.toneMap.path,
+      toneMapPathReason: this.toneMap.reason,
       imageUploads: this.imageUploads,
       imageUploadBytes: this.imageUploadBytes,
       thumbUploads: this.atlas.uploads,
@@ -412,6 +516,7 @@ export class GpuEngine {
       const cur = this.current;
       this.current = null;
       this.mipTimer = this.toneTimer = null;
+      this.uploader?.destroy();
       await this.init();
       if (this.previewCanvas) this.attachPreview(this.previewCanvas);
       if (this.gridCanvas) this.attachGrid(this.gridCanvas);
@@ -431,6 +536,7 @@ export class GpuEngine {
     if (this.rafId) cancelAnimationFrame(this.rafId);
     this.cache.clear();
     this.atlas?.destroy();
+    this.uploader?.destroy();
     this.previewContext?.unconfigure();
     this.gridContext?.unconfigure();
     this.info?.device.destroy();

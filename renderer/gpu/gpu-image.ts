@@ -4,7 +4,7 @@ import type { AssembleMode } from '../../shaders/layouts.js';
 import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, mipChainBytes, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 import type { GpuTimer } from './gpu-timer.js';
-import type { PlaneUploader, UploadedPlane } from './upload.js';
+import type { ImageUpload, PlaneUploader, UploadedPlane } from './upload.js';
 
 /** Which planes go to R, G, B, A (null: 0 for colour, 1 for alpha) and how they combine. */
 export interface LayerChoice {
@@ -16,11 +16,8 @@ export function layerKey(c: LayerChoice): string {
   return `${c.mode}:${c.slots.map((s) => s ?? '-').join('|')}`;
 }
 
-export interface UploadReport {
-  bytes: number;
+export interface UploadReport extends Omit<ImageUpload, 'planes'> {
   planes: number;
-  /** CPU time of the upload calls. */
-  callMs: number;
 }
 
 export class GpuImage {
@@ -39,16 +36,14 @@ export class GpuImage {
     this.heightPx = image.heightPx;
   }
 
-  /** Uploads every plane of a decoded image. */
-  static upload(device: GPUDevice, uploader: PlaneUploader, image: DecodedImage): { gpuImage: GpuImage; report: UploadReport } {
+  /** Uploads every plane of a decoded image (one submission on the staging ring); resolves once the copies are queued. */
+  static async upload(uploader: PlaneUploader, image: DecodedImage): Promise<{ gpuImage: GpuImage; report: UploadReport }> {
     const g = new GpuImage(image);
-    const t0 = performance.now();
-    for (const plane of image.planes) {
-      const up = uploader.upload(device, plane);
-      g.planes.set(plane.name, up);
-      g.planeBytes += up.bytes;
-    }
-    return { gpuImage: g, report: { bytes: g.planeBytes, planes: image.planes.length, callMs: performance.now() - t0 } };
+    const up = await uploader.uploadImage(image.planes);
+    up.planes.forEach((p) => g.planes.set(p.name, p));
+    g.planeBytes = up.bytes;
+    const { planes: _planes, ...costs } = up;
+    return { gpuImage: g, report: { ...costs, planes: up.planes.length } };
   }
 
   get bytes(): number {
