@@ -114,6 +114,8 @@ test('open a folder, see thumbnails, scrub exposure, switch layer and channel, r
   await expect(diag.locator('[data-key=transfer]')).toContainText('MB');
   await expect(diag.locator('[data-key=host]')).toContainText('ms');
   await expect(diag.locator('[data-key=tonemap-gpu]')).toContainText('ms');
+  await expect(diag.locator('[data-key=tonemap-path]')).toContainText(/^(compute|render pass): /);
+  await expect(diag.locator('[data-key=last-upload]')).toContainText('GB/s');
   const uploads = await diag.locator('[data-key=uploads]').textContent();
   // exposure changed, layer and channel switched: the planes went up once (6 planes of ramp.exr)
   expect(uploads).toMatch(/^6 planes/);

@@ -55,6 +55,8 @@ export function Diagnostics() {
           <dt>Features</dt><dd className="features">{e.features.join(', ')}</dd>
           <dt>Timestamps</dt><dd>{e.timestamps}</dd>
           <dt>Uploader</dt><dd>{e.uploader}</dd>
+          <dt>Last upload</dt><dd data-key="last-upload">{e.lastUpload.submits ? `${mb(e.lastUpload.bytes)} by ${e.lastUpload.path}: CPU copy ${fmt(+e.lastUpload.cpuCopyMs.toFixed(2), 'ms')}, until done ${fmt(+e.lastUpload.wallMs.toFixed(2), 'ms')}, ${fmt(+e.lastUpload.GBps.toFixed(2), 'GB/s')}, ${e.lastUpload.submits} submission${e.lastUpload.submits === 1 ? '' : 's'}` : 'none yet'}</dd>
+          <dt>Tone-map path</dt><dd data-key="tonemap-path">{e.toneMapPath}: {e.toneMapPathReason}</dd>
           <dt>MIP GPU</dt><dd data-key="mip-gpu">{fmt(Number.isNaN(e.mipGpuMs) ? null : +e.mipGpuMs.toFixed(3), 'ms')}</dd>
           <dt>Tone-map GPU</dt><dd data-key="tonemap-gpu">{fmt(Number.isNaN(e.toneMapGpuMs) ? null : +e.toneMapGpuMs.toFixed(3), 'ms')}</dd>
           <dt>GPU cache</dt><dd data-key="cache">{e.cache.entries} images, {mb(e.cache.bytes)} of {mb(e.cache.budgetBytes)}, {e.cache.hits} hits, {e.cache.misses} misses, {e.cache.evictions} evictions</dd>
