@@ -26,10 +26,12 @@ const SHORTEST_LONG_RUN = 2 + LONG_ZEROCODE_RUN - SHORT_ZEROCODE_RUN;
 const LONGEST_LONG_RUN = 255 + SHORTEST_LONG_RUN;
 /** First-level lookup width: 64 KiB of Int32 entries, resolves every code up to this length at once. */
 const LOOKUP_BITS = 14;
-/** Longest code the fast path resolves from its 32-bit window (it holds at least 25 bits there). */
+/** Longest code the fast path resolves from its 32-bit window (it holds at least 24 bits there). */
 const WINDOW_CODE_BITS = 24;
 /** At best one value per bit for plain codes; a run (rlc code + 8 bits) yields 255 values in 9 bits. */
 const MAX_VALUES_PER_BIT = 29;
+/** Lookup entries for the run-length code are -(RLC_ENTRY + length), below every long-code hint. */
+const RLC_ENTRY = 64;
 
 // Decoder state, reused between calls: a worker decodes one block at a time and nothing here
 // calls out, so one set of tables per thread is enough and saves ~400 KiB of allocation per block.
@@ -43,7 +45,8 @@ const symbolOffset = new Int32Array(MAX_CODE_BITS + 2);
 const symbolsByCode = new Int32Array(SYMBOL_COUNT);
 const rankCursor = new Int32Array(MAX_CODE_BITS + 2);
 /**
- * Indexed by the next LOOKUP_BITS bits: (symbol << 6) | length for codes up to LOOKUP_BITS long;
+ * Indexed by the next LOOKUP_BITS bits: (symbol << 6) | length for codes up to LOOKUP_BITS long,
+ * except the run-length code: -(RLC_ENTRY + length), so the common case is just entry > 0;
  * -length of the shortest longer code with that prefix; 0 where no code starts with the prefix.
  */
 const lookup = new Int32Array(1 << LOOKUP_BITS);
@@ -51,7 +54,6 @@ const lookup = new Int32Array(1 << LOOKUP_BITS);
 interface CodeShape {
   minLength: number;
   maxLength: number;
-  lookupBits: number;
 }
 
 function readU32(src: Uint8Array, at: number): number {
@@ -119,7 +121,7 @@ function buildDecoder(im: number, iM: number): CodeShape {
     if (minLength === 0) minLength = length;
     maxLength = length;
   }
-  if (maxLength === 0) return { minLength, maxLength, lookupBits: 0 };
+  if (maxLength === 0) return { minLength, maxLength };
 
   // Longest codes first: firstCode[L - 1] = (firstCode[L] + count[L]) / 2. An odd sum at a level
   // where shorter codes exist means a code of that level would prefix a longer one.
@@ -148,15 +150,23 @@ function buildDecoder(im: number, iM: number): CodeShape {
     symbolsByCode[symbolOffset[length]! + cursor[length]!++] = symbol;
   }
 
-  const lookupBits = Math.min(LOOKUP_BITS, maxLength);
+  // Always the full width: a constant shift in the hot loop is measurably faster than a variable one.
+  const lookupBits = LOOKUP_BITS;
   lookup.fill(0, 0, 1 << lookupBits);
   for (let length = minLength; length <= lookupBits; length++) {
     const span = 1 << (lookupBits - length);
     const count = lengthCount[length]!;
     const base = symbolOffset[length]!;
     let start = firstCode[length]! * span;
-    for (let rank = 0; rank < count; rank++, start += span) {
-      lookup.fill((symbolsByCode[base + rank]! << 6) | length, start, start + span);
+    for (let rank = 0; rank < count; rank++) {
+      const symbol = symbolsByCode[base + rank]!;
+      const entry = symbol === iM ? -(RLC_ENTRY + length) : (symbol << 6) | length;
+      // Most codes are long and cover a few entries: a loop beats a call to fill() there.
+      if (span < 32) for (let end = start + span; start < end; start++) lookup[start] = entry;
+      else {
+        lookup.fill(entry, start, start + span);
+        start += span;
+      }
     }
   }
   for (let length = lookupBits + 1; length <= maxLength; length++) {
@@ -169,7 +179,7 @@ function buildDecoder(im: number, iM: number): CodeShape {
       if (lookup[prefix] === 0) lookup[prefix] = -length;
     }
   }
-  return { minLength, maxLength, lookupBits };
+  return { minLength, maxLength };
 }
 
 /**
@@ -245,39 +255,45 @@ export function huffmanDecodeInto(src: Uint8Array, out: Uint16Array): void {
   const firsts = firstCode;
   const offsets = symbolOffset;
   const symbols = symbolsByCode;
-  const tableShift = 32 - shape.lookupBits;
   const maxLength = shape.maxLength;
   const windowLimit = Math.min(maxLength, WINDOW_CODE_BITS);
-  // The fast loop reads at most 5 bytes per value without checking, so it stops 8 bytes short.
+  // The fast loop reads at most 5 bytes past p per value without checking, so it stops 8 bytes short.
   const fastEnd = dataEnd - 8;
 
-  // `window` holds the next `windowBits` bits left-aligned (bit 31 first); the bits below are zero.
+  // `window` holds the next `windowBits` stream bits left-aligned (bit 31 first); the bits below
+  // them are the stream's next bits too (the start of byte p), never garbage. The stream position
+  // of bit 31 is always (p - dataStart) * 8 - windowBits.
   // JavaScript bit operations are 32-bit, so instead of the 64-bit accumulator of the C code the
-  // window is refilled 16 bits at a time, keeping at least 16 bits for the 14-bit lookup.
+  // window is topped up before every code without a branch: OR in the 32 bits at p, then count
+  // the whole bytes that fitted. That leaves 24..31 valid bits, enough for the 14-bit lookup, a
+  // 24-bit code, or a short code and its 8-bit run count.
+  const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
   let window = 0;
   let windowBits = 0;
   let p = dataStart;
   let o = 0;
 
   while (o < outCount && p <= fastEnd) {
-    if (windowBits < 16) {
-      window |= ((src[p]! << 8) | src[p + 1]!) << (16 - windowBits);
-      p += 2;
-      windowBits += 16;
-    }
-    const entry = table[window >>> tableShift]!;
-    let symbol: number;
+    window |= view.getUint32(p) >>> windowBits;
+    const bytes = (31 - windowBits) >> 3;
+    p += bytes;
+    windowBits += bytes << 3;
+    const entry = table[window >>> (32 - LOOKUP_BITS)]!;
     if (entry > 0) {
-      symbol = entry >>> 6;
       const length = entry & 63;
+      window <<= length;
+      windowBits -= length;
+      out[o++] = entry >>> 6;
+      continue;
+    }
+    let symbol: number;
+    if (entry <= -RLC_ENTRY) {
+      symbol = rlc;
+      const length = -entry - RLC_ENTRY;
       window <<= length;
       windowBits -= length;
     } else {
       if (entry === 0) throw invalid('Huffman data holds an undefined code');
-      while (windowBits <= 24) {
-        window |= src[p++]! << (24 - windowBits);
-        windowBits += 8;
-      }
       // Canonical search from the shortest length sharing this prefix.
       symbol = -1;
       let length = -entry;
@@ -358,55 +374,40 @@ export function huffmanDecodeInto(src: Uint8Array, out: Uint16Array): void {
 
 // ---- encoding ----
 
-/** Huffman code lengths for the symbols with non-zero frequency in im..iM (deterministic ties: lower node first). */
-function buildCodeLengths(frequency: Float64Array, im: number, iM: number, lengths: Uint8Array): void {
-  const leafSymbol: number[] = [];
-  for (let symbol = im; symbol <= iM; symbol++) if (frequency[symbol]! > 0) leafSymbol.push(symbol);
-  const leaves = leafSymbol.length;
+/**
+ * Huffman code lengths for the symbols with non-zero frequency in im..iM. Two-queue construction
+ * over the leaves sorted by (frequency, symbol): merged nodes come out in non-decreasing weight,
+ * so no heap is needed and ties resolve deterministically (leaves first).
+ */
+function buildCodeLengths(frequency: Uint32Array, im: number, iM: number, lengths: Uint8Array): void {
+  let leaves = 0;
+  for (let symbol = im; symbol <= iM; symbol++) if (frequency[symbol]! > 0) leaves++;
+  // frequency < 2^32 and symbol < 2^17, so the key is an exact integer below 2^49.
+  const keys = new Float64Array(leaves);
+  let k = 0;
+  for (let symbol = im; symbol <= iM; symbol++) {
+    const count = frequency[symbol]!;
+    if (count > 0) keys[k++] = count * 131072 + symbol;
+  }
+  keys.sort();
+
   const nodes = 2 * leaves - 1;
   const weight = new Float64Array(nodes);
   const parent = new Int32Array(nodes);
-  for (let i = 0; i < leaves; i++) weight[i] = frequency[leafSymbol[i]!]!;
-
-  // Binary min-heap of node indices by (weight, index).
-  const heap = new Int32Array(leaves);
-  let heapSize = 0;
-  const less = (a: number, b: number): boolean => weight[a]! < weight[b]! || (weight[a] === weight[b] && a < b);
-  const push = (node: number): void => {
-    let i = heapSize++;
-    while (i > 0) {
-      const up = (i - 1) >> 1;
-      if (!less(node, heap[up]!)) break;
-      heap[i] = heap[up]!;
-      i = up;
-    }
-    heap[i] = node;
-  };
-  const pop = (): number => {
-    const top = heap[0]!;
-    const last = heap[--heapSize]!;
-    let i = 0;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= heapSize) break;
-      if (child + 1 < heapSize && less(heap[child + 1]!, heap[child]!)) child++;
-      if (!less(heap[child]!, last)) break;
-      heap[i] = heap[child]!;
-      i = child;
-    }
-    heap[i] = last;
-    return top;
-  };
-
-  for (let i = 0; i < leaves; i++) push(i);
-  let next = leaves;
-  while (heapSize > 1) {
-    const a = pop();
-    const b = pop();
-    weight[next] = weight[a]! + weight[b]!;
-    parent[a] = next;
-    parent[b] = next;
-    push(next++);
+  for (let i = 0; i < leaves; i++) weight[i] = Math.floor(keys[i]! / 131072);
+  let nextLeaf = 0;
+  let nextMerged = leaves;
+  for (let node = leaves; node < nodes; node++) {
+    // Two smallest among the front leaf and the front merged node (merged nodes are < node).
+    let a: number;
+    if (nextLeaf < leaves && (nextMerged >= node || weight[nextLeaf]! <= weight[nextMerged]!)) a = nextLeaf++;
+    else a = nextMerged++;
+    let b: number;
+    if (nextLeaf < leaves && (nextMerged >= node || weight[nextLeaf]! <= weight[nextMerged]!)) b = nextLeaf++;
+    else b = nextMerged++;
+    weight[node] = weight[a]! + weight[b]!;
+    parent[a] = node;
+    parent[b] = node;
   }
   // Children always precede their parent, so one backward pass gives every depth.
   const depth = new Uint8Array(nodes);
@@ -415,52 +416,111 @@ function buildCodeLengths(frequency: Float64Array, im: number, iM: number, lengt
     const length = depth[i]!;
     // Reaching 59 bits would take more than Fibonacci(60) values; no Uint16Array holds that many.
     if (length > MAX_CODE_BITS) throw new Error(`Huffman code of ${length} bits exceeds the format's limit`);
-    lengths[leafSymbol[i]!] = length;
+    lengths[keys[i]! % 131072] = length;
   }
 }
 
-/** Incremental MSB-first bit writer into a preallocated buffer. */
-class BitWriter {
-  pos = 0;
-  private bits = 0;
-  private bitCount = 0;
-  constructor(readonly bytes: Uint8Array) {}
-
-  /** Writes the low `length` bits of value (length <= 24). */
-  write(value: number, length: number): void {
-    this.bits = (this.bits << length) | value;
-    this.bitCount += length;
-    while (this.bitCount >= 8) {
-      this.bitCount -= 8;
-      this.bytes[this.pos++] = this.bits >>> this.bitCount;
+/**
+ * Writes the coded values from byte `start` on; returns the number of bits written (the last
+ * partial byte is flushed, zero-padded). Runs of a value (up to 255 repeats) become value,
+ * run-length code and an 8-bit count when that is shorter than repeating the value's code.
+ * Every code here is at most 24 bits, so one write never overflows the 32-bit accumulator.
+ */
+function encodeData(values: Uint16Array, codes: Int32Array, lengths: Uint8Array, rlc: number, out: Uint8Array, start: number): number {
+  const rlcCode = codes[rlc]!;
+  const rlcLength = lengths[rlc]!;
+  const n = values.length;
+  let pos = start;
+  let bits = 0;
+  let bitCount = 0;
+  let i = 0;
+  while (i < n) {
+    const value = values[i]!;
+    const code = codes[value]!;
+    const length = lengths[value]!;
+    if (i + 1 === n || values[i + 1] !== value) {
+      // The common case: no repeat.
+      i++;
+      bits = (bits << length) | code;
+      bitCount += length;
+      while (bitCount >= 8) {
+        bitCount -= 8;
+        out[pos++] = bits >>> bitCount;
+      }
+      continue;
     }
-  }
-
-  /** Writes a code of up to 58 bits whose value is below 2^24 (all canonical codes here are below 2^18). */
-  writeCode(code: number, length: number): void {
-    if (length > 24) {
-      this.write(0, length - 24);
-      this.write(code, 24);
+    const limit = Math.min(n, i + 256);
+    let end = i + 2;
+    while (end < limit && values[end] === value) end++;
+    const extra = end - i - 1;
+    i = end;
+    if (length + rlcLength + 8 < length * extra) {
+      bits = (bits << length) | code;
+      bitCount += length;
+      while (bitCount >= 8) {
+        bitCount -= 8;
+        out[pos++] = bits >>> bitCount;
+      }
+      bits = (bits << rlcLength) | rlcCode;
+      bitCount += rlcLength;
+      while (bitCount >= 8) {
+        bitCount -= 8;
+        out[pos++] = bits >>> bitCount;
+      }
+      bits = (bits << 8) | extra;
+      out[pos++] = bits >>> bitCount;
     } else {
-      this.write(code, length);
+      for (let k = 0; k <= extra; k++) {
+        bits = (bits << length) | code;
+        bitCount += length;
+        while (bitCount >= 8) {
+          bitCount -= 8;
+          out[pos++] = bits >>> bitCount;
+        }
+      }
     }
   }
+  const nBits = (pos - start) * 8 + bitCount;
+  if (bitCount > 0) out[pos] = bits << (8 - bitCount);
+  return nBits;
+}
 
-  get bitLength(): number {
-    return this.pos * 8 + this.bitCount;
+/** encodeData for tables with codes longer than 24 bits (only from extremely skewed data): bit by bit. */
+function encodeDataLongCodes(values: Uint16Array, codes: Int32Array, lengths: Uint8Array, rlc: number, out: Uint8Array, start: number): number {
+  let bit = 0;
+  const put = (value: number, width: number): void => {
+    for (let k = width - 1; k >= 0; k--, bit++) {
+      // Codes are below 2^18: the bits above are leading zeros (and >>> would wrap at 32).
+      if (k < 24 && ((value >>> k) & 1) !== 0) out[start + (bit >>> 3)]! |= 0x80 >>> (bit & 7);
+    }
+  };
+  const n = values.length;
+  let i = 0;
+  while (i < n) {
+    const value = values[i]!;
+    const limit = Math.min(n, i + 256);
+    let end = i + 1;
+    while (end < limit && values[end] === value) end++;
+    const extra = end - i - 1;
+    i = end;
+    const length = lengths[value]!;
+    if (extra > 0 && length + lengths[rlc]! + 8 < length * extra) {
+      put(codes[value]!, length);
+      put(codes[rlc]!, lengths[rlc]!);
+      put(extra, 8);
+    } else {
+      for (let k = 0; k <= extra; k++) put(codes[value]!, length);
+    }
   }
-
-  flush(): void {
-    if (this.bitCount > 0) this.bytes[this.pos++] = this.bits << (8 - this.bitCount);
-    this.bitCount = 0;
-  }
+  return bit;
 }
 
 /** Encodes values as one Huffman block (header, packed table, data); an empty input gives an empty block. */
 export function huffmanCompress(values: Uint16Array): Uint8Array {
   const n = values.length;
   if (n === 0) return new Uint8Array(0);
-  const frequency = new Float64Array(SYMBOL_COUNT);
+  if (n >= 2 ** 32) throw new Error('too many values for one Huffman block');
+  const frequency = new Uint32Array(SYMBOL_COUNT);
   for (let i = 0; i < n; i++) frequency[values[i]!]!++;
   let im = 0;
   while (frequency[im] === 0) im++;
@@ -496,66 +556,50 @@ export function huffmanCompress(values: Uint16Array): Uint8Array {
   // Runs only ever replace plain codes when shorter, so sum(frequency * length) bounds the data.
   const tableBytesBound = Math.ceil(((iM - im + 1) * 6) / 8) + 1;
   const bytes = new Uint8Array(HEADER_BYTES + tableBytesBound + Math.ceil(codedBitsBound / 8) + 1);
-  const writer = new BitWriter(bytes);
-  writer.pos = HEADER_BYTES;
 
-  for (let symbol = im; symbol <= iM; symbol++) {
-    const length = lengths[symbol]!;
-    if (length === 0) {
-      let run = 1;
-      while (symbol < iM && run < LONGEST_LONG_RUN && lengths[symbol + 1] === 0) {
-        symbol++;
-        run++;
-      }
-      if (run >= SHORTEST_LONG_RUN) {
-        writer.write(LONG_ZEROCODE_RUN, 6);
-        writer.write(run - SHORTEST_LONG_RUN, 8);
-      } else if (run >= 2) {
-        writer.write(SHORT_ZEROCODE_RUN + run - 2, 6);
-      } else {
-        writer.write(0, 6);
-      }
-      continue;
-    }
-    writer.write(length, 6);
-  }
-  writer.flush();
-  const dataStart = writer.pos;
-  const tableLength = dataStart - HEADER_BYTES;
-
-  const rlcCode = codes[rlc]!;
-  const rlcLength = lengths[rlc]!;
-  const emitRun = (value: number, extra: number): void => {
-    const valueCode = codes[value]!;
-    const valueLength = lengths[value]!;
-    if (valueLength + rlcLength + 8 < valueLength * extra) {
-      writer.writeCode(valueCode, valueLength);
-      writer.writeCode(rlcCode, rlcLength);
-      writer.write(extra, 8);
-    } else {
-      for (let k = 0; k <= extra; k++) writer.writeCode(valueCode, valueLength);
+  // Packed table: 6-bit lengths, zero-length runs as 59..62 or 63 + 8 bits.
+  let pos = HEADER_BYTES;
+  let bits = 0;
+  let bitCount = 0;
+  const put = (value: number, width: number): void => {
+    bits = (bits << width) | value;
+    bitCount += width;
+    while (bitCount >= 8) {
+      bitCount -= 8;
+      bytes[pos++] = bits >>> bitCount;
     }
   };
-  let current = values[0]!;
-  let extra = 0;
-  for (let i = 1; i < n; i++) {
-    const value = values[i]!;
-    if (value === current && extra < 255) {
-      extra++;
+  for (let symbol = im; symbol <= iM; symbol++) {
+    const length = lengths[symbol]!;
+    if (length !== 0) {
+      put(length, 6);
+      continue;
+    }
+    let run = 1;
+    while (symbol < iM && run < LONGEST_LONG_RUN && lengths[symbol + 1] === 0) {
+      symbol++;
+      run++;
+    }
+    if (run >= SHORTEST_LONG_RUN) {
+      put(LONG_ZEROCODE_RUN, 6);
+      put(run - SHORTEST_LONG_RUN, 8);
+    } else if (run >= 2) {
+      put(SHORT_ZEROCODE_RUN + run - 2, 6);
     } else {
-      emitRun(current, extra);
-      current = value;
-      extra = 0;
+      put(0, 6);
     }
   }
-  emitRun(current, extra);
-  const nBits = writer.bitLength - dataStart * 8;
-  writer.flush();
+  if (bitCount > 0) bytes[pos++] = bits << (8 - bitCount);
+  const dataStart = pos;
+  const tableLength = dataStart - HEADER_BYTES;
 
+  let maxLength = 0;
+  for (let symbol = im; symbol <= iM; symbol++) maxLength = Math.max(maxLength, lengths[symbol]!);
+  const nBits = (maxLength <= 24 ? encodeData : encodeDataLongCodes)(values, codes, lengths, rlc, bytes, dataStart);
   writeU32(bytes, 0, im);
   writeU32(bytes, 4, iM);
   writeU32(bytes, 8, tableLength);
   writeU32(bytes, 12, nBits);
   writeU32(bytes, 16, 0);
-  return bytes.subarray(0, writer.pos);
+  return bytes.subarray(0, dataStart + Math.ceil(nBits / 8));
 }

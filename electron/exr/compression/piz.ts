@@ -62,6 +62,7 @@ function planarLayout(block: BlockLayout): PlanarLayout {
 // differences, with a 1D step for a leftover odd column or row. The 14-bit variant works on signed
 // values without wrap-around; the 16-bit one works modulo 2^16 around an offset of 2^15. Writes into
 // the Uint16Array truncate to 16 bits, which is exactly the C code's conversion to uint16_t.
+// The 14-bit inverse adds (h & 1) + (h >> 1), written here as the equal and cheaper (h + 1) >> 1.
 
 /** In-place inverse wavelet of one plane: nx x ny samples, ox words between columns, oy between rows. */
 export function wav2Decode(buf: Uint16Array, base: number, nx: number, ox: number, ny: number, oy: number, maxValue: number): void {
@@ -90,24 +91,24 @@ export function wav2Decode(buf: Uint16Array, base: number, nx: number, ox: numbe
           const p11 = p10 + ox1;
           // columns first: (px, p10) and (p01, p11), then rows.
           let h = (buf[p10]! << 16) >> 16;
-          const i00 = ((buf[px]! << 16) >> 16) + (h & 1) + (h >> 1);
+          const i00 = ((buf[px]! << 16) >> 16) + ((h + 1) >> 1);
           const i10 = i00 - h;
           h = (buf[p11]! << 16) >> 16;
-          const i01 = ((buf[p01]! << 16) >> 16) + (h & 1) + (h >> 1);
+          const i01 = ((buf[p01]! << 16) >> 16) + ((h + 1) >> 1);
           const i11 = i01 - h;
           h = (i01 << 16) >> 16;
-          let a = ((i00 << 16) >> 16) + (h & 1) + (h >> 1);
+          let a = ((i00 << 16) >> 16) + ((h + 1) >> 1);
           buf[px] = a;
           buf[p01] = a - h;
           h = (i11 << 16) >> 16;
-          a = ((i10 << 16) >> 16) + (h & 1) + (h >> 1);
+          a = ((i10 << 16) >> 16) + ((h + 1) >> 1);
           buf[p10] = a;
           buf[p11] = a - h;
         }
         if (nx & p) {
           const p10 = px + oy1;
           const h = (buf[p10]! << 16) >> 16;
-          const a = ((buf[px]! << 16) >> 16) + (h & 1) + (h >> 1);
+          const a = ((buf[px]! << 16) >> 16) + ((h + 1) >> 1);
           buf[px] = a;
           buf[p10] = a - h;
         }
@@ -146,7 +147,7 @@ export function wav2Decode(buf: Uint16Array, base: number, nx: number, ox: numbe
         const p01 = px + ox1;
         if (w14) {
           const h = (buf[p01]! << 16) >> 16;
-          const a = ((buf[px]! << 16) >> 16) + (h & 1) + (h >> 1);
+          const a = ((buf[px]! << 16) >> 16) + ((h + 1) >> 1);
           buf[px] = a;
           buf[p01] = a - h;
         } else {
@@ -300,7 +301,7 @@ export function decompressPiz(src: Uint8Array, block: BlockLayout, expectedBytes
   pos += 4;
   if (huffmanBytes > src.length - pos) throw invalid(`PIZ Huffman block of ${huffmanBytes} bytes runs past the end of the chunk`);
 
-  const planar = new Uint16Array(totalWords);
+  const planar = planarScratch(totalWords);
   huffmanDecodeInto(src.subarray(pos, pos + huffmanBytes), planar);
 
   for (const plane of planes) {
@@ -310,11 +311,45 @@ export function decompressPiz(src: Uint8Array, block: BlockLayout, expectedBytes
     }
   }
 
-  // Expand through the LUT while interleaving the channel planes back into scanline order.
-  const out = new Uint8Array(expectedBytes);
-  const out16 = LITTLE_ENDIAN ? new Uint16Array(out.buffer, 0, totalWords) : null;
+  // Back to the original values. The LUT is increasing from 0, so it is the identity exactly
+  // when its last used entry maps to itself (every value up to maxValue occurs).
   const lut = reverseLut;
+  if (lut[maxValue] !== maxValue) applyLut(planar, lut);
+
+  const out = new Uint8Array(expectedBytes);
+  interleaveRows(planar, planes, block, out);
+  return out;
+}
+
+/** Largest planar buffer kept between chunks (16 MiB); bigger chunks get their own. */
+const SCRATCH_KEEP_WORDS = 1 << 23;
+let scratchWords = new Uint16Array(0);
+
+/** The working buffer of one chunk: reused, since fresh large buffers cost a page fault per 4 KiB. */
+function planarScratch(words: number): Uint16Array {
+  if (words > SCRATCH_KEEP_WORDS) return new Uint16Array(words);
+  if (scratchWords.length < words) scratchWords = new Uint16Array(words);
+  return scratchWords.subarray(0, words);
+}
+
+/** data[i] = lut[data[i]], two values per step where the buffer allows (about 30% faster). */
+function applyLut(data: Uint16Array, lut: Uint16Array): void {
+  let i = 0;
+  if (data.byteOffset % 4 === 0) {
+    const pairs = new Uint32Array(data.buffer, data.byteOffset, data.length >> 1);
+    for (let k = 0; k < pairs.length; k++) {
+      const two = pairs[k]!;
+      pairs[k] = lut[two & 0xffff]! | (lut[two >>> 16]! << 16);
+    }
+    i = pairs.length * 2;
+  }
+  for (; i < data.length; i++) data[i] = lut[data[i]!]!;
+}
+
+/** Interleaves the channel planes back into scanline order (a separate LUT pass plus row copies beats a fused loop). */
+function interleaveRows(planar: Uint16Array, planes: readonly ChannelPlane[], block: BlockLayout, out: Uint8Array): void {
   const rowOf = new Int32Array(planes.length);
+  const out16 = LITTLE_ENDIAN ? new Uint16Array(out.buffer, out.byteOffset, out.length >> 1) : null;
   let o = 0;
   for (let line = 0; line < block.heightPx; line++) {
     const y = block.y0 + line;
@@ -324,10 +359,10 @@ export function decompressPiz(src: Uint8Array, block: BlockLayout, expectedBytes
       const rowWords = plane.rowWords;
       const from = plane.start + rowOf[c]!++ * rowWords;
       if (out16) {
-        for (let k = 0; k < rowWords; k++) out16[o + k] = lut[planar[from + k]!]!;
+        out16.set(planar.subarray(from, from + rowWords), o);
       } else {
         for (let k = 0; k < rowWords; k++) {
-          const value = lut[planar[from + k]!]!;
+          const value = planar[from + k]!;
           out[2 * (o + k)] = value;
           out[2 * (o + k) + 1] = value >>> 8;
         }
@@ -335,10 +370,15 @@ export function decompressPiz(src: Uint8Array, block: BlockLayout, expectedBytes
       o += rowWords;
     }
   }
-  return out;
 }
 
 // ---- encode ----
+
+/** The bytes as 16-bit words (host order, little-endian here), copied only when not 2-byte aligned. */
+function littleEndianWords(raw: Uint8Array): Uint16Array {
+  const aligned = raw.byteOffset % 2 === 0 ? raw : raw.slice();
+  return new Uint16Array(aligned.buffer, aligned.byteOffset, aligned.length >> 1);
+}
 
 /** Compresses one chunk laid out as BlockLayout describes. */
 export function compressPiz(raw: Uint8Array, block: BlockLayout): Uint8Array {
@@ -349,6 +389,7 @@ export function compressPiz(raw: Uint8Array, block: BlockLayout): Uint8Array {
 
   // Gather scanline-ordered rows into channel planes of 16-bit words.
   const planar = new Uint16Array(totalWords);
+  const words = LITTLE_ENDIAN ? littleEndianWords(raw) : null;
   const rowOf = new Int32Array(planes.length);
   let r = 0;
   for (let line = 0; line < block.heightPx; line++) {
@@ -358,7 +399,9 @@ export function compressPiz(raw: Uint8Array, block: BlockLayout): Uint8Array {
       if (floorMod(y, plane.ySampling) !== 0) continue;
       const rowWords = plane.rowWords;
       const to = plane.start + rowOf[c]!++ * rowWords;
-      for (let k = 0; k < rowWords; k++, r += 2) planar[to + k] = raw[r]! | (raw[r + 1]! << 8);
+      if (words) planar.set(words.subarray(r, r + rowWords), to);
+      else for (let k = 0; k < rowWords; k++) planar[to + k] = raw[2 * (r + k)]! | (raw[2 * (r + k) + 1]! << 8);
+      r += rowWords;
     }
   }
 
