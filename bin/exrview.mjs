@@ -9,5 +9,12 @@ if (!existsSync(cli)) {
   process.stderr.write(`exrview: not built yet: run \`npm install\` (or \`npm run build\`) in ${root}\n`);
   process.exit(2);
 }
+// output piped into a reader that stops early (`| head`) is not an error
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 const { main } = await import(cli.href);
 process.exitCode = await main(process.argv.slice(2));

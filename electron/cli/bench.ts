@@ -9,6 +9,8 @@ import { FileError, describeFailure } from './main.js';
 export interface BenchOptions {
   json: boolean;
   runs: number;
+  /** An untimed pass first (default); without it the first run includes compiling the decoders. */
+  warmup: boolean;
 }
 
 export function listExrFiles(dir: string): string[] {
@@ -68,7 +70,7 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
   try {
     // One untimed pass first: it compiles the decoders in every worker and warms the page cache,
     // so the timed runs measure steady-state decoding, as a viewer that has been open a while sees it.
-    await decodeAll(pool, files);
+    if (options.warmup) await decodeAll(pool, files);
     const runs: RunFigures[] = [];
     for (let i = 0; i < Math.max(1, options.runs); i++) runs.push(await decodeAll(pool, files));
     runs.sort((a, b) => a.wallMs - b.wallMs);
@@ -78,7 +80,7 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
       pixels: median.pixels,
       workers: pool.size,
       runs: runs.length,
-      warmup: true,
+      warmup: options.warmup,
       decode: { wallMs: round(median.wallMs), mpxPerS: round(median.pixels / 1e3 / median.wallMs) },
       stages: {
         readMs: round(median.readMs),

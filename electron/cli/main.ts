@@ -34,10 +34,10 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'bench': {
-        const args = parseArgs(rest, ['runs'], ['json']);
+        const args = parseArgs(rest, ['runs'], ['json', 'no-warmup']);
         const dir = onePath(args.positional, 'bench DIR [--json]');
         const { runBench } = await import('./bench.js');
-        return await runBench(dir, { json: args.flags.has('json'), runs: Number(args.flags.get('runs') ?? 1) });
+        return await runBench(dir, { json: args.flags.has('json'), runs: Number(args.flags.get('runs') ?? 1), warmup: !args.flags.has('no-warmup') });
       }
       case 'thumbs': {
         const { runThumbs } = await import('./thumbs.js');

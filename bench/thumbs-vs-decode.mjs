@@ -1,0 +1,75 @@
+// `exrview thumbs` against `exrview bench` on the same folder, interleaved, then thumbs again on a warm cache.
+// Usage: node bench/thumbs-vs-decode.mjs DIR [--rounds N]. Prints one JSON object on its last line.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dir = process.argv[2];
+const roundsArg = process.argv.indexOf('--rounds');
+const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 3;
+if (!dir) {
+  console.error('usage: node bench/thumbs-vs-decode.mjs DIR [--rounds N]');
+  process.exit(2);
+}
+const bin = join(root, 'bin', 'exrview.mjs');
+
+function run(args, env = {}) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  if (r.status !== 0) throw new Error(`exrview ${args.join(' ')} failed: ${r.stderr.trim().slice(-300)}`);
+  return r.stdout;
+}
+
+/** The summary's own figure: "N thumbnails in X ms". */
+function thumbs(cacheDir) {
+  const out = mkdtempSync(join(tmpdir(), 'exrview-thumbs-out-'));
+  try {
+    const text = run(['thumbs', dir, '--out', out, '--gpu', 'off'], { EXRVIEW_CACHE_DIR: cacheDir });
+    const m = /(\d+) thumbnails in ([\d.]+) ms/.exec(text);
+    if (!m) throw new Error(`no timing summary in: ${text.slice(-300)}`);
+    return { count: Number(m[1]), ms: Number(m[2]), summary: text.trim().split('\n') };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+const median = (v) => v.slice().sort((a, b) => a - b)[Math.floor((v.length - 1) / 2)];
+const decodeMs = [];
+const decodeColdMs = [];
+const coldMs = [];
+const warmMs = [];
+let lastCold;
+let lastWarm;
+for (let i = 0; i < rounds; i++) {
+  const cache = mkdtempSync(join(tmpdir(), 'exrview-thumbs-cache-'));
+  try {
+    // the decode as one cold command, like thumbs; and after an untimed warm-up pass (steady state)
+    decodeColdMs.push(JSON.parse(run(['bench', dir, '--json', '--no-warmup']).trim().split('\n').pop()).decode.wallMs);
+    decodeMs.push(JSON.parse(run(['bench', dir, '--json']).trim().split('\n').pop()).decode.wallMs);
+    lastCold = thumbs(cache);
+    coldMs.push(lastCold.ms);
+    lastWarm = thumbs(cache);
+    warmMs.push(lastWarm.ms);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+const result = {
+  files: lastCold.count,
+  rounds,
+  fullDecodeColdMs: { median: median(decodeColdMs), all: decodeColdMs },
+  fullDecodeWarmMs: { median: median(decodeMs), all: decodeMs },
+  thumbsColdMs: { median: median(coldMs), all: coldMs },
+  thumbsWarmMs: { median: median(warmMs), all: warmMs },
+  thumbsOverColdDecode: Number((median(coldMs) / median(decodeColdMs)).toFixed(3)),
+  thumbsOverWarmDecode: Number((median(coldMs) / median(decodeMs)).toFixed(3)),
+  coldSummary: lastCold.summary,
+  warmSummary: lastWarm.summary,
+};
+console.log(
+  `full decode ${result.fullDecodeColdMs.median} ms cold, ${result.fullDecodeWarmMs.median} ms warm; thumbs ${result.thumbsColdMs.median} ms ` +
+    `(${result.thumbsOverColdDecode}x cold decode, ${result.thumbsOverWarmDecode}x warm); thumbs on a warm cache ${result.thumbsWarmMs.median} ms`,
+);
+console.log(JSON.stringify(result));
