@@ -73,6 +73,15 @@ describe.skipIf(!!why)('exrview thumbs --gpu', () => {
     expect(readdirSync(join(dir.path, 'auto'))).toHaveLength(5);
   }, 120_000);
 
+  it('--gpu auto does not spend time calibrating a software rasteriser: it uses the CPU and says why', () => {
+    if (!/swiftshader|llvmpipe|lavapipe/i.test(adapter)) return; // a hardware adapter is calibrated, as above
+    const r = run(['--out', join(dir.path, 'soft'), '--gpu', 'auto'], {}, 'cache-soft');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/path: CPU \(auto: no GPU: the only adapter is a software rasteriser/);
+    expect(existsSync(join(dir.path, 'cache-soft', 'gpu-calibration.json'))).toBe(false);
+    expect(readdirSync(join(dir.path, 'soft'))).toHaveLength(5);
+  }, 120_000);
+
   it('a crash of the GPU process does not end the command: auto goes on on the CPU and says so', () => {
     const crasher = join(dir.path, 'crash-child.mjs');
     writeFileSync(crasher, "process.send({ type: 'ready', adapter: { key: 'crash test', vendor: '', architecture: '', device: '', description: 'crash test' } });\nprocess.on('message', () => process.abort());\n");

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { DEFAULT_DISPLAY, DISPLAY_TRANSFORMS, type DisplayTransform } from '../../shaders/display-params.js';
 import type { FileEntry } from '../host/api.js';
 import { calibrationPath, chooseThumbnailPath, loadCalibration, saveCalibration, type Calibration, type ThumbnailPathChoice } from '../host/gpu-calibration.js';
+import { isSoftwareAdapter } from '../host/dawn-gpu.js';
 import { calibrateGpuThumbnails, GpuChildError, GpuThumbsChild } from '../host/gpu-thumbs-client.js';
 import { createHost, type Host } from '../host/host.js';
 import { channelsOf, chooseThumbnailChannels } from '../host/layers.js';
@@ -95,6 +96,11 @@ async function planGpu(options: ThumbsOptions, params: DisplayView): Promise<Gpu
   const dir = commandCacheDir();
   const stored = loadCalibration(dir, child.adapter.key, 1);
   if (stored && stored.longSidePx === options.sizePx) return { child, calibration: stored, unavailable: '', calibrationNote: `calibration of ${stored.measuredAt.slice(0, 10)}` };
+  // a software rasteriser shares the cores the CPU path uses and measured slower at every size: not worth seconds of calibration
+  if (isSoftwareAdapter(child.adapter)) {
+    await child.close();
+    return { child: null, calibration: null, unavailable: `the only adapter is a software rasteriser (${child.adapter.key}), slower than the CPU path at every size`, calibrationNote: '' };
+  }
   const t0 = performance.now();
   try {
     const calibration = await calibrateGpuThumbnails(child, { longSidePx: options.sizePx, display: params });
@@ -188,8 +194,10 @@ export async function runThumbs(argv: string[]): Promise<number> {
     let gpuMade = 0;
     let gpuFellBack = 0;
     const tThumbs = performance.now();
+    // largest files first: the last job to start is a small one, so no worker idles long at the end
+    const bySize = entries.slice().sort((a, b) => b.sizeBytes - a.sizeBytes);
     await Promise.all(
-      entries.map(async (entry) => {
+      bySize.map(async (entry) => {
         const file = join(options.dir, entry.relativePath);
         const outPath = join(options.outDir, entry.name.replace(/\.exr$/i, `.${options.format}`));
         try {

@@ -62,3 +62,13 @@ export function dawnChildEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Proc
   if (hasIcd || !existsSync(swiftshader)) return base;
   return { ...base, VK_ICD_FILENAMES: swiftshader, LD_LIBRARY_PATH: ['/usr/lib/chromium', base.LD_LIBRARY_PATH].filter(Boolean).join(':') };
 }
+
+/**
+ * A rasteriser that runs on the CPU (SwiftShader, llvmpipe/lavapipe): it shares the cores the CPU
+ * path would use, and measured slower at every thumbnail size (bench/results/swiftshader-*.json),
+ * so `--gpu auto` skips it rather than spending seconds calibrating it.
+ */
+export function isSoftwareAdapter(adapter: DawnAdapter): boolean {
+  const text = `${adapter.vendor} ${adapter.device} ${adapter.description} ${adapter.key}`.toLowerCase();
+  return /swiftshader|llvmpipe|lavapipe|software/.test(text);
+}
