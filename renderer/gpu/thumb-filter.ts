@@ -1,35 +1,7 @@
 // Shrinking a thumbnail to its atlas cell without aliasing: an area-weighted box filter in linear light (the host's values are linear). Pure.
-import { halfToFloat } from '../../shaders/tonemap-reference.js';
+import { floatToHalf, halfToFloat } from '../../shaders/tonemap-reference.js';
 
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-
-/** binary16 bits of a number, rounded to nearest even; overflow gives ±Inf, NaN stays NaN. */
-export function floatToHalf(v: number): number {
-  f32[0] = v;
-  const x = u32[0]!;
-  const sign = (x >>> 16) & 0x8000;
-  const exp = (x >>> 23) & 0xff;
-  let mant = x & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  const e = exp - 112; // rebias 127 → 15
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    // subnormal half: the 24-bit significand shifted down, rounded
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    let h = mant >>> shift;
-    const rem = mant & ((1 << shift) - 1), halfway = 1 << (shift - 1);
-    if (rem > halfway || (rem === halfway && h & 1)) h++;
-    return sign | h;
-  }
-  let h = (e << 10) | (mant >>> 13);
-  const rem = mant & 0x1fff;
-  // a carry out of the mantissa moves the exponent up, as it should (to Inf past the largest half)
-  if (rem > 0x1000 || (rem === 0x1000 && h & 1)) h++;
-  return sign | h;
-}
+export { floatToHalf };
 
 let table: Float32Array | null = null;
 function halfTable(): Float32Array {
