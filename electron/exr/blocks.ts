@@ -3,7 +3,7 @@
 import { invalid } from './errors.js';
 import type { Level, PartInfo } from './part.js';
 import { floorMod, sampleCount } from './sampling.js';
-import { PIXEL_TYPE_BYTES, type BlockLayout, type Channel } from './types.js';
+import { PIXEL_TYPE_BYTES, type BlockLayout, type Box2i, type Channel } from './types.js';
 
 export interface ChunkPlace {
   level: Level;
@@ -77,4 +77,26 @@ export function uncompressedBytes(block: BlockLayout): number {
     total += lines * samples * PIXEL_TYPE_BYTES[ch.pixelType];
   }
   return total;
+}
+
+/** The region a decode asked for, checked to lie inside the level (the whole level when none was asked for). */
+export function checkedRegion(part: PartInfo, level: Level, requested: Box2i | undefined, partIndex: number): Box2i {
+  const levelBox: Box2i = {
+    xMin: part.dataWindow.xMin,
+    yMin: part.dataWindow.yMin,
+    xMax: part.dataWindow.xMin + level.widthPx - 1,
+    yMax: part.dataWindow.yMin + level.heightPx - 1,
+  };
+  const region = requested ?? levelBox;
+  if (
+    region.xMin < levelBox.xMin ||
+    region.yMin < levelBox.yMin ||
+    region.xMax > levelBox.xMax ||
+    region.yMax > levelBox.yMax ||
+    region.xMax < region.xMin ||
+    region.yMax < region.yMin
+  ) {
+    throw invalid('requested region lies outside the level', { part: partIndex });
+  }
+  return region;
 }

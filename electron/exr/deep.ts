@@ -1,9 +1,9 @@
 // Deep scanline and deep tiled parts: sample counts and per-channel samples of any level, region and channel set.
 
-import { chunkPlace } from './blocks.js';
+import { checkedRegion, chunkPlace } from './blocks.js';
 import { decompress } from './compression/index.js';
 import { invalid, unsupported } from './errors.js';
-import { findLevel, type Level, type PartInfo } from './part.js';
+import { findLevel, type PartInfo } from './part.js';
 import { chunksForRegion, type AbortSignalLike, type ExrReader, type PlaneData, type StageTimings } from './reader.js';
 import { PIXEL_TYPE_BYTES, type BlockLayout, type Box2i, type PixelType } from './types.js';
 
@@ -111,26 +111,6 @@ export function decodeDeep(reader: ExrReader, options: DeepDecodeOptions = {}): 
   return image;
 }
 
-function checkedRegion(part: PartInfo, level: Level, requested: Box2i | undefined, partIndex: number): Box2i {
-  const levelBox: Box2i = {
-    xMin: part.dataWindow.xMin,
-    yMin: part.dataWindow.yMin,
-    xMax: part.dataWindow.xMin + level.widthPx - 1,
-    yMax: part.dataWindow.yMin + level.heightPx - 1,
-  };
-  const region = requested ?? levelBox;
-  if (
-    region.xMin < levelBox.xMin ||
-    region.yMin < levelBox.yMin ||
-    region.xMax > levelBox.xMax ||
-    region.yMax > levelBox.yMax ||
-    region.xMax < region.xMin ||
-    region.yMax < region.yMin
-  ) {
-    throw invalid('requested region lies outside the level', { part: partIndex });
-  }
-  return region;
-}
 
 /**
  * The chunk's uncompressed count table (int32 per pixel of the block). It is stored raw when it is

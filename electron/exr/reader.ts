@@ -1,6 +1,6 @@
 // The staged reader: headers and offset tables once, then read -> decompress -> unpack for any part, level, region or channel set.
 
-import { chunkPlace, tileBlock, uncompressedBytes } from './blocks.js';
+import { checkedRegion, chunkPlace, tileBlock, uncompressedBytes } from './blocks.js';
 import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type ChunkHeader, type OffsetTables } from './chunks.js';
 import { decompress } from './compression/index.js';
 import { decodeDeep, type DeepDecodeOptions, type DeepImage } from './deep.js';
@@ -141,23 +141,7 @@ export class ExrReader {
     const ly = options.ly ?? lx;
     const level = findLevel(part, lx, ly);
     if (!level) throw invalid(`part has no level (${lx}, ${ly})`, { part: partIndex });
-    const levelBox: Box2i = {
-      xMin: part.dataWindow.xMin,
-      yMin: part.dataWindow.yMin,
-      xMax: part.dataWindow.xMin + level.widthPx - 1,
-      yMax: part.dataWindow.yMin + level.heightPx - 1,
-    };
-    const region = options.region ?? levelBox;
-    if (
-      region.xMin < levelBox.xMin ||
-      region.yMin < levelBox.yMin ||
-      region.xMax > levelBox.xMax ||
-      region.yMax > levelBox.yMax ||
-      region.xMax < region.xMin ||
-      region.yMax < region.yMin
-    ) {
-      throw invalid('requested region lies outside the level', { part: partIndex });
-    }
+    const region = checkedRegion(part, level, options.region, partIndex);
     const wanted = options.channels ? new Set(options.channels) : null;
     if (wanted) {
       for (const name of wanted) {

@@ -5,7 +5,7 @@ import { ExrError } from '../errors.js';
 import { decompressB44 } from './b44.js';
 import { b44LogTable } from './b44-log-table.js';
 import { decompress } from './index.js';
-import { arbBlock, channel, chunkBytes, fromBase64 } from './test-layouts.js';
+import { arbBlock, channel, chunkBytes, fromBase64, expectInvalid } from './test-layouts.js';
 import type { BlockLayout } from '../types.js';
 
 /**
@@ -38,17 +38,6 @@ const STEP_BLOCK = [0xbc, 0x00, 0x02, 0x18, 0x20, 0x82, 0x08, 0x20, 0x82, 0x08, 
 
 function halves(bytes: Uint8Array): number[] {
   return Array.from({ length: bytes.length / 2 }, (_, i) => bytes[2 * i]! | (bytes[2 * i + 1]! << 8));
-}
-
-function expectInvalid(run: () => unknown): void {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(ExrError);
-  expect((thrown as ExrError).kind).toBe('invalid');
 }
 
 describe('B44 and B44A', () => {

@@ -1,10 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import zlib from 'node:zlib';
-import { ExrError } from '../errors.js';
 import { compressPxr24, decompressPxr24, floatBitsTo24 } from './pxr24.js';
 import { decompress } from './index.js';
-import { arbChunk, channel, chunkBytes, fromBase64, lineRuns } from './test-layouts.js';
+import { arbChunk, channel, chunkBytes, fromBase64, lineRuns, expectInvalid } from './test-layouts.js';
 import type { BlockLayout } from '../types.js';
 
 /**
@@ -33,17 +32,6 @@ function pxr24Rounded(raw: Uint8Array, block: BlockLayout): Uint8Array {
     }
   }
   return out;
-}
-
-function expectInvalid(run: () => unknown): void {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(ExrError);
-  expect((thrown as ExrError).kind).toBe('invalid');
 }
 
 describe('PXR24', () => {

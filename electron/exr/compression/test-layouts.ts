@@ -1,6 +1,8 @@
 // Test support for the compression modules: random chunk layouts and chunk contents (fast-check).
 
 import fc from 'fast-check';
+import { expect } from 'vitest';
+import { ExrError } from '../errors.js';
 import { floorMod, sampleCount } from '../sampling.js';
 import { PIXEL_TYPE_BYTES, type BlockLayout, type Channel, type PixelType } from '../types.js';
 
@@ -83,4 +85,16 @@ export function arbChunk(pixelTypes?: readonly PixelType[], maxHeightPx?: number
 
 export function fromBase64(text: string): Uint8Array {
   return new Uint8Array(Buffer.from(text, 'base64'));
+}
+
+/** Runs `run` and expects the codec's typed `invalid` error (damaged input), nothing else. */
+export function expectInvalid(run: () => unknown): void {
+  let thrown: unknown;
+  try {
+    run();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(ExrError);
+  expect((thrown as ExrError).kind).toBe('invalid');
 }

@@ -1,10 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import zlib from 'node:zlib';
-import { ExrError } from '../errors.js';
 import { compressZip, decompressZip } from './zip.js';
 import { compress, decompress } from './index.js';
-import { arbChunk, channel, chunkBytes, fromBase64 } from './test-layouts.js';
+import { arbChunk, channel, chunkBytes, fromBase64, expectInvalid } from './test-layouts.js';
 
 /**
  * Chunks of a 10x4 image at (-4, 2) with float F, half H, pLinear half P, 2x2-subsampled half S and
@@ -17,17 +16,6 @@ const OPENEXR_ZIPS = 'eF5jaICAny1z4p37YlNKD6tecQXylYz+uJiLLgCywqSPFHIxnn/W8FzSJW
 const OPENEXR_ZIPS_DECODED = 'AAAAPwAAAD8AAAA/AAAAP3ncfUSZc3hEOyNJRCZrCkT/x0JD5wo7wwA8ADwAPAA8okBUPdA+lEFLQOA8AMIAwgDCAMLWSnFQtUumRTBOsUkAAGYqZi7NMGYyKgAAACoAAAAqAAAAKgAAAFY/3nij3BUXOT1NtRlVhFOs6rvxE7vzjw==';
 const OPENEXR_ZIP = 'eF5jaICAny1z4p37YlNKD6tecQXylYz+uJiLLgCywqSPFHIxnn/W8FzSJWwVGF7jcP20ZIrP6xX9NxJ6oQaYhe92TKoSm/Pd32ynCZC/4U7OdHaee0DWkXZWhkDLC1C9d5j21JzKFVUWV/ji0gPVK9X4hZ37jsSElNepFfpAfmtsdINX+ycgS3zqzam835KfPX/2XABqgOC5Q2XCKus7JOXjb8AMEJ/5is9s7YvTmyb7rmQH8p90z/3VIPAKyKqZ5XvqRK8GVK/TPP8X9j9dP92L/OHQvd8RDGVfrA+MX7g8kvmPu+VPoI6W2sbm+ho2IIujrbqqs9p8VUtTkx/Uov07n+xe9kOhTrzdK+Qj1ICK3jUhNkdWhT2SLecEGdBaX1XVXscJZPHVNNdUt4FCAwR8dCzT7OMNczmnTuCD6eX98V5wbfAWnwfy6ZIgvY3NNa2V/zuBLPaW8s6GulygUIM71ADuXNGug3fXfcgyydeHGTCxpKSH+2tPyW+W750gA2o7yjvrfoEM4Gop7a4vt4Lqbf66/kOOkWLt3YNSLQB9ffUQ';
 const OPENEXR_ZIP_DECODED = 'AAAAPwAAAD8AAAA/AAAAP3ncfUSZc3hEOyNJRCZrCkT/x0JD5wo7wwA8ADwAPAA8okBUPdA+lEFLQOA8AMIAwgDCAMLWSnFQtUumRTBOsUkAAGYqZi7NMGYyKgAAACoAAAAqAAAAKgAAAFY/3nij3BUXOT1NtRlVhFOs6rvxE7vzjwAAAD8AAAA/AAAAPwAAAD+2N41EyHCJRGsAZUT7bhdEjqZdQxM6TMMAPAA8ADwAPDBBjEB4Oo80FjuiOQDCAMIAwgDCRFBLTNBPUEshRtpMKgAAACoAAAAqAAAAKgAAAFzM3ngaMRYXYNZNteJmhVMc3LzxMAH0jwAAAD8AAAA/AAAAPwAAAD+azJtED7OWRCFxfUQVeCVECaR0Q1kqUcMAPAA8ADwAPAU94kC9PL1BhzqOuQDCAMIAwgDCl0msTQVEGk2nTR1LADhmOM04MzmaOSoAAAAqAAAAKgAAACoAAACRi994IQ0XF6pYTrV944VTHj298Zzg9I8AAAA/AAAAPwAAAD8AAAA/l1CwRBo4qERez4tE81A+RHC/g0NQunnDADwAPAA8ADxkOW9BjDgGQQY/lrkAwgDCAMIAwvxMFlDjRS1QdU+CRioAAAAqAAAAKgAAACoAAADCA+B4r6cXF9YDT7UUVoZT5LC98TWL9Y8=';
-
-function expectInvalid(run: () => unknown): void {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(ExrError);
-  expect((thrown as ExrError).kind).toBe('invalid');
-}
 
 describe('ZIP and ZIPS', () => {
   it('decode chunks written by OpenEXR', () => {
