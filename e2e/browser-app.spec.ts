@@ -1,14 +1,12 @@
 // The viewer end to end in browser mode: `exrview serve` on a folder of EXRs written by the project's writer,
 // driven in headless Chromium with WebGPU (SwiftShader) through the accessibility names of the contract.
+import { buildProject, serveFolder, type Served } from './serve-fixture.js';
 import { test, expect, type Page, type Locator } from '@playwright/test';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const W = 96, H = 64;
 /** The value the fixture holds at (x, y) in channel c of the base layer: a ramp, so each pixel is distinct. */
 const baseValue = (x: number, y: number, c: number): number => Math.fround((x + 1) / W * 0.5 * (c === 0 ? 1 : c === 1 ? 0.7 : 0.4) + y / H * 0.05);
@@ -20,12 +18,11 @@ function plane(f: (x: number, y: number) => number): Float32Array {
   return p;
 }
 
-let server: ChildProcess | null = null;
+let server: Served | null = null;
 let url = '';
 
 test.beforeAll(async () => {
-  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
+  buildProject();
   // a dynamic import: the lint rule's 'electron/*' pattern (meant for the electron package) also matches this path
   const { writeExrFile } = await import('../electron/exr/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-e2e-'));
@@ -36,16 +33,10 @@ test.beforeAll(async () => {
   ] }]);
   writeExrFile(join(dir, 'grey.exr'), [{ dataWindow: box, compression: 'none', channels: [{ name: 'Y', pixelType: 'float', data: plane(() => 0.18) }] }]);
   writeExrFile(join(dir, 'bright.exr'), [{ dataWindow: box, compression: 'rle', channels: ['R', 'G', 'B'].map((name) => ({ name, pixelType: 'float' as const, data: plane((x) => 4 * x / W) })) }]);
-  server = spawn(process.execPath, ['bin/exrview.mjs', 'serve', dir, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const t = setTimeout(() => reject(new Error(`serve printed no address: ${out}`)), 30_000);
-    server!.stdout!.on('data', (d: Buffer) => { out += d.toString(); const m = /http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(out); if (m) { clearTimeout(t); resolve(m[0]); } });
-    server!.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
-    server!.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-  });
+  server = await serveFolder(dir);
+  url = server.url;
 });
-test.afterAll(() => { server?.kill('SIGTERM'); });
+test.afterAll(() => { server?.stop(); });
 
 /** Mean of R+G+B (0..765) of what is on screen in an element, from a screenshot. */
 async function meanBrightness(el: Locator): Promise<number> {

@@ -1,14 +1,12 @@
 // Export and deep parts end to end in browser mode: multi-select two images, export PNGs as downloads through the view
 // (brighter after raising exposure, checked with sharp), and a deep file's sample-count view and inspector.
+import { buildProject, serveFolder, type Served } from './serve-fixture.js';
 import { test, expect, type Download, type Page } from '@playwright/test';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const W = 64, H = 48;
 /** Samples per pixel of the deep fixture. */
 const deepCount = (x: number, y: number): number => (x + y) % 5;
@@ -19,13 +17,12 @@ function plane(f: (x: number, y: number) => number): Float32Array {
   return p;
 }
 
-let server: ChildProcess | null = null;
+let server: Served | null = null;
 let url = '';
 let downloadsDir = '';
 
 test.beforeAll(async () => {
-  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
+  buildProject();
   // dynamic imports: the lint rule's 'electron/*' pattern (meant for the electron package) also matches these paths
   const { writeExrFile } = await import('../electron/exr/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-export-e2e-'));
@@ -46,16 +43,10 @@ test.beforeAll(async () => {
     { name: 'R', pixelType: 'half', data: fill(0.25) }, { name: 'G', pixelType: 'half', data: fill(0.25) }, { name: 'B', pixelType: 'half', data: fill(0.25) },
     { name: 'A', pixelType: 'half', data: fill(0.5) }, { name: 'Z', pixelType: 'float', data: z },
   ] }]);
-  server = spawn(process.execPath, ['bin/exrview.mjs', 'serve', dir, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const t = setTimeout(() => reject(new Error(`serve printed no address: ${out}`)), 30_000);
-    server!.stdout!.on('data', (d: Buffer) => { out += d.toString(); const m = /http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(out); if (m) { clearTimeout(t); resolve(m[0]); } });
-    server!.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
-    server!.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-  });
+  server = await serveFolder(dir);
+  url = server.url;
 });
-test.afterAll(() => { server?.kill('SIGTERM'); });
+test.afterAll(() => { server?.stop(); });
 
 async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('[role=status]')?.textContent?.includes('loading'));
