@@ -29,6 +29,7 @@ import { DiskCache } from './disk-cache.js';
 import { exportImages, type ExportSources } from './export.js';
 import { attributeText } from './header-text.js';
 import { JobBroker, PARALLEL_DECODE } from './jobs.js';
+import { scanlineLayout } from './parallel-decode.js';
 import { DEFAULT_LIBRARY_TIMING, Library } from './library.js';
 import { RamCache } from './ram-cache.js';
 import { readSummary } from './summary.js';
@@ -227,9 +228,12 @@ class NodeHost implements Host {
     priority: Priority,
     requestId: string | null,
   ): Promise<{ image: CachedImage; timings: Omit<StageTimingsMs, 'hostMs'> }> {
-    const args = { path: absPath, part, lx, ly, ...(channels ? { channels } : {}) };
-    // the image on screen is decoded by every worker at once; prefetches keep one worker each
-    const kind = deep ? 'deepFlat' : priority === 'preview' ? PARALLEL_DECODE : 'decode';
+    // the image on screen is decoded by every worker at once (bands planned from the header we hold,
+    // so they queue immediately); prefetches, and any decode with a single worker, keep one worker each
+    const summary = this.library.file(fileId)?.entry.summary?.parts[part];
+    const layout = !deep && priority === 'preview' && this.pool.size > 1 && lx === 0 && ly === 0 && summary ? scanlineLayout(summary, channels) : null;
+    const args = { path: absPath, part, lx, ly, ...(channels ? { channels } : {}), ...(layout ? { layout } : {}) };
+    const kind = deep ? 'deepFlat' : layout ? PARALLEL_DECODE : 'decode';
     const { result, timings } = await this.broker.run<CodecImage | DeepFlatJobResult>(key, { fileId, kind }, args, priority, requestId);
     // shared jobs hand every waiter the same result: convert and cache it once
     let image = this.ram.get(key);

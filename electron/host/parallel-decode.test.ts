@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExrReader, openFileSource } from '../exr/index.js';
 import { DecodePool } from './decode-pool.js';
-import { decodeParallel, planBands } from './parallel-decode.js';
+import { decodeParallel, planBands, scanlineLayout } from './parallel-decode.js';
+import { readSummary } from './summary.js';
 
 const corpus = join(__dirname, '..', '..', '..', 'shared', 'corpus', 'openexr-images');
 const hasCorpus = existsSync(corpus) && existsSync(join(__dirname, '..', '..', 'dist', 'decode-worker.mjs'));
@@ -39,4 +40,27 @@ describe.skipIf(!hasCorpus)('decodeParallel', () => {
       image.channels.forEach((c, i) => expect(Buffer.from(c.data.buffer).equals(Buffer.from(whole.channels[i]!.data.buffer))).toBe(true));
     });
   }
+});
+
+describe.skipIf(!hasCorpus)('scanlineLayout', () => {
+  it('plans from the header summary exactly what the layout job reads from the file', async () => {
+    pool ??= new DecodePool({ workers: 2 });
+    for (const name of ['ScanLines/Desk.exr', 'LuminanceChroma/MtTamNorth.exr']) {
+      const path = join(corpus, name);
+      const summary = await readSummary(path);
+      if (summary.kind !== 'ok') throw new Error(`${name}: ${summary.reason}`);
+      const fromSummary = scanlineLayout(summary.summary.parts[0]!, null);
+      const { result: fromWorker } = await pool.run('layout', { path, part: 0, lx: 0, ly: 0 }).promise;
+      expect(fromSummary).toEqual(fromWorker);
+      // with the layout given, the bands are queued at once and the image is the same
+      const { result: image } = await decodeParallel(pool, { path, layout: fromSummary! }).promise;
+      expect(image.channels.map((c) => c.name)).toEqual(fromWorker.planes.map((p) => p.name));
+    }
+  });
+
+  it('leaves tiled parts to the layout job (their tile size is not in the summary)', async () => {
+    const summary = await readSummary(join(corpus, 'Tiles/GoldenGate.exr'));
+    if (summary.kind !== 'ok') throw new Error(`GoldenGate.exr: ${summary.reason}`);
+    expect(scanlineLayout(summary.summary.parts[0]!, null)).toBeNull();
+  });
 });

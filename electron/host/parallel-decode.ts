@@ -2,6 +2,9 @@
 
 import { ExrError, type DecodedChannel, type DecodedImage, type StageTimings } from '../exr/index.js';
 import type { DecodePool, JobHandle, JobTimings } from './decode-pool.js';
+import { sampleCount } from '../exr/sampling.js';
+import { LINES_PER_CHUNK, type Compression } from '../exr/types.js';
+import type { PartSummary } from './api.js';
 import type { LayoutResult } from './worker-jobs.js';
 
 export interface ParallelDecodeRequest {
@@ -11,6 +14,11 @@ export interface ParallelDecodeRequest {
   ly?: number;
   channels?: string[];
   priority?: number;
+  /**
+   * The level's geometry when the caller already knows it (the host has every header): the bands are
+   * then queued at once, so no other job can take a worker between a layout job and the bands.
+   */
+  layout?: LayoutResult;
 }
 
 /** Shaped like the pool's JobHandle, so whatever schedules pool jobs can schedule this too. */
@@ -20,6 +28,27 @@ export interface ParallelDecodeHandle extends JobHandle<DecodedImage> {
 
 /** Bands per worker: a little more than one evens out chunks that cost more than others. */
 const BANDS_PER_WORKER = 2;
+
+/** The geometry of level 0 of a scanline part from its header summary (tiled parts ask a worker: their tile size is not in it). */
+export function scanlineLayout(part: PartSummary, channels: readonly string[] | null): LayoutResult | null {
+  if (part.tiled || part.type !== 'scanlineimage') return null;
+  const rowsPerChunk = LINES_PER_CHUNK[part.compression as Compression];
+  if (!rowsPerChunk) return null;
+  const [xMin, yMin, xMax, yMax] = part.dataWindow;
+  const frame = { xMin, yMin, xMax, yMax };
+  const planes = part.channels
+    .filter((c) => !channels || channels.includes(c.name))
+    .map((c) => ({
+      name: c.name,
+      pixelType: c.pixelType,
+      xSampling: c.xSampling,
+      ySampling: c.ySampling,
+      widthSamples: sampleCount(c.xSampling, xMin, xMax),
+      heightSamples: sampleCount(c.ySampling, yMin, yMax),
+    }));
+  const rowAlignment = planes.reduce((l, p) => lcm(l, p.ySampling), 1);
+  return { frame, planes, rowsPerChunk, rowAlignment };
+}
 
 /** Row bands of the frame, each a whole number of chunks and starting on a row every channel samples. */
 export function planBands(layout: LayoutResult, bandCount: number): { yMin: number; yMax: number }[] {
@@ -52,10 +81,16 @@ export function decodeParallel(pool: DecodePool, request: ParallelDecodeRequest)
 
   const promise = (async () => {
     const args = { path: request.path, part, lx, ly, ...(request.channels ? { channels: request.channels } : {}) };
-    const layoutJob = pool.run('layout', args, priority);
-    handles.push(layoutJob);
-    const { result: layout, timings: layoutTimings } = await layoutJob.promise;
-    if (cancelled) throw new ExrError('aborted', 'cancelled');
+    let layout: LayoutResult;
+    let layoutTimings: JobTimings = { queueMs: 0, workerMs: 0, totalMs: 0 };
+    if (request.layout) {
+      layout = request.layout;
+    } else {
+      const layoutJob = pool.run('layout', args, priority);
+      handles.push(layoutJob);
+      ({ result: layout, timings: layoutTimings } = await layoutJob.promise);
+      if (cancelled) throw new ExrError('aborted', 'cancelled');
+    }
     const buffers = layout.planes.map((p) => new SharedArrayBuffer(p.widthSamples * p.heightSamples * (p.pixelType === 'half' ? 2 : 4)));
     const bands = planBands(layout, pool.size * BANDS_PER_WORKER);
     const jobs = bands.map((band) => {
@@ -91,6 +126,7 @@ export function decodeParallel(pool: DecodePool, request: ParallelDecodeRequest)
       timings,
     };
     const queueMs = layoutTimings.queueMs + Math.min(...results.map((r) => r.timings.queueMs));
+    void layoutTimings.totalMs;
     return { result: image, timings: { queueMs, workerMs, totalMs: performance.now() - t0, bands: bands.length } };
   })();
 
