@@ -59,6 +59,11 @@ test('open a folder, see thumbnails, scrub exposure, switch layer and channel, r
   for (const name of ['bright.exr', 'grey.exr', 'ramp.exr']) await expect(grid.getByRole('option', { name })).toBeVisible();
   await page.waitForFunction(() => (window as unknown as { exrviewApp: { controller: { thumbsShown: number } } }).exrviewApp.controller.thumbsShown >= 3);
   await expect(page.locator('.status .path')).toHaveText('GPU');
+  // each option lies over its own thumbnail (the GPU draws them on a canvas under the cells)
+  await settle(page);
+  const brightCell = await meanBrightness(grid.getByRole('option', { name: 'bright.exr' }));
+  const greyCell = await meanBrightness(grid.getByRole('option', { name: 'grey.exr' }));
+  expect(brightCell).toBeGreaterThan(greyCell * 1.2);
 
   await grid.getByRole('option', { name: 'ramp.exr' }).click();
   const preview = page.getByRole('img', { name: 'Preview' });
