@@ -27,7 +27,7 @@ import { DecodePool } from './decode-pool.js';
 import type { DeepFlatJobResult } from './deep-job.js';
 import { DiskCache } from './disk-cache.js';
 import { exportImages, type ExportSources } from './export.js';
-import { attributeText } from './header-text.js';
+import { attributeValueText } from '../exr/attribute-text.js';
 import { JobBroker, PARALLEL_DECODE } from './jobs.js';
 import { scanlineLayout } from './parallel-decode.js';
 import { DEFAULT_LIBRARY_TIMING, Library } from './library.js';
@@ -182,7 +182,7 @@ class NodeHost implements Host {
       multipart: result.summary.multipart,
       parts: result.parts.map((p) => ({
         index: p.index,
-        attributes: p.attributes.map((a) => ({ name: a.name, type: a.typeName, text: attributeText(a.value) })),
+        attributes: p.attributes.map((a) => ({ name: a.name, type: a.typeName, text: attributeValueText(a) })),
       })),
     };
   }
