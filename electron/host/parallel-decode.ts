@@ -4,8 +4,8 @@ import { ExrError, type DecodedChannel, type DecodedImage, type StageTimings } f
 import type { DecodePool, JobHandle, JobTimings } from './decode-pool.js';
 import { sampleCount } from '../exr/sampling.js';
 import { LINES_PER_CHUNK, type Compression } from '../exr/types.js';
+import type { Box2i, PixelType } from '../exr/index.js';
 import type { PartSummary } from './api.js';
-import type { LayoutResult } from './worker-jobs.js';
 
 export interface ParallelDecodeRequest {
   path: string;
@@ -29,25 +29,44 @@ export interface ParallelDecodeHandle extends JobHandle<DecodedImage> {
 /** Bands per worker: a little more than one evens out chunks that cost more than others. */
 const BANDS_PER_WORKER = 2;
 
+/** A plane's geometry, before it has pixels. */
+export type PlaneLayout = Omit<DecodedChannel, 'data'>;
+
+export interface LayoutResult {
+  /** The whole level, absolute coordinates. */
+  frame: Box2i;
+  planes: PlaneLayout[];
+  /** Rows that one chunk covers: bands are cut on multiples of it so no chunk is decoded twice. */
+  rowsPerChunk: number;
+  /** The least common multiple of the channels' y sampling: bands start on rows every channel samples. */
+  rowAlignment: number;
+}
+
+/** The planes of `channels` over `frame`, and how bands may be cut (whole chunks, rows every channel samples). */
+export function levelLayout(
+  frame: Box2i,
+  channels: readonly { name: string; pixelType: PixelType; xSampling: number; ySampling: number }[],
+  rowsPerChunk: number,
+): LayoutResult {
+  const planes = channels.map((c) => ({
+    name: c.name,
+    pixelType: c.pixelType,
+    xSampling: c.xSampling,
+    ySampling: c.ySampling,
+    widthSamples: sampleCount(c.xSampling, frame.xMin, frame.xMax),
+    heightSamples: sampleCount(c.ySampling, frame.yMin, frame.yMax),
+  }));
+  const rowAlignment = planes.reduce((l, p) => lcm(l, p.ySampling), 1);
+  return { frame, planes, rowsPerChunk, rowAlignment };
+}
+
 /** The geometry of level 0 of a scanline part from its header summary (tiled parts ask a worker: their tile size is not in it). */
 export function scanlineLayout(part: PartSummary, channels: readonly string[] | null): LayoutResult | null {
   if (part.tiled || part.type !== 'scanlineimage') return null;
   const rowsPerChunk = LINES_PER_CHUNK[part.compression as Compression];
   if (!rowsPerChunk) return null;
   const [xMin, yMin, xMax, yMax] = part.dataWindow;
-  const frame = { xMin, yMin, xMax, yMax };
-  const planes = part.channels
-    .filter((c) => !channels || channels.includes(c.name))
-    .map((c) => ({
-      name: c.name,
-      pixelType: c.pixelType,
-      xSampling: c.xSampling,
-      ySampling: c.ySampling,
-      widthSamples: sampleCount(c.xSampling, xMin, xMax),
-      heightSamples: sampleCount(c.ySampling, yMin, yMax),
-    }));
-  const rowAlignment = planes.reduce((l, p) => lcm(l, p.ySampling), 1);
-  return { frame, planes, rowsPerChunk, rowAlignment };
+  return levelLayout({ xMin, yMin, xMax, yMax }, part.channels.filter((c) => !channels || channels.includes(c.name)), rowsPerChunk);
 }
 
 /** Row bands of the frame, each a whole number of chunks and starting on a row every channel samples. */

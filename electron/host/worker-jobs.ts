@@ -1,8 +1,8 @@
 // What a decode worker can do: each job kind is a pure function from arguments to a result and the buffers to transfer.
 
-import { ExrError, ExrReader, openFileSource, type Box2i, type DecodedImage, type PixelType, type StageTimings } from '../exr/index.js';
-import { sampleCount } from '../exr/sampling.js';
+import { ExrError, ExrReader, openFileSource, type Box2i, type DecodedImage, type StageTimings } from '../exr/index.js';
 import type { AbortSignalLike } from '../exr/reader.js';
+import { levelLayout, type LayoutResult } from './parallel-decode.js';
 import { deepFlatJob, type DeepFlatJobArgs, type DeepFlatJobResult } from './deep-job.js';
 import { thumbnailJob, type ThumbnailJobArgs, type ThumbnailJobResult } from './thumbnail-job.js';
 
@@ -86,25 +86,6 @@ export interface LayoutJobArgs {
   channels?: string[];
 }
 
-export interface PlaneLayout {
-  name: string;
-  pixelType: PixelType;
-  xSampling: number;
-  ySampling: number;
-  widthSamples: number;
-  heightSamples: number;
-}
-
-export interface LayoutResult {
-  /** The whole level, absolute coordinates. */
-  frame: Box2i;
-  planes: PlaneLayout[];
-  /** Rows that one chunk covers: bands are cut on multiples of it so no chunk is decoded twice. */
-  rowsPerChunk: number;
-  /** The least common multiple of the channels' y sampling: bands start on rows every channel samples. */
-  rowAlignment: number;
-}
-
 /** Geometry of one level for splitting its decode across workers. */
 function layoutJob(args: LayoutJobArgs): JobOutput<LayoutResult> {
   const source = openFileSource(args.path);
@@ -124,19 +105,8 @@ function layoutJob(args: LayoutJobArgs): JobOutput<LayoutResult> {
     for (const name of wanted ?? []) {
       if (!part.channels.some((c) => c.name === name)) throw new ExrError('invalid', `part has no channel "${name}"`, { part: args.part });
     }
-    const planes = part.channels
-      .filter((c) => !wanted || wanted.has(c.name))
-      .map((c) => ({
-        name: c.name,
-        pixelType: c.pixelType,
-        xSampling: c.xSampling,
-        ySampling: c.ySampling,
-        widthSamples: sampleCount(c.xSampling, frame.xMin, frame.xMax),
-        heightSamples: sampleCount(c.ySampling, frame.yMin, frame.yMax),
-      }));
-    const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
-    const rowAlignment = planes.reduce((l, p) => (l * p.ySampling) / gcd(l, p.ySampling), 1);
-    return { result: { frame, planes, rowsPerChunk: part.isTiled ? part.tiles!.ySizePx : part.linesPerChunk, rowAlignment }, transfer: [] };
+    const selected = part.channels.filter((c) => !wanted || wanted.has(c.name));
+    return { result: levelLayout(frame, selected, part.isTiled ? part.tiles!.ySizePx : part.linesPerChunk), transfer: [] };
   } finally {
     source.close();
   }
