@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ExrError } from '../errors.js';
 import { huffmanCompress, huffmanDecompress } from './huffman.js';
+import { lcg } from './test-layouts.js';
 
 function header(im: number, iM: number, tableLength: number, nBits: number): number[] {
   const out: number[] = [];
@@ -22,15 +23,6 @@ function roundTrip(values: Uint16Array): Uint8Array {
   const packed = huffmanCompress(values);
   expect(firstDifference(huffmanDecompress(packed, values.length), values)).toBe(-1);
   return packed;
-}
-
-/** Deterministic pseudo-random numbers for large inputs (fast-check drives the small ones). */
-function lcg(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
 }
 
 /** Longest code length in a block's packed table (an independent reading of the table format). */

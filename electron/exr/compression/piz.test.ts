@@ -5,36 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { ExrError } from '../errors.js';
 import { floorMod, sampleCount } from '../sampling.js';
 import { PIXEL_TYPE_BYTES, type BlockLayout, type Channel, type PixelType } from '../types.js';
+import { uncompressedBytes } from '../blocks.js';
 import { compress, decompress } from './index.js';
+import { lcg } from './test-layouts.js';
 import { compressPiz, decompressPiz, wav2Decode, wav2Encode } from './piz.js';
 
 function channel(name: string, pixelType: PixelType, xSampling = 1, ySampling = 1): Channel {
   return { name, pixelType, pLinear: false, xSampling, ySampling };
 }
 
-function blockBytes(block: BlockLayout): number {
-  let bytes = 0;
-  for (const c of block.channels) {
-    const width = sampleCount(c.xSampling, block.x0, block.x0 + block.widthPx - 1);
-    const height = sampleCount(c.ySampling, block.y0, block.y0 + block.heightPx - 1);
-    bytes += width * height * PIXEL_TYPE_BYTES[c.pixelType];
-  }
-  return bytes;
-}
-
-function lcg(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 type Flavor = 'random' | 'smooth' | 'constant' | 'zero' | 'sparse';
 
 /** Raw chunk bytes in the BlockLayout order, with sample values shaped by flavor. */
 function makeRaw(block: BlockLayout, flavor: Flavor, seed: number): Uint8Array {
-  const raw = new Uint8Array(blockBytes(block));
+  const raw = new Uint8Array(uncompressedBytes(block));
   const random = lcg(seed);
   let at = 0;
   for (let line = 0; line < block.heightPx; line++) {

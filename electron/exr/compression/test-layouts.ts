@@ -98,3 +98,12 @@ export function expectInvalid(run: () => unknown): void {
   expect(thrown).toBeInstanceOf(ExrError);
   expect((thrown as ExrError).kind).toBe('invalid');
 }
+
+/** Deterministic pseudo-random numbers in [0, 1) for large inputs (fast-check drives the small ones). */
+export function lcg(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
