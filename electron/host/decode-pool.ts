@@ -86,7 +86,6 @@ export class DecodePool {
   constructor(options: DecodePoolOptions = {}) {
     this.size = Math.max(1, options.workers ?? availableParallelism());
     this.workerPath = options.workerPath ?? defaultWorkerPath();
-    for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
@@ -145,6 +144,9 @@ export class DecodePool {
   }
 
   private pump(): void {
+    // Workers start with the first job, not with the pool: a run served from the caches never pays their start-up
+    // (tens of ms of module compilation each, on the same cores).
+    while (this.queue.length > 0 && this.slots.length < this.size) this.slots.push(this.spawn());
     for (const slot of this.slots) {
       if (slot.job || this.queue.length === 0) continue;
       const job = this.takeNext();
@@ -207,7 +209,7 @@ export class DecodePool {
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 
-  /** For tests of worker replacement: the worker threads themselves. */
+  /** For tests of worker replacement: the worker threads themselves (none before the first job). */
   get workerThreads(): Worker[] {
     return this.slots.map((s) => s.worker);
   }

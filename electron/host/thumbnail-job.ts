@@ -3,7 +3,8 @@
 import { ExrReader, floatToHalf, openFileSource, type DecodedChannel, type Level, type PartInfo, type StageTimings } from '../exr/index.js';
 import type { AbortSignalLike } from '../exr/reader.js';
 import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './layers.js';
-import { decodeBinned, HALF_MAX, halfRow, SANE_HALF } from './thumbnail-decode.js';
+import { HALF_MAX, SANE_HALF } from './thumbnail-bins.js';
+import { decodeBinned } from './thumbnail-decode.js';
 
 export interface ThumbnailJobArgs {
   path: string;
@@ -113,6 +114,30 @@ function toRgbaHalf(choice: ThumbnailChannels, filtered: (name: string | null) =
 
 function clampHalf(v: number): number {
   return v > HALF_MAX ? HALF_MAX : v < -HALF_MAX ? -HALF_MAX : v;
+}
+
+/** SANE_HALF as float32 bit patterns, for the rare halves the arithmetic path leaves to a table (zero, subnormal, Inf, NaN). */
+const SANE_HALF_BITS = new Int32Array(SANE_HALF.buffer);
+
+let scratchF32 = new Float32Array(4096);
+let scratchI32 = new Int32Array(scratchF32.buffer);
+
+/**
+ * Half bits to sanitised floats for `n` samples from `src[start]`, for the box filter over whole planes.
+ * Normal halves are converted by shifting bits; zero, subnormals, Inf and NaN go through SANE_HALF.
+ */
+function halfRow(src: Uint16Array, start: number, n: number): Float32Array {
+  if (scratchF32.length < n) {
+    scratchF32 = new Float32Array(n);
+    scratchI32 = new Int32Array(scratchF32.buffer);
+  }
+  const bits = scratchI32;
+  for (let s = 0; s < n; s++) {
+    const h = src[start + s]!;
+    const e = h & 0x7c00;
+    bits[s] = e !== 0 && e !== 0x7c00 ? ((h & 0x8000) << 16) | (((h & 0x7fff) << 13) + 0x38000000) : SANE_HALF_BITS[h]!;
+  }
+  return scratchF32;
 }
 
 /**

@@ -40,18 +40,33 @@ export function toneMapHalfRgba(bits: Uint16Array, widthPx: number, heightPx: nu
   }
   const memo = memoFor(p);
   const out = new Uint8ClampedArray(pixels * 4);
+  // memo entries are 0..255 already: plain byte stores, the reference only on a value's first sight
+  const out8 = new Uint8Array(out.buffer);
   for (let i = 0; i < pixels * 4; i += 4) {
-    for (let c = 0; c < 3; c++) {
-      const h = bits[i + c]!;
-      let v = memo[h]!;
-      if (v < 0) {
-        const x = HALF_TO_FLOAT[h]!;
-        v = Math.round(toneMapPixel(x, x, x, 1, 0, 0, p)[0] * 255);
-        memo[h] = v;
-      }
-      out[i + c] = v;
+    let r = memo[bits[i]!]!;
+    let g = memo[bits[i + 1]!]!;
+    let b = memo[bits[i + 2]!]!;
+    if ((r | g | b) < 0) {
+      r = memoise(memo, bits[i]!, p);
+      g = memoise(memo, bits[i + 1]!, p);
+      b = memoise(memo, bits[i + 2]!, p);
     }
-    out[i + 3] = 255;
+    out8[i] = r;
+    out8[i + 1] = g;
+    out8[i + 2] = b;
+    out8[i + 3] = 255;
   }
   return out;
+}
+
+/** The 8-bit result for one half value through a per-channel view, computed once. */
+function memoise(memo: Int16Array, h: number, p: DisplayParams): number {
+  let v = memo[h]!;
+  if (v < 0) {
+    const x = HALF_TO_FLOAT[h]!;
+    // clamped here as Uint8ClampedArray would (a NaN becomes 0 in the Int16Array)
+    memo[h] = Math.min(255, Math.max(0, Math.round(toneMapPixel(x, x, x, 1, 0, 0, p)[0] * 255)));
+    v = memo[h]!;
+  }
+  return v;
 }

@@ -4,7 +4,7 @@ import { ExrError, asExrError, invalid, unsupported } from '../errors.js';
 import type { BlockLayout, Compression } from '../types.js';
 import { decompressB44 } from './b44.js';
 import { decompressDwa } from './dwa.js';
-import { compressPiz, decompressPiz } from './piz.js';
+import { compressPiz, decompressPiz, decompressPizPlanes, type PizPlanes } from './piz.js';
 import { compressPxr24, decompressPxr24 } from './pxr24.js';
 import { compressRle, decompressRle } from './rle.js';
 import { compressZip, decompressZip } from './zip.js';
@@ -51,17 +51,37 @@ export function decompress(compression: Compression, src: Uint8Array, block: Blo
     // a header within the pixel limit can still claim one chunk of gigabytes (a 2^30-pixel-wide line): refuse before any buffer is sized by it
     throw unsupported(`a chunk of ${expectedBytes} bytes uncompressed is larger than the ${MAX_CHUNK_BYTES} bytes decoded at once`);
   }
-  let out: Uint8Array;
-  try {
-    out = codec(src, block, expectedBytes);
-  } catch (error) {
-    if (error instanceof ExrError) throw error;
-    throw asExrError(error);
-  }
+  const out = run(() => codec(src, block, expectedBytes));
   if (out.length !== expectedBytes) {
     throw invalid(`${compression.toUpperCase()} chunk decompressed to ${out.length} bytes, expected ${expectedBytes}`);
   }
   return out;
+}
+
+/**
+ * A decompressed chunk for readers that sum its samples rather than keep them: PIZ chunks as their
+ * channel planes before PIZ's LUT and reordering passes (see PizPlanes), every other chunk in the
+ * uncompressed layout of BlockLayout.
+ */
+export type ChunkSamples = { layout: 'lines'; bytes: Uint8Array } | ({ layout: 'planes' } & PizPlanes);
+
+/** decompress(), except that PIZ chunks stop at their channel planes. */
+export function decompressSamples(compression: Compression, src: Uint8Array, block: BlockLayout, expectedBytes: number): ChunkSamples {
+  if (compression !== 'piz' || src.length >= expectedBytes || expectedBytes > MAX_CHUNK_BYTES) {
+    return { layout: 'lines', bytes: decompress(compression, src, block, expectedBytes) };
+  }
+  // decompressPizPlanes checks the planes add up to expectedBytes
+  return { layout: 'planes', ...run(() => decompressPizPlanes(src, block, expectedBytes)) };
+}
+
+/** Runs a codec, turning whatever it throws into an ExrError. */
+function run<T>(decode: () => T): T {
+  try {
+    return decode();
+  } catch (error) {
+    if (error instanceof ExrError) throw error;
+    throw asExrError(error);
+  }
 }
 
 /** Compresses one chunk; returns the raw bytes when compression would not make it smaller. */

@@ -18,7 +18,8 @@ const WAVELET_14BIT_LIMIT = 1 << 14;
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-interface ChannelPlane {
+/** One channel's plane in the planar buffer: heightSamples rows of rowWords words, rows one after the other. */
+export interface ChannelPlane {
   widthSamples: number;
   heightSamples: number;
   /** 1 for half, 2 for float and uint. */
@@ -275,8 +276,30 @@ function readU16(src: Uint8Array, at: number): number {
   return src[at]! | (src[at + 1]! << 8);
 }
 
+/**
+ * A PIZ chunk decoded up to its last two passes: every channel's plane after the wavelet, in LUT
+ * codes. `words` is a scratch buffer, valid only until the next PIZ chunk is decoded; the value of
+ * a code is `lut[code]`, and `lut` is null when every code is its own value.
+ */
+export interface PizPlanes {
+  words: Uint16Array;
+  planes: readonly ChannelPlane[];
+  lut: Uint16Array | null;
+  /** The largest code in use. */
+  maxCode: number;
+}
+
 /** Decompresses one PIZ chunk into the uncompressed layout of BlockLayout. */
 export function decompressPiz(src: Uint8Array, block: BlockLayout, expectedBytes: number): Uint8Array {
+  const { words, planes, lut } = decompressPizPlanes(src, block, expectedBytes);
+  if (lut) applyLut(words, lut);
+  const out = new Uint8Array(expectedBytes);
+  interleaveRows(words, planes, block, out);
+  return out;
+}
+
+/** Decompresses one PIZ chunk as far as its channel planes (for readers that sum samples and need neither the LUT pass nor the scanline order). */
+export function decompressPizPlanes(src: Uint8Array, block: BlockLayout, expectedBytes: number): PizPlanes {
   const { planes, totalWords } = planarLayout(block);
   if (totalWords * 2 !== expectedBytes) {
     throw invalid(`PIZ block of ${totalWords * 2} bytes does not match the expected ${expectedBytes}`);
@@ -311,14 +334,9 @@ export function decompressPiz(src: Uint8Array, block: BlockLayout, expectedBytes
     }
   }
 
-  // Back to the original values. The LUT is increasing from 0, so it is the identity exactly
-  // when its last used entry maps to itself (every value up to maxValue occurs).
-  const lut = reverseLut;
-  if (lut[maxValue] !== maxValue) applyLut(planar, lut);
-
-  const out = new Uint8Array(expectedBytes);
-  interleaveRows(planar, planes, block, out);
-  return out;
+  // The LUT is increasing from 0, so it is the identity exactly when its last used entry maps to
+  // itself (every value up to maxValue occurs). Codes above maxValue map to 0 (the LUT is zero there).
+  return { words: planar, planes, lut: reverseLut[maxValue] !== maxValue ? reverseLut : null, maxCode: maxValue };
 }
 
 /** Largest planar buffer kept between chunks (16 MiB); bigger chunks get their own. */
@@ -333,7 +351,7 @@ function planarScratch(words: number): Uint16Array {
 }
 
 /** data[i] = lut[data[i]], two values per step where the buffer allows (about 30% faster). */
-function applyLut(data: Uint16Array, lut: Uint16Array): void {
+export function applyLut(data: Uint16Array, lut: Uint16Array): void {
   let i = 0;
   if (data.byteOffset % 4 === 0) {
     const pairs = new Uint32Array(data.buffer, data.byteOffset, data.length >> 1);
