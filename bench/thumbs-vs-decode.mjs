@@ -1,4 +1,5 @@
-// `exrview thumbs` against `exrview bench` on the same folder, interleaved, then thumbs again on a warm cache.
+// `exrview thumbs` against `exrview bench` on the same folder, interleaved, then thumbs again on a warm cache;
+// and bench's own thumbnail pass against its decode (same workers, after its warm-up pass).
 // Usage: node bench/thumbs-vs-decode.mjs DIR [--rounds N]. Prints one JSON object on its last line.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,6 +38,7 @@ function thumbs(cacheDir) {
 
 const median = (v) => v.slice().sort((a, b) => a - b)[Math.floor((v.length - 1) / 2)];
 const decodeMs = [];
+const benchThumbsOverDecode = [];
 const decodeColdMs = [];
 const coldMs = [];
 const warmMs = [];
@@ -47,7 +49,9 @@ for (let i = 0; i < rounds; i++) {
   try {
     // the decode as one cold command, like thumbs; and after an untimed warm-up pass (steady state)
     decodeColdMs.push(JSON.parse(run(['bench', dir, '--json', '--no-warmup']).trim().split('\n').pop()).decode.wallMs);
-    decodeMs.push(JSON.parse(run(['bench', dir, '--json']).trim().split('\n').pop()).decode.wallMs);
+    const warm = JSON.parse(run(['bench', dir, '--json']).trim().split('\n').pop());
+    decodeMs.push(warm.decode.wallMs);
+    benchThumbsOverDecode.push(warm.thumbnails.overDecode);
     lastCold = thumbs(cache);
     coldMs.push(lastCold.ms);
     lastWarm = thumbs(cache);
@@ -65,11 +69,14 @@ const result = {
   thumbsWarmMs: { median: median(warmMs), all: warmMs },
   thumbsOverColdDecode: Number((median(coldMs) / median(decodeColdMs)).toFixed(3)),
   thumbsOverWarmDecode: Number((median(coldMs) / median(decodeMs)).toFixed(3)),
+  /** `exrview bench`: its thumbnail pass over its decode pass, both after the warm-up, same workers (no cache, no PNG). */
+  benchThumbnailsOverDecode: { median: median(benchThumbsOverDecode), all: benchThumbsOverDecode },
   coldSummary: lastCold.summary,
   warmSummary: lastWarm.summary,
 };
 console.log(
   `full decode ${result.fullDecodeColdMs.median} ms cold, ${result.fullDecodeWarmMs.median} ms warm; thumbs ${result.thumbsColdMs.median} ms ` +
-    `(${result.thumbsOverColdDecode}x cold decode, ${result.thumbsOverWarmDecode}x warm); thumbs on a warm cache ${result.thumbsWarmMs.median} ms`,
+    `(${result.thumbsOverColdDecode}x cold decode, ${result.thumbsOverWarmDecode}x warm); thumbs on a warm cache ${result.thumbsWarmMs.median} ms; ` +
+    `bench's thumbnail pass ${result.benchThumbnailsOverDecode.median}x its decode pass`,
 );
 console.log(JSON.stringify(result));

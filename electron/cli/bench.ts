@@ -1,8 +1,9 @@
-// `exrview bench DIR [--json]`: decode every EXR in DIR with the pool, per-stage timings; JSON on the last line.
+// `exrview bench DIR [--json]`: decode every EXR in DIR with the pool, then make every thumbnail, per-stage timings; JSON on the last line.
 
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DecodePool } from '../host/decode-pool.js';
+import type { ThumbnailJobResult } from '../host/thumbnail-job.js';
 import type { DecodeAllResult } from '../host/worker-jobs.js';
 import { FileError, describeFailure } from './main.js';
 
@@ -11,6 +12,8 @@ export interface BenchOptions {
   runs: number;
   /** An untimed pass first (default); without it the first run includes compiling the decoders. */
   warmup: boolean;
+  /** Long side of the thumbnails made after the decode, in pixels (as `exrview thumbs --size`). */
+  thumbnailPx: number;
 }
 
 export function listExrFiles(dir: string): string[] {
@@ -37,14 +40,28 @@ interface RunFigures {
   failures: { file: string; reason: string }[];
 }
 
-async function decodeAll(pool: DecodePool, files: string[]): Promise<RunFigures> {
-  // largest first: the last file to start is a small one, so no worker idles long at the end
-  const bySize = files.map((path) => ({ path, sizeBytes: statSync(path).size }));
-  const order = bySize.slice().sort((a, b) => b.sizeBytes - a.sizeBytes);
+interface ThumbnailFigures {
+  wallMs: number;
+  readMs: number;
+  decompressMs: number;
+  /** The box filter (summing samples into the thumbnail's pixels), in place of the decode's unpack. */
+  resizeMs: number;
+  bytesRead: number;
+  sources: Record<string, number>;
+  failures: { file: string; reason: string }[];
+}
+
+/** Runs one job per file, largest first (the last one to start is small, so no worker idles long at the end), in file order out. */
+async function runAll<R>(files: string[], submit: (path: string, rank: number) => Promise<{ result: R }>): Promise<{ wallMs: number; settled: PromiseSettledResult<{ result: R }>[] }> {
+  const order = files.map((path) => ({ path, sizeBytes: statSync(path).size })).sort((a, b) => b.sizeBytes - a.sizeBytes);
   const t0 = performance.now();
-  const jobs = new Map(order.map(({ path }, rank) => [path, pool.run('decodeAll', { path }, rank).promise]));
+  const jobs = new Map(order.map(({ path }, rank) => [path, submit(path, rank)]));
   const settled = await Promise.allSettled(files.map((path) => jobs.get(path)!));
-  const wallMs = performance.now() - t0;
+  return { wallMs: performance.now() - t0, settled };
+}
+
+async function decodeAll(pool: DecodePool, files: string[]): Promise<RunFigures> {
+  const { wallMs, settled } = await runAll(files, (path, rank) => pool.run('decodeAll', { path }, rank).promise);
   const figures: RunFigures = { wallMs, pixels: 0, readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, failures: [] };
   settled.forEach((s, i) => {
     if (s.status === 'rejected') {
@@ -61,6 +78,25 @@ async function decodeAll(pool: DecodePool, files: string[]): Promise<RunFigures>
   return figures;
 }
 
+/** The host's thumbnail job for every file (cheapest source, box filter in linear light), no cache and no encoding. */
+async function thumbnailAll(pool: DecodePool, files: string[], longSidePx: number): Promise<ThumbnailFigures> {
+  const { wallMs, settled } = await runAll(files, (path, rank) => pool.run('thumbnail', { path, longSidePx }, rank).promise);
+  const figures: ThumbnailFigures = { wallMs, readMs: 0, decompressMs: 0, resizeMs: 0, bytesRead: 0, sources: {}, failures: [] };
+  settled.forEach((s, i) => {
+    if (s.status === 'rejected') {
+      figures.failures.push({ file: files[i]!, reason: describeFailure(s.reason) });
+      return;
+    }
+    const r: ThumbnailJobResult = s.value.result;
+    figures.readMs += r.timings.readMs;
+    figures.decompressMs += r.timings.decompressMs;
+    figures.resizeMs += r.timings.resizeMs;
+    figures.bytesRead += r.timings.bytesRead;
+    figures.sources[r.source] = (figures.sources[r.source] ?? 0) + 1;
+  });
+  return figures;
+}
+
 const round = (v: number, digits = 1) => Number(v.toFixed(digits));
 
 export async function runBench(dir: string, options: BenchOptions): Promise<number> {
@@ -70,11 +106,21 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
   try {
     // One untimed pass first: it compiles the decoders in every worker and warms the page cache,
     // so the timed runs measure steady-state decoding, as a viewer that has been open a while sees it.
-    if (options.warmup) await decodeAll(pool, files);
-    const runs: RunFigures[] = [];
-    for (let i = 0; i < Math.max(1, options.runs); i++) runs.push(await decodeAll(pool, files));
-    runs.sort((a, b) => a.wallMs - b.wallMs);
-    const median = runs[Math.floor((runs.length - 1) / 2)]!;
+    if (options.warmup) {
+      await decodeAll(pool, files);
+      await thumbnailAll(pool, files, options.thumbnailPx);
+    }
+    const runs: { decode: RunFigures; thumbnails: ThumbnailFigures }[] = [];
+    for (let i = 0; i < Math.max(1, options.runs); i++) {
+      // the same files, the same workers: the decode, then the thumbnails
+      const decode = await decodeAll(pool, files);
+      runs.push({ decode, thumbnails: await thumbnailAll(pool, files, options.thumbnailPx) });
+    }
+    const byDecode = runs.slice().sort((a, b) => a.decode.wallMs - b.decode.wallMs);
+    const median = byDecode[Math.floor((runs.length - 1) / 2)]!.decode;
+    const byThumbnails = runs.slice().sort((a, b) => a.thumbnails.wallMs - b.thumbnails.wallMs);
+    const thumbs = byThumbnails[Math.floor((runs.length - 1) / 2)]!.thumbnails;
+    const failures = [...median.failures, ...thumbs.failures.filter((f) => !median.failures.some((d) => d.file === f.file))];
     const summary = {
       files: files.length,
       pixels: median.pixels,
@@ -88,19 +134,28 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
         unpackMs: round(median.unpackMs),
         bytesRead: median.bytesRead,
       },
-      failures: median.failures,
+      thumbnails: {
+        longSidePx: options.thumbnailPx,
+        wallMs: round(thumbs.wallMs),
+        overDecode: round(thumbs.wallMs / median.wallMs, 3),
+        sources: thumbs.sources,
+        stages: { readMs: round(thumbs.readMs), decompressMs: round(thumbs.decompressMs), resizeMs: round(thumbs.resizeMs), bytesRead: thumbs.bytesRead },
+      },
+      failures,
     };
     if (!options.json) {
       const busy = median.readMs + median.decompressMs + median.unpackMs;
       const share = (v: number) => `${Math.round((100 * v) / Math.max(busy, 1e-9))}%`;
       process.stdout.write(
         `${files.length} files, ${round(median.pixels / 1e6)} Mpx decoded in ${round(median.wallMs)} ms wall (${summary.decode.mpxPerS} Mpx/s, ${pool.size} workers)\n` +
-          `  read ${round(median.readMs)} ms (${share(median.readMs)}), decompress ${round(median.decompressMs)} ms (${share(median.decompressMs)}), unpack ${round(median.unpackMs)} ms (${share(median.unpackMs)}) summed over workers\n`,
+          `  read ${round(median.readMs)} ms (${share(median.readMs)}), decompress ${round(median.decompressMs)} ms (${share(median.decompressMs)}), unpack ${round(median.unpackMs)} ms (${share(median.unpackMs)}) summed over workers\n` +
+          `${files.length - thumbs.failures.length} thumbnails (long side ${options.thumbnailPx} px) in ${round(thumbs.wallMs)} ms wall, ${summary.thumbnails.overDecode}x the decode\n` +
+          `  read ${round(thumbs.readMs)} ms, decompress ${round(thumbs.decompressMs)} ms, resize ${round(thumbs.resizeMs)} ms summed over workers\n`,
       );
-      for (const f of median.failures) process.stderr.write(`exrview: ${f.file}: ${f.reason}\n`);
+      for (const f of failures) process.stderr.write(`exrview: ${f.file}: ${f.reason}\n`);
     }
     process.stdout.write(JSON.stringify(summary) + '\n');
-    return median.failures.length ? 1 : 0;
+    return failures.length ? 1 : 0;
   } finally {
     await pool.close();
   }

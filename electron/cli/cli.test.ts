@@ -79,5 +79,16 @@ describe('exrview command', () => {
     expect(summary.decode.wallMs).toBeGreaterThan(0);
     expect(summary.decode.mpxPerS).toBeGreaterThan(0);
     for (const stage of ['readMs', 'decompressMs', 'unpackMs']) expect(summary.stages[stage]).toBeGreaterThanOrEqual(0);
+    // the thumbnails of the same files, timed the same way
+    expect(summary.thumbnails.longSidePx).toBe(256);
+    expect(Object.values(summary.thumbnails.sources as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(4);
+    expect(summary.thumbnails.wallMs).toBeGreaterThan(0);
+    expect(summary.thumbnails.overDecode).toBeCloseTo(summary.thumbnails.wallMs / summary.decode.wallMs, 2);
+    for (const stage of ['readMs', 'decompressMs', 'resizeMs']) expect(summary.thumbnails.stages[stage]).toBeGreaterThanOrEqual(0);
+  });
+
+  it('bench refuses a size or run count it cannot use, with exit code 2', () => {
+    expect(exrview('bench', '.', '--size', '0').code).toBe(2);
+    expect(exrview('bench', '.', '--runs', 'x').stderr).toContain('--runs must be a whole number');
   });
 });

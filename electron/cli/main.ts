@@ -34,10 +34,14 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'bench': {
-        const args = parseArgs(rest, ['runs'], ['json', 'no-warmup']);
-        const dir = onePath(args.positional, 'bench DIR [--json]');
+        const args = parseArgs(rest, ['runs', 'size'], ['json', 'no-warmup']);
+        const dir = onePath(args.positional, 'bench DIR [--json] [--runs N] [--no-warmup] [--size 256]');
+        const runs = Number(args.flags.get('runs') ?? 1);
+        if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs must be a whole number from 1 to 100, not "${args.flags.get('runs')}"`);
+        const thumbnailPx = Number(args.flags.get('size') ?? 256);
+        if (!Number.isInteger(thumbnailPx) || thumbnailPx < 1 || thumbnailPx > 8192) throw new UsageError(`--size must be a whole number of pixels from 1 to 8192, not "${args.flags.get('size')}"`);
         const { runBench } = await import('./bench.js');
-        return await runBench(dir, { json: args.flags.has('json'), runs: Number(args.flags.get('runs') ?? 1), warmup: !args.flags.has('no-warmup') });
+        return await runBench(dir, { json: args.flags.has('json'), runs, warmup: !args.flags.has('no-warmup'), thumbnailPx });
       }
       case 'thumbs': {
         const { runThumbs } = await import('./thumbs.js');

@@ -9,7 +9,8 @@ commands:
   stats FILE --json             decode every non-deep part, per-channel statistics
   thumbs DIR --out DIR [--size 256] [--format png|jpg] [--exposure EV] [--tonemap NAME] [--gpu auto|on|off]
                                 one thumbnail per EXR, with a timing summary
-  bench DIR [--json]            decode and thumbnail timings, per stage
+  bench DIR [--json] [--runs N] [--no-warmup] [--size 256]
+                                decode and thumbnail timings, per stage
   serve [DIR] [--port N]        the viewer in a browser, on 127.0.0.1
 
 exit codes: 0 success, 1 a file could not be read or decoded, 2 bad usage`;
