@@ -140,6 +140,12 @@ export interface ThumbnailRequest {
   /** Long side in pixels (the host makes 2x the display size). */
   longSidePx: number;
   priority: 'thumbnail-visible' | 'thumbnail-hidden';
+  /**
+   * Instead of the thumbnail, a stand-in to show while it is made: the file's embedded preview image
+   * (OpenEXR's `preview` attribute, read with the header, in milliseconds), or the thumbnail itself
+   * when the disk cache already has it. Rejects when the file has no preview.
+   */
+  embeddedPreview?: boolean;
 }
 
 export interface Thumbnail {

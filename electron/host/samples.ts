@@ -4,6 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { floatToHalf } from '../exr/index.js';
 import { writeExrFile, type WriteChannel, type WritePart } from '../exr/writer.js';
+import { previewByte } from './embedded-preview.js';
 
 export type PixelFn = (x: number, y: number) => [number, number, number, number?];
 
@@ -40,7 +41,20 @@ function hdrRamp(): WritePart {
   };
 }
 
-/** A dim gradient scene with a few lights far above 1.0 and their glow: what exposure and tone-mapping are for. */
+/** An embedded preview image (8-bit, OpenEXR's encoding) `widthPx` wide, each pixel the function at its centre. */
+function previewOf(fn: PixelFn, imageWidthPx: number, imageHeightPx: number, widthPx: number): NonNullable<WritePart['preview']> {
+  const heightPx = Math.max(1, Math.round((widthPx * imageHeightPx) / imageWidthPx));
+  const rgba = new Uint8Array(widthPx * heightPx * 4);
+  for (let y = 0; y < heightPx; y++) {
+    for (let x = 0; x < widthPx; x++) {
+      const v = fn(Math.floor(((x + 0.5) * imageWidthPx) / widthPx), Math.floor(((y + 0.5) * imageHeightPx) / heightPx));
+      rgba.set([previewByte(v[0]), previewByte(v[1]), previewByte(v[2]), Math.round(255 * Math.min(1, Math.max(0, v[3] ?? 1)))], (y * widthPx + x) * 4);
+    }
+  }
+  return { widthPx, heightPx, rgba };
+}
+
+/** A dim gradient scene with a few lights far above 1.0 and their glow: what exposure and tone-mapping are for; it carries an embedded preview, shown in the grid while its thumbnail is made. */
 function highlights(): WritePart {
   const [w, h] = [960, 540];
   const lights = [
@@ -48,19 +62,21 @@ function highlights(): WritePart {
     { x: 520, y: 300, power: 800, colour: [0.6, 0.8, 1] },
     { x: 780, y: 140, power: 20000, colour: [1, 1, 1] },
   ];
+  const scene: PixelFn = (x, y) => {
+    const sky = 0.02 + 0.15 * (1 - y / h);
+    const rgb = [sky * 0.6, sky * 0.8, sky];
+    for (const l of lights) {
+      const d2 = (x - l.x) ** 2 + (y - l.y) ** 2;
+      const glow = l.power / (1 + d2);
+      for (let c = 0; c < 3; c++) rgb[c]! += glow * l.colour[c]!;
+    }
+    return [Math.min(rgb[0]!, 60000), Math.min(rgb[1]!, 60000), Math.min(rgb[2]!, 60000)];
+  };
   return {
     dataWindow: box(w, h),
     compression: 'piz',
-    channels: halfChannels(w, h, (x, y) => {
-      const sky = 0.02 + 0.15 * (1 - y / h);
-      const rgb = [sky * 0.6, sky * 0.8, sky];
-      for (const l of lights) {
-        const d2 = (x - l.x) ** 2 + (y - l.y) ** 2;
-        const glow = l.power / (1 + d2);
-        for (let c = 0; c < 3; c++) rgb[c]! += glow * l.colour[c]!;
-      }
-      return [Math.min(rgb[0]!, 60000), Math.min(rgb[1]!, 60000), Math.min(rgb[2]!, 60000)];
-    }),
+    channels: halfChannels(w, h, scene),
+    preview: previewOf(scene, w, h, 100),
     attributes: { comments: { type: 'string', value: 'bright highlights: lights up to 20000 over a dim sky' } },
   };
 }

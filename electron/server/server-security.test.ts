@@ -332,6 +332,9 @@ describe('malformed and oversized requests', () => {
     const extra = await call('decodeImage', { args: [{ requestId: 'x', fileId: 'f', part: 0, priority: 'preview', path: '/etc/passwd' }] });
     expect(extra.status).toBe(400);
     expect(json(extra).error).toMatch(/unknown field "path"/);
+    const notBool = await call('getThumbnail', { args: [{ requestId: 'x', fileId: 'file:a.exr', longSidePx: 64, priority: 'thumbnail-visible', embeddedPreview: 'yes' }] });
+    expect(notBool.status).toBe(400);
+    expect(json(notBool).error).toMatch(/embeddedPreview/);
   });
 
   it('answers 404 to an unknown method, 405 to GET on a method, 426 to a plain GET of the event stream', async () => {

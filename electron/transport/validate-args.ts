@@ -65,7 +65,7 @@ function decodeRequest(v: unknown): DecodeRequest {
 
 function thumbnailRequest(v: unknown): ThumbnailRequest {
   const where = 'getThumbnail: request';
-  const o = obj(v, where, ['requestId', 'fileId', 'longSidePx', 'priority']);
+  const o = obj(v, where, ['requestId', 'fileId', 'longSidePx', 'priority', 'embeddedPreview']);
   const longSidePx = int(o.longSidePx, `${where}.longSidePx`);
   if (longSidePx < 1 || longSidePx > 4096) throw new ArgumentError(`${where}.longSidePx must be 1..4096, got ${longSidePx}`);
   return {
@@ -73,6 +73,7 @@ function thumbnailRequest(v: unknown): ThumbnailRequest {
     fileId: str(o.fileId, `${where}.fileId`),
     longSidePx,
     priority: oneOf(o.priority, THUMB_PRIORITIES, `${where}.priority`),
+    ...(o.embeddedPreview === undefined ? {} : { embeddedPreview: bool(o.embeddedPreview, `${where}.embeddedPreview`) }),
   };
 }
 

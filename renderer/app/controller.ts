@@ -1,5 +1,5 @@
 // Wires host, store and engine outside React: folders, thumbnails, the image on screen, per-image timings.
-import type { DecodedImage, FileEntry, FolderInfo, HostInfo, PartSummary, StageTimingsMs, Thumbnail } from '../host/api-types.js';
+import type { DecodedImage, FileEntry, FolderInfo, HostInfo, PartSummary, StageTimingsMs } from '../host/api-types.js';
 import { CpuEngine } from '../cpu/cpu-engine.js';
 import { NoWebGpuError } from '../gpu/device.js';
 import { GpuEngine, type ImageKey, type ShowReport, type TextureSource } from '../gpu/engine.js';
@@ -12,6 +12,7 @@ import { storeActions, type AppStore } from '../state/store.js';
 import { documentSink, type DownloadSink } from './downloads.js';
 import type { ExportOutcome } from './export-request.js';
 import { runExport, type ExportOptions } from './export-runner.js';
+import { ThumbnailRequests } from './thumbnail-requests.js';
 
 export const THUMB_REQUEST_PX = 128;
 
@@ -34,13 +35,14 @@ export class Controller {
   histogram: Uint32Array | null = null;
   /** What the host said at start (version and platform for Help ▸ About). */
   info: HostInfo | null = null;
-  private readonly pendingThumbs = new Set<string>();
+  private readonly thumbs: ThumbnailRequests;
   private showSeq = 0;
   private previewSize = { widthPx: 1, heightPx: 1 };
   private readonly listeners = new Set<() => void>();
 
   constructor(readonly host: RendererHost, readonly store: AppStore, private readonly downloadSink: () => DownloadSink = () => documentSink()) {
     this.actions = storeActions(store);
+    this.thumbs = new ThumbnailRequests(host.api, () => this.engine, THUMB_REQUEST_PX, () => this.emit());
   }
 
   /** Diagnostics and others re-read after each change. */
@@ -214,16 +216,9 @@ export class Controller {
   requestThumbnails(fileIds: string[]): void {
     const s = this.store.getState();
     this.host.api.setVisible(fileIds, s.image.currentFileId);
-    for (const id of fileIds) {
-      if (this.engine?.hasThumbnail(id) || this.pendingThumbs.has(id)) continue;
-      const f = s.library.files.find((x) => x.id === id);
-      if (!f || f.status !== 'ok') continue;
-      this.pendingThumbs.add(id);
-      this.host.api.getThumbnail({ requestId: `t-${id}`, fileId: id, longSidePx: THUMB_REQUEST_PX, priority: 'thumbnail-visible' })
-        .then((t: Thumbnail) => { this.engine?.putThumbnail(id, t); this.thumbsShown++; this.emit(); })
-        .catch(() => {})
-        .finally(() => this.pendingThumbs.delete(id));
-    }
+    const byId = new Map(s.library.files.map((f) => [f.id, f]));
+    this.thumbs.request(fileIds.flatMap((id) => byId.get(id) ?? []));
   }
-  thumbsShown = 0;
+
+  get thumbsShown(): number { return this.thumbs.shown; }
 }

@@ -26,6 +26,8 @@ export interface ImageTools {
   oiiotool: string | null;
   exrmaketiled: string | null;
   exrmultipart: string | null;
+  /** OpenEXR's preview maker (Debian: openexr). */
+  exrmakepreview: string | null;
 }
 
 function onPath(command: string): string | null {
@@ -76,7 +78,7 @@ function build(): { oracles: Oracles } | { reason: string } {
 }
 
 export function findImageTools(): ImageTools {
-  return { oiiotool: onPath('oiiotool'), exrmaketiled: onPath('exrmaketiled'), exrmultipart: onPath('exrmultipart') };
+  return { oiiotool: onPath('oiiotool'), exrmaketiled: onPath('exrmaketiled'), exrmultipart: onPath('exrmultipart'), exrmakepreview: onPath('exrmakepreview') };
 }
 
 /** What an oracle prints (trimmed); its error line when OpenEXR rejects the file and exits non-zero. */

@@ -1,0 +1,67 @@
+// The grid's thumbnail requests: an embedded preview shows first and never replaces the thumbnail, which is always asked for.
+import { describe, expect, it } from 'vitest';
+import type { FileEntry, HostApi, PartSummary, Thumbnail } from '../host/api-types.js';
+import { ThumbnailRequests, type ThumbnailSink } from './thumbnail-requests.js';
+
+type ThumbRequest = Parameters<HostApi['getThumbnail']>[0];
+
+function file(id: string, hasPreview: boolean): FileEntry {
+  const part = { index: 0, hasPreview } as PartSummary;
+  return { id, folderId: 'f', relativePath: `${id}.exr`, name: `${id}.exr`, sizeBytes: 1, mtimeMs: 0, status: 'ok', summary: { widthPx: 8, heightPx: 8, multipart: false, views: [], parts: [part] } };
+}
+
+const thumb = (fileId: string, source: Thumbnail['source']): Thumbnail => ({ fileId, widthPx: 1, heightPx: 1, rgbaHalf: new ArrayBuffer(8), source, timings: { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, bytesRead: 0, hostMs: 0 } });
+
+/** A host whose answers the test releases one by one, and an engine that records what it was given. */
+function setup(files: FileEntry[]) {
+  const pending: { request: ThumbRequest; answer: (t: Thumbnail | Error) => void }[] = [];
+  const api = {
+    getThumbnail: (request: ThumbRequest) => new Promise<Thumbnail>((resolve, reject) => pending.push({ request, answer: (t) => (t instanceof Error ? reject(t) : resolve(t)) })),
+  } as unknown as HostApi;
+  const shown = new Map<string, Thumbnail['source']>();
+  const engine: ThumbnailSink = { putThumbnail: (id, t) => void shown.set(id, t.source), hasThumbnail: (id) => shown.has(id) };
+  const requests = new ThumbnailRequests(api, () => engine, 128, () => {});
+  const byId = new Map(files.map((f) => [f.id, f]));
+  const grid = { requestThumbnails: (ids: string[]) => requests.request(ids.map((id) => byId.get(id)!)), requests };
+  const answer = async (requestId: string, t: Thumbnail | Error) => {
+    const i = pending.findIndex((p) => p.request.requestId === requestId);
+    pending.splice(i, 1)[0]!.answer(t);
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { grid, pending, shown, answer };
+}
+
+describe('ThumbnailRequests', () => {
+  it('asks for the embedded preview too when the file has one, shows it, then the thumbnail in its place', async () => {
+    const { grid, pending, shown, answer } = setup([file('a', true), file('b', false)]);
+    grid.requestThumbnails(['a', 'b']);
+    expect(pending.map((p) => [p.request.requestId, p.request.embeddedPreview ?? false])).toEqual([['tp-a', true], ['t-a', false], ['t-b', false]]);
+    await answer('tp-a', thumb('a', 'embedded-preview'));
+    expect(shown.get('a')).toBe('embedded-preview');
+    // a later visibility change does not ask again while the thumbnail is on its way
+    grid.requestThumbnails(['a', 'b']);
+    expect(pending.length).toBe(2);
+    await answer('t-a', thumb('a', 'full-decode'));
+    expect(shown.get('a')).toBe('full-decode');
+    expect(grid.requests.shown).toBe(1);
+    grid.requestThumbnails(['a']);
+    expect(pending.length).toBe(1);
+  });
+
+  it('never lets a late preview replace the thumbnail', async () => {
+    const { grid, shown, answer } = setup([file('a', true)]);
+    grid.requestThumbnails(['a']);
+    await answer('t-a', thumb('a', 'full-decode'));
+    await answer('tp-a', thumb('a', 'embedded-preview'));
+    expect(shown.get('a')).toBe('full-decode');
+  });
+
+  it('asks for the thumbnail again when it failed while the preview was shown', async () => {
+    const { grid, pending, answer } = setup([file('a', true)]);
+    grid.requestThumbnails(['a']);
+    await answer('tp-a', thumb('a', 'embedded-preview'));
+    await answer('t-a', new Error('cancelled'));
+    grid.requestThumbnails(['a']);
+    expect(pending.map((p) => p.request.requestId)).toEqual(['t-a']);
+  });
+});

@@ -1,0 +1,58 @@
+// The grid's thumbnail requests to the host: one per file the engine lacks, and where the file has an embedded preview, that first.
+import type { FileEntry, HostApi, Thumbnail } from '../host/api-types.js';
+
+/** What the requests need of the engine. */
+export interface ThumbnailSink {
+  putThumbnail(fileId: string, t: Thumbnail): void;
+  hasThumbnail(fileId: string): boolean;
+}
+
+export class ThumbnailRequests {
+  /** Files whose thumbnail has been asked for and not yet answered. */
+  private readonly pending = new Set<string>();
+  /** Files whose cell shows the embedded preview while the thumbnail is still to come. */
+  private readonly provisional = new Set<string>();
+  /** Thumbnails (not previews) handed to the engine. */
+  shown = 0;
+
+  constructor(
+    private readonly api: HostApi,
+    private readonly sink: () => ThumbnailSink | null,
+    private readonly longSidePx: number,
+    private readonly changed: () => void,
+  ) {}
+
+  /**
+   * Asks for the thumbnails of these files that the engine does not have. A file with an embedded
+   * preview shows it first (read with the header, in milliseconds) until its thumbnail arrives; the
+   * preview never replaces a thumbnail that came first.
+   */
+  request(files: readonly FileEntry[]): void {
+    for (const f of files) {
+      const id = f.id;
+      if (f.status !== 'ok' || this.pending.has(id) || (this.sink()?.hasThumbnail(id) && !this.provisional.has(id))) continue;
+      this.pending.add(id);
+      const base = { fileId: id, longSidePx: this.longSidePx, priority: 'thumbnail-visible' as const };
+      if (f.summary?.parts.some((p) => p.hasPreview) && !this.sink()?.hasThumbnail(id)) {
+        this.api.getThumbnail({ ...base, requestId: `tp-${id}`, embeddedPreview: true })
+          .then((t) => {
+            const sink = this.sink();
+            if (!sink || !this.pending.has(id) || sink.hasThumbnail(id)) return; // the thumbnail came first
+            sink.putThumbnail(id, t);
+            if (t.source === 'embedded-preview') this.provisional.add(id);
+            this.changed();
+          })
+          .catch(() => {});
+      }
+      this.api.getThumbnail({ ...base, requestId: `t-${id}` })
+        .then((t) => {
+          this.sink()?.putThumbnail(id, t);
+          this.provisional.delete(id);
+          this.shown++;
+          this.changed();
+        })
+        .catch(() => {}) // an empty cell; the grid asks again when it next shows the file
+        .finally(() => this.pending.delete(id));
+    }
+  }
+}
