@@ -2,30 +2,15 @@
 
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExrReader, floatToHalf, HALF_TO_FLOAT, openFileSource } from '../exr/index.js';
 import { findImageTools } from '../exr/oracle/tools.js';
 import { embeddedPreview, previewByte } from './embedded-preview.js';
-import { createHost, type Host } from './host.js';
-import { rgbPart, tempDir, writeRgb } from './test-files.js';
+import { rgbPart, useHostFixture, writeRgb } from './test-files.js';
 import { writeExrFile } from '../exr/writer.js';
 import type { PartInfo } from '../exr/index.js';
 
-let dir: ReturnType<typeof tempDir>;
-let userData: ReturnType<typeof tempDir>;
-let host: Host;
-
-beforeEach(() => {
-  dir = tempDir();
-  userData = tempDir('exrview-userdata-');
-  host = createHost({ userDataDir: userData.path, workers: 1, prefetch: false });
-});
-
-afterEach(async () => {
-  await host.close();
-  dir.remove();
-  userData.remove();
-});
+const fx = useHostFixture();
 
 /** A 6x2 preview whose pixels are the preview encoding of 0, 0.18, 1, 2 and two out-of-range values, alpha 0..255. */
 function previewOf(values: number[]): { widthPx: number; heightPx: number; rgba: Uint8Array } {
@@ -57,11 +42,11 @@ describe('embedded preview', () => {
   it.skipIf(!exrmakepreview)('encodes as OpenEXR\'s exrmakepreview does, byte for byte, over 16 stops (skipped without it; Debian: openexr)', () => {
     const [w, h] = [64, 8];
     const value = (x: number, y: number) => HALF_TO_FLOAT[floatToHalf(2 ** (-12 + (16 * (y * w + x)) / (w * h)))]!;
-    const input = join(dir.path, 'ramp.exr');
+    const input = join(fx.dir, 'ramp.exr');
     writeExrFile(input, [rgbPart(w, h, (x, y) => [value(x, y), value(x, y) / 3, value(x, y) * 2], { compression: 'none' })]);
     // a preview as wide as the image samples every pixel exactly
-    execFileSync(exrmakepreview!, ['-w', String(w), input, join(dir.path, 'with-preview.exr')]);
-    const source = openFileSource(join(dir.path, 'with-preview.exr'));
+    execFileSync(exrmakepreview!, ['-w', String(w), input, join(fx.dir, 'with-preview.exr')]);
+    const source = openFileSource(join(fx.dir, 'with-preview.exr'));
     const parts = ExrReader.open(source).parts;
     source.close();
     const theirs = parts[0]!.preview!;
@@ -82,25 +67,24 @@ describe('embedded preview', () => {
   });
 
   it('is what the host shows first for a file with a preview, then the disk-cached thumbnail once made', async () => {
-    writeExrFile(join(dir.path, 'with-preview.exr'), [{ ...rgbPart(64, 32, () => [1, 0.5, 0.25]), preview: previewOf([0.18, 1]) }]);
-    const folder = (await host.openFolder(dir.path))!;
-    const [file] = await host.listFiles(folder.id);
+    writeExrFile(join(fx.dir, 'with-preview.exr'), [{ ...rgbPart(64, 32, () => [1, 0.5, 0.25]), preview: previewOf([0.18, 1]) }]);
+    const folder = (await fx.host.openFolder(fx.dir))!;
+    const [file] = await fx.host.listFiles(folder.id);
     expect(file!.summary!.parts[0]!.hasPreview).toBe(true);
-    const stand = await host.getThumbnail(request(file!.id, true));
+    const stand = await fx.host.getThumbnail(request(file!.id, true));
     expect([stand.source, stand.widthPx, stand.heightPx]).toEqual(['embedded-preview', 2, 2]);
     expect(previewByte(HALF_TO_FLOAT[new Uint16Array(stand.rgbaHalf)[4]!]!)).toBe(previewByte(1));
-    const real = await host.getThumbnail(request(file!.id, false));
+    const real = await fx.host.getThumbnail(request(file!.id, false));
     expect([real.source, real.widthPx, real.heightPx]).toEqual(['full-decode', 32, 16]);
-    await host.close();
-    host = createHost({ userDataDir: userData.path, workers: 1, prefetch: false });
-    const again = await host.listFiles((await host.openFolder(dir.path))!.id);
+    const second = await fx.restart();
+    const again = await second.listFiles((await second.openFolder(fx.dir))!.id);
     // the real thumbnail is better than the preview: once cached, it is the stand-in
-    expect((await host.getThumbnail(request(again[0]!.id, true))).source).toBe('disk-cache');
+    expect((await second.getThumbnail(request(again[0]!.id, true))).source).toBe('disk-cache');
   });
 
   it('is refused, saying what to ask for instead, for a file without one', async () => {
-    writeRgb(join(dir.path, 'plain.exr'), 8, 8, () => [1, 1, 1]);
-    const [file] = await host.listFiles((await host.openFolder(dir.path))!.id);
-    await expect(host.getThumbnail(request(file!.id, true))).rejects.toThrow(/no embedded preview image: ask for its thumbnail instead/);
+    writeRgb(join(fx.dir, 'plain.exr'), 8, 8, () => [1, 1, 1]);
+    const [file] = await fx.host.listFiles((await fx.host.openFolder(fx.dir))!.id);
+    await expect(fx.host.getThumbnail(request(file!.id, true))).rejects.toThrow(/no embedded preview image: ask for its thumbnail instead/);
   });
 });

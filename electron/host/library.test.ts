@@ -2,50 +2,35 @@
 
 import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { writeExrFile } from '../exr/writer.js';
 import type { FileEntry, HostEvent } from './api.js';
-import { createHost, type Host } from './host.js';
 import { halfChannels, box } from './samples.js';
-import { EventLog, rgbBytes, tempDir, writeRgb } from './test-files.js';
+import { EventLog, rgbBytes, useHostFixture, writeRgb } from './test-files.js';
 
 const grey = (v: number) => () => [v, v, v] as [number, number, number];
 const TIMING = { watchDebounceMs: 30, settlePollMs: 60, settleMs: 600 };
 
-let dir: ReturnType<typeof tempDir>;
-let userData: ReturnType<typeof tempDir>;
-let host: Host;
-
-beforeEach(() => {
-  dir = tempDir();
-  userData = tempDir('exrview-userdata-');
-  host = createHost({ userDataDir: userData.path, workers: 1, prefetch: false, timing: TIMING });
-});
-
-afterEach(async () => {
-  await host.close();
-  dir.remove();
-  userData.remove();
-});
+const fx = useHostFixture({ timing: TIMING });
 
 describe('listing', () => {
   beforeEach(() => {
-    writeRgb(join(dir.path, 'b.exr'), 64, 32, grey(0.5));
-    writeRgb(join(dir.path, 'a10.exr'), 16, 16, grey(0.5));
-    writeRgb(join(dir.path, 'a9.exr'), 16, 16, grey(0.5), {
+    writeRgb(join(fx.dir, 'b.exr'), 64, 32, grey(0.5));
+    writeRgb(join(fx.dir, 'a10.exr'), 16, 16, grey(0.5));
+    writeRgb(join(fx.dir, 'a9.exr'), 16, 16, grey(0.5), {
       tiles: { xSizePx: 8, ySizePx: 8, levelMode: 'mipmapLevels' },
     });
-    mkdirSync(join(dir.path, 'sub'));
-    writeExrFile(join(dir.path, 'sub', 'layers.exr'), [
+    mkdirSync(join(fx.dir, 'sub'));
+    writeExrFile(join(fx.dir, 'sub', 'layers.exr'), [
       { dataWindow: box(8, 8), channels: [...halfChannels(8, 8, grey(1)), ...halfChannels(8, 8, grey(2), { prefix: 'diffuse.' })] },
     ]);
-    writeFileSync(join(dir.path, 'notes.txt'), 'not an image');
-    writeFileSync(join(dir.path, 'broken.exr'), Buffer.from('this is not an OpenEXR file at all'));
+    writeFileSync(join(fx.dir, 'notes.txt'), 'not an image');
+    writeFileSync(join(fx.dir, 'broken.exr'), Buffer.from('this is not an OpenEXR file at all'));
   });
 
   it('lists the EXR files of a folder in natural order with header summaries', async () => {
-    const folder = (await host.openFolder(dir.path))!;
-    const files = await host.listFiles(folder.id);
+    const folder = (await fx.host.openFolder(fx.dir))!;
+    const files = await fx.host.listFiles(folder.id);
     expect(files.map((f) => f.relativePath)).toEqual(['a9.exr', 'a10.exr', 'b.exr', 'broken.exr']);
     const b = files.find((f) => f.name === 'b.exr')!;
     expect(b.status).toBe('ok');
@@ -60,8 +45,8 @@ describe('listing', () => {
   });
 
   it('goes into sub-folders only when asked, and groups layers', async () => {
-    const folder = (await host.openFolder(dir.path, { recursive: true }))!;
-    const files = await host.listFiles(folder.id);
+    const folder = (await fx.host.openFolder(fx.dir, { recursive: true }))!;
+    const files = await fx.host.listFiles(folder.id);
     const layered = files.find((f) => f.relativePath === 'sub/layers.exr')!;
     expect(layered.summary!.parts[0]!.layers).toEqual([
       { name: '', view: null, channels: ['R', 'G', 'B'] },
@@ -70,8 +55,8 @@ describe('listing', () => {
   });
 
   it('says what is wrong with a folder that cannot be opened', async () => {
-    await expect(host.openFolder(join(dir.path, 'missing'))).rejects.toThrow(/no such folder/);
-    await expect(host.openFolder(join(dir.path, 'b.exr'))).rejects.toThrow(/it is a file, not a folder/);
+    await expect(fx.host.openFolder(join(fx.dir, 'missing'))).rejects.toThrow(/no such folder/);
+    await expect(fx.host.openFolder(join(fx.dir, 'b.exr'))).rejects.toThrow(/it is a file, not a folder/);
   });
 });
 
@@ -80,10 +65,10 @@ describe('watching', () => {
   let folderId: string;
 
   beforeEach(async () => {
-    writeRgb(join(dir.path, 'first.exr'), 16, 16, grey(0.25));
+    writeRgb(join(fx.dir, 'first.exr'), 16, 16, grey(0.25));
     log = new EventLog();
-    host.onEvent(log.listener);
-    folderId = (await host.openFolder(dir.path))!.id;
+    fx.host.onEvent(log.listener);
+    folderId = (await fx.host.openFolder(fx.dir))!.id;
   });
 
   const added = (name: string) => (e: HostEvent): e is Extract<HostEvent, { type: 'files-added' }> => e.type === 'files-added' && e.files.some((f) => f.name === name);
@@ -92,34 +77,34 @@ describe('watching', () => {
   const removed = (id: string) => (e: HostEvent) => e.type === 'files-removed' && e.fileIds.includes(id);
 
   it('reports files added, changed, renamed and removed', async () => {
-    writeRgb(join(dir.path, 'new.exr'), 32, 16, grey(1));
+    writeRgb(join(fx.dir, 'new.exr'), 32, 16, grey(1));
     const add = await log.next(added('new.exr'));
     const entry = add.files[0]!;
     expect(entry).toMatchObject({ status: 'ok', folderId, relativePath: 'new.exr' });
     expect(entry.summary?.widthPx).toBe(32);
 
     let mark = log.length;
-    writeRgb(join(dir.path, 'new.exr'), 48, 16, grey(1));
+    writeRgb(join(fx.dir, 'new.exr'), 48, 16, grey(1));
     const change = await log.next(changed('new.exr'), 10_000, mark);
     expect(change.files[0]!.summary?.widthPx).toBe(48);
     expect(change.files[0]!.id).toBe(entry.id);
 
     mark = log.length;
-    renameSync(join(dir.path, 'new.exr'), join(dir.path, 'renamed.exr'));
+    renameSync(join(fx.dir, 'new.exr'), join(fx.dir, 'renamed.exr'));
     await log.next(removed(entry.id), 10_000, mark);
     const renamed = await log.next(added('renamed.exr'), 10_000, mark);
     expect(renamed.files[0]!.summary?.widthPx).toBe(48);
 
     mark = log.length;
-    rmSync(join(dir.path, 'renamed.exr'));
+    rmSync(join(fx.dir, 'renamed.exr'));
     await log.next(removed(renamed.files[0]!.id), 10_000, mark);
-    const names = (await host.listFiles(folderId)).map((f) => f.name);
+    const names = (await fx.host.listFiles(folderId)).map((f) => f.name);
     expect(names).toEqual(['first.exr']);
   });
 
   it('marks a file being written as incomplete and reports it whole when the writing ends', async () => {
     const bytes = rgbBytes(64, 64, (x) => [x / 64, 0.5, 0.25]);
-    const path = join(dir.path, 'rendering.exr');
+    const path = join(fx.dir, 'rendering.exr');
     // a writer that has put down the header and half the chunks (offset table still zeros, as OpenEXR leaves it)
     const headerAndHalf = Buffer.from(bytes.subarray(0, Math.floor(bytes.length / 2)));
     writeFileSync(path, headerAndHalf);
@@ -135,7 +120,7 @@ describe('watching', () => {
 
   it('reports a file cut short that stops changing as an error, not forever incomplete', async () => {
     const bytes = rgbBytes(64, 64, () => [1, 1, 1]);
-    writeFileSync(join(dir.path, 'cut.exr'), Buffer.from(bytes.subarray(0, bytes.length - 10)));
+    writeFileSync(join(fx.dir, 'cut.exr'), Buffer.from(bytes.subarray(0, bytes.length - 10)));
     const first = await log.next(added('cut.exr'));
     expect(first.files[0]!.status).toBe('incomplete');
     const settled = await log.next(changed('cut.exr', 'error'));
@@ -144,8 +129,8 @@ describe('watching', () => {
 
   it('refuses work on a file that is still incomplete with a message that says so', async () => {
     const bytes = rgbBytes(16, 16, () => [1, 1, 1]);
-    writeFileSync(join(dir.path, 'partial.exr'), Buffer.from(bytes.subarray(0, 40)));
+    writeFileSync(join(fx.dir, 'partial.exr'), Buffer.from(bytes.subarray(0, 40)));
     const first = await log.next(added('partial.exr'));
-    await expect(host.getThumbnail({ requestId: 't', fileId: first.files[0]!.id, longSidePx: 8, priority: 'thumbnail-visible' })).rejects.toThrow(/still being written/);
+    await expect(fx.host.getThumbnail({ requestId: 't', fileId: first.files[0]!.id, longSidePx: 8, priority: 'thumbnail-visible' })).rejects.toThrow(/still being written/);
   });
 });

@@ -1,15 +1,48 @@
-// Test helpers: EXR files made with the project's writer in temporary folders, and waiting for host events.
+// Test helpers: EXR files made with the project's writer in temporary folders, a host on them, and waiting for host events.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeExr, writeExrFile, type WritePart } from '../exr/writer.js';
+import { afterEach, beforeEach } from 'vitest';
 import type { HostEvent } from './api.js';
+import { createHost, type Host, type HostOptions } from './host.js';
 import { box, halfChannels, type PixelFn } from './samples.js';
 
 export function tempDir(prefix = 'exrview-host-'): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/**
+ * A folder for test files, a user data folder and a host with one worker on them: made before each
+ * test, closed and removed after. `restart()` closes the host and starts another on the same folders
+ * (as a second run of the app would).
+ */
+export function useHostFixture(options: Partial<HostOptions> = {}): { readonly dir: string; readonly userData: string; readonly host: Host; restart(): Promise<Host> } {
+  let dir: ReturnType<typeof tempDir>;
+  let userData: ReturnType<typeof tempDir>;
+  let host: Host;
+  const start = () => createHost({ userDataDir: userData.path, workers: 1, prefetch: false, ...options });
+  beforeEach(() => {
+    dir = tempDir();
+    userData = tempDir('exrview-userdata-');
+    host = start();
+  });
+  afterEach(async () => {
+    await host.close();
+    dir.remove();
+    userData.remove();
+  });
+  return {
+    get dir() { return dir.path; },
+    get userData() { return userData.path; },
+    get host() { return host; },
+    async restart() {
+      await host.close();
+      return (host = start());
+    },
+  };
 }
 
 export function rgbPart(widthPx: number, heightPx: number, fn: PixelFn, options: Partial<WritePart> & { withAlpha?: boolean } = {}): WritePart {
