@@ -45,24 +45,27 @@ export function runElectronegativity() {
   }
   const electronVersion = JSON.parse(readFileSync(require.resolve('electron/package.json'), 'utf8')).version;
   const dir = stage();
-  const csv = join(dir, 'findings.csv');
+  // SARIF, not CSV: its CSV writer writes the header and the rows with two racing async writes, and the header
+  // sometimes lands over the first row (seen once in CI: a finding whose id was the tail of the CSP).
+  const report = join(dir, 'findings.sarif');
   try {
     // -e: the installed Electron version, so it does not go online to look it up
-    const run = spawnSync(process.execPath, [cli, '-i', dir, '-r', '-v', 'false', '-e', electronVersion, '-o', csv], { encoding: 'utf8', timeout: 120_000 });
-    if (run.status !== 0 || !existsSync(csv)) return { error: `electronegativity failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().split('\n').pop()}` };
-    const findings = parseCsv(readFileSync(csv, 'utf8')).map((f) => ({ ...f, key: `${f.issue} ${f.filename}`, why: JUSTIFIED[`${f.issue} ${f.filename}`] ?? null }));
+    const run = spawnSync(process.execPath, [cli, '-i', dir, '-r', '-v', 'false', '-e', electronVersion, '-o', report], { encoding: 'utf8', timeout: 120_000 });
+    if (run.status !== 0 || !existsSync(report)) return { error: `electronegativity failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().split('\n').pop()}` };
+    const findings = parseSarif(readFileSync(report, 'utf8')).map((f) => ({ ...f, key: `${f.issue} ${f.filename}`, why: JUSTIFIED[`${f.issue} ${f.filename}`] ?? null }));
     return { findings };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function parseCsv(text) {
-  const [header, ...rows] = text.trim().split('\n');
-  const names = header.split(',').map((h) => h.trim());
-  return rows.map((row) => {
-    const cells = [...row.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((m) => m[1].replace(/^"|"$/g, '').replaceAll('""', '"'));
-    return Object.fromEntries(names.map((n, i) => [n, cells[i] ?? '']));
+/** Each result of the SARIF report as { issue, filename, location (line:column), description }. */
+function parseSarif(text) {
+  const results = JSON.parse(text).runs.flatMap((run) => run.results ?? []);
+  return results.map((r) => {
+    const where = r.locations?.[0]?.physicalLocation;
+    const region = where?.region ?? {};
+    return { issue: r.ruleId, filename: where?.artifactLocation?.uri ?? '', location: `${region.startLine ?? 0}:${region.startColumn ?? 0}`, description: r.message?.text ?? '' };
   });
 }
 
