@@ -1,6 +1,6 @@
 // The thumbnail worker job: cheapest correct source (smallest sufficient MIP level, else level 0), box filter in linear light, half RGBA out.
 
-import { ExrReader, floatToHalf, openFileSource, type DecodedChannel, type Level, type PartInfo, type StageTimings } from '../exr/index.js';
+import { ExrError, ExrReader, floatToHalf, openFileSource, type DecodedChannel, type Level, type PartInfo, type StageTimings } from '../exr/index.js';
 import type { AbortSignalLike } from '../exr/reader.js';
 import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './layers.js';
 import { HALF_MAX, SANE_HALF } from './thumbnail-bins.js';
@@ -40,10 +40,12 @@ export function chooseLevel(part: PartInfo, widthPx: number, heightPx: number): 
   return best;
 }
 
-/** The part a thumbnail is made from: the first flat (non-deep) part. */
+/** The part a thumbnail is made from: the first flat (non-deep) part with a channel. */
 export function thumbnailPart(parts: readonly PartInfo[]): PartInfo {
-  const part = parts.find((p) => !p.isDeep);
-  if (!part) throw new Error('the file holds only deep parts, which have no thumbnail yet');
+  const flat = parts.filter((p) => !p.isDeep);
+  if (flat.length === 0) throw new Error('the file holds only deep parts, which have no thumbnail yet');
+  const part = flat.find((p) => p.channels.length > 0);
+  if (!part) throw new ExrError('unsupported', 'no part of the file has any channels: there is no image to show');
   return part;
 }
 
