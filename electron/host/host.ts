@@ -275,22 +275,8 @@ class NodeHost implements Host {
     this.progress.total++;
     try {
       const params = thumbnailParams(request.longSidePx);
-      const cached = await this.disk.get(absPath, entry.sizeBytes, entry.mtimeMs, params);
-      if (cached) {
-        const readMs = performance.now() - t0;
-        return {
-          thumbnail: {
-            fileId: request.fileId,
-            widthPx: cached.meta.widthPx,
-            heightPx: cached.meta.heightPx,
-            rgbaHalf: cached.rgbaHalf,
-            source: 'disk-cache',
-            timings: { ...ZERO_TIMINGS, readMs, bytesRead: cached.rgbaHalf.byteLength, hostMs: performance.now() - t0 },
-          },
-          resizeMs: 0,
-          madeFrom: cached.meta.madeFrom,
-        };
-      }
+      const cached = await this.cachedThumbnail(request.fileId, entry, absPath, params, t0);
+      if (cached) return cached;
       const priority = this.visible.size === 0 ? request.priority : this.visible.has(request.fileId) ? 'thumbnail-visible' : 'thumbnail-hidden';
       const key = `thumb\0${absPath}\0${entry.sizeBytes}\0${entry.mtimeMs}\0${params}`;
       const { result, timings } = await this.broker.run<ThumbnailJobResult>(key, { fileId: request.fileId, kind: 'thumbnail' }, { path: absPath, longSidePx: request.longSidePx }, priority, request.requestId);
@@ -328,15 +314,29 @@ class NodeHost implements Host {
     }
   }
 
+  /** The thumbnail from the disk cache, when it holds one for this file as it is now and these parameters. */
+  private async cachedThumbnail(fileId: string, entry: FileEntry, absPath: string, params: string, t0: number): Promise<ThumbnailDetail | null> {
+    const cached = await this.disk.get(absPath, entry.sizeBytes, entry.mtimeMs, params);
+    if (!cached) return null;
+    const readMs = performance.now() - t0;
+    return {
+      thumbnail: {
+        fileId,
+        widthPx: cached.meta.widthPx,
+        heightPx: cached.meta.heightPx,
+        rgbaHalf: cached.rgbaHalf,
+        source: 'disk-cache',
+        timings: { ...ZERO_TIMINGS, readMs, bytesRead: cached.rgbaHalf.byteLength, hostMs: performance.now() - t0 },
+      },
+      resizeMs: 0,
+      madeFrom: cached.meta.madeFrom,
+    };
+  }
+
   /** The stand-in shown while a thumbnail is made: the real one when the disk cache has it, else the preview read with the header. */
   private async embeddedPreviewThumbnail(request: ThumbnailRequest, entry: FileEntry, absPath: string, t0: number): Promise<ThumbnailDetail> {
-    const params = thumbnailParams(request.longSidePx);
-    const cached = await this.disk.get(absPath, entry.sizeBytes, entry.mtimeMs, params);
-    if (cached) {
-      const thumbnail: Thumbnail = { fileId: request.fileId, widthPx: cached.meta.widthPx, heightPx: cached.meta.heightPx, rgbaHalf: cached.rgbaHalf, source: 'disk-cache',
-        timings: { ...ZERO_TIMINGS, readMs: performance.now() - t0, bytesRead: cached.rgbaHalf.byteLength, hostMs: performance.now() - t0 } };
-      return { thumbnail, resizeMs: 0, madeFrom: cached.meta.madeFrom };
-    }
+    const cached = await this.cachedThumbnail(request.fileId, entry, absPath, thumbnailParams(request.longSidePx), t0);
+    if (cached) return cached;
     const read = await readSummary(absPath);
     const preview = read.kind === 'ok' ? embeddedPreview(read.parts) : null;
     if (!preview) throw new Error(`${entry.name} has no embedded preview image: ask for its thumbnail instead`);
