@@ -51,50 +51,52 @@ interface ThumbnailFigures {
   failures: { file: string; reason: string }[];
 }
 
-/** Runs one job per file, largest first (the last one to start is small, so no worker idles long at the end), in file order out. */
-async function runAll<R>(files: string[], submit: (path: string, rank: number) => Promise<{ result: R }>): Promise<{ wallMs: number; settled: PromiseSettledResult<{ result: R }>[] }> {
+/** Runs one job per file, largest first (the last one to start is small, so no worker idles long at the end): the results of those that worked, in file order, and why the others failed. */
+async function runAll<R>(files: string[], submit: (path: string, rank: number) => Promise<{ result: R }>): Promise<{ wallMs: number; results: R[]; failures: { file: string; reason: string }[] }> {
   const order = files.map((path) => ({ path, sizeBytes: statSync(path).size })).sort((a, b) => b.sizeBytes - a.sizeBytes);
   const t0 = performance.now();
   const jobs = new Map(order.map(({ path }, rank) => [path, submit(path, rank)]));
   const settled = await Promise.allSettled(files.map((path) => jobs.get(path)!));
-  return { wallMs: performance.now() - t0, settled };
+  const wallMs = performance.now() - t0;
+  const results: R[] = [];
+  const failures: { file: string; reason: string }[] = [];
+  settled.forEach((s, i) => {
+    if (s.status === 'fulfilled') results.push(s.value.result);
+    else failures.push({ file: files[i]!, reason: describeFailure(s.reason) });
+  });
+  return { wallMs, results, failures };
 }
 
 async function decodeAll(pool: DecodePool, files: string[]): Promise<RunFigures> {
-  const { wallMs, settled } = await runAll(files, (path, rank) => pool.run('decodeAll', { path }, rank).promise);
-  const figures: RunFigures = { wallMs, pixels: 0, readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, failures: [] };
-  settled.forEach((s, i) => {
-    if (s.status === 'rejected') {
-      figures.failures.push({ file: files[i]!, reason: describeFailure(s.reason) });
-      return;
-    }
-    const r: DecodeAllResult = s.value.result;
+  const { wallMs, results, failures } = await runAll<DecodeAllResult>(files, (path, rank) => pool.run('decodeAll', { path }, rank).promise);
+  const figures: RunFigures = { wallMs, pixels: 0, readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, failures };
+  for (const r of results) {
     figures.pixels += r.pixels;
     figures.readMs += r.timings.readMs;
     figures.decompressMs += r.timings.decompressMs;
     figures.unpackMs += r.timings.unpackMs;
     figures.bytesRead += r.timings.bytesRead;
-  });
+  }
   return figures;
 }
 
 /** The host's thumbnail job for every file (cheapest source, box filter in linear light), no cache and no encoding. */
 async function thumbnailAll(pool: DecodePool, files: string[], longSidePx: number): Promise<ThumbnailFigures> {
-  const { wallMs, settled } = await runAll(files, (path, rank) => pool.run('thumbnail', { path, longSidePx }, rank).promise);
-  const figures: ThumbnailFigures = { wallMs, readMs: 0, decompressMs: 0, resizeMs: 0, bytesRead: 0, sources: {}, failures: [] };
-  settled.forEach((s, i) => {
-    if (s.status === 'rejected') {
-      figures.failures.push({ file: files[i]!, reason: describeFailure(s.reason) });
-      return;
-    }
-    const r: ThumbnailJobResult = s.value.result;
+  const { wallMs, results, failures } = await runAll<ThumbnailJobResult>(files, (path, rank) => pool.run('thumbnail', { path, longSidePx }, rank).promise);
+  const figures: ThumbnailFigures = { wallMs, readMs: 0, decompressMs: 0, resizeMs: 0, bytesRead: 0, sources: {}, failures };
+  for (const r of results) {
     figures.readMs += r.timings.readMs;
     figures.decompressMs += r.timings.decompressMs;
     figures.resizeMs += r.timings.resizeMs;
     figures.bytesRead += r.timings.bytesRead;
     figures.sources[r.source] = (figures.sources[r.source] ?? 0) + 1;
-  });
+  }
   return figures;
+}
+
+/** The run in the middle by wall time (the lower middle for an even count). */
+function medianByWall<T extends { wallMs: number }>(runs: T[]): T {
+  return runs.slice().sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)]!;
 }
 
 const round = (v: number, digits = 1) => Number(v.toFixed(digits));
@@ -116,10 +118,8 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
       const decode = await decodeAll(pool, files);
       runs.push({ decode, thumbnails: await thumbnailAll(pool, files, options.thumbnailPx) });
     }
-    const byDecode = runs.slice().sort((a, b) => a.decode.wallMs - b.decode.wallMs);
-    const median = byDecode[Math.floor((runs.length - 1) / 2)]!.decode;
-    const byThumbnails = runs.slice().sort((a, b) => a.thumbnails.wallMs - b.thumbnails.wallMs);
-    const thumbs = byThumbnails[Math.floor((runs.length - 1) / 2)]!.thumbnails;
+    const median = medianByWall(runs.map((r) => r.decode));
+    const thumbs = medianByWall(runs.map((r) => r.thumbnails));
     const failures = [...median.failures, ...thumbs.failures.filter((f) => !median.failures.some((d) => d.file === f.file))];
     const summary = {
       files: files.length,
