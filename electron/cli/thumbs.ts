@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { DEFAULT_DISPLAY, DISPLAY_TRANSFORMS, type DisplayTransform } from '../../shaders/display-params.js';
-import type { FileEntry } from '../host/api.js';
+import type { FileEntry, StageTimingsMs } from '../host/api.js';
 import { calibrationPath, chooseThumbnailPath, loadCalibration, saveCalibration, type Calibration, type ThumbnailPathChoice } from '../host/gpu-calibration.js';
 import { isSoftwareAdapter } from '../host/dawn-gpu.js';
 import { calibrateGpuThumbnails, GpuChildError, GpuThumbsChild } from '../host/gpu-thumbs-client.js';
@@ -141,19 +141,12 @@ function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
 
 async function gpuThumbnail(host: Host, child: GpuThumbsChild, entry: FileEntry, src: NonNullable<ReturnType<typeof gpuSource>>, options: ThumbsOptions, params: DisplayView, totals: Totals, path: string): Promise<void> {
   const image = await host.decodeImage({ requestId: `thumbs-gpu-${entry.id}`, fileId: entry.id, part: src.part, channels: src.channels, priority: 'thumbnail-visible' });
-  const t = image.timings;
   const made = await child.thumbnail({
     widthPx: image.widthPx, heightPx: image.heightPx, originX: image.dataWindow[0], originY: image.dataWindow[1],
     planes: image.planes, slots: src.slots, longSidePx: options.sizePx, display: params,
   });
-  totals.readMs += t.readMs;
-  totals.decompressMs += t.decompressMs;
-  totals.unpackMs += t.unpackMs;
-  totals.queueMs += t.queueMs;
-  totals.bytesRead += t.bytesRead;
+  addStages(totals, image.timings, image.source === 'ram-cache' ? 'GPU (RAM cache)' : 'GPU');
   totals.gpuMs += made.wallMs;
-  const source = image.source === 'ram-cache' ? 'GPU (RAM cache)' : 'GPU';
-  totals.sources.set(source, (totals.sources.get(source) ?? 0) + 1);
   await encodeAndWrite(made.rgba, made.widthPx, made.heightPx, path, options.format, totals);
 }
 
@@ -250,14 +243,17 @@ function describePath(options: ThumbsOptions, gpu: GpuPlan | null, gpuMade: numb
 }
 
 function addTimings(totals: Totals, detail: ThumbnailDetail): void {
-  const t = detail.thumbnail.timings;
+  addStages(totals, detail.thumbnail.timings, detail.thumbnail.source === 'disk-cache' ? 'disk cache' : detail.thumbnail.source);
+  totals.resizeMs += detail.resizeMs;
+}
+
+/** One image's host stages into the totals, and one more made from `source`. */
+function addStages(totals: Totals, t: StageTimingsMs, source: string): void {
   totals.readMs += t.readMs;
   totals.decompressMs += t.decompressMs;
   totals.unpackMs += t.unpackMs;
   totals.queueMs += t.queueMs;
   totals.bytesRead += t.bytesRead;
-  totals.resizeMs += detail.resizeMs;
-  const source = detail.thumbnail.source === 'disk-cache' ? 'disk cache' : detail.thumbnail.source;
   totals.sources.set(source, (totals.sources.get(source) ?? 0) + 1);
 }
 
