@@ -1,6 +1,6 @@
 // The viewer end to end in browser mode: `exrview serve` on a folder of EXRs written by the project's writer,
 // driven in headless Chromium with WebGPU (SwiftShader) through the accessibility names of the contract.
-import { buildProject, serveFolder, type Served } from './serve-fixture.js';
+import { buildProject, floatPlane, serveFolder, type Served } from './serve-fixture.js';
 import { test, expect, type Page, type Locator } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,11 +12,7 @@ const W = 96, H = 64;
 const baseValue = (x: number, y: number, c: number): number => Math.fround((x + 1) / W * 0.5 * (c === 0 ? 1 : c === 1 ? 0.7 : 0.4) + y / H * 0.05);
 const diffuseValue = (x: number, y: number, c: number): number => Math.fround(c === 1 ? 2 * (y + 1) / H : 0.01);
 
-function plane(f: (x: number, y: number) => number): Float32Array {
-  const p = new Float32Array(W * H);
-  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) p[y * W + x] = f(x, y);
-  return p;
-}
+const plane = (f: (x: number, y: number) => number): Float32Array => floatPlane(W, H, f);
 
 let server: Served | null = null;
 let url = '';

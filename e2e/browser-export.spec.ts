@@ -1,6 +1,6 @@
 // Export and deep parts end to end in browser mode: multi-select two images, export PNGs as downloads through the view
 // (brighter after raising exposure, checked with sharp), and a deep file's sample-count view and inspector.
-import { buildProject, serveFolder, type Served } from './serve-fixture.js';
+import { buildProject, floatPlane, serveFolder, type Served } from './serve-fixture.js';
 import { test, expect, type Download, type Page } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,11 +11,7 @@ const W = 64, H = 48;
 /** Samples per pixel of the deep fixture. */
 const deepCount = (x: number, y: number): number => (x + y) % 5;
 
-function plane(f: (x: number, y: number) => number): Float32Array {
-  const p = new Float32Array(W * H);
-  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) p[y * W + x] = f(x, y);
-  return p;
-}
+const plane = (f: (x: number, y: number) => number): Float32Array => floatPlane(W, H, f);
 
 let server: Served | null = null;
 let url = '';

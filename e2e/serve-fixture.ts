@@ -1,4 +1,4 @@
-// Browser-mode fixture for the e2e specs: build once, start `exrview serve DIR` on a free port, read the URL it prints.
+// Browser-mode fixture for the e2e specs: build once, start `exrview serve DIR` on a free port, read the URL it prints; float planes for their test images.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -34,4 +34,11 @@ export async function serveFolder(dir: string): Promise<Served> {
     server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
   });
   return { url, stop: () => server.kill('SIGTERM') };
+}
+
+/** A float plane of widthPx × heightPx samples, rows top to bottom, each f(x, y). */
+export function floatPlane(widthPx: number, heightPx: number, f: (x: number, y: number) => number): Float32Array {
+  const p = new Float32Array(widthPx * heightPx);
+  for (let y = 0; y < heightPx; y++) for (let x = 0; x < widthPx; x++) p[y * widthPx + x] = f(x, y);
+  return p;
 }
