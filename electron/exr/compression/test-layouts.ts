@@ -99,6 +99,15 @@ export function expectInvalid(run: () => unknown): void {
   expect((thrown as ExrError).kind).toBe('invalid');
 }
 
+/** `bytes` with one to six of its bytes XORed with a non-zero mask: corrupted input for decoders. */
+export function arbCorrupted(bytes: Uint8Array): fc.Arbitrary<Uint8Array> {
+  return fc.array(fc.tuple(fc.nat(bytes.length - 1), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 6 }).map((flips) => {
+    const bad = bytes.slice();
+    for (const [at, mask] of flips) bad[at]! ^= mask;
+    return bad;
+  });
+}
+
 /** Deterministic pseudo-random numbers in [0, 1) for large inputs (fast-check drives the small ones). */
 export function lcg(seed: number): () => number {
   let state = seed >>> 0;
