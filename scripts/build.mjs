@@ -17,10 +17,10 @@ const common = {
 
 const nodeEntries = [
   { in: 'electron/cli/main.ts', out: 'cli' },
-  { in: 'electron/host/decode-worker.ts', out: 'decode-worker' },
-  { in: 'electron/host/make-samples.ts', out: 'make-samples' },
+  { in: 'electron/host/decode/worker.ts', out: 'decode-worker' },
+  { in: 'electron/host/samples/make-samples.ts', out: 'make-samples' },
   // the GPU thumbnail process of `exrview thumbs --gpu` (Dawn's webgpu package stays external, loaded only there)
-  { in: 'electron/host/gpu-thumbs-child.ts', out: 'gpu-thumbs-child' },
+  { in: 'electron/host/thumbnails/gpu/child.ts', out: 'gpu-thumbs-child' },
 ].filter((e) => existsSync(`${root}/${e.in}`));
 
 const t0 = performance.now();

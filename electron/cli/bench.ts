@@ -2,9 +2,9 @@
 
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DecodePool } from '../host/decode-pool.js';
-import type { ThumbnailJobResult } from '../host/thumbnail-job.js';
-import type { DecodeAllResult } from '../host/worker-jobs.js';
+import { DecodePool } from '../host/decode/pool.js';
+import type { ThumbnailJobResult } from '../host/thumbnails/job.js';
+import type { DecodeAllResult } from '../host/decode/tasks.js';
 import { FileError, describeFailure } from './main.js';
 
 export interface BenchOptions {

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dawnChildEnv } from '../host/dawn-gpu.js';
-import { buildCalibration, saveCalibration } from '../host/gpu-calibration.js';
-import { writeSamples } from '../host/samples.js';
+import { dawnChildEnv } from '../host/thumbnails/gpu/dawn.js';
+import { buildCalibration, saveCalibration } from '../host/thumbnails/gpu/calibration.js';
+import { writeSamples } from '../host/samples/samples.js';
 import { tempDir } from '../host/test-files.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -23,19 +23,19 @@ import type {
   Thumbnail,
   ThumbnailRequest,
 } from './api.js';
-import { DecodePool } from './decode-pool.js';
-import type { DeepFlatJobResult } from './deep-job.js';
-import { DiskCache } from './disk-cache.js';
-import { exportImages, type ExportSources } from './export.js';
+import { DecodePool } from './decode/pool.js';
+import type { DeepFlatJobResult } from './decode/deep-task.js';
+import { DiskCache } from './cache/disk-cache.js';
+import { exportImages, type ExportSources } from './export/export.js';
 import { attributeValueText } from '../exr/attribute-text.js';
-import { JobBroker, PARALLEL_DECODE } from './jobs.js';
-import { scanlineLayout } from './parallel-decode.js';
-import { DEFAULT_LIBRARY_TIMING, Library } from './library.js';
-import { RamCache } from './ram-cache.js';
-import { embeddedPreview } from './embedded-preview.js';
-import { readSummary } from './summary.js';
-import { thumbnailParams, type ThumbnailDetail } from './thumbnails.js';
-import type { ThumbnailJobResult } from './thumbnail-job.js';
+import { JobBroker, PARALLEL_DECODE } from './decode/broker.js';
+import { scanlineLayout } from './decode/image-decode.js';
+import { DEFAULT_LIBRARY_TIMING, Library } from './library/library.js';
+import { RamCache } from './cache/ram-cache.js';
+import { embeddedPreview } from './thumbnails/embedded-preview.js';
+import { readSummary } from './library/summary.js';
+import { thumbnailParams, type ThumbnailDetail } from './thumbnails/params.js';
+import type { ThumbnailJobResult } from './thumbnails/job.js';
 
 export interface HostOptions {
   /** Where the thumbnail cache lives (Electron: app.getPath('userData'); the command: ~/.cache/exrview). */

@@ -7,7 +7,7 @@ import { writeExr, writeExrFile, type WritePart } from '../exr/writer.js';
 import { afterEach, beforeEach } from 'vitest';
 import type { HostEvent } from './api.js';
 import { createHost, type Host, type HostOptions } from './host.js';
-import { box, halfChannels, type PixelFn } from './samples.js';
+import { box, halfChannels, type PixelFn } from './samples/samples.js';
 
 export function tempDir(prefix = 'exrview-host-'): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));

@@ -1,0 +1,160 @@
+// Header-only parse of one file: the grid's FileSummary, and whether the file is whole or still being written.
+
+import { open } from 'node:fs/promises';
+import { ExrError, type PartInfo } from '../../exr/index.js';
+import { parseRawHeaders, TruncatedPrefixError } from '../../exr/header.js';
+import { buildParts } from '../../exr/part.js';
+import { minChunkHeaderBytes } from '../../exr/chunks.js';
+import type { FileSummary, LayerSummary, PartSummary } from '../api.js';
+import { partLayers } from '../../exr/layers.js';
+
+/** Most headers fit in this; a file with a big preview or many parts is read further only when needed. */
+export const FIRST_READ_BYTES = 256 * 1024;
+
+export type SummaryResult =
+  | { kind: 'ok'; sizeBytes: number; mtimeMs: number; summary: FileSummary; parts: PartInfo[] }
+  /** Header or chunks not all there yet: a file being written (or cut short). */
+  | { kind: 'incomplete'; sizeBytes: number; mtimeMs: number; reason: string }
+  | { kind: 'error'; sizeBytes: number; mtimeMs: number; reason: string };
+
+interface OpenFile {
+  sizeBytes: number;
+  read(byteOffset: number, byteLength: number): Promise<Uint8Array>;
+}
+
+/** Reads the header (256 KB first, more only if the header runs on), the offset tables and the last chunk's header. */
+export async function readSummary(path: string): Promise<SummaryResult> {
+  const handle = await open(path, 'r');
+  try {
+    const stat = await handle.stat();
+    const sizeBytes = stat.size;
+    const mtimeMs = stat.mtimeMs;
+    const file: OpenFile = {
+      sizeBytes,
+      async read(byteOffset, byteLength) {
+        const out = Buffer.allocUnsafe(byteLength);
+        let done = 0;
+        while (done < byteLength) {
+          const { bytesRead } = await handle.read(out, done, byteLength - done, byteOffset + done);
+          if (bytesRead === 0) throw new ExrError('invalid', 'unexpected end of data: the file got shorter while it was read');
+          done += bytesRead;
+        }
+        return new Uint8Array(out.buffer, out.byteOffset, byteLength);
+      },
+    };
+    try {
+      return { kind: 'ok', sizeBytes, mtimeMs, ...(await summarise(file)) };
+    } catch (error) {
+      if (error instanceof IncompleteFile) return { kind: 'incomplete', sizeBytes, mtimeMs, reason: error.message };
+      const reason = error instanceof Error ? error.message : String(error);
+      // a header cut off at the end of the file is a file still being written, not a broken one (yet)
+      if (/unexpected end|too short|too small for its|claims \d+ bytes/.test(reason)) return { kind: 'incomplete', sizeBytes, mtimeMs, reason };
+      return { kind: 'error', sizeBytes, mtimeMs, reason };
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+class IncompleteFile extends Error {}
+
+async function summarise(file: OpenFile): Promise<{ summary: FileSummary; parts: PartInfo[] }> {
+  let prefixBytes = Math.min(FIRST_READ_BYTES, file.sizeBytes);
+  let prefix = await file.read(0, prefixBytes);
+  let raw;
+  for (;;) {
+    try {
+      raw = parseRawHeaders(prefix, file.sizeBytes);
+      break;
+    } catch (error) {
+      if (!(error instanceof TruncatedPrefixError)) throw error;
+      prefixBytes = Math.min(prefixBytes * 4, file.sizeBytes);
+      prefix = await file.read(0, prefixBytes);
+    }
+  }
+  const parts = buildParts(raw, file.sizeBytes);
+  await checkComplete(file, prefix, raw.headerEndByte, parts, raw.flags.multipart);
+  return { summary: toSummary(parts, raw.flags.multipart), parts };
+}
+
+/**
+ * A file is whole when every offset-table entry points past the tables and inside the file, and the
+ * chunk stored last ends inside the file. OpenEXR writers fill the table with zeros and write it
+ * for real at the end, so a file being written fails the first test; one cut short fails the second.
+ */
+async function checkComplete(file: OpenFile, prefix: Uint8Array, headerEndByte: number, parts: PartInfo[], multipart: boolean): Promise<void> {
+  const totalChunks = parts.reduce((sum, p) => sum + p.chunkCount, 0);
+  const tablesEnd = headerEndByte + totalChunks * 8;
+  const tables = tablesEnd <= prefix.length ? prefix.subarray(headerEndByte, tablesEnd) : await file.read(headerEndByte, totalChunks * 8);
+  const view = new DataView(tables.buffer, tables.byteOffset, tables.byteLength);
+  let missing = 0;
+  let lastOffset = -1;
+  let lastPart: PartInfo | null = null;
+  let entry = 0;
+  for (const part of parts) {
+    for (let i = 0; i < part.chunkCount; i++, entry++) {
+      const offset = Number(view.getBigUint64(entry * 8, true));
+      if (offset < tablesEnd || offset >= file.sizeBytes) missing++;
+      else if (offset > lastOffset) {
+        lastOffset = offset;
+        lastPart = part;
+      }
+    }
+  }
+  if (missing > 0) throw new IncompleteFile(`${missing} of ${totalChunks} chunks are not written yet (or the file was cut short)`);
+  if (!lastPart) return;
+  const headerBytes = minChunkHeaderBytes(lastPart, multipart);
+  if (lastOffset + headerBytes > file.sizeBytes) throw new IncompleteFile('the last chunk is cut short');
+  const head = await file.read(lastOffset, headerBytes);
+  const hv = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const at = (multipart ? 4 : 0) + (lastPart.isTiled ? 16 : 4);
+  const payloadBytes = lastPart.isDeep
+    ? Number(hv.getBigUint64(at, true)) + Number(hv.getBigUint64(at + 8, true))
+    : hv.getInt32(at, true);
+  if (payloadBytes < 0 || lastOffset + headerBytes + payloadBytes > file.sizeBytes) {
+    throw new IncompleteFile(`the last chunk needs ${lastOffset + headerBytes + payloadBytes} bytes, the file has ${file.sizeBytes}`);
+  }
+}
+
+const box = (b: { xMin: number; yMin: number; xMax: number; yMax: number }): [number, number, number, number] => [b.xMin, b.yMin, b.xMax, b.yMax];
+
+export function toSummary(parts: PartInfo[], multipart: boolean): FileSummary {
+  const first = parts[0]!;
+  const views = new Set<string>();
+  for (const part of parts) {
+    if (part.view) views.add(part.view);
+    const multiView = part.attributes.find((a) => a.name === 'multiView');
+    if (multiView?.value.type === 'stringvector') for (const v of multiView.value.value) views.add(v);
+  }
+  return {
+    widthPx: first.widthPx,
+    heightPx: first.heightPx,
+    multipart,
+    views: [...views],
+    parts: parts.map((part): PartSummary => {
+      const grouped = partLayers(part.channels, part.attributes);
+      // in a multi-view part the same layer exists once per view: the view leads the name so each is distinct
+      const multiView = grouped.views.length > 1;
+      const layers: LayerSummary[] = grouped.layers.map((l) => ({
+        name: multiView && l.view ? (l.name ? `${l.view}.${l.name}` : l.view) : l.name,
+        view: l.view,
+        channels: l.channels.map((c) => c.name),
+      }));
+      return {
+        index: part.index,
+        name: part.name,
+        type: part.type,
+        view: part.view,
+        compression: part.compression,
+        dataWindow: box(part.dataWindow),
+        displayWindow: box(part.displayWindow),
+        channels: part.channels.map((c) => ({ name: c.name, pixelType: c.pixelType, xSampling: c.xSampling, ySampling: c.ySampling })),
+        layers,
+        tiled: part.isTiled,
+        levelMode: part.tiles ? part.tiles.levelMode : null,
+        levelCount: part.levelCountX,
+        hasPreview: part.preview !== null,
+      };
+    }),
+  };
+}

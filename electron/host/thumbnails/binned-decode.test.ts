@@ -1,0 +1,147 @@
+// The fast binning path (PIZ planes, lines summed together) against the general one (full decompression, one line at a time).
+
+import fc from 'fast-check';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lcg } from '../../exr/compression/test-layouts.js';
+import { ExrReader, openFileSource, type Box2i, type PixelType } from '../../exr/index.js';
+import { writeExrFile, type WriteChannel, type WritePart } from '../../exr/writer.js';
+import { tempDir } from '../test-files.js';
+import { decodeBinned, type BinKernel } from './binned-decode.js';
+
+let dir: ReturnType<typeof tempDir>;
+beforeAll(() => {
+  dir = tempDir();
+});
+afterAll(() => dir.remove());
+
+const signal = { aborted: false };
+
+type Kind = 'band' | 'specials' | 'dense';
+
+/**
+ * Samples drawn from a small palette, so that the codecs compress them (a chunk that does not shrink
+ * is stored raw, and PIZ's planes would go untested), from a narrow band of half bit patterns (PIZ
+ * stores a bitmap of the patterns in use). `band`: anywhere in the range, so PIZ's LUT is not the
+ * identity; `specials`: the largest normals, ±Inf and NaNs; `dense`: the codes 0 .. 15, an identity LUT.
+ */
+function plane(pixelType: PixelType, count: number, next: () => number, kind: Kind): WriteChannel['data'] {
+  const paletteSize = 16;
+  const base = kind === 'specials' ? (next() < 0.5 ? 0x7b00 : 0xfb00) : Math.floor(next() * (0x10000 - 1024));
+  const pick = <T>(palette: T[]) => palette[Math.floor(next() * paletteSize)]!;
+  if (pixelType === 'half') {
+    const palette = Array.from({ length: paletteSize }, (_, i) => (kind === 'dense' ? i : base + Math.floor(next() * 1024)));
+    return Uint16Array.from({ length: count }, () => pick(palette));
+  }
+  if (pixelType === 'float') {
+    const palette = Array.from({ length: paletteSize }, () => (next() < 0.1 ? NaN : (next() - 0.5) * 2 ** (next() * 40 - 20)));
+    return Float32Array.from({ length: count }, () => pick(palette));
+  }
+  const palette = Array.from({ length: paletteSize }, () => Math.floor(next() * 2 ** 32));
+  return Uint32Array.from({ length: count }, () => pick(palette));
+}
+
+interface Case {
+  compression: 'none' | 'rle' | 'zips' | 'zip' | 'piz' | 'pxr24';
+  widthPx: number;
+  heightPx: number;
+  originX: number;
+  originY: number;
+  types: PixelType[];
+  /** One channel sampled every 2 pixels both ways (scanline files only). */
+  subsampled: boolean;
+  tiles: { xSizePx: number; ySizePx: number } | null;
+  kind: Kind;
+  thumbWidthPx: number;
+  thumbHeightPx: number;
+  seed: number;
+}
+
+function write(path: string, c: Case): void {
+  const next = lcg(c.seed);
+  const dataWindow: Box2i = { xMin: c.originX, yMin: c.originY, xMax: c.originX + c.widthPx - 1, yMax: c.originY + c.heightPx - 1 };
+  const channels: WriteChannel[] = c.types.map((pixelType, i) => ({ name: `c${i}`, pixelType, data: plane(pixelType, c.widthPx * c.heightPx, next, c.kind) }));
+  if (c.subsampled) {
+    const count = Math.ceil(c.widthPx / 2) * Math.ceil(c.heightPx / 2);
+    channels.push({ name: 'sub', pixelType: 'half', xSampling: 2, ySampling: 2, data: plane('half', count, next, c.kind) });
+  }
+  const part: WritePart = { dataWindow, compression: c.compression, channels };
+  if (c.tiles) part.tiles = { ...c.tiles, levelMode: 'oneLevel' };
+  writeExrFile(path, [part]);
+}
+
+function binned(path: string, c: Case, kernel: BinKernel): Map<string, Float32Array> {
+  const source = openFileSource(path);
+  try {
+    const reader = ExrReader.open(source);
+    const part = reader.parts[0]!;
+    return decodeBinned(reader, part, part.levels[0]!, part.channels.map((ch) => ch.name), c.thumbWidthPx, c.thumbHeightPx, signal, kernel).means;
+  } finally {
+    source.close();
+  }
+}
+
+/** Sums in float64 in another order: equal up to their last bits. */
+function expectSameBins(fast: Map<string, Float32Array>, general: Map<string, Float32Array>, what: string): void {
+  expect([...fast.keys()]).toEqual([...general.keys()]);
+  for (const [name, want] of general) {
+    const got = fast.get(name)!;
+    for (let i = 0; i < want.length; i++) {
+      if (!(Math.abs(got[i]! - want[i]!) <= 1e-6 * Math.max(1, Math.abs(want[i]!)))) throw new Error(`${what}: channel ${name} bin ${i}: ${got[i]} vs ${want[i]}`);
+    }
+  }
+}
+
+const arbCase: fc.Arbitrary<Case> = fc
+  .record({
+    compression: fc.constantFrom('none', 'rle', 'zips', 'zip', 'piz', 'piz', 'piz', 'pxr24'),
+    widthPx: fc.integer({ min: 1, max: 70 }),
+    heightPx: fc.integer({ min: 1, max: 70 }),
+    originX: fc.integer({ min: -6, max: 6 }).map((v) => v * 2),
+    originY: fc.integer({ min: -6, max: 6 }).map((v) => v * 2),
+    types: fc.array(fc.constantFrom<PixelType>('half', 'half', 'float', 'uint'), { minLength: 1, maxLength: 4 }),
+    layout: fc.constantFrom('scanline', 'subsampled', 'tiled'),
+    tiles: fc.record({ xSizePx: fc.integer({ min: 1, max: 24 }), ySizePx: fc.integer({ min: 1, max: 24 }) }),
+    kind: fc.constantFrom<Kind>('band', 'specials', 'dense'),
+    thumbWidthPx: fc.integer({ min: 1, max: 80 }),
+    thumbHeightPx: fc.integer({ min: 1, max: 80 }),
+    seed: fc.integer(),
+  })
+  .map(({ layout, tiles, ...c }) => {
+    // a 2x2 sampled channel needs an even-sized data window at even coordinates
+    const widthPx = layout === 'subsampled' ? c.widthPx + (c.widthPx % 2) : c.widthPx;
+    const heightPx = layout === 'subsampled' ? c.heightPx + (c.heightPx % 2) : c.heightPx;
+    return {
+      ...c,
+      widthPx,
+      heightPx,
+      subsampled: layout === 'subsampled',
+      tiles: layout === 'tiled' ? tiles : null,
+      // the box filter never enlarges: the thumbnail is at most the image's size
+      thumbWidthPx: Math.min(c.thumbWidthPx, widthPx),
+      thumbHeightPx: Math.min(c.thumbHeightPx, heightPx),
+    };
+  });
+
+describe('decodeBinned', () => {
+  it('gives the same bins through the fast path as through the general one (every codec the writer has, sampling, tiles, NaN and Inf)', () => {
+    let n = 0;
+    fc.assert(
+      fc.property(arbCase, (c) => {
+        const path = join(dir.path, `case-${n++}.exr`);
+        write(path, c);
+        expectSameBins(binned(path, c, 'lines'), binned(path, c, 'each-line'), JSON.stringify(c));
+      }),
+      { numRuns: 150, seed: 20261122 },
+    );
+  });
+
+  it('reads a PIZ chunk whose LUT is not the identity through the composed table, and one whose LUT is, through the plain one', () => {
+    for (const kind of ['band', 'specials', 'dense'] as const) {
+      const c: Case = { compression: 'piz', widthPx: 64, heightPx: 40, originX: 0, originY: 0, types: ['half', 'float'], subsampled: false, tiles: null, kind, thumbWidthPx: 9, thumbHeightPx: 7, seed: 7 };
+      const path = join(dir.path, `piz-${kind}.exr`);
+      write(path, c);
+      expectSameBins(binned(path, c, 'lines'), binned(path, c, 'each-line'), kind);
+    }
+  });
+});

@@ -1,0 +1,240 @@
+// Decode straight into thumbnail bins: each chunk is decompressed and its samples summed into per-channel box-filter bins while still in cache (no full-size planes).
+
+import { chunkPlace, uncompressedBytes } from '../../exr/blocks.js';
+import { decompress, decompressSamples, type ChunkSamples } from '../../exr/compression/index.js';
+import { applyLut, type PizPlanes } from '../../exr/compression/piz.js';
+import { ExrError, type ExrReader, type Level, type PartInfo } from '../../exr/index.js';
+import { chunksForRegion, type AbortSignalLike } from '../../exr/reader.js';
+import { floorMod, sampleCount } from '../../exr/sampling.js';
+import { PIXEL_TYPE_BYTES, type BlockLayout } from '../../exr/types.js';
+import { composeWithLut, HALF_MAX, SANE_HALF, sumHalfLines, type RowBins } from './bins.js';
+
+export interface BinnedTimings {
+  readMs: number;
+  decompressMs: number;
+  /** Summing samples into bins (the box filter). */
+  resizeMs: number;
+  chunks: number;
+}
+
+/** Which bin each sample of one axis falls in, and how many samples each bin holds. */
+function axisBins(first: number, levelSizePx: number, sampling: number, bins: number): { binOf: Int32Array; runEnd: Int32Array; count: Float64Array; firstSample: number } {
+  // samples sit at multiples of `sampling`; the data window's origin is one (the reader checks)
+  const firstSample = Math.ceil(first / sampling);
+  const samples = sampleCount(sampling, first, first + levelSizePx - 1);
+  const binOf = new Int32Array(samples);
+  const count = new Float64Array(bins);
+  const runEnd = new Int32Array(bins);
+  for (let s = 0; s < samples; s++) {
+    const px = (firstSample + s) * sampling - first;
+    const bin = Math.min(bins - 1, Math.floor((px * bins) / levelSizePx));
+    binOf[s] = bin;
+    count[bin] = count[bin]! + 1;
+    runEnd[bin] = s + 1;
+  }
+  return { binOf, runEnd, count, firstSample };
+}
+
+/** One wanted channel's bins: both axes' tables and the per-bin sums. */
+interface ChannelBins {
+  pixelType: BlockLayout['channels'][number]['pixelType'];
+  name: string;
+  xs: ReturnType<typeof axisBins>;
+  ys: ReturnType<typeof axisBins>;
+  row: RowBins;
+}
+
+/**
+ * How chunks are summed into bins. `lines`: PIZ chunks are read as their channel planes (no LUT pass,
+ * no reordering, see decompressSamples), and the lines of a channel that share a bin row are summed
+ * together wherever they lie at a fixed stride (PIZ planes; other chunks whose channels all have a
+ * sample on every line, the usual case). `each-line`: the full decompression and one line at a time
+ * everywhere (the general path, which tests compare the fast one to).
+ */
+export type BinKernel = 'lines' | 'each-line';
+
+/**
+ * Box-filters the named channels of one level to widthPx × heightPx, in linear light, reading the
+ * level chunk by chunk. NaN counts as 0 and ±Inf as ±65504. A bin no sample falls in (a subsampled
+ * channel smaller than the thumbnail) takes its left, else upper, neighbour's value.
+ */
+export function decodeBinned(
+  reader: ExrReader,
+  part: PartInfo,
+  level: Level,
+  channelNames: readonly string[],
+  widthPx: number,
+  heightPx: number,
+  signal: AbortSignalLike,
+  kernel: BinKernel = 'lines',
+): { means: Map<string, Float32Array>; timings: BinnedTimings } {
+  const x0 = part.dataWindow.xMin;
+  const y0 = part.dataWindow.yMin;
+  const wanted = new Set(channelNames);
+  // The bin tables are as long as the level's sides: built only once a chunk has decompressed to the size the
+  // header implies, so a tiny damaged file claiming a 2^30-pixel-wide level is refused before gigabytes are filled.
+  let perChannelBins: Array<ChannelBins | null> | null = null;
+  const binsOf = (): Array<ChannelBins | null> =>
+    (perChannelBins ??= part.channels.map((ch) => {
+      if (!wanted.has(ch.name)) return null;
+      const xs = axisBins(x0, level.widthPx, ch.xSampling, widthPx);
+      const ys = axisBins(y0, level.heightPx, ch.ySampling, heightPx);
+      return { pixelType: ch.pixelType, name: ch.name, xs, ys, row: { binOf: xs.binOf, runEnd: xs.runEnd, acc: new Float64Array(widthPx * heightPx) } };
+    }));
+  const timings: BinnedTimings = { readMs: 0, decompressMs: 0, resizeMs: 0, chunks: 0 };
+  const stats = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
+  const region = { xMin: x0, yMin: y0, xMax: x0 + level.widthPx - 1, yMax: y0 + level.heightPx - 1 };
+  reader.forEachChunk(part.index, chunksForRegion(part, level, region), stats, signal, (chunkIndex, chunk) => {
+    const place = chunkPlace(part, chunkIndex);
+    const block = place.block;
+    if (part.isTiled ? chunk.tileX !== place.tileX || chunk.tileY !== place.tileY || chunk.levelX !== level.lx || chunk.levelY !== level.ly : chunk.y !== block.y0) {
+      throw new ExrError('invalid', `chunk ${chunkIndex} holds the wrong tile or lines`, { part: part.index, chunk: chunkIndex });
+    }
+    let t = performance.now();
+    const expectedBytes = uncompressedBytes(block);
+    const samples: ChunkSamples =
+      kernel === 'lines' ? decompressSamples(part.compression, chunk.data, block, expectedBytes) : { layout: 'lines', bytes: decompress(part.compression, chunk.data, block, expectedBytes) };
+    const perChannel = binsOf();
+    const t2 = performance.now();
+    timings.decompressMs += t2 - t;
+    t = t2;
+    if (samples.layout === 'planes') {
+      binPizPlanes(samples, block, perChannel, widthPx);
+    } else {
+      const raw = samples.bytes.byteOffset % 4 === 0 ? samples.bytes : samples.bytes.slice();
+      if (kernel === 'lines' && everyChannelWhole(block)) binWholeLines(raw, block, perChannel, widthPx);
+      else binEachLine(raw, block, perChannel, widthPx);
+    }
+    timings.resizeMs += performance.now() - t;
+  });
+  const t = performance.now();
+  const means = new Map<string, Float32Array>();
+  for (const state of binsOf()) {
+    if (!state) continue;
+    const out = new Float32Array(widthPx * heightPx);
+    for (let ty = 0; ty < heightPx; ty++) {
+      for (let tx = 0; tx < widthPx; tx++) {
+        const i = ty * widthPx + tx;
+        const count = state.ys.count[ty]! * state.xs.count[tx]!;
+        out[i] = count > 0 ? state.row.acc[i]! / count : tx > 0 ? out[i - 1]! : ty > 0 ? out[i - widthPx]! : 0;
+      }
+    }
+    means.set(state.name, out);
+  }
+  timings.resizeMs += performance.now() - t;
+  timings.readMs = stats.readMs;
+  timings.chunks = stats.chunks;
+  return { means, timings };
+}
+
+/** True when every channel of the block has a sample on every line and column, so all its lines are laid out alike. */
+function everyChannelWhole(block: BlockLayout): boolean {
+  return block.channels.every((ch) => ch.xSampling === 1 && ch.ySampling === 1);
+}
+
+/** Chunks in the scanline layout whose channels all have a sample on every line: each channel's lines lie at one stride. */
+function binWholeLines(raw: Uint8Array, block: BlockLayout, perChannel: ReadonlyArray<ChannelBins | null>, widthPx: number): void {
+  const n = block.widthPx;
+  let lineWords = 0;
+  for (const ch of block.channels) lineWords += (PIXEL_TYPE_BYTES[ch.pixelType] >> 1) * n;
+  const u16 = new Uint16Array(raw.buffer, raw.byteOffset, raw.byteLength >> 1);
+  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  let channelWord = 0;
+  for (let c = 0; c < block.channels.length; c++) {
+    const state = perChannel[c];
+    if (state) {
+      const lines: ChannelLines = { startWord: channelWord, strideWords: lineWords, count: block.heightPx, firstLine: block.y0 - state.ys.firstSample, firstX: block.x0 - state.xs.firstSample, n };
+      binLines(u16, view, lines, state, SANE_HALF, widthPx);
+    }
+    channelWord += (PIXEL_TYPE_BYTES[block.channels[c]!.pixelType] >> 1) * n;
+  }
+}
+
+/** PIZ chunks as their channel planes: half codes go through SANE_HALF composed with the LUT; float and uint planes get the LUT first. */
+function binPizPlanes(pizPlanes: PizPlanes, block: BlockLayout, perChannel: ReadonlyArray<ChannelBins | null>, widthPx: number): void {
+  const { words, planes, lut, maxCode } = pizPlanes;
+  const view = new DataView(words.buffer, words.byteOffset, words.byteLength);
+  let halfTable: Float32Array | null = null;
+  for (let c = 0; c < planes.length; c++) {
+    const state = perChannel[c];
+    if (!state) continue;
+    const plane = planes[c]!;
+    const ch = block.channels[c]!;
+    if (lut && state.pixelType !== 'half') applyLut(words.subarray(plane.start, plane.start + plane.rowWords * plane.heightSamples), lut);
+    const table = lut && state.pixelType === 'half' ? (halfTable ??= composeWithLut(lut, maxCode)) : SANE_HALF;
+    const lines: ChannelLines = {
+      startWord: plane.start,
+      strideWords: plane.rowWords,
+      count: plane.heightSamples,
+      firstLine: Math.ceil(block.y0 / ch.ySampling) - state.ys.firstSample,
+      firstX: Math.ceil(block.x0 / ch.xSampling) - state.xs.firstSample,
+      n: plane.widthSamples,
+    };
+    binLines(words, view, lines, state, table, widthPx);
+  }
+}
+
+/** Where one channel's lines of a chunk lie: line l at word startWord + l * strideWords, holding samples firstX .. firstX + n - 1 of sample row firstLine + l. */
+interface ChannelLines {
+  startWord: number;
+  strideWords: number;
+  count: number;
+  firstLine: number;
+  firstX: number;
+  n: number;
+}
+
+/** Sums a channel's lines into their bins, the lines that share a bin row together. */
+function binLines(u16: Uint16Array, view: DataView, lines: ChannelLines, state: ChannelBins, table: Float32Array, widthPx: number): void {
+  const rowOf = state.ys.binOf;
+  const { startWord, strideWords, count, firstLine, firstX, n } = lines;
+  let l = 0;
+  while (l < count) {
+    const binRow = rowOf[firstLine + l]!;
+    let together = 1;
+    while (l + together < count && rowOf[firstLine + l + together] === binRow) together++;
+    const word = startWord + l * strideWords;
+    if (state.pixelType === 'half') {
+      sumHalfLines(u16, word, strideWords, together, firstX, n, state.row, binRow * widthPx, table);
+    } else {
+      for (let k = 0; k < together; k++) addWordLine(view, 2 * (word + k * strideWords), state, firstX, n, binRow * widthPx);
+    }
+    l += together;
+  }
+}
+
+/** The general path: one line of one channel at a time, for any sampling. */
+function binEachLine(raw: Uint8Array, block: BlockLayout, perChannel: ReadonlyArray<ChannelBins | null>, widthPx: number): void {
+  const u16 = new Uint16Array(raw.buffer, raw.byteOffset, raw.byteLength >> 1);
+  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  const bx1 = block.x0 + block.widthPx - 1;
+  let pos = 0;
+  for (let y = block.y0; y < block.y0 + block.heightPx; y++) {
+    for (let c = 0; c < block.channels.length; c++) {
+      const ch = block.channels[c]!;
+      if (ch.ySampling !== 1 && floorMod(y, ch.ySampling) !== 0) continue;
+      const n = sampleCount(ch.xSampling, block.x0, bx1);
+      const state = perChannel[c];
+      if (state) {
+        const rowStart = state.ys.binOf[Math.floor(y / ch.ySampling) - state.ys.firstSample]! * widthPx;
+        const firstX = Math.ceil(block.x0 / ch.xSampling) - state.xs.firstSample;
+        if (ch.pixelType === 'half') sumHalfLines(u16, pos >> 1, 0, 1, firstX, n, state.row, rowStart, SANE_HALF);
+        else addWordLine(view, pos, state, firstX, n, rowStart);
+      }
+      pos += n * PIXEL_TYPE_BYTES[ch.pixelType];
+    }
+  }
+}
+
+/** Adds one line of float (clamped to the half range, NaN as 0) or uint samples to its bins, sample by sample. */
+function addWordLine(view: DataView, byteStart: number, state: ChannelBins, firstX: number, n: number, rowStart: number): void {
+  const { binOf, acc } = state.row;
+  if (state.pixelType === 'float') {
+    for (let s = 0; s < n; s++) {
+      const v = view.getFloat32(byteStart + 4 * s, true);
+      acc[rowStart + binOf[firstX + s]!]! += v === v ? (v > HALF_MAX ? HALF_MAX : v < -HALF_MAX ? -HALF_MAX : v) : 0;
+    }
+  } else {
+    for (let s = 0; s < n; s++) acc[rowStart + binOf[firstX + s]!]! += view.getUint32(byteStart + 4 * s, true);
+  }
+}

@@ -1,0 +1,50 @@
+// The box-filter kernels against a sample-by-sample sum, and the PIZ LUT composition.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { composeWithLut, HALF_MAX, SANE_HALF, sumHalfLines } from './bins.js';
+
+describe('sumHalfLines', () => {
+  it('adds every sample of every line to its bin, for any number of lines, stride and start column', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 11 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer(),
+        (lineCount, n, firstX, bins, seed) => {
+          const columns = firstX + n;
+          const binOf = Int32Array.from({ length: columns }, (_, s) => Math.min(bins - 1, Math.floor((s * bins) / columns)));
+          const runEnd = new Int32Array(bins);
+          binOf.forEach((b, s) => (runEnd[b] = s + 1));
+          const stride = n + 3;
+          let state = seed >>> 0;
+          const u16 = Uint16Array.from({ length: 2 + lineCount * stride }, () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) >>> 16);
+          const acc = new Float64Array(bins * 2);
+          sumHalfLines(u16, 2, stride, lineCount, firstX, n, { binOf, runEnd, acc }, bins, SANE_HALF);
+          const want = new Float64Array(bins * 2);
+          for (let l = 0; l < lineCount; l++) for (let s = 0; s < n; s++) want[bins + binOf[firstX + s]!]! += SANE_HALF[u16[2 + l * stride + s]!]!;
+          acc.forEach((v, i) => expect(v).toBeCloseTo(want[i]!, 6));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('SANE_HALF', () => {
+  it('reads NaN as 0 and infinities as the largest half', () => {
+    expect([SANE_HALF[0x7e00], SANE_HALF[0x7c00], SANE_HALF[0xfc00], SANE_HALF[0x3c00]]).toEqual([0, HALF_MAX, -HALF_MAX, 1]);
+  });
+});
+
+describe('composeWithLut', () => {
+  it("gives each code its value's SANE_HALF, and 0 above the chunk's largest code even after a chunk with more codes", () => {
+    const lut = new Uint16Array(65536);
+    lut.set([0, 0x3c00, 0x7c00, 0x7e00, 0x4000, 0xc000]);
+    expect(Array.from(composeWithLut(lut, 5).subarray(0, 7))).toEqual([0, 1, HALF_MAX, 0, 2, -2, 0]);
+    lut.fill(0, 3);
+    expect(Array.from(composeWithLut(lut, 2).subarray(0, 7))).toEqual([0, 1, HALF_MAX, 0, 0, 0, 0]);
+  });
+});

@@ -1,0 +1,192 @@
+// The thumbnail worker job: cheapest correct source (smallest sufficient MIP level, else level 0), box filter in linear light, half RGBA out.
+
+import { ExrError, ExrReader, floatToHalf, openFileSource, type DecodedChannel, type Level, type PartInfo, type StageTimings } from '../../exr/index.js';
+import type { AbortSignalLike } from '../../exr/reader.js';
+import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './channels.js';
+import { HALF_MAX, SANE_HALF } from './bins.js';
+import { decodeBinned } from './binned-decode.js';
+
+export interface ThumbnailJobArgs {
+  path: string;
+  /** Long side of the result in pixels; images smaller than this are not enlarged. */
+  longSidePx: number;
+}
+
+export interface ThumbnailJobResult {
+  widthPx: number;
+  heightPx: number;
+  /** Linear half RGBA, interleaved, rows top to bottom. */
+  rgbaHalf: ArrayBuffer;
+  source: 'mip-level' | 'full-decode';
+  part: number;
+  lx: number;
+  ly: number;
+  channels: ThumbnailChannels;
+  timings: StageTimings & { resizeMs: number };
+}
+
+/** Thumbnail size for an image: the long side scaled to longSidePx (never enlarged), at least 1 pixel. */
+export function thumbnailSize(widthPx: number, heightPx: number, longSidePx: number): { widthPx: number; heightPx: number } {
+  const scale = Math.min(1, longSidePx / Math.max(widthPx, heightPx));
+  return { widthPx: Math.max(1, Math.round(widthPx * scale)), heightPx: Math.max(1, Math.round(heightPx * scale)) };
+}
+
+/** The smallest level at least as large as the thumbnail in both directions (level 0 when the part has no others). */
+export function chooseLevel(part: PartInfo, widthPx: number, heightPx: number): Level {
+  let best = part.levels[0]!;
+  for (const level of part.levels) {
+    if (level.widthPx >= widthPx && level.heightPx >= heightPx && level.widthPx * level.heightPx < best.widthPx * best.heightPx) best = level;
+  }
+  return best;
+}
+
+/** The part a thumbnail is made from: the first flat (non-deep) part with a channel. */
+export function thumbnailPart(parts: readonly PartInfo[]): PartInfo {
+  const flat = parts.filter((p) => !p.isDeep);
+  if (flat.length === 0) throw new Error('the file holds only deep parts, which have no thumbnail yet');
+  const part = flat.find((p) => p.channels.length > 0);
+  if (!part) throw new ExrError('unsupported', 'no part of the file has any channels: there is no image to show');
+  return part;
+}
+
+export function thumbnailJob(args: ThumbnailJobArgs, ctx: { signal: AbortSignalLike }): { result: ThumbnailJobResult; transfer: ArrayBuffer[] } {
+  const source = openFileSource(args.path);
+  try {
+    const reader = ExrReader.open(source);
+    const part = thumbnailPart(reader.parts);
+    const size = thumbnailSize(part.widthPx, part.heightPx, args.longSidePx);
+    const level = chooseLevel(part, size.widthPx, size.heightPx);
+    const choice = chooseThumbnailChannels(part.channels.map((c) => c.name));
+    const { means, timings: binned } = decodeBinned(reader, part, level, channelsOf(choice), size.widthPx, size.heightPx, ctx.signal);
+    const t0 = performance.now();
+    const rgbaHalf = toRgbaHalf(choice, (name) => (name ? (means.get(name) ?? null) : null), size.widthPx * size.heightPx);
+    const timings = {
+      readMs: source.stats.readMs,
+      decompressMs: binned.decompressMs,
+      // no unpack stage: samples go from the decompressed chunk straight into the bins
+      unpackMs: 0,
+      bytesRead: source.stats.bytesRead,
+      chunks: binned.chunks,
+      resizeMs: binned.resizeMs + (performance.now() - t0),
+    };
+    return {
+      result: {
+        ...size,
+        rgbaHalf,
+        source: level.lx === 0 && level.ly === 0 ? 'full-decode' : 'mip-level',
+        part: part.index,
+        lx: level.lx,
+        ly: level.ly,
+        channels: choice,
+        timings,
+      },
+      transfer: [rgbaHalf],
+    };
+  } finally {
+    source.close();
+  }
+}
+
+function toRgbaHalf(choice: ThumbnailChannels, filtered: (name: string | null) => Float32Array | null, pixelCount: number): ArrayBuffer {
+  let r: Float32Array | null;
+  let g: Float32Array | null;
+  let b: Float32Array | null;
+  let a: Float32Array | null;
+  if (choice.kind === 'rgb') {
+    [r, g, b, a] = [filtered(choice.r), filtered(choice.g), filtered(choice.b), filtered(choice.a)];
+  } else if (choice.kind === 'grey') {
+    r = g = b = filtered(choice.channel);
+    a = filtered(choice.a);
+  } else {
+    // luminance only until the codec's luma-chroma conversion lands: grey from Y
+    r = g = b = filtered(choice.y);
+    a = filtered(choice.a);
+  }
+  const out = new Uint16Array(pixelCount * 4);
+  const ONE = floatToHalf(1);
+  for (let i = 0; i < pixelCount; i++) {
+    const o = i * 4;
+    out[o] = r ? floatToHalf(clampHalf(r[i]!)) : 0;
+    out[o + 1] = g ? floatToHalf(clampHalf(g[i]!)) : 0;
+    out[o + 2] = b ? floatToHalf(clampHalf(b[i]!)) : 0;
+    out[o + 3] = a ? floatToHalf(clampHalf(a[i]!)) : ONE;
+  }
+  return out.buffer;
+}
+
+function clampHalf(v: number): number {
+  return v > HALF_MAX ? HALF_MAX : v < -HALF_MAX ? -HALF_MAX : v;
+}
+
+/** SANE_HALF as float32 bit patterns, for the rare halves the arithmetic path leaves to a table (zero, subnormal, Inf, NaN). */
+const SANE_HALF_BITS = new Int32Array(SANE_HALF.buffer);
+
+let scratchF32 = new Float32Array(4096);
+let scratchI32 = new Int32Array(scratchF32.buffer);
+
+/**
+ * Half bits to sanitised floats for `n` samples from `src[start]`, for the box filter over whole planes.
+ * Normal halves are converted by shifting bits; zero, subnormals, Inf and NaN go through SANE_HALF.
+ */
+function halfRow(src: Uint16Array, start: number, n: number): Float32Array {
+  if (scratchF32.length < n) {
+    scratchF32 = new Float32Array(n);
+    scratchI32 = new Int32Array(scratchF32.buffer);
+  }
+  const bits = scratchI32;
+  for (let s = 0; s < n; s++) {
+    const h = src[start + s]!;
+    const e = h & 0x7c00;
+    bits[s] = e !== 0 && e !== 0x7c00 ? ((h & 0x8000) << 16) | (((h & 0x7fff) << 13) + 0x38000000) : SANE_HALF_BITS[h]!;
+  }
+  return scratchF32;
+}
+
+/**
+ * The same box filter over a decoded plane (for planes already in memory, and the benches'
+ * reference): each sample adds to the bin its pixel falls in, bins are divided by their counts.
+ * A target larger than the plane takes the nearest sample. NaN counts as 0 and ±Inf as ±65504.
+ */
+export function boxFilter(plane: DecodedChannel, widthPx: number, heightPx: number): Float32Array {
+  const ws = plane.widthSamples;
+  const hs = plane.heightSamples;
+  const out = new Float32Array(widthPx * heightPx);
+  const data = plane.data;
+  const value = (i: number): number => {
+    const v = data[i]!;
+    if (plane.pixelType === 'half') return SANE_HALF[v]!;
+    return v === v ? clampHalf(v) : 0;
+  };
+  if (widthPx > ws || heightPx > hs) {
+    for (let ty = 0; ty < heightPx; ty++) {
+      const sy = Math.min(hs - 1, Math.floor(((ty + 0.5) * hs) / heightPx));
+      for (let tx = 0; tx < widthPx; tx++) out[ty * widthPx + tx] = value(sy * ws + Math.min(ws - 1, Math.floor(((tx + 0.5) * ws) / widthPx)));
+    }
+    return out;
+  }
+  const binX = new Int32Array(ws);
+  const countX = new Float64Array(widthPx);
+  for (let x = 0; x < ws; x++) {
+    const bin = Math.floor((x * widthPx) / ws);
+    binX[x] = bin;
+    countX[bin] = countX[bin]! + 1;
+  }
+  const countY = new Float64Array(heightPx);
+  const acc = new Float64Array(widthPx * heightPx);
+  const half = plane.pixelType === 'half';
+  for (let sy = 0; sy < hs; sy++) {
+    const ty = Math.floor((sy * heightPx) / hs);
+    countY[ty] = countY[ty]! + 1;
+    const row = ty * widthPx;
+    if (half) {
+      const values = halfRow(data as Uint16Array, sy * ws, ws);
+      for (let x = 0; x < ws; x++) acc[row + binX[x]!]! += values[x]!;
+    } else {
+      for (let x = 0, i = sy * ws; x < ws; x++, i++) acc[row + binX[x]!]! += value(i);
+    }
+  }
+  for (let ty = 0; ty < heightPx; ty++) {
+    for (let tx = 0; tx < widthPx; tx++) out[ty * widthPx + tx] = acc[ty * widthPx + tx]! / (countY[ty]! * countX[tx]!);
+  }
+  return out;
+}

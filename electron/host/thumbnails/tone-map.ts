@@ -1,0 +1,72 @@
+// The CPU reference tone-map (shaders/tonemap-reference.ts) applied to half RGBA images, memoised per half value where the transform allows.
+
+import { HALF_TO_FLOAT } from '../../exr/index.js';
+import type { DisplayParams } from '../../../shaders/display-params.js';
+import { toneMapImage, toneMapPixel } from '../../../shaders/tonemap-reference.js';
+
+/** Transforms that map each channel on its own (no channel mixing), so one channel's result depends on its value alone. */
+const PER_CHANNEL = new Set(['linear', 'srgb', 'rec709', 'reinhard']);
+
+/** True when toneMapPixel's R, G, B outputs each depend only on the same input channel. */
+export function isPerChannel(p: DisplayParams): boolean {
+  return PER_CHANNEL.has(p.transform) && p.channelView === 'rgb' && !p.falseColour && !p.clipping;
+}
+
+/** Memo tables by view, kept across calls: a folder of thumbnails shares one view. */
+const memos = new Map<string, Int16Array>();
+
+function memoFor(p: DisplayParams): Int16Array {
+  const key = JSON.stringify(p);
+  let memo = memos.get(key);
+  if (!memo) {
+    if (memos.size >= 16) memos.delete(memos.keys().next().value!);
+    memo = new Int16Array(65536).fill(-1);
+    memos.set(key, memo);
+  }
+  return memo;
+}
+
+/**
+ * Linear half RGBA (binary16 bits, interleaved) to 8-bit RGBA (alpha 255) through the view. For
+ * per-channel transforms the reference is evaluated once per distinct half value (at most 65536
+ * times, far fewer for a thumbnail) and looked up; otherwise it runs per pixel.
+ */
+export function toneMapHalfRgba(bits: Uint16Array, widthPx: number, heightPx: number, p: DisplayParams): Uint8ClampedArray {
+  const pixels = widthPx * heightPx;
+  if (!isPerChannel(p) || p.nanInf) {
+    const linear = new Float32Array(pixels * 4);
+    for (let i = 0; i < linear.length; i++) linear[i] = HALF_TO_FLOAT[bits[i]!]!;
+    return toneMapImage(linear, widthPx, heightPx, p);
+  }
+  const memo = memoFor(p);
+  const out = new Uint8ClampedArray(pixels * 4);
+  // memo entries are 0..255 already: plain byte stores, the reference only on a value's first sight
+  const out8 = new Uint8Array(out.buffer);
+  for (let i = 0; i < pixels * 4; i += 4) {
+    let r = memo[bits[i]!]!;
+    let g = memo[bits[i + 1]!]!;
+    let b = memo[bits[i + 2]!]!;
+    if ((r | g | b) < 0) {
+      r = memoise(memo, bits[i]!, p);
+      g = memoise(memo, bits[i + 1]!, p);
+      b = memoise(memo, bits[i + 2]!, p);
+    }
+    out8[i] = r;
+    out8[i + 1] = g;
+    out8[i + 2] = b;
+    out8[i + 3] = 255;
+  }
+  return out;
+}
+
+/** The 8-bit result for one half value through a per-channel view, computed once. */
+function memoise(memo: Int16Array, h: number, p: DisplayParams): number {
+  let v = memo[h]!;
+  if (v < 0) {
+    const x = HALF_TO_FLOAT[h]!;
+    // clamped here as Uint8ClampedArray would (a NaN becomes 0 in the Int16Array)
+    memo[h] = Math.min(255, Math.max(0, Math.round(toneMapPixel(x, x, x, 1, 0, 0, p)[0] * 255)));
+    v = memo[h]!;
+  }
+  return v;
+}
