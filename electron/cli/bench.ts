@@ -4,7 +4,11 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DecodePool } from '../host/decode/pool.js';
 import type { ThumbnailJobResult } from '../host/thumbnails/job.js';
-import type { DecodeAllResult } from '../host/decode/tasks.js';
+import { decodeLevel } from '../host/decode/image-decode.js';
+import { levelLayout } from '../host/decode/layout.js';
+import { PlaneMemory } from '../host/decode/plane-memory.js';
+import { readHeaderParts } from '../host/library/summary.js';
+import type { StageTimings } from '../exr/index.js';
 import { FileError, describeFailure } from './main.js';
 
 export interface BenchOptions {
@@ -67,8 +71,32 @@ async function runAll<R>(files: string[], submit: (path: string, rank: number) =
   return { wallMs, results, failures };
 }
 
-async function decodeAll(pool: DecodePool, files: string[]): Promise<RunFigures> {
-  const { wallMs, results, failures } = await runAll<DecodeAllResult>(files, (path, rank) => pool.run('decodeAll', { path }, rank).promise);
+interface FileDecode {
+  pixels: number;
+  timings: StageTimings;
+}
+
+/** Every flat part of a file (level 0, every channel) decoded in bands on the pool; the pixels are dropped and their memory reused, as the viewer's RAM cache does. */
+async function decodeFile(pool: DecodePool, memory: PlaneMemory, path: string, rank: number): Promise<{ result: FileDecode }> {
+  const parts = await readHeaderParts(path);
+  const levels = await Promise.all(
+    parts.filter((p) => !p.isDeep).map((p) => decodeLevel(pool, { path, layout: levelLayout(p, 0, 0, null), channels: null, priority: rank, memory }).promise),
+  );
+  const timings: StageTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
+  let pixels = 0;
+  for (const { result: { image: result } } of levels) {
+    for (const c of result.channels) memory.give(c.data.buffer as SharedArrayBuffer);
+    pixels += result.widthPx * result.heightPx;
+    timings.readMs += result.timings.readMs;
+    timings.decompressMs += result.timings.decompressMs;
+    timings.unpackMs += result.timings.unpackMs;
+    timings.bytesRead += result.timings.bytesRead;
+  }
+  return { result: { pixels, timings } };
+}
+
+async function decodeAll(pool: DecodePool, memory: PlaneMemory, files: string[]): Promise<RunFigures> {
+  const { wallMs, results, failures } = await runAll<FileDecode>(files, (path, rank) => decodeFile(pool, memory, path, rank));
   const figures: RunFigures = { wallMs, pixels: 0, readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, failures };
   for (const r of results) {
     figures.pixels += r.pixels;
@@ -105,17 +133,19 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
   const files = listExrFiles(dir);
   if (files.length === 0) throw new FileError(dir, 'no .exr files in this folder');
   const pool = new DecodePool();
+  // decoded planes are dropped as soon as they are counted, and their memory reused by the next file
+  const memory = new PlaneMemory({ keepBytes: 1 << 30 });
   try {
     // One untimed pass first: it compiles the decoders in every worker and warms the page cache,
     // so the timed runs measure steady-state decoding, as a viewer that has been open a while sees it.
     if (options.warmup) {
-      await decodeAll(pool, files);
+      await decodeAll(pool, memory, files);
       await thumbnailAll(pool, files, options.thumbnailPx);
     }
     const runs: { decode: RunFigures; thumbnails: ThumbnailFigures }[] = [];
     for (let i = 0; i < Math.max(1, options.runs); i++) {
       // the same files, the same workers: the decode, then the thumbnails
-      const decode = await decodeAll(pool, files);
+      const decode = await decodeAll(pool, memory, files);
       runs.push({ decode, thumbnails: await thumbnailAll(pool, files, options.thumbnailPx) });
     }
     const median = medianByWall(runs.map((r) => r.decode));

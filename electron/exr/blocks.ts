@@ -79,6 +79,25 @@ export function uncompressedBytes(block: BlockLayout): number {
   return total;
 }
 
+/** Where each chunk of a level sits in a chunk store (a level's decompressed chunks kept in RAM): byte offsets by chunk index within the level, and the total. */
+export interface ChunkStoreLayout {
+  offsets: Float64Array;
+  totalBytes: number;
+}
+
+/** The level's chunks' uncompressed bytes, one after the other in chunk order. */
+export function chunkStoreLayout(part: PartInfo, level: Level): ChunkStoreLayout {
+  // a scanline part's one level has tilesX = 1 and a tile per chunk
+  const count = level.tilesX * level.tilesY;
+  const offsets = new Float64Array(count);
+  let totalBytes = 0;
+  for (let i = 0; i < count; i++) {
+    offsets[i] = totalBytes;
+    totalBytes += uncompressedBytes(chunkPlace(part, level.firstChunk + i).block);
+  }
+  return { offsets, totalBytes };
+}
+
 /** The region a decode asked for, checked to lie inside the level (the whole level when none was asked for). */
 export function checkedRegion(part: PartInfo, level: Level, requested: Box2i | undefined, partIndex: number): Box2i {
   const levelBox: Box2i = {

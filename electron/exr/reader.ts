@@ -1,6 +1,6 @@
 // The staged reader: headers and offset tables once, then read -> decompress -> unpack for any part, level, region or channel set.
 
-import { checkedRegion, chunkPlace, tileBlock, uncompressedBytes } from './blocks.js';
+import { checkedRegion, chunkPlace, chunkStoreLayout, tileBlock, uncompressedBytes, type ChunkPlace, type ChunkStoreLayout } from './blocks.js';
 import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type ChunkHeader, type OffsetTables } from './chunks.js';
 import { decompress } from './compression/index.js';
 import { decodeDeep, type DeepDecodeOptions, type DeepImage } from './deep.js';
@@ -64,7 +64,14 @@ export interface DecodeOptions {
    * workers fill one image's shared planes, each decoding a band. One plane per selected channel, header order.
    */
   into?: { frame: Box2i; planes: PlaneData[] };
+  /**
+   * The level's decompressed chunks, kept so that other channels can be unpacked later without reading or
+   * decompressing again. 'fill': each chunk read is decompressed into it as well as unpacked; 'read': the
+   * selected channels are unpacked from it and the file is not touched. Laid out by `chunkStoreLayout`.
+   */
+  chunkStore?: { bytes: Uint8Array; mode: 'fill' | 'read' };
 }
+
 
 export interface OpenOptions {
   limits?: ReadLimits;
@@ -191,21 +198,47 @@ export class ExrReader {
 
     const chunkIndices = chunksForRegion(part, level, region);
     const plans = new Map<string, UnpackPlan>();
-    this.forEachChunk(partIndex, chunkIndices, timings, options.signal, (chunkIndex, chunk) => {
-      const place = chunkPlace(part, chunkIndex);
-      checkChunkCoordinates(part, place.block, place.tileX, place.tileY, place.level, chunk);
-      const expectedBytes = uncompressedBytes(place.block);
-      let t = performance.now();
-      const raw = decompress(part.compression, chunk.data, place.block, expectedBytes);
-      const t2 = performance.now();
-      timings.decompressMs += t2 - t;
-      t = t2;
+    const unpack = (place: ChunkPlace, raw: Uint8Array): void => {
       const planKey = `${place.block.x0}:${place.block.widthPx}`;
       let plan = plans.get(planKey);
       if (!plan) plans.set(planKey, (plan = makeUnpackPlan(place.block, region, frame, planes)));
       unpackBlock(raw, place.block, region, frame, plan);
-      timings.unpackMs += performance.now() - t;
-    });
+    };
+    const store = options.chunkStore;
+    const storeLayout = store ? this.chunkStoreLayout(partIndex, lx, ly) : null;
+    if (store && store.bytes.length !== storeLayout!.totalBytes) {
+      throw invalid(`chunk store holds ${store.bytes.length} bytes, the level needs ${storeLayout!.totalBytes}`, { part: partIndex });
+    }
+    if (store?.mode === 'read') {
+      // every chunk is already decompressed: unpack only
+      for (const chunkIndex of chunkIndices) {
+        if (options.signal?.aborted) throw aborted();
+        const place = chunkPlace(part, chunkIndex);
+        const at = storeLayout!.offsets[chunkIndex - level.firstChunk]!;
+        const t = performance.now();
+        unpack(place, store.bytes.subarray(at, at + uncompressedBytes(place.block)));
+        timings.unpackMs += performance.now() - t;
+        timings.chunks++;
+      }
+    } else {
+      this.forEachChunk(partIndex, chunkIndices, timings, options.signal, (chunkIndex, chunk) => {
+        const place = chunkPlace(part, chunkIndex);
+        checkChunkCoordinates(part, place.block, place.tileX, place.tileY, place.level, chunk);
+        const expectedBytes = uncompressedBytes(place.block);
+        let t = performance.now();
+        let raw = decompress(part.compression, chunk.data, place.block, expectedBytes);
+        if (store) {
+          const at = storeLayout!.offsets[chunkIndex - level.firstChunk]!;
+          store.bytes.set(raw, at);
+          raw = store.bytes.subarray(at, at + expectedBytes);
+        }
+        const t2 = performance.now();
+        timings.decompressMs += t2 - t;
+        t = t2;
+        unpack(place, raw);
+        timings.unpackMs += performance.now() - t;
+      });
+    }
 
     return {
       part: partIndex,
@@ -217,6 +250,21 @@ export class ExrReader {
       channels: planes.filter((p): p is DecodedChannel => p !== null),
       timings,
     };
+  }
+
+  private readonly storeLayouts = new Map<string, ChunkStoreLayout>();
+
+  /** The chunk store layout of one level of a flat part (see blocks.ts), computed once per level. */
+  chunkStoreLayout(partIndex: number, lx: number, ly: number): ChunkStoreLayout {
+    const key = `${partIndex}:${lx}:${ly}`;
+    const known = this.storeLayouts.get(key);
+    if (known) return known;
+    const part = this.part(partIndex);
+    const level = findLevel(part, lx, ly);
+    if (!level) throw invalid(`part has no level (${lx}, ${ly})`, { part: partIndex });
+    const layout = chunkStoreLayout(part, level);
+    this.storeLayouts.set(key, layout);
+    return layout;
   }
 
   /** Decodes a deep part: per-pixel sample counts and every sample of a level, region and channel set (see deep.ts). */

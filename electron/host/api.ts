@@ -112,8 +112,11 @@ export interface DecodedPlane {
   ySampling: number;
   widthSamples: number;
   heightSamples: number;
-  /** Half: raw binary16 bits; float: float32; uint: uint32. Little-endian, rows top to bottom. */
-  data: ArrayBuffer;
+  /**
+   * Half: raw binary16 bits; float: float32; uint: uint32. Little-endian, rows top to bottom. In the Node host a
+   * SharedArrayBuffer the decode workers filled in place; in the renderer the ArrayBuffer its transport received.
+   */
+  data: ArrayBuffer | SharedArrayBuffer;
 }
 
 export interface DecodedImage {

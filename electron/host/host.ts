@@ -4,11 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DecodedImage as CodecImage } from '../exr/index.js';
 import type {
-  BoxTuple,
   DecodedImage,
-  DecodedPlane,
   DecodeRequest,
   ExportRequest,
   ExportResult,
@@ -18,20 +15,18 @@ import type {
   HostApi,
   HostEvent,
   HostInfo,
-  Priority,
   StageTimingsMs,
   Thumbnail,
   ThumbnailRequest,
 } from './api.js';
 import { DecodePool } from './decode/pool.js';
-import type { DeepFlatJobResult } from './decode/deep-task.js';
+import { DecodedLevels, type LevelPlanes, type LevelRef } from './decode/levels.js';
+import { PlaneMemory } from './decode/plane-memory.js';
 import { DiskCache } from './cache/disk-cache.js';
 import { exportImages, type ExportSources } from './export/export.js';
 import { attributeValueText } from '../exr/attribute-text.js';
-import { JobBroker, PARALLEL_DECODE } from './decode/broker.js';
-import { scanlineLayout } from './decode/image-decode.js';
+import { JobBroker } from './decode/broker.js';
 import { DEFAULT_LIBRARY_TIMING, Library } from './library/library.js';
-import { RamCache } from './cache/ram-cache.js';
 import { embeddedPreview } from './thumbnails/embedded-preview.js';
 import { readSummary } from './library/summary.js';
 import { thumbnailParams, type ThumbnailDetail } from './thumbnails/params.js';
@@ -56,6 +51,11 @@ export interface HostOptions {
 /** A HostApi that owns threads, watchers and files: close it when done. */
 export interface Host extends HostApi {
   close(): Promise<void>;
+  /**
+   * decodeImage for a transport that sends the planes on: `release()` once they are sent, so their memory can be
+   * reused when the image leaves the RAM cache (planes from plain decodeImage are never reused).
+   */
+  decodeImageLease(request: DecodeRequest): Promise<{ image: DecodedImage; release(): void }>;
   /** getThumbnail with what the command's timing summary needs (resize time, level used, channels shown). */
   getThumbnailDetailed(request: ThumbnailRequest): Promise<ThumbnailDetail>;
   readonly stats: HostStats;
@@ -64,7 +64,11 @@ export interface Host extends HostApi {
 export interface HostStats {
   ram: { hits: number; misses: number; sizeBytes: number; count: number; budgetBytes: number };
   disk: DiskCache['stats'];
+  /** Level decodes (reads and decompressions), and unpacks of more channels from a level's decompressed chunks. */
   decodes: number;
+  unpacks: number;
+  /** Decoded-plane buffers reused, and newly allocated. */
+  planeMemory: { reused: number; allocated: number; keptBytes: number };
   thumbnailsMade: number;
   prefetches: number;
 }
@@ -73,37 +77,39 @@ export function createHost(options: HostOptions): Host {
   return new NodeHost(options);
 }
 
-type CachedImage = Omit<DecodedImage, 'fileId' | 'source' | 'timings'>;
-
 const ZERO_TIMINGS: Omit<StageTimingsMs, 'hostMs'> = { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, bytesRead: 0 };
 
 class NodeHost implements Host {
   private readonly pool: DecodePool;
   private readonly broker: JobBroker;
   private readonly library: Library;
-  private readonly ram: RamCache<CachedImage>;
+  private readonly levels: DecodedLevels;
+  private readonly memory: PlaneMemory;
   private readonly disk: DiskCache;
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private readonly mode: 'electron' | 'browser';
   private readonly prefetchOn: boolean;
   private visible = new Set<string>();
   private progress = { done: 0, total: 0 };
-  private counters = { decodes: 0, thumbnailsMade: 0, prefetches: 0 };
+  private counters = { thumbnailsMade: 0, prefetches: 0 };
   private closed = false;
 
   constructor(options: HostOptions) {
     this.mode = options.mode ?? 'electron';
     this.prefetchOn = options.prefetch ?? true;
     this.pool = new DecodePool({ ...(options.workers ? { workers: options.workers } : {}), ...(options.workerPath ? { workerPath: options.workerPath } : {}) });
-    this.broker = new JobBroker(this.pool);
-    this.ram = new RamCache(options.ramBudgetBytes ?? Math.floor(totalmem() / 4));
+    this.broker = new JobBroker();
+    const ramBudgetBytes = options.ramBudgetBytes ?? Math.floor(totalmem() / 4);
+    // buffers of images that left the RAM cache, kept for the next decode of the same size
+    this.memory = new PlaneMemory({ keepBytes: Math.min(1 << 30, Math.floor(ramBudgetBytes / 4)) });
+    this.levels = new DecodedLevels(this.pool, this.broker, this.memory, ramBudgetBytes);
     this.disk = new DiskCache(join(resolve(options.userDataDir), 'thumbnails'));
     this.library = new Library({
       ...DEFAULT_LIBRARY_TIMING,
       ...options.timing,
       onEvent: (event) => this.emit(event),
       onInvalidate: (absPath) => {
-        this.ram.deletePrefix(`${absPath}\0`);
+        this.levels.forget(absPath);
         void this.disk.invalidate(absPath);
       },
       allowPath: async () => true,
@@ -113,8 +119,11 @@ class NodeHost implements Host {
 
   get stats(): HostStats {
     return {
-      ram: { hits: this.ram.hits, misses: this.ram.misses, sizeBytes: this.ram.sizeBytes, count: this.ram.count, budgetBytes: this.ram.budgetBytes },
+      ram: this.levels.cache,
       disk: { ...this.disk.stats },
+      decodes: this.levels.decodes,
+      unpacks: this.levels.unpacks,
+      planeMemory: { reused: this.memory.reused, allocated: this.memory.allocated, keptBytes: this.memory.keptBytes },
       ...this.counters,
     };
   }
@@ -141,7 +150,7 @@ class NodeHost implements Host {
       platform: process.platform,
       folders: this.library.folderInfos(),
       decodeWorkers: this.pool.size,
-      ramCacheBudgetBytes: this.ram.budgetBytes,
+      ramCacheBudgetBytes: this.levels.cache.budgetBytes,
     };
   }
 
@@ -188,66 +197,43 @@ class NodeHost implements Host {
     };
   }
 
-  /** RAM cache key of one decode; every key of a file starts with its path (invalidation by prefix). */
-  private decodeKey(absPath: string, entry: FileEntry, part: number, lx: number, ly: number, channels: string[] | null): string {
-    return `${absPath}\0${entry.sizeBytes}\0${entry.mtimeMs}\0${part}\0${lx}\0${ly}\0${channels ? channels.join('\x01') : '*'}`;
-  }
-
   async decodeImage(request: DecodeRequest): Promise<DecodedImage> {
-    const t0 = performance.now();
-    const { entry, absPath } = this.fileOf(request.fileId);
-    const partSummary = entry.summary?.parts[request.part];
-    if (!partSummary) throw new Error(`${entry.name} has no part ${request.part} (it has ${entry.summary?.parts.length ?? 0})`);
-    const lx = request.lx ?? 0;
-    const ly = request.ly ?? lx;
-    const all = partSummary.channels.map((c) => c.name);
-    for (const name of request.channels ?? []) {
-      if (!all.includes(name)) throw new Error(`${entry.name} part ${request.part} has no channel "${name}" (it has ${all.join(', ')})`);
-    }
-    const wanted = request.channels && !(request.channels.length === all.length && all.every((c) => request.channels!.includes(c))) ? all.filter((c) => request.channels!.includes(c)) : null;
-    const key = this.decodeKey(absPath, entry, request.part, lx, ly, wanted);
-    const fullKey = this.decodeKey(absPath, entry, request.part, lx, ly, null);
-    const cached = this.ram.get(key) ?? (wanted ? subsetOf(this.ram.get(fullKey), wanted) : undefined);
-    if (cached) {
-      return { ...cached, fileId: request.fileId, source: 'ram-cache', timings: { ...ZERO_TIMINGS, hostMs: performance.now() - t0 } };
-    }
-    const deep = partSummary.type === 'deepscanline' || partSummary.type === 'deeptile';
-    const { image, timings } = await this.runDecode(key, request.fileId, absPath, partSummary.displayWindow, request.part, lx, ly, wanted, deep, request.priority, request.requestId);
-    return { ...image, fileId: request.fileId, source: 'decode', timings: { ...timings, hostMs: performance.now() - t0 } };
+    return (await this.decode(request, false)).image;
   }
 
-  private async runDecode(
-    key: string,
-    fileId: string,
-    absPath: string,
-    displayWindow: BoxTuple,
-    part: number,
-    lx: number,
-    ly: number,
-    channels: string[] | null,
-    deep: boolean,
-    priority: Priority,
-    requestId: string | null,
-  ): Promise<{ image: CachedImage; timings: Omit<StageTimingsMs, 'hostMs'> }> {
-    // the image on screen is decoded by every worker at once (bands planned from the header we hold,
-    // so they queue immediately); prefetches, and any decode with a single worker, keep one worker each
-    const summary = this.library.file(fileId)?.entry.summary?.parts[part];
-    const layout = !deep && priority === 'preview' && this.pool.size > 1 && lx === 0 && ly === 0 && summary ? scanlineLayout(summary, channels) : null;
-    const args = { path: absPath, part, lx, ly, ...(channels ? { channels } : {}), ...(layout ? { layout } : {}) };
-    const kind = deep ? 'deepFlat' : layout ? PARALLEL_DECODE : 'decode';
-    const { result, timings } = await this.broker.run<CodecImage | DeepFlatJobResult>(key, { fileId, kind }, args, priority, requestId);
-    // shared jobs hand every waiter the same result: convert and cache it once
-    let image = this.ram.get(key);
-    const codec = deep ? (result as DeepFlatJobResult).image : (result as CodecImage);
-    if (!image) {
-      this.counters.decodes++;
-      image = fromCodec(codec, displayWindow, deep ? (result as DeepFlatJobResult).sampleCounts : null);
-      this.ram.set(key, image, imageBytes(image));
+  async decodeImageLease(request: DecodeRequest): Promise<{ image: DecodedImage; release(): void }> {
+    return this.decode(request, true);
+  }
+
+  private async decode(request: DecodeRequest, lease: boolean): Promise<{ image: DecodedImage; release(): void }> {
+    const t0 = performance.now();
+    const { ref, channels } = this.levelOf(request.fileId, request.part, request.lx ?? 0, request.ly ?? request.lx ?? 0, request.channels);
+    const got: LevelPlanes = await this.levels.get(ref, channels, request.priority, request.requestId, lease);
+    return { image: { ...got.image, fileId: request.fileId, source: got.source, timings: { ...got.timings, hostMs: performance.now() - t0 } }, release: got.release };
+  }
+
+  /** The level a request names, and its channels in header order (every channel when none are named). */
+  private levelOf(fileId: string, part: number, lx: number, ly: number, requested: string[] | undefined): { ref: LevelRef; channels: string[] } {
+    const { entry, absPath } = this.fileOf(fileId);
+    const partSummary = entry.summary?.parts[part];
+    if (!partSummary) throw new Error(`${entry.name} has no part ${part} (it has ${entry.summary?.parts.length ?? 0})`);
+    const all = partSummary.channels.map((c) => c.name);
+    for (const name of requested ?? []) {
+      if (!all.includes(name)) throw new Error(`${entry.name} part ${part} has no channel "${name}" (it has ${all.join(', ')})`);
     }
-    return {
-      image,
-      timings: { readMs: codec.timings.readMs, decompressMs: codec.timings.decompressMs, unpackMs: codec.timings.unpackMs, queueMs: timings.queueMs, bytesRead: codec.timings.bytesRead },
+    const ref: LevelRef = {
+      fileId,
+      absPath,
+      sizeBytes: entry.sizeBytes,
+      mtimeMs: entry.mtimeMs,
+      part,
+      lx,
+      ly,
+      displayWindow: partSummary.displayWindow,
+      deep: partSummary.type === 'deepscanline' || partSummary.type === 'deeptile',
+      allChannels: all,
     };
+    return { ref, channels: requested ? all.filter((c) => requested.includes(c)) : all };
   }
 
   private cacheWriteWarned = new Set<string>();
@@ -279,7 +265,13 @@ class NodeHost implements Host {
       if (cached) return cached;
       const priority = this.visible.size === 0 ? request.priority : this.visible.has(request.fileId) ? 'thumbnail-visible' : 'thumbnail-hidden';
       const key = `thumb\0${absPath}\0${entry.sizeBytes}\0${entry.mtimeMs}\0${params}`;
-      const { result, timings } = await this.broker.run<ThumbnailJobResult>(key, { fileId: request.fileId, kind: 'thumbnail' }, { path: absPath, longSidePx: request.longSidePx }, priority, request.requestId);
+      const { result, timings } = await this.broker.run<ThumbnailJobResult>(
+        key,
+        { fileId: request.fileId, kind: 'thumbnail' },
+        (poolPriority) => this.pool.run('thumbnail', { path: absPath, longSidePx: request.longSidePx }, poolPriority),
+        priority,
+        request.requestId,
+      );
       this.counters.thumbnailsMade++;
       // the cache write runs on; close() waits for it
       this.disk
@@ -360,18 +352,25 @@ class NodeHost implements Host {
     for (const fileId of wanted) this.prefetch(fileId);
   }
 
-  /** Decodes what a preview of this file will ask for (first flat part, level 0, every channel) into the RAM cache. */
+  /**
+   * Decodes ahead what a preview of this file will ask for: the first flat part's first layer (RGBA first). Its
+   * chunks are decompressed once and kept, so whichever layer the preview shows is unpacked without a decode.
+   */
   private prefetch(fileId: string): void {
     const file = this.library.file(fileId);
     if (!file || file.entry.status !== 'ok' || !file.entry.summary) return;
     const part = file.entry.summary.parts.find((p) => p.type === 'scanlineimage' || p.type === 'tiledimage');
-    if (!part) return;
-    const key = this.decodeKey(file.absPath, file.entry, part.index, 0, 0, null);
-    if (this.ram.has(key) || this.broker.has(key)) return;
+    const layer = part?.layers[0];
+    if (!part || !layer) return;
+    const { ref, channels } = this.levelOf(fileId, part.index, 0, 0, layer.channels);
+    if (this.levels.has(ref, channels) || this.levels.decoding(ref)) return;
     this.counters.prefetches++;
-    this.runDecode(key, fileId, file.absPath, part.displayWindow, part.index, 0, 0, null, false, 'prefetch', null).catch(() => {
-      // a prefetch that fails or is cancelled costs nothing: the preview request will say what went wrong
-    });
+    this.levels.get(ref, channels, 'prefetch', null, true).then(
+      (got) => got.release(),
+      () => {
+        // a prefetch that fails or is cancelled costs nothing: the preview request will say what went wrong
+      },
+    );
   }
 
   async exportImages(request: ExportRequest): Promise<ExportResult> {
@@ -396,50 +395,6 @@ class NodeHost implements Host {
     await this.disk.flush();
     await this.pool.close();
   }
-}
-
-function exactBuffer(data: ArrayBufferView): ArrayBuffer {
-  if (data.buffer instanceof SharedArrayBuffer) {
-    // planes that several workers filled in place: a plain copy, so every transport can send it
-    const copy = new ArrayBuffer(data.byteLength);
-    new Uint8Array(copy).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-    return copy;
-  }
-  const buffer = data.buffer as ArrayBuffer;
-  return data.byteOffset === 0 && data.byteLength === buffer.byteLength ? buffer : buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
-}
-
-function fromCodec(image: CodecImage, displayWindow: BoxTuple, sampleCounts: Uint32Array | null): CachedImage {
-  const planes: DecodedPlane[] = image.channels.map((c) => ({
-    name: c.name,
-    pixelType: c.pixelType,
-    xSampling: c.xSampling,
-    ySampling: c.ySampling,
-    widthSamples: c.widthSamples,
-    heightSamples: c.heightSamples,
-    data: exactBuffer(c.data),
-  }));
-  const r = image.region;
-  return {
-    part: image.part,
-    lx: image.lx,
-    ly: image.ly,
-    dataWindow: [r.xMin, r.yMin, r.xMax, r.yMax],
-    displayWindow,
-    widthPx: image.widthPx,
-    heightPx: image.heightPx,
-    planes,
-    ...(sampleCounts ? { deepSampleCounts: exactBuffer(sampleCounts) } : {}),
-  };
-}
-
-function imageBytes(image: CachedImage): number {
-  return image.planes.reduce((sum, p) => sum + p.data.byteLength, 0) + (image.deepSampleCounts?.byteLength ?? 0);
-}
-
-function subsetOf(image: CachedImage | undefined, channels: string[]): CachedImage | undefined {
-  if (!image) return undefined;
-  return { ...image, planes: image.planes.filter((p) => channels.includes(p.name)) };
 }
 
 declare const __filename: string | undefined;

@@ -19,11 +19,18 @@ export function tempDir(prefix = 'exrview-host-'): { path: string; remove(): voi
  * test, closed and removed after. `restart()` closes the host and starts another on the same folders
  * (as a second run of the app would).
  */
-export function useHostFixture(options: Partial<HostOptions> = {}): { readonly dir: string; readonly userData: string; readonly host: Host; restart(): Promise<Host> } {
+export function useHostFixture(options: Partial<HostOptions> = {}): {
+  readonly dir: string;
+  readonly userData: string;
+  readonly host: Host;
+  restart(): Promise<Host>;
+  /** restart() with some options changed. */
+  restartWith(changed: Partial<HostOptions>): Promise<Host>;
+} {
   let dir: ReturnType<typeof tempDir>;
   let userData: ReturnType<typeof tempDir>;
   let host: Host;
-  const start = () => createHost({ userDataDir: userData.path, workers: 1, prefetch: false, ...options });
+  const start = (changed: Partial<HostOptions> = {}) => createHost({ userDataDir: userData.path, workers: 1, prefetch: false, ...options, ...changed });
   beforeEach(() => {
     dir = tempDir();
     userData = tempDir('exrview-userdata-');
@@ -41,6 +48,10 @@ export function useHostFixture(options: Partial<HostOptions> = {}): { readonly d
     async restart() {
       await host.close();
       return (host = start());
+    },
+    async restartWith(changed) {
+      await host.close();
+      return (host = start(changed));
     },
   };
 }

@@ -1,11 +1,7 @@
 // Requests on top of the decode pool: identical work shared by key, each request cancellable by id, priorities by the most urgent request.
 
 import { CANCELLED_MESSAGE, type Priority } from '../api.js';
-import type { DecodePool, JobHandle, JobTimings } from './pool.js';
-import { decodeParallel, type ParallelDecodeRequest } from './image-decode.js';
-
-/** The job kind that decodes one image with every worker at once (see parallel-decode.ts): what the preview waits on. */
-export const PARALLEL_DECODE = 'decodeParallel';
+import type { JobHandle, JobTimings } from './pool.js';
 
 /** Pool priority (lower runs first): previews pre-empt prefetches, which pre-empt visible then hidden thumbnails. */
 export const POOL_PRIORITY: Readonly<Record<Priority, number>> = { preview: 0, prefetch: 1, 'thumbnail-visible': 2, 'thumbnail-hidden': 3 };
@@ -41,19 +37,17 @@ export class JobBroker {
   private readonly jobs = new Map<string, SharedJob>();
   private readonly byRequest = new Map<string, Waiter>();
 
-  constructor(private readonly pool: DecodePool) {}
-
-  /** Runs `kind` once per `key`; a request for a key already queued or running joins it (and may raise its priority). */
-  run<R>(key: string, meta: JobMeta, args: unknown, priority: Priority, requestId: string | null): Promise<{ result: R; timings: JobTimings }> {
+  /**
+   * Starts the work once per `key` (`start` submits it to the pool at a pool priority); a request for a key already
+   * queued or running joins it (and may raise its priority).
+   */
+  run<R>(key: string, meta: JobMeta, start: (poolPriority: number) => JobHandle<unknown>, priority: Priority, requestId: string | null): Promise<{ result: R; timings: JobTimings }> {
     if (requestId !== null && this.byRequest.has(requestId)) {
       return Promise.reject(new Error(`request id "${requestId}" is already in use: give each request its own id`));
     }
     let job = this.jobs.get(key);
     if (!job) {
-      const handle =
-        meta.kind === PARALLEL_DECODE
-          ? decodeParallel(this.pool, { ...(args as ParallelDecodeRequest), priority: POOL_PRIORITY[priority] })
-          : this.pool.submit(meta.kind, args, POOL_PRIORITY[priority]);
+      const handle = start(POOL_PRIORITY[priority]);
       const created: SharedJob = { key, meta, handle, waiters: new Set(), priority: POOL_PRIORITY[priority] };
       job = created;
       this.jobs.set(key, created);

@@ -1,11 +1,11 @@
-// The deep decode worker job: decode a deep part and flatten it (front-to-back "over") for display, keeping the sample counts.
+// The deep decode worker task: decode a deep part and flatten it (front-to-back "over") for display, keeping the sample counts.
 
 import { ExrReader, openFileSource, type DecodedImage } from '../../exr/index.js';
 import { decodeDeep } from '../../exr/deep.js';
 import { flattenDeep } from '../../exr/deep-flatten.js';
 import type { AbortSignalLike } from '../../exr/reader.js';
 
-export interface DeepFlatJobArgs {
+export interface DeepFlatTaskArgs {
   path: string;
   part: number;
   lx?: number;
@@ -13,12 +13,12 @@ export interface DeepFlatJobArgs {
   channels?: string[];
 }
 
-export interface DeepFlatJobResult {
+export interface DeepFlatTaskResult {
   image: DecodedImage;
   sampleCounts: Uint32Array;
 }
 
-export function deepFlatJob(args: DeepFlatJobArgs, ctx: { signal: AbortSignalLike }): { result: DeepFlatJobResult; transfer: ArrayBuffer[] } {
+export function deepFlatTask(args: DeepFlatTaskArgs, ctx: { signal: AbortSignalLike }): { result: DeepFlatTaskResult; transfer: ArrayBuffer[] } {
   const source = openFileSource(args.path);
   try {
     const reader = ExrReader.open(source);

@@ -1,18 +1,20 @@
-// A level decoded in bands by several workers into shared planes equals the same level decoded whole.
+// A level decoded in bands by several workers into shared planes equals the same level decoded whole; chunk stores and plane memory.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExrReader, openFileSource } from '../../exr/index.js';
+import { readHeaderParts } from '../library/summary.js';
+import { decodeLevel } from './image-decode.js';
+import { bandCountFor, levelLayout, planBands } from './layout.js';
+import { PlaneMemory } from './plane-memory.js';
 import { DecodePool } from './pool.js';
-import { decodeParallel, planBands, scanlineLayout } from './image-decode.js';
-import { readSummary } from '../library/summary.js';
 
 const corpus = join(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'openexr-images');
 const hasCorpus = existsSync(corpus) && existsSync(join(__dirname, '..', '..', '..', 'dist', 'decode-worker.mjs'));
 
 describe('planBands', () => {
   it('cuts whole chunks, aligned to subsampling, covering every row once', () => {
-    const layout = { frame: { xMin: 0, yMin: -7, xMax: 9, yMax: 100 }, planes: [], rowsPerChunk: 16, rowAlignment: 2 };
+    const layout = { frame: { xMin: 0, yMin: -7, xMax: 9, yMax: 100 }, rowsPerChunk: 16, rowAlignment: 2 };
     const bands = planBands(layout, 4);
     expect(bands[0]!.yMin).toBe(-7);
     expect(bands[bands.length - 1]!.yMax).toBe(100);
@@ -23,44 +25,77 @@ describe('planBands', () => {
   });
 });
 
+describe('bandCountFor', () => {
+  const layout = (widthPx: number, heightPx: number, rowBytes: number) =>
+    ({ frame: { xMin: 0, yMin: 0, xMax: widthPx - 1, yMax: heightPx - 1 }, rowBytes }) as Parameters<typeof bandCountFor>[0];
+  it('gives every worker a few bands of a level alone, and keeps bands under 4 MB', () => {
+    // 4K half RGBA: 66 MB
+    expect(bandCountFor(layout(3840, 2160, 3840 * 8), 2)).toBe(Math.ceil((3840 * 8 * 2160) / (4 << 20)));
+    expect(bandCountFor(layout(3840, 2160, 3840 * 8), 16)).toBe(48);
+  });
+  it('does not cut a small image into bands not worth a task', () => {
+    expect(bandCountFor(layout(64, 64, 64 * 8), 16)).toBe(1);
+  });
+});
+
+describe('PlaneMemory', () => {
+  it('hands back buffers of the same size, oldest sizes out first past its budget', () => {
+    const memory = new PlaneMemory({ keepBytes: 10 << 20 });
+    const a = memory.take(4 << 20);
+    memory.give(a);
+    expect(memory.take(4 << 20)).toBe(a);
+    expect(memory.reused).toBe(1);
+    const b = memory.take(4 << 20);
+    const c = memory.take(6 << 20);
+    memory.give(b);
+    memory.give(a);
+    memory.give(c); // over budget: the 4 MB buffers kept longest go first
+    expect(memory.keptBytes).toBeLessThanOrEqual(10 << 20);
+    expect(memory.take(6 << 20)).toBe(c);
+  });
+});
+
 let pool: DecodePool | null = null;
 afterAll(async () => pool?.close());
 
-describe.skipIf(!hasCorpus)('decodeParallel', () => {
+describe.skipIf(!hasCorpus)('decodeLevel', () => {
+  const whole = (path: string, channels?: string[]) => {
+    const source = openFileSource(path);
+    try {
+      return ExrReader.open(source).decode(channels ? { channels } : {});
+    } finally {
+      source.close();
+    }
+  };
+
   for (const name of ['ScanLines/Desk.exr', 'LuminanceChroma/MtTamNorth.exr', 'Tiles/GoldenGate.exr', 'MultiResolution/Bonita.exr']) {
     it(`${name}: equals a whole decode`, async () => {
       pool ??= new DecodePool({ workers: 2 });
       const path = join(corpus, name);
-      const { result: image, timings } = await decodeParallel(pool, { path }).promise;
-      expect(timings.bands).toBeGreaterThan(1);
-      const source = openFileSource(path);
-      const whole = ExrReader.open(source).decode();
-      source.close();
-      expect(image.channels.map((c) => c.name)).toEqual(whole.channels.map((c) => c.name));
-      image.channels.forEach((c, i) => expect(Buffer.from(c.data.buffer).equals(Buffer.from(whole.channels[i]!.data.buffer))).toBe(true));
+      const parts = await readHeaderParts(path);
+      const { result, timings } = await decodeLevel(pool, { path, layout: levelLayout(parts[0]!, 0, 0, null), channels: null }).promise;
+      expect(timings.tasks).toBeGreaterThan(1);
+      const reference = whole(path);
+      expect(result.image.channels.map((c) => c.name)).toEqual(reference.channels.map((c) => c.name));
+      result.image.channels.forEach((c, i) => expect(Buffer.from(c.data.buffer).equals(Buffer.from(reference.channels[i]!.data.buffer))).toBe(true));
     });
   }
-});
 
-describe.skipIf(!hasCorpus)('scanlineLayout', () => {
-  it('plans from the header summary exactly what the layout job reads from the file', async () => {
+  it('keeps the decompressed chunks and unpacks other channels from them without reading the file', async () => {
     pool ??= new DecodePool({ workers: 2 });
-    for (const name of ['ScanLines/Desk.exr', 'LuminanceChroma/MtTamNorth.exr']) {
-      const path = join(corpus, name);
-      const summary = await readSummary(path);
-      if (summary.kind !== 'ok') throw new Error(`${name}: ${summary.reason}`);
-      const fromSummary = scanlineLayout(summary.summary.parts[0]!, null);
-      const { result: fromWorker } = await pool.run('layout', { path, part: 0, lx: 0, ly: 0 }).promise;
-      expect(fromSummary).toEqual(fromWorker);
-      // with the layout given, the bands are queued at once and the image is the same
-      const { result: image } = await decodeParallel(pool, { path, layout: fromSummary! }).promise;
-      expect(image.channels.map((c) => c.name)).toEqual(fromWorker.planes.map((p) => p.name));
+    const path = join(corpus, 'ScanLines/Desk.exr');
+    const part = (await readHeaderParts(path))[0]!;
+    const first = await decodeLevel(pool, { path, layout: levelLayout(part, 0, 0, ['R']), channels: ['R'], chunks: 'keep' }).promise;
+    expect(first.result.chunkStore!.byteLength).toBe(levelLayout(part, 0, 0, null).chunkStoreBytes);
+    const second = await decodeLevel(pool, { path, layout: levelLayout(part, 0, 0, ['A', 'G']), channels: ['A', 'G'], chunks: { store: first.result.chunkStore! } }).promise;
+    expect(second.result.image.timings.bytesRead).toBe(0);
+    expect(second.result.image.timings.decompressMs).toBe(0);
+    const reference = whole(path, ['A', 'G', 'R']);
+    const planes = [...second.result.image.channels, ...first.result.image.channels];
+    for (const name of ['A', 'G', 'R']) {
+      const got = planes.find((p) => p.name === name)!;
+      const want = reference.channels.find((p) => p.name === name)!;
+      expect(Buffer.from(got.data.buffer).equals(Buffer.from(want.data.buffer))).toBe(true);
     }
-  });
-
-  it('leaves tiled parts to the layout job (their tile size is not in the summary)', async () => {
-    const summary = await readSummary(join(corpus, 'Tiles/GoldenGate.exr'));
-    if (summary.kind !== 'ok') throw new Error(`GoldenGate.exr: ${summary.reason}`);
-    expect(scanlineLayout(summary.summary.parts[0]!, null)).toBeNull();
   });
 });

@@ -1,8 +1,11 @@
-// The decode pool with real workers on real files: results, transfer, priority, cancellation, a worker that dies.
+// The decode pool with real workers on real files: jobs of many tasks, priority between them, cancellation, a worker that dies.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ExrError } from '../../exr/index.js';
+import { readHeaderParts } from '../library/summary.js';
+import { decodeLevel } from './image-decode.js';
+import { levelLayout } from './layout.js';
 import { DecodePool } from './pool.js';
 
 const root = join(__dirname, '..', '..', '..');
@@ -20,27 +23,33 @@ beforeAll(() => {
   if (!existsSync(join(root, 'dist', 'decode-worker.mjs'))) throw new Error('dist/decode-worker.mjs is missing: run `node scripts/build.mjs` (npm test does)');
 });
 
+async function decodeFile(path: string, priority = 0) {
+  const parts = await readHeaderParts(path);
+  return decodeLevel(pool!, { path, layout: levelLayout(parts[0]!, 0, 0, null), channels: null, priority });
+}
+
 describe.skipIf(!hasCorpus)('DecodePool', () => {
-  it('decodes in a worker and hands planes over as transferred buffers with stage timings', async () => {
+  it('runs a level as bands on every worker, into shared planes, with stage timings', async () => {
     pool = new DecodePool({ workers: 2 });
-    const { result, timings } = await pool.run('decode', { path: file('ScanLines/Desk.exr') }).promise;
-    expect(result.widthPx * result.heightPx).toBeGreaterThan(0);
-    expect(result.channels.map((c) => c.name)).toEqual(['A', 'B', 'G', 'R']);
-    for (const c of result.channels) {
-      expect(c.data.buffer).toBeInstanceOf(ArrayBuffer);
+    const { result, timings } = await (await decodeFile(file('ScanLines/Desk.exr'))).promise;
+    const image = result.image;
+    expect(image.widthPx * image.heightPx).toBeGreaterThan(0);
+    expect(image.channels.map((c) => c.name)).toEqual(['A', 'B', 'G', 'R']);
+    for (const c of image.channels) {
+      expect(c.data.buffer).toBeInstanceOf(SharedArrayBuffer);
       expect(c.data.length).toBe(c.widthSamples * c.heightSamples);
     }
-    expect(result.timings.decompressMs).toBeGreaterThan(0);
-    expect(result.timings.bytesRead).toBeGreaterThan(0);
+    expect(timings.tasks).toBeGreaterThan(1);
+    expect(image.timings.decompressMs).toBeGreaterThan(0);
+    expect(image.timings.bytesRead).toBeGreaterThan(0);
     expect(timings.workerMs).toBeGreaterThan(0);
-    expect(timings.totalMs).toBeGreaterThanOrEqual(timings.workerMs);
   });
 
   it('runs lower priority numbers first', async () => {
     pool = new DecodePool({ workers: 1 });
     const order: string[] = [];
     const track = (name: string, priority: number) =>
-      pool!.run('decode', { path: file('TestImages/GammaChart.exr') }, priority).promise.then(() => order.push(name));
+      pool!.run('thumbnail', { path: file('TestImages/GammaChart.exr'), longSidePx: 32 }, priority).promise.then(() => order.push(name));
     const blocker = track('first', 5); // takes the only worker
     const low = track('low', 9);
     const high = track('high', 1);
@@ -49,32 +58,44 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
     expect(order).toEqual(['first', 'high', 'mid', 'low']);
   });
 
+  it('gives a more urgent job the next free worker, ahead of the bands left of a running one', async () => {
+    pool = new DecodePool({ workers: 1 });
+    const order: string[] = [];
+    const big = (await decodeFile(file('ScanLines/Tree.exr'), 3)).promise.then(() => order.push('big'));
+    // the big level is many bands; once it has started, a preview-priority job arrives
+    await new Promise((r) => setTimeout(r, 5));
+    const urgent = pool.run('thumbnail', { path: file('TestImages/GammaChart.exr'), longSidePx: 16 }, 0).promise.then(() => order.push('urgent'));
+    await Promise.all([big, urgent]);
+    expect(order).toEqual(['urgent', 'big']);
+  });
+
   it('cancels queued and running jobs with an aborted error, and keeps working', async () => {
     pool = new DecodePool({ workers: 1 });
-    const running = pool.run('decode', { path: file('ScanLines/Tree.exr') });
-    const queued = pool.run('decode', { path: file('ScanLines/Desk.exr') });
+    const running = await decodeFile(file('ScanLines/Tree.exr'));
+    const queued = await decodeFile(file('ScanLines/Desk.exr'));
     queued.cancel();
     running.cancel();
     await expect(queued.promise).rejects.toMatchObject({ kind: 'aborted' });
     await expect(running.promise).rejects.toBeInstanceOf(ExrError);
-    const after = await pool.run('decode', { path: file('TestImages/GammaChart.exr') }).promise;
-    expect(after.result.channels.length).toBe(3);
+    const after = await (await decodeFile(file('TestImages/GammaChart.exr'))).promise;
+    expect(after.result.image.channels.length).toBe(3);
+    expect(pool.pending).toBe(0);
   });
 
   it('reports a damaged file as a typed error naming part and chunk', async () => {
     pool = new DecodePool({ workers: 1 });
     const damaged = join(corpus, 'Damaged', 'asan_heap-oob_7f09128c0ec1_358_ecaca7fb3f230d9d842074e1dd88f29b_exr');
-    await expect(pool.run('decode', { path: damaged }).promise).rejects.toBeInstanceOf(ExrError);
+    await expect(pool.run('thumbnail', { path: damaged, longSidePx: 16 }).promise).rejects.toBeInstanceOf(ExrError);
   });
 
-  it('replaces a worker that dies, retries its job once, and keeps working', async () => {
+  it('replaces a worker that dies, retries its task once, and keeps working', async () => {
     pool = new DecodePool({ workers: 1 });
-    const job = pool.run('decode', { path: file('ScanLines/Desk.exr') });
-    // kill the worker while it holds the job
+    const job = await decodeFile(file('ScanLines/Desk.exr'));
+    // kill the worker while it holds a band
     await new Promise((r) => setTimeout(r, 5));
     await pool.workerThreads[0]!.terminate();
     const { result } = await job.promise;
-    expect(result.channels.length).toBe(4);
+    expect(result.image.channels.length).toBe(4);
     expect(pool.restarts).toBe(1);
   });
 });

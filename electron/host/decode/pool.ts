@@ -1,58 +1,84 @@
-// A pool of decode worker threads (one per core): prioritised queue, cancellation, transferable results, worker replacement.
+// A pool of decode worker threads (one per core) running jobs as tasks: one prioritised queue of tasks from every open job.
+//
+// A job is one or many tasks (a whole-level decode is cut into bands of chunks, see image-decode.ts). A free worker
+// takes the next task of the most urgent job (lowest priority number, then the oldest), so one large image uses every
+// core, a folder keeps every core busy to its last band, and a preview asked for later still goes first. The main
+// thread only hands out tasks and counts replies: it does no per-chunk work.
 
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ExrError, type ExrErrorKind, type ExrErrorWhere } from '../../exr/index.js';
-import type { JobTypes } from './tasks.js';
-
-export interface WorkerRequest {
-  id: number;
-  kind: string;
-  args: unknown;
-}
-
-export type WorkerReply =
-  | { id: number; ok: true; result: unknown; workerMs: number }
-  | { id: number; ok: false; error: { kind: ExrErrorKind; reason: string; where: ExrErrorWhere; message: string }; workerMs: number };
+import { ExrError } from '../../exr/index.js';
+import type { TaskReply, TaskRequest } from './messages.js';
+import type { TaskTypes } from './tasks.js';
 
 export interface JobTimings {
-  /** Waiting for a free worker. */
+  /** Waiting for a free worker, until the job's first task started. */
   queueMs: number;
-  /** Inside the worker. */
+  /** Inside the workers, summed over the job's tasks. */
   workerMs: number;
   /** Request to result, on the calling thread. */
   totalMs: number;
+  /** How many tasks the job ran as. */
+  tasks: number;
 }
 
 export interface JobHandle<R> {
   id: number;
   promise: Promise<{ result: R; timings: JobTimings }>;
   cancel(): void;
-  /** Lower runs first; jobs already running are not affected. */
+  /** Lower runs first; tasks already running are not affected. */
   setPriority(priority: number): void;
 }
 
-interface QueuedJob {
-  id: number;
+export interface TaskSpec {
   kind: string;
   args: unknown;
+}
+
+/**
+ * A job as tasks. `tasks()` runs when the first task is about to start, so memory for the output is taken only then.
+ * A job may be submitted before its plan is known (a header still being read): it holds its place in the queue, and
+ * while it is the most urgent job, free workers wait for it rather than start less urgent work.
+ */
+export interface JobPlan<R> {
+  tasks(): TaskSpec[];
+  /** The job's result from its tasks' results, in task order. */
+  combine(results: unknown[]): R;
+}
+
+interface TaskState {
+  index: number;
+  spec: TaskSpec;
+  attempts: number;
+}
+
+interface Job {
+  id: number;
   priority: number;
   seq: number;
   enqueuedAt: number;
-  startedAt: number;
-  attempts: number;
-  cancelled: boolean;
+  firstStartAt: number;
+  /** Null until a plan given as a promise arrives. */
+  plan: JobPlan<unknown> | null;
+  tasks: TaskState[] | null;
+  /** Next task of `tasks` not yet handed out; `redo` (tasks whose worker died) goes first. */
+  next: number;
+  redo: TaskState[];
+  results: unknown[];
+  done: number;
+  workerMs: number;
+  settled: boolean;
+  abortBuffer: SharedArrayBuffer;
   resolve: (value: { result: unknown; timings: JobTimings }) => void;
   reject: (error: unknown) => void;
 }
 
 interface Slot {
   worker: Worker;
-  abortFlag: Int32Array;
-  job: QueuedJob | null;
+  running: { job: Job; task: TaskState; requestId: number } | null;
 }
 
 export interface DecodePoolOptions {
@@ -76,8 +102,10 @@ export class DecodePool {
   readonly size: number;
   private readonly workerPath: string;
   private readonly slots: Slot[] = [];
-  private queue: QueuedJob[] = [];
-  private nextId = 1;
+  /** Jobs with tasks not yet handed out. */
+  private queue: Job[] = [];
+  private nextJobId = 1;
+  private nextRequestId = 1;
   private seq = 0;
   private closed = false;
   /** Workers that died and were replaced. */
@@ -89,10 +117,9 @@ export class DecodePool {
   }
 
   private spawn(): Slot {
-    const abortBuffer = new SharedArrayBuffer(4);
-    const worker = new Worker(this.workerPath, { workerData: { abortFlag: abortBuffer } });
-    const slot: Slot = { worker, abortFlag: new Int32Array(abortBuffer), job: null };
-    worker.on('message', (reply: WorkerReply) => this.onReply(slot, reply));
+    const worker = new Worker(this.workerPath);
+    const slot: Slot = { worker, running: null };
+    worker.on('message', (reply: TaskReply) => this.onReply(slot, reply));
     worker.on('error', (error) => this.onWorkerDeath(slot, error));
     worker.on('exit', (code) => {
       if (!this.closed) this.onWorkerDeath(slot, new Error(`decode worker exited with code ${code}`));
@@ -100,23 +127,45 @@ export class DecodePool {
     return slot;
   }
 
-  run<K extends keyof JobTypes>(kind: K, args: JobTypes[K]['args'], priority = 0): JobHandle<JobTypes[K]['result']> {
-    return this.submit(kind, args, priority) as JobHandle<JobTypes[K]['result']>;
+  /** One task of a registered kind, as a job of its own. */
+  run<K extends keyof TaskTypes>(kind: K, args: TaskTypes[K]['args'], priority = 0): JobHandle<TaskTypes[K]['result']> {
+    return this.submit(kind, args, priority) as JobHandle<TaskTypes[K]['result']>;
   }
 
-  /** Any registered job kind (the host's own kinds too). */
+  /** Any registered task kind (the host's own kinds too), as a job of one task. */
   submit(kind: string, args: unknown, priority = 0): JobHandle<unknown> {
+    return this.submitJob({ tasks: () => [{ kind, args }], combine: (results) => results[0] }, priority);
+  }
+
+  /** A job of many tasks: they run on every free worker, most urgent job first. */
+  submitJob<R>(plan: JobPlan<R> | Promise<JobPlan<R>>, priority = 0): JobHandle<R> {
     if (this.closed) throw new Error('decode pool is closed');
-    const id = this.nextId++;
-    let job!: QueuedJob;
+    const id = this.nextJobId++;
+    let job!: Job;
     const promise = new Promise<{ result: unknown; timings: JobTimings }>((resolve, reject) => {
-      job = { id, kind, args, priority, seq: this.seq++, enqueuedAt: performance.now(), startedAt: 0, attempts: 0, cancelled: false, resolve, reject };
+      job = {
+        id, priority, seq: this.seq++, enqueuedAt: performance.now(), firstStartAt: NaN, plan: plan instanceof Promise ? null : (plan as JobPlan<unknown>),
+        tasks: null, next: 0, redo: [], results: [], done: 0, workerMs: 0, settled: false,
+        abortBuffer: new SharedArrayBuffer(4), resolve, reject,
+      };
     });
     this.queue.push(job);
+    if (plan instanceof Promise) {
+      plan.then(
+        (ready) => {
+          job.plan = ready as JobPlan<unknown>;
+          this.pump();
+        },
+        (error: unknown) => {
+          this.fail(job, error);
+          this.pump();
+        },
+      );
+    }
     this.pump();
     return {
       id,
-      promise,
+      promise: promise as Promise<{ result: R; timings: JobTimings }>,
       cancel: () => this.cancel(job),
       setPriority: (p: number) => {
         job.priority = p;
@@ -124,23 +173,32 @@ export class DecodePool {
     };
   }
 
-  /** Jobs waiting for a worker. */
+  /** Tasks waiting for a worker (those of jobs not yet started count once). */
   get pending(): number {
-    return this.queue.length;
+    return this.queue.reduce((n, j) => n + (j.tasks ? j.tasks.length - j.next : 1) + j.redo.length, 0);
   }
 
   get running(): number {
-    return this.slots.filter((s) => s.job).length;
+    return this.slots.filter((s) => s.running).length;
   }
 
-  private cancel(job: QueuedJob): void {
-    if (job.cancelled) return;
-    job.cancelled = true;
+  private cancel(job: Job): void {
+    if (job.settled) return;
+    this.fail(job, new ExrError('aborted', 'cancelled'));
+  }
+
+  /** Settles a job as failed: its queued tasks are dropped and its running ones told to stop. */
+  private fail(job: Job, error: unknown): void {
+    if (job.settled) return;
+    job.settled = true;
+    Atomics.store(new Int32Array(job.abortBuffer), 0, 1);
+    this.unqueue(job);
+    job.reject(error);
+  }
+
+  private unqueue(job: Job): void {
     const index = this.queue.indexOf(job);
     if (index >= 0) this.queue.splice(index, 1);
-    const slot = this.slots.find((s) => s.job === job);
-    if (slot) Atomics.store(slot.abortFlag, 0, 1);
-    job.reject(new ExrError('aborted', 'cancelled'));
   }
 
   private pump(): void {
@@ -148,55 +206,94 @@ export class DecodePool {
     // (tens of ms of module compilation each, on the same cores).
     while (this.queue.length > 0 && this.slots.length < this.size) this.slots.push(this.spawn());
     for (const slot of this.slots) {
-      if (slot.job || this.queue.length === 0) continue;
-      const job = this.takeNext();
-      if (!job) return;
-      slot.job = job;
-      job.startedAt = performance.now();
-      job.attempts++;
-      Atomics.store(slot.abortFlag, 0, 0);
-      const request: WorkerRequest = { id: job.id, kind: job.kind, args: job.args };
+      if (slot.running) continue;
+      const taken = this.takeNext();
+      if (!taken) return;
+      const { job, task } = taken;
+      const requestId = this.nextRequestId++;
+      slot.running = { job, task, requestId };
+      task.attempts++;
+      if (Number.isNaN(job.firstStartAt)) job.firstStartAt = performance.now();
+      const request: TaskRequest = { id: requestId, kind: task.spec.kind, args: task.spec.args, abortFlag: job.abortBuffer };
       slot.worker.postMessage(request);
     }
   }
 
-  private takeNext(): QueuedJob | undefined {
-    let best = -1;
-    for (let i = 0; i < this.queue.length; i++) {
-      const j = this.queue[i]!;
-      const b = best >= 0 ? this.queue[best]! : null;
-      if (!b || j.priority < b.priority || (j.priority === b.priority && j.seq < b.seq)) best = i;
+  /** The next task of the most urgent job: lowest priority number, then the oldest job. */
+  private takeNext(): { job: Job; task: TaskState } | undefined {
+    while (this.queue.length > 0) {
+      let best: Job | null = null;
+      for (const j of this.queue) if (!best || j.priority < best.priority || (j.priority === best.priority && j.seq < best.seq)) best = j;
+      const job = best!;
+      // the most urgent job is still being planned: keep the workers for it (a header read takes a millisecond)
+      if (!job.plan) return undefined;
+      if (!job.tasks) {
+        try {
+          job.tasks = job.plan.tasks().map((spec, index) => ({ index, spec, attempts: 0 }));
+        } catch (error) {
+          this.fail(job, error);
+          continue;
+        }
+        job.results = new Array(job.tasks.length);
+        if (job.tasks.length === 0) {
+          this.unqueue(job);
+          this.finish(job);
+          continue;
+        }
+      }
+      const task = job.redo.shift() ?? job.tasks[job.next++]!;
+      if (job.redo.length === 0 && job.next >= job.tasks.length) this.unqueue(job);
+      return { job, task };
     }
-    return best >= 0 ? this.queue.splice(best, 1)[0] : undefined;
+    return undefined;
   }
 
-  private onReply(slot: Slot, reply: WorkerReply): void {
-    const job = slot.job;
-    slot.job = null;
-    if (job && job.id === reply.id && !job.cancelled) {
-      const now = performance.now();
-      const timings: JobTimings = { queueMs: job.startedAt - job.enqueuedAt, workerMs: reply.workerMs, totalMs: now - job.enqueuedAt };
-      if (reply.ok) job.resolve({ result: reply.result, timings });
-      else job.reject(new ExrError(reply.error.kind, reply.error.reason, reply.error.where));
+  private onReply(slot: Slot, reply: TaskReply): void {
+    const running = slot.running;
+    slot.running = null;
+    if (running && running.requestId === reply.id && !running.job.settled) {
+      const { job, task } = running;
+      job.workerMs += reply.workerMs;
+      if (reply.ok) {
+        job.results[task.index] = reply.result;
+        if (++job.done === job.tasks!.length) this.finish(job);
+      } else {
+        this.fail(job, new ExrError(reply.error.kind, reply.error.reason, reply.error.where));
+      }
     }
     this.pump();
   }
 
-  /** A worker that crashed is replaced; the job it held is retried once, then fails with a clear error. */
+  private finish(job: Job): void {
+    job.settled = true;
+    let result: unknown;
+    try {
+      result = job.plan!.combine(job.results);
+    } catch (error) {
+      job.reject(error);
+      return;
+    }
+    const now = performance.now();
+    const started = Number.isNaN(job.firstStartAt) ? now : job.firstStartAt;
+    job.resolve({ result, timings: { queueMs: started - job.enqueuedAt, workerMs: job.workerMs, totalMs: now - job.enqueuedAt, tasks: job.tasks!.length } });
+  }
+
+  /** A worker that crashed is replaced; the task it held is tried once more, then its job fails with a clear error. */
   private onWorkerDeath(slot: Slot, error: Error): void {
     const index = this.slots.indexOf(slot);
     if (index < 0 || this.closed) return;
     this.restarts++;
     slot.worker.removeAllListeners();
     void slot.worker.terminate();
-    const replacement = this.spawn();
-    this.slots[index] = replacement;
-    const job = slot.job;
-    if (job && !job.cancelled) {
-      if (job.attempts < 2) {
-        this.queue.unshift(job);
+    this.slots[index] = this.spawn();
+    const running = slot.running;
+    if (running && !running.job.settled) {
+      const { job, task } = running;
+      if (task.attempts < 2) {
+        job.redo.push(task);
+        if (!this.queue.includes(job)) this.queue.push(job);
       } else {
-        job.reject(new ExrError('io', `the decode worker stopped twice on this file (${error.message}); it may be too large or damaged`));
+        this.fail(job, new ExrError('io', `the decode worker stopped twice on this file (${error.message}); it may be too large or damaged`));
       }
     }
     this.pump();
@@ -204,7 +301,8 @@ export class DecodePool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue) job.reject(new ExrError('aborted', 'decode pool closed'));
+    for (const job of [...this.queue]) this.fail(job, new ExrError('aborted', 'decode pool closed'));
+    for (const slot of this.slots) if (slot.running) this.fail(slot.running.job, new ExrError('aborted', 'decode pool closed'));
     this.queue = [];
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }

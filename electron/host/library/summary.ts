@@ -24,13 +24,30 @@ interface OpenFile {
 
 /** Reads the header (256 KB first, more only if the header runs on), the offset tables and the last chunk's header. */
 export async function readSummary(path: string): Promise<SummaryResult> {
+  return withFile(path, async (file, stat) => {
+    try {
+      return { kind: 'ok', ...stat, ...(await summarise(file)) };
+    } catch (error) {
+      if (error instanceof IncompleteFile) return { kind: 'incomplete', ...stat, reason: error.message };
+      const reason = error instanceof Error ? error.message : String(error);
+      // a header cut off at the end of the file is a file still being written, not a broken one (yet)
+      if (/unexpected end|too short|too small for its|claims \d+ bytes/.test(reason)) return { kind: 'incomplete', ...stat, reason };
+      return { kind: 'error', ...stat, reason };
+    }
+  });
+}
+
+/** Only the parts' headers (no offset tables): what planning a decode needs. Throws the codec's error for a bad header. */
+export async function readHeaderParts(path: string): Promise<PartInfo[]> {
+  return withFile(path, async (file) => (await readParts(file)).parts);
+}
+
+async function withFile<T>(path: string, use: (file: OpenFile, stat: { sizeBytes: number; mtimeMs: number }) => Promise<T>): Promise<T> {
   const handle = await open(path, 'r');
   try {
     const stat = await handle.stat();
-    const sizeBytes = stat.size;
-    const mtimeMs = stat.mtimeMs;
     const file: OpenFile = {
-      sizeBytes,
+      sizeBytes: stat.size,
       async read(byteOffset, byteLength) {
         const out = Buffer.allocUnsafe(byteLength);
         let done = 0;
@@ -42,15 +59,7 @@ export async function readSummary(path: string): Promise<SummaryResult> {
         return new Uint8Array(out.buffer, out.byteOffset, byteLength);
       },
     };
-    try {
-      return { kind: 'ok', sizeBytes, mtimeMs, ...(await summarise(file)) };
-    } catch (error) {
-      if (error instanceof IncompleteFile) return { kind: 'incomplete', sizeBytes, mtimeMs, reason: error.message };
-      const reason = error instanceof Error ? error.message : String(error);
-      // a header cut off at the end of the file is a file still being written, not a broken one (yet)
-      if (/unexpected end|too short|too small for its|claims \d+ bytes/.test(reason)) return { kind: 'incomplete', sizeBytes, mtimeMs, reason };
-      return { kind: 'error', sizeBytes, mtimeMs, reason };
-    }
+    return await use(file, { sizeBytes: stat.size, mtimeMs: stat.mtimeMs });
   } finally {
     await handle.close();
   }
@@ -59,6 +68,12 @@ export async function readSummary(path: string): Promise<SummaryResult> {
 class IncompleteFile extends Error {}
 
 async function summarise(file: OpenFile): Promise<{ summary: FileSummary; parts: PartInfo[] }> {
+  const { parts, prefix, headerEndByte, multipart } = await readParts(file);
+  await checkComplete(file, prefix, headerEndByte, parts, multipart);
+  return { summary: toSummary(parts, multipart), parts };
+}
+
+async function readParts(file: OpenFile): Promise<{ parts: PartInfo[]; prefix: Uint8Array; headerEndByte: number; multipart: boolean }> {
   let prefixBytes = Math.min(FIRST_READ_BYTES, file.sizeBytes);
   let prefix = await file.read(0, prefixBytes);
   let raw;
@@ -72,9 +87,7 @@ async function summarise(file: OpenFile): Promise<{ summary: FileSummary; parts:
       prefix = await file.read(0, prefixBytes);
     }
   }
-  const parts = buildParts(raw, file.sizeBytes);
-  await checkComplete(file, prefix, raw.headerEndByte, parts, raw.flags.multipart);
-  return { summary: toSummary(parts, raw.flags.multipart), parts };
+  return { parts: buildParts(raw, file.sizeBytes), prefix, headerEndByte: raw.headerEndByte, multipart: raw.flags.multipart };
 }
 
 /**

@@ -85,7 +85,9 @@ export class GpuThumbsChild {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.child.send({ type: 'thumb', id, request } satisfies GpuChildRequest);
+      // shared planes (the decode pool's) cannot cross to another process: they are serialised as copies anyway
+      const planes = request.planes.map((p) => (p.data instanceof SharedArrayBuffer ? { ...p, data: new Uint8Array(p.data).slice().buffer } : p));
+      this.child.send({ type: 'thumb', id, request: { ...request, planes } } satisfies GpuChildRequest);
     });
   }
 
