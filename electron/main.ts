@@ -12,7 +12,8 @@ import { menuTemplate } from './shell/menu-template.js';
 import { APP_HOST, APP_SCHEME, APP_START_URL, blockNavigation, permissionAllowed, windowOpenDecision } from './shell/navigation-guard.js';
 import { targetFromArgv, targetFromPath, type OpenTarget } from './shell/open-targets.js';
 import { defaultUserDataDir, forgetFolder, loadSettings, rememberFolder, saveSettings, type Settings } from './shell/settings-store.js';
-import { COMMAND_CHANNEL, DROP_CHANNEL, EVENT_CHANNEL, type ShellCommand } from './shell/shell-api.js';
+import { handlePixelRequest, newPixelToken, PIXEL_PATH } from './shell/pixel-protocol.js';
+import { COMMAND_CHANNEL, DROP_CHANNEL, EVENT_CHANNEL, PIXEL_TOKEN_CHANNEL, type ShellCommand } from './shell/shell-api.js';
 import { chromiumSwitches } from './shell/webgpu-switches.js';
 import { contentSecurityPolicy } from './transport/csp.js';
 import { PathRefusedError, realRoot } from './transport/path-guard.js';
@@ -48,6 +49,8 @@ function run(): void {
   const host = createHost({ userDataDir, mode: 'electron', ...(workerPath ? { workerPath } : {}) });
   const grants = new FolderGrants();
   const isTrustedSender = createSenderCheck(() => win?.webContents.id ?? null);
+  // decoded planes go to the page over the app protocol (no IPC clone, no context-bridge copy), behind this session's token
+  const pixelToken = newPixelToken();
 
   const save = () => {
     try {
@@ -121,6 +124,10 @@ function run(): void {
   });
   for (const [channel, handler] of handlers.calls) ipcMain.handle(channel, (event, args: unknown) => handler(senderInfo(event), args));
   for (const [channel, handler] of handlers.signals) ipcMain.on(channel, (event, args: unknown) => handler(senderInfo(event), args));
+  ipcMain.handle(PIXEL_TOKEN_CHANNEL, (event) => {
+    if (!isTrustedSender(senderInfo(event))) throw new Error('refused: the pixel token is only for the exrview window');
+    return pixelToken;
+  });
   // drops come from the preload's trusted drop listener (paths from webUtils.getPathForFile, which page script cannot forge)
   ipcMain.on(DROP_CHANNEL, (event, raw: unknown) => {
     if (!isTrustedSender(senderInfo(event))) return;
@@ -161,6 +168,7 @@ function run(): void {
     protocol.handle(APP_SCHEME, async (request) => {
       const url = new URL(request.url);
       if (url.host !== APP_HOST) return new Response('not found', { status: 404 });
+      if (url.pathname === PIXEL_PATH) return handlePixelRequest(request, { host, token: pixelToken });
       try {
         const file = await findStaticFile(staticReal, url.pathname);
         if (!file) return new Response('not found', { status: 404 });

@@ -230,5 +230,13 @@ export interface HostApi {
   onEvent(listener: (event: HostEvent) => void): () => void;
 }
 
+/**
+ * What a Node-side transport may use besides HostApi: decodeImage whose planes it passes on without copying, and
+ * releases once sent, so that their memory can be reused when the image leaves the RAM cache.
+ */
+export interface PixelLease {
+  decodeImageLease(request: DecodeRequest): Promise<{ image: DecodedImage; release(): void }>;
+}
+
 /** The error message prefix a cancelled request rejects with. */
 export const CANCELLED_MESSAGE = 'cancelled';

@@ -15,6 +15,7 @@ import type {
   HostApi,
   HostEvent,
   HostInfo,
+  PixelLease,
   StageTimingsMs,
   Thumbnail,
   ThumbnailRequest,
@@ -49,13 +50,8 @@ export interface HostOptions {
 }
 
 /** A HostApi that owns threads, watchers and files: close it when done. */
-export interface Host extends HostApi {
+export interface Host extends HostApi, PixelLease {
   close(): Promise<void>;
-  /**
-   * decodeImage for a transport that sends the planes on: `release()` once they are sent, so their memory can be
-   * reused when the image leaves the RAM cache (planes from plain decodeImage are never reused).
-   */
-  decodeImageLease(request: DecodeRequest): Promise<{ image: DecodedImage; release(): void }>;
   /** getThumbnail with what the command's timing summary needs (resize time, level used, channels shown). */
   getThumbnailDetailed(request: ThumbnailRequest): Promise<ThumbnailDetail>;
   readonly stats: HostStats;

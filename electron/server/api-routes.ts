@@ -1,17 +1,17 @@
 // POST /api/<method>: parses and checks the call, runs it on the host, answers JSON or a binary container.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CANCELLED_MESSAGE, type HostApi } from '../host/api.js';
+import { CANCELLED_MESSAGE, type DecodeRequest, type HostApi, type PixelLease } from '../host/api.js';
 import { CANCELLABLE_METHODS, isSignalMethod, isTransportMethod, type TransportMethod } from '../transport/host-methods.js';
 import { PathRefusedError } from '../transport/path-guard.js';
 import { ArgumentError, validateArgs } from '../transport/validate-args.js';
-import { CONTAINER_CONTENT_TYPE, encodeContainer, holdsBuffers } from './container.js';
+import { CONTAINER_CONTENT_TYPE, containerPieces, holdsBuffers } from './container.js';
 import { BodyTooLargeError, baseHeaders, readBody, sendError, sendJson } from './http-util.js';
 
 /** HTTP status for a cancelled request (nginx's "client closed request"); the message starts with CANCELLED_MESSAGE. */
 const CANCELLED_STATUS = 499;
 
-export async function handleApiCall(host: HostApi, name: string, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Promise<void> {
+export async function handleApiCall(host: HostApi & Partial<PixelLease>, name: string, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Promise<void> {
   if (!isTransportMethod(name)) {
     sendError(res, 404, `unknown method "${name}"`);
     return;
@@ -45,13 +45,27 @@ export async function handleApiCall(host: HostApi, name: string, req: IncomingMe
     if (!res.writableFinished && requestId !== undefined) host.cancel(requestId);
   };
   res.on('close', onClose);
+  let release = (): void => {};
   try {
-    const result = await callHost(host, name, args);
+    let result: unknown;
+    if (name === 'decodeImage' && host.decodeImageLease) {
+      // the planes are written straight from the host's RAM cache; their memory is released once the reply is sent
+      const lease = await host.decodeImageLease(args[0] as DecodeRequest);
+      result = lease.image;
+      release = lease.release;
+    } else {
+      result = await callHost(host, name, args);
+    }
     if (res.destroyed) return;
     if (holdsBuffers(result)) {
-      const body = encodeContainer(result);
-      res.writeHead(200, { ...baseHeaders(), 'Content-Type': CONTAINER_CONTENT_TYPE, 'Content-Length': String(body.length) });
-      res.end(body);
+      const { pieces, totalBytes } = containerPieces(result);
+      res.writeHead(200, { ...baseHeaders(), 'Content-Type': CONTAINER_CONTENT_TYPE, 'Content-Length': String(totalBytes) });
+      const sent = release;
+      release = () => {};
+      res.once('close', sent);
+      // no copy: each piece is a view on the value's own buffers; the socket takes them as they are
+      for (const piece of pieces) res.write(piece);
+      res.end();
     } else {
       sendJson(res, 200, { result: result ?? null });
     }
@@ -64,6 +78,7 @@ export async function handleApiCall(host: HostApi, name: string, req: IncomingMe
     else sendError(res, 500, message);
   } finally {
     res.off('close', onClose);
+    release();
   }
 }
 

@@ -2,14 +2,14 @@
 
 import { realpath } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
-import type { ExportRequest, FileEntry, FolderInfo, HostApi, HostEvent, HostInfo } from '../host/api.js';
+import type { ExportRequest, FileEntry, FolderInfo, HostApi, HostEvent, HostInfo, PixelLease } from '../host/api.js';
 import { PathRefusedError, isInside, resolveInside } from '../transport/path-guard.js';
 
 /**
  * Wraps `host` so that a page can only open the served folder (`rootReal`, a real path) or folders below it, and only
  * reach files that resolve inside it: a symlink in the folder pointing elsewhere is not listed and its id is refused.
  */
-export function browserModeHost(host: HostApi, rootReal: string): HostApi {
+export function browserModeHost(host: HostApi & Partial<PixelLease>, rootReal: string): HostApi & Partial<PixelLease> {
   const rootName = basename(rootReal) || rootReal;
   /** folderId → its real path, for folders this wrapper opened or saw inside the root. */
   const folders = new Map<string, string>();
@@ -80,6 +80,7 @@ export function browserModeHost(host: HostApi, rootReal: string): HostApi {
     },
     getHeader: async (fileId) => (checkFile(fileId), host.getHeader(fileId)),
     decodeImage: async (request) => (checkFile(request.fileId), host.decodeImage(request)),
+    ...(host.decodeImageLease ? { decodeImageLease: async (request) => (checkFile(request.fileId), host.decodeImageLease!(request)) } : {}),
     getThumbnail: async (request) => (checkFile(request.fileId), host.getThumbnail(request)),
     cancel: (requestId) => host.cancel(requestId),
     setVisible: (fileIds, currentFileId) =>

@@ -1,19 +1,33 @@
-// The binary reply container of PROTOCOL.md: a JSON head with each ArrayBuffer replaced by {"$buffer": i}, then the raw buffers 8-aligned.
+// The binary reply container of PROTOCOL.md: a JSON head with each buffer replaced by {"$buffer": i}, then the raw buffers 8-aligned.
+//
+// A container is built as a list of pieces that point into the buffers themselves (decoded planes in shared memory
+// included): the transports write the pieces out one after the other, so no copy of the pixels is ever made here.
 
 export const CONTAINER_CONTENT_TYPE = 'application/x-exrview-container';
 
 const ALIGN_BYTES = 8;
+const PADDING = new Uint8Array(ALIGN_BYTES);
 
-/** True when `value` holds an ArrayBuffer (or a typed-array view) anywhere: it then travels as a container. */
+/** True when `value` holds an ArrayBuffer, a SharedArrayBuffer or a typed-array view anywhere: it then travels as a container. */
 export function holdsBuffers(value: unknown): boolean {
-  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return true;
+  if (isBuffer(value) || ArrayBuffer.isView(value)) return true;
   if (Array.isArray(value)) return value.some(holdsBuffers);
   if (value !== null && typeof value === 'object') return Object.values(value).some(holdsBuffers);
   return false;
 }
 
-/** Encodes `value` as a container: [u32 LE json length][json][pad to 8][buffer 0][pad][buffer 1]... */
-export function encodeContainer(value: unknown): Buffer {
+function isBuffer(value: unknown): value is ArrayBuffer | SharedArrayBuffer {
+  return value instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && value instanceof SharedArrayBuffer);
+}
+
+export interface ContainerPieces {
+  /** In order: the head (length, JSON, padding), then each buffer and its padding; views on the values' own memory. */
+  pieces: Uint8Array[];
+  totalBytes: number;
+}
+
+/** Lays `value` out as a container: [u32 LE json length][json][pad to 8][buffer 0][pad][buffer 1]... */
+export function containerPieces(value: unknown): ContainerPieces {
   const buffers: Uint8Array[] = [];
   const head = replaceBuffers(value, buffers);
   // offsets are absolute and the JSON that lists them sits before them: grow until the layout is stable
@@ -25,13 +39,28 @@ export function encodeContainer(value: unknown): Buffer {
     if (align(4 + jsonBytes.length) === align(4 + guess)) break;
     guess = jsonBytes.length;
   }
-  const last = offsets[offsets.length - 1];
-  const total = last ? last[0] + last[1] : align(4 + jsonBytes.length);
-  const out = Buffer.alloc(total);
-  out.writeUInt32LE(jsonBytes.length, 0);
-  jsonBytes.copy(out, 4);
-  buffers.forEach((bytes, i) => out.set(bytes, offsets[i]![0]));
-  return out;
+  const headBytes = align(4 + jsonBytes.length);
+  const headPiece = Buffer.alloc(headBytes);
+  headPiece.writeUInt32LE(jsonBytes.length, 0);
+  jsonBytes.copy(headPiece, 4);
+  const pieces: Uint8Array[] = [headPiece];
+  let at = headBytes;
+  buffers.forEach((bytes, i) => {
+    pieces.push(bytes);
+    at = offsets[i]![0] + bytes.byteLength;
+    const pad = align(at) - at;
+    if (pad > 0 && i < buffers.length - 1) {
+      pieces.push(PADDING.subarray(0, pad));
+      at += pad;
+    }
+  });
+  return { pieces, totalBytes: at };
+}
+
+/** The whole container in one buffer (tests and small replies; the transports write the pieces instead). */
+export function encodeContainer(value: unknown): Buffer {
+  const { pieces, totalBytes } = containerPieces(value);
+  return Buffer.concat(pieces, totalBytes);
 }
 
 function layout(buffers: Uint8Array[], start: number): [number, number][] {
@@ -49,7 +78,7 @@ function align(n: number): number {
 }
 
 function replaceBuffers(value: unknown, buffers: Uint8Array[]): unknown {
-  if (value instanceof ArrayBuffer) {
+  if (isBuffer(value)) {
     buffers.push(new Uint8Array(value));
     return { $buffer: buffers.length - 1 };
   }

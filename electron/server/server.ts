@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { HostApi } from '../host/api.js';
+import type { HostApi, PixelLease } from '../host/api.js';
 import { contentSecurityPolicy } from '../transport/csp.js';
 import { PathRefusedError, realRoot } from '../transport/path-guard.js';
 import { findStaticFile } from '../transport/static-files.js';
@@ -18,7 +18,7 @@ export const LOOPBACK = '127.0.0.1';
 
 export interface ServerOptions {
   /** The host; the server restricts it to `rootDir` (see browserModeHost). */
-  host: HostApi;
+  host: HostApi & Partial<PixelLease>;
   /** The served folder: the only one a page may open, never written to. */
   rootDir: string;
   /** The built renderer (dist/renderer); null when it is not built (pages then answer 404 saying so). */

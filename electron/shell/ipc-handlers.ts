@@ -1,6 +1,6 @@
 // The main-process side of HostApi over IPC, as plain functions: sender check, argument check, path grants, then the host.
 
-import type { FolderInfo, HostApi } from '../host/api.js';
+import type { DecodedImage, FolderInfo, HostApi } from '../host/api.js';
 import { CALL_METHODS, SIGNAL_METHODS, type CallMethod, type SignalMethod, type TransportMethod } from '../transport/host-methods.js';
 import { PathRefusedError } from '../transport/path-guard.js';
 import { validateArgs } from '../transport/validate-args.js';
@@ -47,6 +47,12 @@ export interface IpcHandlers {
   openGranted(path: string): Promise<FolderInfo | null>;
 }
 
+/** The image with its planes in plain ArrayBuffers (copies of those in shared memory), as IPC can send them. */
+function withPlainBuffers(image: DecodedImage): DecodedImage {
+  const plain = (data: ArrayBuffer | SharedArrayBuffer) => (data instanceof ArrayBuffer ? data : new Uint8Array(data).slice().buffer);
+  return { ...image, planes: image.planes.map((p) => ({ ...p, data: plain(p.data) })) };
+}
+
 export function createIpcHandlers(options: IpcHandlerOptions): IpcHandlers {
   const { host, grants } = options;
 
@@ -75,7 +81,8 @@ export function createIpcHandlers(options: IpcHandlerOptions): IpcHandlers {
     closeFolder: (folderId) => host.closeFolder(folderId),
     listFiles: (folderId) => host.listFiles(folderId),
     getHeader: (fileId) => host.getHeader(fileId),
-    decodeImage: (request) => host.decodeImage(request),
+    // the page takes planes over the pixel route; over IPC they are cloned anyway, and shared memory cannot be
+    decodeImage: async (request) => withPlainBuffers(await host.decodeImage(request)),
     getThumbnail: (request) => host.getThumbnail(request),
     async exportImages(request) {
       let outDir = request.outDir;

@@ -2,7 +2,7 @@
 
 import type { HostApi, HostEvent } from '../host/api.js';
 import { CALL_METHODS, SIGNAL_METHODS, type CallMethod, type SignalMethod } from '../transport/host-methods.js';
-import { COMMAND_CHANNEL, EVENT_CHANNEL, METHOD_CHANNELS, type ShellApi, type ShellCommand } from './shell-api.js';
+import { COMMAND_CHANNEL, EVENT_CHANNEL, METHOD_CHANNELS, PIXEL_TOKEN_CHANNEL, type ShellApi, type ShellCommand } from './shell-api.js';
 
 export interface PreloadIpc {
   invoke(channel: string, args: unknown[]): Promise<unknown>;
@@ -36,6 +36,7 @@ export function createPreloadApi(ipc: PreloadIpc): { host: HostApi; shell: Shell
   } as unknown as HostApi;
   const shell: ShellApi = {
     onCommand: (listener) => ipc.on(COMMAND_CHANNEL, (payload) => listener(payload as ShellCommand)),
+    pixelToken: async () => String(await ipc.invoke(PIXEL_TOKEN_CHANNEL, [])),
   };
   return { host, shell };
 }

@@ -69,7 +69,7 @@ describe('preload bundle', () => {
     const { exposed } = runPreload();
     expect([...exposed.keys()].sort()).toEqual(['exrview', 'exrviewShell']);
     expect(Object.keys(exposed.get('exrview')!).sort()).toEqual([...TRANSPORT_METHODS, 'onEvent'].sort());
-    expect(Object.keys(exposed.get('exrviewShell')!)).toEqual(['onCommand']);
+    expect(Object.keys(exposed.get('exrviewShell')!)).toEqual(['onCommand', 'pixelToken']);
     for (const api of exposed.values()) {
       for (const forbidden of ['require', 'process', 'ipcRenderer', 'invoke', 'send', 'Buffer', 'module']) expect(api).not.toHaveProperty(forbidden);
       for (const value of Object.values(api)) expect(typeof value).toBe('function');

@@ -26,6 +26,8 @@ export type ShellCommand =
 /** `window.exrviewShell` in Electron (absent in browser mode). */
 export interface ShellApi {
   onCommand(listener: (command: ShellCommand) => void): () => void;
+  /** The session's token for the pixel route (app://exrview/api/decodeImage, see pixel-protocol.ts). */
+  pixelToken(): Promise<string>;
 }
 
 export const CHANNEL_PREFIX = 'exrview:';
@@ -33,6 +35,8 @@ export const CHANNEL_PREFIX = 'exrview:';
 export const EVENT_CHANNEL = 'exrview:event';
 /** Main → page: ShellCommand. */
 export const COMMAND_CHANNEL = 'exrview:command';
+/** Page → main: the pixel route's token (answered to the app's own page only). */
+export const PIXEL_TOKEN_CHANNEL = 'exrview:pixel-token';
 /** Preload → main: paths of files and folders dropped on the window (from trusted drop events only). */
 export const DROP_CHANNEL = 'exrview:drop';
 

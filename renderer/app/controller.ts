@@ -6,7 +6,8 @@ import { GpuEngine, type ImageKey, type ShowReport, type TextureSource } from '.
 import type { ViewEngine } from '../gpu/view-engine.js';
 import { fitView, oneToOne, zoomAt } from '../gpu/view-geometry.js';
 import type { RendererHost } from '../host/index.js';
-import { maxSampleCount, samplesDisplay, withSampleCountPlane } from '../state/deep-samples.js';
+import { maxSampleCount, SAMPLES_PLANE, samplesDisplay, withSampleCountPlane } from '../state/deep-samples.js';
+import { planesOf } from '../gpu/gpu-image.js';
 import { layerChoice } from '../state/layer-choice.js';
 import { storeActions, type AppStore } from '../state/store.js';
 import { documentSink, type DownloadSink } from './downloads.js';
@@ -51,7 +52,7 @@ export class Controller {
 
   async start(): Promise<void> {
     const source: TextureSource = {
-      loadImage: (key) => this.decode(key, 'preview'),
+      loadImage: (key, channels) => this.decode(key, 'preview', channels),
       loadThumbnail: (fileId) => this.host.api.getThumbnail({ requestId: `t-${fileId}-${Date.now()}`, fileId, longSidePx: THUMB_REQUEST_PX, priority: 'thumbnail-visible' }),
     };
     try {
@@ -160,10 +161,15 @@ export class Controller {
     this.actions.setPanZoom(oneToOne(this.store.getState().view.panZoom));
   }
 
-  private async decode(key: ImageKey, priority: 'preview' | 'prefetch'): Promise<DecodedImage> {
+  /** The planes of `channels` of an image from the host (deep parts: every channel, and the sample counts). */
+  private async decode(key: ImageKey, priority: 'preview' | 'prefetch', channels: readonly string[]): Promise<DecodedImage> {
     const t0 = performance.now();
     const before = this.host.transfers.length;
-    const image = withSampleCountPlane(await this.host.api.decodeImage({ requestId: `d-${key.fileId}-${key.part}-${Date.now()}`, fileId: key.fileId, part: key.part, priority }));
+    const summary = this.store.getState().library.files.find((f) => f.id === key.fileId)?.summary?.parts[key.part];
+    const deep = summary?.type === 'deepscanline' || summary?.type === 'deeptile';
+    const named = channels.filter((c) => c !== SAMPLES_PLANE);
+    const request = { requestId: `d-${key.fileId}-${key.part}-${Date.now()}`, fileId: key.fileId, part: key.part, priority, ...(deep || named.length === 0 ? {} : { channels: named }) };
+    const image = withSampleCountPlane(await this.host.api.decodeImage(request));
     const t = this.host.transfers[this.host.transfers.length - 1];
     this.lastTransfer = this.host.transfers.length > before && t ? { bytes: t.bytes, ms: t.transferMs } : { bytes: image.planes.reduce((s, p) => s + p.data.byteLength, 0), ms: Math.max(0, performance.now() - t0 - image.timings.hostMs) };
     return image;
@@ -190,17 +196,17 @@ export class Controller {
       const key = { fileId: file.id, part: s.image.part };
       const report = await this.engine.show(key, choice);
       if (seq !== this.showSeq) return;
-      let decoded = report.decoded;
-      const cur = this.store.getState().image.decoded;
-      if (!decoded && !(cur && cur.fileId === file.id && cur.part === key.part)) decoded = await this.decode(key, 'prefetch');
-      if (decoded) this.actions.setImage({ decoded });
+      const fetched = report.decoded;
+      await this.keepCpuCopy(key, planesOf(choice), fetched);
+      // the record keeps figures, not pixels
+      report.decoded = null;
       this.actions.setImage({ loading: false });
       // a GPU-cache hit moved nothing: the host and transfer figures are those of the load that brought it
       const prior = [...this.records].reverse().find((r) => r.fileId === file.id && r.host);
       const loaded = report.source === 'uploaded';
       this.records.push({
-        fileId: file.id, name: file.name, host: loaded ? report.decoded?.timings ?? null : prior?.host ?? null,
-        hostSource: loaded ? report.decoded?.source ?? 'decode' : `${prior?.hostSource ?? 'n/a'}, now GPU cache`,
+        fileId: file.id, name: file.name, host: loaded ? fetched?.timings ?? null : prior?.host ?? null,
+        hostSource: loaded ? fetched?.source ?? 'decode' : `${prior?.hostSource ?? 'n/a'}, now GPU cache`,
         transferBytes: loaded ? this.lastTransfer.bytes : prior?.transferBytes ?? 0, transferMs: loaded ? this.lastTransfer.ms : prior?.transferMs ?? 0,
         show: report, at: Date.now(),
       });
@@ -210,6 +216,26 @@ export class Controller {
     } catch (e) {
       if (seq === this.showSeq) this.actions.setImage({ loading: false, error: e instanceof Error ? e.message : String(e) });
     }
+  }
+
+  /**
+   * The pixel inspector reads the shown layer's planes on the CPU: keep them in the store, merged with what it has of
+   * the same image (a GPU-cache hit fetches what is lacking from the host's RAM cache). Planes of the image that stops
+   * being shown go back to the transport's pool, where the GPU path keeps no view on them.
+   */
+  private async keepCpuCopy(key: ImageKey, channels: string[], fresh: DecodedImage | null): Promise<void> {
+    const cur = this.store.getState().image.decoded;
+    const same = cur && cur.fileId === key.fileId && cur.part === key.part ? cur : null;
+    let incoming = fresh;
+    const lacking = channels.filter((c) => !same?.planes.some((p) => p.name === c) && !incoming?.planes.some((p) => p.name === c));
+    if (lacking.length) {
+      const more = await this.decode(key, 'prefetch', lacking);
+      incoming = incoming ? { ...incoming, planes: [...incoming.planes, ...more.planes.filter((p) => !incoming!.planes.some((q) => q.name === p.name))] } : more;
+    }
+    if (!incoming) return;
+    const merged = same ? { ...incoming, planes: [...same.planes.filter((p) => !incoming!.planes.some((q) => q.name === p.name)), ...incoming.planes] } : incoming;
+    if (cur && !same && this.engine instanceof GpuEngine) this.host.pool.give(cur.planes.map((p) => p.data));
+    this.actions.setImage({ decoded: merged });
   }
 
   /** The grid says which files are visible: ask for the thumbnails the engine does not have yet. */

@@ -1,6 +1,7 @@
 // Running an export against a host: downloads offered in browser mode, confirmed overwrite into the same folder, failures shown.
 import { describe, expect, it } from 'vitest';
 import type { ExportRequest, ExportResult, FileEntry, HostApi } from '../host/api-types.js';
+import { BufferPool } from '../host/buffer-pool.js';
 import type { RendererHost } from '../host/index.js';
 import { createAppStore, storeActions } from '../state/store.js';
 import type { DownloadSink } from './downloads.js';
@@ -11,7 +12,7 @@ const file = (id: string, name: string): FileEntry => ({ id, folderId: 'f', rela
 function setup(answer: (r: ExportRequest) => Promise<ExportResult>) {
   const requests: ExportRequest[] = [];
   const api = { exportImages: (r: ExportRequest) => { requests.push(r); return answer(r); } } as unknown as HostApi;
-  const host: RendererHost = { api, transport: 'http', transfers: [] };
+  const host: RendererHost = { api, transport: 'http', transfers: [], pool: new BufferPool(0) };
   const store = createAppStore();
   const actions = storeActions(store);
   actions.setFiles('f', [file('1', 'a.exr'), file('2', 'b.exr'), file('3', 'c.exr')]);

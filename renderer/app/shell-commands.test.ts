@@ -16,7 +16,7 @@ function setup() {
     showFolder: async (folder, name) => { calls.push(`folder ${folder.displayPath} ${name ?? '-'}`); },
   };
   let listener: ((c: ShellCommand) => void) | null = null;
-  const shell: ShellApi = { onCommand(l) { listener = l; return () => { listener = null; }; } };
+  const shell: ShellApi = { onCommand(l) { listener = l; return () => { listener = null; }; }, pixelToken: async () => 'token' };
   const off = installShellCommands(target, shell);
   const send = (c: ShellCommand): void => { if (!listener) throw new Error('not listening'); listener(c); };
   return { store, calls, send, off, isListening: () => listener !== null };

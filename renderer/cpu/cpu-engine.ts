@@ -5,7 +5,7 @@ import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-param
 import { halfToFloat, toneMapImage } from '../../shaders/tonemap-reference.js';
 import { imageKeyString, type GridCell, type ImageKey, type ShowReport, type TextureSource } from '../gpu/engine.js';
 import { FrameStats } from '../gpu/frame-stats.js';
-import type { LayerChoice } from '../gpu/gpu-image.js';
+import { planesOf, type LayerChoice } from '../gpu/gpu-image.js';
 import type { CpuStats, ViewEngine } from '../gpu/view-engine.js';
 import type { PanZoom } from '../gpu/view-geometry.js';
 import { ATLAS_CELL_PX } from '../gpu/thumb-atlas.js';
@@ -50,14 +50,23 @@ export class CpuEngine implements ViewEngine {
     const t0 = performance.now();
     const k = imageKeyString(key);
     let image = this.images.get(k);
-    const source = image ? 'gpu-cache' : 'uploaded';
-    if (!image) { image = await this.source.loadImage(key); this.images.clear(); this.images.set(k, image); }
+    const missing = planesOf(choice).filter((n) => !image?.planes.some((p) => p.name === n));
+    const source = missing.length ? 'uploaded' : 'gpu-cache';
+    let loaded: DecodedImage | null = null;
+    if (missing.length) {
+      // only the planes the layer reads and this engine does not hold yet
+      loaded = await this.source.loadImage(key, missing);
+      image = image ? { ...image, planes: [...image.planes, ...loaded.planes.filter((p) => missing.includes(p.name))] } : loaded;
+      this.images.clear();
+      this.images.set(k, image);
+    }
+    image = image!;
     const rgba = assembleRgba(image, choice);
     this.worker.postMessage({ type: 'image', rgba, widthPx: image.widthPx, heightPx: image.heightPx, x0: image.dataWindow[0], y0: image.dataWindow[1] }, [rgba.buffer]);
     const done = new Promise<number>((r) => this.pending.push(r));
     this.invalidate();
     await done;
-    return { key: k, source, uploadBytes: 0, uploadPath: '', uploadCallMs: 0, uploadCpuCopyMs: 0, uploadWaitMs: 0, uploadWallMs: NaN, uploadGBps: NaN, layerBuilt: true, showMs: performance.now() - t0, decoded: source === 'uploaded' ? image : null };
+    return { key: k, source, planesUploaded: missing, uploadBytes: 0, uploadPath: '', uploadCallMs: 0, uploadCpuCopyMs: 0, uploadWaitMs: 0, uploadWallMs: NaN, uploadGBps: NaN, layerBuilt: true, showMs: performance.now() - t0, decoded: loaded };
   }
 
   isCached(key: ImageKey): boolean { return this.images.has(imageKeyString(key)); }

@@ -9,12 +9,12 @@ import { DummyPlanes, encodePreviewCompute, type LayerTexture } from '../../shad
 import { ShaderKit, STORAGE_TARGET_FORMATS } from '../../shaders/pipelines.js';
 import { requestGpuDevice, type GpuDeviceInfo } from './device.js';
 import { FrameStats } from './frame-stats.js';
-import { GpuImage, layerKey, type LayerChoice } from './gpu-image.js';
+import { CachedTexture, GpuImage, layerKey, planesOf, type LayerChoice } from './gpu-image.js';
 import { GpuTimer } from './gpu-timer.js';
 import { Histogrammer } from './histogrammer.js';
 import { ByteLru, type CacheCounters } from './lru.js';
 import { ThumbAtlas } from './thumb-atlas.js';
-import { createPlaneUploader, type PlaneUploader } from './upload.js';
+import { createPlaneUploader, type PlaneUploader, type UploadedPlane } from './upload.js';
 import { emptyGeometry, previewGeometry, type PanZoom } from './view-geometry.js';
 
 export interface ImageKey { fileId: string; part: number }
@@ -22,7 +22,8 @@ export const imageKeyString = (k: ImageKey): string => `${k.fileId}#${k.part}`;
 
 /** Where the engine gets pixels again (first show, and after a device loss): the host, whose RAM cache makes it cheap. */
 export interface TextureSource {
-  loadImage(key: ImageKey): Promise<DecodedImage>;
+  /** The planes of `channels` of the image (what the shown layer reads and the GPU does not hold). */
+  loadImage(key: ImageKey, channels: string[]): Promise<DecodedImage>;
   loadThumbnail(fileId: string): Promise<Thumbnail>;
 }
 
@@ -30,6 +31,8 @@ export interface ShowReport {
   key: string;
   /** 'gpu-cache': nothing was loaded or uploaded; 'uploaded': planes went to the GPU. */
   source: 'gpu-cache' | 'uploaded';
+  /** The planes fetched and uploaded for this show: only those the layer reads that the GPU did not hold. */
+  planesUploaded: string[];
   uploadBytes: number;
   /** 'staging ring' or 'writeTexture' (the fallback); '' when nothing was uploaded. */
   uploadPath: string;
@@ -123,7 +126,9 @@ export class GpuEngine {
   private previewGroup!: GPUBindGroup;
   private gridGroup!: GPUBindGroup;
   private atlasGroup!: GPUBindGroup;
-  private readonly cache: ByteLru<GpuImage>;
+  /** Planes and layers' MIP chains, one entry each (`image#p:name`, `image#l:layer`), under one VRAM budget. */
+  private readonly cache: ByteLru<CachedTexture>;
+  private readonly images = new Map<string, GpuImage>();
   private readonly previewBlock = new UniformBlock(PREVIEW_VIEW_BYTES);
   private readonly gridBlock = new UniformBlock(GRID_VIEW_BYTES);
   private readonly cellData = new Float32Array(MAX_CELLS * GRID_CELL_BYTES / 4);
@@ -159,7 +164,7 @@ export class GpuEngine {
   onDeviceRestored: (() => void) | null = null;
 
   private constructor(private readonly source: TextureSource, private readonly options: EngineOptions) {
-    this.cache = new ByteLru<GpuImage>(options.budgetBytes ?? 1536 << 20);
+    this.cache = new ByteLru<CachedTexture>(options.budgetBytes ?? 1536 << 20);
   }
 
   static async create(source: TextureSource, options: EngineOptions = {}): Promise<GpuEngine> {
@@ -248,61 +253,93 @@ export class GpuEngine {
     this.invalidate();
   }
 
-  /** Shows an image: from the GPU cache when there, else loaded from the source and uploaded once. */
+  /**
+   * Shows a layer of an image: its MIP chain from the GPU cache when there; else built from its planes, of which only
+   * those the GPU does not hold are loaded from the source and uploaded.
+   */
   async show(key: ImageKey, choice: LayerChoice): Promise<ShowReport> {
     const t0 = performance.now();
     const keyString = imageKeyString(key);
-    let image = this.cache.get(keyString);
-    let decoded: DecodedImage | null = null;
     const report: ShowReport = {
-      key: keyString, source: 'gpu-cache', uploadBytes: 0, uploadPath: '', uploadCallMs: 0, uploadCpuCopyMs: 0, uploadWaitMs: 0,
+      key: keyString, source: 'gpu-cache', planesUploaded: [], uploadBytes: 0, uploadPath: '', uploadCallMs: 0, uploadCpuCopyMs: 0, uploadWaitMs: 0,
       uploadWallMs: NaN, uploadGBps: NaN, layerBuilt: false, showMs: NaN, decoded: null,
     };
-    if (!image) {
-      decoded = await this.source.loadImage(key);
-      if (this.disposed) return report;
-      const device = this.device;
-      const tUp = performance.now();
-      let uploaded: Awaited<ReturnType<typeof GpuImage.upload>>;
-      try {
-        uploaded = await GpuImage.upload(this.uploader, decoded);
-      } catch (e) {
-        // the device was lost under the upload: the engine's recovery makes a new one; show the image on that
-        if (this.disposed || !(e instanceof Error && e.name === 'GpuDeviceLostError')) throw e;
-        await device.lost;
-        await this.restored();
-        return this.show(key, choice);
+    const layerEntry = `${keyString}#l:${layerKey(choice)}`;
+    const needed = planesOf(choice);
+    let image = this.images.get(keyString);
+    let layer = image && this.cache.get(layerEntry) ? image.layers.get(layerKey(choice)) : undefined;
+    if (!layer) {
+      const missing = image ? image.missing(needed) : needed;
+      if (missing.length > 0) {
+        const decoded = await this.source.loadImage(key, missing);
+        if (this.disposed) return report;
+        const device = this.device;
+        let up: Awaited<ReturnType<PlaneUploader['uploadImage']>>;
+        const tUp = performance.now();
+        try {
+          up = await this.uploader.uploadImage(decoded.planes.filter((p) => missing.includes(p.name)));
+        } catch (e) {
+          // the device was lost under the upload: the engine's recovery makes a new one; show the image on that
+          if (this.disposed || !(e instanceof Error && e.name === 'GpuDeviceLostError')) throw e;
+          await device.lost;
+          await this.restored();
+          return this.show(key, choice);
+        }
+        if (this.disposed || this.info.device !== device) { for (const p of up.planes) p.texture.destroy(); return report; }
+        image = this.images.get(keyString) ?? new GpuImage(decoded);
+        this.images.set(keyString, image);
+        for (const p of up.planes) this.cachePlane(keyString, image, p);
+        this.imageUploads += up.planes.length;
+        this.imageUploadBytes += up.bytes;
+        Object.assign(report, {
+          source: 'uploaded', planesUploaded: up.planes.map((p) => p.name), uploadBytes: up.bytes, uploadPath: this.uploader.path,
+          uploadCallMs: up.callMs, uploadCpuCopyMs: up.cpuCopyMs, uploadWaitMs: up.waitMs, decoded,
+        });
+        const figures: UploadFigures = { path: this.uploader.path, bytes: up.bytes, callMs: up.callMs, cpuCopyMs: up.cpuCopyMs, waitMs: up.waitMs, wallMs: NaN, GBps: NaN, submits: up.submits };
+        this.lastUpload = figures;
+        // asked before the layer build is submitted: resolves when the copies (and earlier work) are done, not the build
+        void device.queue.onSubmittedWorkDone().then(() => {
+          report.uploadWallMs = figures.wallMs = performance.now() - tUp;
+          report.uploadGBps = figures.GBps = up.bytes / 1e9 / (figures.wallMs / 1e3);
+        });
       }
-      if (this.disposed || this.info.device !== device) { uploaded.gpuImage.destroy(); return report; }
-      const { gpuImage, report: up } = uploaded;
-      image = gpuImage;
-      this.imageUploads += up.planes;
-      this.imageUploadBytes += up.bytes;
-      Object.assign(report, { source: 'uploaded', uploadBytes: up.bytes, uploadPath: this.uploader.path, uploadCallMs: up.callMs, uploadCpuCopyMs: up.cpuCopyMs, uploadWaitMs: up.waitMs, decoded });
-      const figures: UploadFigures = { path: this.uploader.path, bytes: up.bytes, callMs: up.callMs, cpuCopyMs: up.cpuCopyMs, waitMs: up.waitMs, wallMs: NaN, GBps: NaN, submits: up.submits };
-      this.lastUpload = figures;
-      this.cache.set(keyString, image, keyString);
-      // asked before the layer build is submitted: resolves when the copies (and earlier work) are done, not the build
-      void device.queue.onSubmittedWorkDone().then(() => {
-        report.uploadWallMs = figures.wallMs = performance.now() - tUp;
-        report.uploadGBps = figures.GBps = up.bytes / 1e9 / (figures.wallMs / 1e3);
-      });
+      const target = image!;
+      // the planes this layer reads are in use again
+      for (const name of needed) this.cache.get(`${keyString}#p:${name}`);
+      layer = target.buildLayer(this.kit, this.dummies, choice, this.mipTimer);
+      const built = layer;
+      this.cache.set(layerEntry, new CachedTexture(built.texture, built.bytes, () => this.forgetTexture(keyString, (img) => img.layers.delete(layerKey(choice)))), this.onScreen(keyString, layerEntry, needed));
+      report.layerBuilt = true;
+      this.histogrammer.run(built.texture, (bins) => this.onHistogram?.(bins));
     }
-    const { layer, built } = image.layer(this.kit, this.dummies, choice, this.mipTimer);
-    report.layerBuilt = built;
-    if (built) {
-      this.cache.trim(keyString);
-      this.histogrammer.run(layer.texture, (bins) => this.onHistogram?.(bins));
-    }
-    this.current = { key, keyString, choice, image, layer };
+    this.current = { key, keyString, choice, image: image!, layer };
     this.invalidate();
     report.showMs = await new Promise<number>((resolve) => this.pendingShows.push({ t0, resolve }));
     return report;
   }
 
-  /** Whether the image is on the GPU (no counting, no reordering). */
+  private cachePlane(keyString: string, image: GpuImage, plane: UploadedPlane): void {
+    image.planes.set(plane.name, plane);
+    this.cache.set(`${keyString}#p:${plane.name}`, new CachedTexture(plane.texture, plane.bytes, () => this.forgetTexture(keyString, (img) => img.planes.delete(plane.name))), `${keyString}#p:${plane.name}`);
+  }
+
+  /** An evicted texture leaves its image; an image with no textures left is forgotten. */
+  private forgetTexture(keyString: string, remove: (image: GpuImage) => void): void {
+    const image = this.images.get(keyString);
+    if (!image) return;
+    remove(image);
+    if (image.empty && this.current?.keyString !== keyString) this.images.delete(keyString);
+  }
+
+  /** Cache entries the screen uses now: never evicted. */
+  private onScreen(keyString: string, layerEntry: string, planes: readonly string[]): Set<string> {
+    return new Set([layerEntry, ...planes.map((n) => `${keyString}#p:${n}`)]);
+  }
+
+  /** Whether the image's current layer is on the GPU (no counting, no reordering). */
   isCached(key: ImageKey): boolean {
-    return !!this.cache.peek(imageKeyString(key));
+    const image = this.images.get(imageKeyString(key));
+    return !!image && image.layers.size > 0;
   }
 
   currentLayerKey(): string | null {
@@ -499,7 +536,8 @@ export class GpuEngine {
 
   setBudget(bytes: number): void {
     this.cache.budgetBytes = bytes;
-    this.cache.trim(this.current?.keyString);
+    const cur = this.current;
+    this.cache.trim(cur ? this.onScreen(cur.keyString, `${cur.keyString}#l:${layerKey(cur.choice)}`, planesOf(cur.choice)) : undefined);
   }
 
   /** Resolves once a device loss has been recovered from (immediately when none is under way). */
@@ -513,6 +551,7 @@ export class GpuEngine {
     this.restoring = (async () => {
       // every texture died with the device: forget them, then build everything again on a new one
       this.cache.forgetAll();
+      this.images.clear();
       const cur = this.current;
       this.current = null;
       this.mipTimer = this.toneTimer = null;
@@ -535,6 +574,7 @@ export class GpuEngine {
     this.disposed = true;
     if (this.rafId) cancelAnimationFrame(this.rafId);
     this.cache.clear();
+    this.images.clear();
     this.atlas?.destroy();
     this.uploader?.destroy();
     this.previewContext?.unconfigure();

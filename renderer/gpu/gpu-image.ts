@@ -1,10 +1,12 @@
-// One image on the GPU: its planes as uploaded, and the MIP chains of the layers assembled from them so far.
+// One image on the GPU: the planes uploaded so far and the MIP chains of the layers assembled from them.
+// The textures themselves are entries of the engine's texture cache (budgeted by plane and by layer): an entry that
+// is evicted takes its texture out of the image; a layer already built outlives the planes it was made from.
 import type { BoxTuple, DecodedImage } from '../host/api-types.js';
 import type { AssembleMode } from '../../shaders/layouts.js';
 import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, mipChainBytes, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 import type { GpuTimer } from './gpu-timer.js';
-import type { ImageUpload, PlaneUploader, UploadedPlane } from './upload.js';
+import type { UploadedPlane } from './upload.js';
 
 /** Which planes go to R, G, B, A (null: 0 for colour, 1 for alpha) and how they combine. */
 export interface LayerChoice {
@@ -16,8 +18,9 @@ export function layerKey(c: LayerChoice): string {
   return `${c.mode}:${c.slots.map((s) => s ?? '-').join('|')}`;
 }
 
-export interface UploadReport extends Omit<ImageUpload, 'planes'> {
-  planes: number;
+/** The planes a layer choice reads, each once. */
+export function planesOf(c: LayerChoice): string[] {
+  return [...new Set(c.slots.filter((s): s is string => s !== null))];
 }
 
 export class GpuImage {
@@ -27,36 +30,26 @@ export class GpuImage {
   readonly displayWindow: BoxTuple;
   readonly widthPx: number;
   readonly heightPx: number;
-  private planeBytes = 0;
 
-  private constructor(image: DecodedImage) {
+  constructor(image: Pick<DecodedImage, 'dataWindow' | 'displayWindow' | 'widthPx' | 'heightPx'>) {
     this.dataWindow = image.dataWindow;
     this.displayWindow = image.displayWindow;
     this.widthPx = image.widthPx;
     this.heightPx = image.heightPx;
   }
 
-  /** Uploads every plane of a decoded image (one submission on the staging ring); resolves once the copies are queued. */
-  static async upload(uploader: PlaneUploader, image: DecodedImage): Promise<{ gpuImage: GpuImage; report: UploadReport }> {
-    const g = new GpuImage(image);
-    const up = await uploader.uploadImage(image.planes);
-    up.planes.forEach((p) => g.planes.set(p.name, p));
-    g.planeBytes = up.bytes;
-    const { planes: _planes, ...costs } = up;
-    return { gpuImage: g, report: { ...costs, planes: up.planes.length } };
+  /** Planes of `names` not on the GPU (any more). */
+  missing(names: readonly string[]): string[] {
+    return names.filter((n) => !this.planes.has(n));
   }
 
-  get bytes(): number {
-    let total = this.planeBytes;
-    for (const l of this.layers.values()) total += l.bytes;
-    return total;
+  get empty(): boolean {
+    return this.planes.size === 0 && this.layers.size === 0;
   }
 
-  /** The layer's MIP chain, assembled and reduced on the GPU the first time it is asked for. */
-  layer(kit: ShaderKit, dummies: DummyPlanes, choice: LayerChoice, timer: GpuTimer | null): { layer: LayerTexture; built: boolean } {
+  /** The layer's MIP chain, assembled and reduced on the GPU from planes already uploaded. */
+  buildLayer(kit: ShaderKit, dummies: DummyPlanes, choice: LayerChoice, timer: GpuTimer | null): LayerTexture {
     const key = layerKey(choice);
-    const have = this.layers.get(key);
-    if (have) return { layer: have, built: false };
     const device = kit.device;
     const texture = createMipTexture(device, this.widthPx, this.heightPx, `layer ${key}`);
     const encoder = device.createCommandEncoder({ label: 'build layer' });
@@ -75,13 +68,20 @@ export class GpuImage {
       bytes: mipChainBytes(this.widthPx, this.heightPx), imageBindGroup: layerBindGroup(kit, texture),
     };
     this.layers.set(key, layer);
-    return { layer, built: true };
+    return layer;
   }
+}
+
+/** One texture in the engine's cache: a plane or a layer's MIP chain of an image. */
+export class CachedTexture {
+  constructor(
+    readonly texture: GPUTexture,
+    readonly bytes: number,
+    private readonly onDestroy: () => void,
+  ) {}
 
   destroy(): void {
-    for (const p of this.planes.values()) p.texture.destroy();
-    for (const l of this.layers.values()) l.texture.destroy();
-    this.planes.clear();
-    this.layers.clear();
+    this.texture.destroy();
+    this.onDestroy();
   }
 }

@@ -38,7 +38,7 @@ export class ByteLru<T extends Sized> {
     return this.map.get(key);
   }
 
-  set(key: string, value: T, keep?: string): void {
+  set(key: string, value: T, keep?: string | ReadonlySet<string>): void {
     const old = this.map.get(key);
     if (old && old !== value) old.destroy();
     this.map.delete(key);
@@ -46,11 +46,12 @@ export class ByteLru<T extends Sized> {
     this.trim(keep ?? key);
   }
 
-  /** Evicts least recently used entries until the total fits, never `keep` (the image on screen). */
-  trim(keep?: string): void {
+  /** Evicts least recently used entries until the total fits, never those in `keep` (what is on screen). */
+  trim(keep?: string | ReadonlySet<string>): void {
+    const kept = (k: string) => (typeof keep === 'string' ? k === keep : !!keep?.has(k));
     for (const [k, v] of this.map) {
       if (this.totalBytes() <= this.budgetBytes) return;
-      if (k === keep) continue;
+      if (kept(k)) continue;
       this.map.delete(k);
       v.destroy();
       this.evictions++;
@@ -65,6 +66,14 @@ export class ByteLru<T extends Sized> {
 
   keys(): string[] {
     return [...this.map.keys()];
+  }
+
+  /** Drops one entry and destroys it (not counted as an eviction). */
+  delete(key: string): void {
+    const v = this.map.get(key);
+    if (!v) return;
+    this.map.delete(key);
+    v.destroy();
   }
 
   /** Drops everything without destroying (the device that owned it is gone). */

@@ -1,5 +1,7 @@
 // HostApi over HTTP + WebSocket for browser mode: the wire format of PROTOCOL.md, measuring each transfer.
 import type { HostApi, HostEvent } from './api-types.js';
+import type { BufferPool } from './buffer-pool.js';
+import { readContainer } from './container-stream.js';
 
 export const CONTAINER_CONTENT_TYPE = 'application/x-exrview-container';
 const TOKEN_KEY = 'exrview-token';
@@ -7,24 +9,37 @@ const TOKEN_KEY = 'exrview-token';
 /** One reply's transfer as the renderer saw it. */
 export interface TransferRecord { method: string; bytes: number; wallMs: number; hostMs: number; transferMs: number }
 
-/** Turns a container body into its value, with ArrayBuffers put back where `{"$buffer": i}` stands. No copies. */
-export function decodeContainer(body: ArrayBuffer): unknown {
-  const view = new DataView(body);
-  const jsonLength = view.getUint32(0, true);
-  const meta = JSON.parse(new TextDecoder().decode(new Uint8Array(body, 4, jsonLength))) as { value: unknown; buffers: [number, number][] };
-  const buffers = meta.buffers.map(([offset, length]) => (offset === 0 && length === body.byteLength ? body : body.slice(offset, offset + length)));
-  const revive = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(revive);
-    if (v && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      if (typeof o.$buffer === 'number' && Object.keys(o).length === 1) return buffers[o.$buffer];
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(o)) out[k] = revive(x);
-      return out;
+/**
+ * POST /api/<method> with {"args": [...]}: JSON back, or a container read straight into its buffers. The same call serves
+ * browser mode (HTTP) and Electron's pixel route (app://exrview/api/decodeImage): relative URLs, the page's own origin.
+ */
+export function apiCaller(headers: Promise<Record<string, string>>, pool: BufferPool | null, transfers: TransferRecord[]) {
+  return async function call<T>(method: string, args: unknown[]): Promise<T> {
+    const t0 = performance.now();
+    const res = await fetch(`/api/${method}`, { method: 'POST', headers: await headers, body: JSON.stringify({ args }), credentials: 'same-origin' });
+    const type = res.headers.get('content-type') ?? '';
+    if (!res.ok) {
+      let message = `${method}: HTTP ${res.status}`;
+      try { message = (JSON.parse(await res.text()) as { error?: string }).error ?? message; } catch { /* not JSON */ }
+      throw new Error(message);
     }
-    return v;
+    let value: unknown;
+    let bytes: number;
+    if (type.startsWith(CONTAINER_CONTENT_TYPE) && res.body) {
+      // pixels: each buffer read straight into memory of its own, no whole-body copy
+      value = await readContainer(res.body, pool);
+      bytes = Number(res.headers.get('content-length') ?? 0);
+    } else {
+      const text = await res.text();
+      bytes = text.length;
+      value = (JSON.parse(text) as { result: unknown }).result;
+    }
+    const wallMs = performance.now() - t0;
+    const hostMs = (value as { timings?: { hostMs?: number } } | null)?.timings?.hostMs ?? 0;
+    transfers.push({ method, bytes, wallMs, hostMs, transferMs: Math.max(0, wallMs - hostMs) });
+    if (transfers.length > 200) transfers.splice(0, transfers.length - 200);
+    return value as T;
   };
-  return revive(meta.value);
 }
 
 /** The token from `?token=` on first load (kept for the tab, and removed from the address bar); the cookie is the main carrier. */
@@ -46,30 +61,15 @@ export interface HttpHost extends HostApi {
   readonly transfers: TransferRecord[];
 }
 
-export function createHttpHost(loc: Location = window.location): HttpHost {
+/** `pool`: where large received buffers (planes) are written; they are handed back when no longer shown. */
+export function createHttpHost(loc: Location = window.location, pool: BufferPool | null = null): HttpHost {
   const token = takeToken(loc);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers['x-exrview-token'] = token;
   const transfers: TransferRecord[] = [];
   const listeners = new Set<(e: HostEvent) => void>();
 
-  async function call<T>(method: string, args: unknown[]): Promise<T> {
-    const t0 = performance.now();
-    const res = await fetch(`/api/${method}`, { method: 'POST', headers, body: JSON.stringify({ args }), credentials: 'same-origin' });
-    const body = await res.arrayBuffer();
-    const wallMs = performance.now() - t0;
-    const type = res.headers.get('content-type') ?? '';
-    if (!res.ok) {
-      let message = `${method}: HTTP ${res.status}`;
-      try { message = (JSON.parse(new TextDecoder().decode(body)) as { error?: string }).error ?? message; } catch { /* not JSON */ }
-      throw new Error(message);
-    }
-    const value = type.startsWith(CONTAINER_CONTENT_TYPE) ? decodeContainer(body) : (JSON.parse(new TextDecoder().decode(body)) as { result: unknown }).result;
-    const hostMs = (value as { timings?: { hostMs?: number } } | null)?.timings?.hostMs ?? 0;
-    transfers.push({ method, bytes: body.byteLength, wallMs, hostMs, transferMs: Math.max(0, wallMs - hostMs) });
-    if (transfers.length > 200) transfers.splice(0, transfers.length - 200);
-    return value as T;
-  }
+  const call = apiCaller(Promise.resolve(headers), pool, transfers);
 
   function signal(method: string, args: unknown[]): void {
     void fetch(`/api/${method}`, { method: 'POST', headers, body: JSON.stringify({ args }), credentials: 'same-origin', keepalive: true }).catch(() => {});
