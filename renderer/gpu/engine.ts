@@ -288,7 +288,9 @@ export class GpuEngine {
         if (this.disposed || this.info.device !== device) { for (const p of up.planes) p.texture.destroy(); return report; }
         image = this.images.get(keyString) ?? new GpuImage(decoded);
         this.images.set(keyString, image);
-        for (const p of up.planes) this.cachePlane(keyString, image, p);
+        // the planes this layer is about to be built from stay, whatever the budget
+        const keep = this.onScreen(keyString, layerEntry, needed);
+        for (const p of up.planes) this.cachePlane(keyString, image, p, keep);
         this.imageUploads += up.planes.length;
         this.imageUploadBytes += up.bytes;
         Object.assign(report, {
@@ -318,9 +320,9 @@ export class GpuEngine {
     return report;
   }
 
-  private cachePlane(keyString: string, image: GpuImage, plane: UploadedPlane): void {
+  private cachePlane(keyString: string, image: GpuImage, plane: UploadedPlane, keep: ReadonlySet<string>): void {
     image.planes.set(plane.name, plane);
-    this.cache.set(`${keyString}#p:${plane.name}`, new CachedTexture(plane.texture, plane.bytes, () => this.forgetTexture(keyString, (img) => img.planes.delete(plane.name))), `${keyString}#p:${plane.name}`);
+    this.cache.set(`${keyString}#p:${plane.name}`, new CachedTexture(plane.texture, plane.bytes, () => this.forgetTexture(keyString, (img) => img.planes.delete(plane.name))), keep);
   }
 
   /** An evicted texture leaves its image; an image with no textures left is forgotten. */

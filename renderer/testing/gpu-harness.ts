@@ -208,6 +208,8 @@ async function engineEviction(): Promise<Record<string, unknown>> {
   const { engine, source, canvas } = await makeEngine(128, 1);
   const one = await engine.show({ fileId: 'img1', part: 0 }, RGBA);
   const perImage = engine.stats().cache.bytes;
+  // each image is cached as its planes and its layer's MIP chain: one entry each
+  const entriesPerImage = engine.stats().cache.entries;
   engine.setBudget(perImage * 2 + 1);
   for (const id of ['img2', 'img3', 'img4']) await engine.show({ fileId: id, part: 0 }, RGBA);
   const s1 = engine.stats();
@@ -219,7 +221,7 @@ async function engineEviction(): Promise<Record<string, unknown>> {
   const onScreenKept = engine.isCached({ fileId: 'img3', part: 0 });
   engine.dispose();
   canvas.remove();
-  return { perImage, firstSource: one.source, evictionsAfter4: s1.cache.evictions, bytesAfter4: s1.cache.bytes, budget: perImage * 2 + 1, cached, backSource: back.source, hits: s2.cache.hits, loads: source.loads, entriesAtTinyBudget: s3.cache.entries, onScreenKept };
+  return { perImage, entriesPerImage, firstSource: one.source, evictionsAfter4: s1.cache.evictions, bytesAfter4: s1.cache.bytes, budget: perImage * 2 + 1, cached, backSource: back.source, hits: s2.cache.hits, loads: source.loads, entriesAtTinyBudget: s3.cache.entries, onScreenKept };
 }
 
 /** device.destroy() → the engine gets a new device, reloads the image from its source, and draws it again. */
