@@ -77,6 +77,9 @@ export interface EngineStats {
   thumbUploads: number;
   thumbUploadBytes: number;
   cache: CacheCounters;
+  /** Of the cache's entries: planes, and layers' MIP chains. */
+  cachedPlanes: number;
+  cachedLayers: number;
   atlas: { thumbnails: number; evictions: number; bytes: number };
   mipGpuMs: number;
   toneMapGpuMs: number;
@@ -527,6 +530,8 @@ export class GpuEngine {
       thumbUploads: this.atlas.uploads,
       thumbUploadBytes: this.atlas.uploadBytes,
       cache: this.cache.counters(),
+      cachedPlanes: this.cache.keys().filter((k) => k.includes('#p:')).length,
+      cachedLayers: this.cache.keys().filter((k) => k.includes('#l:')).length,
       atlas: { thumbnails: this.atlas.size, evictions: this.atlas.evictions, bytes: this.atlas.bytes },
       mipGpuMs: this.mipTimer?.lastMs ?? NaN,
       toneMapGpuMs: this.toneTimer?.lastMs ?? NaN,

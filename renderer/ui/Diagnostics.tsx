@@ -59,7 +59,7 @@ export function Diagnostics() {
           <dt>Tone-map path</dt><dd data-key="tonemap-path">{e.toneMapPath}: {e.toneMapPathReason}</dd>
           <dt>MIP GPU</dt><dd data-key="mip-gpu">{fmt(Number.isNaN(e.mipGpuMs) ? null : +e.mipGpuMs.toFixed(3), 'ms')}</dd>
           <dt>Tone-map GPU</dt><dd data-key="tonemap-gpu">{fmt(Number.isNaN(e.toneMapGpuMs) ? null : +e.toneMapGpuMs.toFixed(3), 'ms')}</dd>
-          <dt>GPU cache</dt><dd data-key="cache">{e.cache.entries} images, {mb(e.cache.bytes)} of {mb(e.cache.budgetBytes)}, {e.cache.hits} hits, {e.cache.misses} misses, {e.cache.evictions} evictions</dd>
+          <dt>GPU cache</dt><dd data-key="cache">{e.cachedPlanes} planes and {e.cachedLayers} layers, {mb(e.cache.bytes)} of {mb(e.cache.budgetBytes)}, {e.cache.hits} hits, {e.cache.misses} misses, {e.cache.evictions} evictions</dd>
           <dt>Uploads</dt><dd data-key="uploads">{e.imageUploads} planes ({mb(e.imageUploadBytes)}), {e.thumbUploads} thumbnails ({mb(e.thumbUploadBytes)})</dd>
           <dt>Device losses</dt><dd>{e.deviceLosses}{e.lastLossReason ? ` (${e.lastLossReason})` : ''}</dd>
         </>}
@@ -67,6 +67,8 @@ export function Diagnostics() {
         {r.image && <>
           <dt>Image</dt><dd data-key="image">{r.image.name} (host: {r.image.hostSource}, GPU: {r.image.gpuSource})</dd>
           <dt>Host read / decode</dt><dd data-key="host">read {fmt(r.image.readMs, 'ms')}, decompress {fmt(r.image.decompressMs, 'ms')}, unpack {fmt(r.image.unpackMs, 'ms')}, queue {fmt(r.image.queueMs, 'ms')}, host {fmt(r.image.hostMs, 'ms')}</dd>
+          <dt>Host decodes</dt><dd data-key="host-decodes">{r.image.hostDecodes} of this image, {r.image.hostRamFetches} layer fetches from the RAM cache</dd>
+          <dt>Planes uploaded</dt><dd data-key="planes-uploaded">{r.image.planesUploaded.length ? r.image.planesUploaded.join(', ') : 'none (GPU cache)'}</dd>
           <dt>Transfer</dt><dd data-key="transfer">{mb(r.image.transferBytes)} in {fmt(r.image.transferMs, 'ms')}</dd>
           <dt>GPU upload</dt><dd data-key="upload">{mb(r.image.uploadBytes)}, calls {fmt(r.image.uploadCallMs, 'ms')}, until done {fmt(r.image.uploadWallMs, 'ms')}, {fmt(r.image.uploadGBps, 'GB/s')}</dd>
           <dt>Show</dt><dd data-key="show">{fmt(r.image.showMs, 'ms')}</dd>

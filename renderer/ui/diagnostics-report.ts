@@ -23,6 +23,10 @@ export function diagnosticsReport(c: Controller) {
       transferBytes: last.transferBytes, transferMs: round(last.transferMs),
       gpuSource: up!.source, uploadBytes: up!.uploadBytes, uploadCallMs: round(up!.uploadCallMs), uploadWallMs: round(up!.uploadWallMs), uploadGBps: round(uploadGBps, 3),
       showMs: round(up!.showMs),
+      // only what is shown moves: the planes the last show uploaded, and how often this image was decoded on the host
+      planesUploaded: last.show.planesUploaded,
+      hostDecodes: c.records.filter((r) => r.fileId === last.fileId && r.hostSource === 'decode').length,
+      hostRamFetches: c.records.filter((r) => r.fileId === last.fileId && r.hostSource === 'ram-cache').length,
     },
     recentImages: c.records.slice(-20).map((r) => ({ name: r.name, source: r.show.source, hostMs: round(r.host?.hostMs ?? NaN), transferMs: round(r.transferMs), uploadWallMs: round(r.show.uploadWallMs), showMs: round(r.show.showMs) })),
     frames: frames ? { count: frames.count, cpuMs: frames.ordered(frames.cpuMs).map((v) => round(v, 3)), gpuMs: frames.ordered(frames.gpuMs).map((v) => round(v, 3)) } : null,
