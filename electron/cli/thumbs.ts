@@ -2,11 +2,11 @@
 // --gpu auto|on|off: images whose size the adapter's calibration says the GPU makes faster go to a GPU process (Dawn);
 // the rest, and every image when the GPU is off or missing, take the CPU path. The summary says which and why.
 
+import { encodeRgba8 } from '../host/export/encode.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
 import { DEFAULT_DISPLAY, DISPLAY_TRANSFORMS, type DisplayTransform } from '../../shaders/display-params.js';
 import type { FileEntry, StageTimingsMs } from '../host/api.js';
 import { calibrationPath, chooseThumbnailPath, loadCalibration, saveCalibration, type Calibration, type ThumbnailPathChoice } from '../host/thumbnails/gpu/calibration.js';
@@ -268,8 +268,7 @@ async function writeThumbnail(detail: ThumbnailDetail, path: string, format: 'pn
 /** 8-bit RGBA (alpha dropped) to PNG or JPEG, written atomically. */
 async function encodeAndWrite(rgba8: Uint8Array | Uint8ClampedArray, widthPx: number, heightPx: number, path: string, format: 'png' | 'jpg', totals: Totals): Promise<void> {
   const tEncode = performance.now();
-  const image = sharp(Buffer.from(rgba8.buffer, rgba8.byteOffset, rgba8.byteLength), { raw: { width: widthPx, height: heightPx, channels: 4 } }).removeAlpha();
-  const encoded = format === 'png' ? await image.png().toBuffer() : await image.jpeg({ quality: 90 }).toBuffer();
+  const encoded = await encodeRgba8(rgba8, widthPx, heightPx, format, 90);
   const t = performance.now();
   totals.encodeMs += t - tEncode;
   const temp = `${path}.${process.pid}.tmp`;

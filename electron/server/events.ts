@@ -2,7 +2,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import type { HostApi } from '../host/api.js';
 
 export interface EventHub {
@@ -12,7 +12,9 @@ export interface EventHub {
   close(): void;
 }
 
-export function createEventHub(host: HostApi, maxClients: number): EventHub {
+/** The hub; `ws` is loaded here, when a server starts, so commands that serve nothing need no npm packages. */
+export async function createEventHub(host: HostApi, maxClients: number): Promise<EventHub> {
+  const { WebSocketServer } = await import('ws');
   // clients send nothing: a tiny payload limit makes any message they do send close the connection
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false });
   const clients = new Set<WebSocket>();

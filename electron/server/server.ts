@@ -51,7 +51,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const token = options.token ?? newToken();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (options.openAtStart !== false) await host.openFolder(undefined, { recursive: options.openAtStart?.recursive ?? false });
-  const events = createEventHub(host, options.maxEventClients ?? DEFAULT_MAX_EVENT_CLIENTS);
+  const events = await createEventHub(host, options.maxEventClients ?? DEFAULT_MAX_EVENT_CLIENTS);
   let port = 0;
 
   const server: Server = createServer({ maxHeaderSize: 16 * 1024 }, (req, res) => {

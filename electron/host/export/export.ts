@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, stat, writeFile, link } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import { encodeRgba8 } from './encode.js';
 import { HALF_TO_FLOAT } from '../../exr/index.js';
 import { writeExr, type WriteChannel } from '../../exr/writer.js';
 import { DEFAULT_DISPLAY, type ChannelView, type DisplayParams } from '../../../shaders/display-params.js';
@@ -103,8 +103,7 @@ async function encode(fileId: string, request: ExportRequest, sources: ExportSou
 
 
 async function encode8(rgba8: Uint8ClampedArray, widthPx: number, heightPx: number, format: 'png' | 'jpg' | 'exr'): Promise<Uint8Array> {
-  const pipeline = sharp(Buffer.from(rgba8.buffer, rgba8.byteOffset, rgba8.byteLength), { raw: { width: widthPx, height: heightPx, channels: 4 } }).removeAlpha();
-  const encoded = format === 'png' ? await pipeline.png().toBuffer() : await pipeline.jpeg({ quality: 92 }).toBuffer();
+  const encoded = await encodeRgba8(rgba8, widthPx, heightPx, format === 'png' ? 'png' : 'jpg', 92);
   return new Uint8Array(encoded.buffer, encoded.byteOffset, encoded.length);
 }
 
