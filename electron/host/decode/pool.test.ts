@@ -45,6 +45,14 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
     expect(timings.workerMs).toBeGreaterThan(0);
   });
 
+  it('starts every worker on request, each loaded and answering', async () => {
+    pool = new DecodePool({ workers: 3 });
+    expect(pool.workerThreads).toHaveLength(0);
+    await pool.start();
+    expect(pool.workerThreads).toHaveLength(3);
+    expect(pool.running).toBe(0);
+  });
+
   it('runs lower priority numbers first', async () => {
     pool = new DecodePool({ workers: 1 });
     const order: string[] = [];

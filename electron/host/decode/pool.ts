@@ -173,6 +173,16 @@ export class DecodePool {
     };
   }
 
+  /**
+   * Starts every worker now and resolves once each has loaded the codec (a timed run then measures decoding, as
+   * OpenEXR's thread pool is made before its clock starts); otherwise workers start with the first job.
+   */
+  async start(): Promise<void> {
+    if (this.closed) throw new Error('decode pool is closed');
+    while (this.slots.length < this.size) this.slots.push(this.spawn());
+    await Promise.all(this.slots.map((slot) => this.submit('ping', null).promise.catch(() => {}).then(() => slot)));
+  }
+
   /** Tasks waiting for a worker (those of jobs not yet started count once). */
   get pending(): number {
     return this.queue.reduce((n, j) => n + (j.tasks ? j.tasks.length - j.next : 1) + j.redo.length, 0);

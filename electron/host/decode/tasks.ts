@@ -59,12 +59,15 @@ type Handler = (args: any, ctx: TaskContext) => TaskOutput<unknown> | Promise<Ta
 
 /** Task kinds by name. */
 export const TASK_HANDLERS: Record<string, Handler> = {
+  /** Nothing: answers once the worker has loaded (DecodePool.start). */
+  ping: () => ({ result: null, transfer: [] }),
   band: bandTask,
   thumbnail: thumbnailJob,
   deepFlat: deepFlatTask,
 };
 
 export interface TaskTypes {
+  ping: { args: null; result: null };
   band: { args: BandTaskArgs; result: StageTimings };
   thumbnail: { args: ThumbnailJobArgs; result: ThumbnailJobResult };
   deepFlat: { args: DeepFlatTaskArgs; result: DeepFlatTaskResult };
