@@ -52,6 +52,8 @@ export interface HostOptions {
 /** A HostApi that owns threads, watchers and files: close it when done. */
 export interface Host extends HostApi, PixelLease {
   close(): Promise<void>;
+  /** Starts the decode workers now (they otherwise start with the first job); resolves once each has loaded. */
+  startWorkers(): Promise<void>;
   /** getThumbnail with what the command's timing summary needs (resize time, level used, channels shown). */
   getThumbnailDetailed(request: ThumbnailRequest): Promise<ThumbnailDetail>;
   readonly stats: HostStats;
@@ -382,6 +384,10 @@ class NodeHost implements Host {
       thumbnail: (fileId, longSidePx) => this.getThumbnail({ requestId: `export-thumb-${fileId}-${Math.random().toString(36).slice(2)}`, fileId, longSidePx, priority: 'thumbnail-visible' }),
     };
     return exportImages(request, sources);
+  }
+
+  startWorkers(): Promise<void> {
+    return this.pool.start();
   }
 
   async close(): Promise<void> {
