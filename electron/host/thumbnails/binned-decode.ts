@@ -1,10 +1,10 @@
 // Decode straight into thumbnail bins: each chunk is decompressed and its samples summed into per-channel box-filter bins while still in cache (no full-size planes).
 
-import { chunkPlace, uncompressedBytes } from '../../exr/blocks.js';
+import { chunkPlace, chunksForRegion, uncompressedBytes } from '../../exr/blocks.js';
 import { decompress, decompressSamples, type ChunkSamples } from '../../exr/compression/index.js';
 import { applyLut, type PizPlanes } from '../../exr/compression/piz.js';
 import { ExrError, type ExrReader, type Level, type PartInfo } from '../../exr/index.js';
-import { chunksForRegion, type AbortSignalLike } from '../../exr/reader.js';
+import type { AbortSignalLike } from '../../exr/reader.js';
 import { floorMod, sampleCount } from '../../exr/sampling.js';
 import { PIXEL_TYPE_BYTES, type BlockLayout } from '../../exr/types.js';
 import { composeWithLut, HALF_MAX, SANE_HALF, sumHalfLines, type RowBins } from './bins.js';
