@@ -7,6 +7,7 @@ import type { ThumbnailJobResult } from '../host/thumbnails/job.js';
 import { decodeLevel } from '../host/decode/image-decode.js';
 import { levelLayout } from '../host/decode/layout.js';
 import { PlaneMemory } from '../host/decode/plane-memory.js';
+import { thumbnailOnPool } from '../host/thumbnails/on-pool.js';
 import { readHeaderParts } from '../host/library/summary.js';
 import type { StageTimings } from '../exr/index.js';
 import { FileError, describeFailure } from './main.js';
@@ -110,7 +111,7 @@ async function decodeAll(pool: DecodePool, memory: PlaneMemory, files: string[])
 
 /** The host's thumbnail job for every file (cheapest source, box filter in linear light), no cache and no encoding. */
 async function thumbnailAll(pool: DecodePool, files: string[], longSidePx: number): Promise<ThumbnailFigures> {
-  const { wallMs, results, failures } = await runAll<ThumbnailJobResult>(files, (path, rank) => pool.run('thumbnail', { path, longSidePx }, rank).promise);
+  const { wallMs, results, failures } = await runAll<ThumbnailJobResult>(files, (path, rank) => thumbnailOnPool(pool, path, longSidePx, rank).promise);
   const figures: ThumbnailFigures = { wallMs, readMs: 0, decompressMs: 0, resizeMs: 0, bytesRead: 0, sources: {}, failures };
   for (const r of results) {
     figures.readMs += r.timings.readMs;

@@ -30,6 +30,7 @@ import { JobBroker } from './decode/broker.js';
 import { DEFAULT_LIBRARY_TIMING, Library } from './library/library.js';
 import { embeddedPreview } from './thumbnails/embedded-preview.js';
 import { readSummary } from './library/summary.js';
+import { thumbnailOnPool } from './thumbnails/on-pool.js';
 import { thumbnailParams, type ThumbnailDetail } from './thumbnails/params.js';
 import type { ThumbnailJobResult } from './thumbnails/job.js';
 
@@ -266,7 +267,7 @@ class NodeHost implements Host {
       const { result, timings } = await this.broker.run<ThumbnailJobResult>(
         key,
         { fileId: request.fileId, kind: 'thumbnail' },
-        (poolPriority) => this.pool.run('thumbnail', { path: absPath, longSidePx: request.longSidePx }, poolPriority),
+        (poolPriority) => thumbnailOnPool(this.pool, absPath, request.longSidePx, poolPriority),
         priority,
         request.requestId,
       );
