@@ -112,9 +112,11 @@ describe.skipIf(!linux)(linux ? 'npm run dist' : 'npm run dist (skipped: the sta
       const own = packed.filter((p) => !p.startsWith('/node_modules/'));
       expect(own.filter((p) => /\.(map|ts|tsx)$|\.test\.|\.spec\./.test(p))).toEqual([]);
       expect(own.filter((p) => /^\/(electron|renderer|shaders|native|e2e|bench|scripts|bin)\//.test(p))).toEqual([]);
-      // the GPU thumbnail process needs Node and Dawn's webgpu package, which the app does not carry; the sample maker ran at build time
+      // the GPU thumbnail process needs Node and Dawn's webgpu package, which the app does not carry; the sample maker ran at
+      // build time; the host alone is for benches (main and the command line carry their own)
       expect(own).not.toContain('/dist/gpu-thumbs-child.mjs');
       expect(own).not.toContain('/dist/make-samples.mjs');
+      expect(own).not.toContain('/dist/host.mjs');
       expect(packedPackages(packed)).toEqual(productionClosure(root));
       const shipped = new Set(packedPackages(packed).map((l) => l.replace(/^.*node_modules\//, '')));
       for (const dev of Object.keys(pkg.devDependencies)) expect(shipped.has(dev), dev).toBe(false);
