@@ -56,4 +56,11 @@ if (existsSync(`${root}/dist/make-samples.mjs`) && !existsSync(`${root}/assets/s
   const made = spawnSync(process.execPath, [`${root}/dist/make-samples.mjs`, `${root}/assets/samples`], { stdio: 'inherit' });
   if (made.status !== 0) console.warn('exrview: could not write the sample images (see above); the app still starts without them');
 }
+// the app icon in every size and format, from assets/icon.svg (made here, not committed)
+try {
+  const icons = await import('./make-icons.mjs');
+  if (!icons.iconsUpToDate()) await icons.makeIcons();
+} catch (error) {
+  console.warn(`exrview: could not make the icons (${error.message}); the app runs without them, \`npm run dist\` stops on it`);
+}
 console.log(`exrview: built in ${Math.round(performance.now() - t0)} ms`);
