@@ -10,7 +10,7 @@ import { PlaneMemory } from '../host/decode/plane-memory.js';
 import { thumbnailOnPool } from '../host/thumbnails/on-pool.js';
 import { readHeaderParts } from '../host/library/summary.js';
 import type { StageTimings } from '../exr/index.js';
-import { FileError, describeFailure } from './main.js';
+import { FileError, describeFailure } from './failures.js';
 
 export interface BenchOptions {
   json: boolean;

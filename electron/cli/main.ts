@@ -2,23 +2,13 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExrError } from '../exr/index.js';
 import { statsJson } from '../exr/stats.js';
 import { fileStatsOf } from '../exr/file-stats.js';
 import { packageRoot } from '../shell/app-paths.js';
 import { HELP_FLAGS, isCommandName, optionsOf, VERSION_FLAGS } from './commands.js';
+import { describeFailure, FileError } from './failures.js';
 import { describeFile } from './info.js';
 import { commandHelp, overallHelp, parseArgs, unknownCommand, usageHint, UsageError } from './usage.js';
-
-/** A failure tied to one file: printed as `exrview: FILE: reason`, exit 1. */
-export class FileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly reason: string,
-  ) {
-    super(`${file}: ${reason}`);
-  }
-}
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -115,9 +105,3 @@ export function withFile<T>(file: string, fn: () => T): T {
   }
 }
 
-export function describeFailure(error: unknown): string {
-  if (error instanceof ExrError) return error.message;
-  if (error instanceof RangeError && /allocat|Array buffer/i.test(error.message)) return `not enough memory to decode (${error.message})`;
-  if (error instanceof Error) return error.message;
-  return String(error);
-}

@@ -7,7 +7,7 @@ import { createHost } from '../host/host.js';
 import { startServer } from '../server/server.js';
 import { hasExrFiles, packageRoot, rendererBuilt, rendererDir, samplesDir } from '../shell/app-paths.js';
 import { defaultUserDataDir, loadSettings } from '../shell/settings-store.js';
-import { FileError } from './main.js';
+import { FileError } from './failures.js';
 import { optionsOf } from './commands.js';
 import { parseArgs, UsageError } from './usage.js';
 

@@ -16,7 +16,7 @@ import { createHost, type Host } from '../host/host.js';
 import { channelsOf, chooseThumbnailChannels } from '../host/thumbnails/channels.js';
 import { toneMapHalfRgba } from '../host/thumbnails/tone-map.js';
 import type { ThumbnailDetail } from '../host/thumbnails/params.js';
-import { describeFailure } from './main.js';
+import { describeFailure } from './failures.js';
 import { optionsOf } from './commands.js';
 import { parseArgs, UsageError } from './usage.js';
 
