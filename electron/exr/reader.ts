@@ -2,7 +2,7 @@
 
 import { checkedRegion, chunkPlace, tileBlock, uncompressedBytes } from './blocks.js';
 import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type ChunkHeader, type OffsetTables } from './chunks.js';
-import { decompress } from './compression/index.js';
+import { decompressTransient } from './compression/index.js';
 import { decodeDeep, type DeepDecodeOptions, type DeepImage } from './deep.js';
 import { aborted, asExrError, ExrError, invalid, unsupported } from './errors.js';
 import { parseRawHeaders, TruncatedPrefixError, type VersionFlags } from './header.js';
@@ -196,7 +196,8 @@ export class ExrReader {
       checkChunkCoordinates(part, place.block, place.tileX, place.tileY, place.level, chunk);
       const expectedBytes = uncompressedBytes(place.block);
       let t = performance.now();
-      const raw = decompress(part.compression, chunk.data, place.block, expectedBytes);
+      // copied into the planes below, before the next chunk reuses the buffer
+      const raw = decompressTransient(part.compression, chunk.data, place.block, expectedBytes);
       const t2 = performance.now();
       timings.decompressMs += t2 - t;
       t = t2;

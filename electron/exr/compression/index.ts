@@ -4,8 +4,7 @@ import { ExrError, asExrError, invalid, unsupported } from '../errors.js';
 import type { BlockLayout, Compression } from '../types.js';
 import { decompressB44 } from './b44.js';
 import { decompressDwa } from './dwa.js';
-import { nativeKernels } from './native.js';
-import { nativeCodecs, type DecompressorInto } from './native-codecs.js';
+import { nativeCodecsInUse, type DecompressorInto } from './native-codecs.js';
 import { compressPiz, decompressPiz, decompressPizPlanes, type PizPlanes } from './piz.js';
 import { compressPxr24, decompressPxr24 } from './pxr24.js';
 import { compressRle, decompressRle } from './rle.js';
@@ -35,7 +34,7 @@ const TS_CODECS: Partial<Record<Compression, Codec>> = {
   dwab: { decompress: decompressDwa },
 };
 
-const NATIVE = nativeKernels ? nativeCodecs(nativeKernels) : null;
+const NATIVE = nativeCodecsInUse;
 
 /** The codecs in use, picked once per thread: a native kernel where the addon loaded and has one, else the TypeScript codec. */
 const CODECS: Partial<Record<Compression, Codec>> = Object.fromEntries(
@@ -83,6 +82,26 @@ export function decompressInto(compression: Compression, src: Uint8Array, block:
   else dst.set(checkedLength(compression, run(() => codec.decompress(src, block, dst.length)), dst.length));
 }
 
+/** Chunks up to this size decompressed by decompressTransient reuse one buffer (a 4K chunk of 32 lines is about 1 MB). */
+const TRANSIENT_KEEP_BYTES = 16 << 20;
+let transientBuffer = new Uint8Array(0);
+
+/**
+ * decompress() for callers that are done with the bytes before their next call (the reader copies
+ * them into planes): native kernels write into one buffer of this thread, reused, which saves
+ * zero-filling and faulting in a fresh one per chunk. The result is valid until the next call.
+ */
+export function decompressTransient(compression: Compression, src: Uint8Array, block: BlockLayout, expectedBytes: number): Uint8Array {
+  const codec = codecFor(compression, src, expectedBytes);
+  if (!codec) return src;
+  const into = codec.decompressInto;
+  if (!into || expectedBytes > TRANSIENT_KEEP_BYTES) return checkedLength(compression, run(() => codec.decompress(src, block, expectedBytes)), expectedBytes);
+  if (transientBuffer.length < expectedBytes) transientBuffer = new Uint8Array(expectedBytes);
+  const out = transientBuffer.subarray(0, expectedBytes);
+  run(() => into(src, block, out));
+  return out;
+}
+
 /**
  * The codec of a chunk, or null when the chunk is stored raw: a chunk whose stored size is not
  * smaller than its uncompressed size is stored as is (the OpenEXR rule), whatever the compression.
@@ -117,10 +136,10 @@ function checkedLength(compression: Compression, out: Uint8Array, expectedBytes:
  */
 export type ChunkSamples = { layout: 'lines'; bytes: Uint8Array } | ({ layout: 'planes' } & PizPlanes);
 
-/** decompress(), except that PIZ chunks stop at their channel planes. */
+/** decompressTransient(), except that PIZ chunks stop at their channel planes; valid until the next call. */
 export function decompressSamples(compression: Compression, src: Uint8Array, block: BlockLayout, expectedBytes: number): ChunkSamples {
   if (compression !== 'piz' || src.length >= expectedBytes || expectedBytes > MAX_CHUNK_BYTES) {
-    return { layout: 'lines', bytes: decompress(compression, src, block, expectedBytes) };
+    return { layout: 'lines', bytes: decompressTransient(compression, src, block, expectedBytes) };
   }
   // decompressPizPlanes checks the planes add up to expectedBytes
   return { layout: 'planes', ...run(() => decompressPlanes(src, block, expectedBytes)) };

@@ -3,7 +3,7 @@
 import { invalid } from '../errors.js';
 import type { BlockLayout, Compression } from '../types.js';
 import { b44LogTable } from './b44-log-table.js';
-import type { NativeKernels } from './native.js';
+import { nativeKernels, type NativeKernels } from './native.js';
 import { nativeLayout } from './native-layout.js';
 import { checkedPlanarLayout, planarScratch, type PizPlanes } from './piz.js';
 
@@ -66,3 +66,6 @@ export function nativeCodecs(kernels: NativeKernels): NativeCodecs {
 
   return { into, pizPlanes, inflateExact };
 }
+
+/** The native codecs of this thread, made once, or null where the addon is off. */
+export const nativeCodecsInUse: NativeCodecs | null = nativeKernels ? nativeCodecs(nativeKernels) : null;
