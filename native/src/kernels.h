@@ -103,6 +103,9 @@ int exr_rle_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *
 /** Decodes a whole Huffman block (from its 20-byte header) into exactly outCount values. */
 int exr_huffman_decode(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint16_t *out, size_t outCount);
 
+/** PIZ's inverse wavelet of one channel's plane: nx x ny samples of ox 16-bit words (1 or 2), rows oy words apart. */
+void exr_wav2_decode_channel(uint16_t *words, int64_t nx, int64_t ox, int64_t ny, int64_t oy, int32_t maxValue);
+
 /** PIZ up to the channel planes: fills `words` (layout->totalWords) and `lut` (65536, zero past the last used entry); returns maxCode or EXR_FAIL. */
 int32_t exr_piz_planes(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const ExrLayout *layout, uint16_t *words, uint16_t *lut);
 int exr_piz_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const ExrLayout *layout, uint8_t *dst, size_t dstBytes);

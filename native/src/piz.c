@@ -1,107 +1,10 @@
-// PIZ: bitmap and reverse LUT, Huffman, the inverse 14/16-bit wavelet per plane, then LUT and reordering into lines (piz.ts).
+// PIZ: bitmap and reverse LUT, Huffman, the inverse wavelet per plane (wavelet.c), then LUT and reordering into lines (piz.ts).
 #include <stdlib.h>
 
 #include "kernels.h"
 
 #define VALUE_RANGE 65536
 #define BITMAP_BYTES (VALUE_RANGE >> 3)
-/* Below this maximum value the wavelet uses plain (non-modular) arithmetic. */
-#define WAVELET_14BIT_LIMIT (1 << 14)
-
-/* The 16 low bits of v as a signed value (gcc and clang convert modulo 2^16). */
-static inline int s16(int v) { return (int16_t)(uint16_t)v; }
-
-/* In-place inverse wavelet of one plane: nx x ny samples, ox words between columns, oy between rows (wav2Decode). */
-static void wav2_decode(uint16_t *buf, int64_t nx, int64_t ox, int64_t ny, int64_t oy, int32_t maxValue) {
-  const int w14 = maxValue < WAVELET_14BIT_LIMIT;
-  int64_t n = nx < ny ? nx : ny;
-  int64_t p = 1;
-  while (p <= n) p <<= 1;
-  p >>= 1;
-  int64_t p2 = p;
-  p >>= 1;
-
-  while (p >= 1) {
-    const int64_t oy1 = oy * p, oy2 = oy * p2, ox1 = ox * p, ox2 = ox * p2;
-    const int64_t ey = oy * (ny - p2);
-    int64_t py = 0;
-    for (; py <= ey; py += oy2) {
-      const int64_t ex = py + ox * (nx - p2);
-      int64_t px = py;
-      if (w14) {
-        for (; px <= ex; px += ox2) {
-          const int64_t p01 = px + ox1, p10 = px + oy1, p11 = p10 + ox1;
-          // columns first: (px, p10) and (p01, p11), then rows
-          int h = s16(buf[p10]);
-          const int i00 = s16(buf[px]) + ((h + 1) >> 1);
-          const int i10 = i00 - h;
-          h = s16(buf[p11]);
-          const int i01 = s16(buf[p01]) + ((h + 1) >> 1);
-          const int i11 = i01 - h;
-          h = s16(i01);
-          int a = s16(i00) + ((h + 1) >> 1);
-          buf[px] = (uint16_t)a;
-          buf[p01] = (uint16_t)(a - h);
-          h = s16(i11);
-          a = s16(i10) + ((h + 1) >> 1);
-          buf[p10] = (uint16_t)a;
-          buf[p11] = (uint16_t)(a - h);
-        }
-        if (nx & p) {
-          const int64_t p10 = px + oy1;
-          const int h = s16(buf[p10]);
-          const int a = s16(buf[px]) + ((h + 1) >> 1);
-          buf[px] = (uint16_t)a;
-          buf[p10] = (uint16_t)(a - h);
-        }
-      } else {
-        for (; px <= ex; px += ox2) {
-          const int64_t p01 = px + ox1, p10 = px + oy1, p11 = p10 + ox1;
-          int d = buf[p10];
-          int b = (buf[px] - (d >> 1)) & 0xffff;
-          const int i00 = (d + b - 0x8000) & 0xffff;
-          const int i10 = b;
-          d = buf[p11];
-          b = (buf[p01] - (d >> 1)) & 0xffff;
-          const int i01 = (d + b - 0x8000) & 0xffff;
-          const int i11 = b;
-          b = (i00 - (i01 >> 1)) & 0xffff;
-          buf[px] = (uint16_t)(i01 + b - 0x8000);
-          buf[p01] = (uint16_t)b;
-          b = (i10 - (i11 >> 1)) & 0xffff;
-          buf[p10] = (uint16_t)(i11 + b - 0x8000);
-          buf[p11] = (uint16_t)b;
-        }
-        if (nx & p) {
-          const int64_t p10 = px + oy1;
-          const int d = buf[p10];
-          const int b = (buf[px] - (d >> 1)) & 0xffff;
-          buf[px] = (uint16_t)(d + b - 0x8000);
-          buf[p10] = (uint16_t)b;
-        }
-      }
-    }
-    if (ny & p) {
-      const int64_t ex = py + ox * (nx - p2);
-      for (int64_t px = py; px <= ex; px += ox2) {
-        const int64_t p01 = px + ox1;
-        if (w14) {
-          const int h = s16(buf[p01]);
-          const int a = s16(buf[px]) + ((h + 1) >> 1);
-          buf[px] = (uint16_t)a;
-          buf[p01] = (uint16_t)(a - h);
-        } else {
-          const int d = buf[p01];
-          const int b = (buf[px] - (d >> 1)) & 0xffff;
-          buf[px] = (uint16_t)(d + b - 0x8000);
-          buf[p01] = (uint16_t)b;
-        }
-      }
-    }
-    p2 = p;
-    p >>= 1;
-  }
-}
 
 /*
  * Fills lut from the bitmap bytes [minNonZero, maxNonZero] and returns maxValue (used values - 1).
@@ -149,7 +52,7 @@ static int32_t decode_planes(ExrContext *ctx, const uint8_t *src, size_t srcByte
     const int64_t width = LAYOUT_WIDTH(layout, c), height = LAYOUT_HEIGHT(layout, c);
     const int64_t wordsPerSample = exr_bytes_per_sample(LAYOUT_TYPE(layout, c)) / 2;
     const int64_t rowWords = width * wordsPerSample;
-    for (int64_t word = 0; word < wordsPerSample; word++) wav2_decode(words + start + word, width, wordsPerSample, height, rowWords, maxValue);
+    exr_wav2_decode_channel(words + start, width, wordsPerSample, height, rowWords, maxValue);
     start += (uint64_t)(rowWords * height);
   }
   return maxValue;
