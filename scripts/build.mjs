@@ -1,7 +1,9 @@
-// Builds what runs: the Node side with esbuild (CLI, decode worker, Electron main/preload), the renderer with Vite.
+// Builds what runs: the Node side with esbuild (CLI, decode worker, Electron main/preload), the renderer with Vite,
+// and the optional native kernels (build-native.mjs).
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { buildNative } from './build-native.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const common = {
@@ -26,6 +28,8 @@ const nodeEntries = [
 ].filter((e) => existsSync(`${root}/${e.in}`));
 
 const t0 = performance.now();
+// dist/native/exr_kernels.node, found at run time beside the bundles (or never, and the TypeScript codecs run)
+buildNative(root);
 await build({
   ...common,
   format: 'esm',
