@@ -7,7 +7,7 @@ import { DecodePool } from '../host/decode/pool.js';
 import type { ThumbnailJobResult } from '../host/thumbnails/job.js';
 import { decodeLevel } from '../host/decode/image-decode.js';
 import { levelLayout } from '../host/decode/layout.js';
-import { PlaneMemory } from '../host/decode/plane-memory.js';
+import { hugePageAdvice, PlaneMemory } from '../host/decode/plane-memory.js';
 import { thumbnailOnPool } from '../host/thumbnails/on-pool.js';
 import { readHeaderParts } from '../host/library/summary.js';
 import type { StageTimings } from '../exr/index.js';
@@ -136,7 +136,7 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
   if (files.length === 0) throw new FileError(dir, 'no .exr files in this folder');
   const pool = new DecodePool();
   // decoded planes are dropped as soon as they are counted, and their memory reused by the next file
-  const memory = new PlaneMemory({ keepBytes: 1 << 30 });
+  const memory = new PlaneMemory({ keepBytes: 1 << 30, advise: hugePageAdvice });
   try {
     // the workers load before the clock starts, cold or warm: what is timed is decoding (OpenEXR's threads, too, are made first)
     await pool.start();

@@ -3,10 +3,16 @@
 // Every function takes typed arrays (any backing store, SharedArrayBuffer included) and writes
 // only inside the arrays it is given. Damaged input throws an Error with code ERR_EXR_INVALID and
 // the kernel's reason; a wrong argument (a bug in the caller) throws a TypeError.
+/* madvise and MADV_HUGEPAGE are outside strict C11 */
+#define _DEFAULT_SOURCE
 #define NAPI_VERSION 8
 #include <node_api.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "kernels.h"
 
@@ -185,6 +191,25 @@ static napi_value b44_into(napi_env env, napi_callback_info info) {
   return finish(env, ctx, exr_b44_into(ctx, src.data, src.length, &layout, table.data, dst.data, dst.length));
 }
 
+/* adviseHugePages(view: Uint8Array): boolean. Asks Linux to back the view's whole 4 KB pages with 2 MB pages
+ * (MADV_HUGEPAGE) before they are first touched: on the VMs measured, first touch of fresh memory cost 6-8 µs a
+ * 4 KB page and huge pages made it 13x faster. Only advice: false where the OS has no such call or refused it. */
+static napi_value advise_huge_pages(napi_env env, napi_callback_info info) {
+  napi_value args[1];
+  View view;
+  napi_value result;
+  if (!get_args(env, info, 1, args) || !get_view(env, args[0], napi_uint8_array, "view", &view)) return NULL;
+  bool advised = false;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t page = 4096;
+  uintptr_t start = ((uintptr_t)view.data + page - 1) & ~(page - 1);
+  uintptr_t end = ((uintptr_t)view.data + view.length) & ~(page - 1);
+  if (view.data != emptyBytes && end > start) advised = madvise((void *)start, end - start, MADV_HUGEPAGE) == 0;
+#endif
+  napi_get_boolean(env, advised, &result);
+  return result;
+}
+
 static void free_context(napi_env env, void *data, void *hint) {
   (void)env;
   (void)hint;
@@ -208,6 +233,7 @@ NAPI_MODULE_INIT() {
     {"pizPlanes", NULL, piz_planes, NULL, NULL, NULL, napi_enumerable, ctx},
     {"pxr24Into", NULL, pxr24_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"b44Into", NULL, b44_into, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"adviseHugePages", NULL, advise_huge_pages, NULL, NULL, NULL, napi_enumerable, ctx},
   };
   if (napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties) != napi_ok) return NULL;
   return exports;

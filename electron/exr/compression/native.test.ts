@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { usesNativeKernel } from './index.js';
-import { ADDON_FILE, addonCandidates, loadNative, nativeStatus } from './native.js';
+import { ADDON_FILE, addonCandidates, loadNative, nativeKernels, nativeStatus } from './native.js';
 import { interleaveAndPredict } from './predictor.js';
 
 const root = resolve(__dirname, '../../..');
@@ -92,5 +92,25 @@ describe.skipIf(!nativeStatus.on)('the addon in worker threads', () => {
     for (let index = 0; index < workers; index++) {
       expect(Buffer.compare(new Uint8Array(shared, index * raw.length, raw.length), raw)).toBe(0);
     }
+  });
+});
+
+describe('huge-page advice for decoded planes', () => {
+  const thp = existsSync('/sys/kernel/mm/transparent_hugepage/enabled') ? readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8') : '';
+  it.skipIf(!nativeKernels)('advises a fresh shared buffer and leaves its bytes as they were', () => {
+    const view = new Uint8Array(new SharedArrayBuffer(8 << 20));
+    view[12345] = 7;
+    const advised = nativeKernels!.adviseHugePages(view);
+    // Linux with transparent huge pages in any mode but "never" takes the advice; elsewhere it is only refused
+    if (/\[(always|madvise)\]/.test(thp)) expect(advised).toBe(true);
+    else expect(typeof advised).toBe('boolean');
+    expect(view[12345]).toBe(7);
+    view.fill(3);
+    expect(view[view.length - 1]).toBe(3);
+  });
+  it.skipIf(!nativeKernels)('takes views of any size and offset, the empty one included', () => {
+    expect(nativeKernels!.adviseHugePages(new Uint8Array(0))).toBe(false);
+    expect(typeof nativeKernels!.adviseHugePages(new Uint8Array(new ArrayBuffer(10000), 3, 5000))).toBe('boolean');
+    expect(() => nativeKernels!.adviseHugePages(new Uint16Array(8) as unknown as Uint8Array)).toThrow(TypeError);
   });
 });
