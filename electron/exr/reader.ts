@@ -240,7 +240,7 @@ export class ExrReader {
         t = t2;
         unpack(place, raw);
         timings.unpackMs += performance.now() - t;
-      });
+      }, true);
     }
 
     return {
@@ -280,6 +280,8 @@ export class ExrReader {
     timings: StageTimings,
     signal: AbortSignalLike | undefined,
     visit: (chunkIndex: number, chunk: ChunkHeader) => void,
+    /** `visit` is done with each chunk's bytes when it returns: they may be read into a reused buffer. */
+    transient = false,
   ): void {
     const part = this.part(partIndex);
     const table = this.offsets[partIndex]!;
@@ -303,7 +305,8 @@ export class ExrReader {
         j++;
       }
       const t0 = performance.now();
-      const span = this.source.readAt(spanStart, spanEnd - spanStart);
+      const span =
+        transient && this.source.readAtTransient ? this.source.readAtTransient(spanStart, spanEnd - spanStart) : this.source.readAt(spanStart, spanEnd - spanStart);
       timings.readMs += performance.now() - t0;
       timings.bytesRead += span.length;
       for (let k = i; k < j; k++) {

@@ -1,7 +1,7 @@
 // Decode straight into thumbnail bins: each chunk is decompressed and its samples summed into per-channel box-filter bins while still in cache (no full-size planes).
 
 import { chunkPlace, chunksForRegion, uncompressedBytes } from '../../exr/blocks.js';
-import { decompress, decompressSamples, type ChunkSamples } from '../../exr/compression/index.js';
+import { decompressSamples, decompressTransient, type ChunkSamples } from '../../exr/compression/index.js';
 import { applyLut, type PizPlanes } from '../../exr/compression/piz.js';
 import { ExrError, type ExrReader, type Level, type PartInfo } from '../../exr/index.js';
 import type { AbortSignalLike } from '../../exr/reader.js';
@@ -125,7 +125,7 @@ export function sumBins(
     let t = performance.now();
     const expectedBytes = uncompressedBytes(block);
     const samples: ChunkSamples =
-      kernel === 'lines' ? decompressSamples(part.compression, chunk.data, block, expectedBytes) : { layout: 'lines', bytes: decompress(part.compression, chunk.data, block, expectedBytes) };
+      kernel === 'lines' ? decompressSamples(part.compression, chunk.data, block, expectedBytes) : { layout: 'lines', bytes: decompressTransient(part.compression, chunk.data, block, expectedBytes) };
     const perChannel = binsOf();
     const t2 = performance.now();
     timings.decompressMs += t2 - t;
@@ -138,7 +138,7 @@ export function sumBins(
       else binEachLine(raw, block, perChannel, widthPx);
     }
     timings.resizeMs += performance.now() - t;
-  });
+  }, true);
   timings.readMs = stats.readMs;
   timings.chunks = stats.chunks;
   const acc = new Map<string, Float64Array>();
