@@ -113,7 +113,6 @@ function buildPart(raw: RawHeaders, attributes: Attribute[], index: number, limi
   const channels = channelsAttr.value.slice();
   const compression = compressionAttr.value;
   if (typeof compression === 'number') throw unsupported(`unknown compression method ${compression}`);
-  if (compression === 'htj2k256' || compression === 'htj2k32') throw unsupported('HTJ2K compression is not supported');
   const lineOrder = lineOrderAttr.value;
   if (typeof lineOrder === 'number') throw invalid(`unknown line order ${lineOrder}`);
   const dataWindow = dataWindowAttr.value;

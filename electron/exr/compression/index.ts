@@ -4,6 +4,7 @@ import { ExrError, asExrError, invalid, unsupported } from '../errors.js';
 import type { BlockLayout, Compression } from '../types.js';
 import { decompressB44 } from './b44.js';
 import { decompressDwa } from './dwa.js';
+import { decompressHtj2k } from './htj2k.js';
 import { compressPiz, decompressPiz, decompressPizPlanes, type PizPlanes } from './piz.js';
 import { compressPxr24, decompressPxr24 } from './pxr24.js';
 import { compressRle, decompressRle } from './rle.js';
@@ -28,6 +29,8 @@ const CODECS: Partial<Record<Compression, Codec>> = {
   b44a: { decompress: decompressB44 },
   dwaa: { decompress: decompressDwa },
   dwab: { decompress: decompressDwa },
+  htj2k256: { decompress: decompressHtj2k },
+  htj2k32: { decompress: decompressHtj2k },
 };
 
 /** The largest uncompressed chunk decompressed (2 GiB; real chunks are at most 32 scanlines or one tile, a few MB). */
