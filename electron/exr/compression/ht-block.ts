@@ -132,39 +132,6 @@ class VlcReader {
   }
 }
 
-/** MagSgn: read forward from the start of the segment, LSB first; 0xFF is fed once it is used up. */
-class MagSgnReader {
-  private acc = 0;
-  private bits = 0;
-  private unstuff = false;
-
-  constructor(
-    private readonly data: Uint8Array,
-    private pos: number,
-    private readonly end: number,
-  ) {}
-
-  /** The next n (at most 24) bits. */
-  read(n: number): number {
-    while (this.bits < n) {
-      let byte = this.pos < this.end ? this.data[this.pos]! : 0xff;
-      this.pos++;
-      let count = 8;
-      if (this.unstuff) {
-        count = 7;
-        byte &= 0x7f;
-      }
-      this.unstuff = byte === 0xff;
-      this.acc = (this.acc | (byte << this.bits)) >>> 0;
-      this.bits += count;
-    }
-    const value = this.acc & ((1 << n) - 1);
-    this.acc >>>= n;
-    this.bits -= n;
-    return value;
-  }
-}
-
 /** Decodes one u value's prefix (up to 3 bits): returns prefix value (1, 2, 3 or 5). */
 function uvlcPrefix(vlc: VlcReader): number {
   const bits = vlc.peek(3);
@@ -190,6 +157,15 @@ export interface HtBlockTarget {
   stride: number;
 }
 
+/** Checks the cleanup segment's own length field; returns Scup, the bytes of MEL and VLC at its end. */
+export function checkHtCleanupLength(src: Uint8Array, start: number, length: number): number {
+  if (length < 2) throw invalid('HT code-block cleanup segment is shorter than 2 bytes');
+  const end = start + length;
+  const scup = (src[end - 1]! << 4) | (src[end - 2]! & 0x0f);
+  if (scup < 2 || scup > length || scup > 4079) throw invalid(`HT code-block claims ${scup} bytes of MEL and VLC in a ${length}-byte segment`);
+  return scup;
+}
+
 /**
  * Decodes the cleanup pass of one HT code-block of width x height samples held in
  * src[start, start + length), writing its coefficients into `out` (zeros where insignificant).
@@ -210,42 +186,49 @@ export function decodeHtCleanup(
   if (width > MAX_BLOCK_WIDTH || height > MAX_BLOCK_WIDTH) throw invalid(`HT code-block of ${width}x${height} samples`);
   if (missingMsbs > kMax) throw invalid(`HT code-block skips ${missingMsbs} bit-planes of ${kMax}`);
   const end = start + length;
-  // Scup, the length of MEL + VLC, sits in the last 12 bits of the segment
-  const scup = (src[end - 1]! << 4) | (src[end - 2]! & 0x0f);
-  if (scup < 2 || scup > length || scup > 4079) throw invalid(`HT code-block claims ${scup} bytes of MEL and VLC in a ${length}-byte segment`);
+  const scup = checkHtCleanupLength(src, start, length);
   const mel = new MelDecoder(src, end - scup, end - 1);
   const vlc = new VlcReader(src, end - 2, end - scup);
-  const magsgn = new MagSgnReader(src, start, end - scup);
+  // MagSgn, read inline below (the hottest loop): forward, LSB first, 0xFF fed once used up
+  let msPos = start;
+  const msEnd = end - scup;
+  let msAcc = 0;
+  let msBits = 0;
+  let msUnstuff = false;
 
-  const isInt = out.data instanceof Int32Array;
-  const data = out.data;
+  // one of the two is set: stores stay monomorphic
+  const ints = out.data instanceof Int32Array ? out.data : null;
+  const wides = out.data instanceof Float64Array ? out.data : null;
+  const { offset, stride } = out;
   // coefficient = mu * 2^shift (+ half a step when bit-planes below the cleanup pass are missing)
   const shift = kMax - 1 - missingMsbs;
   const scale = 2 ** shift;
   const half = shift >= 1 ? 2 ** (shift - 1) : 0;
   // the largest exponent bound whose magnitudes still fit the coefficient (T.814 bounds U_q by P + 2)
   const maxUq = missingMsbs + 2;
-  if (isInt && maxUq + shift > 30) throw unsupported(`HT code-block needs ${maxUq + shift} magnitude bits in a 32-bit path`);
+  if (ints && maxUq + shift > 30) throw unsupported(`HT code-block needs ${maxUq + shift} magnitude bits in a 32-bit path`);
 
   const quadsX = (width + 1) >> 1;
   // per quad of the previous and current quad rows: rho; per column: the exponent E of the bottom sample above
-  let rhoAbove = new Uint8Array(quadsX + 2);
-  let rhoHere = new Uint8Array(quadsX + 2);
-  const eAbove = new Uint8Array(width + 2);
-  const eHere = new Uint8Array(width + 2);
-  const info = new Uint16Array(2);
-  const uq = new Int32Array(2);
+  let rhoAbove = scratch.rhoA.fill(0, 0, quadsX + 2);
+  let rhoHere = scratch.rhoB.fill(0, 0, quadsX + 2);
+  const eAbove = scratch.eA.fill(0, 0, width + 2);
+  const eHere = scratch.eB;
 
   for (let qy = 0, y = 0; y < height; qy++, y += 2) {
     const initial = qy === 0;
     const table = initial ? VLC_INITIAL_ROW : VLC_OTHER_ROWS;
-    eHere.fill(0);
-    let context = 0;
+    eHere.fill(0, 0, width + 2);
+    const rowBase = offset + y * stride;
+    const hasBottom = y + 1 < height;
     for (let qx = 0; qx < quadsX; qx += 2) {
       const pair = qx + 1 < quadsX ? 2 : 1;
       // VLC: significance pattern, u_off and EMB bits of each quad of the pair
+      let info0 = 0;
+      let info1 = 0;
       for (let k = 0; k < pair; k++) {
         const q = qx + k;
+        let context: number;
         if (initial) {
           // context from the quad to the west
           const w = q > 0 ? rhoHere[q - 1]! : 0;
@@ -253,7 +236,7 @@ export function decodeHtCleanup(
         } else {
           const nw = q > 0 ? rhoAbove[q - 1]! : 0;
           const n = rhoAbove[q]!;
-          const ne = q + 1 < quadsX ? rhoAbove[q + 1]! : 0;
+          const ne = rhoAbove[q + 1]!;
           const w = q > 0 ? rhoHere[q - 1]! : 0;
           context = ((nw >> 3) & 1) | ((n >> 1) & 1) | ((((w >> 2) | (w >> 3)) & 1) << 1) | ((((n >> 3) | (ne >> 1)) & 1) << 2);
         }
@@ -262,12 +245,13 @@ export function decodeHtCleanup(
           entry = table[(context << 7) | vlc.peek(7)]!;
           vlc.skip(entry & 7);
         }
-        info[k] = entry;
+        if (k === 0) info0 = entry;
+        else info1 = entry;
         rhoHere[q] = (entry >> 4) & 0xf;
       }
       // UVLC: the exponent bound offsets u of the pair
-      const uOff0 = (info[0]! >> 3) & 1;
-      const uOff1 = pair === 2 ? (info[1]! >> 3) & 1 : 0;
+      const uOff0 = (info0 >> 3) & 1;
+      const uOff1 = (info1 >> 3) & 1;
       let u0 = 0;
       let u1 = 0;
       if (uOff0 && uOff1) {
@@ -304,61 +288,108 @@ export function decodeHtCleanup(
         u1 = p1 + vlc.read(suffixBits(p1));
         if (u1 > 32) u1 += vlc.read(4) << 2;
       }
-      uq[0] = u0;
-      uq[1] = u1;
 
       // MagSgn: the magnitude and sign of every significant sample of the pair
       for (let k = 0; k < pair; k++) {
         const q = qx + k;
-        const entry = info[k]!;
+        const entry = k === 0 ? info0 : info1;
         const rho = (entry >> 4) & 0xf;
+        if (rho === 0) continue;
         let kappa = 1;
         if (!initial && (rho & (rho - 1)) !== 0) {
           // more than one significant sample: predict from the exponents of the row above
           const x = 2 * q;
-          const e = Math.max(eAbove[x]!, eAbove[x + 1]!, x > 0 ? eAbove[x - 1]! : 0, x + 2 < width ? eAbove[x + 2]! : 0);
-          kappa = Math.max(1, e - 1);
+          let e = eAbove[x]! > eAbove[x + 1]! ? eAbove[x]! : eAbove[x + 1]!;
+          if (x > 0 && eAbove[x - 1]! > e) e = eAbove[x - 1]!;
+          if (eAbove[x + 2]! > e) e = eAbove[x + 2]!;
+          if (e > 2) kappa = e - 1;
         }
-        const Uq = uq[k]! + kappa;
-        if (rho === 0) continue;
+        const Uq = (k === 0 ? u0 : u1) + kappa;
         if (Uq > maxUq) throw invalid(`HT code-block exponent bound ${Uq} exceeds ${maxUq}`);
         for (let n = 0; n < 4; n++) {
           if (((rho >> n) & 1) === 0) continue;
           const m = Uq - ((entry >> (12 + n)) & 1);
           const e1 = (entry >> (8 + n)) & 1;
-          const sx = 2 * q + (n >> 1);
-          const sy = y + (n & 1);
           let mu: number;
           let sign: number;
           let exponent: number;
           if (m <= 24) {
-            const raw = m > 0 ? magsgn.read(m) : 0;
-            const v = raw | (e1 << m);
+            if (msBits < m) {
+              while (msBits <= 24) {
+                let byte = msPos < msEnd ? src[msPos]! : 0xff;
+                msPos++;
+                let count = 8;
+                if (msUnstuff) {
+                  count = 7;
+                  byte &= 0x7f;
+                }
+                msUnstuff = byte === 0xff;
+                msAcc = (msAcc | (byte << msBits)) >>> 0;
+                msBits += count;
+              }
+            }
+            const v = (msAcc & ((1 << m) - 1)) | (e1 << m);
+            msAcc >>>= m;
+            msBits -= m;
             sign = v & 1;
             mu = (v >>> 1) + 1;
             exponent = 32 - Math.clz32(v | 1);
           } else {
-            const low = magsgn.read(24);
-            const high = magsgn.read(m - 24);
+            let low = 0;
+            let high = 0;
+            for (let part = 0; part < 2; part++) {
+              const want = part === 0 ? 24 : m - 24;
+              while (msBits <= 24) {
+                let byte = msPos < msEnd ? src[msPos]! : 0xff;
+                msPos++;
+                let count = 8;
+                if (msUnstuff) {
+                  count = 7;
+                  byte &= 0x7f;
+                }
+                msUnstuff = byte === 0xff;
+                msAcc = (msAcc | (byte << msBits)) >>> 0;
+                msBits += count;
+              }
+              const bits = msAcc & ((1 << want) - 1);
+              msAcc >>>= want;
+              msBits -= want;
+              if (part === 0) low = bits;
+              else high = bits;
+            }
             const v = low + high * 16777216 + e1 * 2 ** m;
             sign = low & 1;
             mu = Math.floor(v / 2) + 1;
             const v1 = v - sign + 1;
             exponent = v1 < 4294967296 ? 32 - Math.clz32(v1) : 64 - Math.clz32(Math.floor(v1 / 4294967296));
           }
-          if (sx >= width || sy >= height) continue;
+          const sx = 2 * q + (n >> 1);
+          // samples past the block's right or bottom edge are never significant in a valid stream
+          if (sx >= width || ((n & 1) === 1 && !hasBottom)) continue;
           if (n & 1) eHere[sx] = exponent;
-          let magnitude: number;
-          if (isInt) magnitude = shift >= 0 ? (mu << shift) + half : (2 * mu + 1) >> (1 - shift);
-          else magnitude = shift >= 0 ? mu * scale + half : Math.floor((2 * mu + 1) / 2 ** (1 - shift));
-          data[out.offset + sy * out.stride + sx] = sign ? -magnitude : magnitude;
+          const at = rowBase + (n & 1) * stride + sx;
+          if (ints) {
+            const magnitude = shift >= 0 ? (mu << shift) + half : (2 * mu + 1) >> (1 - shift);
+            ints[at] = sign ? -magnitude : magnitude;
+          } else {
+            const magnitude = shift >= 0 ? mu * scale + half : Math.floor((2 * mu + 1) / 2 ** (1 - shift));
+            wides![at] = sign ? -magnitude : magnitude;
+          }
         }
       }
     }
-    eAbove.set(eHere);
+    eAbove.set(eHere.subarray(0, width + 2));
     const t = rhoAbove;
     rhoAbove = rhoHere;
     rhoHere = t;
-    rhoHere.fill(0);
+    rhoHere.fill(0, 0, quadsX + 2);
   }
 }
+
+/** Per-row state, reused from block to block (a worker decodes one block at a time). */
+const scratch = {
+  rhoA: new Uint8Array(MAX_BLOCK_WIDTH / 2 + 2),
+  rhoB: new Uint8Array(MAX_BLOCK_WIDTH / 2 + 2),
+  eA: new Uint8Array(MAX_BLOCK_WIDTH + 2),
+  eB: new Uint8Array(MAX_BLOCK_WIDTH + 2),
+};

@@ -14,9 +14,11 @@
 import { invalid } from '../errors.js';
 import { sampleCount } from '../sampling.js';
 import { PIXEL_TYPE_BYTES, type BlockLayout } from '../types.js';
-import { decodeJ2k, type J2kSize } from './j2k.js';
+import { decodeWithOpenjph } from './htj2k-openjph.js';
+import { decodeJ2k, inspectJ2k, type J2kSize } from './j2k.js';
 
 const MAGIC = 0x4854;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const PREFIX_BYTES = 6;
 
 export interface HtChunkHeader {
@@ -49,6 +51,49 @@ export function readHtChunkHeader(src: Uint8Array, channels: number): HtChunkHea
   return { channelOfComponent, codestreamStart };
 }
 
+/**
+ * Half channels without subsampling through OpenJPH (htj2k-openjph.ts), once j2k.ts has checked
+ * every header and code-block length (damage is reported the same way on both paths); null
+ * where the stream is not plain 16-bit signed binary-complement samples or OpenJPH is unavailable.
+ */
+function decodeHalves(
+  codestream: Uint8Array,
+  block: BlockLayout,
+  channelOfComponent: number[],
+  check: (size: J2kSize) => void,
+  expectedBytes: number,
+): Uint8Array | null {
+  const info = inspectJ2k(codestream, check);
+  if (!info.components.every((comp, i) => comp.bitDepth === 16 && comp.signed && info.nltType3[i])) return null;
+  const n = info.components.length;
+  const { widthPx: w, heightPx: h } = block;
+  if (2 * w * h * n !== expectedBytes) return null;
+  const decoded = decodeWithOpenjph(codestream, w, h, n);
+  if (!decoded) return null;
+  const { samples, indexOf, step } = decoded;
+  const componentOfChannel = new Int32Array(n);
+  channelOfComponent.forEach((channel, component) => (componentOfChannel[channel] = component));
+  const out = new Uint8Array(expectedBytes);
+  const out16 = new Uint16Array(out.buffer, 0, expectedBytes >> 1);
+  let pos = 0;
+  for (let y = 0; y < h; y++) {
+    for (let c = 0; c < n; c++) {
+      let i = indexOf(componentOfChannel[c]!, y);
+      for (let x = 0; x < w; x++, i += step) out16[pos++] = samples[i]! & 0xffff;
+    }
+  }
+  if (!LITTLE_ENDIAN) swapBytes(out);
+  return out;
+}
+
+function swapBytes(out: Uint8Array): void {
+  for (let i = 0; i < out.length; i += 2) {
+    const low = out[i]!;
+    out[i] = out[i + 1]!;
+    out[i + 1] = low;
+  }
+}
+
 export function decompressHtj2k(src: Uint8Array, block: BlockLayout, expectedBytes: number): Uint8Array {
   const channels = block.channels;
   const { channelOfComponent, codestreamStart } = readHtChunkHeader(src, channels.length);
@@ -71,11 +116,15 @@ export function decompressHtj2k(src: Uint8Array, block: BlockLayout, expectedByt
       }
     });
   };
-  const image = decodeJ2k(src.subarray(codestreamStart), check);
+  const codestream = src.subarray(codestreamStart);
+  const fast = channels.every((ch) => ch.pixelType === 'half' && ch.xSampling === 1 && ch.ySampling === 1) ? decodeHalves(codestream, block, channelOfComponent, check, expectedBytes) : null;
+  if (fast) return fast;
+  const image = decodeJ2k(codestream, check);
 
-  // lay the planes out as the chunk's scanlines: per line, each channel with samples on it
+  // lay the planes out as the chunk's scanlines: per line, each channel with samples on it; every
+  // sample starts at an even byte, so the output is written in 16-bit units
   const out = new Uint8Array(expectedBytes);
-  const view = new DataView(out.buffer);
+  const out16 = new Uint16Array(out.buffer, 0, expectedBytes >> 1);
   const planeOfChannel = new Array<Int32Array | Float64Array>(channels.length);
   image.components.forEach((comp, i) => (planeOfChannel[channelOfComponent[i]!] = comp.data));
   const rowOfChannel = new Int32Array(channels.length);
@@ -88,13 +137,22 @@ export function decompressHtj2k(src: Uint8Array, block: BlockLayout, expectedByt
       const plane = planeOfChannel[c]!;
       const start = rowOfChannel[c]! * w;
       rowOfChannel[c]!++;
-      const bytes = PIXEL_TYPE_BYTES[ch.pixelType];
-      if (pos + w * bytes > expectedBytes) throw invalid('HTJ2K chunk decodes to more bytes than the chunk holds');
+      const units = PIXEL_TYPE_BYTES[ch.pixelType] >> 1;
+      if (2 * (pos + w * units) > expectedBytes) throw invalid('HTJ2K chunk decodes to more bytes than the chunk holds');
       // OpenEXR keeps the low 16 or 32 bits of each reconstructed sample
-      if (bytes === 2) for (let x = 0; x < w; x++, pos += 2) view.setUint16(pos, plane[start + x]! & 0xffff, true);
-      else for (let x = 0; x < w; x++, pos += 4) view.setUint32(pos, plane[start + x]! >>> 0, true);
+      if (units === 1) {
+        for (let x = 0; x < w; x++) out16[pos++] = plane[start + x]! & 0xffff;
+      } else {
+        for (let x = 0; x < w; x++, pos += 2) {
+          const v = plane[start + x]! >>> 0;
+          out16[pos] = v & 0xffff;
+          out16[pos + 1] = v >>> 16;
+        }
+      }
     }
   }
+  if (!LITTLE_ENDIAN) swapBytes(out);
+  pos *= 2;
   if (pos !== expectedBytes) throw invalid(`HTJ2K chunk decodes to ${pos} bytes, expected ${expectedBytes}`);
   return out;
 }

@@ -7,7 +7,7 @@
 // tile-level coding parameters. Damage is refused as `invalid`.
 
 import { invalid, unsupported } from '../errors.js';
-import { decodeHtCleanup } from './ht-block.js';
+import { checkHtCleanupLength, decodeHtCleanup } from './ht-block.js';
 
 export interface J2kComponent {
   bitDepth: number;
@@ -29,6 +29,14 @@ export interface J2kSize {
 
 export interface J2kImage extends J2kSize {
   components: J2kComponent[];
+}
+
+/** What inspectJ2k finds: the size, and how samples are reconstructed. */
+export interface J2kInfo extends J2kSize {
+  /** The reversible colour transform joins components 0-2. */
+  colourTransform: boolean;
+  /** Per component: signed samples pass the binary complement non-linearity. */
+  nltType3: boolean[];
 }
 
 const SOC = 0xff4f;
@@ -118,6 +126,18 @@ interface MainHeader {
 
 /** Decodes a whole codestream; `check` sees the size before anything is allocated by it and may refuse it. */
 export function decodeJ2k(bytes: Uint8Array, check: (size: J2kSize) => void): J2kImage {
+  return parse(bytes, check, true) as J2kImage;
+}
+
+/**
+ * Reads every header of a codestream, packet headers included, and checks every code-block's
+ * place and length, without decoding any: what another decoder is handed only once it passes.
+ */
+export function inspectJ2k(bytes: Uint8Array, check: (size: J2kSize) => void): J2kInfo {
+  return parse(bytes, check, false) as J2kInfo;
+}
+
+function parse(bytes: Uint8Array, check: (size: J2kSize) => void, decode: boolean): J2kImage | J2kInfo {
   const c = new Cursor(bytes, 0, bytes.length);
   if (c.u16('SOC marker') !== SOC) throw invalid('JPEG 2000 codestream does not start with SOC');
   const header = readMainHeader(c);
@@ -134,7 +154,10 @@ export function decodeJ2k(bytes: Uint8Array, check: (size: J2kSize) => void): J2
   check(size);
 
   const wide = header.quants.map((q, i) => maxKmax(q, header.styles[i]!.levels) > 27);
-  const planes = size.components.map((comp, i) => (wide[i] ? new Float64Array(comp.width * comp.height) : new Int32Array(comp.width * comp.height)));
+  const planes = size.components.map((comp, i) => {
+    const n = decode ? comp.width * comp.height : 0;
+    return wide[i] ? new Float64Array(n) : new Int32Array(n);
+  });
 
   // tile-parts: gather each tile's packet data (a tile's parts follow one another in its packet order)
   const tilesX = Math.ceil((siz.x1 - siz.tileX0) / siz.tileW);
@@ -177,8 +200,9 @@ export function decodeJ2k(bytes: Uint8Array, check: (size: J2kSize) => void): J2
   for (let t = 0; t < tileData.length; t++) {
     const parts = tileData[t]!;
     const data = parts.length === 1 ? parts[0]! : concat(parts);
-    decodeTile(header, t % tilesX, Math.floor(t / tilesX), data, planes, size);
+    decodeTile(header, t % tilesX, Math.floor(t / tilesX), data, decode ? planes : null, size);
   }
+  if (!decode) return { ...size, colourTransform: header.mct && siz.comps.length >= 3, nltType3: header.nltType3 };
 
   if (header.mct && siz.comps.length >= 3) inverseRct(planes, size);
   for (let i = 0; i < planes.length; i++) finishComponent(planes[i]!, siz.comps[i]!, header.nltType3[i]!);
@@ -391,7 +415,7 @@ interface TileComponent {
 
 const ceilDiv = (a: number, b: number) => Math.ceil(a / b);
 
-function buildTileComponent(header: MainHeader, comp: number, tx0: number, ty0: number, tx1: number, ty1: number): TileComponent {
+function buildTileComponent(header: MainHeader, comp: number, tx0: number, ty0: number, tx1: number, ty1: number, allocate: boolean): TileComponent {
   const { dx, dy } = header.siz.comps[comp]!;
   const style = header.styles[comp]!;
   const quant = header.quants[comp]!;
@@ -435,7 +459,7 @@ function buildTileComponent(header: MainHeader, comp: number, tx0: number, ty0: 
         kMax: quant.guardBits + quant.exponents[r === 0 ? 0 : 3 * (r - 1) + kind]! - 1,
         data: new Int32Array(0) as Int32Array | Float64Array,
       };
-      const area = Math.max(0, band.x1 - band.x0) * Math.max(0, band.y1 - band.y0);
+      const area = allocate ? Math.max(0, band.x1 - band.x0) * Math.max(0, band.y1 - band.y0) : 0;
       band.data = wide ? new Float64Array(area) : new Int32Array(area);
       res.bands.push(band);
     }
@@ -577,17 +601,19 @@ class TagTree {
   }
 }
 
-function decodeTile(header: MainHeader, tileX: number, tileY: number, data: Uint8Array, planes: (Int32Array | Float64Array)[], size: J2kSize): void {
+/** Parses a tile's packets and, given planes, decodes its code-blocks and wavelet into them. */
+function decodeTile(header: MainHeader, tileX: number, tileY: number, data: Uint8Array, planes: (Int32Array | Float64Array)[] | null, size: J2kSize): void {
   const { siz } = header;
   const tx0 = Math.max(siz.tileX0 + tileX * siz.tileW, siz.x0);
   const ty0 = Math.max(siz.tileY0 + tileY * siz.tileH, siz.y0);
   const tx1 = Math.min(siz.tileX0 + (tileX + 1) * siz.tileW, siz.x1);
   const ty1 = Math.min(siz.tileY0 + (tileY + 1) * siz.tileH, siz.y1);
-  const comps = siz.comps.map((_, i) => buildTileComponent(header, i, tx0, ty0, tx1, ty1));
+  const comps = siz.comps.map((_, i) => buildTileComponent(header, i, tx0, ty0, tx1, ty1, planes !== null));
   let pos = 0;
   for (const packet of packetOrder(header, comps, tx0, ty0)) {
-    pos = readPacket(header, comps[packet.comp]!.resolutions[packet.r]!, packet.precinct, data, pos);
+    pos = readPacket(header, comps[packet.comp]!.resolutions[packet.r]!, packet.precinct, data, pos, planes !== null);
   }
+  if (!planes) return;
   comps.forEach((tc, i) => {
     const comp = size.components[i]!;
     const image = inverseDwt(tc);
@@ -600,7 +626,7 @@ function decodeTile(header: MainHeader, tileX: number, tileY: number, data: Uint
   });
 }
 
-function readPacket(header: MainHeader, res: Resolution, precinct: number, data: Uint8Array, start: number): number {
+function readPacket(header: MainHeader, res: Resolution, precinct: number, data: Uint8Array, start: number, decode: boolean): number {
   let pos = start;
   // an SOP marker segment may precede the packet
   if (header.sop && pos + 6 <= data.length && data[pos] === 0xff && data[pos + 1] === 0x91) pos += 6;
@@ -688,6 +714,11 @@ function readPacket(header: MainHeader, res: Resolution, precinct: number, data:
     if (block.lengths.length > 1) throw unsupported('HT refinement passes (SigProp and MagRef); OpenEXR writes cleanup passes only');
     const band = block.band;
     const stride = band.x1 - band.x0;
+    if (!decode) {
+      checkHtCleanupLength(data, pos, block.lengths[0]!);
+      pos += total;
+      continue;
+    }
     decodeHtCleanup(data, pos, block.lengths[0]!, block.x1 - block.x0, block.y1 - block.y0, block.missing, band.kMax, {
       data: band.data,
       offset: (block.y0 - band.y0) * stride + (block.x0 - band.x0),
@@ -707,111 +738,131 @@ function inverseDwt(tc: TileComponent): Int32Array | Float64Array {
   for (let r = 1; r < tc.resolutions.length; r++) {
     const res = tc.resolutions[r]!;
     const lower = tc.resolutions[r - 1]!;
-    const w = res.x1 - res.x0;
-    const h = res.y1 - res.y0;
-    const wide = image instanceof Float64Array;
-    const out = wide ? new Float64Array(w * h) : new Int32Array(w * h);
-    const [hl, lh, hh] = res.bands as [Band, Band, Band];
-    const lowW = lower.x1 - lower.x0;
-    const highW = hl.x1 - hl.x0;
-    // interleave: even coordinates on the resolution grid take low-pass samples, odd ones high-pass
-    const firstLow = res.x0 % 2 === 0 ? 0 : 1;
-    for (let y = 0; y < h; y++) {
-      const v = res.y0 + y;
-      const lowRow = v % 2 === 0;
-      const left = lowRow ? image : lh.data;
-      const right = lowRow ? hl.data : hh.data;
-      const leftStart = (lowRow ? v / 2 - lower.y0 : (v - 1) / 2 - lh.y0) * lowW;
-      const rightStart = (lowRow ? v / 2 - hl.y0 : (v - 1) / 2 - hh.y0) * highW;
-      const row = y * w;
-      for (let x = firstLow, i = leftStart; x < w; x += 2, i++) out[row + x] = left[i]!;
-      for (let x = 1 - firstLow, i = rightStart; x < w; x += 2, i++) out[row + x] = right[i]!;
-      if (wide) synthesizeLineWide(out as Float64Array, row, 1, w, res.x0);
-      else synthesizeLine(out as Int32Array, row, 1, w, res.x0);
-    }
-    if (wide) synthesizeColumnsWide(out as Float64Array, w, h, res.y0);
-    else synthesizeColumns(out as Int32Array, w, h, res.y0);
-    image = out;
+    image = image instanceof Int32Array ? synthesizeInt(res, lower, image) : synthesizeWide(res, lower, image as Float64Array);
   }
   return image;
 }
 
-/** 1D 5/3 synthesis of n samples at base + k*step whose first grid coordinate is i0. */
-function synthesizeLine(a: Int32Array, base: number, step: number, n: number, i0: number): void {
-  if (n === 1) {
-    if (i0 % 2 !== 0) a[base] = a[base]! >> 1;
-    return;
+/** One level of 5/3 synthesis in 32-bit integers: interleave, lift each row, then lift the rows. */
+function synthesizeInt(res: Resolution, lower: Resolution, low: Int32Array): Int32Array {
+  const w = res.x1 - res.x0;
+  const h = res.y1 - res.y0;
+  const out = new Int32Array(w * h);
+  const hl = res.bands[0]!.data as Int32Array;
+  const lh = res.bands[1]!.data as Int32Array;
+  const hh = res.bands[2]!.data as Int32Array;
+  const lowW = lower.x1 - lower.x0;
+  const highW = res.bands[0]!.x1 - res.bands[0]!.x0;
+  const firstLow = res.x0 & 1;
+  const firstLowRow = res.y0 & 1;
+  // rows of LL and HL start at the lower resolution's y0, rows of LH and HH at floor(y0 / 2)
+  const lhY0 = res.bands[1]!.y0;
+  for (let y = 0; y < h; y++) {
+    // even coordinates on the resolution grid take low-pass samples, odd ones high-pass
+    const v = res.y0 + y;
+    const lowRow = (v & 1) === 0;
+    const left = lowRow ? low : lh;
+    const right = lowRow ? hl : hh;
+    const sy = (v >> 1) - (lowRow ? lower.y0 : lhY0);
+    const leftStart = sy * lowW;
+    const rightStart = sy * highW;
+    const row = y * w;
+    for (let x = firstLow, i = leftStart; x < w; x += 2, i++) out[row + x] = left[i]!;
+    for (let x = 1 - firstLow, i = rightStart; x < w; x += 2, i++) out[row + x] = right[i]!;
+    if (w === 1) {
+      if (firstLow === 1) out[row] = out[row]! >> 1;
+      continue;
+    }
+    // low-pass (even) samples: X = Y - floor((left + right + 2) / 4), mirrored at the ends
+    for (let x = firstLow; x < w; x += 2) {
+      const l = x > 0 ? out[row + x - 1]! : out[row + x + 1]!;
+      const rr = x + 1 < w ? out[row + x + 1]! : out[row + x - 1]!;
+      out[row + x] = out[row + x]! - ((l + rr + 2) >> 2);
+    }
+    // high-pass (odd) samples: X = Y + floor((left + right) / 2)
+    for (let x = 1 - firstLow; x < w; x += 2) {
+      const l = x > 0 ? out[row + x - 1]! : out[row + x + 1]!;
+      const rr = x + 1 < w ? out[row + x + 1]! : out[row + x - 1]!;
+      out[row + x] = out[row + x]! + ((l + rr) >> 1);
+    }
   }
-  const first = i0 % 2 === 0 ? 0 : 1; // index of the first even (low-pass) sample
-  for (let k = first; k < n; k += 2) {
-    const left = k > 0 ? a[base + (k - 1) * step]! : a[base + (k + 1) * step]!;
-    const right = k + 1 < n ? a[base + (k + 1) * step]! : a[base + (k - 1) * step]!;
-    a[base + k * step] = a[base + k * step]! - ((left + right + 2) >> 2);
-  }
-  for (let k = 1 - first; k < n; k += 2) {
-    const left = k > 0 ? a[base + (k - 1) * step]! : a[base + (k + 1) * step]!;
-    const right = k + 1 < n ? a[base + (k + 1) * step]! : a[base + (k - 1) * step]!;
-    a[base + k * step] = a[base + k * step]! + ((left + right) >> 1);
-  }
-}
-
-function synthesizeLineWide(a: Float64Array, base: number, step: number, n: number, i0: number): void {
-  if (n === 1) {
-    if (i0 % 2 !== 0) a[base] = Math.floor(a[base]! / 2);
-    return;
-  }
-  const first = i0 % 2 === 0 ? 0 : 1;
-  for (let k = first; k < n; k += 2) {
-    const left = k > 0 ? a[base + (k - 1) * step]! : a[base + (k + 1) * step]!;
-    const right = k + 1 < n ? a[base + (k + 1) * step]! : a[base + (k - 1) * step]!;
-    a[base + k * step] = a[base + k * step]! - Math.floor((left + right + 2) / 4);
-  }
-  for (let k = 1 - first; k < n; k += 2) {
-    const left = k > 0 ? a[base + (k - 1) * step]! : a[base + (k + 1) * step]!;
-    const right = k + 1 < n ? a[base + (k + 1) * step]! : a[base + (k - 1) * step]!;
-    a[base + k * step] = a[base + k * step]! + Math.floor((left + right) / 2);
-  }
-}
-
-/** Vertical synthesis of every column at once, row by row (cache-friendly). */
-function synthesizeColumns(a: Int32Array, w: number, h: number, y0: number): void {
   if (h === 1) {
-    if (y0 % 2 !== 0) for (let x = 0; x < w; x++) a[x] = a[x]! >> 1;
-    return;
+    if (firstLowRow === 1) for (let x = 0; x < w; x++) out[x] = out[x]! >> 1;
+    return out;
   }
-  const first = y0 % 2 === 0 ? 0 : 1;
-  for (let k = first; k < h; k += 2) {
+  for (let k = firstLowRow; k < h; k += 2) {
     const up = (k > 0 ? k - 1 : k + 1) * w;
     const down = (k + 1 < h ? k + 1 : k - 1) * w;
     const row = k * w;
-    for (let x = 0; x < w; x++) a[row + x] = a[row + x]! - ((a[up + x]! + a[down + x]! + 2) >> 2);
+    for (let x = 0; x < w; x++) out[row + x] = out[row + x]! - ((out[up + x]! + out[down + x]! + 2) >> 2);
   }
-  for (let k = 1 - first; k < h; k += 2) {
+  for (let k = 1 - firstLowRow; k < h; k += 2) {
     const up = (k > 0 ? k - 1 : k + 1) * w;
     const down = (k + 1 < h ? k + 1 : k - 1) * w;
     const row = k * w;
-    for (let x = 0; x < w; x++) a[row + x] = a[row + x]! + ((a[up + x]! + a[down + x]!) >> 1);
+    for (let x = 0; x < w; x++) out[row + x] = out[row + x]! + ((out[up + x]! + out[down + x]!) >> 1);
   }
+  return out;
 }
 
-function synthesizeColumnsWide(a: Float64Array, w: number, h: number, y0: number): void {
+/** synthesizeInt in doubles, for components whose coefficients pass 2^30 (32-bit float and uint channels). */
+function synthesizeWide(res: Resolution, lower: Resolution, low: Float64Array): Float64Array {
+  const w = res.x1 - res.x0;
+  const h = res.y1 - res.y0;
+  const out = new Float64Array(w * h);
+  const hl = res.bands[0]!.data as Float64Array;
+  const lh = res.bands[1]!.data as Float64Array;
+  const hh = res.bands[2]!.data as Float64Array;
+  const lowW = lower.x1 - lower.x0;
+  const highW = res.bands[0]!.x1 - res.bands[0]!.x0;
+  const firstLow = res.x0 & 1;
+  const firstLowRow = res.y0 & 1;
+  // rows of LL and HL start at the lower resolution's y0, rows of LH and HH at floor(y0 / 2)
+  const lhY0 = res.bands[1]!.y0;
+  const floor = Math.floor;
+  for (let y = 0; y < h; y++) {
+    const v = res.y0 + y;
+    const lowRow = (v & 1) === 0;
+    const left = lowRow ? low : lh;
+    const right = lowRow ? hl : hh;
+    const sy = (v >> 1) - (lowRow ? lower.y0 : lhY0);
+    const leftStart = sy * lowW;
+    const rightStart = sy * highW;
+    const row = y * w;
+    for (let x = firstLow, i = leftStart; x < w; x += 2, i++) out[row + x] = left[i]!;
+    for (let x = 1 - firstLow, i = rightStart; x < w; x += 2, i++) out[row + x] = right[i]!;
+    if (w === 1) {
+      if (firstLow === 1) out[row] = floor(out[row]! / 2);
+      continue;
+    }
+    for (let x = firstLow; x < w; x += 2) {
+      const l = x > 0 ? out[row + x - 1]! : out[row + x + 1]!;
+      const rr = x + 1 < w ? out[row + x + 1]! : out[row + x - 1]!;
+      out[row + x] = out[row + x]! - floor((l + rr + 2) / 4);
+    }
+    for (let x = 1 - firstLow; x < w; x += 2) {
+      const l = x > 0 ? out[row + x - 1]! : out[row + x + 1]!;
+      const rr = x + 1 < w ? out[row + x + 1]! : out[row + x - 1]!;
+      out[row + x] = out[row + x]! + floor((l + rr) / 2);
+    }
+  }
   if (h === 1) {
-    if (y0 % 2 !== 0) for (let x = 0; x < w; x++) a[x] = Math.floor(a[x]! / 2);
-    return;
+    if (firstLowRow === 1) for (let x = 0; x < w; x++) out[x] = floor(out[x]! / 2);
+    return out;
   }
-  const first = y0 % 2 === 0 ? 0 : 1;
-  for (let k = first; k < h; k += 2) {
+  for (let k = firstLowRow; k < h; k += 2) {
     const up = (k > 0 ? k - 1 : k + 1) * w;
     const down = (k + 1 < h ? k + 1 : k - 1) * w;
     const row = k * w;
-    for (let x = 0; x < w; x++) a[row + x] = a[row + x]! - Math.floor((a[up + x]! + a[down + x]! + 2) / 4);
+    for (let x = 0; x < w; x++) out[row + x] = out[row + x]! - floor((out[up + x]! + out[down + x]! + 2) / 4);
   }
-  for (let k = 1 - first; k < h; k += 2) {
+  for (let k = 1 - firstLowRow; k < h; k += 2) {
     const up = (k > 0 ? k - 1 : k + 1) * w;
     const down = (k + 1 < h ? k + 1 : k - 1) * w;
     const row = k * w;
-    for (let x = 0; x < w; x++) a[row + x] = a[row + x]! + Math.floor((a[up + x]! + a[down + x]!) / 2);
+    for (let x = 0; x < w; x++) out[row + x] = out[row + x]! + floor((out[up + x]! + out[down + x]!) / 2);
   }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
