@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 
 interface FrameInfo {
   width: number;
@@ -37,12 +38,29 @@ export interface OpenjphPlanes {
 
 let decoder: OpenjphDecoder | null = null;
 let loadError: string | null = null;
+let enabled = true;
+
+/** Turns the WebAssembly path off (or back on): tests compare it with the TypeScript one. */
+export function useOpenjph(on: boolean): void {
+  enabled = on;
+}
+
+/** Resolves the package from this module; a bundle written outside the project (a test's worker) from the working directory. */
+function resolver(): NodeRequire {
+  const here = createRequire(import.meta.url);
+  try {
+    here.resolve('@cornerstonejs/codec-openjph');
+    return here;
+  } catch {
+    return createRequire(join(process.cwd(), 'package.json'));
+  }
+}
 
 /** The decoder, instantiated synchronously on first use; null (with loadFailure() saying why) where it cannot load. */
 function load(): OpenjphDecoder | null {
   if (decoder || loadError) return decoder;
   try {
-    const require = createRequire(import.meta.url);
+    const require = resolver();
     const factory = require('@cornerstonejs/codec-openjph') as (module: object) => Promise<OpenjphModule>;
     const wasm = readFileSync(require.resolve('@cornerstonejs/codec-openjph/wasm'));
     const module: Partial<OpenjphModule> & { instantiateWasm: unknown; print: unknown; printErr: unknown } = {
@@ -74,6 +92,7 @@ export function openjphLoadFailure(): string | null {
  * the decoder is unavailable or fails (the caller then decodes in TypeScript and reports why).
  */
 export function decodeWithOpenjph(codestream: Uint8Array, width: number, height: number, components: number): OpenjphPlanes | null {
+  if (!enabled) return null;
   const d = load();
   if (!d) return null;
   let info: FrameInfo;
