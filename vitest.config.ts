@@ -17,7 +17,8 @@ const CODEC_CONFORMANCE = [
   'electron/exr/stats.test.ts',
   'electron/exr/compression/*.test.ts',
   'electron/exr/fuzz/regressions.test.ts',
-  'electron/host/thumbnail-decode.test.ts',
+  'electron/host/thumbnails/binned-decode.test.ts',
+  'electron/host/thumbnails/on-pool.test.ts',
 ];
 
 export default defineConfig({

@@ -5,6 +5,7 @@ import type { BlockLayout, Compression } from '../types.js';
 import { decompressB44 } from './b44.js';
 import { decompressDwa } from './dwa.js';
 import { nativeCodecsInUse, type DecompressorInto } from './native-codecs.js';
+import { decompressHtj2k } from './htj2k.js';
 import { compressPiz, decompressPiz, decompressPizPlanes, type PizPlanes } from './piz.js';
 import { compressPxr24, decompressPxr24 } from './pxr24.js';
 import { compressRle, decompressRle } from './rle.js';
@@ -32,6 +33,8 @@ const TS_CODECS: Partial<Record<Compression, Codec>> = {
   b44a: { decompress: decompressB44 },
   dwaa: { decompress: decompressDwa },
   dwab: { decompress: decompressDwa },
+  htj2k256: { decompress: decompressHtj2k },
+  htj2k32: { decompress: decompressHtj2k },
 };
 
 const NATIVE = nativeCodecsInUse;
