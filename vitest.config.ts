@@ -19,6 +19,7 @@ const CODEC_CONFORMANCE = [
   'electron/exr/fuzz/regressions.test.ts',
   'electron/host/thumbnails/binned-decode.test.ts',
   'electron/host/thumbnails/on-pool.test.ts',
+  'electron/host/thumbnails/bins.test.ts',
 ];
 
 export default defineConfig({

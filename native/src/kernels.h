@@ -7,7 +7,7 @@
 #include <string.h>
 
 /** Bumped whenever an exported function changes its arguments: native.ts refuses an addon of another version. */
-#define EXR_KERNELS_ABI 2
+#define EXR_KERNELS_ABI 3
 
 /** Scratch buffers of one context; each kernel uses its own so that they never alias each other. */
 enum {
@@ -81,6 +81,22 @@ static inline uint32_t exr_bytes_per_sample(int32_t pixelType) { return pixelTyp
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the kernels copy samples in host order into little-endian layouts: little-endian hosts only"
+/** Lines of half samples to sum into one row of thumbnail bins (see bins.ts's sumHalfLines); lengths in elements. */
+typedef struct ExrHalfLines {
+  const uint16_t *samples;
+  size_t samplesLength;
+  int64_t firstIndex, lineStride, lineCount, firstX, n, rowStart;
+  const int32_t *binOf;
+  size_t binOfLength;
+  const int32_t *runEnd;
+  size_t runEndLength;
+  double *acc;
+  size_t accLength;
+} ExrHalfLines;
+
+/** table: 65536 floats, the value of each half code. Checks every index against the lengths. */
+int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *table);
+
 #endif
 
 /* Little-endian loads and stores at any alignment: memcpy compiles to one move, and unlike byte
@@ -114,5 +130,21 @@ int exr_pxr24_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const E
 
 /** logTable: the 65536-entry pLinear table of b44-log-table.ts, or NULL when no channel is pLinear half. */
 int exr_b44_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const ExrLayout *layout, const uint16_t *logTable, uint8_t *dst, size_t dstBytes);
+
+/** Lines of half samples to sum into one row of thumbnail bins (see bins.ts's sumHalfLines); lengths in elements. */
+typedef struct ExrHalfLines {
+  const uint16_t *samples;
+  size_t samplesLength;
+  int64_t firstIndex, lineStride, lineCount, firstX, n, rowStart;
+  const int32_t *binOf;
+  size_t binOfLength;
+  const int32_t *runEnd;
+  size_t runEndLength;
+  double *acc;
+  size_t accLength;
+} ExrHalfLines;
+
+/** table: 65536 floats, the value of each half code. Checks every index against the lengths. */
+int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *table);
 
 #endif

@@ -20,6 +20,20 @@ export interface NativeKernels {
   pxr24Into(src: Uint8Array, layout: Int32Array, dst: Uint8Array): void;
   /** B44/B44A; logTable (b44-log-table.ts) is required when a half channel is pLinear. */
   b44Into(src: Uint8Array, layout: Int32Array, dst: Uint8Array, logTable: Uint16Array | null): void;
+  /** The thumbnail box filter of bins.ts (sumHalfLines): lineCount lines of n half samples summed into one bin row of acc. */
+  sumHalfLines(
+    samples: Uint16Array,
+    firstIndex: number,
+    lineStride: number,
+    lineCount: number,
+    firstX: number,
+    n: number,
+    binOf: Int32Array,
+    runEnd: Int32Array,
+    acc: Float64Array,
+    rowStart: number,
+    table: Float32Array,
+  ): void;
   /** Asks the OS to back the view's pages with huge pages before first touch (Linux madvise); false where it could not. */
   adviseHugePages(view: Uint8Array): boolean;
 }
@@ -32,7 +46,7 @@ export interface NativeStatus {
 }
 
 /** The addon's interface version (EXR_KERNELS_ABI in native/src/kernels.h). */
-export const NATIVE_ABI = 2;
+export const NATIVE_ABI = 3;
 export const ADDON_FILE = 'exr_kernels.node';
 
 declare const __filename: string | undefined;
