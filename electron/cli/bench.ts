@@ -106,7 +106,7 @@ async function decodeFile(pool: DecodePool, memory: PlaneMemory, window: ByteWin
 }
 
 /** Decoded bytes in flight: several bands per worker of the next files queued behind the current ones, no more. */
-const windowBytes = (workers: number) => Math.max(256 << 20, workers * (32 << 20));
+const windowBytes = (workers: number) => Math.max(128 << 20, workers * (32 << 20));
 
 async function decodeAll(pool: DecodePool, memory: PlaneMemory, files: string[]): Promise<RunFigures> {
   const window = new ByteWindow(windowBytes(pool.size));

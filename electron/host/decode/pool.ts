@@ -119,8 +119,8 @@ export class DecodePool {
     this.workerPath = options.workerPath ?? defaultWorkerPath();
   }
 
-  private spawn(): Slot {
-    const worker = new Worker(this.workerPath);
+  private spawn(warmUp = false): Slot {
+    const worker = new Worker(this.workerPath, { workerData: { warmUp } });
     const slot: Slot = { worker, running: null };
     worker.on('message', (reply: TaskReply) => this.onReply(slot, reply));
     worker.on('error', (error) => this.onWorkerDeath(slot, error));
@@ -177,12 +177,13 @@ export class DecodePool {
   }
 
   /**
-   * Starts every worker now and resolves once each has loaded the codec (a timed run then measures decoding, as
-   * OpenEXR's thread pool is made before its clock starts); otherwise workers start with the first job.
+   * Starts every worker now and resolves once each has loaded and warmed the codec (warm-up.ts: a timed run then
+   * measures decoding, as OpenEXR's thread pool is made before its clock starts); otherwise workers start with the
+   * first job, unwarmed, so that the job does not wait.
    */
   async start(): Promise<void> {
     if (this.closed) throw new Error('decode pool is closed');
-    while (this.slots.length < this.size) this.slots.push(this.spawn());
+    while (this.slots.length < this.size) this.slots.push(this.spawn(true));
     await Promise.all(this.slots.map((slot) => this.submit('ping', null).promise.catch(() => {}).then(() => slot)));
   }
 
