@@ -24,6 +24,8 @@ export interface SequenceSpec {
   framesPerSecond?: number | null;
   /** Frame numbers left out (a gap in the sequence). */
   skip?: readonly number[];
+  /** Writes only these frames (the others as if written elsewhere: several processes share one sequence). */
+  only?: readonly number[];
 }
 
 export interface WrittenSequence {
@@ -43,13 +45,14 @@ export function writeSequence(spec: SequenceSpec): WrittenSequence {
   const widthPx = spec.widthPx ?? 480;
   const heightPx = spec.heightPx ?? 270;
   const skip = new Set(spec.skip ?? []);
+  const only = spec.only ? new Set(spec.only) : null;
   mkdirSync(spec.dir, { recursive: true });
   const planes = ['R', 'G', 'B', 'A'].map(() => new Uint16Array(widthPx * heightPx));
   const paths: string[] = [];
   const frames: number[] = [];
   for (let k = 0; k < count; k++) {
     const frame = first + k;
-    if (skip.has(frame)) continue;
+    if (skip.has(frame) || (only && !only.has(frame))) continue;
     renderFrame(planes, widthPx, heightPx, k, count);
     const channels: WriteChannel[] = ['R', 'G', 'B', 'A'].map((name, c) => ({ name, pixelType: 'half', data: planes[c]! }));
     const path = join(spec.dir, frameFileName(spec, frame));
