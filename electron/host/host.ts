@@ -125,7 +125,7 @@ class NodeHost implements Host {
           return file?.entry.status === 'ok' ? frameBytes(file.entry.summary?.parts[part], channels) : null;
         },
       },
-      options.playbackBudgetBytes ?? Math.min(2 << 30, Math.floor(ramBudgetBytes / 2)),
+      options.playbackBudgetBytes ?? Math.min(2 * 2 ** 30, Math.floor(ramBudgetBytes / 2)),
     );
     this.library = new Library({
       ...DEFAULT_LIBRARY_TIMING,

@@ -156,6 +156,10 @@ export class FramePipeline<D> {
     if (!play) return;
     const now = this.now();
     const s = stepAt(play.spec, now - play.t0);
+    // a display slower than the frame rate (or a late tick) passes several steps at once: the newest ready frame among
+    // them is shown, late, rather than every one of them dropped; the older ones are dropped
+    let newestReady = -1;
+    for (let u = play.resolved + 1; u <= s; u++) if (this.jobs.get(u)?.state === 'ready') newestReady = u;
     for (let u = play.resolved + 1; u <= s; u++) {
       const frame = frameAtStep(play.spec, u);
       if (frame === null) {
@@ -163,7 +167,7 @@ export class FramePipeline<D> {
         this.stop();
         return;
       }
-      if (!this.resolveStep(u, frame, u < s)) break;
+      if (!this.resolveStep(u, frame, u < s && u !== newestReady)) break;
       play.resolved = u;
     }
     // loads for steps already behind the clock can only be dropped: their work goes to frames still ahead
