@@ -2,15 +2,16 @@
 
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { nativeStatus } from '../exr/compression/native.js';
 import { DecodePool } from '../host/decode/pool.js';
 import type { ThumbnailJobResult } from '../host/thumbnails/job.js';
 import { decodeLevel } from '../host/decode/image-decode.js';
 import { levelLayout } from '../host/decode/layout.js';
-import { PlaneMemory } from '../host/decode/plane-memory.js';
+import { hugePageAdvice, PlaneMemory } from '../host/decode/plane-memory.js';
 import { thumbnailOnPool } from '../host/thumbnails/on-pool.js';
 import { readHeaderParts } from '../host/library/summary.js';
 import type { StageTimings } from '../exr/index.js';
-import { FileError, describeFailure } from './main.js';
+import { FileError, describeFailure } from './failures.js';
 
 export interface BenchOptions {
   json: boolean;
@@ -135,7 +136,7 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
   if (files.length === 0) throw new FileError(dir, 'no .exr files in this folder');
   const pool = new DecodePool();
   // decoded planes are dropped as soon as they are counted, and their memory reused by the next file
-  const memory = new PlaneMemory({ keepBytes: 1 << 30 });
+  const memory = new PlaneMemory({ keepBytes: 1 << 30, advise: hugePageAdvice });
   try {
     // the workers load before the clock starts, cold or warm: what is timed is decoding (OpenEXR's threads, too, are made first)
     await pool.start();
@@ -160,6 +161,8 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
       workers: pool.size,
       runs: runs.length,
       warmup: options.warmup,
+      // the workers load the addon from the same place with the same environment as this process
+      nativeKernels: nativeStatus.on ? 'on' : `off: ${nativeStatus.reason}`,
       decode: { wallMs: round(median.wallMs), mpxPerS: round(median.pixels / 1e3 / median.wallMs) },
       stages: {
         readMs: round(median.readMs),
@@ -181,6 +184,7 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
       const share = (v: number) => `${Math.round((100 * v) / Math.max(busy, 1e-9))}%`;
       process.stdout.write(
         `${files.length} files, ${round(median.pixels / 1e6)} Mpx decoded in ${round(median.wallMs)} ms wall (${summary.decode.mpxPerS} Mpx/s, ${pool.size} workers)\n` +
+          `  native decompression kernels ${summary.nativeKernels}\n` +
           `  read ${round(median.readMs)} ms (${share(median.readMs)}), decompress ${round(median.decompressMs)} ms (${share(median.decompressMs)}), unpack ${round(median.unpackMs)} ms (${share(median.unpackMs)}) summed over workers\n` +
           `${files.length - thumbs.failures.length} thumbnails (long side ${options.thumbnailPx} px) in ${round(thumbs.wallMs)} ms wall, ${summary.thumbnails.overDecode}x the decode\n` +
           `  read ${round(thumbs.readMs)} ms, decompress ${round(thumbs.decompressMs)} ms, resize ${round(thumbs.resizeMs)} ms summed over workers\n`,

@@ -2,7 +2,7 @@
 
 import { checkedRegion, chunkPlace, chunksForRegion, chunkStoreLayout, tileBlock, uncompressedBytes, type ChunkPlace, type ChunkStoreLayout } from './blocks.js';
 import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type ChunkHeader, type OffsetTables } from './chunks.js';
-import { decompress } from './compression/index.js';
+import { decompressInto, decompressTransient } from './compression/index.js';
 import { aborted, asExrError, ExrError, invalid, unsupported } from './errors.js';
 import { parseRawHeaders, TruncatedPrefixError, type VersionFlags } from './header.js';
 import { buildParts, DEFAULT_LIMITS, findLevel, type Level, type PartInfo, type ReadLimits } from './part.js';
@@ -225,11 +225,15 @@ export class ExrReader {
         checkChunkCoordinates(part, place.block, place.tileX, place.tileY, place.level, chunk);
         const expectedBytes = uncompressedBytes(place.block);
         let t = performance.now();
-        let raw = decompress(part.compression, chunk.data, place.block, expectedBytes);
+        let raw: Uint8Array;
         if (store) {
+          // straight into the shared chunk store: no intermediate buffer, no copy
           const at = storeLayout!.offsets[chunkIndex - level.firstChunk]!;
-          store.bytes.set(raw, at);
           raw = store.bytes.subarray(at, at + expectedBytes);
+          decompressInto(part.compression, chunk.data, place.block, raw);
+        } else {
+          // unpacked into the planes below, before the next chunk reuses the buffer
+          raw = decompressTransient(part.compression, chunk.data, place.block, expectedBytes);
         }
         const t2 = performance.now();
         timings.decompressMs += t2 - t;

@@ -24,7 +24,7 @@ import type {
 } from './api.js';
 import { DecodePool } from './decode/pool.js';
 import { DecodedLevels, type LevelPlanes, type LevelRef } from './decode/levels.js';
-import { PlaneMemory } from './decode/plane-memory.js';
+import { hugePageAdvice, PlaneMemory } from './decode/plane-memory.js';
 import { DiskCache } from './cache/disk-cache.js';
 import { exportImages, type ExportSources } from './export/export.js';
 import { attributeValueText } from '../exr/attribute-text.js';
@@ -109,7 +109,7 @@ class NodeHost implements Host {
     this.broker = new JobBroker();
     const ramBudgetBytes = options.ramBudgetBytes ?? Math.floor(totalmem() / 4);
     // buffers of images that left the RAM cache, kept for the next decode of the same size
-    this.memory = new PlaneMemory({ keepBytes: Math.min(1 << 30, Math.floor(ramBudgetBytes / 4)) });
+    this.memory = new PlaneMemory({ keepBytes: Math.min(1 << 30, Math.floor(ramBudgetBytes / 4)), advise: hugePageAdvice });
     this.levels = new DecodedLevels(this.pool, this.broker, this.memory, ramBudgetBytes);
     this.disk = new DiskCache(join(resolve(options.userDataDir), 'thumbnails'));
     this.ring = new FrameRing(

@@ -90,7 +90,10 @@ export interface DecodePoolOptions {
 /** Where the built worker lives: beside the running bundle, or in dist/ when running from source (tests). */
 export function defaultWorkerPath(): string {
   const here = typeof __filename === 'string' ? dirname(__filename) : dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, 'decode-worker.mjs'), join(here, '..', 'decode-worker.mjs'), join(here, '..', '..', '..', 'dist', 'decode-worker.mjs')];
+  // in the installed app the worker is unpacked beside app.asar (electron-builder.json asarUnpack)
+  const candidates = [join(here, 'decode-worker.mjs'), join(here, '..', 'decode-worker.mjs'), join(here, '..', '..', '..', 'dist', 'decode-worker.mjs')].map((p) =>
+    p.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2'),
+  );
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error(`decode worker not built (looked in ${candidates.join(', ')}): run \`npm run build\``);
   return found;
