@@ -82,4 +82,11 @@ describe('sequences', () => {
     const { release } = await fx.host.decodeImageLease({ requestId: 'j', fileId: ids[20]!, part: 0, channels, priority: 'playback' });
     release();
   });
+
+  it('has a positive default budget: half the RAM cache, at most 2 GiB (2 << 30 overflowed to -2 GiB and held nothing ahead)', async () => {
+    const host = await fx.restartWith({ playbackBudgetBytes: undefined });
+    const budget = host.stats.playback.budgetBytes;
+    expect(budget).toBeGreaterThan(0);
+    expect(budget).toBeLessThanOrEqual(2 * 2 ** 30);
+  });
 });
