@@ -86,6 +86,8 @@ async function main(): Promise<void> {
     makeMs = await makeSequenceParallel(new URL(import.meta.url), spec);
   }
   const fileBytes = paths.reduce((s, p) => s + statSync(p).size, 0);
+  // Dawn's globals (GPUShaderStage …) first: shaders/ reads them when its modules load, which the next import does
+  if (args.upload === 'dawn') await import('../gpu/install-globals.js');
   const uploads: Uploads = args.upload === 'dawn' ? await (await import('./dawn-uploads.js')).dawnUploads(args.slots) : copyUploads();
 
   const osCache = dropOsCache(args, paths);
