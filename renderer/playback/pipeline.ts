@@ -94,6 +94,8 @@ export class FramePipeline<D> {
   /** Service time of a load (completion to completion while busy), and of an upload: what thinning is planned on. */
   private serviceMs = NaN;
   private uploadMs = NaN;
+  /** One load's own time, request to pixels. */
+  private latencyMs = NaN;
   private lastLoadDoneMs = -Infinity;
   readonly timeline = new FrameTimeline();
   presented: Presented | null = null;
@@ -170,8 +172,14 @@ export class FramePipeline<D> {
       if (!this.resolveStep(u, frame, u < s && u !== newestReady)) break;
       play.resolved = u;
     }
-    // loads for steps already behind the clock can only be dropped: their work goes to frames still ahead
-    for (const job of [...this.jobs.values()]) if (job.step <= play.resolved) this.dropJob(job);
+    // loads for steps already behind the clock can only be dropped: their work goes to frames still ahead. A load
+    // dropped unfinished still says something: it took at least this long (else, when every load is late, nothing
+    // would ever complete, the estimates would never grow, and no frame would be shown)
+    for (const job of [...this.jobs.values()]) {
+      if (job.step > play.resolved) continue;
+      if (job.state === 'loading') this.noteUnfinished(job, now);
+      this.dropJob(job);
+    }
     this.fill(now, s);
     // a slot freed by the frame just shown takes the next loaded frame
     this.startUploads();
@@ -234,10 +242,22 @@ export class FramePipeline<D> {
     this.sendPlan(s);
   }
 
-  /** Expected time until the k-th load from now is uploaded (0 before anything was measured). */
+  /**
+   * Expected time until the k-th load from now is uploaded (0 before anything was measured): k services one after
+   * another, but never less than one load's own latency (loads run side by side, each taking that long).
+   */
   private expectedMs(k: number): number {
     if (Number.isNaN(this.serviceMs)) return 0;
-    return k * this.serviceMs + (Number.isNaN(this.uploadMs) ? 0 : this.uploadMs);
+    const load = Math.max(k * this.serviceMs, Number.isNaN(this.latencyMs) ? 0 : this.latencyMs);
+    return load + (Number.isNaN(this.uploadMs) ? 0 : this.uploadMs);
+  }
+
+  /** A load dropped before it finished: its time so far is a lower bound of a load's latency and of the service time. */
+  private noteUnfinished(job: Job<D>, now: number): void {
+    const elapsed = now - job.rec.requestedMs;
+    if (Number.isNaN(this.latencyMs) || elapsed > this.latencyMs) this.latencyMs = elapsed;
+    const busy = now - Math.max(job.rec.requestedMs, this.lastLoadDoneMs);
+    if (Number.isNaN(this.serviceMs) || busy > this.serviceMs) this.serviceMs = Number.isNaN(this.serviceMs) ? busy : this.serviceMs + EMA * (busy - this.serviceMs);
   }
 
   /** The frames the pipeline will ask for next at the spacing thinning gives now; sent again when that changes. */
@@ -276,6 +296,8 @@ export class FramePipeline<D> {
         this.lastLoadDoneMs = now;
         const service = now - busySince;
         this.serviceMs = Number.isNaN(this.serviceMs) ? service : this.serviceMs + EMA * (service - this.serviceMs);
+        const latency = now - job.rec.requestedMs;
+        this.latencyMs = Number.isNaN(this.latencyMs) ? latency : this.latencyMs + EMA * (latency - this.latencyMs);
         if (job.cancelled) {
           this.io.release(result.data);
           return;
