@@ -231,6 +231,9 @@ export class FramePipeline<D> {
       if (frame === null) break;
       const fileId = this.fileOf(frame);
       if (fileId === null) continue;
+      // thinned: only the steps of the plan the host decodes ahead, so that what is asked for is what it has started
+      const planned = play.planned;
+      if (planned && planned.spacing > 1 && u >= planned.from && (u - planned.from) % planned.spacing !== 0) continue;
       // thinning: a frame that cannot arrive before its step is not asked for (it will be counted as skipped)
       const readyAt = now + this.expectedMs(queued + 1);
       if (play.t0 + dueMs(spec, u + 1) < readyAt) continue;
@@ -264,10 +267,15 @@ export class FramePipeline<D> {
   private sendPlan(s: number): void {
     const play = this.play!;
     const frameInterval = 1000 / play.spec.fps;
-    const spacing = Number.isNaN(this.serviceMs) ? 1 : Math.max(1, Math.ceil(this.serviceMs / frameInterval - 0.1));
+    const wanted = Number.isNaN(this.serviceMs) ? 1 : Math.max(1, Math.ceil(this.serviceMs / frameInterval - 0.1));
+    const last = play.planned;
+    // hysteresis: a service time that wobbles around a boundary would change the plan, and with it cancel the host's
+    // decodes of the frames the old plan had and this one lacks; the spacing moves when it is off by a quarter
+    const spacing = last && Math.abs(wanted - last.spacing) < Math.max(1, last.spacing / 4) ? last.spacing : wanted;
     let from = s + 1;
     for (const job of this.jobs.values()) if (job.step >= from && job.fileId) from = job.step + 1;
-    const last = play.planned;
+    // the same spacing goes on on the same grid of steps: a new plan then holds what the last one had started
+    if (last && last.spacing === spacing && spacing > 1 && from > last.from) from = last.from + Math.ceil((from - last.from) / spacing) * spacing;
     if (last && last.spacing === spacing && from < last.from + last.length / 2) return;
     const length = this.options.planFrames ?? 256;
     const fileIds: string[] = [];

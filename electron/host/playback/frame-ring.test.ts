@@ -51,6 +51,10 @@ class FakeSource implements FrameSource {
   get running(): number {
     return this.pending.size;
   }
+  /** Finishes decodes until none runs (the ring starts more as earlier ones finish). */
+  async finishEvery(): Promise<void> {
+    while (this.pending.size) await this.finishAll();
+  }
 }
 
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `f${from + i}`);
@@ -115,9 +119,22 @@ describe('frame ring', () => {
     const ring = new FrameRing(source, 100 * MB);
     const loop = ids(1, 5);
     ring.setPlan(plan([...loop, ...loop, ...loop]));
-    await source.finishAll();
+    await source.finishEvery();
     for (const id of [...loop, ...loop]) (await ring.take(id, 0, ['R', 'G', 'B', 'A'])!).release();
     expect(source.started).toEqual(loop);
+  });
+
+  it('decodes a few frames at a time, the next ones first, and starts another as each finishes', async () => {
+    const source = new FakeSource(10 * MB);
+    const ring = new FrameRing(source, 1000 * MB, 2);
+    ring.setPlan(plan(ids(1, 10)));
+    expect(source.started).toEqual(['f1', 'f2']);
+    await source.finishAll();
+    expect(source.started).toEqual(['f1', 'f2', 'f3', 'f4']);
+    // a jump: only what was decoding is cancelled, not the whole budget's worth
+    ring.setPlan(plan(ids(8, 10)));
+    expect(source.cancelled).toEqual(['f3', 'f4']);
+    expect(source.started.slice(4)).toEqual(['f8', 'f9']);
   });
 
   it('answers a damaged frame with its error, and does not hold it', async () => {

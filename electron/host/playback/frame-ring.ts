@@ -46,6 +46,8 @@ interface Entry {
 
 /** How far past the cursor a request may be found in the plan (a frame the renderer skipped is let go with the rest). */
 const CURSOR_SEARCH_FRAMES = 512;
+/** Frames of a plan decoding at once: enough that every worker has chunks, few enough that the next frame comes first. */
+const MAX_DECODING = 4;
 
 export class FrameRing {
   private plan: PlaybackPlan | null = null;
@@ -58,6 +60,8 @@ export class FrameRing {
   constructor(
     private readonly source: FrameSource,
     readonly budgetBytes: number,
+    /** Frames decoding at once; the rest of the budget fills as they finish. */
+    private readonly maxDecoding = MAX_DECODING,
   ) {}
 
   /** A new plan (null: playback stopped): decodes of frames it does not keep are cancelled, held frames let go. */
@@ -147,9 +151,14 @@ export class FrameRing {
     for (const entry of [...this.entries.values()]) if (!wanted.has(entry.fileId)) this.drop(entry);
     if (!this.plan) return;
     const { part, channels } = this.plan;
-    // in plan order: the pool runs jobs of one priority oldest first
+    let decoding = 0;
+    for (const e of this.entries.values()) if (e.state === 'decoding') decoding++;
+    // in plan order: the pool runs jobs of one priority oldest first. A few frames at a time (each one's chunks keep
+    // every worker busy): the next frame is done soonest, and a new plan cancels little work already begun
     for (const [fileId, bytes] of wanted) {
       if (this.entries.has(fileId)) continue;
+      if (decoding >= this.maxDecoding) break;
+      decoding++;
       const requestId = `ring-${this.nextRequest++}`;
       const entry: Entry = { fileId, requestId, bytes, state: 'decoding', promise: this.source.decode(fileId, part, channels, requestId), planes: null, out: 0, dropped: false };
       this.counters.started++;
@@ -159,10 +168,12 @@ export class FrameRing {
           entry.planes = planes;
           entry.state = 'ready';
           if (entry.dropped && entry.out === 0) planes.release();
+          if (!entry.dropped) this.fill();
         },
         () => {
           entry.state = 'failed';
           if (!entry.dropped) this.counters.failed++;
+          if (!entry.dropped) this.fill();
         },
       );
       // a rejection is read by whoever takes the frame; unread ones are expected (cancelled decodes)
