@@ -167,6 +167,8 @@ async function playRealtime(args: Args, uploads: Uploads): Promise<Record<string
     pipeline.stop();
     const cpu = cpuMs(cpu0);
     const records = pipeline.timeline.records;
+    // --records: each step on stderr (step frame outcome, then requested / loaded / ready ms relative to its due time)
+    if (process.argv.includes('--records')) for (const r of records) console.error(`${r.step} ${r.frame} ${r.outcome} ${Math.round(r.requestedMs - r.dueMs)}/${Math.round(r.loadedMs - r.dueMs)}/${Math.round(r.readyMs - r.dueMs)} host ${Math.round(r.hostMs)} ${r.source}`);
     const loops = Array.from({ length: args.loops }, (_, l) => {
       const inLoop = records.filter((r) => r.step >= l * frames.length && r.step < (l + 1) * frames.length);
       return { loop: l + 1, cache: l === 0 ? 'cold' : 'what the RAM cache kept', ...loopSummary(inLoop, t0 + (l * frames.length * 1000) / fps, (frames.length * 1000) / fps, fps) };
