@@ -1,8 +1,8 @@
 // Frame sequences made by the project's own writer: moving HDR content (a ball over a ground, film grain, a progress
 // bar), any size and compression; for the first-start samples, the tests and the playback benchmark.
 
-import { closeSync, mkdirSync, openSync, readSync, writeSync, fstatSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, writeSync, fstatSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { floatToHalf } from '../../exr/index.js';
 import { parseRawHeaders } from '../../exr/header.js';
 import { buildParts } from '../../exr/part.js';
@@ -36,6 +36,13 @@ export interface WrittenSequence {
 /** The file name of a frame: name, separator, number padded. */
 export function frameFileName(spec: Pick<SequenceSpec, 'name' | 'separator' | 'padding'>, frame: number): string {
   return `${spec.name ?? 'beauty'}${spec.separator ?? '.'}${String(frame).padStart(spec.padding ?? 4, '0')}.exr`;
+}
+
+/** The first start's sample sequence: 24 frames at 24 fps, PIZ (the tests and bench add ZIP and others). Written when missing. */
+export function writeSampleSequence(dir: string): string[] {
+  const spec: SequenceSpec = { dir, name: 'turntable', frames: 24, firstFrame: 1001, widthPx: 480, heightPx: 270, compression: 'piz', framesPerSecond: 24 };
+  if (existsSync(join(dir, frameFileName(spec, 1024)))) return [];
+  return writeSequence(spec).paths.map((p) => basename(p));
 }
 
 /** Writes every frame of the sequence (half RGBA). */
