@@ -84,6 +84,18 @@ test('a 48-frame sequence is one grid item; it plays, frames advance, scrubbing 
   await page.keyboard.press('ArrowRight');
   await expect.poll(async () => (await probe(page)).presented?.frame).toBe(1041);
 
+  // exposure applies to the frame on screen (a playback slot's texture, not an image of the cache)
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const before = await preview.screenshot();
+  const exposure = page.getByRole('slider', { name: 'Exposure' });
+  await exposure.focus();
+  for (let i = 0; i < 4; i++) await exposure.press('ArrowRight');
+  await expect(exposure).toHaveValue('2');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  expect(Buffer.compare(before, await preview.screenshot())).not.toBe(0);
+  expect((await probe(page)).presented).toEqual({ frame: 1041, kind: 'shown' });
+  await preview.focus();
+
   // a rate no software GPU and two cores keep up with: frames are dropped, counted, and shown as such
   await page.getByRole('button', { name: 'Diagnostics' }).click();
   await player.getByRole('spinbutton', { name: 'Frame rate' }).fill('240');
