@@ -5,9 +5,10 @@
 # per run, each the bench's own summary; logs and the JSON files in $OUT.
 #
 # Prepare here, from the repository root (the device has no Node and no node_modules):
+#   npm run build                            # dist/decode-worker.mjs (the pool's workers) and dist/native/ (the kernels)
 #   node bench/sequence/build.mjs            # dist/sequence-bench/bench.mjs, Node alone runs it (webgpu stays external)
 #   ../shared/tools/gpu-kit.sh               # .gpu/: Node, the Vulkan loader, the webgpu package trimmed to linux-x64
-# Then with the device tool: carry [".gpu", "dist/sequence-bench"], command `bash bench/sequence/device.sh` (about 5 min).
+# Then with the device tool: carry [".gpu", "dist"] (about 55 MB), command `bash bench/sequence/device.sh` (about 5 min).
 # Here (2 cores, SwiftShader): SIZE=640x360 bash bench/sequence/device.sh
 set -u
 cd "$(dirname "$0")/../.."
@@ -38,7 +39,7 @@ node -e '
 const fs = require("fs"); const dir = process.argv[1];
 const runs = fs.readdirSync(dir).filter((f) => f.startsWith("seq-") && f.endsWith(".json")).sort().map((f) => {
   const d = JSON.parse(fs.readFileSync(dir + "/" + f, "utf8")); const r = d.realtime, t = d.throughput;
-  return { run: f.slice(0, -5), cores: d.machine.cores, upload: d.upload.kind, adapter: d.upload.adapter ?? null,
+  return { run: f.slice(0, -5), cores: d.machine.cores, nativeKernels: d.nativeKernels, upload: d.upload.kind, adapter: d.upload.adapter ?? null,
     loops: r.loops.map((l) => ({ loop: l.loop, achievedFps: l.achievedFps, shown: l.shown, dropped: l.dropped, fromRamCache: l.fromRamCache, medianMs: l.medianMsPerFrame })),
     throughputFps: t && t.fps, throughputCpuMsPerFrame: t && t.cpuMsPerFrame, throughputMedianMs: t && t.medianMsPerFrame };
 });

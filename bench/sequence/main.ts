@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { isMainThread, workerData } from 'node:worker_threads';
 import type { SequenceInfo } from '../../electron/host/api.js';
 import { createHost, type Host } from '../../electron/host/host.js';
+import { nativeStatus } from '../../electron/exr/compression/native.js';
 import type { Compression } from '../../electron/exr/types.js';
 import { frameFileName, type SequenceSpec } from '../../electron/host/samples/sequence.js';
 import { timelineFrames, type ClockSpec } from '../../renderer/playback/clock.js';
@@ -106,6 +107,7 @@ async function main(): Promise<void> {
     },
     machine: { cores: availableParallelism(), cpu: cpus()[0]?.model ?? '', node: process.version, loadAvg: loadAverage() },
     decodeWorkers: args.workers,
+    nativeKernels: nativeStatus.on ? 'on' : `off: ${nativeStatus.reason}`,
     osCache,
     upload: uploads.describe(),
     realtime,
