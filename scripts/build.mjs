@@ -55,7 +55,8 @@ if (existsSync(`${root}/renderer/index.html`)) {
   await viteBuild({ root: `${root}/renderer`, configFile: `${root}/vite.config.ts`, logLevel: 'warn' });
 }
 // the first-start sample images are made by our own writer, not committed
-if (existsSync(`${root}/dist/make-samples.mjs`) && !existsSync(`${root}/assets/samples/layers.exr`)) {
+// (turntable.1024.exr: the last frame of the sample sequence, written last)
+if (existsSync(`${root}/dist/make-samples.mjs`) && !['layers.exr', 'turntable.1024.exr'].every((n) => existsSync(`${root}/assets/samples/${n}`))) {
   const { spawnSync } = await import('node:child_process');
   const made = spawnSync(process.execPath, [`${root}/dist/make-samples.mjs`, `${root}/assets/samples`], { stdio: 'inherit' });
   if (made.status !== 0) console.warn('exrview: could not write the sample images (see above); the app still starts without them');

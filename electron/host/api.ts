@@ -71,6 +71,55 @@ export interface FolderInfo {
   recursive: boolean;
 }
 
+/** One frame of a sequence: its number and the file that holds it. */
+export interface SequenceFrame {
+  frame: number;
+  fileId: string;
+  /** The file's status: 'error' or 'incomplete' frames are shown as damaged and skipped in playback. */
+  status: FileEntry['status'];
+}
+
+/** Files of one folder named `name.####.exr`, `name_####.exr` or `name####.exr` (any padding): shown as one item and played. */
+export interface SequenceInfo {
+  /** Stable for this host session while the sequence exists (opaque to the renderer). */
+  id: string;
+  folderId: string;
+  /** The pattern with one # per padded digit, relative to the folder ('shots/beauty.####.exr'). */
+  relativePattern: string;
+  /** The pattern's file name alone ('beauty.####.exr'). */
+  name: string;
+  padding: number;
+  firstFrame: number;
+  lastFrame: number;
+  /** Frame step: 2 for a sequence rendered on twos. Missing frames are counted in steps. */
+  step: number;
+  /** Present frames in frame order. */
+  frames: SequenceFrame[];
+  /** Frame numbers between first and last (every `step`) that have no file: reported, not fatal. */
+  missingFrames: number[];
+  /** Frames whose file is damaged or incomplete (status not 'ok'). */
+  damagedFrames: number[];
+  /** The first readable frame's `framesPerSecond` attribute, or null when it has none (the player then uses 24). */
+  framesPerSecond: number | null;
+  /** Of the first readable frame. */
+  widthPx: number;
+  heightPx: number;
+  sizeBytes: number;
+  mtimeMs: number;
+}
+
+/**
+ * What a playing sequence will show next: the host decodes these frames ahead, in this order, into its frame ring
+ * (under a byte budget), and drops decodes of frames that are no longer in the list.
+ */
+export interface PlaybackPlan {
+  /** The frames' files in the order they will be asked for, the next one first (a file may come more than once, as in a loop). */
+  fileIds: string[];
+  part: number;
+  /** The channels each frame shows (its layer and alpha). */
+  channels: string[];
+}
+
 /** Every attribute of every part, for the header panel. */
 export interface FileHeader {
   fileId: string;
@@ -91,7 +140,8 @@ export interface StageTimingsMs {
   bytesRead: number;
 }
 
-export type Priority = 'preview' | 'prefetch' | 'thumbnail-visible' | 'thumbnail-hidden';
+/** 'playback': frames of a playing sequence, decoded ahead in play order (after the image on screen, before prefetches). */
+export type Priority = 'preview' | 'playback' | 'prefetch' | 'thumbnail-visible' | 'thumbnail-hidden';
 
 export interface DecodeRequest {
   /** Chosen by the renderer; `cancel(requestId)` drops it. */
@@ -211,6 +261,8 @@ export type HostEvent =
   | { type: 'files-changed'; folderId: string; files: FileEntry[] }
   | { type: 'files-removed'; folderId: string; fileIds: string[] }
   | { type: 'folder-error'; folderId: string; message: string }
+  /** The folder's sequences changed (a frame added, removed or changed): list them again. */
+  | { type: 'sequences-changed'; folderId: string }
   | { type: 'thumbnail-progress'; done: number; total: number };
 
 export interface HostApi {
@@ -219,6 +271,8 @@ export interface HostApi {
   openFolder(path?: string, options?: { recursive?: boolean }): Promise<FolderInfo | null>;
   closeFolder(folderId: string): Promise<void>;
   listFiles(folderId: string): Promise<FileEntry[]>;
+  /** The frame sequences among the folder's files (their files are listed by listFiles too). */
+  listSequences(folderId: string): Promise<SequenceInfo[]>;
   getHeader(fileId: string): Promise<FileHeader>;
   decodeImage(request: DecodeRequest): Promise<DecodedImage>;
   getThumbnail(request: ThumbnailRequest): Promise<Thumbnail>;
@@ -226,6 +280,8 @@ export interface HostApi {
   cancel(requestId: string): void;
   /** Priority hint: these files' thumbnails are visible now; the last one is the image on screen. */
   setVisible(fileIds: string[], currentFileId: string | null): void;
+  /** A sequence plays (or is scrubbed): decode these frames ahead; null when playback stops (the frame ring is let go). */
+  setPlayback(plan: PlaybackPlan | null): void;
   exportImages(request: ExportRequest): Promise<ExportResult>;
   onEvent(listener: (event: HostEvent) => void): () => void;
 }

@@ -16,6 +16,8 @@ import type {
   HostEvent,
   HostInfo,
   PixelLease,
+  PlaybackPlan,
+  SequenceInfo,
   StageTimingsMs,
   Thumbnail,
   ThumbnailRequest,
@@ -33,6 +35,8 @@ import { readSummary } from './library/summary.js';
 import { thumbnailOnPool } from './thumbnails/on-pool.js';
 import { thumbnailParams, type ThumbnailDetail } from './thumbnails/params.js';
 import type { ThumbnailJobResult } from './thumbnails/job.js';
+import { FrameRing, type FrameRingStats } from './playback/frame-ring.js';
+import { frameBytes } from './playback/frame-bytes.js';
 
 export interface HostOptions {
   /** Where the thumbnail cache lives (Electron: app.getPath('userData'); the command: ~/.cache/exrview). */
@@ -46,6 +50,8 @@ export interface HostOptions {
   mode?: 'electron' | 'browser';
   /** Decode the images next to the current one ahead of time (default on). */
   prefetch?: boolean;
+  /** Byte budget of the frames a playing sequence decodes ahead; default half the RAM cache, at most 2 GiB. */
+  playbackBudgetBytes?: number;
   /** Watcher timing (tests shorten it). */
   timing?: Partial<typeof DEFAULT_LIBRARY_TIMING>;
 }
@@ -70,6 +76,8 @@ export interface HostStats {
   planeMemory: { reused: number; allocated: number; keptBytes: number };
   thumbnailsMade: number;
   prefetches: number;
+  /** The frames a playing sequence holds decoded ahead. */
+  playback: FrameRingStats;
 }
 
 export function createHost(options: HostOptions): Host {
@@ -85,6 +93,7 @@ class NodeHost implements Host {
   private readonly levels: DecodedLevels;
   private readonly memory: PlaneMemory;
   private readonly disk: DiskCache;
+  private readonly ring: FrameRing;
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private readonly mode: 'electron' | 'browser';
   private readonly prefetchOn: boolean;
@@ -103,6 +112,21 @@ class NodeHost implements Host {
     this.memory = new PlaneMemory({ keepBytes: Math.min(1 << 30, Math.floor(ramBudgetBytes / 4)), advise: hugePageAdvice });
     this.levels = new DecodedLevels(this.pool, this.broker, this.memory, ramBudgetBytes);
     this.disk = new DiskCache(join(resolve(options.userDataDir), 'thumbnails'));
+    this.ring = new FrameRing(
+      {
+        decode: async (fileId, part, channels, requestId) => {
+          // planes in header order, as every decodeImage hands them out (an unknown file or channel rejects)
+          const level = this.levelOf(fileId, part, 0, 0, [...channels]);
+          return this.levels.get(level.ref, level.channels, 'playback', requestId, true);
+        },
+        cancel: (requestId) => this.broker.cancel(requestId),
+        frameBytes: (fileId, part, channels) => {
+          const file = this.library.file(fileId);
+          return file?.entry.status === 'ok' ? frameBytes(file.entry.summary?.parts[part], channels) : null;
+        },
+      },
+      options.playbackBudgetBytes ?? Math.min(2 * 2 ** 30, Math.floor(ramBudgetBytes / 2)),
+    );
     this.library = new Library({
       ...DEFAULT_LIBRARY_TIMING,
       ...options.timing,
@@ -124,6 +148,7 @@ class NodeHost implements Host {
       unpacks: this.levels.unpacks,
       planeMemory: { reused: this.memory.reused, allocated: this.memory.allocated, keptBytes: this.memory.keptBytes },
       ...this.counters,
+      playback: this.ring.stats,
     };
   }
 
@@ -173,6 +198,14 @@ class NodeHost implements Host {
     return this.library.listFiles(folderId);
   }
 
+  async listSequences(folderId: string): Promise<SequenceInfo[]> {
+    return this.library.listSequences(folderId);
+  }
+
+  setPlayback(plan: PlaybackPlan | null): void {
+    this.ring.setPlan(plan);
+  }
+
   private fileOf(fileId: string): { entry: FileEntry; absPath: string } {
     const file = this.library.file(fileId);
     if (!file) throw new Error(`unknown file "${fileId}": it was removed or its folder closed; list the folder again`);
@@ -206,7 +239,17 @@ class NodeHost implements Host {
 
   private async decode(request: DecodeRequest, lease: boolean): Promise<{ image: DecodedImage; release(): void }> {
     const t0 = performance.now();
-    const { ref, channels } = this.levelOf(request.fileId, request.part, request.lx ?? 0, request.ly ?? request.lx ?? 0, request.channels);
+    const lx = request.lx ?? 0;
+    const ly = request.ly ?? lx;
+    const { ref, channels } = this.levelOf(request.fileId, request.part, lx, ly, request.channels);
+    // a frame of the playing sequence: from the frame ring, which decoded it ahead (a plain decodeImage, whose planes
+    // may be read after any release, waits for the ring and then takes the level from the RAM cache as usual)
+    const fromRing = lx === 0 && ly === 0 ? this.ring.take(request.fileId, request.part, channels) : null;
+    if (fromRing && lease) {
+      const got = await fromRing;
+      return { image: { ...got.image, fileId: request.fileId, source: got.source, timings: { ...got.timings, hostMs: performance.now() - t0 } }, release: got.release };
+    }
+    if (fromRing) await fromRing.then((got) => got.release(), () => {});
     const got: LevelPlanes = await this.levels.get(ref, channels, request.priority, request.requestId, lease);
     return { image: { ...got.image, fileId: request.fileId, source: got.source, timings: { ...got.timings, hostMs: performance.now() - t0 } }, release: got.release };
   }
@@ -394,6 +437,7 @@ class NodeHost implements Host {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.ring.setPlan(null);
     this.library.close();
     await this.disk.flush();
     await this.pool.close();

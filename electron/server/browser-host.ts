@@ -78,11 +78,18 @@ export function browserModeHost(host: HostApi & Partial<PixelLease>, rootReal: s
       folderPath(folderId);
       return admit(await host.listFiles(folderId));
     },
+    async listSequences(folderId) {
+      folderPath(folderId);
+      // only frames the page was shown after their real path was checked (listFiles first)
+      const sequences = await host.listSequences(folderId);
+      return sequences.map((q) => ({ ...q, frames: q.frames.filter((f) => files.has(f.fileId)) })).filter((q) => q.frames.length > 0);
+    },
     getHeader: async (fileId) => (checkFile(fileId), host.getHeader(fileId)),
     decodeImage: async (request) => (checkFile(request.fileId), host.decodeImage(request)),
     ...(host.decodeImageLease ? { decodeImageLease: async (request) => (checkFile(request.fileId), host.decodeImageLease!(request)) } : {}),
     getThumbnail: async (request) => (checkFile(request.fileId), host.getThumbnail(request)),
     cancel: (requestId) => host.cancel(requestId),
+    setPlayback: (plan) => host.setPlayback(plan && { ...plan, fileIds: plan.fileIds.filter((id) => files.has(id)) }),
     setVisible: (fileIds, currentFileId) =>
       host.setVisible(
         fileIds.filter((id) => files.has(id)),
@@ -122,6 +129,7 @@ export function browserModeHost(host: HostApi & Partial<PixelLease>, rootReal: s
         for (const id of event.fileIds) files.delete(id);
         return event;
       case 'folder-error':
+      case 'sequences-changed':
         return folders.has(event.folderId) ? event : null;
       default:
         return event;

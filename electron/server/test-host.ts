@@ -66,6 +66,11 @@ export function createTestHost(options: { decodeDelayMs?: number } = {}): TestHo
       }
       return entries;
     },
+    async listSequences(folderId) {
+      calls.push('listSequences');
+      if (!folders.has(folderId)) throw new Error(`unknown folder ${folderId}`);
+      return [];
+    },
     async getHeader(fileId) {
       calls.push('getHeader');
       await bytesOf(fileId);
@@ -99,6 +104,9 @@ export function createTestHost(options: { decodeDelayMs?: number } = {}): TestHo
     },
     setVisible() {
       calls.push('setVisible');
+    },
+    setPlayback() {
+      calls.push('setPlayback');
     },
     async exportImages(request) {
       calls.push('exportImages');

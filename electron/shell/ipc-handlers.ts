@@ -80,6 +80,7 @@ export function createIpcHandlers(options: IpcHandlerOptions): IpcHandlers {
     },
     closeFolder: (folderId) => host.closeFolder(folderId),
     listFiles: (folderId) => host.listFiles(folderId),
+    listSequences: (folderId) => host.listSequences(folderId),
     getHeader: (fileId) => host.getHeader(fileId),
     // the page takes planes over the pixel route; over IPC they are cloned anyway, and shared memory cannot be
     decodeImage: async (request) => withPlainBuffers(await host.decodeImage(request)),
@@ -99,6 +100,7 @@ export function createIpcHandlers(options: IpcHandlerOptions): IpcHandlers {
   const signal: { [M in SignalMethod]: (...args: Parameters<HostApi[M]>) => void } = {
     cancel: (requestId) => host.cancel(requestId),
     setVisible: (fileIds, current) => host.setVisible(fileIds, current),
+    setPlayback: (plan) => host.setPlayback(plan),
   };
 
   const checkSender = (sender: SenderInfo, method: TransportMethod) => {

@@ -8,6 +8,7 @@ export const CALL_METHODS = [
   'openFolder',
   'closeFolder',
   'listFiles',
+  'listSequences',
   'getHeader',
   'decodeImage',
   'getThumbnail',
@@ -15,7 +16,7 @@ export const CALL_METHODS = [
 ] as const;
 
 /** Fire-and-forget methods: the caller does not wait for them. */
-export const SIGNAL_METHODS = ['cancel', 'setVisible'] as const;
+export const SIGNAL_METHODS = ['cancel', 'setVisible', 'setPlayback'] as const;
 
 export type CallMethod = (typeof CALL_METHODS)[number];
 export type SignalMethod = (typeof SIGNAL_METHODS)[number];

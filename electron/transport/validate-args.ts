@@ -1,6 +1,6 @@
 // Checks the arguments of a HostApi call that arrived from an untrusted side (a browser page, a renderer process).
 
-import type { DecodeRequest, ExportRequest, HostApi, ThumbnailRequest } from '../host/api.js';
+import type { DecodeRequest, ExportRequest, HostApi, PlaybackPlan, ThumbnailRequest } from '../host/api.js';
 import type { TransportMethod } from './host-methods.js';
 
 /** A call whose arguments do not match the HostApi contract: answered 400, never passed to the host. */
@@ -8,7 +8,7 @@ export class ArgumentError extends Error {}
 
 const MAX_STRING_CHARS = 4096;
 const MAX_LIST_ITEMS = 100_000;
-const PRIORITIES = ['preview', 'prefetch', 'thumbnail-visible', 'thumbnail-hidden'] as const;
+const PRIORITIES = ['preview', 'playback', 'prefetch', 'thumbnail-visible', 'thumbnail-hidden'] as const;
 const THUMB_PRIORITIES = ['thumbnail-visible', 'thumbnail-hidden'] as const;
 const DISPLAY_TRANSFORMS = ['srgb', 'rec709', 'aces', 'agx', 'pbr-neutral', 'reinhard', 'linear'] as const;
 const EXPORT_KINDS = ['image', 'thumbnail', 'exr-layer'] as const;
@@ -38,6 +38,7 @@ const VALIDATORS: { [M in TransportMethod]: (args: unknown[]) => Args<M> } = {
   },
   closeFolder: (a) => (arity('closeFolder', a, 1, 1), [str(a[0], 'closeFolder: folderId')]),
   listFiles: (a) => (arity('listFiles', a, 1, 1), [str(a[0], 'listFiles: folderId')]),
+  listSequences: (a) => (arity('listSequences', a, 1, 1), [str(a[0], 'listSequences: folderId')]),
   getHeader: (a) => (arity('getHeader', a, 1, 1), [str(a[0], 'getHeader: fileId')]),
   decodeImage: (a) => (arity('decodeImage', a, 1, 1), [decodeRequest(a[0])]),
   getThumbnail: (a) => (arity('getThumbnail', a, 1, 1), [thumbnailRequest(a[0])]),
@@ -47,7 +48,19 @@ const VALIDATORS: { [M in TransportMethod]: (args: unknown[]) => Args<M> } = {
     arity('setVisible', a, 2, 2);
     return [strList(a[0], 'setVisible: fileIds'), a[1] === null ? null : str(a[1], 'setVisible: currentFileId')];
   },
+  setPlayback: (a) => (arity('setPlayback', a, 1, 1), [a[0] === null ? null : playbackPlan(a[0])]),
 };
+
+/** Longest plan taken: a few loops of a long shot ahead is plenty (the renderer sends a new one as it plays). */
+const MAX_PLAN_FRAMES = 4096;
+
+function playbackPlan(v: unknown): PlaybackPlan {
+  const where = 'setPlayback: plan';
+  const o = obj(v, where, ['fileIds', 'part', 'channels']);
+  const fileIds = strList(o.fileIds, `${where}.fileIds`);
+  if (fileIds.length > MAX_PLAN_FRAMES) throw new ArgumentError(`${where}.fileIds has more than ${MAX_PLAN_FRAMES} frames: send the next ones in a later plan`);
+  return { fileIds, part: int(o.part, `${where}.part`), channels: strList(o.channels, `${where}.channels`) };
+}
 
 function decodeRequest(v: unknown): DecodeRequest {
   const where = 'decodeImage: request';

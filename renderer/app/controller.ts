@@ -9,11 +9,13 @@ import type { RendererHost } from '../host/index.js';
 import { maxSampleCount, SAMPLES_PLANE, samplesDisplay, withSampleCountPlane } from '../state/deep-samples.js';
 import { planesOf } from '../gpu/gpu-image.js';
 import { layerChoice } from '../state/layer-choice.js';
+import { gridItems, sequenceOf } from '../state/grid-items.js';
 import { storeActions, type AppStore } from '../state/store.js';
 import { documentSink, type DownloadSink } from './downloads.js';
 import type { ExportOutcome } from './export-request.js';
 import { runExport, type ExportOptions } from './export-runner.js';
 import { ThumbnailRequests } from './thumbnail-requests.js';
+import { Player } from './player.js';
 
 export const THUMB_REQUEST_PX = 128;
 
@@ -40,9 +42,19 @@ export class Controller {
   private showSeq = 0;
   private previewSize = { widthPx: 1, heightPx: 1 };
   private readonly listeners = new Set<() => void>();
+  /** Plays the sequence of the grid item on screen. */
+  readonly player: Player;
 
   constructor(readonly host: RendererHost, readonly store: AppStore, private readonly downloadSink: () => DownloadSink = () => documentSink()) {
     this.actions = storeActions(store);
+    this.player = new Player({
+      host, store,
+      engine: () => (this.engine instanceof GpuEngine ? this.engine : null),
+      choice: () => {
+        const layer = this.currentLayer();
+        return layer ? { part: this.store.getState().image.part, choice: layerChoice(layer, this.store.getState().image.channel).choice } : null;
+      },
+    });
     this.thumbs = new ThumbnailRequests(host.api, () => this.engine, THUMB_REQUEST_PX, () => this.emit());
   }
 
@@ -69,13 +81,20 @@ export class Controller {
       if (s.view.display !== prev.view.display || s.image.channel !== prev.image.channel || s.image.decoded !== prev.image.decoded) e.setDisplay(this.effectiveDisplay());
       if (s.view.panZoom !== prev.view.panZoom) e.setPanZoom(s.view.panZoom);
       const a = s.image, b = prev.image;
-      if (a.currentFileId !== b.currentFileId || a.part !== b.part || a.layer !== b.layer || a.channel !== b.channel) void this.showCurrent(a.currentFileId !== b.currentFileId || a.part !== b.part);
+      if (a.currentFileId !== b.currentFileId || s.library.sequences !== prev.library.sequences) this.followSequence();
+      const layerChanged = a.part !== b.part || a.layer !== b.layer || a.channel !== b.channel;
+      // a sequence's frame on screen: the player shows the new layer of the same frame (and plays on with it)
+      if (layerChanged && a.currentFileId === b.currentFileId && this.player.presented) this.player.refresh(true);
+      else if (a.currentFileId !== b.currentFileId || layerChanged) void this.showCurrent(a.currentFileId !== b.currentFileId || a.part !== b.part);
+      const p = s.playback, q = prev.playback;
+      if (p.fps !== q.fps || p.mode !== q.mode || p.inFrame !== q.inFrame || p.outFrame !== q.outFrame) this.player.refresh(false);
     });
     this.host.api.onEvent((ev) => {
       if (ev.type === 'files-added' || ev.type === 'files-changed') this.actions.upsertFiles(ev.files);
       else if (ev.type === 'files-removed') this.actions.removeFiles(ev.fileIds);
       else if (ev.type === 'thumbnail-progress') this.actions.setThumbProgress(ev.done, ev.total);
       else if (ev.type === 'folder-error') this.actions.setUi({ status: ev.message });
+      else if (ev.type === 'sequences-changed' && ev.folderId === this.store.getState().library.folderId) void this.loadSequences(ev.folderId);
     });
     const info = await this.host.api.getInfo();
     this.info = info;
@@ -117,8 +136,45 @@ export class Controller {
 
   private async loadFolder(folderId: string): Promise<void> {
     const files = await this.host.api.listFiles(folderId);
+    const sequences = await this.host.api.listSequences(folderId);
+    this.actions.setSequences(sequences);
     this.actions.setFiles(folderId, files);
-    this.actions.setUi({ status: `${files.length} files` });
+    this.actions.setUi({ status: `${files.length} files${sequences.length ? `, ${sequences.length} sequence${sequences.length === 1 ? '' : 's'}` : ''}` });
+  }
+
+  private async loadSequences(folderId: string): Promise<void> {
+    try {
+      this.actions.setSequences(await this.host.api.listSequences(folderId));
+    } catch (e) {
+      this.actions.setUi({ status: `could not list the folder's sequences: ${e instanceof Error ? e.message : String(e)}. Open the folder again.` });
+    }
+  }
+
+  /** The grid item on screen is a sequence's: the player takes it (rate from its framesPerSecond, else 24), else lets go. */
+  private followSequence(): void {
+    const s = this.store.getState();
+    const q = sequenceOf(s.library, s.image.currentFileId);
+    if (q?.id === this.player.open?.id) {
+      if (q) this.player.setSequence(q);
+      return;
+    }
+    this.player.setSequence(q);
+    this.actions.setPlayback({ sequenceId: q?.id ?? null, playing: false, direction: 1, fps: q?.framesPerSecond ?? 24, inFrame: null, outFrame: null });
+  }
+
+  /** Next (+1) or previous (-1) grid item (a sequence counts as one). */
+  stepItem(delta: number): void {
+    const s = this.store.getState();
+    const items = gridItems(s.library);
+    if (!items.length) return;
+    const q = sequenceOf(s.library, s.image.currentFileId);
+    const at = items.findIndex((it) => it.id === s.image.currentFileId || (q !== null && it.sequence?.id === q.id));
+    this.actions.selectFile(items[at < 0 ? 0 : (at + delta + items.length) % items.length]!.id);
+  }
+
+  private currentLayer() {
+    const part = this.currentPart();
+    return part?.layers.find((l) => l.name === this.store.getState().image.layer) ?? part?.layers[0];
   }
 
   private effectiveDisplay() {

@@ -8,6 +8,7 @@ import { GRID_CELL_BYTES, GRID_VIEW_BYTES, PREVIEW_VIEW_BYTES, UniformBlock, pac
 import { DummyPlanes, encodePreviewCompute, type LayerTexture } from '../../shaders/passes.js';
 import { ShaderKit, STORAGE_TARGET_FORMATS } from '../../shaders/pipelines.js';
 import { requestGpuDevice, type GpuDeviceInfo } from './device.js';
+import { FrameSlots, slotBytes } from './frame-slots.js';
 import { FrameStats } from './frame-stats.js';
 import { CachedTexture, GpuImage, layerKey, planesOf, type LayerChoice } from './gpu-image.js';
 import { GpuTimer } from './gpu-timer.js';
@@ -157,6 +158,8 @@ export class GpuEngine {
   private captures: { which: 'preview' | 'grid'; resolve: (c: CanvasCapture) => void; reject: (e: unknown) => void }[] = [];
   private frameTextures: { preview: GPUTexture | null; grid: GPUTexture | null } = { preview: null, grid: null };
   private disposed = false;
+  /** The ring of textures a playing sequence goes through (made on the first playback, kept while frames keep their size). */
+  private slots: FrameSlots | null = null;
   private restoring: Promise<void> | null = null;
   readonly frames = new FrameStats();
   imageUploads = 0;
@@ -321,6 +324,32 @@ export class GpuEngine {
     this.invalidate();
     report.showMs = await new Promise<number>((resolve) => this.pendingShows.push({ t0, resolve }));
     return report;
+  }
+
+  /**
+   * The playback ring of `count` slots (see frame-slots.ts): a new ring when the count changes. Slot textures live
+   * beside the image cache, not in it: the ring is small, fixed, and written again for every frame.
+   */
+  frameSlots(count: number): FrameSlots {
+    if (this.slots && this.slots.count === count && this.slots.device === this.device) return this.slots;
+    if (this.current && this.slots && this.current.keyString.startsWith('slot:')) this.current = null;
+    this.slots?.destroy();
+    this.slots = new FrameSlots({ device: this.device, kit: this.kit, dummies: this.dummies, uploader: this.uploader, buildTimer: this.info.hasTimestamps ? new GpuTimer(this.device, 'frame build') : null }, count);
+    return this.slots;
+  }
+
+  /** How many playback slots fit `budgetBytes` for frames of this size (2 at least: one shown, one filling). */
+  slotCountFor(widthPx: number, heightPx: number, planes: Parameters<typeof slotBytes>[2], budgetBytes = 512 << 20): number {
+    return Math.max(2, Math.min(6, Math.floor(budgetBytes / Math.max(1, slotBytes(widthPx, heightPx, planes)))));
+  }
+
+  /** Shows what playback slot `slot` holds, with the display settings of any image (exposure, tone-map, pan and zoom). */
+  presentSlot(slot: number, key: ImageKey, choice: LayerChoice): boolean {
+    const f = this.slots?.frame(slot);
+    if (!f) return false;
+    this.current = { key, keyString: `slot:${slot}:${imageKeyString(key)}`, choice, image: f.image, layer: f.layer };
+    this.invalidate();
+    return true;
   }
 
   private cachePlane(keyString: string, image: GpuImage, plane: UploadedPlane, keep: ReadonlySet<string>): void {
@@ -559,6 +588,7 @@ export class GpuEngine {
       // every texture died with the device: forget them, then build everything again on a new one
       this.cache.forgetAll();
       this.images.clear();
+      this.slots = null;
       const cur = this.current;
       this.current = null;
       this.mipTimer = this.toneTimer = null;
@@ -582,6 +612,7 @@ export class GpuEngine {
     if (this.rafId) cancelAnimationFrame(this.rafId);
     this.cache.clear();
     this.images.clear();
+    this.slots?.destroy();
     this.atlas?.destroy();
     this.uploader?.destroy();
     this.previewContext?.unconfigure();

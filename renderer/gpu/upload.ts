@@ -33,7 +33,19 @@ export interface PlaneUploader {
    * copies are submitted; GPU work that reads the textures is ordered after them by the queue, so nobody waits.
    */
   uploadImage(planes: readonly DecodedPlane[]): Promise<ImageUpload>;
+  /** The planes into textures made before (a playback frame slot's, each of its plane's size and format): none created. */
+  uploadInto(targets: readonly PlaneTarget[]): Promise<Omit<ImageUpload, 'planes'>>;
   destroy(): void;
+}
+
+export interface PlaneTarget {
+  plane: DecodedPlane;
+  texture: GPUTexture;
+}
+
+/** The texture a plane goes into: r16float / r32float / r32uint, one texel per sample. */
+export function planeFormat(pixelType: DecodedPlane['pixelType']): { format: UploadFormat; bytes: number; kind: 'float' | 'uint' } {
+  return FORMATS[pixelType];
 }
 
 const FORMATS: Record<DecodedPlane['pixelType'], { format: UploadFormat; bytes: number; kind: 'float' | 'uint' }> = {
@@ -80,6 +92,17 @@ export function writeTextureUploader(device: GPUDevice, reason: string): PlaneUp
       }
       return { planes: out, bytes, callMs: performance.now() - t0, cpuCopyMs: NaN, waitMs: 0, submits: planes.length };
     },
+    async uploadInto(targets) {
+      const t0 = performance.now();
+      let bytes = 0;
+      for (const { plane, texture } of targets) {
+        const texelBytes = FORMATS[plane.pixelType].bytes;
+        if (plane.widthSamples * plane.heightSamples === 0) continue;
+        device.queue.writeTexture({ texture }, plane.data, { bytesPerRow: plane.widthSamples * texelBytes, rowsPerImage: plane.heightSamples }, { width: plane.widthSamples, height: plane.heightSamples });
+        bytes += plane.widthSamples * plane.heightSamples * texelBytes;
+      }
+      return { bytes, callMs: performance.now() - t0, cpuCopyMs: NaN, waitMs: 0, submits: targets.length };
+    },
     destroy() {},
   };
 }
@@ -108,6 +131,19 @@ export function stagingRingUploader(device: GPUDevice, uploader: Uploader): Plan
         for (const p of out) p.texture.destroy();
         throw e;
       }
+    },
+    async uploadInto(targets) {
+      const t0 = performance.now();
+      const items: UploadItem[] = [];
+      let bytes = 0;
+      for (const { plane, texture } of targets) {
+        const f = FORMATS[plane.pixelType];
+        if (plane.widthSamples * plane.heightSamples === 0) continue;
+        items.push({ texture, format: f.format, width: plane.widthSamples, height: plane.heightSamples, source: { kind: 'texels', data: texels(plane) } });
+        bytes += plane.widthSamples * plane.heightSamples * f.bytes;
+      }
+      const stats = items.length ? await uploader.uploadMany(items) : null;
+      return { bytes, callMs: performance.now() - t0, cpuCopyMs: stats?.cpuCopyMs ?? 0, waitMs: stats?.waitMs ?? 0, submits: stats?.submits ?? 0 };
     },
     destroy: () => uploader.destroy(),
   };

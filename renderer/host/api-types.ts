@@ -17,6 +17,9 @@ export type {
   ExportRequest,
   ExportResult,
   ViewTransform,
+  SequenceInfo,
+  SequenceFrame,
+  PlaybackPlan,
 } from '../../electron/host/api.js';
 /** The message prefix of a cancelled request (a value in the contract; its type pins the literal). */
 export type CancelledMessage = (typeof import('../../electron/host/api.js'))['CANCELLED_MESSAGE'];

@@ -94,11 +94,13 @@ export function createHttpHost(loc: Location = window.location, pool: BufferPool
     openFolder: (path, options) => call('openFolder', options ? [path ?? null, options] : path !== undefined ? [path] : []),
     closeFolder: (id) => call('closeFolder', [id]),
     listFiles: (id) => call('listFiles', [id]),
+    listSequences: (id) => call('listSequences', [id]),
     getHeader: (id) => call('getHeader', [id]),
     decodeImage: (r) => call('decodeImage', [r]),
     getThumbnail: (r) => call('getThumbnail', [r]),
     cancel: (id) => signal('cancel', [id]),
     setVisible: (ids, current) => signal('setVisible', [ids, current]),
+    setPlayback: (plan) => signal('setPlayback', [plan]),
     exportImages: (r) => call('exportImages', [r]),
     onEvent(listener) {
       listeners.add(listener);

@@ -1,7 +1,8 @@
 // The one store: typed slices (library, view, image, ui) and actions callable outside React.
 // Per-pointer-move values (pan/zoom, the pixel under the cursor) live here too but no component subscribes to them.
 import { createStore } from 'zustand/vanilla';
-import type { DecodedImage, FileEntry, FileHeader, FolderInfo } from '../host/api-types.js';
+import type { DecodedImage, FileEntry, FileHeader, FolderInfo, SequenceInfo } from '../host/api-types.js';
+import type { LoopMode } from '../playback/clock.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
 import type { PanZoom } from '../gpu/view-geometry.js';
 import type { ChannelPick } from './layer-choice.js';
@@ -14,6 +15,8 @@ export interface LibrarySlice {
   folders: FolderInfo[];
   folderId: string | null;
   files: FileEntry[];
+  /** The folder's frame sequences: each shows as one grid item (its files are in `files` too). */
+  sequences: SequenceInfo[];
   filter: string;
   sort: SortKey;
   thumbsDone: number;
@@ -54,6 +57,21 @@ export interface UiSlice {
   status: string;
 }
 
+/** The player's settings (the frame on screen is not here: it changes every frame, the player owns it). */
+export interface PlaybackSlice {
+  /** The sequence of the grid item on screen, or null when a single image is shown. */
+  sequenceId: string | null;
+  playing: boolean;
+  /** 1 forwards (L), -1 backwards (J). */
+  direction: 1 | -1;
+  mode: LoopMode;
+  /** The sequence's `framesPerSecond` attribute, else 24, until the user sets another. */
+  fps: number;
+  /** In and out points (frame numbers); null: the sequence's first / last frame. */
+  inFrame: number | null;
+  outFrame: number | null;
+}
+
 export type ExportKind = 'image' | 'thumbnail';
 export type ExportFormat = 'png' | 'jpg';
 
@@ -68,18 +86,19 @@ export interface ExportSlice {
   outcome: ExportOutcome | null;
 }
 
-export interface AppState { library: LibrarySlice; view: ViewSlice; image: ImageSlice; ui: UiSlice; export: ExportSlice }
+export interface AppState { library: LibrarySlice; view: ViewSlice; image: ImageSlice; ui: UiSlice; export: ExportSlice; playback: PlaybackSlice }
 
 export const EXPOSURE_STEP_EV = 0.5;
 export const EXPOSURE_RANGE_EV = 20;
 
 export function initialState(): AppState {
   return {
-    library: { folders: [], folderId: null, files: [], filter: '', sort: 'name', thumbsDone: 0, thumbsTotal: 0, recent: [], selection: [], anchor: null },
+    library: { folders: [], folderId: null, files: [], sequences: [], filter: '', sort: 'name', thumbsDone: 0, thumbsTotal: 0, recent: [], selection: [], anchor: null },
     view: { display: { ...DEFAULT_DISPLAY }, panZoom: { zoom: 1, centerX: 0, centerY: 0 } },
     image: { currentFileId: null, part: 0, layer: '', channel: 'rgb', header: null, loading: false, error: null, decoded: null },
     ui: { diagnosticsOpen: false, helpOpen: false, helpTopic: 'shortcuts', headerOpen: false, path: 'starting', pathReason: '', status: '' },
     export: { open: false, kind: 'image', format: 'png', longSidePx: 256, running: false, outcome: null },
+    playback: { sequenceId: null, playing: false, direction: 1, mode: 'loop', fps: 24, inFrame: null, outFrame: null },
   };
 }
 
@@ -147,6 +166,10 @@ export function storeActions(store: AppStore) {
     setFolders(folders: FolderInfo[]): void {
       set((s) => ({ library: { ...s.library, folders, recent: [...new Set([...folders.map((f) => f.displayPath), ...s.library.recent])].slice(0, 8) } }));
     },
+    setSequences(sequences: SequenceInfo[]): void {
+      set((s) => ({ library: { ...s.library, sequences } }));
+    },
+    setPlayback(patch: Partial<PlaybackSlice>): void { set((s) => ({ playback: { ...s.playback, ...patch } })); },
     setFilter(filter: string): void { set((s) => ({ library: { ...s.library, filter } })); },
     setSort(sort: SortKey): void { set((s) => ({ library: { ...s.library, sort } })); },
     setThumbProgress(done: number, total: number): void { set((s) => ({ library: { ...s.library, thumbsDone: done, thumbsTotal: total } })); },

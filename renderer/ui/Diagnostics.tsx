@@ -1,6 +1,7 @@
 // The diagnostics panel: adapter, per-image stage timings, transfer, upload, GPU times, cache, path, frame chart.
 import { useEffect, useRef, useState } from 'react';
 import { diagnosticsReport } from './diagnostics-report.js';
+import { PlaybackDiagnostics } from './PlaybackDiagnostics.js';
 import { useApp, useController } from './context.js';
 
 const fmt = (v: number | null | undefined, unit: string): string => (v === null || v === undefined || Number.isNaN(v) ? 'n/a' : `${v} ${unit}`);
@@ -76,6 +77,7 @@ export function Diagnostics() {
         <dt>Frames</dt><dd data-key="frames">{r.frames?.count ?? 0}</dd>
       </dl>
       {r.frames && <FrameChart cpu={r.frames.cpuMs} gpu={r.frames.gpuMs} />}
+      {r.playback && <PlaybackDiagnostics report={r.playback} records={c.player.records} />}
       <button type="button" onClick={exportJson}>Export JSON</button>
     </section>
   );

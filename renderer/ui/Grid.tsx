@@ -2,7 +2,8 @@
 // visible thumbnail into (tone-mapped on the GPU, so exposure applies to the whole grid at once). Multi-select: see selection.ts.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { clickSelect, keySelect } from '../state/selection.js';
-import { selectionOf, visibleFiles } from '../state/store.js';
+import { gridItems } from '../state/grid-items.js';
+import { selectionOf } from '../state/store.js';
 import { cellPosition, gridLayout } from './grid-layout.js';
 import { useApp, useController } from './context.js';
 
@@ -14,7 +15,8 @@ export function Grid() {
   const c = useController();
   const library = useApp((s) => s.library);
   const current = useApp((s) => s.image.currentFileId);
-  const files = useMemo(() => visibleFiles(library), [library]);
+  // single files and one item per sequence (its id: the frame it opens on)
+  const files = useMemo(() => gridItems(library), [library]);
   const order = useMemo(() => files.map((f) => f.id), [files]);
   const selected = useMemo(() => new Set(library.selection), [library.selection]);
   const scroller = useRef<HTMLDivElement>(null);
@@ -60,11 +62,13 @@ export function Grid() {
     const w = Math.max(1, Math.round(box.width * dpr)), h = Math.max(1, Math.round(box.height * dpr));
     if (cv.width !== w || cv.height !== h) { cv.width = w; cv.height = h; }
     if (!cv.dataset.attached) { c.engine.attachGrid(cv); cv.dataset.attached = '1'; }
-    c.engine.setGridCells(shown.map((f, k) => {
+    // a sequence's cell is a filmstrip: its first, middle and last frames side by side
+    c.engine.setGridCells(shown.flatMap((f, k) => {
       const p = cellPosition(layout, layout.first + k);
-      return { fileId: f.id, xPx: p.xPx * dpr, yPx: (p.yPx - box.scrollTop) * dpr, widthPx: CELL_PX * dpr, heightPx: CELL_PX * dpr };
+      const widthPx = (CELL_PX * dpr) / f.strip.length;
+      return f.strip.map((fileId, i) => ({ fileId, xPx: p.xPx * dpr + i * widthPx, yPx: (p.yPx - box.scrollTop) * dpr, widthPx, heightPx: CELL_PX * dpr }));
     }));
-    c.requestThumbnails(shown.map((f) => f.id));
+    c.requestThumbnails(shown.flatMap((f) => f.strip));
   });
 
   return (
@@ -77,13 +81,14 @@ export function Grid() {
         {shown.map((f, k) => {
           const p = cellPosition(layout, layout.first + k);
           return (
-            <div key={f.id} id={`grid-option-${layout.first + k}`} role="option" aria-label={f.name} aria-selected={selected.has(f.id)}
+            <div key={f.id} id={`grid-option-${layout.first + k}`} role="option" aria-label={f.label} aria-selected={selected.has(f.id)}
+              data-sequence={f.sequence ? f.sequence.name : undefined}
               aria-setsize={files.length} aria-posinset={layout.first + k + 1}
-              className={`cell${selected.has(f.id) ? ' selected' : ''}${f.id === current ? ' current' : ''}${f.status !== 'ok' ? ' bad' : ''}`} title={f.error ?? f.relativePath}
+              className={`cell${selected.has(f.id) ? ' selected' : ''}${f.id === current ? ' current' : ''}${f.bad ? ' bad' : ''}${f.sequence ? ' sequence' : ''}`} title={f.title}
               style={{ left: p.xPx, top: p.yPx, width: CELL_PX, height: CELL_PX + LABEL_PX }}
               onMouseDown={(e) => { if (e.shiftKey) e.preventDefault(); /* no text selection on Shift-click */ }}
               onClick={(e) => onOptionClick(e, f.id)}>
-              <span className="cell-name">{f.name}</span>
+              <span className="cell-name">{f.label}</span>
             </div>
           );
         })}

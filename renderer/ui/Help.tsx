@@ -7,6 +7,9 @@ const KEYS: [string, string][] = [
   ['click, Ctrl/Cmd-click, Shift-click', 'select one, add or remove one, add a range (grid)'],
   ['arrows, Home, End in the grid', 'move; with Shift extend, with Ctrl/Cmd move without selecting'],
   ['Space / Ctrl+A in the grid', 'toggle the focused image / select all'],
+  ['J / K / L (a sequence)', 'play backwards / stop / play forwards'],
+  ['Space, ← / → (a sequence)', 'play or stop; one frame back / on'],
+  ['I / O (a sequence)', 'in / out point at the frame on screen'],
 ];
 
 export function Help() {

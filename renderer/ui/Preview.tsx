@@ -5,6 +5,7 @@ import { canvasToImage, oneToOne, panBy, zoomAt } from '../gpu/view-geometry.js'
 import { pixelReadout } from './pixel-readout.js';
 import { Pickers } from './Pickers.js';
 import { HeaderPanel } from './HeaderPanel.js';
+import { PlayerBar } from './PlayerBar.js';
 import { useApp, useController } from './context.js';
 
 export function Preview() {
@@ -73,6 +74,8 @@ export function Preview() {
         h: () => c.actions.setPanZoom(panBy(s, step, 0)), l: () => c.actions.setPanZoom(panBy(s, -step, 0)),
         k: () => c.actions.setPanZoom(panBy(s, 0, step)), j: () => c.actions.setPanZoom(panBy(s, 0, -step)),
       };
+      // on a sequence J/K/L are the player's (shortcuts.ts), as in every player
+      if (c.player.open && 'jkl'.includes(e.key)) return;
       const m = moves[e.key];
       if (m) { m(); e.preventDefault(); }
     };
@@ -100,6 +103,7 @@ export function Preview() {
         {error && <span role="alert">{error}</span>}
       </div>
       <canvas ref={canvas} className="preview-canvas" role="img" aria-label="Preview" tabIndex={0} data-has-image={hasImage} />
+      <PlayerBar />
       <HeaderPanel />
     </section>
   );

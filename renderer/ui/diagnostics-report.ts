@@ -1,5 +1,6 @@
 // The diagnostics figures as one plain object: shown by the panel and exported as JSON.
 import type { Controller } from '../app/controller.js';
+import { playbackReport } from './playback-report.js';
 
 const round = (v: number, d = 2): number | null => (Number.isFinite(v) ? Math.round(v * 10 ** d) / 10 ** d : null);
 
@@ -31,5 +32,6 @@ export function diagnosticsReport(c: Controller) {
     recentImages: c.records.slice(-20).map((r) => ({ name: r.name, source: r.show.source, hostMs: round(r.host?.hostMs ?? NaN), transferMs: round(r.transferMs), uploadWallMs: round(r.show.uploadWallMs), showMs: round(r.show.showMs) })),
     frames: frames ? { count: frames.count, cpuMs: frames.ordered(frames.cpuMs).map((v) => round(v, 3)), gpuMs: frames.ordered(frames.gpuMs).map((v) => round(v, 3)) } : null,
     thumbnailsShown: c.thumbsShown,
+    playback: playbackReport(c.player),
   };
 }

@@ -3,8 +3,11 @@
 import { CANCELLED_MESSAGE, type Priority } from '../api.js';
 import type { JobHandle, JobTimings } from './pool.js';
 
-/** Pool priority (lower runs first): previews pre-empt prefetches, which pre-empt visible then hidden thumbnails. */
-export const POOL_PRIORITY: Readonly<Record<Priority, number>> = { preview: 0, prefetch: 1, 'thumbnail-visible': 2, 'thumbnail-hidden': 3 };
+/**
+ * Pool priority (lower runs first): previews pre-empt the frames of a playing sequence, which pre-empt prefetches,
+ * then visible and hidden thumbnails.
+ */
+export const POOL_PRIORITY: Readonly<Record<Priority, number>> = { preview: 0, playback: 1, prefetch: 2, 'thumbnail-visible': 3, 'thumbnail-hidden': 4 };
 
 export interface JobMeta {
   fileId: string;

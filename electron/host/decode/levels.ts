@@ -79,8 +79,13 @@ export class DecodedLevels {
     return { hits: this.ram.hits, misses: this.ram.misses, sizeBytes: this.ram.sizeBytes, count: this.ram.count, budgetBytes: this.ram.budgetBytes };
   }
 
-  /** The planes of `channels` (header order) of a level; `lease`: the caller releases them when done, so their memory can be reused. */
+  /**
+   * The planes of `channels` (header order) of a level; `lease`: the caller releases them when done, so their memory
+   * can be reused. Playback decodes keep no chunk store: a frame is shown once per loop, and the store of a
+   * many-layer frame would take several times the budget of the frames ahead.
+   */
   async get(ref: LevelRef, channels: readonly string[], priority: Priority, requestId: string | null, lease: boolean): Promise<LevelPlanes> {
+    const keepChunks = priority !== 'playback';
     const key = levelKey(ref);
     let source: DecodedImage['source'] = 'ram-cache';
     let timings = ZERO;
@@ -106,7 +111,7 @@ export class DecodedLevels {
         const run = await this.broker.run<LevelDecode | DeepFlatTaskResult>(
           `${key}\0decode`,
           { fileId: ref.fileId, kind: 'decode' },
-          this.decodeStarter(ref, channels),
+          this.decodeStarter(ref, channels, keepChunks),
           priority,
           requestId,
         );
@@ -141,7 +146,7 @@ export class DecodedLevels {
    * How to start the level's decode on the pool: deep parts whole, flat levels in bands. The bands are planned from
    * the header, read meanwhile: the job takes its place in the queue at once.
    */
-  private decodeStarter(ref: LevelRef, channels: readonly string[]): (poolPriority: number) => JobHandle<unknown> {
+  private decodeStarter(ref: LevelRef, channels: readonly string[], keepChunks: boolean): (poolPriority: number) => JobHandle<unknown> {
     const { absPath: path, part, lx, ly } = ref;
     const all = channels.length === ref.allChannels.length;
     if (ref.deep) {
@@ -150,7 +155,7 @@ export class DecodedLevels {
     const selected = all ? null : [...channels];
     // fewer than all channels: keep the decompressed chunks for the others
     return (poolPriority) =>
-      decodeLevel(this.pool, { path, layout: layoutOf(ref, selected), channels: selected, priority: poolPriority, memory: this.memory, ...(all ? {} : { chunks: 'keep' as const }) });
+      decodeLevel(this.pool, { path, layout: layoutOf(ref, selected), channels: selected, priority: poolPriority, memory: this.memory, ...(all || !keepChunks ? {} : { chunks: 'keep' as const }) });
   }
 
   /** Unpacks more channels of a cached level from its chunk store. */

@@ -2,7 +2,9 @@
 
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { FileEntry, FolderInfo, HostEvent } from '../api.js';
+import type { FileEntry, FolderInfo, HostEvent, SequenceInfo } from '../api.js';
+import { framesPerSecondValue, listSequences } from './sequence-list.js';
+import { parseFrameName } from './sequences.js';
 import { readSummary, type SummaryResult } from './summary.js';
 import { watchTree, type TreeWatcher } from './watcher.js';
 
@@ -26,6 +28,8 @@ export const DEFAULT_LIBRARY_TIMING = { watchDebounceMs: 100, settlePollMs: 500,
 
 /** Headers read at once while scanning a folder (they are small reads; this keeps the disk queue short). */
 const SCAN_CONCURRENCY = 8;
+/** Frames of a sequence being rendered arrive one after another: one 'sequences-changed' for a burst of them. */
+const SEQUENCES_CHANGED_DELAY_MS = 100;
 
 const isExrName = (name: string) => /\.exr$/i.test(name) && !name.startsWith('.');
 
@@ -47,12 +51,19 @@ interface Folder {
   closed: boolean;
   /** The folder itself is gone (deleted or moved away): reported once. */
   rootGone: boolean;
+  /** A 'sequences-changed' event waiting to go out. */
+  sequencesTimer: NodeJS.Timeout | null;
 }
 
 export class Library {
   private readonly folders = new Map<string, Folder>();
   private readonly fileIds = new Map<string, string>();
   private readonly filesById = new Map<string, { folder: Folder; absPath: string }>();
+  /** Each file's `framesPerSecond`, read with its header (sequences take their rate from their first frame). */
+  private readonly framesPerSecond = new Map<string, number | null>();
+  /** Sequence ids by folder and pattern: the same sequence keeps its id while the host runs. */
+  private readonly sequenceIds = new Map<string, string>();
+  private nextSequence = 1;
   private nextFolder = 1;
   private nextFile = 1;
 
@@ -71,7 +82,7 @@ export class Library {
   async openFolder(root: string, recursive: boolean): Promise<FolderInfo> {
     for (const f of this.folders.values()) if (f.root === root && f.info.recursive === recursive) return f.info;
     const info: FolderInfo = { id: `d${(this.nextFolder++).toString(36)}`, displayPath: this.options.displayPath(root), recursive };
-    const folder: Folder = { info, root, entries: new Map(), settling: new Map(), watcher: null, busy: new Map(), closed: false, rootGone: false };
+    const folder: Folder = { info, root, entries: new Map(), settling: new Map(), watcher: null, busy: new Map(), closed: false, rootGone: false, sequencesTimer: null };
     // watch first, so a file written during the scan is not missed
     folder.watcher = watchTree(root, {
       recursive,
@@ -96,6 +107,7 @@ export class Library {
     folder.closed = true;
     folder.watcher?.close();
     for (const s of folder.settling.values()) clearTimeout(s.timer);
+    if (folder.sequencesTimer) clearTimeout(folder.sequencesTimer);
     for (const abs of folder.entries.keys()) this.filesById.delete(this.fileIdFor(abs));
     this.folders.delete(folderId);
   }
@@ -108,6 +120,33 @@ export class Library {
     const folder = this.folders.get(folderId);
     if (!folder) throw new Error(`folder ${folderId} is not open (it was closed, or the host restarted): open it again`);
     return sortEntries([...folder.entries.values()]);
+  }
+
+  /** The folder's frame sequences (their files stay in listFiles too). */
+  listSequences(folderId: string): SequenceInfo[] {
+    const folder = this.folders.get(folderId);
+    if (!folder) throw new Error(`folder ${folderId} is not open (it was closed, or the host restarted): open it again`);
+    return listSequences({
+      folderId,
+      entries: folder.entries.values(),
+      idOf: (pattern) => {
+        const key = `${folderId}\0${pattern}`;
+        let id = this.sequenceIds.get(key);
+        if (!id) this.sequenceIds.set(key, (id = `s${(this.nextSequence++).toString(36)}`));
+        return id;
+      },
+      framesPerSecondOf: (fileId) => this.framesPerSecond.get(fileId) ?? null,
+    });
+  }
+
+  /** A frame came, went or changed after the scan: the folder's sequences are to be listed again (once per burst). */
+  private sequencesTouched(folder: Folder, absPath: string): void {
+    if (folder.sequencesTimer || !parseFrameName(basename(absPath))) return;
+    folder.sequencesTimer = setTimeout(() => {
+      folder.sequencesTimer = null;
+      if (!folder.closed) this.options.onEvent({ type: 'sequences-changed', folderId: folder.info.id });
+    }, SEQUENCES_CHANGED_DELAY_MS);
+    folder.sequencesTimer.unref();
   }
 
   /** The file behind an id, while its folder is open. */
@@ -218,8 +257,10 @@ export class Library {
     folder.entries.delete(absPath);
     this.stopSettling(folder, absPath);
     this.filesById.delete(entry.id);
+    this.framesPerSecond.delete(entry.id);
     this.options.onInvalidate(absPath);
     this.options.onEvent({ type: 'files-removed', folderId: folder.info.id, fileIds: [entry.id] });
+    this.sequencesTouched(folder, absPath);
   }
 
   /** Reads the file's header again and reports what changed. */
@@ -258,9 +299,11 @@ export class Library {
     if (previous && sameEntry(previous, entry)) return;
     folder.entries.set(absPath, entry);
     this.filesById.set(entry.id, { folder, absPath });
+    if (result.kind === 'ok') this.framesPerSecond.set(entry.id, framesPerSecondValue(result.parts[0]?.attributes.find((a) => a.name === 'framesPerSecond')?.value));
     if (previous) this.options.onInvalidate(absPath);
     if (!announce && !previous) return;
     this.options.onEvent({ type: previous ? 'files-changed' : 'files-added', folderId: folder.info.id, files: [entry] });
+    this.sequencesTouched(folder, absPath);
   }
 
   private entryFrom(folder: Folder, absPath: string, result: SummaryResult): FileEntry {

@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest';
+import { timelineFrames, type ClockSpec } from './clock.js';
+import { FramePipeline, type LoadResult, type PipelineIo } from './pipeline.js';
+
+/**
+ * A simulated host and GPU on a fake clock: loads are served one at a time (a frame is decoded by every worker, one
+ * after another) taking `decodeMs` each, uploads take `uploadMs`; the display ticks every 1000/60 ms.
+ */
+class Sim {
+  now = 0;
+  private events: { at: number; run: () => void }[] = [];
+  private busyUntil = 0;
+  private queue: { tag: string; fileId: string; resolve: (r: LoadResult<string>) => void; reject: (e: Error) => void }[] = [];
+  readonly started: string[] = [];
+  readonly cancelled: string[] = [];
+  readonly released: string[] = [];
+  readonly presented: number[] = [];
+  readonly plans: string[][] = [];
+  loadsResolved = 0;
+  uploadsRunning = 0;
+  maxUploadsRunning = 0;
+  /** Uploads that wrote into the slot on screen (must stay 0). */
+  uploadsIntoShown = 0;
+  private shownSlot = -1;
+
+  constructor(private readonly opts: { decodeMs: number; uploadMs: number; damaged?: Set<string>; parallel?: boolean }) {}
+
+  readonly io: PipelineIo<string> = {
+    load: (fileId, tag) =>
+      new Promise((resolve, reject) => {
+        this.queue.push({ tag, fileId, resolve, reject });
+        this.serve();
+      }),
+    cancel: (tag) => {
+      this.cancelled.push(tag);
+      const i = this.queue.findIndex((q) => q.tag === tag);
+      if (i >= 0) this.queue.splice(i, 1)[0]!.reject(new Error('cancelled: test'));
+    },
+    upload: (slot, _data) => {
+      if (slot === this.shownSlot) this.uploadsIntoShown++;
+      this.uploadsRunning++;
+      this.maxUploadsRunning = Math.max(this.maxUploadsRunning, this.uploadsRunning);
+      return new Promise((resolve) => this.at(this.now + this.opts.uploadMs, () => { this.uploadsRunning--; resolve({ uploadMs: this.opts.uploadMs }); }));
+    },
+    present: (slot, frame) => {
+      this.shownSlot = slot;
+      this.presented.push(frame);
+    },
+    release: (data) => void this.released.push(data),
+    plan: (fileIds) => void this.plans.push(fileIds),
+  };
+
+  private serve(): void {
+    while (this.queue.length) {
+      const q = this.queue.shift()!;
+      this.started.push(q.fileId);
+      // serial: one frame at a time on every worker; parallel: each load takes decodeMs whatever else runs
+      const done = (this.opts.parallel ? this.now : Math.max(this.now, this.busyUntil)) + this.opts.decodeMs;
+      this.busyUntil = done;
+      const tag = q.tag;
+      this.at(done, () => {
+        // in parallel mode a cancelled load stops, as the host's do (its decode rejects)
+        if (this.opts.parallel && this.cancelled.includes(tag)) return q.reject(new Error('cancelled: test'));
+        this.loadsResolved++;
+        if (this.opts.damaged?.has(q.fileId)) q.reject(new Error(`${q.fileId}: ZIP data is damaged`));
+        else q.resolve({ data: `px:${q.fileId}`, hostMs: this.opts.decodeMs, readMs: 1, decompressMs: this.opts.decodeMs, unpackMs: 1, queueMs: 0, source: 'decode', transferMs: 0, bytes: 100 });
+      });
+    }
+  }
+
+  private at(at: number, run: () => void): void {
+    this.events.push({ at, run });
+  }
+
+  /** Runs the display for `ms`, ticking the pipeline every `tickMs` (a 60 Hz display unless told). */
+  async run(pipeline: FramePipeline<string>, ms: number, tickMs = 1000 / 60): Promise<void> {
+    const end = this.now + ms;
+    while (this.now < end) {
+      this.now = Math.min(end, this.now + tickMs);
+      for (;;) {
+        this.events.sort((a, b) => a.at - b.at);
+        const next = this.events[0];
+        if (!next || next.at > this.now) break;
+        this.events.shift();
+        next.run();
+        await flush();
+      }
+      pipeline.tick();
+      await flush();
+    }
+  }
+}
+
+const flush = async () => { for (let i = 0; i < 5; i++) await Promise.resolve(); };
+
+const FRAMES = timelineFrames(1001, 1048);
+const fileOf = (missing: Set<number> = new Set()) => (f: number) => (missing.has(f) ? null : `f${f}`);
+const spec = (over: Partial<ClockSpec> = {}): ClockSpec => ({ frames: FRAMES, fps: 24, mode: 'loop', direction: 1, startFrame: 1001, ...over });
+
+function setup(opts: ConstructorParameters<typeof Sim>[0], missing?: Set<number>, slots = 4) {
+  const sim = new Sim(opts);
+  const pipeline = new FramePipeline(sim.io, fileOf(missing), () => sim.now, { slots, maxLoads: 2 });
+  return { sim, pipeline };
+}
+
+describe('frame pipeline', () => {
+  it('plays every frame at the frame rate when frames arrive in time', async () => {
+    const { sim, pipeline } = setup({ decodeMs: 10, uploadMs: 3 });
+    pipeline.start(spec());
+    await sim.run(pipeline, 4000);
+    const s = pipeline.timeline.summary(sim.now);
+    // the first frame takes its load to arrive; every other one is on time
+    expect(s.dropped).toBeLessThanOrEqual(1);
+    expect(s.achievedFps).toBeGreaterThan(23.5);
+    expect(sim.presented.slice(0, 5)).toEqual(expect.arrayContaining([1002, 1003, 1004]));
+    // in order, looping past the end
+    const shown = pipeline.timeline.records.filter((r) => r.outcome === 'shown').map((r) => r.frame);
+    expect(shown.slice(45, 52)).toEqual([1046, 1047, 1048, 1001, 1002, 1003, 1004].slice(0, shown.slice(45, 52).length));
+  });
+
+  it('drops frames rather than stalls when they arrive slower than the rate, and asks only for frames it can show', async () => {
+    // 70 ms a frame: at most ~14 of 24 frames a second can be had
+    const { sim, pipeline } = setup({ decodeMs: 70, uploadMs: 3 });
+    pipeline.start(spec());
+    await sim.run(pipeline, 6000);
+    const s = pipeline.timeline.summary(sim.now);
+    expect(s.achievedFps).toBeGreaterThan(10);
+    expect(s.achievedFps).toBeLessThan(15);
+    expect(s.dropped).toBeGreaterThan(40);
+    // the clock never waited: every step of 6 s was settled
+    expect(s.shown + s.dropped).toBeGreaterThanOrEqual(143);
+    // little work wasted: nearly every frame decoded was shown
+    expect(sim.started.length).toBeLessThan(s.shown * 1.25 + 4);
+    // the host was told the thinned plan: every other frame
+    const last = sim.plans[sim.plans.length - 1]!;
+    const gaps = last.slice(0, 6).map((id, i, a) => (i ? Number(id.slice(1)) - Number(a[i - 1]!.slice(1)) : 0)).slice(1);
+    expect(gaps.every((g) => g === 2 || g === -46)).toBe(true);
+  });
+
+  it('on a display slower than the rate, shows the newest ready frame at each refresh rather than dropping them all', async () => {
+    // a 10 Hz display (a software GPU, a busy main thread) under a 24 fps clock: each tick passes 2-3 steps
+    const { sim, pipeline } = setup({ decodeMs: 5, uploadMs: 2 });
+    pipeline.start(spec());
+    await sim.run(pipeline, 3000, 100);
+    const s = pipeline.timeline.summary(sim.now);
+    // one frame per refresh, in order
+    expect(s.achievedFps).toBeGreaterThan(8);
+    expect(s.achievedFps).toBeLessThan(10.5);
+    const shown = pipeline.timeline.records.filter((r) => r.outcome === 'shown').map((r) => r.frame);
+    expect(shown.slice(1, 12).every((f, i) => f > shown[i]!)).toBe(true);
+    expect(s.dropped).toBeGreaterThan(30);
+  });
+
+  it('learns from loads it had to drop: when every frame takes longer than its step, it thins rather than shows nothing', async () => {
+    // each frame 400 ms from request to pixels, two at once: 5 fps can be had of 24; nothing would arrive on time if
+    // the pipeline kept asking for the next frames and dropping them unfinished
+    const { sim, pipeline } = setup({ decodeMs: 400, uploadMs: 3, parallel: true });
+    pipeline.start(spec());
+    await sim.run(pipeline, 8000);
+    const s = pipeline.timeline.summary(sim.now);
+    expect(s.achievedFps).toBeGreaterThan(2.5);
+    // most loads started were shown, not cancelled half done
+    expect(sim.cancelled.length).toBeLessThan(s.shown * 2);
+  });
+
+  it('marks a damaged frame and plays on', async () => {
+    const { sim, pipeline } = setup({ decodeMs: 10, uploadMs: 3, damaged: new Set(['f1005']) });
+    pipeline.start(spec());
+    await sim.run(pipeline, 1000);
+    const s = pipeline.timeline.summary(sim.now);
+    expect(s.damaged).toBe(1);
+    expect(s.damagedFrames).toEqual([1005]);
+    const rec = pipeline.timeline.records.find((r) => r.frame === 1005)!;
+    expect(rec.outcome).toBe('damaged');
+    expect(rec.reason).toMatch(/damaged/);
+    expect(pipeline.timeline.records.filter((r) => r.frame > 1005 && r.outcome === 'shown').length).toBeGreaterThan(15);
+  });
+
+  it('holds the last image through missing frames, which take their time and are not drops', async () => {
+    const { sim, pipeline } = setup({ decodeMs: 10, uploadMs: 3 }, new Set([1010, 1011, 1012]));
+    pipeline.start(spec());
+    await sim.run(pipeline, 1000);
+    const s = pipeline.timeline.summary(sim.now);
+    expect(s.missing).toBe(3);
+    expect(s.dropped).toBeLessThanOrEqual(1);
+    expect(sim.started).not.toContain('f1011');
+  });
+
+  it('cancels what is in flight on stop, and gives back every loaded frame', async () => {
+    const { sim, pipeline } = setup({ decodeMs: 30, uploadMs: 3 });
+    pipeline.start(spec());
+    await sim.run(pipeline, 500);
+    pipeline.stop();
+    expect(sim.cancelled.length).toBeGreaterThan(0);
+    await sim.run(pipeline, 500);
+    // every load that came back was released (uploaded or dropped), none kept
+    expect(sim.released.length).toBe(sim.loadsResolved - 0);
+    expect(pipeline.inFlight).toEqual({ loading: 0, uploading: 0, ready: 0 });
+    expect(sim.plans[sim.plans.length - 1]).toEqual([]);
+  });
+
+  it('never uploads into the slot on screen, nor into more slots than it has', async () => {
+    const { sim, pipeline } = setup({ decodeMs: 2, uploadMs: 30 }, undefined, 3);
+    pipeline.start(spec());
+    await sim.run(pipeline, 1500);
+    expect(sim.uploadsIntoShown).toBe(0);
+    expect(sim.maxUploadsRunning).toBeLessThanOrEqual(3);
+    expect(pipeline.timeline.summary(sim.now).shown).toBeGreaterThan(20);
+  });
+
+  it('scrubs: shows frames as they arrive while the slider moves, then the last one asked for', async () => {
+    const { sim, pipeline } = setup({ decodeMs: 40, uploadMs: 3 });
+    for (const f of [1001, 1005, 1010, 1020, 1030]) {
+      pipeline.seek(f);
+      await sim.run(pipeline, 17);
+    }
+    await sim.run(pipeline, 500);
+    expect(pipeline.presented).toEqual({ frame: 1030, kind: 'shown', reason: '' });
+    // one load at a time: the positions passed over while a load ran were not all loaded
+    expect(sim.started.length).toBeLessThan(5);
+    expect(sim.presented[sim.presented.length - 1]).toBe(1030);
+  });
+
+  it('plays from the frame on screen without loading it again', async () => {
+    const { sim, pipeline } = setup({ decodeMs: 10, uploadMs: 3 });
+    pipeline.seek(1020);
+    await sim.run(pipeline, 200);
+    const before = sim.started.length;
+    pipeline.start(spec({ startFrame: 1020, mode: 'once' }));
+    await sim.run(pipeline, 2000);
+    expect(sim.started.slice(before)).not.toContain('f1020');
+    expect(pipeline.playing).toBe(false);
+    expect(pipeline.presented?.frame).toBe(1048);
+  });
+});
