@@ -67,6 +67,8 @@ function run(): void {
   // worker threads cannot start from inside app.asar: packaging unpacks the worker (electron-builder.json asarUnpack)
   const workerPath = app.isPackaged ? unpackedPath(join(__dirname, '..', 'decode-worker.mjs')) : undefined;
   const host = createHost({ userDataDir, mode: 'electron', ...(workerPath ? { workerPath } : {}) });
+  // the decode workers start and warm their codec now, while the page loads, not on the first click
+  void host.startWorkers().catch(() => {});
   const grants = new FolderGrants();
   const isTrustedSender = createSenderCheck(() => win?.webContents.id ?? null);
   // decoded planes go to the page over the app protocol (no IPC clone, no context-bridge copy), behind this session's token

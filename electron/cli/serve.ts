@@ -32,6 +32,8 @@ export async function runServe(argv: string[], options: ServeOptions = {}): Prom
   // must still close the server and the decode workers
   const stopped = options.stopSignal ?? untilSignal();
   const host = createHost({ userDataDir: cacheDir(), mode: 'browser' });
+  // the decode workers start and warm their codec now, while the page loads, not on the first click
+  void host.startWorkers().catch(() => {});
   let server;
   try {
     server = await startServer({ host, rootDir: dir, staticDir: rendererBuilt(root) ? rendererDir(root) : null, port });
