@@ -1,4 +1,5 @@
 // The display parameters shared by the GPU tone-map, its CPU reference and the host's export: names and numeric codes.
+import type { LutApplication } from './lut-apply.js';
 
 export const DISPLAY_TRANSFORMS = ['linear', 'srgb', 'rec709', 'aces', 'agx', 'pbr-neutral', 'reinhard'] as const;
 export type DisplayTransform = (typeof DISPLAY_TRANSFORMS)[number];
@@ -19,6 +20,8 @@ export interface DisplayParams {
   clipping: boolean;
   /** NaN in magenta, ±Inf in cyan; when off NaN counts as 0 and ±Inf as ±EXPOSED_LIMIT. */
   nanInf: boolean;
+  /** A loaded .cube LUT and where it applies; absent or null: none. */
+  lut?: LutApplication | null;
 }
 
 export const DEFAULT_DISPLAY: DisplayParams = {

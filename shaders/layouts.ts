@@ -3,6 +3,8 @@ import {
   CHECKER_DARK, CHECKER_LIGHT, CHECKER_PX, FALSE_COLOUR_BOUNDS_EV, FALSE_COLOUR_COLOURS,
   channelViewCode, displayFlags, transformCode, type DisplayParams,
 } from './display-params.js';
+import { lutModeCode } from './lut-apply.js';
+import type { Lut } from './lut-cube.js';
 
 /** `Display` in tonemap-core.wgsl: 8 words. */
 export const DISPLAY_WORDS = 8;
@@ -14,6 +16,8 @@ export const GRID_VIEW_BYTES = 48;
 export const GRID_CELL_BYTES = 32;
 /** `Palette` in tonemap-core.wgsl. */
 export const PALETTE_BYTES = 192;
+/** `LutParams` in lut.wgsl. */
+export const LUT_PARAMS_BYTES = 48;
 /** `Assemble` in assemble.wgsl. */
 export const ASSEMBLE_BYTES = 160;
 
@@ -38,7 +42,7 @@ export function packDisplay(block: UniformBlock, word: number, p: DisplayParams)
   block.u32[word + 3] = transformCode(p.transform);
   block.u32[word + 4] = channelViewCode(p.channelView);
   block.u32[word + 5] = displayFlags(p);
-  block.u32[word + 6] = 0;
+  block.u32[word + 6] = lutModeCode(p.lut);
   block.u32[word + 7] = 0;
 }
 
@@ -105,4 +109,12 @@ export function packAssemble(block: UniformBlock, slots: readonly AssembleSlot[]
   block.i32[32] = originX; block.i32[33] = originY;
   block.u32[34] = widthPx; block.u32[35] = heightPx;
   block.u32[36] = mode === 'direct' ? 0 : mode === 'yc' ? 1 : 2;
+}
+
+/** LutParams for `lut` (null: nothing bound, the shader passes colours through). */
+export function packLutParams(block: UniformBlock, lut: Lut | null): void {
+  block.f32.set(lut ? [...lut.domainMin, 0, ...lut.domainMax, 0] : [0, 0, 0, 0, 1, 1, 1, 0], 0);
+  block.u32[8] = lut ? lut.size : 2;
+  block.u32[9] = lut ? (lut.kind === '1d' ? 1 : 2) : 0;
+  block.u32[10] = 0; block.u32[11] = 0;
 }

@@ -8,7 +8,7 @@ struct Display {
   transform: u32,
   channelView: u32,
   flags: u32,
-  _pad0: u32,
+  lutMode: u32,   // 0 no LUT, 1 after the view transform, 2 on the log shaper, 3 on linear values (lut.wgsl)
   _pad1: u32,
 };
 
@@ -160,11 +160,16 @@ fn toneMapPixel(raw: vec4f, px: vec2f, d: Display) -> vec3f {
   var col: vec3f;
   if ((d.flags & FLAG_FALSE_COLOUR) != 0u) {
     col = palette.colours[falseColourZone(dot(v, LUMA))].xyz;
+  } else if (d.lutMode >= 2u) {
+    // A LUT on a shaper replaces the view transform and gamma: it maps scene values to the display itself.
+    let x = select(v, lutLogShaper(v), d.lutMode == 2u);
+    col = clamp(applyLut(x), vec3f(0.0), vec3f(1.0));
   } else {
     col = displayTransform(d.transform, v);
     if (d.invGamma != 1.0) {
       col = vec3f(powOrZero(col.x, d.invGamma), powOrZero(col.y, d.invGamma), powOrZero(col.z, d.invGamma));
     }
+    if (d.lutMode == 1u) { col = clamp(applyLut(col), vec3f(0.0), vec3f(1.0)); }
   }
   if ((d.flags & FLAG_CLIPPING) != 0u) {
     if (any(v >= vec3f(1.0))) { col = vec3f(1.0, 0.0, 0.0); }

@@ -5,6 +5,7 @@ import {
   HIST_BINS, HIST_MAX_LOG2, HIST_MIN_LOG2, INF_COLOUR, LUMA, NAN_COLOUR, OVER_COLOUR, UNDER_COLOUR,
   type DisplayParams, type DisplayTransform,
 } from './display-params.js';
+import { applyLut, logShaper } from './lut-apply.js';
 
 export type Rgb = [number, number, number];
 
@@ -150,11 +151,20 @@ export function toneMapPixel(r: number, g: number, b: number, a: number, xPx: nu
   if (p.falseColour) {
     const lum = LUMA[0] * v[0] + LUMA[1] * v[1] + LUMA[2] * v[2];
     col = [...FALSE_COLOUR_COLOURS[falseColourZone(lum)]!] as Rgb;
+  } else if (p.lut && p.lut.shaper !== 'display') {
+    // A LUT on a shaper replaces the view transform and gamma: it maps scene values to the display itself.
+    const x: Rgb = p.lut.shaper === 'log' ? [logShaper(v[0]), logShaper(v[1]), logShaper(v[2])] : v;
+    const o = applyLut(p.lut.lut, x[0], x[1], x[2]);
+    col = [clamp01(o[0]), clamp01(o[1]), clamp01(o[2])];
   } else {
     col = displayTransform(p.transform, v);
     if (p.gamma !== 1) {
       const inv = 1 / p.gamma;
       col = [col[0] > 0 ? Math.pow(col[0], inv) : 0, col[1] > 0 ? Math.pow(col[1], inv) : 0, col[2] > 0 ? Math.pow(col[2], inv) : 0];
+    }
+    if (p.lut) {
+      const o = applyLut(p.lut.lut, col[0], col[1], col[2]);
+      col = [clamp01(o[0]), clamp01(o[1]), clamp01(o[2])];
     }
   }
   if (p.clipping) {

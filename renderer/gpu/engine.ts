@@ -247,6 +247,7 @@ export class GpuEngine {
 
   setDisplay(p: DisplayParams): void {
     this.display = p;
+    this.kit.setLut(p.lut?.lut ?? null); // uploads only when the LUT itself changed
     this.invalidate();
     this.invalidateGrid();
   }

@@ -5,6 +5,8 @@ import { PREVIEW_VIEW_BYTES, UniformBlock, packPreviewView } from '../../shaders
 import { HISTOGRAM_BYTES, createMipTexture, encodeHistogram, encodeMips, encodePreviewCompute, layerBindGroup, previewTargetBindGroup } from '../../shaders/passes.js';
 import { ShaderKit } from '../../shaders/pipelines.js';
 import { nextLevelSize } from '../../shaders/tonemap-reference.js';
+import { parseCube } from '../../shaders/lut-cube.js';
+import type { LutShaper } from '../../shaders/lut-apply.js';
 import type { DecodedImage, DecodedPlane, Thumbnail } from '../host/api-types.js';
 import { GpuEngine, type ImageKey, type TextureSource } from '../gpu/engine.js';
 
@@ -42,6 +44,17 @@ async function readTexture(device: GPUDevice, texture: GPUTexture, level: number
 /** Tone-maps w×h RGBA at 1:1 (nearest) through the preview pipeline into rgba32float and reads it back. */
 async function toneMap(input: number[], w: number, h: number, params: Partial<DisplayParams>): Promise<number[]> {
   return toneMapVia('render pass', input, w, h, params);
+}
+
+/** Tone-maps through a .cube LUT (parsed in the page: what the app does with a file) on `shaper`, by either path. */
+async function toneMapWithCube(input: number[], w: number, h: number, params: Partial<DisplayParams>, cubeText: string, shaper: LutShaper, path: 'render pass' | 'compute'): Promise<number[]> {
+  const lut = parseCube(cubeText);
+  (await kit()).setLut(lut);
+  try {
+    return await toneMapVia(path, input, w, h, { ...params, lut: { lut, shaper, name: 'test' } });
+  } finally {
+    (await kit()).setLut(null);
+  }
 }
 
 /** The same through the compute tone-map (preview-compute.wgsl) into an rgba32float storage texture. */
@@ -317,7 +330,7 @@ async function engineDefaultPath(): Promise<Record<string, unknown>> {
 declare global {
   interface Window { gpuHarness: Record<string, (...args: never[]) => Promise<unknown>> }
 }
-window.gpuHarness = { toneMap, toneMapCompute, mips, histogram, engineNoUploadOnParams, engineEviction, engineDeviceLoss, engineGrid, engineToneMapPaths, engineDefaultPath };
+window.gpuHarness = { toneMap, toneMapCompute, toneMapWithCube, mips, histogram, engineNoUploadOnParams, engineEviction, engineDeviceLoss, engineGrid, engineToneMapPaths, engineDefaultPath };
 
 /** Bench: exposure scrubbing on a 4K image (per step: exposure change → GPU done), uploads it caused, cached show time. */
 async function benchScrub(widthPx: number, heightPx: number, steps: number): Promise<Record<string, unknown>> {
