@@ -292,3 +292,58 @@ test('a .cube LUT made from a known function reproduces it on the GPU within int
   expect(maxErr).toBeLessThan(7e-4);
   expect(maxErr).toBeGreaterThan(1e-6); // not exact between the nodes: the comparison can fail
 });
+
+// ---- HDR output (extended-range canvas) ----
+
+test('HDR path of the tone-map: above 1 kept, roll-off below the headroom, matching the CPU reference', async ({ page }) => {
+  await open(page);
+  const input = randomHdr(W * H, 21);
+  for (const hdr of [{ paperWhiteNits: 203, peakNits: 1000, rollOff: false }, { paperWhiteNits: 300, peakNits: 1000, rollOff: true }]) {
+    const p: DisplayParams = { ...DEFAULT_DISPLAY, exposureEv: 2, hdr };
+    const gpu = await page.evaluate(([i, w, h, params]) => window.gpuHarness.toneMapHdr!(i as never, w as never, h as never, params as never), [input, W, H, p] as const) as number[];
+    const { maxErr, worst } = compareToneMap(input, gpu, p);
+    // extended values reach ~1e3 without roll-off (1e9 sanitised inputs are NaN/Inf-coloured; big finite ones are not): relative tolerance
+    let maxRel = 0;
+    let above = 0;
+    for (let i = 0; i < W * H; i++) {
+      const ref = toneMapPixel(input[i * 4]!, input[i * 4 + 1]!, input[i * 4 + 2]!, input[i * 4 + 3]!, i % W, Math.floor(i / W), p);
+      for (let c = 0; c < 3; c++) {
+        maxRel = Math.max(maxRel, Math.abs(gpu[i * 4 + c]! - ref[c]!) / Math.max(1, Math.abs(ref[c]!)));
+        if (gpu[i * 4 + c]! > 1.01) above++;
+      }
+    }
+    expect(maxRel, `${JSON.stringify(hdr)}: worst ${worst} (abs ${maxErr})`).toBeLessThan(TOL);
+    expect(above, 'values above 1 survive').toBeGreaterThan(100);
+    if (hdr.rollOff) {
+      // the display's peak as a canvas value, sRGB-encoded: nothing may exceed it
+      const peak = 1.055 * Math.pow(1000 / 203, 1 / 2.4) - 0.055;
+      expect(Math.max(...gpu.filter((_, i) => i % 4 !== 3))).toBeLessThanOrEqual(peak + 1e-3);
+    }
+  }
+});
+
+test('HDR output: the support probe says why not on a standard display; where the canvas keeps extended mode, the preview canvas holds values above 1', async ({ page }) => {
+  await open(page);
+  const r = await page.evaluate(() => window.gpuHarness.engineHdr!()) as {
+    mediaStandard: { available: boolean; reason: string; canvasExtended: boolean };
+    mediaHigh: { available: boolean; reason: string; canvasExtended: boolean };
+    previewFormatOn: string; previewFormatOff: string; sdrFormat: string; captureFormat: string; maxCanvasValue?: number;
+  };
+  console.log(`HDR probe on this Chromium: ${JSON.stringify(r)}`);
+  expect(r.mediaStandard.available).toBe(false);
+  expect(r.mediaStandard.reason).toMatch(/not in HDR mode/);
+  expect(r.mediaStandard.canvasExtended).toBe(r.mediaHigh.canvasExtended); // the same canvas check either way
+  expect(r.previewFormatOff).toBe(r.sdrFormat);
+  if (r.mediaHigh.canvasExtended) {
+    expect(r.mediaHigh.available, r.mediaHigh.reason).toBe(true);
+    expect(r.previewFormatOn).toBe('rgba16float');
+    expect(r.captureFormat).toBe('rgba16float');
+    // ramp x 8 (+3 EV) at paper white 203 nits: well above SDR white, not clamped
+    expect(r.maxCanvasValue!).toBeGreaterThan(1.5);
+  } else {
+    expect(r.mediaHigh.available).toBe(false);
+    expect(r.mediaHigh.reason).toMatch(/extended tone mapping/);
+    expect(r.previewFormatOn).toBe(r.sdrFormat); // fallback: the preview stays SDR
+    expect(r.captureFormat).toBe(r.sdrFormat);
+  }
+});
