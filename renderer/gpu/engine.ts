@@ -173,6 +173,8 @@ export class GpuEngine {
   lastLossReason = '';
   onHistogram: ((bins: Uint32Array) => void) | null = null;
   onDeviceRestored: (() => void) | null = null;
+  /** After every show(): the Environment view follows the image and layer on screen. */
+  onShown: (() => void) | null = null;
 
   private constructor(private readonly source: TextureSource, private readonly options: EngineOptions) {
     this.cache = new ByteLru<CachedTexture>(options.budgetBytes ?? 1536 << 20);
@@ -260,6 +262,12 @@ export class GpuEngine {
       this.hdr = probeHdrSupport(this.device, scratch, this.options.assumeHdrMedia ?? mediaIsHdr());
     }
     return this.hdr;
+  }
+
+  /** The layer on screen as cached (rgba32float, level 0 = the data window): the Environment view draws from it. */
+  currentLayer(): { key: string; texture: GPUTexture; widthPx: number; heightPx: number } | null {
+    const cur = this.current;
+    return cur ? { key: `${cur.keyString}#${layerKey(cur.choice)}`, texture: cur.layer.texture, widthPx: cur.layer.widthPx, heightPx: cur.layer.heightPx } : null;
   }
 
   /** The preview canvas's format now (rgba16float while HDR output is on). */
@@ -353,6 +361,7 @@ export class GpuEngine {
     }
     this.current = { key, keyString, choice, image: image!, layer };
     this.invalidate();
+    this.onShown?.();
     report.showMs = await new Promise<number>((resolve) => this.pendingShows.push({ t0, resolve }));
     return report;
   }
