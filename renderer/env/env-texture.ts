@@ -36,6 +36,14 @@ export function latLongSize(kind: EnvKind, widthPx: number, heightPx: number): {
 
 /** Encodes and submits the pass; the caller owns (and destroys) the returned texture. */
 export function makeLatLongTexture(device: GPUDevice, source: GPUTexture, kind: EnvKind, widthPx: number, heightPx: number): GPUTexture {
+  const encoder = device.createCommandEncoder({ label: 'env lat-long' });
+  const target = encodeLatLong(device, encoder, source, kind, widthPx, heightPx);
+  device.queue.submit([encoder.finish()]);
+  return target;
+}
+
+/** Encodes the pass into `encoder` (timed by `timestampWrites` when given: the GPU bench); returns the new texture. */
+export function encodeLatLong(device: GPUDevice, encoder: GPUCommandEncoder, source: GPUTexture, kind: EnvKind, widthPx: number, heightPx: number, timestampWrites?: GPURenderPassTimestampWrites): GPUTexture {
   const { pipeline, layout } = pipelineFor(device);
   const size = latLongSize(kind, widthPx, heightPx);
   const target = device.createTexture({ label: 'environment (lat-long)', size: [size.widthPx, size.heightPx], format: ENV_FORMAT,
@@ -46,13 +54,11 @@ export function makeLatLongTexture(device: GPUDevice, source: GPUTexture, kind: 
     { binding: 0, resource: { buffer: params } },
     { binding: 1, resource: source.createView({ baseMipLevel: 0, mipLevelCount: 1 }) },
   ] });
-  const encoder = device.createCommandEncoder({ label: 'env lat-long' });
-  const pass = encoder.beginRenderPass({ colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] }] });
+  const pass = encoder.beginRenderPass({ colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] }], ...(timestampWrites ? { timestampWrites } : {}) });
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, group);
   pass.draw(3);
   pass.end();
-  device.queue.submit([encoder.finish()]);
-  params.destroy(); // destroyed after submit: the queue keeps what the submitted work uses
+  // the 16-byte uniform is left to the garbage collector: destroying it here would precede the submit
   return target;
 }
