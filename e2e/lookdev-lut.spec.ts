@@ -1,4 +1,4 @@
-// .cube LUTs end to end in browser mode: load one from the picker, the preview, the grid and an export change by it,
+// .cube LUTs end to end in browser mode: load one from the picker (and by a drop), the preview, the grid and an export change by it,
 // the shaper choice applies, a malformed file is refused with its line number. Screenshots land in test-results/.
 import { buildProject, floatPlane, serveFolder, type Served } from './serve-fixture.js';
 import { test, expect, type Download, type Locator, type Page } from '@playwright/test';
@@ -104,6 +104,18 @@ test('a .cube LUT from the picker changes the preview, the grid and the export; 
   const removed = await meanRgb(preview);
   await page.screenshot({ path: join(shots, 'lut-removed.png') });
   for (let c = 0; c < 3; c++) expect(Math.abs(removed[c]! - before[c]!)).toBeLessThan(2);
+
+  // a drop of a .cube anywhere on the window loads it as the picker does
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'dropped.cube', { type: 'text/plain' }));
+    document.querySelector('.preview')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, SWAP);
+  await expect(page.getByLabel('LUT name')).toHaveText('dropped.cube');
+  await settle(page);
+  const dropped = await meanRgb(preview);
+  expect(dropped[2]).toBeGreaterThan(dropped[0] * 1.2);
+  await page.getByRole('button', { name: 'Remove LUT' }).click();
 
   // a malformed file: refused, the line named, the view left as it was
   await page.getByLabel('LUT file').setInputFiles({ name: 'bad.cube', mimeType: 'text/plain', buffer: Buffer.from('LUT_3D_SIZE 2\n0 0 0\n1 0 zero\n') });
