@@ -115,6 +115,17 @@ test('a lat-long EXR opens in the Environment view: balls render and brighten wi
   const summary = { device: 'SwiftShader (Chromium, headless)', canvas: [box.width, box.height], mode: 'balls + shadow plane', frames: times.length, medianMs: sorted[Math.floor(sorted.length / 2)], minMs: sorted[0], maxMs: sorted.at(-1) };
   writeFileSync(join(shots, 'env-frame-time.json'), JSON.stringify(summary));
   console.log(`Environment view frame time: ${JSON.stringify(summary)}`);
+
+  // back to 2D: three lets go of its resources but not of the app's device; the preview draws, and the view reopens
+  await page.getByRole('button', { name: '2D' }).click();
+  await expect(canvas).toHaveCount(0);
+  const preview = page.getByRole('img', { name: 'Preview' });
+  await expect(preview).toBeVisible();
+  await expect(page.locator('.status .path')).toHaveText('GPU');
+  expect((await stats(preview)).mean).toBeGreaterThan(30);
+  await page.getByRole('button', { name: 'Environment' }).click();
+  await framesPast(page, 0);
+  expect((await stats(canvas)).mean).toBeGreaterThan(30);
 });
 
 test('a cube map in OpenEXR layout (six faces stacked) opens in the Environment view', async ({ page }) => {

@@ -182,8 +182,10 @@ export class EnvView {
     const yaw = (this.view.yawDeg * Math.PI) / 180, pitch = (this.view.pitchDeg * Math.PI) / 180;
     this.camera.fov = this.view.fovDeg;
     if (this.mode === 'panorama') {
+      // yaw 0 faces the middle column of the map (three's equirect puts it at +X; -Z is a quarter of the way across)
+      const y = yaw + Math.PI / 2;
       this.camera.position.set(0, 0, 0);
-      this.camera.lookAt(Math.sin(yaw) * Math.cos(pitch), Math.sin(pitch), -Math.cos(yaw) * Math.cos(pitch));
+      this.camera.lookAt(Math.sin(y) * Math.cos(pitch), Math.sin(pitch), -Math.cos(y) * Math.cos(pitch));
     } else {
       // orbit the balls at a fixed distance; dragging turns the studio around them
       const r = 3.2;
@@ -197,7 +199,8 @@ export class EnvView {
     this.disposed = true;
     this.envTexture?.dispose();
     this.envGpu?.destroy();
-    // the device is the app's: three must not destroy it, so its renderer is only told to let go of its resources
-    this.renderer.setAnimationLoop(null);
+    // three's renderer frees its own pipelines, buffers and textures; given the device, it leaves the device (the
+    // app's) alone, and an ExternalTexture's GPU texture is ours (destroyed above)
+    void this.renderer.dispose();
   }
 }
