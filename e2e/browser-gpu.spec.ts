@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DISPLAY_TRANSFORMS, CHANNEL_VIEWS, DEFAULT_DISPLAY, HIST_BINS, type DisplayParams } from '../shaders/display-params.js';
 import { histogram, mipReduce, toneMapPixel } from '../shaders/tonemap-reference.js';
+import { formatCube, lutFromFunction, type Lut } from '../shaders/lut-cube.js';
+import { LUT_SHAPERS, type LutShaper } from '../shaders/lut-apply.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 let url = '';
@@ -224,4 +226,124 @@ test('engine: the thumbnail grid draws in one pass and exposure re-tone-maps it 
   expect(r.uploads0).toBe(4);
   expect(r.uploads3).toBe(4);
   expect(r.mean3 as number).toBeGreaterThan((r.mean0 as number) + 20);
+});
+
+// ---- .cube LUTs (shaders/lut.wgsl) against the CPU reference ----
+
+/** A smooth, channel-mixing, non-separable function: what a creative grade looks like to a LUT. */
+function gradeFn(r: number, g: number, b: number): [number, number, number] {
+  return [Math.pow(r, 0.8) * 0.9 + b * 0.1, (g * g + r * 0.2) / 1.2, Math.sin(b * 1.4) / Math.sin(1.4) * 0.85 + g * 0.15];
+}
+
+async function toneMapCube(page: Page, fn: 'render pass' | 'compute', input: number[], p: Partial<DisplayParams>, cube: string, shaper: LutShaper): Promise<number[]> {
+  return page.evaluate(([i, w, h, params, text, s, path]) => window.gpuHarness.toneMapWithCube!(i as never, w as never, h as never, params as never, text as never, s as never, path as never),
+    [input, W, H, p, cube, shaper, fn] as const) as Promise<number[]>;
+}
+
+for (const path of ['render pass', 'compute'] as const) {
+  test(`${path}: a 3D and a 1D .cube LUT on every shaper match the CPU reference on random HDR input`, async ({ page }) => {
+    await open(page);
+    const input = randomHdr(W * H, 11);
+    const lut3 = lutFromFunction(17, gradeFn, 'grade');
+    const lut1: Lut = { title: 'curve', kind: '1d', size: 64, domainMin: [0, 0, 0], domainMax: [1.5, 1.5, 1.5], data: new Float32Array(64 * 3) };
+    for (let i = 0; i < 64; i++) lut1.data.set([Math.sqrt(i / 63), (i / 63) ** 2, 1 - i / 63], i * 3);
+    for (const lut of [lut3, lut1]) {
+      for (const shaper of LUT_SHAPERS) {
+        for (const extra of [{}, { exposureEv: 2, transform: 'aces' as const }]) {
+          const base: Partial<DisplayParams> = { ...extra };
+          const gpu = await toneMapCube(page, path, input, base, formatCube(lut), shaper);
+          const p: DisplayParams = { ...DEFAULT_DISPLAY, ...base, lut: { lut, shaper, name: lut.title } };
+          const { maxErr, worst } = compareToneMap(input, gpu, p);
+          expect(maxErr, `${lut.kind} ${shaper} ${JSON.stringify(extra)}: worst ${worst}`).toBeLessThan(TOL);
+        }
+      }
+    }
+  });
+}
+
+test('an identity .cube LUT leaves the tone-mapped pixels unchanged', async ({ page }) => {
+  await open(page);
+  const input = randomHdr(W * H, 12);
+  const identity = formatCube(lutFromFunction(33, (r, g, b) => [r, g, b]));
+  for (const transform of ['srgb', 'agx'] as const) {
+    const plain = await page.evaluate(([i, w, h, t]) => window.gpuHarness.toneMap!(i as never, w as never, h as never, { transform: t } as never), [input, W, H, transform] as const) as number[];
+    const through = await toneMapCube(page, 'render pass', input, { transform }, identity, 'display');
+    let maxErr = 0;
+    for (let i = 0; i < plain.length; i++) maxErr = Math.max(maxErr, Math.abs(plain[i]! - through[i]!));
+    expect(maxErr, transform).toBeLessThan(1e-6); // f32 rounding of i/(n-1) + f/(n-1) only
+  }
+});
+
+test('a .cube LUT made from a known function reproduces it on the GPU within interpolation error', async ({ page }) => {
+  await open(page);
+  // inputs in [0, 1] through the linear shaper with the 'linear' view: the LUT sees exactly the input
+  let s = 5;
+  const rnd = (): number => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
+  const input: number[] = [];
+  for (let i = 0; i < W * H; i++) input.push(Math.fround(0.05 + rnd() * 0.95), Math.fround(rnd()), Math.fround(rnd()), 1);
+  const gpu = await toneMapCube(page, 'compute', input, { transform: 'linear' }, formatCube(lutFromFunction(33, gradeFn)), 'linear');
+  let maxErr = 0;
+  for (let i = 0; i < W * H; i++) {
+    const want = gradeFn(input[i * 4]!, input[i * 4 + 1]!, input[i * 4 + 2]!);
+    for (let c = 0; c < 3; c++) maxErr = Math.max(maxErr, Math.abs(Math.min(Math.max(want[c]!, 0), 1) - gpu[i * 4 + c]!));
+  }
+  // trilinear error bound h^2/8 * sum |f''|, h = 1/32: r^0.8 has |f''| = 0.16 r^-1.2 <= 5.3 at r = 0.05, g^2/1.2 1.7,
+  // the sine ~1.7: the worst channel's bound is 5.3 * 0.9 / 8192 ~ 6e-4 (plus f32 rounding)
+  expect(maxErr).toBeLessThan(7e-4);
+  expect(maxErr).toBeGreaterThan(1e-6); // not exact between the nodes: the comparison can fail
+});
+
+// ---- HDR output (extended-range canvas) ----
+
+test('HDR path of the tone-map: above 1 kept, roll-off below the headroom, matching the CPU reference', async ({ page }) => {
+  await open(page);
+  const input = randomHdr(W * H, 21);
+  for (const hdr of [{ paperWhiteNits: 203, peakNits: 1000, rollOff: false }, { paperWhiteNits: 300, peakNits: 1000, rollOff: true }]) {
+    const p: DisplayParams = { ...DEFAULT_DISPLAY, exposureEv: 2, hdr };
+    const gpu = await page.evaluate(([i, w, h, params]) => window.gpuHarness.toneMapHdr!(i as never, w as never, h as never, params as never), [input, W, H, p] as const) as number[];
+    const { maxErr, worst } = compareToneMap(input, gpu, p);
+    // extended values reach ~1e3 without roll-off (1e9 sanitised inputs are NaN/Inf-coloured; big finite ones are not): relative tolerance
+    let maxRel = 0;
+    let above = 0;
+    for (let i = 0; i < W * H; i++) {
+      const ref = toneMapPixel(input[i * 4]!, input[i * 4 + 1]!, input[i * 4 + 2]!, input[i * 4 + 3]!, i % W, Math.floor(i / W), p);
+      for (let c = 0; c < 3; c++) {
+        maxRel = Math.max(maxRel, Math.abs(gpu[i * 4 + c]! - ref[c]!) / Math.max(1, Math.abs(ref[c]!)));
+        if (gpu[i * 4 + c]! > 1.01) above++;
+      }
+    }
+    expect(maxRel, `${JSON.stringify(hdr)}: worst ${worst} (abs ${maxErr})`).toBeLessThan(TOL);
+    expect(above, 'values above 1 survive').toBeGreaterThan(100);
+    if (hdr.rollOff) {
+      // the display's peak as a canvas value, sRGB-encoded: nothing may exceed it
+      const peak = 1.055 * Math.pow(1000 / 203, 1 / 2.4) - 0.055;
+      expect(Math.max(...gpu.filter((_, i) => i % 4 !== 3))).toBeLessThanOrEqual(peak + 1e-3);
+    }
+  }
+});
+
+test('HDR output: the support probe says why not on a standard display; where the canvas keeps extended mode, the preview canvas holds values above 1', async ({ page }) => {
+  await open(page);
+  const r = await page.evaluate(() => window.gpuHarness.engineHdr!()) as {
+    mediaStandard: { available: boolean; reason: string; canvasExtended: boolean };
+    mediaHigh: { available: boolean; reason: string; canvasExtended: boolean };
+    previewFormatOn: string; previewFormatOff: string; sdrFormat: string; captureFormat: string; maxCanvasValue?: number;
+  };
+  console.log(`HDR probe on this Chromium: ${JSON.stringify(r)}`);
+  expect(r.mediaStandard.available).toBe(false);
+  expect(r.mediaStandard.reason).toMatch(/not in HDR mode/);
+  expect(r.mediaStandard.canvasExtended).toBe(r.mediaHigh.canvasExtended); // the same canvas check either way
+  expect(r.previewFormatOff).toBe(r.sdrFormat);
+  if (r.mediaHigh.canvasExtended) {
+    expect(r.mediaHigh.available, r.mediaHigh.reason).toBe(true);
+    expect(r.previewFormatOn).toBe('rgba16float');
+    expect(r.captureFormat).toBe('rgba16float');
+    // ramp x 8 (+3 EV) at paper white 203 nits: well above SDR white, not clamped
+    expect(r.maxCanvasValue!).toBeGreaterThan(1.5);
+  } else {
+    expect(r.mediaHigh.available).toBe(false);
+    expect(r.mediaHigh.reason).toMatch(/extended tone mapping/);
+    expect(r.previewFormatOn).toBe(r.sdrFormat); // fallback: the preview stays SDR
+    expect(r.captureFormat).toBe(r.sdrFormat);
+  }
 });

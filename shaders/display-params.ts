@@ -1,4 +1,5 @@
 // The display parameters shared by the GPU tone-map, its CPU reference and the host's export: names and numeric codes.
+import type { LutApplication } from './lut-apply.js';
 
 export const DISPLAY_TRANSFORMS = ['linear', 'srgb', 'rec709', 'aces', 'agx', 'pbr-neutral', 'reinhard'] as const;
 export type DisplayTransform = (typeof DISPLAY_TRANSFORMS)[number];
@@ -19,6 +20,30 @@ export interface DisplayParams {
   clipping: boolean;
   /** NaN in magenta, ±Inf in cyan; when off NaN counts as 0 and ±Inf as ±EXPOSED_LIMIT. */
   nanInf: boolean;
+  /** A loaded .cube LUT and where it applies; absent or null: none. */
+  lut?: LutApplication | null;
+  /** HDR display output (an extended-range rgba16float canvas); absent or null: SDR. */
+  hdr?: HdrOutput | null;
+}
+
+/**
+ * Scene-referred HDR output: exposed linear 1.0 is shown at `paperWhiteNits`, values above 1 are not clamped; with
+ * `rollOff` highlights ease into the display's peak instead of clipping there. The browser maps canvas value 1.0 to
+ * the system's SDR white, which the web does not report: SDR_WHITE_NITS (BT.2408 graphics white) stands for it.
+ */
+export interface HdrOutput {
+  paperWhiteNits: number;
+  peakNits: number;
+  rollOff: boolean;
+}
+
+export const SDR_WHITE_NITS = 203;
+export const DEFAULT_HDR: HdrOutput = { paperWhiteNits: 203, peakNits: 1000, rollOff: true };
+
+/** Canvas value of exposed linear 1.0, and the largest canvas value the display shows (its headroom). */
+export function hdrScale(h: HdrOutput): { scale: number; headroom: number } {
+  const scale = Math.max(h.paperWhiteNits, 1) / SDR_WHITE_NITS;
+  return { scale, headroom: Math.max(h.peakNits / SDR_WHITE_NITS, scale, 1) };
 }
 
 export const DEFAULT_DISPLAY: DisplayParams = {

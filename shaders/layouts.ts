@@ -1,19 +1,23 @@
 // Uniform block layouts (byte offsets mirror the WGSL structs) and the functions that pack them without allocating.
 import {
   CHECKER_DARK, CHECKER_LIGHT, CHECKER_PX, FALSE_COLOUR_BOUNDS_EV, FALSE_COLOUR_COLOURS,
-  channelViewCode, displayFlags, transformCode, type DisplayParams,
+  channelViewCode, displayFlags, hdrScale, transformCode, type DisplayParams,
 } from './display-params.js';
+import { lutModeCode } from './lut-apply.js';
+import type { Lut } from './lut-cube.js';
 
-/** `Display` in tonemap-core.wgsl: 8 words. */
-export const DISPLAY_WORDS = 8;
+/** `Display` in tonemap-core.wgsl: 12 words. */
+export const DISPLAY_WORDS = 12;
 /** `View` in preview.wgsl. */
-export const PREVIEW_VIEW_BYTES = 80;
+export const PREVIEW_VIEW_BYTES = 96;
 /** `GridView` in grid.wgsl. */
-export const GRID_VIEW_BYTES = 48;
+export const GRID_VIEW_BYTES = 64;
 /** `Cell` in grid.wgsl: dest + src rects. */
 export const GRID_CELL_BYTES = 32;
 /** `Palette` in tonemap-core.wgsl. */
 export const PALETTE_BYTES = 192;
+/** `LutParams` in lut.wgsl. */
+export const LUT_PARAMS_BYTES = 48;
 /** `Assemble` in assemble.wgsl. */
 export const ASSEMBLE_BYTES = 160;
 
@@ -38,9 +42,18 @@ export function packDisplay(block: UniformBlock, word: number, p: DisplayParams)
   block.u32[word + 3] = transformCode(p.transform);
   block.u32[word + 4] = channelViewCode(p.channelView);
   block.u32[word + 5] = displayFlags(p);
-  block.u32[word + 6] = 0;
-  block.u32[word + 7] = 0;
+  block.u32[word + 6] = lutModeCode(p.lut);
+  block.u32[word + 7] = p.hdr ? HDR_ON | (p.hdr.rollOff ? HDR_ROLL_OFF : 0) : 0;
+  const h = p.hdr ? hdrScale(p.hdr) : { scale: 1, headroom: 1 };
+  block.f32[word + 8] = h.scale;
+  block.f32[word + 9] = h.headroom;
+  block.u32[word + 10] = 0;
+  block.u32[word + 11] = 0;
 }
+
+/** Bits of the `hdr` word of Display. */
+export const HDR_ON = 1;
+export const HDR_ROLL_OFF = 2;
 
 export interface PreviewGeometry {
   /** Canvas px of the data window's top-left corner. */
@@ -64,15 +77,17 @@ export interface PreviewGeometry {
 export function packPreviewView(block: UniformBlock, p: DisplayParams, g: PreviewGeometry): void {
   packDisplay(block, 0, p);
   const f = block.f32;
-  f[8] = g.originXPx; f[9] = g.originYPx; f[10] = g.texelsPerPx; f[11] = g.levelCount;
-  f[12] = g.widthPx; f[13] = g.heightPx; f[14] = g.displayMinX; f[15] = g.displayMinY;
-  f[16] = g.displayMaxX; f[17] = g.displayMaxY; f[18] = g.background;
-  block.u32[19] = g.viewFlags;
+  const o = DISPLAY_WORDS;
+  f[o] = g.originXPx; f[o + 1] = g.originYPx; f[o + 2] = g.texelsPerPx; f[o + 3] = g.levelCount;
+  f[o + 4] = g.widthPx; f[o + 5] = g.heightPx; f[o + 6] = g.displayMinX; f[o + 7] = g.displayMinY;
+  f[o + 8] = g.displayMaxX; f[o + 9] = g.displayMaxY; f[o + 10] = g.background;
+  block.u32[o + 11] = g.viewFlags;
 }
 
 export function packGridView(block: UniformBlock, p: DisplayParams, canvasWidthPx: number, canvasHeightPx: number, background: number): void {
   packDisplay(block, 0, p);
-  block.f32[8] = canvasWidthPx; block.f32[9] = canvasHeightPx; block.f32[10] = background; block.f32[11] = 0;
+  const o = DISPLAY_WORDS;
+  block.f32[o] = canvasWidthPx; block.f32[o + 1] = canvasHeightPx; block.f32[o + 2] = background; block.f32[o + 3] = 0;
 }
 
 export function packPalette(block: UniformBlock): void {
@@ -105,4 +120,12 @@ export function packAssemble(block: UniformBlock, slots: readonly AssembleSlot[]
   block.i32[32] = originX; block.i32[33] = originY;
   block.u32[34] = widthPx; block.u32[35] = heightPx;
   block.u32[36] = mode === 'direct' ? 0 : mode === 'yc' ? 1 : 2;
+}
+
+/** LutParams for `lut` (null: nothing bound, the shader passes colours through). */
+export function packLutParams(block: UniformBlock, lut: Lut | null): void {
+  block.f32.set(lut ? [...lut.domainMin, 0, ...lut.domainMax, 0] : [0, 0, 0, 0, 1, 1, 1, 0], 0);
+  block.u32[8] = lut ? lut.size : 2;
+  block.u32[9] = lut ? (lut.kind === '1d' ? 1 : 2) : 0;
+  block.u32[10] = 0; block.u32[11] = 0;
 }

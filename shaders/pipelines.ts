@@ -1,13 +1,19 @@
 // Builds every pipeline for one GPUDevice with explicit bind-group layouts grouped by how often they change:
-// group 0 per frame (view parameters), group 1 per image (its texture), group 2 static (palette LUT). Cached by key.
-import tonemapCore from './tonemap-core.wgsl';
+// group 0 per frame (view parameters), group 1 per image (its texture), group 2 rarely (palette, the user's .cube
+// LUT). Cached by key.
+import tonemapCoreSrc from './tonemap-core.wgsl';
+import lutSrc from './lut.wgsl';
 import previewSrc from './preview.wgsl';
 import previewComputeSrc from './preview-compute.wgsl';
 import gridSrc from './grid.wgsl';
 import mipSrc from './mip.wgsl';
 import histogramSrc from './histogram.wgsl';
 import assembleSrc from './assemble.wgsl';
-import { GRID_VIEW_BYTES, PALETTE_BYTES, PREVIEW_VIEW_BYTES, UniformBlock, packPalette } from './layouts.js';
+import { GRID_VIEW_BYTES, LUT_PARAMS_BYTES, PALETTE_BYTES, PREVIEW_VIEW_BYTES, UniformBlock, packLutParams, packPalette } from './layouts.js';
+import type { Lut } from './lut-cube.js';
+
+/** Every tone-map pass reads the display path and the LUT it may apply. */
+const tonemapCore = tonemapCoreSrc + lutSrc;
 
 /** The format MIP chains are stored in (see mip.wgsl for why not rgba16float). */
 export const MIP_FORMAT: GPUTextureFormat = 'rgba32float';
@@ -34,8 +40,12 @@ export class ShaderKit {
   readonly mipLayout: GPUBindGroupLayout;
   readonly histogramLayout: GPUBindGroupLayout;
   readonly assembleLayout: GPUBindGroupLayout;
-  readonly staticBindGroup: GPUBindGroup;
+  /** Group 2: rebuilt by setLut(), so read it when encoding, never keep it. */
+  staticBindGroup: GPUBindGroup;
   private readonly paletteBuffer: GPUBuffer;
+  private readonly lutParamsBuffer: GPUBuffer;
+  private lutTexture: GPUTexture;
+  private lut: Lut | null = null;
   private readonly cache = new Map<string, GPURenderPipeline | GPUComputePipeline>();
   private readonly targetLayouts = new Map<GPUTextureFormat, GPUBindGroupLayout>();
 
@@ -53,6 +63,8 @@ export class ShaderKit {
     ] });
     this.staticLayout = d.createBindGroupLayout({ label: 'static LUTs', entries: [
       { binding: 0, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: PALETTE_BYTES } },
+      { binding: 1, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: LUT_PARAMS_BYTES } },
+      { binding: 2, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float', viewDimension: '3d' } },
     ] });
     this.mipLayout = d.createBindGroupLayout({ label: 'mip level', entries: [
       { binding: 0, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
@@ -74,7 +86,51 @@ export class ShaderKit {
     const palette = new UniformBlock(PALETTE_BYTES);
     packPalette(palette);
     d.queue.writeBuffer(this.paletteBuffer, 0, palette.bytes);
-    this.staticBindGroup = d.createBindGroup({ label: 'static', layout: this.staticLayout, entries: [{ binding: 0, resource: { buffer: this.paletteBuffer } }] });
+    this.lutParamsBuffer = d.createBuffer({ label: 'LUT params', size: LUT_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.lutTexture = this.uploadLut(null);
+    this.staticBindGroup = this.makeStaticBindGroup();
+  }
+
+  /** The .cube LUT the tone-map applies where a Display's lutMode asks (null: none); uploads only when it changes. */
+  setLut(lut: Lut | null): void {
+    if (lut === this.lut) return;
+    this.lut = lut;
+    const old = this.lutTexture;
+    this.lutTexture = this.uploadLut(lut);
+    this.staticBindGroup = this.makeStaticBindGroup();
+    old.destroy();
+  }
+
+  /** The LUT as an rgba32float 3D texture (1D: size x 1 x 1), and its params; a 1x1x1 texture when there is none. */
+  private uploadLut(lut: Lut | null): GPUTexture {
+    const block = new UniformBlock(LUT_PARAMS_BYTES);
+    packLutParams(block, lut);
+    this.device.queue.writeBuffer(this.lutParamsBuffer, 0, block.bytes);
+    const n = lut?.size ?? 1;
+    const size: [number, number, number] = lut?.kind === '3d' ? [n, n, n] : [n, 1, 1];
+    const texture = this.device.createTexture({ label: `LUT ${lut?.title ?? 'none'}`, size, dimension: '3d', format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+    if (lut) {
+      const entries = lut.data.length / 3;
+      const rgba = new Float32Array(entries * 4);
+      for (let i = 0; i < entries; i++) { rgba[i * 4] = lut.data[i * 3]!; rgba[i * 4 + 1] = lut.data[i * 3 + 1]!; rgba[i * 4 + 2] = lut.data[i * 3 + 2]!; rgba[i * 4 + 3] = 1; }
+      this.device.queue.writeTexture({ texture }, rgba, { bytesPerRow: size[0] * 16, rowsPerImage: size[1] }, size);
+    }
+    return texture;
+  }
+
+  /** Bindings 1 and 2 of group 2 (lut.wgsl), for a pipeline with its own layout that includes the tone-map core. */
+  lutEntries(): GPUBindGroupEntry[] {
+    return [
+      { binding: 1, resource: { buffer: this.lutParamsBuffer } },
+      { binding: 2, resource: this.lutTexture.createView({ dimension: '3d' }) },
+    ];
+  }
+
+  private makeStaticBindGroup(): GPUBindGroup {
+    return this.device.createBindGroup({ label: 'static', layout: this.staticLayout, entries: [
+      { binding: 0, resource: { buffer: this.paletteBuffer } },
+      ...this.lutEntries(),
+    ] });
   }
 
   private cached<T extends GPURenderPipeline | GPUComputePipeline>(key: string, make: () => T): T {
@@ -158,6 +214,8 @@ export class ShaderKit {
 
   dispose(): void {
     this.paletteBuffer.destroy();
+    this.lutParamsBuffer.destroy();
+    this.lutTexture.destroy();
     this.cache.clear();
   }
 }

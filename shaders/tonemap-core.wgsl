@@ -8,8 +8,12 @@ struct Display {
   transform: u32,
   channelView: u32,
   flags: u32,
-  _pad0: u32,
-  _pad1: u32,
+  lutMode: u32,   // 0 no LUT, 1 after the view transform, 2 on the log shaper, 3 on linear values (lut.wgsl)
+  hdr: u32,       // HDR_ON | HDR_ROLL_OFF: extended-range output, no clamp (see hdrPixel)
+  hdrScale: f32,  // canvas value of exposed linear 1.0 (paper white / SDR white)
+  hdrHeadroom: f32, // the display's peak as a canvas value
+  _pad2: u32,
+  _pad3: u32,
 };
 
 // Static LUT (group 2): false-colour zone bounds (EV) and colours, checker greys.
@@ -46,6 +50,33 @@ fn rec709Oetf(v: f32) -> f32 {
   if (x < 0.018) { return 4.5 * x; }
   return 1.099 * pow(x, 0.45) - 0.099;
 }
+const HDR_ON: u32 = 1u;
+const HDR_ROLL_OFF: u32 = 2u;
+
+// The sRGB curve without the clamp: an extended-range (rgba16float, toneMapping 'extended') canvas takes values
+// above 1 through the same curve.
+fn srgbOetfExtended(x: f32) -> f32 {
+  if (x <= 0.0031308) { return 12.92 * x; }
+  return 1.055 * pow(x, 1.0 / 2.4) - 0.055;
+}
+
+// Identity up to 3/4 of the headroom, then an exponential shoulder that approaches the headroom and never reaches it.
+fn rollOff(x: f32, headroom: f32) -> f32 {
+  let knee = 0.75 * headroom;
+  if (x <= knee) { return x; }
+  let span = headroom - knee;
+  return knee + span * (1.0 - exp(-(x - knee) / span));
+}
+
+// The HDR path: scene-referred linear scaled to paper white, optionally rolled off to the display's peak, no clamp.
+fn hdrPixel(v: vec3f, d: Display) -> vec3f {
+  var lin = max(v, vec3f(0.0)) * d.hdrScale;
+  if ((d.hdr & HDR_ROLL_OFF) != 0u) {
+    lin = vec3f(rollOff(lin.x, d.hdrHeadroom), rollOff(lin.y, d.hdrHeadroom), rollOff(lin.z, d.hdrHeadroom));
+  }
+  return vec3f(srgbOetfExtended(lin.x), srgbOetfExtended(lin.y), srgbOetfExtended(lin.z));
+}
+
 fn srgb3(c: vec3f) -> vec3f { return vec3f(srgbOetf(c.x), srgbOetf(c.y), srgbOetf(c.z)); }
 
 // Row-major matrices in the reference; WGSL mat3x3 is column-major, so these are written transposed.
@@ -160,11 +191,18 @@ fn toneMapPixel(raw: vec4f, px: vec2f, d: Display) -> vec3f {
   var col: vec3f;
   if ((d.flags & FLAG_FALSE_COLOUR) != 0u) {
     col = palette.colours[falseColourZone(dot(v, LUMA))].xyz;
+  } else if ((d.hdr & HDR_ON) != 0u) {
+    col = hdrPixel(v, d);
+  } else if (d.lutMode >= 2u) {
+    // A LUT on a shaper replaces the view transform and gamma: it maps scene values to the display itself.
+    let x = select(v, lutLogShaper(v), d.lutMode == 2u);
+    col = clamp(applyLut(x), vec3f(0.0), vec3f(1.0));
   } else {
     col = displayTransform(d.transform, v);
     if (d.invGamma != 1.0) {
       col = vec3f(powOrZero(col.x, d.invGamma), powOrZero(col.y, d.invGamma), powOrZero(col.z, d.invGamma));
     }
+    if (d.lutMode == 1u) { col = clamp(applyLut(col), vec3f(0.0), vec3f(1.0)); }
   }
   if ((d.flags & FLAG_CLIPPING) != 0u) {
     if (any(v >= vec3f(1.0))) { col = vec3f(1.0, 0.0, 0.0); }

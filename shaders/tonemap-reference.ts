@@ -3,8 +3,9 @@
 import {
   CHECKER_DARK, CHECKER_LIGHT, CHECKER_PX, EXPOSED_LIMIT, FALSE_COLOUR_BOUNDS_EV, FALSE_COLOUR_COLOURS,
   HIST_BINS, HIST_MAX_LOG2, HIST_MIN_LOG2, INF_COLOUR, LUMA, NAN_COLOUR, OVER_COLOUR, UNDER_COLOUR,
-  type DisplayParams, type DisplayTransform,
+  hdrScale, type DisplayParams, type DisplayTransform, type HdrOutput,
 } from './display-params.js';
+import { applyLut, logShaper } from './lut-apply.js';
 
 export type Rgb = [number, number, number];
 
@@ -107,6 +108,29 @@ function encodeSrgb(c: Rgb): Rgb {
   return [srgbOetf(c[0]), srgbOetf(c[1]), srgbOetf(c[2])];
 }
 
+/** The sRGB curve without the clamp, for extended-range (HDR) canvases. */
+export function srgbOetfExtended(x: number): number {
+  return x <= 0.0031308 ? 12.92 * x : 1.055 * Math.pow(x, 1 / 2.4) - 0.055;
+}
+
+/** Identity up to 3/4 of the headroom, then an exponential shoulder approaching the headroom. */
+export function rollOff(x: number, headroom: number): number {
+  const knee = 0.75 * headroom;
+  if (x <= knee) return x;
+  const span = headroom - knee;
+  return knee + span * (1 - Math.exp(-(x - knee) / span));
+}
+
+/** The HDR path of the display: exposed linear at paper white, optionally rolled off to the peak, no clamp. */
+export function hdrPixel(v: Rgb, h: HdrOutput): Rgb {
+  const { scale, headroom } = hdrScale(h);
+  const one = (x: number): number => {
+    const lin = Math.max(x, 0) * scale;
+    return srgbOetfExtended(h.rollOff ? rollOff(lin, headroom) : lin);
+  };
+  return [one(v[0]), one(v[1]), one(v[2])];
+}
+
 /** Index of the false-colour zone of a luminance (0 for zero, negative or below the lowest bound). */
 export function falseColourZone(luminance: number): number {
   if (!(luminance > 0)) return 0;
@@ -150,11 +174,22 @@ export function toneMapPixel(r: number, g: number, b: number, a: number, xPx: nu
   if (p.falseColour) {
     const lum = LUMA[0] * v[0] + LUMA[1] * v[1] + LUMA[2] * v[2];
     col = [...FALSE_COLOUR_COLOURS[falseColourZone(lum)]!] as Rgb;
+  } else if (p.hdr) {
+    col = hdrPixel(v, p.hdr);
+  } else if (p.lut && p.lut.shaper !== 'display') {
+    // A LUT on a shaper replaces the view transform and gamma: it maps scene values to the display itself.
+    const x: Rgb = p.lut.shaper === 'log' ? [logShaper(v[0]), logShaper(v[1]), logShaper(v[2])] : v;
+    const o = applyLut(p.lut.lut, x[0], x[1], x[2]);
+    col = [clamp01(o[0]), clamp01(o[1]), clamp01(o[2])];
   } else {
     col = displayTransform(p.transform, v);
     if (p.gamma !== 1) {
       const inv = 1 / p.gamma;
       col = [col[0] > 0 ? Math.pow(col[0], inv) : 0, col[1] > 0 ? Math.pow(col[1], inv) : 0, col[2] > 0 ? Math.pow(col[2], inv) : 0];
+    }
+    if (p.lut) {
+      const o = applyLut(p.lut.lut, col[0], col[1], col[2]);
+      col = [clamp01(o[0]), clamp01(o[1]), clamp01(o[2])];
     }
   }
   if (p.clipping) {

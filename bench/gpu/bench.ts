@@ -7,6 +7,7 @@ import { makeHalfPlanes, halfToFloatPlanes, type Planes } from './images.js';
 import { DummyPlanes, GpuImageWork, ShaderKit, WORKGROUP_SHAPES, destroyScratch, gpuThumbnail, previewTargetBindGroup, thumbnailScratch } from './gpu-work.js';
 import { CpuThumbnailer } from './cpu-thumbnail.js';
 import tonemapCoreSrc from '../../shaders/tonemap-core.wgsl';
+import lutSrc from '../../shaders/lut.wgsl';
 import { PALETTE_BYTES, UniformBlock, packDisplay, packPalette } from '../../shaders/layouts.js';
 import { DEFAULT_DISPLAY } from '../../shaders/display-params.js';
 
@@ -352,7 +353,7 @@ ${vs}
   const storage = d.createTexture({ size: [target.width, target.height], format: 'rgba8unorm', usage: GPUTextureUsage.STORAGE_BINDING });
   const storageGroup = previewTargetBindGroup(kit, storage);
   const computeModule = d.createShaderModule({
-    code: `${tonemapCoreSrc}
+    code: `${tonemapCoreSrc}${lutSrc}
 @group(0) @binding(0) var<uniform> disp: Display;
 @group(0) @binding(1) var image: texture_2d<f32>;
 @group(0) @binding(2) var<uniform> palette: Palette;
@@ -382,6 +383,9 @@ ${vs}
       { binding: 3, resource: storage.createView() },
     ],
   });
+  // the LUT bindings of lut.wgsl (group 2; no LUT loaded, as the default view runs)
+  const lutGroup = d.createBindGroup({ layout: computePipe.getBindGroupLayout(2), entries: kit.lutEntries() });
+  const emptyGroup = d.createBindGroup({ layout: computePipe.getBindGroupLayout(1), entries: [] });
   return [
     { name: 'previewPass', encode: (e, ts) => work.encodeToneMap(e, target, ts) },
     {
@@ -405,6 +409,8 @@ ${vs}
         const pass = e.beginComputePass({ timestampWrites: ts });
         pass.setPipeline(computePipe);
         pass.setBindGroup(0, computeGroup);
+        pass.setBindGroup(1, emptyGroup);
+        pass.setBindGroup(2, lutGroup);
         pass.dispatchWorkgroups(Math.ceil(target.width / 16), Math.ceil(target.height / 16));
         pass.end();
       },

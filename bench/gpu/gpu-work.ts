@@ -2,7 +2,7 @@
 import { ShaderKit, type WorkgroupShape } from '../../shaders/pipelines.js';
 import { DummyPlanes, createMipTexture, encodeAssemble, encodeMips, encodePreviewCompute, layerBindGroup, previewTargetBindGroup } from '../../shaders/passes.js';
 import { PREVIEW_VIEW_BYTES, UniformBlock, packPreviewView } from '../../shaders/layouts.js';
-import { DEFAULT_DISPLAY } from '../../shaders/display-params.js';
+import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
 import type { Uploader, UploadStats } from '../../shaders/upload.js';
 import type { GpuTimer } from './dawn.js';
 import type { Planes } from './images.js';
@@ -66,8 +66,8 @@ export class GpuImageWork {
   }
 
   /** The preview pipeline's tone-map of the whole image into `target` (its size sets the zoom: 1:1 or a thumbnail). */
-  encodeToneMap(encoder: GPUCommandEncoder, target: GPUTexture, timestampWrites?: GPURenderPassTimestampWrites): void {
-    this.writeView(target);
+  encodeToneMap(encoder: GPUCommandEncoder, target: GPUTexture, timestampWrites?: GPURenderPassTimestampWrites, display: DisplayParams = DEFAULT_DISPLAY): void {
+    this.writeView(target, display);
     const pass = encoder.beginRenderPass({
       label: 'tone-map',
       colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: { r: 0, g: 0, b: 0, a: 1 } }],
@@ -81,9 +81,9 @@ export class GpuImageWork {
     pass.end();
   }
 
-  private writeView(target: GPUTexture): void {
+  private writeView(target: GPUTexture, display: DisplayParams = DEFAULT_DISPLAY): void {
     const block = new UniformBlock(PREVIEW_VIEW_BYTES);
-    packPreviewView(block, DEFAULT_DISPLAY, {
+    packPreviewView(block, display, {
       originXPx: 0,
       originYPx: 0,
       texelsPerPx: this.width / target.width,

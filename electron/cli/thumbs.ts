@@ -15,6 +15,7 @@ import { calibrateGpuThumbnails, GpuChildError, GpuThumbsChild } from '../host/t
 import { createHost, type Host } from '../host/host.js';
 import { channelsOf, chooseThumbnailChannels } from '../host/thumbnails/channels.js';
 import { toneMapHalfRgba } from '../host/thumbnails/tone-map.js';
+import { cubeToLatLongHalf, isCubeEnvmap } from '../host/thumbnails/envmap-latlong.js';
 import type { ThumbnailDetail } from '../host/thumbnails/params.js';
 import { describeFailure } from './failures.js';
 import { optionsOf } from './commands.js';
@@ -142,6 +143,14 @@ function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
   };
 }
 
+/** A cube env map by its envmap attribute and stacked shape (only 1:6 files pay for the header read). */
+async function isCubeEntry(host: Host, entry: FileEntry): Promise<boolean> {
+  const part = entry.summary?.parts.find((p) => p.type === 'scanlineimage' || p.type === 'tiledimage');
+  if (!part) return false;
+  const w = part.dataWindow[2] - part.dataWindow[0] + 1, h = part.dataWindow[3] - part.dataWindow[1] + 1;
+  return h === 6 * w && isCubeEnvmap(await host.getHeader(entry.id), part);
+}
+
 async function gpuThumbnail(host: Host, child: GpuThumbsChild, entry: FileEntry, src: NonNullable<ReturnType<typeof gpuSource>>, options: ThumbsOptions, params: DisplayView, totals: Totals, path: string): Promise<void> {
   const image = await host.decodeImage({ requestId: `thumbs-gpu-${entry.id}`, fileId: entry.id, part: src.part, channels: src.channels, priority: 'thumbnail-visible' });
   const made = await child.thumbnail({
@@ -198,6 +207,15 @@ export async function runThumbs(argv: string[]): Promise<number> {
         const outPath = join(options.outDir, entry.name.replace(/\.exr$/i, `.${options.format}`));
         try {
           if (entry.status !== 'ok') throw new Error(entry.status === 'incomplete' ? 'the file is incomplete (still being written?)' : (entry.error ?? 'cannot be read'));
+          if (await isCubeEntry(host, entry)) {
+            // an env map's thumbnail is lat-long: the stacked faces at 1.5x the size (a face is then a quarter of it) resampled on the CPU
+            const detail = await host.getThumbnailDetailed({ requestId: entry.id, fileId: entry.id, longSidePx: Math.ceil(options.sizePx * 1.5), priority: 'thumbnail-visible' });
+            addTimings(totals, detail);
+            const t = detail.thumbnail;
+            const ll = cubeToLatLongHalf(new Uint16Array(t.rgbaHalf), t.widthPx, t.heightPx);
+            await writeThumbnail({ ...detail, thumbnail: { ...t, widthPx: ll.widthPx, heightPx: ll.heightPx, rgbaHalf: ll.rgbaHalf.buffer as ArrayBuffer } }, outPath, options.format, params, totals);
+            return;
+          }
           const src = child ? gpuSource(entry) : null;
           const choice: ThumbnailPathChoice = !src ? { path: 'cpu', reason: '' } : options.gpu === 'on' ? { path: 'gpu', reason: '--gpu on' } : chooseThumbnailPath(src.pixels, gpu!.calibration, true);
           if (src && choice.path === 'gpu' && !child!.dead) {

@@ -221,6 +221,14 @@ export interface ViewTransform {
   /** Layer and channel selection. */
   layer: string;
   channelMode: ChannelMode;
+  /** A .cube LUT the view applies (its text, as shaders/lut-cube.ts parses it) and where in the display path. */
+  lut?: ViewLut;
+}
+
+export interface ViewLut {
+  name: string;
+  shaper: 'display' | 'log' | 'linear';
+  cube: string;
 }
 
 export type DisplayTransformName = 'srgb' | 'rec709' | 'aces' | 'agx' | 'pbr-neutral' | 'reinhard' | 'linear';

@@ -40,7 +40,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY_BYTES = 1 << 20;
+/** 16 MiB: an export request carries its .cube LUT as text, up to ~7 MB for a 65^3 cube. */
+const DEFAULT_MAX_BODY_BYTES = 16 << 20;
 const DEFAULT_MAX_EVENT_CLIENTS = 32;
 const NO_TOKEN_MESSAGE = 'bad or missing token: open the address that `exrview serve` printed (it carries the token)';
 

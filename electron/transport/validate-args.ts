@@ -1,6 +1,6 @@
 // Checks the arguments of a HostApi call that arrived from an untrusted side (a browser page, a renderer process).
 
-import type { DecodeRequest, ExportRequest, HostApi, PlaybackPlan, ThumbnailRequest } from '../host/api.js';
+import type { DecodeRequest, ExportRequest, HostApi, PlaybackPlan, ThumbnailRequest, ViewLut } from '../host/api.js';
 import type { TransportMethod } from './host-methods.js';
 
 /** A call whose arguments do not match the HostApi contract: answered 400, never passed to the host. */
@@ -14,6 +14,9 @@ const DISPLAY_TRANSFORMS = ['srgb', 'rec709', 'aces', 'agx', 'pbr-neutral', 'rei
 const EXPORT_KINDS = ['image', 'thumbnail', 'exr-layer'] as const;
 const EXPORT_FORMATS = ['png', 'jpg', 'exr'] as const;
 const CHANNEL_MODES = ['rgb', 'rgba', 'r', 'g', 'b', 'a', 'luminance'];
+const LUT_SHAPERS = ['display', 'log', 'linear'] as const;
+/** A 65^3 .cube as text is about 7 MB; the parser bounds the rest. */
+const MAX_CUBE_CHARS = 12 * 1024 * 1024;
 
 type Args<M extends TransportMethod> = Parameters<HostApi[M]>;
 
@@ -93,7 +96,7 @@ function thumbnailRequest(v: unknown): ThumbnailRequest {
 function exportRequest(v: unknown): ExportRequest {
   const where = 'exportImages: request';
   const o = obj(v, where, ['fileIds', 'kind', 'format', 'outDir', 'overwrite', 'view', 'part', 'longSidePx']);
-  const view = obj(o.view, `${where}.view`, ['exposureEv', 'offset', 'gamma', 'displayTransform', 'layer', 'channelMode']);
+  const view = obj(o.view, `${where}.view`, ['exposureEv', 'offset', 'gamma', 'displayTransform', 'layer', 'channelMode', 'lut']);
   const channelMode = str(view.channelMode, `${where}.view.channelMode`);
   if (!CHANNEL_MODES.includes(channelMode) && !channelMode.startsWith('channel:')) {
     throw new ArgumentError(`${where}.view.channelMode "${channelMode}" is not one of ${CHANNEL_MODES.join(', ')} or channel:NAME`);
@@ -111,10 +114,17 @@ function exportRequest(v: unknown): ExportRequest {
       displayTransform: oneOf(view.displayTransform, DISPLAY_TRANSFORMS, `${where}.view.displayTransform`),
       layer: str(view.layer, `${where}.view.layer`, true),
       channelMode: channelMode as ExportRequest['view']['channelMode'],
+      ...(view.lut === undefined ? {} : { lut: viewLut(view.lut, `${where}.view.lut`) }),
     },
     part: optional(o.part, (x) => int(x, `${where}.part`)),
     longSidePx: optional(o.longSidePx, (x) => int(x, `${where}.longSidePx`)),
   };
+}
+
+function viewLut(v: unknown, where: string): ViewLut {
+  const o = obj(v, where, ['name', 'shaper', 'cube']);
+  if (typeof o.cube !== 'string' || o.cube.length > MAX_CUBE_CHARS) throw new ArgumentError(`${where}.cube must be the text of a .cube file of at most ${MAX_CUBE_CHARS} characters`);
+  return { name: str(o.name, `${where}.name`, true), shaper: oneOf(o.shaper, LUT_SHAPERS, `${where}.shaper`), cube: o.cube };
 }
 
 function arity(method: string, args: unknown[], min: number, max: number): void {

@@ -76,6 +76,8 @@ export class Controller {
       this.actions.setUi({ path: 'cpu', pathReason: reason });
     }
     this.engine.onHistogram = (bins) => { this.histogram = bins; this.emit(); };
+    const hdr = this.engine.hdrSupport();
+    this.actions.setHdrSupport({ available: hdr.available, reason: hdr.reason });
     this.store.subscribe((s, prev) => {
       const e = this.engine!;
       if (s.view.display !== prev.view.display || s.image.channel !== prev.image.channel || s.image.decoded !== prev.image.decoded) e.setDisplay(this.effectiveDisplay());

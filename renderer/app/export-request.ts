@@ -1,6 +1,7 @@
 // Export from the viewer, the pure part: which files, the request through the current view, and what the result means to the user.
 import type { ExportRequest, ExportResult, FileEntry, ViewTransform } from '../host/api-types.js';
 import { selectedInOrder } from '../state/selection.js';
+import { formatCube } from '../../shaders/lut-cube.js';
 import type { ExportLine, ExportOutcome } from '../state/export-outcome.js';
 import { selectionOf, visibleFiles, type AppState } from '../state/store.js';
 
@@ -33,13 +34,16 @@ export function exportView(s: AppState): { view: ViewTransform; notes: string[] 
     channelMode = 'rgb';
   } else channelMode = s.image.channel;
   if (d.falseColour || d.clipping) notes.push('False colour and clipping overlays are screen aids and are not exported: turn them off to preview what is written.');
-  return { view: { exposureEv: d.exposureEv, offset: d.offset, gamma: d.gamma, displayTransform: d.transform, layer: shownLayer(s), channelMode }, notes };
+  const view: ViewTransform = { exposureEv: d.exposureEv, offset: d.offset, gamma: d.gamma, displayTransform: d.transform, layer: shownLayer(s), channelMode };
+  // the host parses the same .cube text and applies it with the same reference (shaders/lut-apply.ts)
+  if (d.lut) view.lut = { name: d.lut.name, shaper: d.lut.shaper, cube: formatCube(d.lut.lut) };
+  return { view, notes };
 }
 
 export function describeView(v: ViewTransform): string {
   const ev = `${v.exposureEv >= 0 ? '+' : ''}${v.exposureEv.toFixed(1)} EV`;
   const channel = v.channelMode.startsWith('channel:') ? v.channelMode.slice('channel:'.length) : v.channelMode.toUpperCase();
-  return `${ev}, ${v.displayTransform}${v.offset ? `, offset ${v.offset}` : ''}${v.gamma !== 1 ? `, gamma ${v.gamma}` : ''}, layer ${v.layer || '(base)'}, ${channel}`;
+  return `${ev}, ${v.displayTransform}${v.offset ? `, offset ${v.offset}` : ''}${v.gamma !== 1 ? `, gamma ${v.gamma}` : ''}, layer ${v.layer || '(base)'}, ${channel}${v.lut ? `, LUT ${v.lut.name} (${v.lut.shaper === 'display' ? 'after the view' : `on the ${v.lut.shaper} shaper`})` : ''}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import { imageKeyString, type GridCell, type ImageKey, type ShowReport, type Tex
 import { FrameStats } from '../gpu/frame-stats.js';
 import { planesOf, type LayerChoice } from '../gpu/gpu-image.js';
 import type { CpuStats, ViewEngine } from '../gpu/view-engine.js';
+import type { HdrSupport } from '../gpu/hdr-output.js';
 import type { PanZoom } from '../gpu/view-geometry.js';
 import { ATLAS_CELL_PX } from '../gpu/thumb-atlas.js';
 import { boxDownsampleHalfRgba, fitSize } from '../gpu/thumb-filter.js';
@@ -43,7 +44,10 @@ export class CpuEngine implements ViewEngine {
 
   attachPreview(canvas: HTMLCanvasElement): void { this.preview = canvas; this.invalidate(); }
   attachGrid(canvas: HTMLCanvasElement): void { this.grid = canvas; this.invalidateGrid(); }
-  setDisplay(p: DisplayParams): void { this.display = p; this.invalidate(); this.invalidateGrid(); }
+  setDisplay(p: DisplayParams): void { this.display = p.hdr ? { ...p, hdr: null } : p; this.invalidate(); this.invalidateGrid(); }
+  hdrSupport(): HdrSupport {
+    return { available: false, mediaHigh: false, canvasExtended: false, reason: `the viewer runs on the CPU (${this.reason}), which draws 8-bit SDR only` };
+  }
   setPanZoom(v: PanZoom): void { this.panZoom = v; this.invalidate(); }
 
   async show(key: ImageKey, choice: LayerChoice): Promise<ShowReport> {

@@ -4,6 +4,7 @@
 // compute pass straight into the canvas texture where the canvas format allows storage writes, else by a render pass.
 import type { DecodedImage, Thumbnail } from '../host/api-types.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
+import { HDR_CANVAS_FORMAT, hdrCanvasConfiguration, mediaIsHdr, probeHdrSupport, type HdrSupport } from './hdr-output.js';
 import { GRID_CELL_BYTES, GRID_VIEW_BYTES, PREVIEW_VIEW_BYTES, UniformBlock, packGridView, packPreviewView } from '../../shaders/layouts.js';
 import { DummyPlanes, encodePreviewCompute, type LayerTexture } from '../../shaders/passes.js';
 import { ShaderKit, STORAGE_TARGET_FORMATS } from '../../shaders/pipelines.js';
@@ -97,6 +98,8 @@ export interface EngineOptions {
   toneMapPath?: 'auto' | ToneMapPath;
   /** The canvas format; default navigator.gpu.getPreferredCanvasFormat(). */
   canvasFormat?: GPUTextureFormat;
+  /** Tests: what matchMedia('(dynamic-range: high)') is taken to say (default: ask it). */
+  assumeHdrMedia?: boolean;
 }
 
 /**
@@ -146,6 +149,11 @@ export class GpuEngine {
   private toneMap: { path: ToneMapPath; reason: string } = { path: 'render pass', reason: 'not chosen yet' };
   private lastUpload: UploadFigures = { path: '', bytes: 0, callMs: NaN, cpuCopyMs: NaN, waitMs: NaN, wallMs: NaN, GBps: NaN, submits: 0 };
   private display: DisplayParams = { ...DEFAULT_DISPLAY };
+  /** The grid canvas stays 8-bit SDR: it gets the display without its HDR part. */
+  private gridDisplay: DisplayParams = { ...DEFAULT_DISPLAY };
+  /** The preview canvas is the extended-range rgba16float one while the display asks for HDR and the probe allowed it. */
+  private hdrCanvas = false;
+  private hdr: HdrSupport | null = null;
   private panZoom: PanZoom = { zoom: 1, centerX: 0, centerY: 0 };
   private current: { key: ImageKey; keyString: string; choice: LayerChoice; image: GpuImage; layer: LayerTexture } | null = null;
   private cells: GridCell[] = [];
@@ -168,6 +176,8 @@ export class GpuEngine {
   lastLossReason = '';
   onHistogram: ((bins: Uint32Array) => void) | null = null;
   onDeviceRestored: (() => void) | null = null;
+  /** After every show(): the Environment view follows the image and layer on screen. */
+  onShown: (() => void) | null = null;
 
   private constructor(private readonly source: TextureSource, private readonly options: EngineOptions) {
     this.cache = new ByteLru<CachedTexture>(options.budgetBytes ?? 1536 << 20);
@@ -233,10 +243,38 @@ export class GpuEngine {
     this.previewContext = canvas.getContext('webgpu') as GPUCanvasContext;
     // STORAGE_BINDING: the compute tone-map writes the canvas texture itself; RENDER_ATTACHMENT stays for the clear
     // when no image is shown (and the render-pass path); COPY_SRC for capture()
-    const storage = this.toneMap.path === 'compute' ? GPUTextureUsage.STORAGE_BINDING : 0;
-    this.previewContext.configure({ device: this.device, format: this.format, alphaMode: 'opaque', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC | storage });
+    this.configurePreview();
+  }
+
+  /** SDR: the preferred format, compute or render pass as probed; HDR: rgba16float, extended, always the render pass. */
+  private configurePreview(): void {
+    if (!this.previewContext) return;
+    if (this.hdrCanvas) {
+      this.previewContext.configure(hdrCanvasConfiguration(this.device, GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC));
+    } else {
+      const storage = this.toneMap.path === 'compute' ? GPUTextureUsage.STORAGE_BINDING : 0;
+      this.previewContext.configure({ device: this.device, format: this.format, alphaMode: 'opaque', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC | storage });
+    }
     this.invalidate();
   }
+
+  /** Whether HDR output can be had here, and why not; probed once per device on a scratch canvas. */
+  hdrSupport(): HdrSupport {
+    if (!this.hdr) {
+      const scratch = typeof OffscreenCanvas === 'function' ? (new OffscreenCanvas(1, 1).getContext('webgpu') as GPUCanvasContext | null) : null;
+      this.hdr = probeHdrSupport(this.device, scratch, this.options.assumeHdrMedia ?? mediaIsHdr());
+    }
+    return this.hdr;
+  }
+
+  /** The layer on screen as cached (rgba32float, level 0 = the data window): the Environment view draws from it. */
+  currentLayer(): { key: string; texture: GPUTexture; widthPx: number; heightPx: number } | null {
+    const cur = this.current;
+    return cur ? { key: `${cur.keyString}#${layerKey(cur.choice)}`, texture: cur.layer.texture, widthPx: cur.layer.widthPx, heightPx: cur.layer.heightPx } : null;
+  }
+
+  /** The preview canvas's format now (rgba16float while HDR output is on). */
+  get previewFormat(): GPUTextureFormat { return this.hdrCanvas ? HDR_CANVAS_FORMAT : this.format; }
 
   attachGrid(canvas: HTMLCanvasElement): void {
     this.gridCanvas = canvas;
@@ -249,7 +287,11 @@ export class GpuEngine {
   detachPreview(): void { this.previewContext?.unconfigure(); this.previewContext = null; this.previewCanvas = null; }
 
   setDisplay(p: DisplayParams): void {
-    this.display = p;
+    const wantsHdr = !!p.hdr && this.hdrSupport().available;
+    this.display = wantsHdr || !p.hdr ? p : { ...p, hdr: null };
+    this.gridDisplay = p.hdr ? { ...p, hdr: null } : p;
+    if (wantsHdr !== this.hdrCanvas) { this.hdrCanvas = wantsHdr; this.configurePreview(); }
+    this.kit.setLut(p.lut?.lut ?? null); // uploads only when the LUT itself changed
     this.invalidate();
     this.invalidateGrid();
   }
@@ -322,6 +364,7 @@ export class GpuEngine {
     }
     this.current = { key, keyString, choice, image: image!, layer };
     this.invalidate();
+    this.onShown?.();
     report.showMs = await new Promise<number>((resolve) => this.pendingShows.push({ t0, resolve }));
     return report;
   }
@@ -452,7 +495,7 @@ export class GpuEngine {
     packPreviewView(this.previewBlock, this.display, this.geometry);
     this.device.queue.writeBuffer(this.previewBuffer, 0, this.previewBlock.bytes);
     const writes = this.toneTimer?.begin();
-    if (this.toneMap.path === 'compute') {
+    if (this.toneMap.path === 'compute' && !this.hdrCanvas) {
       // the canvas hands out a new texture each frame, so its one-entry bind group is made per frame (as the render
       // pass needs a new view); every other binding, buffer and pipeline is the render path's, made once
       const target = this.device.createBindGroup({ label: 'canvas target', layout: this.kit.previewTargetLayout(this.format), entries: [{ binding: 0, resource: view }] });
@@ -465,7 +508,7 @@ export class GpuEngine {
       colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store', clearValue: { r: 0, g: 0, b: 0, a: 1 } }],
       ...(writes ? { timestampWrites: writes } : {}),
     });
-    pass.setPipeline(this.kit.preview(this.format));
+    pass.setPipeline(this.kit.preview(this.previewFormat));
     pass.setBindGroup(0, this.previewGroup);
     pass.setBindGroup(1, cur.layer.imageBindGroup);
     pass.setBindGroup(2, this.kit.staticBindGroup);
@@ -491,7 +534,7 @@ export class GpuEngine {
       n++;
     }
     this.cellCount = n;
-    packGridView(this.gridBlock, this.display, canvas.width, canvas.height, BACKGROUND);
+    packGridView(this.gridBlock, this.gridDisplay, canvas.width, canvas.height, BACKGROUND);
     this.device.queue.writeBuffer(this.gridBuffer, 0, this.gridBlock.bytes);
     if (n) this.device.queue.writeBuffer(this.cellBuffer, 0, this.cellData.buffer, 0, n * GRID_CELL_BYTES);
     const gridTexture = this.gridContext!.getCurrentTexture();
@@ -524,7 +567,8 @@ export class GpuEngine {
     for (const c of this.captures) {
       const texture = this.frameTextures[c.which];
       if (!texture) { rest.push(c); continue; }
-      const bytesPerRow = Math.ceil((texture.width * 4) / 256) * 256;
+      // 8 bytes a texel on the HDR canvas (rgba16float), 4 on the SDR ones
+      const bytesPerRow = Math.ceil((texture.width * (texture.format === 'rgba16float' ? 8 : 4)) / 256) * 256;
       const buffer = this.device.createBuffer({ label: 'capture', size: bytesPerRow * texture.height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
       encoder.copyTextureToBuffer({ texture }, { buffer, bytesPerRow }, { width: texture.width, height: texture.height });
       const { width, height, format } = texture;

@@ -5,6 +5,7 @@ import type { EngineStats, GridCell, ImageKey, ShowReport } from './engine.js';
 import type { FrameStats } from './frame-stats.js';
 import type { LayerChoice } from './gpu-image.js';
 import type { PanZoom } from './view-geometry.js';
+import type { HdrSupport } from './hdr-output.js';
 
 export interface CpuStats { path: 'cpu'; reason: string; frames: number; lastRenderMs: number }
 
@@ -14,6 +15,8 @@ export interface ViewEngine {
   attachPreview(canvas: HTMLCanvasElement): void;
   attachGrid(canvas: HTMLCanvasElement): void;
   setDisplay(p: DisplayParams): void;
+  /** Whether HDR output can be had here and why not (the CPU path never can). */
+  hdrSupport(): HdrSupport;
   setPanZoom(v: PanZoom): void;
   show(key: ImageKey, choice: LayerChoice): Promise<ShowReport>;
   isCached(key: ImageKey): boolean;

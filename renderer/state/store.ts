@@ -3,7 +3,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { DecodedImage, FileEntry, FileHeader, FolderInfo, SequenceInfo } from '../host/api-types.js';
 import type { LoopMode } from '../playback/clock.js';
-import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
+import { DEFAULT_DISPLAY, DEFAULT_HDR, type DisplayParams, type HdrOutput } from '../../shaders/display-params.js';
 import type { PanZoom } from '../gpu/view-geometry.js';
 import type { ChannelPick } from './layer-choice.js';
 import { pruneSelection, type Selection } from './selection.js';
@@ -30,6 +30,8 @@ export interface LibrarySlice {
 
 export interface ViewSlice {
   display: DisplayParams;
+  /** HDR output: what the engine found (null until it started) and the settings kept while it is off. */
+  hdr: { support: { available: boolean; reason: string } | null; settings: HdrOutput };
   /** Not rendered by React: the engine subscribes. */
   panZoom: PanZoom;
 }
@@ -94,7 +96,7 @@ export const EXPOSURE_RANGE_EV = 20;
 export function initialState(): AppState {
   return {
     library: { folders: [], folderId: null, files: [], sequences: [], filter: '', sort: 'name', thumbsDone: 0, thumbsTotal: 0, recent: [], selection: [], anchor: null },
-    view: { display: { ...DEFAULT_DISPLAY }, panZoom: { zoom: 1, centerX: 0, centerY: 0 } },
+    view: { display: { ...DEFAULT_DISPLAY }, panZoom: { zoom: 1, centerX: 0, centerY: 0 }, hdr: { support: null, settings: { ...DEFAULT_HDR } } },
     image: { currentFileId: null, part: 0, layer: '', channel: 'rgb', header: null, loading: false, error: null, decoded: null },
     ui: { diagnosticsOpen: false, helpOpen: false, helpTopic: 'shortcuts', headerOpen: false, path: 'starting', pathReason: '', status: '' },
     export: { open: false, kind: 'image', format: 'png', longSidePx: 256, running: false, outcome: null },
@@ -142,6 +144,19 @@ export function storeActions(store: AppStore) {
     stepExposure(steps: number): void {
       const ev = store.getState().view.display.exposureEv;
       set((s) => ({ view: { ...s.view, display: { ...s.view.display, exposureEv: clampExposure(ev + steps * EXPOSURE_STEP_EV) } } }));
+    },
+    setHdrSupport(support: { available: boolean; reason: string }): void {
+      set((s) => ({ view: { ...s.view, hdr: { ...s.view.hdr, support } } }));
+    },
+    /** Turns HDR output on (with the kept settings) or off; refused, leaving it off, where the support check said no. */
+    setHdrOutput(on: boolean): void {
+      set((s) => ({ view: { ...s.view, display: { ...s.view.display, hdr: on && s.view.hdr.support?.available ? { ...s.view.hdr.settings } : null } } }));
+    },
+    setHdrSettings(patch: Partial<HdrOutput>): void {
+      set((s) => {
+        const settings = { ...s.view.hdr.settings, ...patch };
+        return { view: { ...s.view, hdr: { ...s.view.hdr, settings }, display: s.view.display.hdr ? { ...s.view.display, hdr: settings } : s.view.display } };
+      });
     },
     setPanZoom(v: PanZoom): void {
       set((s) => ({ view: { ...s.view, panZoom: v } }));

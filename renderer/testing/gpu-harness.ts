@@ -4,7 +4,9 @@ import { DEFAULT_DISPLAY, FLAG_NEAREST, type DisplayParams } from '../../shaders
 import { PREVIEW_VIEW_BYTES, UniformBlock, packPreviewView } from '../../shaders/layouts.js';
 import { HISTOGRAM_BYTES, createMipTexture, encodeHistogram, encodeMips, encodePreviewCompute, layerBindGroup, previewTargetBindGroup } from '../../shaders/passes.js';
 import { ShaderKit } from '../../shaders/pipelines.js';
-import { nextLevelSize } from '../../shaders/tonemap-reference.js';
+import { halfToFloat, nextLevelSize } from '../../shaders/tonemap-reference.js';
+import { parseCube } from '../../shaders/lut-cube.js';
+import type { LutShaper } from '../../shaders/lut-apply.js';
 import type { DecodedImage, DecodedPlane, Thumbnail } from '../host/api-types.js';
 import { GpuEngine, type ImageKey, type TextureSource } from '../gpu/engine.js';
 
@@ -42,6 +44,17 @@ async function readTexture(device: GPUDevice, texture: GPUTexture, level: number
 /** Tone-maps w×h RGBA at 1:1 (nearest) through the preview pipeline into rgba32float and reads it back. */
 async function toneMap(input: number[], w: number, h: number, params: Partial<DisplayParams>): Promise<number[]> {
   return toneMapVia('render pass', input, w, h, params);
+}
+
+/** Tone-maps through a .cube LUT (parsed in the page: what the app does with a file) on `shaper`, by either path. */
+async function toneMapWithCube(input: number[], w: number, h: number, params: Partial<DisplayParams>, cubeText: string, shaper: LutShaper, path: 'render pass' | 'compute'): Promise<number[]> {
+  const lut = parseCube(cubeText);
+  (await kit()).setLut(lut);
+  try {
+    return await toneMapVia(path, input, w, h, { ...params, lut: { lut, shaper, name: 'test' } });
+  } finally {
+    (await kit()).setLut(null);
+  }
 }
 
 /** The same through the compute tone-map (preview-compute.wgsl) into an rgba32float storage texture. */
@@ -314,10 +327,52 @@ async function engineDefaultPath(): Promise<Record<string, unknown>> {
   return r;
 }
 
+/**
+ * HDR output: the support probe as the display would say it is SDR and HDR; where the canvas keeps extended tone
+ * mapping, the preview drawn through the HDR path and read back from the rgba16float canvas texture.
+ */
+async function engineHdr(): Promise<Record<string, unknown>> {
+  const sdr = await GpuEngine.create(new SyntheticSource(8), { budgetBytes: 1 << 20, assumeHdrMedia: false });
+  const mediaStandard = sdr.hdrSupport();
+  sdr.dispose();
+  const engine = await GpuEngine.create(new SyntheticSource(96), { budgetBytes: 64 << 20, assumeHdrMedia: true });
+  const mediaHigh = engine.hdrSupport();
+  const out: Record<string, unknown> = { mediaStandard, mediaHigh };
+  const canvas = document.createElement('canvas');
+  canvas.width = 96; canvas.height = 96;
+  document.body.appendChild(canvas);
+  engine.attachPreview(canvas);
+  engine.setPanZoom({ zoom: 1, centerX: 48, centerY: 48 });
+  // +3 EV: the synthetic ramp goes well above 1, which SDR clamps and HDR must not
+  engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: 3, hdr: { paperWhiteNits: 203, peakNits: 1000, rollOff: false } });
+  out.previewFormatOn = engine.previewFormat;
+  await engine.show({ fileId: 'img2', part: 0 }, RGBA);
+  await frame(); await frame();
+  const c = await engine.capture('preview');
+  out.captureFormat = c.format;
+  if (c.format === 'rgba16float') {
+    const halves = new Uint16Array(c.data.buffer, c.data.byteOffset, c.data.byteLength / 2);
+    let max = 0;
+    for (let y = 0; y < c.heightPx; y++) for (let x = 0; x < c.widthPx; x++) for (let k = 0; k < 3; k++) max = Math.max(max, halfToFloat(halves[(y * c.bytesPerRow) / 2 + x * 4 + k]!));
+    out.maxCanvasValue = max;
+  }
+  engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: 3 });
+  out.previewFormatOff = engine.previewFormat;
+  out.sdrFormat = engine.canvasFormat;
+  engine.dispose();
+  canvas.remove();
+  return out;
+}
+
+/** The HDR path of the tone-map into an rgba32float target (no canvas involved): values above 1 kept. */
+async function toneMapHdr(input: number[], w: number, h: number, params: Partial<DisplayParams>): Promise<number[]> {
+  return toneMapVia('render pass', input, w, h, params);
+}
+
 declare global {
   interface Window { gpuHarness: Record<string, (...args: never[]) => Promise<unknown>> }
 }
-window.gpuHarness = { toneMap, toneMapCompute, mips, histogram, engineNoUploadOnParams, engineEviction, engineDeviceLoss, engineGrid, engineToneMapPaths, engineDefaultPath };
+window.gpuHarness = { toneMap, toneMapCompute, toneMapWithCube, mips, histogram, engineNoUploadOnParams, engineEviction, engineDeviceLoss, engineGrid, engineToneMapPaths, engineDefaultPath, engineHdr, toneMapHdr };
 
 /** Bench: exposure scrubbing on a 4K image (per step: exposure change → GPU done), uploads it caused, cached show time. */
 async function benchScrub(widthPx: number, heightPx: number, steps: number): Promise<Record<string, unknown>> {

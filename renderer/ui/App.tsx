@@ -10,6 +10,7 @@ import { Help } from './Help.js';
 import { installShortcuts } from './shortcuts.js';
 import { ExportDialog } from './ExportDialog.js';
 import { installShellCommands } from '../app/shell-commands.js';
+import { installLutDrop } from '../app/lut-file.js';
 
 function StatusLine() {
   const status = useApp((s) => s.ui.status);
@@ -29,6 +30,7 @@ function StatusLine() {
 export function App({ controller }: { controller: Controller }) {
   useEffect(() => installShortcuts(controller), [controller]);
   useEffect(() => installShellCommands(controller, window.exrviewShell), [controller]);
+  useEffect(() => installLutDrop(window, controller.actions, () => controller.store.getState().view.display.lut?.shaper ?? 'display'), [controller]);
   return (
     <ControllerContext.Provider value={controller}>
       <div className="app">

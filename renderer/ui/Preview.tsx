@@ -1,6 +1,8 @@
 // The preview: the canvas the engine draws into, pan/zoom by mouse, trackpad and keys, pickers and the pixel
 // inspector. Pointer moves update the store and a DOM node directly; no React render per move.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { guessEnvKind, type EnvKind } from '../env/env-kind.js';
+import { EnvironmentView } from './EnvironmentView.js';
 import { canvasToImage, oneToOne, panBy, zoomAt } from '../gpu/view-geometry.js';
 import { pixelReadout } from './pixel-readout.js';
 import { Pickers } from './Pickers.js';
@@ -15,6 +17,14 @@ export function Preview() {
   const loading = useApp((s) => s.image.loading);
   const error = useApp((s) => s.image.error);
   const hasImage = useApp((s) => s.image.currentFileId !== null);
+  const header = useApp((s) => s.image.header);
+  const partIndex = useApp((s) => s.image.part);
+  useApp((s) => s.library.files); // re-render when the summary (data window) arrives
+  const [env, setEnv] = useState<{ on: boolean; kind: EnvKind | null }>({ on: false, kind: null });
+  const part = c.currentPart();
+  const dw = part?.dataWindow;
+  const guess = guessEnvKind(header, partIndex, dw ? dw[2] - dw[0] + 1 : 0, dw ? dw[3] - dw[1] + 1 : 0);
+  const envKind: EnvKind = env.kind ?? guess.kind ?? 'latlong';
 
   useEffect(() => {
     const cv = canvas.current!;
@@ -96,13 +106,27 @@ export function Preview() {
     <section className="preview" aria-label="Preview area">
       <div className="preview-bar">
         <Pickers />
+        <span className="view-switch" role="group" aria-label="View mode">
+          <button type="button" aria-pressed={!env.on} onClick={() => setEnv({ ...env, on: false })}>2D</button>
+          <button type="button" aria-pressed={env.on} disabled={!hasImage} title={guess.kind ? guess.why : 'not marked as an environment map: pick its layout after switching'}
+            className={guess.kind ? 'suggested' : undefined} onClick={() => setEnv({ ...env, on: true })}>Environment</button>
+          {env.on && (
+            <select aria-label="Map layout" value={envKind} onChange={(e) => setEnv({ ...env, kind: e.target.value as EnvKind })}>
+              <option value="latlong">lat-long</option>
+              <option value="cube">cube (6 faces stacked)</option>
+            </select>
+          )}
+        </span>
         <button type="button" onClick={() => c.fit()}>Fit</button>
         <button type="button" onClick={() => c.actions.setPanZoom(oneToOne(c.store.getState().view.panZoom))}>1:1</button>
         <output ref={readout} className="readout" aria-label="Pixel value" />
         {loading && <span role="status">loading…</span>}
         {error && <span role="alert">{error}</span>}
       </div>
-      <canvas ref={canvas} className="preview-canvas" role="img" aria-label="Preview" tabIndex={0} data-has-image={hasImage} />
+      <div className="preview-stage">
+        <canvas ref={canvas} className="preview-canvas" role="img" aria-label="Preview" tabIndex={0} data-has-image={hasImage} style={env.on ? { visibility: 'hidden' } : undefined} />
+        {env.on && hasImage && <EnvironmentView kind={envKind} />}
+      </div>
       <PlayerBar />
       <HeaderPanel />
     </section>

@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { DISPLAY_TRANSFORMS, type DisplayTransform } from '../../shaders/display-params.js';
 import { EXPOSURE_RANGE_EV, EXPOSURE_STEP_EV, type SortKey } from '../state/store.js';
 import { useApp, useController } from './context.js';
+import { LutControls } from './LutControls.js';
+import { HdrControls } from './HdrControls.js';
 
 export function Toolbar() {
   const c = useController();
@@ -35,6 +37,8 @@ export function Toolbar() {
       <select aria-label="Display transform" value={display.transform} onChange={(e) => a.setDisplay({ transform: e.target.value as DisplayTransform })}>
         {DISPLAY_TRANSFORMS.map((t) => <option key={t} value={t}>{t}</option>)}
       </select>
+      <LutControls />
+      <HdrControls />
       <label><input type="checkbox" checked={display.falseColour} onChange={(e) => a.setDisplay({ falseColour: e.target.checked })} /> false colour</label>
       <label><input type="checkbox" checked={display.clipping} onChange={(e) => a.setDisplay({ clipping: e.target.checked })} /> clipping</label>
       <label><input type="checkbox" checked={display.nanInf} onChange={(e) => a.setDisplay({ nanInf: e.target.checked })} /> NaN/Inf</label>

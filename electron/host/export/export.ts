@@ -8,8 +8,9 @@ import { HALF_TO_FLOAT } from '../../exr/index.js';
 import { writeExr, type WriteChannel } from '../../exr/writer.js';
 import { DEFAULT_DISPLAY, type ChannelView, type DisplayParams } from '../../../shaders/display-params.js';
 import { toneMapImage } from '../../../shaders/tonemap-reference.js';
+import { parseCube, type Lut } from '../../../shaders/lut-cube.js';
 import { toneMapHalfRgba } from '../thumbnails/tone-map.js';
-import type { DecodedImage, DecodedPlane, ExportRequest, ExportResult, FileEntry, Thumbnail, ViewTransform } from '../api.js';
+import type { DecodedImage, DecodedPlane, ExportRequest, ExportResult, FileEntry, Thumbnail, ViewLut, ViewTransform } from '../api.js';
 
 export interface ExportSources {
   file(fileId: string): { entry: FileEntry; absPath: string };
@@ -111,7 +112,22 @@ async function encode8(rgba8: Uint8ClampedArray, widthPx: number, heightPx: numb
 export function displayParams(view: ViewTransform): DisplayParams {
   const mode = view.channelMode;
   const channelView: ChannelView = mode.startsWith('channel:') ? 'r' : (mode as ChannelView);
-  return { ...DEFAULT_DISPLAY, exposureEv: view.exposureEv, offset: view.offset, gamma: view.gamma, transform: view.displayTransform, channelView, nanInf: false };
+  const lut = view.lut ? { lut: parsedLut(view.lut), shaper: view.lut.shaper, name: view.lut.name } : null;
+  return { ...DEFAULT_DISPLAY, exposureEv: view.exposureEv, offset: view.offset, gamma: view.gamma, transform: view.displayTransform, channelView, nanInf: false, lut };
+}
+
+/** The last LUT parsed: an export of many files shares one view, so its .cube text is parsed once. */
+let lastLut: { cube: string; lut: Lut } | null = null;
+
+function parsedLut(v: ViewLut): Lut {
+  if (lastLut?.cube !== v.cube) {
+    try {
+      lastLut = { cube: v.cube, lut: parseCube(v.cube) };
+    } catch (error) {
+      throw new Error(`the LUT ${v.name || '(unnamed)'} cannot be read, ${error instanceof Error ? error.message : String(error)}: fix the file or load another LUT`);
+    }
+  }
+  return lastLut.lut;
 }
 
 function firstFlatPart(entry: FileEntry): number {
