@@ -9,3 +9,15 @@ describe('warmUpDecoder', () => {
     expect(Number.isFinite(warmUpDecoder())).toBe(true);
   });
 });
+
+describe('the DWAA warm-up image', () => {
+  it('is a DWAA file the codec decodes', async () => {
+    const { ExrReader, memorySource } = await import('../../exr/index.js');
+    const { WARM_UP_DWAA_BASE64 } = await import('./warm-up-dwa.js');
+    const reader = ExrReader.open(memorySource(Buffer.from(WARM_UP_DWAA_BASE64, 'base64')));
+    expect(reader.parts[0]!.compression).toBe('dwaa');
+    const image = reader.decode();
+    expect(image.channels.map((c) => c.name)).toEqual(['A', 'B', 'G', 'R']);
+    expect(image.widthPx * image.heightPx).toBe(128 * 64);
+  });
+});

@@ -3,12 +3,14 @@
 // A fresh worker runs the codec's TypeScript (reader, unpackers, predictors) in V8's interpreter until the JIT has
 // compiled it; on the first folder of a session that cost as much again as the decoding (16 workers on the lent
 // machine: 7.6 s of CPU cold against 4.1-5.0 s warm for the same 40 files). Workers started ahead of need (pool.start)
-// pay it before the first job instead of during it. The compressions the writer cannot make (B44, DWA, HTJ2K) still
-// share the reader and unpackers warmed here.
+// pay it before the first job instead of during it. DWA, mostly TypeScript, comes as a small DWAA file (the writer does
+// not write DWA); B44 and the lossless codecs run in the native kernels where those loaded; HTJ2K's WebAssembly is left
+// to load on first use rather than in every worker of every session.
 
 import { ExrReader, memorySource } from '../../exr/index.js';
 import { writeExr } from '../../exr/writer.js';
 import type { Compression } from '../../exr/types.js';
+import { WARM_UP_DWAA_BASE64 } from './warm-up-dwa.js';
 
 const WARM_COMPRESSIONS: Compression[] = ['zip', 'zips', 'piz', 'rle', 'pxr24', 'none'];
 const WIDTH_PX = 256;
@@ -31,6 +33,8 @@ export function warmUpDecoder(): number {
       const reader = ExrReader.open(memorySource(writeExr([{ compression, dataWindow, channels }])));
       for (let round = 0; round < ROUNDS; round++) reader.decode();
     }
+    const dwaa = ExrReader.open(memorySource(Buffer.from(WARM_UP_DWAA_BASE64, 'base64')));
+    for (let round = 0; round < ROUNDS; round++) dwaa.decode();
   } catch {
     // a codec bug shows in the real decode, with its file and chunk; warming is no place to report it
   }
