@@ -14,6 +14,8 @@ import { documentSink, type DownloadSink } from './downloads.js';
 import type { ExportOutcome } from './export-request.js';
 import { runExport, type ExportOptions } from './export-runner.js';
 import { ThumbnailRequests } from './thumbnail-requests.js';
+import { CompareController } from './compare-controller.js';
+import { LayersView } from './layers-view.js';
 
 export const THUMB_REQUEST_PX = 128;
 
@@ -40,10 +42,29 @@ export class Controller {
   private showSeq = 0;
   private previewSize = { widthPx: 1, heightPx: 1 };
   private readonly listeners = new Set<() => void>();
+  readonly compare: CompareController;
+  readonly layersView: LayersView;
+  /** Why a file's thumbnail could not be made (the grid's broken-file mark), by file id. */
+  readonly thumbFailures = new Map<string, string>();
 
   constructor(readonly host: RendererHost, readonly store: AppStore, private readonly downloadSink: () => DownloadSink = () => documentSink()) {
     this.actions = storeActions(store);
-    this.thumbs = new ThumbnailRequests(host.api, () => this.engine, THUMB_REQUEST_PX, () => this.emit());
+    this.thumbs = new ThumbnailRequests(host.api, () => this.engine, THUMB_REQUEST_PX, () => this.emit(), (fileId, reason) => {
+      this.thumbFailures.set(fileId, reason);
+      this.actions.setUi({ status: `${this.store.getState().library.files.find((f) => f.id === fileId)?.name ?? fileId}: ${reason}` });
+      this.emit();
+    });
+    this.layersView = new LayersView({
+      engine: () => (this.engine instanceof GpuEngine ? this.engine : null),
+      key: () => { const s = this.store.getState(); return s.image.currentFileId ? { fileId: s.image.currentFileId, part: s.image.part } : null; },
+      part: () => this.currentPart(),
+      sizePx: () => ({ ...this.previewSize, dpr: window.devicePixelRatio || 1 }),
+      said: (status) => this.actions.setUi({ status }),
+    });
+    this.compare = new CompareController({
+      engine: () => this.engine, store, actions: this.actions, currentPart: () => this.currentPart(),
+      decode: (key, channels) => this.decode(key, 'prefetch', channels),
+    });
   }
 
   /** Diagnostics and others re-read after each change. */
@@ -64,14 +85,18 @@ export class Controller {
       this.actions.setUi({ path: 'cpu', pathReason: reason });
     }
     this.engine.onHistogram = (bins) => { this.histogram = bins; this.emit(); };
+    this.compare.start();
+    this.compare.pushView();
     this.store.subscribe((s, prev) => {
       const e = this.engine!;
       if (s.view.display !== prev.view.display || s.image.channel !== prev.image.channel || s.image.decoded !== prev.image.decoded) e.setDisplay(this.effectiveDisplay());
       if (s.view.panZoom !== prev.view.panZoom) e.setPanZoom(s.view.panZoom);
       const a = s.image, b = prev.image;
       if (a.currentFileId !== b.currentFileId || a.part !== b.part || a.layer !== b.layer || a.channel !== b.channel) void this.showCurrent(a.currentFileId !== b.currentFileId || a.part !== b.part);
+      if (s.inspect.layersView !== prev.inspect.layersView || (s.inspect.layersView && (a.currentFileId !== b.currentFileId || a.part !== b.part))) void this.layersView.update(s.inspect.layersView);
     });
     this.host.api.onEvent((ev) => {
+      if (ev.type === 'files-changed') this.filesChanged(ev.files);
       if (ev.type === 'files-added' || ev.type === 'files-changed') this.actions.upsertFiles(ev.files);
       else if (ev.type === 'files-removed') this.actions.removeFiles(ev.fileIds);
       else if (ev.type === 'thumbnail-progress') this.actions.setThumbProgress(ev.done, ev.total);
@@ -82,6 +107,20 @@ export class Controller {
     this.actions.setFolders(info.folders);
     const first = info.folders[0];
     if (first) await this.loadFolder(first.id);
+  }
+
+  /**
+   * Files rewritten on disk (or finished being written): their textures and thumbnails go; the one on screen is shown
+   * again (a file still being written is retried by the host, which reports it here once readable).
+   */
+  private filesChanged(files: FileEntry[]): void {
+    const current = this.store.getState().image.currentFileId;
+    for (const f of files) {
+      this.engine?.forgetFile(f.id);
+      this.thumbFailures.delete(f.id);
+      this.thumbs.forget(f.id);
+    }
+    if (current && files.some((f) => f.id === current)) queueMicrotask(() => void this.showCurrent(true));
   }
 
   /** A folder the Electron shell already opened (menu, recent, drop, OS): list it, and show the named file when given. */
@@ -143,6 +182,7 @@ export class Controller {
   setPreviewSize(widthPx: number, heightPx: number): void {
     this.previewSize = { widthPx, heightPx };
     this.engine?.invalidate();
+    if (this.store.getState().inspect.layersView) this.layersView.layout();
   }
 
   fit(): void {
@@ -181,7 +221,13 @@ export class Controller {
     const s = this.store.getState();
     const file = this.currentFile();
     const part = this.currentPart();
-    if (!file || !part || !this.engine) return;
+    if (!file || !this.engine) return;
+    if (!part) {
+      // nothing to show: the preview says why (FileProblem), the status line names the file
+      this.actions.setImage({ loading: false, error: null });
+      if (file.status !== 'ok') this.actions.setUi({ status: `${file.name}: ${file.error ?? (file.status === 'incomplete' ? 'still being written; shown once complete' : 'cannot be read')}` });
+      return;
+    }
     const layer = part.layers.find((l) => l.name === s.image.layer) ?? part.layers[0];
     if (!layer) return;
     const { choice } = layerChoice(layer, s.image.channel);
@@ -212,6 +258,7 @@ export class Controller {
       });
       if (this.records.length > 100) this.records.shift();
       this.emit();
+      void this.compare.analyse();
       setTimeout(() => this.emit(), 500); // upload wall time arrives after the GPU finishes
     } catch (e) {
       if (seq === this.showSeq) this.actions.setImage({ loading: false, error: e instanceof Error ? e.message : String(e) });

@@ -10,6 +10,8 @@ import { Help } from './Help.js';
 import { installShortcuts } from './shortcuts.js';
 import { ExportDialog } from './ExportDialog.js';
 import { installShellCommands } from '../app/shell-commands.js';
+import { ComparisonPanel } from './ComparisonPanel.js';
+import { StatisticsPanel } from './StatisticsPanel.js';
 
 function StatusLine() {
   const status = useApp((s) => s.ui.status);
@@ -19,11 +21,20 @@ function StatusLine() {
   const reason = useApp((s) => s.ui.pathReason);
   return (
     <footer className="status" role="status">
-      <span>{status}</span>
+      <span className="message" title={status}>{status}</span>
+      <output id="pixel-readout" className="readout" aria-label="Pixel value" />
+      <output id="zoom-readout" className="zoom" aria-label="Zoom" title="Zoom (screen px per image px)" />
       {total > 0 && done < total && <progress max={total} value={done} aria-label="Thumbnails" />}
       <span className={`path path-${path}`} title={reason}>{path === 'gpu' ? 'GPU' : path === 'cpu' ? `CPU (${reason})` : 'starting…'}</span>
     </footer>
   );
+}
+
+/** The right column: Comparison and Statistics (each hides itself when it has nothing to say). */
+function Inspector() {
+  const any = useApp((s) => s.compare.reference !== null || s.inspect.stats !== null);
+  if (!any) return null;
+  return <aside className="inspector" aria-label="Inspector"><ComparisonPanel /><StatisticsPanel /></aside>;
 }
 
 export function App({ controller }: { controller: Controller }) {
@@ -36,6 +47,7 @@ export function App({ controller }: { controller: Controller }) {
         <main className="main">
           <Grid />
           <Preview />
+          <Inspector />
           <Diagnostics />
         </main>
         <StatusLine />

@@ -21,6 +21,9 @@ export function Grid() {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [box, setBox] = useState({ width: 300, height: 600, scrollTop: 0 });
   const [engineReady, setEngineReady] = useState(false);
+  // a thumbnail that fails marks its cell: re-render when the count of failures changes, not on every thumbnail
+  const [, setFailures] = useState(0);
+  useEffect(() => c.subscribe(() => setFailures(c.thumbFailures.size)), [c]);
 
   useEffect(() => {
     const el = scroller.current!;
@@ -67,22 +70,34 @@ export function Grid() {
     c.requestThumbnails(shown.map((f) => f.id));
   });
 
+  // the codec's reason for a file that cannot be read (header or thumbnail), or that it is still being written
+  const problem = (f: (typeof files)[number]): string | null =>
+    f.status === 'incomplete' ? `${f.name} is still being written: ${f.error ?? 'shorter than its header says'}. Shown once complete.`
+      : f.status === 'error' ? `${f.name}: ${f.error ?? 'cannot be read'}`
+        : c.thumbFailures.has(f.id) ? `${f.name}: ${c.thumbFailures.get(f.id)}` : null;
+  const folder = library.folders.find((d) => d.id === library.folderId);
+
   return (
     <div className="grid" ref={scroller} role="listbox" aria-label="Images" aria-multiselectable={true} tabIndex={0}
       aria-activedescendant={currentIndex >= layout.first && currentIndex <= layout.last ? `grid-option-${currentIndex}` : undefined}
       onKeyDown={onKeyDown}
       onScroll={(e) => { const top = e.currentTarget.scrollTop; setBox((b) => ({ ...b, scrollTop: top })); }}>
       <canvas ref={canvas} className="grid-canvas" aria-hidden="true" />
+      {library.folderId !== null && library.files.length === 0 && (
+        <p className="empty-folder" role="note">No EXR files in {folder?.displayPath ?? 'this folder'}. Images ending in .exr show here as soon as they are written; or open another folder.</p>
+      )}
       <div className="grid-spacer" style={{ height: layout.totalHeightPx }}>
         {shown.map((f, k) => {
           const p = cellPosition(layout, layout.first + k);
           return (
             <div key={f.id} id={`grid-option-${layout.first + k}`} role="option" aria-label={f.name} aria-selected={selected.has(f.id)}
               aria-setsize={files.length} aria-posinset={layout.first + k + 1}
-              className={`cell${selected.has(f.id) ? ' selected' : ''}${f.id === current ? ' current' : ''}${f.status !== 'ok' ? ' bad' : ''}`} title={f.error ?? f.relativePath}
+              className={`cell${selected.has(f.id) ? ' selected' : ''}${f.id === current ? ' current' : ''}${problem(f) ? ` bad ${f.status}` : ''}`} title={problem(f) ?? f.relativePath}
+              aria-description={problem(f) ?? undefined}
               style={{ left: p.xPx, top: p.yPx, width: CELL_PX, height: CELL_PX + LABEL_PX }}
               onMouseDown={(e) => { if (e.shiftKey) e.preventDefault(); /* no text selection on Shift-click */ }}
               onClick={(e) => onOptionClick(e, f.id)}>
+              {problem(f) && <span className="broken-mark" aria-hidden="true">{f.status === 'incomplete' ? '⏳' : '⚠'}<span className="broken-reason">{f.status === 'incomplete' ? 'still being written' : 'cannot be read'}</span></span>}
               <span className="cell-name">{f.name}</span>
             </div>
           );

@@ -7,6 +7,16 @@ const KEYS: [string, string][] = [
   ['click, Ctrl/Cmd-click, Shift-click', 'select one, add or remove one, add a range (grid)'],
   ['arrows, Home, End in the grid', 'move; with Shift extend, with Ctrl/Cmd move without selecting'],
   ['Space / Ctrl+A in the grid', 'toggle the focused image / select all'],
+  ['+ / − / 1, h j k l (preview focused)', 'zoom in / out / 1:1, pan'],
+  ['R', 'set the image on screen as the reference B (again: clear it)'],
+  ['B', 'A/B flip: show the other image'],
+  ['C / Shift+C', 'next / previous compare mode (off, flip, wipe, side by side, the error images)'],
+  ['W', 'wipe; again: divider vertical or horizontal (drag the divider to move it)'],
+  ['M / Shift+M', 'next / previous colormap'],
+  ['Shift-drag on the image', 'statistics of a rectangle (Esc: whole image again)'],
+  ['L', 'Layers view: every layer side by side (click one to open it)'],
+  ['H', 'histogram on / off'],
+  ['V', 'pixel values drawn inside pixels when zoomed in'],
 ];
 
 export function Help() {
