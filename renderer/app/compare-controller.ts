@@ -13,7 +13,7 @@ import { alignedDataRegion, type CompareView } from '../gpu/compare-geometry.js'
 import { planesOf, type LayerChoice } from '../gpu/gpu-image.js';
 import type { ImageKey } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
-import { layerChoice, type ChannelPick } from '../state/layer-choice.js';
+import { colormapSource, layerChoice, type ChannelPick } from '../state/layer-choice.js';
 import type { ComparisonReport, MetricRow, ReferenceRef, StatisticsReport, StatRow } from '../state/compare-state.js';
 import type { AppState, AppStore, StoreActions } from '../state/store.js';
 
@@ -66,7 +66,7 @@ export class CompareController {
       if (s.compare.reference !== prev.compare.reference || (s.compare.reference && (s.image.layer !== prev.image.layer || s.image.channel !== prev.image.channel || s.image.currentFileId !== prev.image.currentFileId))) void this.syncReference();
       if (s.compare !== prev.compare || s.inspect.colormap !== prev.inspect.colormap || s.inspect.rangeMin !== prev.inspect.rangeMin || s.inspect.rangeMax !== prev.inspect.rangeMax || s.view.wipeFraction !== prev.view.wipeFraction) this.pushView();
       if (s.compare.showB !== prev.compare.showB || s.compare.mode !== prev.compare.mode) this.host.engine()?.histogramOf(s.compare.mode === 'flip' && s.compare.showB ? 'reference' : 'current');
-      if (s.inspect.autoRange && (s.inspect.colormap !== prev.inspect.colormap || s.view.display.channelView !== prev.view.display.channelView || s.inspect.autoRange !== prev.inspect.autoRange)) this.autoRange();
+      if (s.inspect.autoRange && (s.inspect.colormap !== prev.inspect.colormap || s.image.channel !== prev.image.channel || s.inspect.autoRange !== prev.inspect.autoRange)) this.autoRange();
       if (s.inspect.region !== prev.inspect.region || s.compare.mode !== prev.compare.mode || s.compare.showB !== prev.compare.showB) void this.analyse();
     });
   }
@@ -206,9 +206,8 @@ export class CompareController {
   autoRange(report: StatisticsReport | null = this.host.store.getState().inspect.stats): void {
     const s = this.host.store.getState();
     if (!report || !report.rows.length) return;
-    const cv = s.view.display.channelView;
-    const pick = cv === 'r' ? [0] : cv === 'g' ? [1] : cv === 'b' ? [2] : cv === 'a' ? [3] : [0, 1, 2];
-    const rows = report.rows.filter((_, i) => pick.includes(i) || report.rows.length === 1);
+    const pick = colormapSource(s.image.channel).slots;
+    const rows = report.rows.length === 1 ? report.rows : report.rows.filter((_, i) => pick.includes(i));
     let min = Math.min(...rows.map((r) => r.min).filter(Number.isFinite));
     let max = Math.max(...rows.map((r) => r.max).filter(Number.isFinite));
     if (!Number.isFinite(min) || !Number.isFinite(max)) return;

@@ -4,7 +4,7 @@ import { CpuEngine } from '../cpu/cpu-engine.js';
 import { NoWebGpuError } from '../gpu/device.js';
 import { GpuEngine, type ImageKey, type ShowReport, type TextureSource } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
-import { fitView, oneToOne, zoomAt } from '../gpu/view-geometry.js';
+import { fitView, oneToOne, zoomAt, type PanZoom } from '../gpu/view-geometry.js';
 import type { RendererHost } from '../host/index.js';
 import { maxSampleCount, SAMPLES_PLANE, samplesDisplay, withSampleCountPlane } from '../state/deep-samples.js';
 import { planesOf } from '../gpu/gpu-image.js';
@@ -60,6 +60,7 @@ export class Controller {
       part: () => this.currentPart(),
       sizePx: () => ({ ...this.previewSize, dpr: window.devicePixelRatio || 1 }),
       said: (status) => this.actions.setUi({ status }),
+      drawn: (count) => { if (this.store.getState().inspect.layersDrawn !== count) this.actions.setInspect({ layersDrawn: count }); },
     });
     this.compare = new CompareController({
       engine: () => this.engine, store, actions: this.actions, currentPart: () => this.currentPart(),
@@ -180,7 +181,12 @@ export class Controller {
   }
 
   setPreviewSize(widthPx: number, heightPx: number): void {
+    // an image fitted to the old size stays fitted (panels opening beside the preview resize it); a zoom the user chose stays
+    const part = this.currentPart();
+    const old = this.previewSize;
+    const wasFitted = part && (old.widthPx !== widthPx || old.heightPx !== heightPx) && sameView(this.store.getState().view.panZoom, fitView(part.displayWindow, part.dataWindow, old.widthPx, old.heightPx));
     this.previewSize = { widthPx, heightPx };
+    if (wasFitted) this.fit();
     this.engine?.invalidate();
     if (this.store.getState().inspect.layersView) this.layersView.layout();
   }
@@ -261,7 +267,11 @@ export class Controller {
       void this.compare.analyse();
       setTimeout(() => this.emit(), 500); // upload wall time arrives after the GPU finishes
     } catch (e) {
-      if (seq === this.showSeq) this.actions.setImage({ loading: false, error: e instanceof Error ? e.message : String(e) });
+      if (seq !== this.showSeq) return;
+      const message = e instanceof Error ? e.message : String(e);
+      this.actions.setImage({ loading: false, error: message });
+      // the status line names the file and the codec's reason; the preview says what to do
+      this.actions.setUi({ status: `${file.name}: ${message}` });
     }
   }
 
@@ -295,3 +305,5 @@ export class Controller {
 
   get thumbsShown(): number { return this.thumbs.shown; }
 }
+
+const sameView = (a: PanZoom, b: PanZoom): boolean => Math.abs(a.zoom / b.zoom - 1) < 1e-6 && Math.abs(a.centerX - b.centerX) < 1e-3 && Math.abs(a.centerY - b.centerY) < 1e-3;

@@ -12,6 +12,8 @@ export interface LayersHost {
   part(): PartSummary | undefined;
   sizePx(): { widthPx: number; heightPx: number; dpr: number };
   said(status: string): void;
+  /** How many layers the engine draws now (the labels say the view is ready). */
+  drawn(count: number): void;
 }
 
 export class LayersView {
@@ -25,12 +27,13 @@ export class LayersView {
   async update(on: boolean): Promise<void> {
     const seq = ++this.seq;
     const engine = this.host.engine();
-    if (!on) { this.layers = []; this.forKey = ''; engine?.setSheet([], []); return; }
+    if (!on) { this.layers = []; this.forKey = ''; engine?.setSheet([], []); this.host.drawn(0); return; }
     if (!engine) { this.host.said('the Layers view needs WebGPU (this view runs on the CPU path)'); return; }
     const key = this.host.key(), part = this.host.part();
     if (!key || !part) return;
     const k = `${key.fileId}#${key.part}`;
     if (k !== this.forKey) {
+      this.host.drawn(0);
       const out: LayerTexture[] = [];
       for (const l of part.layers) {
         const t = await engine.prepareLayer(key, layerChoice(l, 'rgb').choice);
@@ -51,5 +54,6 @@ export class LayersView {
     const first = this.layers[0]!;
     const tiles = sheetLayout(this.layers.length, widthPx / dpr, heightPx / dpr, first.widthPx / first.heightPx).map((t) => ({ xPx: t.xPx * dpr, yPx: t.yPx * dpr, widthPx: t.widthPx * dpr, heightPx: t.heightPx * dpr }));
     engine.setSheet(this.layers, tiles);
+    this.host.drawn(this.layers.length);
   }
 }

@@ -103,11 +103,17 @@ export interface CompareFigures {
   referencePinned: boolean;
   /** Planes asked of the host (decodes or RAM-cache fetches) and uploaded, since the engine started. */
   sourceLoads: number;
-  /** Compare-view changes (mode, flip, wipe, colormap, range) and what loaded or uploaded since the first of them. */
-  viewChanges: number;
-  loadsSinceViewChange: number;
-  uploadsSinceViewChange: number;
-  /** Frames drawn by the compare pass; pair bind groups made (one per change of A or B). */
+  /** Plane uploads since the engine started (the same count as EngineStats.imageUploads). */
+  uploads: number;
+  /**
+   * Since the last load or upload: compare-view changes (mode, flip, wipe, colormap, range), display changes
+   * (exposure, gamma, tone-map, channel) and frames drawn by the compare pass. Counts that grow while the load and
+   * upload counts stand still are the proof that those changes cost no decode and no upload.
+   */
+  viewChangesSinceLoad: number;
+  displayChangesSinceLoad: number;
+  compareFramesSinceLoad: number;
+  /** Frames drawn by the compare pass in all; pair bind groups made (one per change of A or B). */
   compareFrames: number;
   pairGroups: number;
   /** Metrics and statistics reductions run, and the GPU time of the last (difference + reduction passes). */
@@ -183,8 +189,8 @@ export class GpuEngine {
   private sheet!: LayerSheet;
   private analysis!: Analysis;
   private compareFrames = 0;
-  private viewChanges = 0;
-  private atFirstViewChange: { loads: number; uploads: number } | null = null;
+  /** Changes and compare frames since the last load or upload (see CompareFigures). */
+  private sinceLoad = { view: 0, display: 0, frames: 0 };
   sourceLoads = 0;
   private cells: GridCell[] = [];
   private cellCount = 0;
@@ -290,6 +296,7 @@ export class GpuEngine {
 
   setDisplay(p: DisplayParams): void {
     this.display = p;
+    this.sinceLoad.display++;
     this.invalidate();
     this.invalidateGrid();
   }
@@ -334,8 +341,7 @@ export class GpuEngine {
   setCompareView(v: CompareView | null): void {
     if (v && this.compareView && JSON.stringify(v) === JSON.stringify(this.compareView)) return;
     this.compareView = v;
-    this.viewChanges++;
-    this.atFirstViewChange ??= { loads: this.sourceLoads, uploads: this.imageUploads };
+    this.sinceLoad.view++;
     this.invalidate();
   }
 
@@ -392,6 +398,7 @@ export class GpuEngine {
       if (missing.length > 0) {
         const decoded = await this.source.loadImage(key, missing);
         this.sourceLoads++;
+        this.sinceLoad = { view: 0, display: 0, frames: 0 };
         if (this.disposed) return null;
         const device = this.device;
         let up: Awaited<ReturnType<PlaneUploader['uploadImage']>>;
@@ -412,6 +419,7 @@ export class GpuEngine {
         const keep = this.onScreen(keyString, layerEntry, needed);
         for (const p of up.planes) this.cachePlane(keyString, image, p, keep);
         this.imageUploads += up.planes.length;
+        this.sinceLoad = { view: 0, display: 0, frames: 0 };
         this.imageUploadBytes += up.bytes;
         Object.assign(report, {
           source: 'uploaded', planesUploaded: up.planes.map((p) => p.name), uploadBytes: up.bytes, uploadPath: this.uploader.path,
@@ -585,6 +593,7 @@ export class GpuEngine {
       : null;
     this.comparePreview.encode(encoder, texture, target, this.display, g, cur.layer.texture, ref.layer.texture, writes);
     this.compareFrames++;
+    this.sinceLoad.frames++;
     if (writes) this.toneTimer!.resolve(encoder);
     return !!writes;
   }
@@ -684,9 +693,8 @@ export class GpuEngine {
       compare: {
         reference: this.reference ? `${this.reference.keyString}#l:${layerKey(this.reference.choice)}` : null,
         referencePinned: !!this.reference && !!this.cache.peek(`${this.reference.keyString}#l:${layerKey(this.reference.choice)}`),
-        sourceLoads: this.sourceLoads, viewChanges: this.viewChanges,
-        loadsSinceViewChange: this.atFirstViewChange ? this.sourceLoads - this.atFirstViewChange.loads : 0,
-        uploadsSinceViewChange: this.atFirstViewChange ? this.imageUploads - this.atFirstViewChange.uploads : 0,
+        sourceLoads: this.sourceLoads, uploads: this.imageUploads,
+        viewChangesSinceLoad: this.sinceLoad.view, displayChangesSinceLoad: this.sinceLoad.display, compareFramesSinceLoad: this.sinceLoad.frames,
         compareFrames: this.compareFrames, pairGroups: this.comparePreview.pairGroupsMade,
         reductions: this.analysis.runs, reduceGpuMs: this.analysis.lastGpuMs,
       },

@@ -63,6 +63,8 @@ export interface InspectSlice {
   histogramOpen: boolean;
   histogramLog: boolean;
   layersView: boolean;
+  /** Layers the engine draws in the Layers view now (0 while their textures are being made). */
+  layersDrawn: number;
   /** Values drawn inside pixels when zoomed in far enough. */
   pixelValues: boolean;
 }
@@ -72,5 +74,5 @@ export function initialCompare(): CompareSlice {
 }
 
 export function initialInspect(): InspectSlice {
-  return { colormap: 'none', autoRange: true, rangeMin: 0, rangeMax: 1, region: null, stats: null, histogramOpen: true, histogramLog: true, layersView: false, pixelValues: true };
+  return { colormap: 'none', autoRange: true, rangeMin: 0, rangeMax: 1, region: null, stats: null, histogramOpen: true, histogramLog: true, layersView: false, layersDrawn: 0, pixelValues: true };
 }

@@ -3,13 +3,14 @@ import { useEffect, useRef } from 'react';
 import { COLORMAP_LABELS, colormapStops, type Colormap } from '../../shaders/colormaps.js';
 import { fmtValue } from './format.js';
 import { useApp } from './context.js';
+import { colormapSource } from '../state/layer-choice.js';
 
 export function ColourBar() {
   const cm = useApp((s) => s.inspect.colormap);
   const min = useApp((s) => s.inspect.rangeMin);
   const max = useApp((s) => s.inspect.rangeMax);
   const auto = useApp((s) => s.inspect.autoRange);
-  const channel = useApp((s) => s.view.display.channelView);
+  const pick = useApp((s) => s.image.channel);
   const ref = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     const cv = ref.current;
@@ -24,7 +25,7 @@ export function ColourBar() {
     }
   }, [cm]);
   if (cm === 'none') return null;
-  const of = channel === 'r' || channel === 'g' || channel === 'b' || channel === 'a' ? channel.toUpperCase() : 'luminance';
+  const of = colormapSource(pick).label;
   return (
     <figure className="colour-bar" role="img" aria-label={`Colour bar: ${COLORMAP_LABELS[cm]} of ${of}, ${fmtValue(min)} to ${fmtValue(max)}`}>
       <figcaption>{COLORMAP_LABELS[cm]} · {of}{auto ? ' · auto range' : ''}</figcaption>

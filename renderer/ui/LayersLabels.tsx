@@ -9,6 +9,7 @@ export function LayersLabels() {
   const fileId = useApp((s) => s.image.currentFileId);
   const partIndex = useApp((s) => s.image.part);
   const files = useApp((s) => s.library.files);
+  const drawn = useApp((s) => s.inspect.layersDrawn);
   const box = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ w: 0, h: 0 });
   useEffect(() => {
@@ -24,7 +25,7 @@ export function LayersLabels() {
   const w = part ? part.dataWindow[2] - part.dataWindow[0] + 1 : 1, h = part ? part.dataWindow[3] - part.dataWindow[1] + 1 : 1;
   const tiles = sheetLayout(layers.length, size.w, size.h, w / h);
   return (
-    <div ref={box} className="layers-view" role="region" aria-label="Layers">
+    <div ref={box} className="layers-view" role="region" aria-label="Layers" aria-busy={drawn < layers.length} data-drawn={drawn}>
       {layers.map((l, i) => {
         const t = tiles[i];
         if (!t) return null;
