@@ -85,6 +85,10 @@ test('reference, difference modes and the Comparison metrics of two files whose 
   await expect(cmp.locator('tr[data-channel=R] [data-key=psnr]')).toContainText('∞');
   expect(num(await cmp.locator('tr[data-channel=all] [data-key=mean-abs-error]').textContent())).toBeCloseTo(0.5 * 100 / (3 * n), 5);
   await expect(cmp.locator('[data-key=pixels-differ]')).toContainText(`100 of ${n.toLocaleString('en-US')} pixels differ`);
+  // the Statistics follow: the absolute error image, max 0.5 in G
+  const stats = page.getByRole('region', { name: 'Statistics' });
+  await expect(stats).toContainText('Absolute error (A − B)');
+  await expect(stats.locator('tr[data-channel=G] [data-key=max]')).toHaveText('0.5');
   await page.waitForTimeout(300);
   await shot(page, 'compare-absolute-error');
 

@@ -128,7 +128,6 @@ export class CompareController {
 
   /** After the current image is shown, and when the region, mode or reference change: metrics and statistics again. */
   async analyse(): Promise<void> {
-    const seq = ++this.analysisSeq;
     const s = this.host.store.getState();
     const engine = this.host.engine();
     const a = s.image.decoded;
@@ -136,6 +135,8 @@ export class CompareController {
     if (!engine || !part || !a || a.fileId !== s.image.currentFileId) return;
     const layer = part.layers.find((l) => l.name === s.image.layer) ?? part.layers[0];
     if (!layer) return;
+    // counted only by a call that computes: one that finds nothing to do must not void a run already under way
+    const seq = ++this.analysisSeq;
     const aChoice = layerChoice(layer, s.image.channel).choice;
     const aPlaced = { dataWindow: part.dataWindow, displayWindow: part.displayWindow, levelCount: 1 };
     const ref = s.compare.reference;

@@ -1,5 +1,5 @@
 // The window: toolbar, thumbnail grid, preview, status line; global shortcuts; help and diagnostics.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Controller } from '../app/controller.js';
 import { ControllerContext, useApp } from './context.js';
 import { Toolbar } from './Toolbar.js';
@@ -12,6 +12,7 @@ import { ExportDialog } from './ExportDialog.js';
 import { installShellCommands } from '../app/shell-commands.js';
 import { ComparisonPanel } from './ComparisonPanel.js';
 import { StatisticsPanel } from './StatisticsPanel.js';
+import { installDrop } from '../app/drop.js';
 
 function StatusLine() {
   const status = useApp((s) => s.ui.status);
@@ -40,9 +41,12 @@ function Inspector() {
 export function App({ controller }: { controller: Controller }) {
   useEffect(() => installShortcuts(controller), [controller]);
   useEffect(() => installShellCommands(controller, window.exrviewShell), [controller]);
+  const root = useRef<HTMLDivElement>(null);
+  // browser mode: drops on the window open folders and files (Electron's shell handles its own drops)
+  useEffect(() => (window.exrviewShell || !root.current ? undefined : installDrop(controller, root.current)), [controller]);
   return (
     <ControllerContext.Provider value={controller}>
-      <div className="app">
+      <div className="app" ref={root}>
         <Toolbar />
         <main className="main">
           <Grid />

@@ -46,7 +46,7 @@ export function HistogramPanel() {
     <figure className="histogram" role="img" aria-label={`Histogram of ${showB ? 'B' : 'A'}: R, G, B and luminance over log2 value, ${log ? 'log' : 'linear'} counts`}>
       <figcaption>
         Histogram · {showB ? 'B' : 'A'}
-        <button type="button" className="link" onClick={() => c.actions.setInspect({ histogramLog: !log })} title="Count axis: linear or log">{log ? 'log' : 'linear'}</button>
+        <button type="button" className="link" onClick={() => c.actions.setInspect({ histogramLog: !log })} title="Count axis: linear or log (Y)">{log ? 'log' : 'linear'}</button>
       </figcaption>
       <canvas ref={ref} width={256} height={90} />
       <div className="ticks"><span>2⁻¹⁶</span><span>2⁻⁸</span><span>1</span><span>2⁸</span><span>2¹⁶</span></div>

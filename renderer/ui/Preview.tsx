@@ -15,6 +15,7 @@ import { LayersLabels } from './LayersLabels.js';
 import { FileProblemBox } from './FileProblemBox.js';
 import { PreviewOverlay } from './preview-overlay.js';
 import { useApp, useController } from './context.js';
+import { Icon } from './icons.js';
 
 /** Canvas px within which a press grabs the wipe divider. */
 const GRAB_PX = 10;
@@ -158,8 +159,8 @@ export function Preview() {
     <section className="preview" aria-label="Preview area">
       <div className="preview-bar">
         <Pickers />
-        <button type="button" onClick={() => c.fit()} title="Fit the image (F)">Fit</button>
-        <button type="button" onClick={() => c.actions.setPanZoom(oneToOne(c.store.getState().view.panZoom))} title="One image pixel per screen pixel (1, double-click)">1:1</button>
+        <button type="button" onClick={() => c.fit()} title="Fit the image (F)"><Icon name="fit" /> Fit</button>
+        <button type="button" onClick={() => c.actions.setPanZoom(oneToOne(c.store.getState().view.panZoom))} title="One image pixel per screen pixel (1, double-click)"><Icon name="actual" /> 1:1</button>
         {loading && <span role="status">loading…</span>}
       </div>
       <div className="preview-stage">

@@ -110,7 +110,9 @@ export class PreviewOverlay {
         ctx.fillStyle = '#eee';
         ctx.fillText(text, align === 'right' ? x - 5 * dpr : x + 5 * dpr, y + 3 * dpr);
       };
-      const aName = `A · ${this.c.currentFile()?.name ?? ''}`, bName = `B · ${s.compare.reference.file.name}`;
+      let aName = `A · ${this.c.currentFile()?.name ?? ''}`, bName = `B · ${s.compare.reference.file.name}`;
+      // side by side on a narrow preview: the names would run into each other, the letters alone do not
+      if ((cmp.mode === 'wipe' || side) && (cmp.wipeAxis === 'x' || side) && ctx.measureText(aName).width + ctx.measureText(bName).width + 40 * dpr > W) { aName = 'A'; bName = 'B'; }
       if (cmp.mode === 'wipe' || side) {
         if (cmp.wipeAxis === 'x' || side) { label(aName, 6 * dpr, 6 * dpr, 'left'); label(bName, W - 6 * dpr, 6 * dpr, 'right'); }
         else { label(aName, 6 * dpr, 6 * dpr, 'left'); label(bName, 6 * dpr, H - 24 * dpr, 'left'); }
