@@ -169,6 +169,12 @@ test('Shift-drag a rectangle and read its Statistics; the whole image agrees wit
   await page.getByRole('combobox', { name: 'Colormap' }).selectOption('viridis');
   const bar = page.getByRole('img', { name: /^Colour bar: Viridis of R/ });
   await expect(bar).toBeVisible();
+  // auto range: the whole image's R range (from exrview stats), not the dragged rectangle's
+  const rRef = ref.parts[0]!.channels.find((c) => c.name === 'R')!;
+  await expect.poll(async () => {
+    const m = /of R, (\S+) to (\S+)$/.exec((await bar.getAttribute('aria-label')) ?? '');
+    return m ? [Number(m[1]).toFixed(3), Number(m[2]).toFixed(3)] : null;
+  }).toEqual([rRef.min.toFixed(3), rRef.max.toFixed(3)]);
   await settle(page);
   // viridis runs from purple to yellow: the canvas is colourful where the tone-map of R was grey
   const png = await preview.screenshot();

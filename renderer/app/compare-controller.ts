@@ -53,6 +53,8 @@ export class CompareController {
   referenceChoice: LayerChoice | null = null;
   private refKey = '';
   private analysisSeq = 0;
+  /** The last whole-image statistics of what is shown: the colormap's auto range, whatever rectangle is dragged. */
+  private wholeStats: StatisticsReport | null = null;
   private readonly changed = new Set<() => void>();
 
   constructor(private readonly host: CompareHost) {}
@@ -191,20 +193,28 @@ export class CompareController {
     }
     if (seq !== this.analysisSeq) return;
     const names = slotNames(source.kind === 'b' && this.referenceChoice ? this.referenceChoice : aChoice);
-    const rows: StatRow[] = [0, 1, 2, 3].filter((c) => names[c] !== null).map((c) => {
-      const st = channels[c]!;
+    const rowsOf = (chs: ChannelStats[]): StatRow[] => [0, 1, 2, 3].filter((c) => names[c] !== null).map((c) => {
+      const st = chs[c]!;
       const { mean, sd } = meanAndSd(st);
       return { name: names[c]!, n: st.n, min: st.n ? st.min : NaN, max: st.n ? st.max : NaN, mean, sd, nan: st.nan, inf: st.inf };
     });
+    const rows = rowsOf(channels);
     const sourceText = source.kind === 'a' ? `A: ${s.library.files.find((f) => f.id === a.fileId)?.name ?? ''} · ${layerText(layer.name)}`
       : source.kind === 'b' ? `B: ${ref!.file.name}` : `${COMPARE_MODE_LABELS[source.kind === 'difference' ? source.mode : 'off']} (A − B)`;
     const report: StatisticsReport = { path, gpuMs, wallMs: performance.now() - t0, source: sourceText, region, whole: !s.inspect.region, rows };
     this.host.actions.setInspect({ stats: report });
-    if (s.inspect.autoRange) this.autoRange(report);
+    if (report.whole) { this.wholeStats = report; if (s.inspect.autoRange) this.autoRange(report); return; }
+    // a rectangle's figures are shown; the colormap's auto range still comes from the whole image
+    if (!s.inspect.autoRange) return;
+    const wholeGpu = await engine.statistics(statsOver, statsSourceCode(source)).catch(() => null);
+    const whole = wholeGpu ? wholeGpu.value : (() => { const l = cpuOnce(); return statsReference(l.a, l.b ?? l.a, source, statsOver); })();
+    if (seq !== this.analysisSeq) return;
+    this.wholeStats = { ...report, region: statsOver, whole: true, rows: rowsOf(whole) };
+    this.autoRange(this.wholeStats);
   }
 
   /** The colormap's range from the whole image's finite values of the channels shown (symmetric about 0 for the diverging map). */
-  autoRange(report: StatisticsReport | null = this.host.store.getState().inspect.stats): void {
+  autoRange(report: StatisticsReport | null = this.wholeStats ?? this.host.store.getState().inspect.stats): void {
     const s = this.host.store.getState();
     if (!report || !report.rows.length) return;
     const pick = colormapSource(s.image.channel).slots;

@@ -5,6 +5,7 @@ import { clickSelect, keySelect } from '../state/selection.js';
 import { selectionOf, visibleFiles } from '../state/store.js';
 import { cellPosition, gridLayout } from './grid-layout.js';
 import { useApp, useController } from './context.js';
+import { Icon } from './icons.js';
 
 const CELL_PX = 128;
 const GAP_PX = 8;
@@ -97,7 +98,7 @@ export function Grid() {
               style={{ left: p.xPx, top: p.yPx, width: CELL_PX, height: CELL_PX + LABEL_PX }}
               onMouseDown={(e) => { if (e.shiftKey) e.preventDefault(); /* no text selection on Shift-click */ }}
               onClick={(e) => onOptionClick(e, f.id)}>
-              {problem(f) && <span className="broken-mark" aria-hidden="true">{f.status === 'incomplete' ? '⏳' : '⚠'}<span className="broken-reason">{f.status === 'incomplete' ? 'still being written' : 'cannot be read'}</span></span>}
+              {problem(f) && <span className="broken-mark" aria-hidden="true"><Icon name={f.status === 'incomplete' ? 'hourglass' : 'warning'} sizePx={34} /><span className="broken-reason">{f.status === 'incomplete' ? 'still being written' : 'cannot be read'}</span></span>}
               <span className="cell-name">{f.name}</span>
             </div>
           );

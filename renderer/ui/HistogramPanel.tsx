@@ -12,6 +12,8 @@ export function HistogramPanel() {
   const log = useApp((s) => s.inspect.histogramLog);
   const showB = useApp((s) => s.compare.reference !== null && s.compare.mode === 'flip' && s.compare.showB);
   const layers = useApp((s) => s.inspect.layersView);
+  // nothing shown (a file that cannot be read, or still being written): no histogram either
+  const nothing = useApp((s) => s.image.error !== null || s.library.files.find((f) => f.id === s.image.currentFileId)?.status !== 'ok');
   const ref = useRef<HTMLCanvasElement>(null);
   const [, tick] = useState(0);
   useEffect(() => c.subscribe(() => tick((n) => n + 1)), [c]);
@@ -41,7 +43,7 @@ export function HistogramPanel() {
       ctx.beginPath(); ctx.moveTo(px, 0); ctx.lineTo(px, H); ctx.stroke();
     }
   });
-  if (!open || layers) return null;
+  if (!open || layers || nothing) return null;
   return (
     <figure className="histogram" role="img" aria-label={`Histogram of ${showB ? 'B' : 'A'}: R, G, B and luminance over log2 value, ${log ? 'log' : 'linear'} counts`}>
       <figcaption>

@@ -16,13 +16,15 @@ const PATHS = {
   wipe: 'M2 2.5h12v11h-12zM8 1v14',
   flip: 'M2 5h10l-2.5-2.5M14 11h-10l2.5 2.5',
   search: 'M7 2.5a4.5 4.5 0 1 0 0 9a4.5 4.5 0 1 0 0-9zM10.3 10.3l3.7 3.7',
+  warning: 'M8 1.8l6.5 11.7h-13zM8 6v3.6M8 11.6v.4',
+  hourglass: 'M4 1.5h8M4 14.5h8M5 1.5c0 4 6 4 6 6.5s-6 2.5-6 6.5M11 1.5c0 4-6 4-6 6.5s6 2.5 6 6.5',
 } as const;
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name }: { name: IconName }): ReactElement {
+export function Icon({ name, sizePx = 14 }: { name: IconName; sizePx?: number }): ReactElement {
   return (
-    <svg className="icon" width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+    <svg className="icon" width={sizePx} height={sizePx} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
       <path d={PATHS[name]} fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   );
