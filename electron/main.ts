@@ -2,10 +2,12 @@
 
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { readFile } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { FolderInfo } from './host/api.js';
 import { createHost } from './host/host.js';
-import { hasExrFiles, packageRoot, rendererBuilt, rendererDir, samplesDir } from './shell/app-paths.js';
+import { hasExrFiles, packageRoot, rendererBuilt, rendererDir, samplesDir, unpackedPath, windowIcon } from './shell/app-paths.js';
+import { commandArgs } from './shell/command-line.js';
 import { FolderGrants } from './shell/folder-grants.js';
 import { createIpcHandlers, createSenderCheck, droppedPaths, type SenderInfo } from './shell/ipc-handlers.js';
 import { menuTemplate } from './shell/menu-template.js';
@@ -30,11 +32,29 @@ protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standa
 /** Arguments after the executable (packaged) or after `electron .` (development). */
 const userArgs = (argv: string[]) => argv.slice(app.isPackaged ? 1 : 2);
 
-if (!app.requestSingleInstanceLock()) {
+const commandLine = commandArgs(userArgs(process.argv), process.cwd());
+if (commandLine) {
+  // `exrview info FILE` and the like: the command, not the viewer (and not handed to a running viewer)
+  void runCommand(commandLine);
+} else if (!app.requestSingleInstanceLock()) {
   // another exrview is running: it receives our arguments through 'second-instance'
   app.quit();
 } else {
   run();
+}
+
+/** The `exrview` command inside the installed app: the command's bundle runs here, no window, and the app exits with its code. */
+async function runCommand(args: string[]): Promise<void> {
+  // output piped into a reader that stops early (`| head`) is not an error
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => app.exit(0));
+  let code = 1;
+  try {
+    const cli = (await import(pathToFileURL(join(__dirname, '..', 'cli.mjs')).href)) as { main(argv: string[]): Promise<number> };
+    code = await cli.main(args);
+  } catch (error) {
+    process.stderr.write(`exrview: the command line could not start (${(error as Error).message}); reinstall exrview\n`);
+  }
+  app.exit(code);
 }
 
 function run(): void {
@@ -45,7 +65,7 @@ function run(): void {
   let pendingTarget: OpenTarget | null = targetFromArgv(userArgs(process.argv), process.cwd());
 
   // worker threads cannot start from inside app.asar: packaging unpacks the worker (electron-builder.json asarUnpack)
-  const workerPath = app.isPackaged ? join(__dirname, '..', 'decode-worker.mjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`) : undefined;
+  const workerPath = app.isPackaged ? unpackedPath(join(__dirname, '..', 'decode-worker.mjs')) : undefined;
   const host = createHost({ userDataDir, mode: 'electron', ...(workerPath ? { workerPath } : {}) });
   const grants = new FolderGrants();
   const isTrustedSender = createSenderCheck(() => win?.webContents.id ?? null);
@@ -223,6 +243,7 @@ function run(): void {
 
 function createWindow(settings: Settings): BrowserWindow {
   const w = settings.window;
+  const icon = process.platform === 'linux' ? windowIcon(root) : null;
   const win = new BrowserWindow({
     width: w?.widthPx ?? 1400,
     height: w?.heightPx ?? 900,
@@ -232,6 +253,7 @@ function createWindow(settings: Settings): BrowserWindow {
     show: false,
     backgroundColor: '#1b1b1b',
     title: 'exrview',
+    ...(icon ? { icon } : {}),
     webPreferences: {
       // electronegativity PRELOAD_JS_CHECK (reviewed): the preload exposes only HostApi and onCommand through contextBridge,
       // each a function that forwards to one fixed channel; ipcRenderer itself never reaches the page

@@ -1,7 +1,9 @@
-// Builds what runs: the Node side with esbuild (CLI, decode worker, Electron main/preload), the renderer with Vite.
+// Builds what runs: the Node side with esbuild (CLI, decode worker, Electron main/preload), the renderer with Vite,
+// and the optional native kernels (build-native.mjs).
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { buildNative } from './build-native.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const common = {
@@ -26,6 +28,8 @@ const nodeEntries = [
 ].filter((e) => existsSync(`${root}/${e.in}`));
 
 const t0 = performance.now();
+// dist/native/exr_kernels.node, found at run time beside the bundles (or never, and the TypeScript codecs run)
+buildNative(root);
 await build({
   ...common,
   format: 'esm',
@@ -55,5 +59,12 @@ if (existsSync(`${root}/dist/make-samples.mjs`) && !existsSync(`${root}/assets/s
   const { spawnSync } = await import('node:child_process');
   const made = spawnSync(process.execPath, [`${root}/dist/make-samples.mjs`, `${root}/assets/samples`], { stdio: 'inherit' });
   if (made.status !== 0) console.warn('exrview: could not write the sample images (see above); the app still starts without them');
+}
+// the app icon in every size and format, from assets/icon.svg (made here, not committed)
+try {
+  const icons = await import('./make-icons.mjs');
+  if (!icons.iconsUpToDate()) await icons.makeIcons();
+} catch (error) {
+  console.warn(`exrview: could not make the icons (${error.message}); the app runs without them, \`npm run dist\` stops on it`);
 }
 console.log(`exrview: built in ${Math.round(performance.now() - t0)} ms`);

@@ -2,14 +2,17 @@
 
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { nativeStatus } from '../exr/compression/native.js';
 import { DecodePool } from '../host/decode/pool.js';
 import type { ThumbnailJobResult } from '../host/thumbnails/job.js';
 import { decodeLevel } from '../host/decode/image-decode.js';
 import { levelLayout } from '../host/decode/layout.js';
-import { PlaneMemory } from '../host/decode/plane-memory.js';
+import { ByteWindow } from '../host/decode/byte-window.js';
+import { hugePageAdvice, PlaneMemory } from '../host/decode/plane-memory.js';
+import { thumbnailOnPool } from '../host/thumbnails/on-pool.js';
 import { readHeaderParts } from '../host/library/summary.js';
 import type { StageTimings } from '../exr/index.js';
-import { FileError, describeFailure } from './main.js';
+import { FileError, describeFailure } from './failures.js';
 
 export interface BenchOptions {
   json: boolean;
@@ -41,6 +44,10 @@ interface RunFigures {
   decompressMs: number;
   unpackMs: number;
   bytesRead: number;
+  /** The whole process (every worker) over the run: a first touch of fresh memory shows as system time and minor faults. */
+  userCpuMs: number;
+  systemCpuMs: number;
+  minorPageFaults: number;
   failures: { file: string; reason: string }[];
 }
 
@@ -77,10 +84,13 @@ interface FileDecode {
 }
 
 /** Every flat part of a file (level 0, every channel) decoded in bands on the pool; the pixels are dropped and their memory reused, as the viewer's RAM cache does. */
-async function decodeFile(pool: DecodePool, memory: PlaneMemory, path: string, rank: number): Promise<{ result: FileDecode }> {
+async function decodeFile(pool: DecodePool, memory: PlaneMemory, window: ByteWindow, path: string, rank: number): Promise<{ result: FileDecode }> {
   const parts = await readHeaderParts(path);
-  const levels = await Promise.all(
-    parts.filter((p) => !p.isDeep).map((p) => decodeLevel(pool, { path, layout: levelLayout(p, 0, 0, null), channels: null, priority: rank, memory }).promise),
+  const layouts = parts.filter((p) => !p.isDeep).map((p) => levelLayout(p, 0, 0, null));
+  const bytes = layouts.reduce((sum, l) => sum + l.chunkStoreBytes, 0);
+  await window.acquire(bytes, rank);
+  const levels = await Promise.all(layouts.map((layout) => decodeLevel(pool, { path, layout, channels: null, priority: rank, memory }).promise)).finally(() =>
+    window.release(bytes),
   );
   const timings: StageTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
   let pixels = 0;
@@ -95,9 +105,26 @@ async function decodeFile(pool: DecodePool, memory: PlaneMemory, path: string, r
   return { result: { pixels, timings } };
 }
 
+/** Decoded bytes in flight: several bands per worker of the next files queued behind the current ones, no more. */
+const windowBytes = (workers: number) => Math.max(128 << 20, workers * (32 << 20));
+
 async function decodeAll(pool: DecodePool, memory: PlaneMemory, files: string[]): Promise<RunFigures> {
-  const { wallMs, results, failures } = await runAll<FileDecode>(files, (path, rank) => decodeFile(pool, memory, path, rank));
-  const figures: RunFigures = { wallMs, pixels: 0, readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, failures };
+  const window = new ByteWindow(windowBytes(pool.size));
+  const before = process.resourceUsage();
+  const { wallMs, results, failures } = await runAll<FileDecode>(files, (path, rank) => decodeFile(pool, memory, window, path, rank));
+  const after = process.resourceUsage();
+  const figures: RunFigures = {
+    wallMs,
+    pixels: 0,
+    readMs: 0,
+    decompressMs: 0,
+    unpackMs: 0,
+    bytesRead: 0,
+    userCpuMs: (after.userCPUTime - before.userCPUTime) / 1000,
+    systemCpuMs: (after.systemCPUTime - before.systemCPUTime) / 1000,
+    minorPageFaults: after.minorPageFault - before.minorPageFault,
+    failures,
+  };
   for (const r of results) {
     figures.pixels += r.pixels;
     figures.readMs += r.timings.readMs;
@@ -110,7 +137,7 @@ async function decodeAll(pool: DecodePool, memory: PlaneMemory, files: string[])
 
 /** The host's thumbnail job for every file (cheapest source, box filter in linear light), no cache and no encoding. */
 async function thumbnailAll(pool: DecodePool, files: string[], longSidePx: number): Promise<ThumbnailFigures> {
-  const { wallMs, results, failures } = await runAll<ThumbnailJobResult>(files, (path, rank) => pool.run('thumbnail', { path, longSidePx }, rank).promise);
+  const { wallMs, results, failures } = await runAll<ThumbnailJobResult>(files, (path, rank) => thumbnailOnPool(pool, path, longSidePx, rank).promise);
   const figures: ThumbnailFigures = { wallMs, readMs: 0, decompressMs: 0, resizeMs: 0, bytesRead: 0, sources: {}, failures };
   for (const r of results) {
     figures.readMs += r.timings.readMs;
@@ -134,7 +161,7 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
   if (files.length === 0) throw new FileError(dir, 'no .exr files in this folder');
   const pool = new DecodePool();
   // decoded planes are dropped as soon as they are counted, and their memory reused by the next file
-  const memory = new PlaneMemory({ keepBytes: 1 << 30 });
+  const memory = new PlaneMemory({ keepBytes: 1 << 30, advise: hugePageAdvice });
   try {
     // the workers load before the clock starts, cold or warm: what is timed is decoding (OpenEXR's threads, too, are made first)
     await pool.start();
@@ -159,6 +186,8 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
       workers: pool.size,
       runs: runs.length,
       warmup: options.warmup,
+      // the workers load the addon from the same place with the same environment as this process
+      nativeKernels: nativeStatus.on ? 'on' : `off: ${nativeStatus.reason}`,
       decode: { wallMs: round(median.wallMs), mpxPerS: round(median.pixels / 1e3 / median.wallMs) },
       stages: {
         readMs: round(median.readMs),
@@ -166,6 +195,7 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
         unpackMs: round(median.unpackMs),
         bytesRead: median.bytesRead,
       },
+      process: { userCpuMs: round(median.userCpuMs), systemCpuMs: round(median.systemCpuMs), minorPageFaults: median.minorPageFaults },
       thumbnails: {
         longSidePx: options.thumbnailPx,
         wallMs: round(thumbs.wallMs),
@@ -180,7 +210,9 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
       const share = (v: number) => `${Math.round((100 * v) / Math.max(busy, 1e-9))}%`;
       process.stdout.write(
         `${files.length} files, ${round(median.pixels / 1e6)} Mpx decoded in ${round(median.wallMs)} ms wall (${summary.decode.mpxPerS} Mpx/s, ${pool.size} workers)\n` +
+          `  native decompression kernels ${summary.nativeKernels}\n` +
           `  read ${round(median.readMs)} ms (${share(median.readMs)}), decompress ${round(median.decompressMs)} ms (${share(median.decompressMs)}), unpack ${round(median.unpackMs)} ms (${share(median.unpackMs)}) summed over workers\n` +
+          `  process CPU ${round(median.userCpuMs)} ms user, ${round(median.systemCpuMs)} ms system, ${median.minorPageFaults} minor page faults\n` +
           `${files.length - thumbs.failures.length} thumbnails (long side ${options.thumbnailPx} px) in ${round(thumbs.wallMs)} ms wall, ${summary.thumbnails.overDecode}x the decode\n` +
           `  read ${round(thumbs.readMs)} ms, decompress ${round(thumbs.decompressMs)} ms, resize ${round(thumbs.resizeMs)} ms summed over workers\n`,
       );

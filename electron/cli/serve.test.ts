@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeExrFile } from '../exr/writer.js';
 import { runServe } from './serve.js';
 import { UsageError } from './usage.js';
-import { FileError } from './main.js';
+import { FileError } from './failures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'exrview-serve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,7 +7,8 @@ import { createHost } from '../host/host.js';
 import { startServer } from '../server/server.js';
 import { hasExrFiles, packageRoot, rendererBuilt, rendererDir, samplesDir } from '../shell/app-paths.js';
 import { defaultUserDataDir, loadSettings } from '../shell/settings-store.js';
-import { FileError } from './main.js';
+import { FileError } from './failures.js';
+import { optionsOf } from './commands.js';
 import { parseArgs, UsageError } from './usage.js';
 
 export interface ServeOptions {
@@ -18,8 +19,8 @@ export interface ServeOptions {
 }
 
 export async function runServe(argv: string[], options: ServeOptions = {}): Promise<number> {
-  const args = parseArgs(argv, ['port'], []);
-  if (args.positional.length > 1) throw new UsageError('expected: exrview serve [DIR] [--port N]');
+  const args = parseArgs(argv, ...optionsOf('serve'));
+  if (args.positional.length > 1) throw new UsageError(`serve takes at most one DIR, got ${args.positional.length}`);
   const port = parsePort(args.flags.get('port'));
   const root = packageRoot();
   const dir = resolve(args.positional[0] ?? defaultFolder(root));

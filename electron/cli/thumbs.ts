@@ -16,7 +16,8 @@ import { createHost, type Host } from '../host/host.js';
 import { channelsOf, chooseThumbnailChannels } from '../host/thumbnails/channels.js';
 import { toneMapHalfRgba } from '../host/thumbnails/tone-map.js';
 import type { ThumbnailDetail } from '../host/thumbnails/params.js';
-import { describeFailure } from './main.js';
+import { describeFailure } from './failures.js';
+import { optionsOf } from './commands.js';
 import { parseArgs, UsageError } from './usage.js';
 
 interface ThumbsOptions {
@@ -30,8 +31,8 @@ interface ThumbsOptions {
 }
 
 function parseOptions(argv: string[]): ThumbsOptions {
-  const args = parseArgs(argv, ['out', 'size', 'format', 'exposure', 'tonemap', 'gpu'], []);
-  if (args.positional.length !== 1) throw new UsageError('expected: exrview thumbs DIR --out DIR [--size 256] [--format png|jpg] [--exposure EV] [--tonemap NAME] [--gpu auto|on|off]');
+  const args = parseArgs(argv, ...optionsOf('thumbs'));
+  if (args.positional.length !== 1) throw new UsageError(`thumbs takes one DIR, got ${args.positional.length === 0 ? 'none' : args.positional.length}`);
   const out = args.flags.get('out');
   if (typeof out !== 'string') throw new UsageError('thumbs needs --out DIR: the folder the thumbnails are written to');
   const sizePx = Number(args.flags.get('size') ?? 256);
@@ -86,6 +87,8 @@ interface GpuPlan {
 
 /** Starts the GPU process and gets the adapter's calibration (measured now and stored when missing). */
 async function planGpu(options: ThumbsOptions, params: DisplayView): Promise<GpuPlan> {
+  // inside the installed app a child process would start the app again (its runAsNode fuse is off), not Node with Dawn
+  if (process.versions.electron) return { child: null, calibration: null, unavailable: 'the installed app has no GPU process for thumbnails (run `npx exrview thumbs` from a checkout for it)', calibrationNote: '' };
   let child: GpuThumbsChild;
   try {
     child = await GpuThumbsChild.start(gpuChildEntry());

@@ -8,19 +8,20 @@ const PIXEL_TYPE_TEXT: Record<string, string> = {
   float: '32-bit floating-point',
 };
 
+/** exrheader 3.4's names: the short name, then OpenEXR's description of the method. */
 const COMPRESSION_TEXT: Record<string, string> = {
-  none: 'none',
-  rle: 'run-length encoding',
-  zips: 'zip, individual scanlines',
-  zip: 'zip, multi-scanline blocks',
-  piz: 'piz',
-  pxr24: 'pxr24',
-  b44: 'b44',
-  b44a: 'b44a',
-  dwaa: 'dwa, small scanline blocks',
-  dwab: 'dwa, medium scanline blocks',
-  htj2k256: 'htj2k, 256 scanline blocks',
-  htj2k32: 'htj2k, 32 scanline blocks',
+  none: 'none: no compression.',
+  rle: 'rle: run-length encoding.',
+  zips: 'zips: zlib compression, one scan line at a time.',
+  zip: 'zip: zlib compression, in blocks of 16 scan lines.',
+  piz: 'piz: piz-based wavelet compression, in blocks of 32 scan lines.',
+  pxr24: 'pxr24: lossy 24-bit float compression, in blocks of 16 scan lines.',
+  b44: 'b44: lossy 4-by-4 pixel block compression, fixed compression rate.',
+  b44a: 'b44a: lossy 4-by-4 pixel block compression, flat fields are compressed more.',
+  dwaa: 'dwaa: lossy DCT based compression, in blocks of 32 scanlines. More efficient for partial buffer access.',
+  dwab: 'dwab: lossy DCT based compression, in blocks of 256 scanlines. More efficient space wise and faster to decode full frames than DWAA_COMPRESSION.',
+  htj2k256: 'htj2k256: High-Throughput JPEG 2000 (256 lines)',
+  htj2k32: 'htj2k32: High-Throughput JPEG 2000 (32 lines)',
 };
 
 const LINE_ORDER_TEXT: Record<string, string> = {

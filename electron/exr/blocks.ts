@@ -119,3 +119,23 @@ export function checkedRegion(part: PartInfo, level: Level, requested: Box2i | u
   }
   return region;
 }
+
+/** Chunk indices of a part that intersect `region` of `level`. */
+export function chunksForRegion(part: PartInfo, level: Level, region: Box2i): number[] {
+  const out: number[] = [];
+  if (!part.isTiled) {
+    const first = Math.floor((region.yMin - part.dataWindow.yMin) / part.linesPerChunk);
+    const last = Math.floor((region.yMax - part.dataWindow.yMin) / part.linesPerChunk);
+    for (let c = first; c <= last; c++) out.push(c);
+    return out;
+  }
+  const tiles = part.tiles!;
+  const tx0 = Math.floor((region.xMin - part.dataWindow.xMin) / tiles.xSizePx);
+  const tx1 = Math.floor((region.xMax - part.dataWindow.xMin) / tiles.xSizePx);
+  const ty0 = Math.floor((region.yMin - part.dataWindow.yMin) / tiles.ySizePx);
+  const ty1 = Math.floor((region.yMax - part.dataWindow.yMin) / tiles.ySizePx);
+  for (let ty = ty0; ty <= ty1; ty++) {
+    for (let tx = tx0; tx <= tx1; tx++) out.push(level.firstChunk + ty * level.tilesX + tx);
+  }
+  return out;
+}

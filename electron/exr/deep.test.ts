@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { flattenDeep } from './deep-flatten.js';
-import type { DeepChannel, DeepImage } from './deep.js';
+import { decodeDeep, type DeepChannel, type DeepImage } from './deep.js';
 import { ExrError } from './errors.js';
 import { openFileSource } from './file-source.js';
 import { floatToHalf, HALF_TO_FLOAT } from './half.js';
@@ -53,7 +53,7 @@ describe('decodeDeep', () => {
         ({ w, h, x0, y0, maxSamples, compression, tiles, seed, region, subset }) => {
           const deep = deepSource(w, h, maxSamples, seed);
           const reader = ExrReader.open(memorySource(writeDeep(box(x0, y0, w, h), deep, compression, tiles ?? undefined)));
-          const all = reader.decodeDeep();
+          const all = decodeDeep(reader);
           expect(bytesOf(all.sampleCounts).equals(bytesOf(deep.sampleCounts))).toBe(true);
           for (const c of deep.channels) expect(bytesOf(all.channels.find((d) => d.name === c.name)!.data).equals(bytesOf(c.data))).toBe(true);
 
@@ -61,7 +61,7 @@ describe('decodeDeep', () => {
           const ry0 = region[1] % h;
           const rw = 1 + (region[2] % (w - rx0));
           const rh = 1 + (region[3] % (h - ry0));
-          const part = reader.decodeDeep({ region: box(x0 + rx0, y0 + ry0, rw, rh), channels: subset });
+          const part = decodeDeep(reader, { region: box(x0 + rx0, y0 + ry0, rw, rh), channels: subset });
           expect(part.channels.map((c) => c.name)).toEqual(['A', 'B', 'G', 'R', 'Z', 'id'].filter((n) => subset.includes(n)));
           for (let y = 0; y < rh; y++) {
             for (let x = 0; x < rw; x++) {
@@ -87,7 +87,7 @@ describe('decodeDeep', () => {
         const bytes = files[which]!.slice();
         for (const [at, value] of edits) bytes[at % bytes.length] = value;
         try {
-          ExrReader.open(memorySource(bytes)).decodeDeep({ maxSamples: 1e6 });
+          decodeDeep(ExrReader.open(memorySource(bytes)), { maxSamples: 1e6 });
         } catch (error) {
           expect(error).toBeInstanceOf(ExrError);
         }
@@ -99,7 +99,7 @@ describe('decodeDeep', () => {
   it('refuses more samples than the limit before inflating them', () => {
     const deep = deepSource(10, 10, 4, 3);
     const reader = ExrReader.open(memorySource(writeDeep(box(0, 0, 10, 10), deep, 'zips')));
-    expect(() => reader.decodeDeep({ maxSamples: 50 })).toThrow(/more than 50 deep samples/);
+    expect(() => decodeDeep(reader, { maxSamples: 50 })).toThrow(/more than 50 deep samples/);
   });
 
   it('rejects a count table that decreases', () => {
@@ -110,7 +110,7 @@ describe('decodeDeep', () => {
     // chunk 0: y (4), three u64 sizes (24), then the table: make entry 3 smaller than entry 2
     const table = reader.offsets[0]![0]! + 4 + 24;
     new DataView(bytes.buffer).setInt32(table + 3 * 4, 1, true);
-    expect(() => ExrReader.open(memorySource(bytes)).decodeDeep()).toThrow(/count table decreases/);
+    expect(() => decodeDeep(ExrReader.open(memorySource(bytes)))).toThrow(/count table decreases/);
   });
 
   it('rejects a chunk whose unpacked size disagrees with its counts', () => {
@@ -120,12 +120,12 @@ describe('decodeDeep', () => {
     const unpackedField = reader.offsets[0]![0]! + 4 + 16;
     const view = new DataView(bytes.buffer);
     view.setUint32(unpackedField, view.getUint32(unpackedField, true) + 1, true);
-    expect(() => ExrReader.open(memorySource(bytes)).decodeDeep()).toThrow(/samples take .* bytes/);
+    expect(() => decodeDeep(ExrReader.open(memorySource(bytes)))).toThrow(/samples take .* bytes/);
   });
 
   it('refuses flat parts, and decode refuses deep parts', () => {
     const flat = writeExr([{ dataWindow: box(0, 0, 2, 2), channels: [{ name: 'Y', pixelType: 'half', data: new Uint16Array(4) }] }]);
-    expect(() => ExrReader.open(memorySource(flat)).decodeDeep()).toThrow(/not a deep part/);
+    expect(() => decodeDeep(ExrReader.open(memorySource(flat)))).toThrow(/not a deep part/);
     const deep = ExrReader.open(memorySource(writeDeep(box(0, 0, 3, 3), deepSource(3, 3, 2), 'rle')));
     expect(() => deep.decode()).toThrow(/deep part/);
   });
@@ -178,7 +178,7 @@ describe('flattenDeep', () => {
       const source = openFileSource(balls);
       const refSource = openFileSource(reference);
       try {
-        const flat = flattenDeep(ExrReader.open(source).decodeDeep());
+        const flat = flattenDeep(decodeDeep(ExrReader.open(source)));
         const want = ExrReader.open(refSource).decode();
         for (const name of ['R', 'G', 'B', 'A']) {
           const got = flat.channels.find((c) => c.name === name)!.data;

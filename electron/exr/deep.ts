@@ -1,10 +1,10 @@
 // Deep scanline and deep tiled parts: sample counts and per-channel samples of any level, region and channel set.
 
-import { checkedRegion, chunkPlace } from './blocks.js';
+import { checkedRegion, chunkPlace, chunksForRegion } from './blocks.js';
 import { decompress } from './compression/index.js';
 import { invalid, unsupported } from './errors.js';
 import { findLevel, type PartInfo } from './part.js';
-import { chunksForRegion, type AbortSignalLike, type ExrReader, type PlaneData, type StageTimings } from './reader.js';
+import type { AbortSignalLike, ExrReader, PlaneData, StageTimings } from './reader.js';
 import { PIXEL_TYPE_BYTES, type BlockLayout, type Box2i, type PixelType } from './types.js';
 
 export interface DeepChannel {

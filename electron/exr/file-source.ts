@@ -10,6 +10,10 @@ export interface FileSource extends ByteSource {
   close(): void;
 }
 
+/** Transient reads up to this size share one buffer per thread; larger ones get their own. */
+const TRANSIENT_KEEP_BYTES = 64 << 20;
+let transientBuffer = Buffer.allocUnsafeSlow(0);
+
 export function openFileSource(path: string): FileSource {
   let fd: number;
   try {
@@ -23,20 +27,28 @@ export function openFileSource(path: string): FileSource {
     sizeBytes,
     stats,
     readAt(byteOffset, byteLength) {
-      const t0 = performance.now();
-      const out = Buffer.allocUnsafeSlow(byteLength);
-      let done = 0;
-      while (done < byteLength) {
-        const n = readSync(fd, out, done, byteLength - done, byteOffset + done);
-        if (n === 0) throw new ExrError('io', `file ended at byte ${byteOffset + done} while reading (was it truncated while open?)`);
-        done += n;
-      }
-      stats.bytesRead += byteLength;
-      stats.readMs += performance.now() - t0;
-      return new Uint8Array(out.buffer, out.byteOffset, byteLength);
+      return readInto(Buffer.allocUnsafeSlow(byteLength), byteOffset, byteLength);
+    },
+    readAtTransient(byteOffset, byteLength) {
+      if (byteLength > TRANSIENT_KEEP_BYTES) return readInto(Buffer.allocUnsafeSlow(byteLength), byteOffset, byteLength);
+      if (transientBuffer.length < byteLength) transientBuffer = Buffer.allocUnsafeSlow(Math.min(TRANSIENT_KEEP_BYTES, Math.max(byteLength, 2 * transientBuffer.length)));
+      return readInto(transientBuffer, byteOffset, byteLength);
     },
     close() {
       closeSync(fd);
     },
   };
+
+  function readInto(out: Buffer, byteOffset: number, byteLength: number): Uint8Array {
+    const t0 = performance.now();
+    let done = 0;
+    while (done < byteLength) {
+      const n = readSync(fd, out, done, byteLength - done, byteOffset + done);
+      if (n === 0) throw new ExrError('io', `file ended at byte ${byteOffset + done} while reading (was it truncated while open?)`);
+      done += n;
+    }
+    stats.bytesRead += byteLength;
+    stats.readMs += performance.now() - t0;
+    return new Uint8Array(out.buffer, out.byteOffset, byteLength);
+  }
 }

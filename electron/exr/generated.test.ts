@@ -12,6 +12,7 @@ import { openFileSource } from './file-source.js';
 import { deepSource, layeredChannels, planeOf, patternValue, rgbaSource, subsampledChannels, idValue } from './oracle/images.js';
 import { findImageTools, findOracles, fnv1a, runJson, runText, sharedDir, type Oracles } from './oracle/tools.js';
 import { floatToHalf } from './half.js';
+import { decodeDeep } from './deep.js';
 import { ExrReader } from './reader.js';
 import type { Box2i, Compression } from './types.js';
 import { writeExrFile, type WritePart } from './writer.js';
@@ -236,7 +237,7 @@ function deepHashes(path: string): unknown {
   try {
     const reader = ExrReader.open(source);
     const parts = reader.parts.filter((p) => p.isDeep).map((p) => {
-      const deep = reader.decodeDeep({ part: p.index });
+      const deep = decodeDeep(reader, { part: p.index });
       const bytes = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
       return {
         part: p.index,

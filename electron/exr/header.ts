@@ -67,7 +67,9 @@ function parseFrom(r: ByteReader, fileSizeBytes: number): RawHeaders {
   };
   if (flags.version !== 2) throw unsupported(`OpenEXR file format version ${flags.version} (only version 2 exists)`);
   if ((versionField & ~0x1eff) !== 0) throw unsupported(`unknown version flags 0x${(versionField >>> 0).toString(16)}`);
-  if (flags.multipart && flags.singlePartTiled) throw invalid('version flags say both multipart and single-part tiled');
+  if (flags.singlePartTiled && (flags.multipart || flags.nonImage)) {
+    throw invalid(`version flags say single-part tiled and also ${flags.multipart ? 'multipart' : 'deep'}`);
+  }
 
   const maxNameBytes = flags.longNames ? 255 : 31;
   const parts: Attribute[][] = [];

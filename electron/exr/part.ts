@@ -113,27 +113,25 @@ function buildPart(raw: RawHeaders, attributes: Attribute[], index: number, limi
   const channels = channelsAttr.value.slice();
   const compression = compressionAttr.value;
   if (typeof compression === 'number') throw unsupported(`unknown compression method ${compression}`);
-  if (compression === 'htj2k256' || compression === 'htj2k32') throw unsupported('HTJ2K compression is not supported');
   const lineOrder = lineOrderAttr.value;
   if (typeof lineOrder === 'number') throw invalid(`unknown line order ${lineOrder}`);
   const dataWindow = dataWindowAttr.value;
   const displayWindow = displayWindowAttr.value;
 
-  // part type: explicit in multipart and deep files, else from the version flags
+  // part type: a single-part image file's comes from its version field, as OpenEXR reads it (a
+  // `type` attribute that says otherwise, or names no type at all, is ignored); multipart and
+  // deep (non-image) files name it in the attribute
   const typeAttr = get('type');
   let type: PartType;
-  if (typeAttr) {
+  if (!raw.flags.multipart && !raw.flags.nonImage) {
+    type = raw.flags.singlePartTiled ? 'tiledimage' : 'scanlineimage';
+  } else if (typeAttr) {
     if (typeAttr.type !== 'string' || !PART_TYPES.includes(typeAttr.value)) {
       throw unsupported(`part type ${typeAttr.type === 'string' ? `"${typeAttr.value}"` : typeAttr.type} is not an image type`);
     }
     type = typeAttr.value as PartType;
-  } else if (raw.flags.multipart || raw.flags.nonImage) {
-    throw invalid('required attribute "type" is missing');
   } else {
-    type = raw.flags.singlePartTiled ? 'tiledimage' : 'scanlineimage';
-  }
-  if (!raw.flags.multipart && raw.flags.singlePartTiled && type !== 'tiledimage' && type !== 'deeptile') {
-    throw invalid(`version flags say tiled but the part type is ${type}`);
+    throw invalid('required attribute "type" is missing');
   }
   const isDeep = type === 'deepscanline' || type === 'deeptile';
   const isTiled = type === 'tiledimage' || type === 'deeptile';

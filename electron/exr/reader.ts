@@ -1,9 +1,8 @@
 // The staged reader: headers and offset tables once, then read -> decompress -> unpack for any part, level, region or channel set.
 
-import { checkedRegion, chunkPlace, chunkStoreLayout, tileBlock, uncompressedBytes, type ChunkPlace, type ChunkStoreLayout } from './blocks.js';
+import { checkedRegion, chunkPlace, chunksForRegion, chunkStoreLayout, tileBlock, uncompressedBytes, type ChunkPlace, type ChunkStoreLayout } from './blocks.js';
 import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type ChunkHeader, type OffsetTables } from './chunks.js';
-import { decompress } from './compression/index.js';
-import { decodeDeep, type DeepDecodeOptions, type DeepImage } from './deep.js';
+import { decompressInto, decompressTransient } from './compression/index.js';
 import { aborted, asExrError, ExrError, invalid, unsupported } from './errors.js';
 import { parseRawHeaders, TruncatedPrefixError, type VersionFlags } from './header.js';
 import { buildParts, DEFAULT_LIMITS, findLevel, type Level, type PartInfo, type ReadLimits } from './part.js';
@@ -226,18 +225,22 @@ export class ExrReader {
         checkChunkCoordinates(part, place.block, place.tileX, place.tileY, place.level, chunk);
         const expectedBytes = uncompressedBytes(place.block);
         let t = performance.now();
-        let raw = decompress(part.compression, chunk.data, place.block, expectedBytes);
+        let raw: Uint8Array;
         if (store) {
+          // straight into the shared chunk store: no intermediate buffer, no copy
           const at = storeLayout!.offsets[chunkIndex - level.firstChunk]!;
-          store.bytes.set(raw, at);
           raw = store.bytes.subarray(at, at + expectedBytes);
+          decompressInto(part.compression, chunk.data, place.block, raw);
+        } else {
+          // unpacked into the planes below, before the next chunk reuses the buffer
+          raw = decompressTransient(part.compression, chunk.data, place.block, expectedBytes);
         }
         const t2 = performance.now();
         timings.decompressMs += t2 - t;
         t = t2;
         unpack(place, raw);
         timings.unpackMs += performance.now() - t;
-      });
+      }, true);
     }
 
     return {
@@ -267,11 +270,6 @@ export class ExrReader {
     return layout;
   }
 
-  /** Decodes a deep part: per-pixel sample counts and every sample of a level, region and channel set (see deep.ts). */
-  decodeDeep(options: DeepDecodeOptions = {}): DeepImage {
-    return decodeDeep(this, options);
-  }
-
   /**
    * Reads the given chunks in file order, coalescing neighbours into few large reads, and hands each
    * parsed chunk to `visit`. Errors are tagged with the part and chunk.
@@ -282,6 +280,8 @@ export class ExrReader {
     timings: StageTimings,
     signal: AbortSignalLike | undefined,
     visit: (chunkIndex: number, chunk: ChunkHeader) => void,
+    /** `visit` is done with each chunk's bytes when it returns: they may be read into a reused buffer. */
+    transient = false,
   ): void {
     const part = this.part(partIndex);
     const table = this.offsets[partIndex]!;
@@ -305,7 +305,8 @@ export class ExrReader {
         j++;
       }
       const t0 = performance.now();
-      const span = this.source.readAt(spanStart, spanEnd - spanStart);
+      const span =
+        transient && this.source.readAtTransient ? this.source.readAtTransient(spanStart, spanEnd - spanStart) : this.source.readAt(spanStart, spanEnd - spanStart);
       timings.readMs += performance.now() - t0;
       timings.bytesRead += span.length;
       for (let k = i; k < j; k++) {
@@ -324,26 +325,6 @@ export class ExrReader {
       i = j;
     }
   }
-}
-
-/** Chunk indices of a part that intersect `region` of `level`. */
-export function chunksForRegion(part: PartInfo, level: Level, region: Box2i): number[] {
-  const out: number[] = [];
-  if (!part.isTiled) {
-    const first = Math.floor((region.yMin - part.dataWindow.yMin) / part.linesPerChunk);
-    const last = Math.floor((region.yMax - part.dataWindow.yMin) / part.linesPerChunk);
-    for (let c = first; c <= last; c++) out.push(c);
-    return out;
-  }
-  const tiles = part.tiles!;
-  const tx0 = Math.floor((region.xMin - part.dataWindow.xMin) / tiles.xSizePx);
-  const tx1 = Math.floor((region.xMax - part.dataWindow.xMin) / tiles.xSizePx);
-  const ty0 = Math.floor((region.yMin - part.dataWindow.yMin) / tiles.ySizePx);
-  const ty1 = Math.floor((region.yMax - part.dataWindow.yMin) / tiles.ySizePx);
-  for (let ty = ty0; ty <= ty1; ty++) {
-    for (let tx = tx0; tx <= tx1; tx++) out.push(level.firstChunk + ty * level.tilesX + tx);
-  }
-  return out;
 }
 
 function checkChunkCoordinates(part: PartInfo, block: BlockLayout, tileX: number, tileY: number, level: Level, chunk: ChunkHeader): void {

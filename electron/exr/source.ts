@@ -4,6 +4,11 @@ export interface ByteSource {
   readonly sizeBytes: number;
   /** Exactly `byteLength` bytes from `byteOffset` (the caller keeps the range inside sizeBytes). */
   readAt(byteOffset: number, byteLength: number): Uint8Array;
+  /**
+   * The same bytes in a buffer this thread reuses: valid only until the next transient read of any source on the
+   * thread. For callers that are done with the bytes before they read again (fresh buffers cost a page fault per 4 KB).
+   */
+  readAtTransient?(byteOffset: number, byteLength: number): Uint8Array;
 }
 
 export function memorySource(bytes: Uint8Array): ByteSource {

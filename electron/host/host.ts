@@ -22,7 +22,7 @@ import type {
 } from './api.js';
 import { DecodePool } from './decode/pool.js';
 import { DecodedLevels, type LevelPlanes, type LevelRef } from './decode/levels.js';
-import { PlaneMemory } from './decode/plane-memory.js';
+import { hugePageAdvice, PlaneMemory } from './decode/plane-memory.js';
 import { DiskCache } from './cache/disk-cache.js';
 import { exportImages, type ExportSources } from './export/export.js';
 import { attributeValueText } from '../exr/attribute-text.js';
@@ -30,6 +30,7 @@ import { JobBroker } from './decode/broker.js';
 import { DEFAULT_LIBRARY_TIMING, Library } from './library/library.js';
 import { embeddedPreview } from './thumbnails/embedded-preview.js';
 import { readSummary } from './library/summary.js';
+import { thumbnailOnPool } from './thumbnails/on-pool.js';
 import { thumbnailParams, type ThumbnailDetail } from './thumbnails/params.js';
 import type { ThumbnailJobResult } from './thumbnails/job.js';
 
@@ -99,7 +100,7 @@ class NodeHost implements Host {
     this.broker = new JobBroker();
     const ramBudgetBytes = options.ramBudgetBytes ?? Math.floor(totalmem() / 4);
     // buffers of images that left the RAM cache, kept for the next decode of the same size
-    this.memory = new PlaneMemory({ keepBytes: Math.min(1 << 30, Math.floor(ramBudgetBytes / 4)) });
+    this.memory = new PlaneMemory({ keepBytes: Math.min(1 << 30, Math.floor(ramBudgetBytes / 4)), advise: hugePageAdvice });
     this.levels = new DecodedLevels(this.pool, this.broker, this.memory, ramBudgetBytes);
     this.disk = new DiskCache(join(resolve(options.userDataDir), 'thumbnails'));
     this.library = new Library({
@@ -266,7 +267,7 @@ class NodeHost implements Host {
       const { result, timings } = await this.broker.run<ThumbnailJobResult>(
         key,
         { fileId: request.fileId, kind: 'thumbnail' },
-        (poolPriority) => this.pool.run('thumbnail', { path: absPath, longSidePx: request.longSidePx }, poolPriority),
+        (poolPriority) => thumbnailOnPool(this.pool, absPath, request.longSidePx, poolPriority),
         priority,
         request.requestId,
       );

@@ -32,6 +32,20 @@ export function rendererBuilt(root: string): boolean {
   return existsSync(join(rendererDir(root), 'index.html'));
 }
 
+/** The window icon (Linux; Windows and macOS take the executable's), made by the build from assets/icon.svg; null when not made. */
+export function windowIcon(root: string): string | null {
+  const icon = join(root, 'assets', 'icons', '512x512.png');
+  return existsSync(icon) ? icon : null;
+}
+
+/**
+ * The unpacked copy of a path inside the packaged app's app.asar (electron-builder.json asarUnpack): worker threads and
+ * native modules load from there. Unchanged outside app.asar.
+ */
+export function unpackedPath(path: string): string {
+  return path.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
+}
+
 export function samplesDir(root: string): string {
   return join(root, 'assets', 'samples');
 }

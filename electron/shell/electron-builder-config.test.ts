@@ -1,20 +1,21 @@
-// electron-builder.json says what packaging needs: the targets per platform, the .exr association, the files the app runs from.
-// electron-builder itself is not installed here (95 MB, and its @electron/rebuild wants Node >= 22.12); where it is,
-// the config is also checked against its own schema.
+// electron-builder.json says what packaging needs: the targets per platform, the .exr association, the icons, the files the
+// app runs from; electron-builder checks it against its own schema. What it packs from it: scripts/dist.test.ts.
 
 import { existsSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ICON_DIR, iconFiles } from '../../scripts/make-icons.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const config = JSON.parse(readFileSync(`${root}/electron-builder.json`, 'utf8')) as Record<string, unknown> & {
   files: string[];
   asarUnpack: string[];
   fileAssociations: { ext: string; name: string; mimeType: string; role: string }[];
-  linux: { target: string[]; mimeTypes: string[]; category: string; maintainer: string };
-  win: { target: string[] };
-  mac: { target: string[]; category: string };
+  linux: { target: string[]; category: string; maintainer: string; icon: string; executableName: string };
+  win: { target: string[]; icon: string };
+  mac: { target: string[]; category: string; icon: string };
   electronFuses: Record<string, boolean>;
 };
 const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { main: string };
@@ -53,7 +54,16 @@ describe('electron-builder.json', () => {
 
   it('associates .exr files with the app as a viewer', () => {
     expect(config.fileAssociations).toEqual([expect.objectContaining({ ext: 'exr', mimeType: 'image/x-exr', role: 'Viewer' })]);
-    expect(config.linux.mimeTypes).toContain('image/x-exr');
+    // and only there: linux.mimeTypes would list image/x-exr a second time in the .desktop file
+    expect(config.linux).not.toHaveProperty('mimeTypes');
+  });
+
+  it('points every platform at the icons scripts/make-icons.mjs writes, and installs the command as exrview', () => {
+    const made = iconFiles().map((f) => relative(root, f).replace(/\\/g, '/'));
+    expect(config.linux.icon).toBe(relative(root, ICON_DIR).replace(/\\/g, '/')); // a folder of NxN.png
+    expect(made).toContain(config.win.icon);
+    expect(made).toContain(config.mac.icon);
+    expect(config.linux.executableName).toBe('exrview');
   });
 
   it('packs what the app runs from, and not the source maps or benchmarks', () => {
@@ -63,8 +73,8 @@ describe('electron-builder.json', () => {
     for (const path of ['dist/electron/main.cjs.map', 'dist/gpu-bench/x.mjs', 'electron/main.ts', 'node_modules/.bin/tsc', 'e2e/electron.spec.ts']) {
       expect(included(path), path).toBe(false);
     }
-    // worker threads cannot start from inside an asar archive
-    expect(config.asarUnpack).toContain('dist/decode-worker.mjs');
+    // worker threads cannot start from inside an asar archive, nor native modules load from it
+    expect(config.asarUnpack).toEqual(expect.arrayContaining(['dist/decode-worker.mjs', 'dist/native/*.node']));
   });
 
   it('turns off the Electron fuses that would let the binary run as plain Node', () => {
@@ -79,7 +89,7 @@ describe('electron-builder.json', () => {
       return null;
     }
   })();
-  it.skipIf(!schemaPath || !existsSync(schemaPath ?? ''))("matches electron-builder's own schema (skipped: electron-builder is not installed)", async () => {
+  it.skipIf(!schemaPath || !existsSync(schemaPath ?? ''))(schemaPath ? "matches electron-builder's own schema" : "matches electron-builder's own schema (skipped: electron-builder is not installed: run `npm install`)", async () => {
     const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as { validateConfiguration(c: unknown, log: unknown): Promise<void> };
     const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();

@@ -1,24 +1,11 @@
 // Export from the viewer, the pure part: which files, the request through the current view, and what the result means to the user.
 import type { ExportRequest, ExportResult, FileEntry, ViewTransform } from '../host/api-types.js';
 import { selectedInOrder } from '../state/selection.js';
+import type { ExportLine, ExportOutcome } from '../state/export-outcome.js';
 import { selectionOf, visibleFiles, type AppState } from '../state/store.js';
 
-export interface ExportLine {
-  fileId: string;
-  name: string;
-  status: 'written' | 'downloaded' | 'skipped' | 'failed';
-  text: string;
-}
+export type { ExportLine, ExportOutcome };
 
-export interface ExportOutcome {
-  lines: ExportLine[];
-  /** One sentence: how many went where. */
-  summary: string;
-  /** Files skipped because the target exists: the user may confirm overwriting them (into the folder they were meant for). */
-  existing: { fileIds: string[]; outDir: string | null };
-  /** The request failed as a whole (bad folder, host gone): what happened and what to do. */
-  error: string | null;
-}
 
 /** What will be exported: the selection in grid order, else the image on screen. */
 export function exportTargets(s: AppState): FileEntry[] {

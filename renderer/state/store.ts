@@ -6,7 +6,7 @@ import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-param
 import type { PanZoom } from '../gpu/view-geometry.js';
 import type { ChannelPick } from './layer-choice.js';
 import { pruneSelection, type Selection } from './selection.js';
-import type { ExportOutcome } from '../app/export-request.js';
+import type { ExportOutcome } from './export-outcome.js';
 import { initialCompare, initialInspect, type CompareSlice, type InspectSlice } from './compare-state.js';
 import type { CompareMode } from '../../shaders/compare-params.js';
 

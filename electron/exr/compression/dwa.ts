@@ -18,7 +18,11 @@ import { ZIGZAG_ROW_START, ZIGZAG_TO_NATURAL, dwaIdentityTable, dwaToLinearTable
 import { COEFFICIENT_OFFSET, IDENTITY_TABLE_OFFSET, TABLE_OFFSET, WORK_OFFSET, dwaKernel, type DwaKernel } from './dwa-wasm.js';
 import { huffmanDecodeInto } from './huffman.js';
 import { unpredictAndInterleave } from './predictor.js';
-import { inflateExact } from './zip.js';
+import { nativeCodecsInUse } from './native-codecs.js';
+import { inflateExact as inflateExactZlib } from './zip.js';
+
+/** libdeflate through the native addon where it loaded (picked once), node:zlib otherwise. */
+const inflateExact = nativeCodecsInUse?.inflateExact ?? inflateExactZlib;
 
 const COUNTER_NAMES = [
   'version',

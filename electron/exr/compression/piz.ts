@@ -31,9 +31,18 @@ export interface ChannelPlane {
   rowWords: number;
 }
 
-interface PlanarLayout {
+export interface PlanarLayout {
   planes: ChannelPlane[];
   totalWords: number;
+}
+
+/** The channel planes of a PIZ chunk, checked to hold expectedBytes. */
+export function checkedPlanarLayout(block: BlockLayout, expectedBytes: number): PlanarLayout {
+  const layout = planarLayout(block);
+  if (layout.totalWords * 2 !== expectedBytes) {
+    throw invalid(`PIZ block of ${layout.totalWords * 2} bytes does not match the expected ${expectedBytes}`);
+  }
+  return layout;
 }
 
 function planarLayout(block: BlockLayout): PlanarLayout {
@@ -300,10 +309,7 @@ export function decompressPiz(src: Uint8Array, block: BlockLayout, expectedBytes
 
 /** Decompresses one PIZ chunk as far as its channel planes (for readers that sum samples and need neither the LUT pass nor the scanline order). */
 export function decompressPizPlanes(src: Uint8Array, block: BlockLayout, expectedBytes: number): PizPlanes {
-  const { planes, totalWords } = planarLayout(block);
-  if (totalWords * 2 !== expectedBytes) {
-    throw invalid(`PIZ block of ${totalWords * 2} bytes does not match the expected ${expectedBytes}`);
-  }
+  const { planes, totalWords } = checkedPlanarLayout(block, expectedBytes);
   if (src.length < 4) throw invalid('PIZ chunk is too short for its bitmap range');
   const minNonZero = readU16(src, 0);
   const maxNonZero = readU16(src, 2);
@@ -344,7 +350,7 @@ const SCRATCH_KEEP_WORDS = 1 << 23;
 let scratchWords = new Uint16Array(0);
 
 /** The working buffer of one chunk: reused, since fresh large buffers cost a page fault per 4 KiB. */
-function planarScratch(words: number): Uint16Array {
+export function planarScratch(words: number): Uint16Array {
   if (words > SCRATCH_KEEP_WORDS) return new Uint16Array(words);
   if (scratchWords.length < words) scratchWords = new Uint16Array(words);
   return scratchWords.subarray(0, words);

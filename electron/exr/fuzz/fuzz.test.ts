@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCampaign, type Finding } from './campaign.js';
 import { bundleWorker, CaseRunner } from './harness.js';
-import { corpusDirOf, corpusSeeds, generatedSeeds } from './seeds.js';
+import { corpusDirOf, corpusSeeds, generatedSeeds, htj2kSeeds } from './seeds.js';
 
 const root = join(__dirname, '..', '..', '..');
 /** Fixed by default so `npm test` is reproducible; EXRVIEW_FUZZ_SEED explores elsewhere. */
@@ -66,7 +66,7 @@ describe('the fuzz harness catches what it is there to catch', () => {
 
 describe('mutation fuzzing of the codec', () => {
   it(`decodes or refuses every case cleanly (seed ${SEED}, ${CASES} cases)`, async () => {
-    const seeds = [...generatedSeeds(), ...corpusSeeds(corpusDirOf(root), CORPUS_MAX_BYTES)];
+    const seeds = [...generatedSeeds(), ...htj2kSeeds(), ...corpusSeeds(corpusDirOf(root), CORPUS_MAX_BYTES)];
     expect(seeds.length).toBeGreaterThanOrEqual(30);
     const runner = new CaseRunner({ workerFile, caseTimeoutMs: CASE_TIMEOUT_MS, maxHeapMb: 512, memoryBoundMb: 256 });
     const findings: Finding[] = [];

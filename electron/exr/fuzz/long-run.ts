@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { makeCase, runCampaign, type Finding } from './campaign.js';
 import { CaseRunner } from './harness.js';
 import { layoutOf } from './mutate.js';
-import { corpusDirOf, corpusSeeds, generatedSeeds } from './seeds.js';
+import { corpusDirOf, corpusSeeds, generatedSeeds, htj2kSeeds } from './seeds.js';
 
 const USAGE = `usage: node scripts/fuzz-long.mjs [--seconds N] [--seed N] [--out DIR] [--corpus-max-bytes N] [--no-corpus]
        node scripts/fuzz-long.mjs --seed N --case I --out DIR   (write one case's bytes, to reproduce it)`;
@@ -38,7 +38,7 @@ export async function main(argv: string[], projectRoot: string, workerFile: stri
     console.error(USAGE);
     return 2;
   }
-  const seeds = [...generatedSeeds(), ...(values['no-corpus'] ? [] : corpusSeeds(corpusDirOf(projectRoot), Number(values['corpus-max-bytes'])))];
+  const seeds = [...generatedSeeds(), ...(values['no-corpus'] ? [] : [...htj2kSeeds(), ...corpusSeeds(corpusDirOf(projectRoot), Number(values['corpus-max-bytes']))])];
   const out = values.out ?? mkdtempSync(join(tmpdir(), `exrview-fuzz-${seed}-`));
   mkdirSync(out, { recursive: true });
 

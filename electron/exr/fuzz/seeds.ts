@@ -1,8 +1,10 @@
 // Fuzz seeds: small files made by the project's own writer (every compression it writes, tiled, multipart, deep), plus the shared corpus when present.
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deepSource, layeredChannels, rgbaSource, subsampledChannels } from '../oracle/images.js';
+import { findOpenExr34 } from '../oracle/openexr34.js';
 import type { Box2i, Compression } from '../types.js';
 import { writeExr, type WritePart } from '../writer.js';
 
@@ -61,6 +63,37 @@ export function generatedSeeds(): Seed[] {
     { ...rgba('zip', box(0, 0, 6, 5), true), name: 'flat' },
   ]);
   return out;
+}
+
+/**
+ * HTJ2K seeds, which the writer cannot make: small files of ours rewritten by OpenEXR 3.4's
+ * exr_recompress (../shared/tools); empty when it is absent. Half-only seeds reach the OpenJPH
+ * path, the others the TypeScript decoder. Made by an outside tool: never write them into the repository.
+ */
+export function htj2kSeeds(): Seed[] {
+  const found = findOpenExr34();
+  if (!('tools' in found)) return [];
+  const dir = mkdtempSync(join(tmpdir(), 'exrview-htj2k-seeds-'));
+  try {
+    const sources: [string, WritePart][] = [
+      ['half', rgba('zip', box(-3, 2, 37, 21), true)],
+      ['mixed', rgba('zip', box(0, 0, 19, 40), false)],
+      ['subsampled', { compression: 'zip', dataWindow: box(0, 0, 16, 12), channels: subsampledChannels(16, 12) }],
+    ];
+    const out: Seed[] = [];
+    for (const [name, part] of sources) {
+      const halfOnly = { ...part, channels: name === 'half' ? part.channels.filter((c) => c.pixelType === 'half') : part.channels };
+      writeFileSync(join(dir, 'source.exr'), writeExr([halfOnly]));
+      for (const compression of ['htj2k32', 'htj2k256']) {
+        const path = join(dir, `${name}-${compression}.exr`);
+        found.tools.recompress(join(dir, 'source.exr'), path, compression);
+        out.push({ name: `htj2k:${name}-${compression}`, bytes: new Uint8Array(readFileSync(path)), fromCorpus: true });
+      }
+    }
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The shared corpus beside a checkout whose root is `projectRoot`. */

@@ -5,6 +5,13 @@
 // so buffers whose image left the RAM cache are kept (up to a budget) and given to the next decode of that size; a
 // new buffer is advised into 2 MB pages where the native kernels can ask the kernel for it (13x faster first touch).
 
+import { nativeKernels } from '../../exr/compression/native.js';
+
+/** The native kernels' madvise(MADV_HUGEPAGE) where they loaded (Linux), else nothing to advise with. */
+export const hugePageAdvice: ((buffer: SharedArrayBuffer) => void) | undefined = nativeKernels
+  ? (buffer) => void nativeKernels!.adviseHugePages(new Uint8Array(buffer))
+  : undefined;
+
 export interface PlaneMemoryOptions {
   /** Most bytes of free buffers kept for reuse. */
   keepBytes: number;

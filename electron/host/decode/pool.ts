@@ -90,7 +90,10 @@ export interface DecodePoolOptions {
 /** Where the built worker lives: beside the running bundle, or in dist/ when running from source (tests). */
 export function defaultWorkerPath(): string {
   const here = typeof __filename === 'string' ? dirname(__filename) : dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, 'decode-worker.mjs'), join(here, '..', 'decode-worker.mjs'), join(here, '..', '..', '..', 'dist', 'decode-worker.mjs')];
+  // in the installed app the worker is unpacked beside app.asar (electron-builder.json asarUnpack)
+  const candidates = [join(here, 'decode-worker.mjs'), join(here, '..', 'decode-worker.mjs'), join(here, '..', '..', '..', 'dist', 'decode-worker.mjs')].map((p) =>
+    p.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2'),
+  );
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error(`decode worker not built (looked in ${candidates.join(', ')}): run \`npm run build\``);
   return found;
@@ -116,8 +119,8 @@ export class DecodePool {
     this.workerPath = options.workerPath ?? defaultWorkerPath();
   }
 
-  private spawn(): Slot {
-    const worker = new Worker(this.workerPath);
+  private spawn(warmUp = false): Slot {
+    const worker = new Worker(this.workerPath, { workerData: { warmUp } });
     const slot: Slot = { worker, running: null };
     worker.on('message', (reply: TaskReply) => this.onReply(slot, reply));
     worker.on('error', (error) => this.onWorkerDeath(slot, error));
@@ -174,12 +177,13 @@ export class DecodePool {
   }
 
   /**
-   * Starts every worker now and resolves once each has loaded the codec (a timed run then measures decoding, as
-   * OpenEXR's thread pool is made before its clock starts); otherwise workers start with the first job.
+   * Starts every worker now and resolves once each has loaded and warmed the codec (warm-up.ts: a timed run then
+   * measures decoding, as OpenEXR's thread pool is made before its clock starts); otherwise workers start with the
+   * first job, unwarmed, so that the job does not wait.
    */
   async start(): Promise<void> {
     if (this.closed) throw new Error('decode pool is closed');
-    while (this.slots.length < this.size) this.slots.push(this.spawn());
+    while (this.slots.length < this.size) this.slots.push(this.spawn(true));
     await Promise.all(this.slots.map((slot) => this.submit('ping', null).promise.catch(() => {}).then(() => slot)));
   }
 

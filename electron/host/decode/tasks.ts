@@ -5,7 +5,7 @@ import type { AbortSignalLike } from '../../exr/reader.js';
 import { deepFlatTask, type DeepFlatTaskArgs, type DeepFlatTaskResult } from './deep-task.js';
 import { planeView } from './layout.js';
 import { withReader } from './reader-cache.js';
-import { thumbnailJob, type ThumbnailJobArgs, type ThumbnailJobResult } from '../thumbnails/job.js';
+import { thumbnailBand, thumbnailJob, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobArgs, type ThumbnailJobResult } from '../thumbnails/job.js';
 
 export interface TaskContext {
   signal: AbortSignalLike;
@@ -54,6 +54,14 @@ function bandTask(args: BandTaskArgs, ctx: TaskContext): TaskOutput<StageTimings
   return { result: { ...timings, readMs: read.readMs, bytesRead: read.bytesRead }, transfer: [] };
 }
 
+/** Sums one band of a thumbnail's level into its bins (see thumbnails/on-pool.ts). */
+function thumbnailBandTask(args: ThumbnailBandArgs, ctx: TaskContext): TaskOutput<ThumbnailBandResult> {
+  const { value, read } = withReader(args.path, (reader) => thumbnailBand(reader, args, ctx.signal));
+  value.timings.readMs = read.readMs;
+  value.timings.bytesRead = read.bytesRead;
+  return { result: value, transfer: value.sums.map((s) => s.buffer as ArrayBuffer) };
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Handler = (args: any, ctx: TaskContext) => TaskOutput<unknown> | Promise<TaskOutput<unknown>>;
 
@@ -63,6 +71,7 @@ export const TASK_HANDLERS: Record<string, Handler> = {
   ping: () => ({ result: null, transfer: [] }),
   band: bandTask,
   thumbnail: thumbnailJob,
+  thumbnailBand: thumbnailBandTask,
   deepFlat: deepFlatTask,
 };
 
@@ -70,5 +79,6 @@ export interface TaskTypes {
   ping: { args: null; result: null };
   band: { args: BandTaskArgs; result: StageTimings };
   thumbnail: { args: ThumbnailJobArgs; result: ThumbnailJobResult };
+  thumbnailBand: { args: ThumbnailBandArgs; result: ThumbnailBandResult };
   deepFlat: { args: DeepFlatTaskArgs; result: DeepFlatTaskResult };
 }

@@ -1,9 +1,13 @@
 // A decode worker thread: runs the pool's tasks (tasks.ts) one at a time, each cancellable through its job's shared flag.
 
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { ExrError } from '../../exr/index.js';
 import { TASK_HANDLERS } from './tasks.js';
 import type { TaskReply, TaskRequest } from './messages.js';
+import { warmUpDecoder } from './warm-up.js';
+
+// started ahead of need (DecodePool.start): compile the codec now rather than during the first job
+if ((workerData as { warmUp?: boolean } | null)?.warmUp) warmUpDecoder();
 
 parentPort!.on('message', async (request: TaskRequest) => {
   const t0 = performance.now();

@@ -1,10 +1,10 @@
 // Decode straight into thumbnail bins: each chunk is decompressed and its samples summed into per-channel box-filter bins while still in cache (no full-size planes).
 
-import { chunkPlace, uncompressedBytes } from '../../exr/blocks.js';
-import { decompress, decompressSamples, type ChunkSamples } from '../../exr/compression/index.js';
+import { chunkPlace, chunksForRegion, uncompressedBytes } from '../../exr/blocks.js';
+import { decompressSamples, decompressTransient, type ChunkSamples } from '../../exr/compression/index.js';
 import { applyLut, type PizPlanes } from '../../exr/compression/piz.js';
 import { ExrError, type ExrReader, type Level, type PartInfo } from '../../exr/index.js';
-import { chunksForRegion, type AbortSignalLike } from '../../exr/reader.js';
+import type { AbortSignalLike } from '../../exr/reader.js';
 import { floorMod, sampleCount } from '../../exr/sampling.js';
 import { PIXEL_TYPE_BYTES, type BlockLayout } from '../../exr/types.js';
 import { composeWithLut, HALF_MAX, SANE_HALF, sumHalfLines, type RowBins } from './bins.js';
@@ -53,6 +53,15 @@ interface ChannelBins {
  */
 export type BinKernel = 'lines' | 'each-line';
 
+/** Sums of samples per bin for the named channels, over the rows of the level one decode covered. */
+export interface BinSums {
+  /** Bin rows the decoded rows fall in: every other row of `acc` is 0. */
+  tyMin: number;
+  tyMax: number;
+  /** Per channel, widthPx × heightPx sums (Float64). */
+  acc: Map<string, Float64Array>;
+}
+
 /**
  * Box-filters the named channels of one level to widthPx × heightPx, in linear light, reading the
  * level chunk by chunk. NaN counts as 0 and ±Inf as ±65504. A bin no sample falls in (a subsampled
@@ -68,6 +77,28 @@ export function decodeBinned(
   signal: AbortSignalLike,
   kernel: BinKernel = 'lines',
 ): { means: Map<string, Float32Array>; timings: BinnedTimings } {
+  const { sums, timings } = sumBins(reader, part, level, channelNames, widthPx, heightPx, signal, kernel);
+  const t = performance.now();
+  const means = binMeans(part, level, channelNames, widthPx, heightPx, sums.acc);
+  timings.resizeMs += performance.now() - t;
+  return { means, timings };
+}
+
+/**
+ * The sums behind decodeBinned, for the rows `rows` of the level (whole chunks; default all): one band of a thumbnail
+ * made by several workers, whose sums are then added up (bands share at most their edge bin rows) and divided once.
+ */
+export function sumBins(
+  reader: ExrReader,
+  part: PartInfo,
+  level: Level,
+  channelNames: readonly string[],
+  widthPx: number,
+  heightPx: number,
+  signal: AbortSignalLike,
+  kernel: BinKernel = 'lines',
+  rows?: { yMin: number; yMax: number },
+): { sums: BinSums; timings: BinnedTimings } {
   const x0 = part.dataWindow.xMin;
   const y0 = part.dataWindow.yMin;
   const wanted = new Set(channelNames);
@@ -83,7 +114,8 @@ export function decodeBinned(
     }));
   const timings: BinnedTimings = { readMs: 0, decompressMs: 0, resizeMs: 0, chunks: 0 };
   const stats = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
-  const region = { xMin: x0, yMin: y0, xMax: x0 + level.widthPx - 1, yMax: y0 + level.heightPx - 1 };
+  const levelBottom = y0 + level.heightPx - 1;
+  const region = { xMin: x0, yMin: rows?.yMin ?? y0, xMax: x0 + level.widthPx - 1, yMax: rows?.yMax ?? levelBottom };
   reader.forEachChunk(part.index, chunksForRegion(part, level, region), stats, signal, (chunkIndex, chunk) => {
     const place = chunkPlace(part, chunkIndex);
     const block = place.block;
@@ -93,7 +125,7 @@ export function decodeBinned(
     let t = performance.now();
     const expectedBytes = uncompressedBytes(block);
     const samples: ChunkSamples =
-      kernel === 'lines' ? decompressSamples(part.compression, chunk.data, block, expectedBytes) : { layout: 'lines', bytes: decompress(part.compression, chunk.data, block, expectedBytes) };
+      kernel === 'lines' ? decompressSamples(part.compression, chunk.data, block, expectedBytes) : { layout: 'lines', bytes: decompressTransient(part.compression, chunk.data, block, expectedBytes) };
     const perChannel = binsOf();
     const t2 = performance.now();
     timings.decompressMs += t2 - t;
@@ -106,25 +138,35 @@ export function decodeBinned(
       else binEachLine(raw, block, perChannel, widthPx);
     }
     timings.resizeMs += performance.now() - t;
-  });
-  const t = performance.now();
+  }, true);
+  timings.readMs = stats.readMs;
+  timings.chunks = stats.chunks;
+  const acc = new Map<string, Float64Array>();
+  for (const state of binsOf()) if (state) acc.set(state.name, state.row.acc);
+  // the bin rows the decoded rows fall in (bin rows are monotonic in y)
+  const binRow = (y: number) => Math.min(heightPx - 1, Math.floor(((y - y0) * heightPx) / level.heightPx));
+  return { sums: { tyMin: binRow(region.yMin), tyMax: binRow(region.yMax), acc }, timings };
+}
+
+/** Sums to means: each bin divided by its sample count; a bin no sample falls in takes its left, else upper, neighbour's value. */
+export function binMeans(part: PartInfo, level: Level, channelNames: readonly string[], widthPx: number, heightPx: number, acc: ReadonlyMap<string, Float64Array>): Map<string, Float32Array> {
   const means = new Map<string, Float32Array>();
-  for (const state of binsOf()) {
-    if (!state) continue;
+  for (const ch of part.channels) {
+    const sums = acc.get(ch.name);
+    if (!sums || !channelNames.includes(ch.name)) continue;
+    const xs = axisBins(part.dataWindow.xMin, level.widthPx, ch.xSampling, widthPx);
+    const ys = axisBins(part.dataWindow.yMin, level.heightPx, ch.ySampling, heightPx);
     const out = new Float32Array(widthPx * heightPx);
     for (let ty = 0; ty < heightPx; ty++) {
       for (let tx = 0; tx < widthPx; tx++) {
         const i = ty * widthPx + tx;
-        const count = state.ys.count[ty]! * state.xs.count[tx]!;
-        out[i] = count > 0 ? state.row.acc[i]! / count : tx > 0 ? out[i - 1]! : ty > 0 ? out[i - widthPx]! : 0;
+        const count = ys.count[ty]! * xs.count[tx]!;
+        out[i] = count > 0 ? sums[i]! / count : tx > 0 ? out[i - 1]! : ty > 0 ? out[i - widthPx]! : 0;
       }
     }
-    means.set(state.name, out);
+    means.set(ch.name, out);
   }
-  timings.resizeMs += performance.now() - t;
-  timings.readMs = stats.readMs;
-  timings.chunks = stats.chunks;
-  return { means, timings };
+  return means;
 }
 
 /** True when every channel of the block has a sample on every line and column, so all its lines are laid out alike. */

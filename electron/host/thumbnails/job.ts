@@ -4,7 +4,7 @@ import { ExrError, ExrReader, floatToHalf, openFileSource, type DecodedChannel, 
 import type { AbortSignalLike } from '../../exr/reader.js';
 import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './channels.js';
 import { HALF_MAX, SANE_HALF } from './bins.js';
-import { decodeBinned } from './binned-decode.js';
+import { binMeans, decodeBinned, sumBins } from './binned-decode.js';
 
 export interface ThumbnailJobArgs {
   path: string;
@@ -53,10 +53,7 @@ export function thumbnailJob(args: ThumbnailJobArgs, ctx: { signal: AbortSignalL
   const source = openFileSource(args.path);
   try {
     const reader = ExrReader.open(source);
-    const part = thumbnailPart(reader.parts);
-    const size = thumbnailSize(part.widthPx, part.heightPx, args.longSidePx);
-    const level = chooseLevel(part, size.widthPx, size.heightPx);
-    const choice = chooseThumbnailChannels(part.channels.map((c) => c.name));
+    const { part, level, choice, ...size } = planThumbnail(reader.parts, args.longSidePx);
     const { means, timings: binned } = decodeBinned(reader, part, level, channelsOf(choice), size.widthPx, size.heightPx, ctx.signal);
     const t0 = performance.now();
     const rgbaHalf = toRgbaHalf(choice, (name) => (name ? (means.get(name) ?? null) : null), size.widthPx * size.heightPx);
@@ -85,6 +82,92 @@ export function thumbnailJob(args: ThumbnailJobArgs, ctx: { signal: AbortSignalL
   } finally {
     source.close();
   }
+}
+
+/** One band of a thumbnail made by several workers: the sums of its rows' samples per bin (see sumBins). */
+export interface ThumbnailBandArgs {
+  path: string;
+  part: number;
+  lx: number;
+  ly: number;
+  channels: string[];
+  widthPx: number;
+  heightPx: number;
+  rows: { yMin: number; yMax: number };
+}
+
+export interface ThumbnailBandResult {
+  tyMin: number;
+  tyMax: number;
+  /** Per channel (args order), the sums of bin rows tyMin..tyMax. */
+  sums: Float64Array[];
+  timings: StageTimings & { resizeMs: number };
+}
+
+export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal: AbortSignalLike): ThumbnailBandResult {
+  const part = reader.part(args.part);
+  const level = part.levels.find((l) => l.lx === args.lx && l.ly === args.ly);
+  if (!level) throw new ExrError('invalid', `part has no level (${args.lx}, ${args.ly})`, { part: args.part });
+  const { sums, timings } = sumBins(reader, part, level, args.channels, args.widthPx, args.heightPx, signal, 'lines', args.rows);
+  const from = sums.tyMin * args.widthPx;
+  const to = (sums.tyMax + 1) * args.widthPx;
+  return {
+    tyMin: sums.tyMin,
+    tyMax: sums.tyMax,
+    sums: args.channels.map((name) => sums.acc.get(name)!.slice(from, to)),
+    timings: { readMs: timings.readMs, decompressMs: timings.decompressMs, unpackMs: 0, bytesRead: 0, chunks: timings.chunks, resizeMs: timings.resizeMs },
+  };
+}
+
+/** What a thumbnail is made of, chosen from the header on the main thread: the part, its size, the level and the channels. */
+export interface ThumbnailPlan {
+  part: PartInfo;
+  level: Level;
+  widthPx: number;
+  heightPx: number;
+  choice: ThumbnailChannels;
+}
+
+export function planThumbnail(parts: readonly PartInfo[], longSidePx: number): ThumbnailPlan {
+  const part = thumbnailPart(parts);
+  const size = thumbnailSize(part.widthPx, part.heightPx, longSidePx);
+  return { part, level: chooseLevel(part, size.widthPx, size.heightPx), ...size, choice: chooseThumbnailChannels(part.channels.map((c) => c.name)) };
+}
+
+/** The thumbnail from its bands' sums: added up (neighbouring bands share their edge bin rows), divided, then half RGBA. */
+export function finishThumbnail(plan: ThumbnailPlan, bands: readonly ThumbnailBandResult[]): ThumbnailJobResult {
+  const t0 = performance.now();
+  const names = channelsOf(plan.choice);
+  const acc = new Map(names.map((name) => [name, new Float64Array(plan.widthPx * plan.heightPx)]));
+  const timings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: 0 };
+  for (const band of bands) {
+    names.forEach((name, c) => {
+      const into = acc.get(name)!;
+      const from = band.tyMin * plan.widthPx;
+      const sums = band.sums[c]!;
+      for (let i = 0; i < sums.length; i++) into[from + i]! += sums[i]!;
+    });
+    timings.readMs += band.timings.readMs;
+    timings.decompressMs += band.timings.decompressMs;
+    timings.bytesRead += band.timings.bytesRead;
+    timings.chunks += band.timings.chunks;
+    timings.resizeMs += band.timings.resizeMs;
+  }
+  const means = binMeans(plan.part, plan.level, names, plan.widthPx, plan.heightPx, acc);
+  const rgbaHalf = toRgbaHalf(plan.choice, (name) => (name ? (means.get(name) ?? null) : null), plan.widthPx * plan.heightPx);
+  timings.resizeMs += performance.now() - t0;
+  const { level } = plan;
+  return {
+    widthPx: plan.widthPx,
+    heightPx: plan.heightPx,
+    rgbaHalf,
+    source: level.lx === 0 && level.ly === 0 ? 'full-decode' : 'mip-level',
+    part: plan.part.index,
+    lx: level.lx,
+    ly: level.ly,
+    channels: plan.choice,
+    timings,
+  };
 }
 
 function toRgbaHalf(choice: ThumbnailChannels, filtered: (name: string | null) => Float32Array | null, pixelCount: number): ArrayBuffer {

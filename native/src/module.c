@@ -1,0 +1,280 @@
+// Node-API glue of the exrview kernels: argument checks, one kernel context per instance (thread), errors as JS exceptions.
+//
+// Every function takes typed arrays (any backing store, SharedArrayBuffer included) and writes
+// only inside the arrays it is given. Damaged input throws an Error with code ERR_EXR_INVALID and
+// the kernel's reason; a wrong argument (a bug in the caller) throws a TypeError.
+/* madvise and MADV_HUGEPAGE are outside strict C11 */
+#define _DEFAULT_SOURCE
+#define NAPI_VERSION 8
+#include <node_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+#include "kernels.h"
+
+typedef struct View {
+  void *data;
+  size_t length; /* elements */
+} View;
+
+/* Zero-length typed arrays may have no data pointer: kernels get this one instead (never written). */
+static uint8_t emptyBytes[16];
+
+static napi_value throw_type_error(napi_env env, const char *what, const char *expected) {
+  char message[160];
+  snprintf(message, sizeof message, "exr_kernels: %s must be a %s", what, expected);
+  napi_throw_type_error(env, "ERR_EXR_NATIVE_ARGUMENT", message);
+  return NULL;
+}
+
+static const char *type_name(napi_typedarray_type type) {
+  switch (type) {
+    case napi_uint8_array: return "Uint8Array";
+    case napi_uint16_array: return "Uint16Array";
+    case napi_int32_array: return "Int32Array";
+    case napi_float32_array: return "Float32Array";
+    case napi_float64_array: return "Float64Array";
+    default: return "typed array";
+  }
+}
+
+/* Reads a typed array of the wanted type into view; on a mismatch throws and returns 0. */
+static int get_view(napi_env env, napi_value value, napi_typedarray_type want, const char *what, View *view) {
+  bool isTypedArray = false;
+  napi_typedarray_type type;
+  napi_value buffer;
+  size_t byteOffset;
+  if (napi_is_typedarray(env, value, &isTypedArray) != napi_ok || !isTypedArray ||
+      napi_get_typedarray_info(env, value, &type, &view->length, &view->data, &buffer, &byteOffset) != napi_ok || type != want) {
+    throw_type_error(env, what, type_name(want));
+    return 0;
+  }
+  if (!view->data) view->data = emptyBytes;
+  return 1;
+}
+
+static int is_nullish(napi_env env, napi_value value) {
+  napi_valuetype type;
+  return napi_typeof(env, value, &type) == napi_ok && (type == napi_null || type == napi_undefined);
+}
+
+/* The context and up to `count` arguments; throws (returns NULL) when fewer were passed. */
+static ExrContext *get_args(napi_env env, napi_callback_info info, size_t count, napi_value *args) {
+  size_t given = count;
+  void *data = NULL;
+  if (napi_get_cb_info(env, info, &given, args, NULL, &data) != napi_ok) return NULL;
+  if (given < count) {
+    napi_throw_type_error(env, "ERR_EXR_NATIVE_ARGUMENT", "exr_kernels: too few arguments");
+    return NULL;
+  }
+  return (ExrContext *)data;
+}
+
+static napi_value finish(napi_env env, ExrContext *ctx, int status) {
+  exr_scratch_trim(ctx);
+  if (status != EXR_OK) napi_throw_error(env, "ERR_EXR_INVALID", ctx->error);
+  return NULL;
+}
+
+static napi_value number(napi_env env, double value) {
+  napi_value result;
+  napi_create_double(env, value, &result);
+  return result;
+}
+
+static int get_layout(napi_env env, ExrContext *ctx, napi_value value, ExrLayout *layout) {
+  View words;
+  if (!get_view(env, value, napi_int32_array, "layout", &words)) return 0;
+  if (exr_layout_parse(ctx, (const int32_t *)words.data, words.length, layout) != EXR_OK) {
+    // the layout comes from native.ts, never from a file: a bad one is a bug
+    napi_throw_type_error(env, "ERR_EXR_NATIVE_ARGUMENT", ctx->error);
+    return 0;
+  }
+  return 1;
+}
+
+/* zipInto(src: Uint8Array, dst: Uint8Array): inflates exactly dst.length bytes, undoes the predictor into dst. */
+static napi_value zip_into(napi_env env, napi_callback_info info) {
+  napi_value args[2];
+  View src, dst;
+  ExrContext *ctx = get_args(env, info, 2, args);
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", &src) || !get_view(env, args[1], napi_uint8_array, "dst", &dst)) return NULL;
+  return finish(env, ctx, exr_zip_into(ctx, src.data, src.length, dst.data, dst.length));
+}
+
+/* rleInto(src: Uint8Array, dst: Uint8Array) */
+static napi_value rle_into(napi_env env, napi_callback_info info) {
+  napi_value args[2];
+  View src, dst;
+  ExrContext *ctx = get_args(env, info, 2, args);
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", &src) || !get_view(env, args[1], napi_uint8_array, "dst", &dst)) return NULL;
+  return finish(env, ctx, exr_rle_into(ctx, src.data, src.length, dst.data, dst.length));
+}
+
+/* inflate(src: Uint8Array, dst: Uint8Array): number of bytes written (throws past dst.length). */
+static napi_value inflate(napi_env env, napi_callback_info info) {
+  napi_value args[2];
+  View src, dst;
+  ExrContext *ctx = get_args(env, info, 2, args);
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", &src) || !get_view(env, args[1], napi_uint8_array, "dst", &dst)) return NULL;
+  int64_t written = exr_inflate(ctx, src.data, src.length, dst.data, dst.length);
+  if (written < 0) return finish(env, ctx, EXR_FAIL);
+  finish(env, ctx, EXR_OK);
+  return number(env, (double)written);
+}
+
+/* pizInto(src: Uint8Array, layout: Int32Array, dst: Uint8Array) */
+static napi_value piz_into(napi_env env, napi_callback_info info) {
+  napi_value args[3];
+  View src, dst;
+  ExrLayout layout;
+  ExrContext *ctx = get_args(env, info, 3, args);
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", &src) || !get_layout(env, ctx, args[1], &layout) ||
+      !get_view(env, args[2], napi_uint8_array, "dst", &dst)) {
+    return NULL;
+  }
+  return finish(env, ctx, exr_piz_into(ctx, src.data, src.length, &layout, dst.data, dst.length));
+}
+
+/* pizPlanes(src: Uint8Array, layout: Int32Array, words: Uint16Array, lut: Uint16Array): the largest code in use. */
+static napi_value piz_planes(napi_env env, napi_callback_info info) {
+  napi_value args[4];
+  View src, words, lut;
+  ExrLayout layout;
+  ExrContext *ctx = get_args(env, info, 4, args);
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", &src) || !get_layout(env, ctx, args[1], &layout) ||
+      !get_view(env, args[2], napi_uint16_array, "words", &words) || !get_view(env, args[3], napi_uint16_array, "lut", &lut)) {
+    return NULL;
+  }
+  if (words.length != layout.totalWords) return throw_type_error(env, "words", "Uint16Array of the layout's word count");
+  if (lut.length != 65536) return throw_type_error(env, "lut", "Uint16Array of 65536 entries");
+  int32_t maxCode = exr_piz_planes(ctx, src.data, src.length, &layout, words.data, lut.data);
+  if (maxCode < 0) return finish(env, ctx, EXR_FAIL);
+  finish(env, ctx, EXR_OK);
+  return number(env, maxCode);
+}
+
+/* pxr24Into(src: Uint8Array, layout: Int32Array, dst: Uint8Array) */
+static napi_value pxr24_into(napi_env env, napi_callback_info info) {
+  napi_value args[3];
+  View src, dst;
+  ExrLayout layout;
+  ExrContext *ctx = get_args(env, info, 3, args);
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", &src) || !get_layout(env, ctx, args[1], &layout) ||
+      !get_view(env, args[2], napi_uint8_array, "dst", &dst)) {
+    return NULL;
+  }
+  return finish(env, ctx, exr_pxr24_into(ctx, src.data, src.length, &layout, dst.data, dst.length));
+}
+
+/* b44Into(src: Uint8Array, layout: Int32Array, dst: Uint8Array, logTable: Uint16Array | null) */
+static napi_value b44_into(napi_env env, napi_callback_info info) {
+  napi_value args[4];
+  View src, dst, table = {NULL, 0};
+  ExrLayout layout;
+  ExrContext *ctx = get_args(env, info, 4, args);
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", &src) || !get_layout(env, ctx, args[1], &layout) ||
+      !get_view(env, args[2], napi_uint8_array, "dst", &dst)) {
+    return NULL;
+  }
+  if (!is_nullish(env, args[3])) {
+    if (!get_view(env, args[3], napi_uint16_array, "logTable", &table)) return NULL;
+    if (table.length != 65536) return throw_type_error(env, "logTable", "Uint16Array of 65536 entries");
+  }
+  for (int32_t c = 0; c < layout.channelCount; c++) {
+    if (LAYOUT_TYPE(&layout, c) == EXR_HALF && LAYOUT_PLINEAR(&layout, c) && !table.data) {
+      return throw_type_error(env, "logTable", "Uint16Array (a pLinear half channel needs it)");
+    }
+  }
+  return finish(env, ctx, exr_b44_into(ctx, src.data, src.length, &layout, table.data, dst.data, dst.length));
+}
+
+static int get_int64(napi_env env, napi_value value, const char *what, int64_t *out) {
+  double d;
+  if (napi_get_value_double(env, value, &d) != napi_ok || d != d || d < -9007199254740991.0 || d > 9007199254740991.0 || (double)(int64_t)d != d) {
+    throw_type_error(env, what, "integer");
+    return 0;
+  }
+  *out = (int64_t)d;
+  return 1;
+}
+
+/* sumHalfLines(samples: Uint16Array, firstIndex, lineStride, lineCount, firstX, n, binOf: Int32Array, runEnd: Int32Array,
+ *              acc: Float64Array, rowStart, table: Float32Array) */
+static napi_value sum_half_lines(napi_env env, napi_callback_info info) {
+  napi_value args[11];
+  View samples, binOf, runEnd, acc, table;
+  ExrHalfLines lines;
+  ExrContext *ctx = get_args(env, info, 11, args);
+  if (!ctx || !get_view(env, args[0], napi_uint16_array, "samples", &samples) || !get_int64(env, args[1], "firstIndex", &lines.firstIndex) ||
+      !get_int64(env, args[2], "lineStride", &lines.lineStride) || !get_int64(env, args[3], "lineCount", &lines.lineCount) ||
+      !get_int64(env, args[4], "firstX", &lines.firstX) || !get_int64(env, args[5], "n", &lines.n) ||
+      !get_view(env, args[6], napi_int32_array, "binOf", &binOf) || !get_view(env, args[7], napi_int32_array, "runEnd", &runEnd) ||
+      !get_view(env, args[8], napi_float64_array, "acc", &acc) || !get_int64(env, args[9], "rowStart", &lines.rowStart) ||
+      !get_view(env, args[10], napi_float32_array, "table", &table)) {
+    return NULL;
+  }
+  if (table.length != 65536) return throw_type_error(env, "table", "Float32Array of 65536 entries");
+  lines.samples = samples.data;
+  lines.samplesLength = samples.length;
+  lines.binOf = binOf.data;
+  lines.binOfLength = binOf.length;
+  lines.runEnd = runEnd.data;
+  lines.runEndLength = runEnd.length;
+  lines.acc = acc.data;
+  lines.accLength = acc.length;
+  return finish(env, ctx, exr_sum_half_lines(ctx, &lines, table.data));
+}
+
+/* adviseHugePages(view: Uint8Array): boolean. Asks Linux to back the view's whole 4 KB pages with 2 MB pages
+ * (MADV_HUGEPAGE) before they are first touched: on the VMs measured, first touch of fresh memory cost 6-8 µs a
+ * 4 KB page and huge pages made it 13x faster. Only advice: false where the OS has no such call or refused it. */
+static napi_value advise_huge_pages(napi_env env, napi_callback_info info) {
+  napi_value args[1];
+  View view;
+  napi_value result;
+  if (!get_args(env, info, 1, args) || !get_view(env, args[0], napi_uint8_array, "view", &view)) return NULL;
+  bool advised = false;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t page = 4096;
+  uintptr_t start = ((uintptr_t)view.data + page - 1) & ~(page - 1);
+  uintptr_t end = ((uintptr_t)view.data + view.length) & ~(page - 1);
+  if (view.data != emptyBytes && end > start) advised = madvise((void *)start, end - start, MADV_HUGEPAGE) == 0;
+#endif
+  napi_get_boolean(env, advised, &result);
+  return result;
+}
+
+static void free_context(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  exr_context_free((ExrContext *)data);
+}
+
+NAPI_MODULE_INIT() {
+  ExrContext *ctx = (ExrContext *)calloc(1, sizeof(ExrContext));
+  if (!ctx || napi_set_instance_data(env, ctx, free_context, NULL) != napi_ok) {
+    free(ctx);
+    napi_throw_error(env, NULL, "exr_kernels: out of memory");
+    return NULL;
+  }
+  napi_value abi = number(env, EXR_KERNELS_ABI);
+  napi_property_descriptor properties[] = {
+    {"abi", NULL, NULL, NULL, NULL, abi, napi_enumerable, NULL},
+    {"zipInto", NULL, zip_into, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"rleInto", NULL, rle_into, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"inflate", NULL, inflate, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"pizInto", NULL, piz_into, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"pizPlanes", NULL, piz_planes, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"pxr24Into", NULL, pxr24_into, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"b44Into", NULL, b44_into, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"sumHalfLines", NULL, sum_half_lines, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"adviseHugePages", NULL, advise_huge_pages, NULL, NULL, NULL, napi_enumerable, ctx},
+  };
+  if (napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties) != napi_ok) return NULL;
+  return exports;
+}
