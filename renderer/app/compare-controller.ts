@@ -65,6 +65,8 @@ export class CompareController {
   start(): void {
     const { store } = this.host;
     store.subscribe((s, prev) => {
+      // another image on screen: the figures of the last pair go (the panel says computing) until the new pair's arrive
+      if (s.compare.reference && s.image.currentFileId !== prev.image.currentFileId && s.compare.metrics) this.host.actions.setCompare({ metrics: null, metricsNote: '' });
       if (s.compare.reference !== prev.compare.reference || (s.compare.reference && (s.image.layer !== prev.image.layer || s.image.channel !== prev.image.channel || s.image.currentFileId !== prev.image.currentFileId))) void this.syncReference();
       if (s.compare !== prev.compare || s.inspect.colormap !== prev.inspect.colormap || s.inspect.rangeMin !== prev.inspect.rangeMin || s.inspect.rangeMax !== prev.inspect.rangeMax || s.view.wipeFraction !== prev.view.wipeFraction) this.pushView();
       if (s.compare.showB !== prev.compare.showB || s.compare.mode !== prev.compare.mode) this.host.engine()?.histogramOf(s.compare.mode === 'flip' && s.compare.showB ? 'reference' : 'current');
@@ -135,6 +137,8 @@ export class CompareController {
     const a = s.image.decoded;
     const part = this.host.currentPart();
     if (!engine || !part || !a || a.fileId !== s.image.currentFileId) return;
+    // the GPU still reads the previous image as A: the show that lands next analyses again
+    if (engine.shownFileId && engine.shownFileId() !== a.fileId) return;
     const layer = part.layers.find((l) => l.name === s.image.layer) ?? part.layers[0];
     if (!layer) return;
     // counted only by a call that computes: one that finds nothing to do must not void a run already under way

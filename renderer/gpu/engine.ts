@@ -445,6 +445,8 @@ export class GpuEngine {
     return { key, keyString, choice, image: image!, layer };
   }
 
+  shownFileId(): string | null { return this.current?.key.fileId ?? null; }
+
   /** Counts the histogram of the reference's layer (what A/B flip shows while B is up). */
   histogramOf(which: 'current' | 'reference'): void {
     const s = which === 'current' ? this.current : this.reference;

@@ -33,6 +33,8 @@ export interface ViewEngine {
   metrics(region: Region, threshold: number): Promise<Timed<MetricsTotals> | null>;
   statistics(region: Region, valueMode: number): Promise<Timed<ChannelStats[]> | null>;
   histogramOf(which: 'current' | 'reference'): void;
+  /** The file whose layer the GPU reductions read as A now (GPU engine only): until a show lands it is the previous one. */
+  shownFileId?(): string | null;
   forgetFile(fileId: string): void;
   dispose(): void;
 }

@@ -21,3 +21,10 @@ describe('describeProblem', () => {
     expect(splitReason('f3.exr: part 1: bad magic')).toEqual({ where: 'part 1', reason: 'bad magic' });
   });
 });
+
+describe('advice for a corrupt stream that runs out', () => {
+  it('calls it damage, not a file that ends early', () => {
+    expect(describeProblem(file({}), 'part 0, chunk 1: corrupt zlib stream (unexpected end of file)')!.advice).toMatch(/damaged/);
+    expect(describeProblem(file({}), 'part 0, chunk 1: the file ends before chunk 1 (end of file)')!.advice).toMatch(/ends early/);
+  });
+});

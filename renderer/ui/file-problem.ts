@@ -19,7 +19,8 @@ export function describeProblem(file: FileEntry, decodeError: string | null): Pr
   const unsupported = /unsupported|not supported|cannot decode .* yet/i.test(reason);
   const advice = unsupported
     ? 'exrview cannot decode this yet: convert the file (for example oiiotool IN -o OUT --compression zip) or open it in another viewer.'
-    : /incomplete|stopped changing|truncated|cut short|end of file/i.test(reason)
+    // a corrupt stream that runs out ("corrupt zlib stream (unexpected end of file)") is damage, not a short file
+    : /incomplete|stopped changing|truncated|cut short|end of file/i.test(reason) && !/corrupt|invalid|incorrect|checksum/i.test(reason)
       ? 'The file ends early: render, copy or download it again. Other images are not affected.'
       : 'The file is damaged: render or copy it again (a copy from the original location may be whole). Other images are not affected.';
   return { title: `Cannot show ${file.name}`, where, reason, advice, retrying: false };
