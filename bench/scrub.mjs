@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Bench in Chromium (WebGPU): frame time while scrubbing exposure on a 4K image (median, p95; each step timed from the
 // parameter change to the GPU finishing the frame), uploads that caused (must be 0), and time to show an image already
-// in the GPU cache. Prints one JSON object on its last line. Usage: node bench/scrub.mjs [--steps N] [--size WxH]
+// in the GPU cache. Prints one JSON object on its last line. Usage: node bench/scrub.mjs [--steps N] [--size WxH] [--compare]
+// --compare: two images compared as the app does (A shown, B the reference): frame time of compare-mode and exposure
+// changes in turn (every mode), the compare pass's GPU time, the metrics and difference-statistics reductions' GPU time,
+// and the loads and uploads the changes caused (must be 0).
 import { build } from 'esbuild';
 import { chromium } from 'playwright';
 import { createServer } from 'node:http';
@@ -34,9 +37,19 @@ try {
   const page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${server.address().port}/`);
   await page.waitForFunction(() => 'gpuHarness' in window);
-  const r = await page.evaluate(([w, h, n]) => window.gpuHarness.benchScrub(w, h, n), [widthPx, heightPx, steps]);
   const q = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))]; };
   const round = (v) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
+  if (process.argv.includes('--compare')) {
+    const c = await page.evaluate(([w, h, n]) => window.gpuHarness.benchCompareScrub(w, h, n), [widthPx, heightPx, steps]);
+    const stat = (xs) => { const f = xs.filter(Number.isFinite); return f.length ? { median: round(q(f, 0.5)), p95: round(q(f, 0.95)) } : 'n/a'; };
+    console.log(JSON.stringify({
+      bench: 'compare scrub', adapter: c.adapter, images: `2 × ${widthPx}x${heightPx} half RGBA`, canvas: '1280x720', steps,
+      modeChangeFrameMs: stat(c.modeMs), exposureChangeFrameMs: stat(c.exposureMs), comparePassGpuMs: stat(c.gpuMs),
+      metricsGpuMs: stat(c.metricsGpuMs), differenceStatsGpuMs: stat(c.statsGpuMs),
+      loadsDuringChanges: c.loadsCaused, uploadsDuringChanges: c.uploadsCaused, compareFrames: c.compareFrames,
+    }));
+  } else {
+  const r = await page.evaluate(([w, h, n]) => window.gpuHarness.benchScrub(w, h, n), [widthPx, heightPx, steps]);
   const gpu = r.gpuMs.filter(Number.isFinite);
   const summary = {
     bench: 'scrub', adapter: r.adapter, image: `${widthPx}x${heightPx} half RGBA`, canvas: '1280x720', steps,
@@ -47,6 +60,7 @@ try {
     firstShowMs: round(r.firstShowMs), firstUploadBytes: r.firstUploadBytes, mipGpuMs: round(r.mipGpuMs),
   };
   console.log(JSON.stringify(summary));
+  }
 } finally {
   await browser.close();
   server.close();

@@ -1,4 +1,4 @@
-// The GPU bench's entry: `node dist/gpu-bench/bench.mjs [all|bench|checks|upload|compute|thumbnail|lookdev|verify|soak|lost] [--quick] [--soak N] [--out FILE]`; prints one JSON object last.
+// The GPU bench's entry: `node dist/gpu-bench/bench.mjs [all|bench|checks|upload|compute|thumbnail|lookdev|compare|verify|soak|lost] [--quick] [--soak N] [--out FILE]`; prints one JSON object last.
 import './install-globals.js'; // first: shaders/ reads GPU* globals at load time
 import { writeFileSync } from 'node:fs';
 import { adapterKey, openDawnDevice } from './dawn.js';
@@ -6,6 +6,7 @@ import { verifyUploads } from './verify.js';
 import { benchCompute, benchThumbnails, benchUploads, hostInfo } from './bench.js';
 import { loseDevice, soak, soakWriteTexture } from './soak.js';
 import { benchLookdev } from './lookdev.js';
+import { benchCompare } from './compare.js';
 
 async function main(): Promise<unknown> {
   const args = process.argv.slice(2);
@@ -36,6 +37,7 @@ async function main(): Promise<unknown> {
   if (want('bench') || mode === 'compute') await step('compute', () => benchCompute(dawn, opts));
   if (want('bench') || mode === 'thumbnail') await step('thumbnail', () => benchThumbnails(dawn, opts));
   if (mode === 'all' || mode === 'lookdev') await step('lookdev', () => benchLookdev(dawn, opts));
+  if (want('bench') || mode === 'compare') await step('compare', () => benchCompare(dawn, opts));
   if (want('soak')) {
     await step('soak', () => soak(dawn.device, soakCount, 3840, 2160, log));
     await step('soakWriteTexture', () => soakWriteTexture(dawn.device, quick ? 20 : 100));

@@ -4,7 +4,7 @@ import { CpuEngine } from '../cpu/cpu-engine.js';
 import { NoWebGpuError } from '../gpu/device.js';
 import { GpuEngine, type ImageKey, type ShowReport, type TextureSource } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
-import { fitView, oneToOne, zoomAt } from '../gpu/view-geometry.js';
+import { fitView, oneToOne, zoomAt, type PanZoom } from '../gpu/view-geometry.js';
 import type { RendererHost } from '../host/index.js';
 import { maxSampleCount, SAMPLES_PLANE, samplesDisplay, withSampleCountPlane } from '../state/deep-samples.js';
 import { planesOf } from '../gpu/gpu-image.js';
@@ -16,6 +16,8 @@ import type { ExportOutcome } from './export-request.js';
 import { runExport, type ExportOptions } from './export-runner.js';
 import { ThumbnailRequests } from './thumbnail-requests.js';
 import { Player } from './player.js';
+import { CompareController } from './compare-controller.js';
+import { LayersView } from './layers-view.js';
 
 export const THUMB_REQUEST_PX = 128;
 
@@ -45,6 +47,11 @@ export class Controller {
   /** Plays the sequence of the grid item on screen. */
   readonly player: Player;
 
+  readonly compare: CompareController;
+  readonly layersView: LayersView;
+  /** Why a file's thumbnail could not be made (the grid's broken-file mark), by file id. */
+  readonly thumbFailures = new Map<string, string>();
+
   constructor(readonly host: RendererHost, readonly store: AppStore, private readonly downloadSink: () => DownloadSink = () => documentSink()) {
     this.actions = storeActions(store);
     this.player = new Player({
@@ -55,7 +62,23 @@ export class Controller {
         return layer ? { part: this.store.getState().image.part, choice: layerChoice(layer, this.store.getState().image.channel).choice } : null;
       },
     });
-    this.thumbs = new ThumbnailRequests(host.api, () => this.engine, THUMB_REQUEST_PX, () => this.emit());
+    this.thumbs = new ThumbnailRequests(host.api, () => this.engine, THUMB_REQUEST_PX, () => this.emit(), (fileId, reason) => {
+      this.thumbFailures.set(fileId, reason);
+      this.actions.setUi({ status: `${this.store.getState().library.files.find((f) => f.id === fileId)?.name ?? fileId}: ${reason}` });
+      this.emit();
+    });
+    this.layersView = new LayersView({
+      engine: () => (this.engine instanceof GpuEngine ? this.engine : null),
+      key: () => { const s = this.store.getState(); return s.image.currentFileId ? { fileId: s.image.currentFileId, part: s.image.part } : null; },
+      part: () => this.currentPart(),
+      sizePx: () => ({ ...this.previewSize, dpr: window.devicePixelRatio || 1 }),
+      said: (status) => this.actions.setUi({ status }),
+      drawn: (count) => { if (this.store.getState().inspect.layersDrawn !== count) this.actions.setInspect({ layersDrawn: count }); },
+    });
+    this.compare = new CompareController({
+      engine: () => this.engine, store, actions: this.actions, currentPart: () => this.currentPart(),
+      decode: (key, channels) => this.decode(key, 'prefetch', channels),
+    });
   }
 
   /** Diagnostics and others re-read after each change. */
@@ -78,6 +101,8 @@ export class Controller {
     this.engine.onHistogram = (bins) => { this.histogram = bins; this.emit(); };
     const hdr = this.engine.hdrSupport();
     this.actions.setHdrSupport({ available: hdr.available, reason: hdr.reason });
+    this.compare.start();
+    this.compare.pushView();
     this.store.subscribe((s, prev) => {
       const e = this.engine!;
       if (s.view.display !== prev.view.display || s.image.channel !== prev.image.channel || s.image.decoded !== prev.image.decoded) e.setDisplay(this.effectiveDisplay());
@@ -90,8 +115,10 @@ export class Controller {
       else if (a.currentFileId !== b.currentFileId || layerChanged) void this.showCurrent(a.currentFileId !== b.currentFileId || a.part !== b.part);
       const p = s.playback, q = prev.playback;
       if (p.fps !== q.fps || p.mode !== q.mode || p.inFrame !== q.inFrame || p.outFrame !== q.outFrame) this.player.refresh(false);
+      if (s.inspect.layersView !== prev.inspect.layersView || (s.inspect.layersView && (a.currentFileId !== b.currentFileId || a.part !== b.part))) void this.layersView.update(s.inspect.layersView);
     });
     this.host.api.onEvent((ev) => {
+      if (ev.type === 'files-changed') this.filesChanged(ev.files);
       if (ev.type === 'files-added' || ev.type === 'files-changed') this.actions.upsertFiles(ev.files);
       else if (ev.type === 'files-removed') this.actions.removeFiles(ev.fileIds);
       else if (ev.type === 'thumbnail-progress') this.actions.setThumbProgress(ev.done, ev.total);
@@ -103,6 +130,20 @@ export class Controller {
     this.actions.setFolders(info.folders);
     const first = info.folders[0];
     if (first) await this.loadFolder(first.id);
+  }
+
+  /**
+   * Files rewritten on disk (or finished being written): their textures and thumbnails go; the one on screen is shown
+   * again (a file still being written is retried by the host, which reports it here once readable).
+   */
+  private filesChanged(files: FileEntry[]): void {
+    const current = this.store.getState().image.currentFileId;
+    for (const f of files) {
+      this.engine?.forgetFile(f.id);
+      this.thumbFailures.delete(f.id);
+      this.thumbs.forget(f.id);
+    }
+    if (current && files.some((f) => f.id === current)) queueMicrotask(() => void this.showCurrent(true));
   }
 
   /** A folder the Electron shell already opened (menu, recent, drop, OS): list it, and show the named file when given. */
@@ -199,8 +240,14 @@ export class Controller {
   }
 
   setPreviewSize(widthPx: number, heightPx: number): void {
+    // an image fitted to the old size stays fitted (panels opening beside the preview resize it); a zoom the user chose stays
+    const part = this.currentPart();
+    const old = this.previewSize;
+    const wasFitted = part && (old.widthPx !== widthPx || old.heightPx !== heightPx) && sameView(this.store.getState().view.panZoom, fitView(part.displayWindow, part.dataWindow, old.widthPx, old.heightPx));
     this.previewSize = { widthPx, heightPx };
+    if (wasFitted) this.fit();
     this.engine?.invalidate();
+    if (this.store.getState().inspect.layersView) this.layersView.layout();
   }
 
   fit(): void {
@@ -239,7 +286,13 @@ export class Controller {
     const s = this.store.getState();
     const file = this.currentFile();
     const part = this.currentPart();
-    if (!file || !part || !this.engine) return;
+    if (!file || !this.engine) return;
+    if (!part) {
+      // nothing to show: the preview says why (FileProblem), the status line names the file
+      this.actions.setImage({ loading: false, error: null });
+      if (file.status !== 'ok') this.actions.setUi({ status: `${file.name}: ${file.error ?? (file.status === 'incomplete' ? 'still being written; shown once complete' : 'cannot be read')}` });
+      return;
+    }
     const layer = part.layers.find((l) => l.name === s.image.layer) ?? part.layers[0];
     if (!layer) return;
     const { choice } = layerChoice(layer, s.image.channel);
@@ -270,9 +323,14 @@ export class Controller {
       });
       if (this.records.length > 100) this.records.shift();
       this.emit();
+      void this.compare.analyse();
       setTimeout(() => this.emit(), 500); // upload wall time arrives after the GPU finishes
     } catch (e) {
-      if (seq === this.showSeq) this.actions.setImage({ loading: false, error: e instanceof Error ? e.message : String(e) });
+      if (seq !== this.showSeq) return;
+      const message = e instanceof Error ? e.message : String(e);
+      this.actions.setImage({ loading: false, error: message });
+      // the status line names the file and the codec's reason; the preview says what to do
+      this.actions.setUi({ status: `${file.name}: ${message}` });
     }
   }
 
@@ -306,3 +364,5 @@ export class Controller {
 
   get thumbsShown(): number { return this.thumbs.shown; }
 }
+
+const sameView = (a: PanZoom, b: PanZoom): boolean => Math.abs(a.zoom / b.zoom - 1) < 1e-6 && Math.abs(a.centerX - b.centerX) < 1e-3 && Math.abs(a.centerY - b.centerY) < 1e-3;

@@ -12,6 +12,8 @@ export class ThumbnailRequests {
   private readonly pending = new Set<string>();
   /** Files whose cell shows the embedded preview while the thumbnail is still to come. */
   private readonly provisional = new Set<string>();
+  /** Files whose thumbnail failed: not asked again until the file changes (forget). */
+  private readonly broken = new Set<string>();
   /** Thumbnails (not previews) handed to the engine. */
   shown = 0;
 
@@ -20,7 +22,16 @@ export class ThumbnailRequests {
     private readonly sink: () => ThumbnailSink | null,
     private readonly longSidePx: number,
     private readonly changed: () => void,
+    /** A thumbnail the host could not make: the codec's reason (cancellations are not failures). */
+    private readonly failed: (fileId: string, reason: string) => void = () => {},
   ) {}
+
+  /** The file changed on disk: its next request is a new one. */
+  forget(fileId: string): void {
+    this.pending.delete(fileId);
+    this.provisional.delete(fileId);
+    this.broken.delete(fileId);
+  }
 
   /**
    * Asks for the thumbnails of these files that the engine does not have. A file with an embedded
@@ -30,7 +41,7 @@ export class ThumbnailRequests {
   request(files: readonly FileEntry[]): void {
     for (const f of files) {
       const id = f.id;
-      if (f.status !== 'ok' || this.pending.has(id) || (this.sink()?.hasThumbnail(id) && !this.provisional.has(id))) continue;
+      if (f.status !== 'ok' || this.broken.has(id) || this.pending.has(id) || (this.sink()?.hasThumbnail(id) && !this.provisional.has(id))) continue;
       this.pending.add(id);
       const base = { fileId: id, longSidePx: this.longSidePx, priority: 'thumbnail-visible' as const };
       if (f.summary?.parts.some((p) => p.hasPreview) && !this.sink()?.hasThumbnail(id)) {
@@ -51,7 +62,10 @@ export class ThumbnailRequests {
           this.shown++;
           this.changed();
         })
-        .catch(() => {}) // an empty cell; the grid asks again when it next shows the file
+        .catch((e: unknown) => {
+          const reason = e instanceof Error ? e.message : String(e);
+          if (!reason.startsWith('cancelled')) { this.broken.add(id); this.failed(id, reason); }
+        })
         .finally(() => this.pending.delete(id));
     }
   }

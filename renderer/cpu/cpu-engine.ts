@@ -118,6 +118,14 @@ export class CpuEngine implements ViewEngine {
     }
   }
 
+  // the CPU path draws the current image alone; metrics and statistics are computed by the caller from its CPU copies
+  async setReference(): Promise<ShowReport | null> { return null; }
+  setCompareView(): void {}
+  async metrics(): Promise<null> { return null; }
+  async statistics(): Promise<null> { return null; }
+  histogramOf(): void {}
+  forgetFile(fileId: string): void { for (const k of [...this.images.keys()]) if (k.startsWith(`${fileId}#`)) this.images.delete(k); }
+
   stats(): CpuStats { return { path: 'cpu', reason: this.reason, frames: this.frames.count, lastRenderMs: this.lastRenderMs }; }
   dispose(): void { this.worker.terminate(); }
 }

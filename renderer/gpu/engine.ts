@@ -18,6 +18,13 @@ import { ByteLru, type CacheCounters } from './lru.js';
 import { ThumbAtlas } from './thumb-atlas.js';
 import { createPlaneUploader, type PlaneUploader, type UploadedPlane } from './upload.js';
 import { emptyGeometry, previewGeometry, type PanZoom } from './view-geometry.js';
+import { ComparePreview } from './compare-preview.js';
+import { LayerSheet } from './layer-sheet.js';
+import type { SheetTile } from './sheet-layout.js';
+import { Analysis, type Timed } from './analysis.js';
+import { alignedDataRegion, compareGeometry, type CompareView } from './compare-geometry.js';
+import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-reference.js';
+import type { ReducePlacement } from '../../shaders/compare-layouts.js';
 
 export interface ImageKey { fileId: string; part: number }
 export const imageKeyString = (k: ImageKey): string => `${k.fileId}#${k.part}`;
@@ -88,7 +95,35 @@ export interface EngineStats {
   frames: number;
   deviceLosses: number;
   lastLossReason: string;
+  compare: CompareFigures;
 }
+
+/** What comparing costs: proof that a mode or exposure change loads and uploads nothing. */
+export interface CompareFigures {
+  /** The reference's image key and layer, its layer texture pinned in the GPU cache; null when none. */
+  reference: string | null;
+  referencePinned: boolean;
+  /** Planes asked of the host (decodes or RAM-cache fetches) and uploaded, since the engine started. */
+  sourceLoads: number;
+  /** Plane uploads since the engine started (the same count as EngineStats.imageUploads). */
+  uploads: number;
+  /**
+   * Since the last load or upload: compare-view changes (mode, flip, wipe, colormap, range), display changes
+   * (exposure, gamma, tone-map, channel) and frames drawn by the compare pass. Counts that grow while the load and
+   * upload counts stand still are the proof that those changes cost no decode and no upload.
+   */
+  viewChangesSinceLoad: number;
+  displayChangesSinceLoad: number;
+  compareFramesSinceLoad: number;
+  /** Frames drawn by the compare pass in all; pair bind groups made (one per change of A or B). */
+  compareFrames: number;
+  pairGroups: number;
+  /** Metrics and statistics reductions run, and the GPU time of the last (difference + reduction passes). */
+  reductions: number;
+  reduceGpuMs: number;
+}
+
+interface Shown { key: ImageKey; keyString: string; choice: LayerChoice; image: GpuImage; layer: LayerTexture }
 
 export interface EngineOptions {
   budgetBytes?: number;
@@ -155,7 +190,17 @@ export class GpuEngine {
   private hdrCanvas = false;
   private hdr: HdrSupport | null = null;
   private panZoom: PanZoom = { zoom: 1, centerX: 0, centerY: 0 };
-  private current: { key: ImageKey; keyString: string; choice: LayerChoice; image: GpuImage; layer: LayerTexture } | null = null;
+  private current: Shown | null = null;
+  /** The reference of the compare modes: its layer stays in the cache (pinned) while it is the reference. */
+  private reference: Shown | null = null;
+  private compareView: CompareView | null = null;
+  private comparePreview!: ComparePreview;
+  private sheet!: LayerSheet;
+  private analysis!: Analysis;
+  private compareFrames = 0;
+  /** Changes and compare frames since the last load or upload (see CompareFigures). */
+  private sinceLoad = { view: 0, display: 0, frames: 0 };
+  sourceLoads = 0;
   private cells: GridCell[] = [];
   private cellCount = 0;
   private readonly pinned = new Set<string>();
@@ -199,6 +244,10 @@ export class GpuEngine {
     this.dummies = new DummyPlanes(device);
     this.atlas = new ThumbAtlas(device);
     this.histogrammer = new Histogrammer(this.kit);
+    this.comparePreview = new ComparePreview(this.kit);
+    this.sheet = new LayerSheet(this.kit);
+    this.comparePreview.warm(this.format, this.toneMap.path === 'compute');
+    this.analysis = new Analysis(this.comparePreview.ck, this.info.hasTimestamps);
     this.mipTimer = this.info.hasTimestamps ? new GpuTimer(device, 'mip') : null;
     this.toneTimer = this.info.hasTimestamps ? new GpuTimer(device, 'tonemap') : null;
     this.previewBuffer = device.createBuffer({ label: 'preview view', size: PREVIEW_VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
@@ -292,6 +341,7 @@ export class GpuEngine {
     this.gridDisplay = p.hdr ? { ...p, hdr: null } : p;
     if (wantsHdr !== this.hdrCanvas) { this.hdrCanvas = wantsHdr; this.configurePreview(); }
     this.kit.setLut(p.lut?.lut ?? null); // uploads only when the LUT itself changed
+    this.sinceLoad.display++;
     this.invalidate();
     this.invalidateGrid();
   }
@@ -307,11 +357,84 @@ export class GpuEngine {
    */
   async show(key: ImageKey, choice: LayerChoice): Promise<ShowReport> {
     const t0 = performance.now();
+    const report = emptyReport(imageKeyString(key));
+    const shown = await this.obtainLayer(key, choice, report);
+    if (!shown) return report;
+    this.current = shown;
+    this.invalidate();
+    this.onShown?.();
+    report.showMs = await new Promise<number>((resolve) => this.pendingShows.push({ t0, resolve }));
+    return report;
+  }
+
+  /**
+   * Makes a layer of an image the reference of the compare modes (null: none): built like show() from the cache or
+   * the planes the GPU lacks, then pinned in the cache until another reference replaces it.
+   */
+  async setReference(key: ImageKey | null, choice: LayerChoice | null): Promise<ShowReport | null> {
+    if (!key || !choice) { this.reference = null; this.invalidate(); return null; }
+    const report = emptyReport(imageKeyString(key));
+    const t0 = performance.now();
+    const shown = await this.obtainLayer(key, choice, report);
+    if (!shown) return report;
+    this.reference = shown;
+    this.invalidate();
+    report.showMs = performance.now() - t0;
+    return report;
+  }
+
+  /** Mode, flip, wipe, colormap and range of the compare pass (null: the plain preview). Draws; loads nothing. */
+  setCompareView(v: CompareView | null): void {
+    if (v && this.compareView && JSON.stringify(v) === JSON.stringify(this.compareView)) return;
+    this.compareView = v;
+    this.sinceLoad.view++;
+    this.invalidate();
+  }
+
+  /** A layer's MIP chain made ready in the cache without showing it (the Layers view); null if the engine went away. */
+  async prepareLayer(key: ImageKey, choice: LayerChoice): Promise<LayerTexture | null> {
+    const shown = await this.obtainLayer(key, choice, emptyReport(imageKeyString(key)));
+    return shown?.layer ?? null;
+  }
+
+  /** The Layers view: these layers in these tiles (device px) instead of the preview; empty lists end it. */
+  setSheet(layers: readonly LayerTexture[], tiles: readonly SheetTile[]): void {
+    this.sheet.set(layers, tiles);
+    this.invalidate();
+  }
+
+  /** B's placement in A's pixel space for the reductions (A the shown layer; B the reference, or A itself). */
+  private placement(): { a: Shown; b: Shown; at: ReducePlacement } | null {
+    const a = this.current;
+    if (!a) return null;
+    const b = this.reference ?? a;
+    const dw = a.image.dataWindow;
+    const br = alignedDataRegion({ dataWindow: a.image.dataWindow, displayWindow: a.image.displayWindow, levelCount: 1 }, { dataWindow: b.image.dataWindow, displayWindow: b.image.displayWindow, levelCount: 1 });
+    return { a, b, at: { aX0: dw[0], aY0: dw[1], aWidthPx: a.image.widthPx, aHeightPx: a.image.heightPx, bX0: br.x0, bY0: br.y0, bWidthPx: br.widthPx, bHeightPx: br.heightPx } };
+  }
+
+  /** Comparison metrics of the shown layer against the reference over `region` (A's pixel space); null without both. */
+  async metrics(region: Region, threshold: number): Promise<Timed<MetricsTotals> | null> {
+    const p = this.placement();
+    if (!p || !this.reference) return null;
+    return this.analysis.metrics(p.a.layer.texture, p.b.layer.texture, region, p.at, threshold);
+  }
+
+  /** Statistics of the shown layer (0), the reference (1) or a difference image (2 + metric) over `region`. */
+  async statistics(region: Region, valueMode: number): Promise<Timed<ChannelStats[]> | null> {
+    const p = this.placement();
+    if (!p) return null;
+    return this.analysis.stats(p.a.layer.texture, p.b.layer.texture, region, p.at, valueMode);
+  }
+
+  /** The file changed on disk: its textures go (a show loads it again). */
+  forgetFile(fileId: string): void {
+    for (const k of this.cache.keys()) if (k.startsWith(`${fileId}#`)) this.cache.delete(k);
+    for (const k of [...this.images.keys()]) if (k.startsWith(`${fileId}#`) && this.current?.keyString !== k && this.reference?.keyString !== k) this.images.delete(k);
+  }
+
+  private async obtainLayer(key: ImageKey, choice: LayerChoice, report: ShowReport): Promise<Shown | null> {
     const keyString = imageKeyString(key);
-    const report: ShowReport = {
-      key: keyString, source: 'gpu-cache', planesUploaded: [], uploadBytes: 0, uploadPath: '', uploadCallMs: 0, uploadCpuCopyMs: 0, uploadWaitMs: 0,
-      uploadWallMs: NaN, uploadGBps: NaN, layerBuilt: false, showMs: NaN, decoded: null,
-    };
     const layerEntry = `${keyString}#l:${layerKey(choice)}`;
     const needed = planesOf(choice);
     let image = this.images.get(keyString);
@@ -320,7 +443,9 @@ export class GpuEngine {
       const missing = image ? image.missing(needed) : needed;
       if (missing.length > 0) {
         const decoded = await this.source.loadImage(key, missing);
-        if (this.disposed) return report;
+        this.sourceLoads++;
+        this.sinceLoad = { view: 0, display: 0, frames: 0 };
+        if (this.disposed) return null;
         const device = this.device;
         let up: Awaited<ReturnType<PlaneUploader['uploadImage']>>;
         const tUp = performance.now();
@@ -331,15 +456,16 @@ export class GpuEngine {
           if (this.disposed || !(e instanceof Error && e.name === 'GpuDeviceLostError')) throw e;
           await device.lost;
           await this.restored();
-          return this.show(key, choice);
+          return this.obtainLayer(key, choice, report);
         }
-        if (this.disposed || this.info.device !== device) { for (const p of up.planes) p.texture.destroy(); return report; }
+        if (this.disposed || this.info.device !== device) { for (const p of up.planes) p.texture.destroy(); return null; }
         image = this.images.get(keyString) ?? new GpuImage(decoded);
         this.images.set(keyString, image);
         // the planes this layer is about to be built from stay, whatever the budget
         const keep = this.onScreen(keyString, layerEntry, needed);
         for (const p of up.planes) this.cachePlane(keyString, image, p, keep);
         this.imageUploads += up.planes.length;
+        this.sinceLoad = { view: 0, display: 0, frames: 0 };
         this.imageUploadBytes += up.bytes;
         Object.assign(report, {
           source: 'uploaded', planesUploaded: up.planes.map((p) => p.name), uploadBytes: up.bytes, uploadPath: this.uploader.path,
@@ -362,11 +488,15 @@ export class GpuEngine {
       report.layerBuilt = true;
       this.histogrammer.run(built.texture, (bins) => this.onHistogram?.(bins));
     }
-    this.current = { key, keyString, choice, image: image!, layer };
-    this.invalidate();
-    this.onShown?.();
-    report.showMs = await new Promise<number>((resolve) => this.pendingShows.push({ t0, resolve }));
-    return report;
+    return { key, keyString, choice, image: image!, layer };
+  }
+
+  shownFileId(): string | null { return this.current?.key.fileId ?? null; }
+
+  /** Counts the histogram of the reference's layer (what A/B flip shows while B is up). */
+  histogramOf(which: 'current' | 'reference'): void {
+    const s = which === 'current' ? this.current : this.reference;
+    if (s) this.histogrammer.run(s.layer.texture, (bins) => this.onHistogram?.(bins));
   }
 
   /**
@@ -405,12 +535,14 @@ export class GpuEngine {
     const image = this.images.get(keyString);
     if (!image) return;
     remove(image);
-    if (image.empty && this.current?.keyString !== keyString) this.images.delete(keyString);
+    if (image.empty && this.current?.keyString !== keyString && this.reference?.keyString !== keyString) this.images.delete(keyString);
   }
 
-  /** Cache entries the screen uses now: never evicted. */
+  /** Cache entries the screen uses now, and the reference's layer: never evicted. */
   private onScreen(keyString: string, layerEntry: string, planes: readonly string[]): Set<string> {
-    return new Set([layerEntry, ...planes.map((n) => `${keyString}#p:${n}`)]);
+    const keep = new Set([layerEntry, ...planes.map((n) => `${keyString}#p:${n}`)]);
+    for (const s of [this.current, this.reference]) if (s) keep.add(`${s.keyString}#l:${layerKey(s.choice)}`);
+    return keep;
   }
 
   /** Whether the image's current layer is on the GPU (no counting, no reordering). */
@@ -486,11 +618,17 @@ export class GpuEngine {
     this.frameTextures.preview = texture;
     const view = texture.createView();
     const cur = this.current;
+    if (this.sheet.active) {
+      this.sheet.encode(encoder, view, this.format, { ...this.display, channelView: 'rgb' }, canvas.width, canvas.height, BACKGROUND);
+      return false;
+    }
     if (!cur) {
       const pass = encoder.beginRenderPass({ colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store', clearValue: { r: BACKGROUND, g: BACKGROUND, b: BACKGROUND, a: 1 } }] });
       pass.end();
       return false;
     }
+    const cv = this.compareView;
+    if (cv && (cv.colormap !== 0 || (this.reference && cv.mode !== 'off'))) return this.encodeCompareFrame(encoder, texture, view, cur, cv);
     previewGeometry(this.geometry, this.panZoom, cur.image.dataWindow, cur.image.displayWindow, cur.layer.levelCount, canvas.width, canvas.height, BACKGROUND);
     packPreviewView(this.previewBlock, this.display, this.geometry);
     this.device.queue.writeBuffer(this.previewBuffer, 0, this.previewBlock.bytes);
@@ -514,6 +652,22 @@ export class GpuEngine {
     pass.setBindGroup(2, this.kit.staticBindGroup);
     pass.draw(3);
     pass.end();
+    if (writes) this.toneTimer!.resolve(encoder);
+    return !!writes;
+  }
+
+  /** A compare frame: A and the reference (or A twice, for a colormap alone) through compare.wgsl. */
+  private encodeCompareFrame(encoder: GPUCommandEncoder, texture: GPUTexture, view: GPUTextureView, cur: Shown, cv: CompareView): boolean {
+    const ref = this.reference && cv.mode !== 'off' ? this.reference : cur;
+    const place = (s: Shown) => ({ dataWindow: s.image.dataWindow, displayWindow: s.image.displayWindow, levelCount: s.layer.levelCount });
+    const g = compareGeometry(this.panZoom, place(cur), place(ref), ref === cur ? { ...cv, mode: 'off' } : cv, texture.width, texture.height, BACKGROUND);
+    const writes = this.toneTimer?.begin();
+    const target = this.toneMap.path === 'compute'
+      ? this.device.createBindGroup({ label: 'canvas target', layout: this.kit.previewTargetLayout(this.format), entries: [{ binding: 0, resource: view }] })
+      : null;
+    this.comparePreview.encode(encoder, texture, target, this.display, g, cur.layer.texture, ref.layer.texture, writes);
+    this.compareFrames++;
+    this.sinceLoad.frames++;
     if (writes) this.toneTimer!.resolve(encoder);
     return !!writes;
   }
@@ -611,6 +765,14 @@ export class GpuEngine {
       frames: this.frames.count,
       deviceLosses: this.deviceLosses,
       lastLossReason: this.lastLossReason,
+      compare: {
+        reference: this.reference ? `${this.reference.keyString}#l:${layerKey(this.reference.choice)}` : null,
+        referencePinned: !!this.reference && !!this.cache.peek(`${this.reference.keyString}#l:${layerKey(this.reference.choice)}`),
+        sourceLoads: this.sourceLoads, uploads: this.imageUploads,
+        viewChangesSinceLoad: this.sinceLoad.view, displayChangesSinceLoad: this.sinceLoad.display, compareFramesSinceLoad: this.sinceLoad.frames,
+        compareFrames: this.compareFrames, pairGroups: this.comparePreview.pairGroupsMade,
+        reductions: this.analysis.runs, reduceGpuMs: this.analysis.lastGpuMs,
+      },
     };
   }
 
@@ -634,7 +796,9 @@ export class GpuEngine {
       this.images.clear();
       this.slots = null;
       const cur = this.current;
+      const ref = this.reference;
       this.current = null;
+      this.reference = null;
       this.mipTimer = this.toneTimer = null;
       this.uploader?.destroy();
       await this.init();
@@ -646,6 +810,7 @@ export class GpuEngine {
         try { this.putThumbnail(id, await this.source.loadThumbnail(id)); } catch { /* shows as an empty cell; the grid asks again */ }
       }));
       if (cur) await this.show(cur.key, cur.choice);
+      if (ref) await this.setReference(ref.key, ref.choice);
       this.onDeviceRestored?.();
     })();
     return this.restoring;
@@ -659,8 +824,18 @@ export class GpuEngine {
     this.slots?.destroy();
     this.atlas?.destroy();
     this.uploader?.destroy();
+    this.analysis?.destroy();
+    this.sheet?.destroy();
+    this.comparePreview?.dispose();
     this.previewContext?.unconfigure();
     this.gridContext?.unconfigure();
     this.info?.device.destroy();
   }
+}
+
+function emptyReport(key: string): ShowReport {
+  return {
+    key, source: 'gpu-cache', planesUploaded: [], uploadBytes: 0, uploadPath: '', uploadCallMs: 0, uploadCpuCopyMs: 0, uploadWaitMs: 0,
+    uploadWallMs: NaN, uploadGBps: NaN, layerBuilt: false, showMs: NaN, decoded: null,
+  };
 }

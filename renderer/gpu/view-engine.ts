@@ -6,6 +6,9 @@ import type { FrameStats } from './frame-stats.js';
 import type { LayerChoice } from './gpu-image.js';
 import type { PanZoom } from './view-geometry.js';
 import type { HdrSupport } from './hdr-output.js';
+import type { CompareView } from './compare-geometry.js';
+import type { Timed } from './analysis.js';
+import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-reference.js';
 
 export interface CpuStats { path: 'cpu'; reason: string; frames: number; lastRenderMs: number }
 
@@ -26,5 +29,15 @@ export interface ViewEngine {
   invalidate(): void;
   invalidateGrid(): void;
   stats(): EngineStats | CpuStats;
+  /** The compare modes' reference (pinned while it is) and the compare pass's view; the CPU path draws A alone. */
+  setReference(key: ImageKey | null, choice: LayerChoice | null): Promise<ShowReport | null>;
+  setCompareView(v: CompareView | null): void;
+  /** GPU reductions; null where the engine cannot (the caller computes on the CPU). */
+  metrics(region: Region, threshold: number): Promise<Timed<MetricsTotals> | null>;
+  statistics(region: Region, valueMode: number): Promise<Timed<ChannelStats[]> | null>;
+  histogramOf(which: 'current' | 'reference'): void;
+  /** The file whose layer the GPU reductions read as A now (GPU engine only): until a show lands it is the previous one. */
+  shownFileId?(): string | null;
+  forgetFile(fileId: string): void;
   dispose(): void;
 }

@@ -39,3 +39,15 @@ export function layerChoice(layer: LayerSummary, pick: ChannelPick): { choice: L
   const first = ch.find((c) => c !== a) ?? ch[0] ?? null;
   return { choice: { slots: [first, null, null, a], mode: 'y' }, channelView: view };
 }
+
+/**
+ * What one colormapped value is made of for a channel pick: the RGBA slots read (one for a single channel, R, G and B
+ * for a colour view, whose luminance the colormap shows) and the name the colour bar gives it.
+ */
+export function colormapSource(pick: ChannelPick): { label: string; slots: number[] } {
+  const one = ['r', 'g', 'b', 'a'].indexOf(pick);
+  if (one >= 0) return { label: pick.toUpperCase(), slots: [one] };
+  if (pick.startsWith('channel:')) return { label: pick.slice('channel:'.length), slots: [0] };
+  if (pick === 'samples') return { label: 'sample count', slots: [0] };
+  return { label: 'luminance', slots: [0, 1, 2] };
+}

@@ -8,6 +8,8 @@ import type { PanZoom } from '../gpu/view-geometry.js';
 import type { ChannelPick } from './layer-choice.js';
 import { pruneSelection, type Selection } from './selection.js';
 import type { ExportOutcome } from './export-outcome.js';
+import { initialCompare, initialInspect, type CompareSlice, type InspectSlice } from './compare-state.js';
+import type { CompareMode } from '../../shaders/compare-params.js';
 
 export type SortKey = 'name' | 'mtime' | 'size';
 
@@ -34,6 +36,8 @@ export interface ViewSlice {
   hdr: { support: { available: boolean; reason: string } | null; settings: HdrOutput };
   /** Not rendered by React: the engine subscribes. */
   panZoom: PanZoom;
+  /** Wipe divider position, a fraction of the preview (dragged: no component subscribes). */
+  wipeFraction: number;
 }
 
 export interface ImageSlice {
@@ -88,7 +92,7 @@ export interface ExportSlice {
   outcome: ExportOutcome | null;
 }
 
-export interface AppState { library: LibrarySlice; view: ViewSlice; image: ImageSlice; ui: UiSlice; export: ExportSlice; playback: PlaybackSlice }
+export interface AppState { library: LibrarySlice; view: ViewSlice; image: ImageSlice; ui: UiSlice; export: ExportSlice; playback: PlaybackSlice; compare: CompareSlice; inspect: InspectSlice }
 
 export const EXPOSURE_STEP_EV = 0.5;
 export const EXPOSURE_RANGE_EV = 20;
@@ -96,11 +100,13 @@ export const EXPOSURE_RANGE_EV = 20;
 export function initialState(): AppState {
   return {
     library: { folders: [], folderId: null, files: [], sequences: [], filter: '', sort: 'name', thumbsDone: 0, thumbsTotal: 0, recent: [], selection: [], anchor: null },
-    view: { display: { ...DEFAULT_DISPLAY }, panZoom: { zoom: 1, centerX: 0, centerY: 0 }, hdr: { support: null, settings: { ...DEFAULT_HDR } } },
+    view: { display: { ...DEFAULT_DISPLAY }, panZoom: { zoom: 1, centerX: 0, centerY: 0 }, hdr: { support: null, settings: { ...DEFAULT_HDR } }, wipeFraction: 0.5 },
     image: { currentFileId: null, part: 0, layer: '', channel: 'rgb', header: null, loading: false, error: null, decoded: null },
     ui: { diagnosticsOpen: false, helpOpen: false, helpTopic: 'shortcuts', headerOpen: false, path: 'starting', pathReason: '', status: '' },
     export: { open: false, kind: 'image', format: 'png', longSidePx: 256, running: false, outcome: null },
     playback: { sequenceId: null, playing: false, direction: 1, mode: 'loop', fps: 24, inFrame: null, outFrame: null },
+    compare: initialCompare(),
+    inspect: initialInspect(),
   };
 }
 
@@ -211,6 +217,21 @@ export function storeActions(store: AppStore) {
     toggleDiagnostics(): void { set((s) => ({ ui: { ...s.ui, diagnosticsOpen: !s.ui.diagnosticsOpen } })); },
     toggleHeader(): void { set((s) => ({ ui: { ...s.ui, headerOpen: !s.ui.headerOpen } })); },
     toggleHelp(): void { set((s) => ({ ui: { ...s.ui, helpOpen: !s.ui.helpOpen, helpTopic: 'shortcuts' } })); },
+    setCompare(patch: Partial<CompareSlice>): void { set((s) => ({ compare: { ...s.compare, ...patch } })); },
+    setInspect(patch: Partial<InspectSlice>): void { set((s) => ({ inspect: { ...s.inspect, ...patch } })); },
+    setWipe(fraction: number): void { set((s) => ({ view: { ...s.view, wipeFraction: Math.min(Math.max(fraction, 0), 1) } })); },
+    /** The image on screen (its part, layer and channel) becomes the reference; again on the reference clears it. */
+    toggleReference(): void {
+      const s = store.getState();
+      const file = s.library.files.find((f) => f.id === s.image.currentFileId);
+      if (!file?.summary) return;
+      const r = s.compare.reference;
+      const same = r && r.file.id === file.id && r.part === s.image.part && r.layer === s.image.layer && r.channel === s.image.channel;
+      set((st) => ({ compare: { ...st.compare, reference: same ? null : { file, part: s.image.part, layer: s.image.layer, channel: s.image.channel }, metrics: same ? null : st.compare.metrics } }));
+    },
+    setCompareMode(mode: CompareMode): void { set((s) => ({ compare: { ...s.compare, mode, showB: mode === 'flip' ? s.compare.showB : false } })); },
+    /** A/B flip: switches to flip mode, or shows the other image when already in it. */
+    flip(): void { set((s) => ({ compare: { ...s.compare, mode: 'flip', showB: s.compare.mode === 'flip' ? !s.compare.showB : true } })); },
     /** Next (+1) or previous (-1) image in the grid's order. */
     stepImage(delta: number): string | null {
       const s = store.getState();

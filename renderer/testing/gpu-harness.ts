@@ -9,6 +9,7 @@ import { parseCube } from '../../shaders/lut-cube.js';
 import type { LutShaper } from '../../shaders/lut-apply.js';
 import type { DecodedImage, DecodedPlane, Thumbnail } from '../host/api-types.js';
 import { GpuEngine, type ImageKey, type TextureSource } from '../gpu/engine.js';
+import { statsSourceCode } from '../../shaders/compare-params.js';
 
 let kitPromise: Promise<ShaderKit> | null = null;
 async function kit(): Promise<ShaderKit> {
@@ -416,3 +417,53 @@ async function benchScrub(widthPx: number, heightPx: number, steps: number): Pro
   return { stepMs, gpuMs, uploadsCaused, cachedShowMs: cached, firstShowMs, firstUploadBytes: first.uploadBytes, mipGpuMs: s.mipGpuMs, adapter: s.adapter, loads: source.loads };
 }
 window.gpuHarness.benchScrub = benchScrub as never;
+
+/**
+ * Comparing two images as the app does: A shown, B the reference, then mode and exposure changes in turn (every compare
+ * mode, the exposure swept), each step timed from the change to the GPU finishing the frame; then the metrics and the
+ * statistics of a difference image over the whole pair. Loads and uploads caused by the steps are counted (must be 0).
+ */
+async function benchCompareScrub(widthPx: number, heightPx: number, steps: number): Promise<Record<string, unknown>> {
+  const source = new SyntheticSource(0);
+  source.loadImage = async (key) => { source.loads++; return syntheticImage(key.fileId, widthPx, heightPx, 2); };
+  const engine = await GpuEngine.create(source, { budgetBytes: 2048 * 2 ** 20 });
+  const canvas = document.createElement('canvas');
+  canvas.width = 1280; canvas.height = 720;
+  document.body.appendChild(canvas);
+  engine.attachPreview(canvas);
+  const panZoom = { zoom: Math.min(1280 / widthPx, 720 / heightPx), centerX: widthPx / 2, centerY: heightPx / 2 };
+  engine.setPanZoom(panZoom);
+  await engine.show({ fileId: 'a', part: 0 }, RGBA);
+  await engine.setReference({ fileId: 'b', part: 0 }, RGBA);
+  await engine.device.queue.onSubmittedWorkDone();
+  const before = engine.stats();
+  const loadsBefore = source.loads;
+  const modes = ['absolute-error', 'error', 'squared-error', 'relative-absolute-error', 'relative-squared-error', 'flip', 'wipe', 'side-by-side'] as const;
+  const view = { mode: 'absolute-error' as (typeof modes)[number], showB: false, wipeFraction: 0.5, wipeAxis: 'x' as const, colormap: 0, rangeMin: 0, rangeMax: 1 };
+  const modeMs: number[] = [], exposureMs: number[] = [], gpuMs: number[] = [];
+  for (let i = 0; i < steps; i++) {
+    const s0 = performance.now();
+    if (i % 2) engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: Math.sin(i / 5) * 4 });
+    else engine.setCompareView({ ...view, mode: modes[(i / 2) % modes.length]! });
+    await frame();
+    await engine.device.queue.onSubmittedWorkDone();
+    (i % 2 ? exposureMs : modeMs).push(performance.now() - s0);
+    gpuMs.push(engine.stats().toneMapGpuMs);
+  }
+  const after = engine.stats();
+  const region = { x0: 0, y0: 0, widthPx, heightPx };
+  const metricsGpuMs: number[] = [], statsGpuMs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const m = await engine.metrics(region, 0);
+    const s = await engine.statistics(region, statsSourceCode({ kind: 'difference', mode: 'absolute-error' }));
+    metricsGpuMs.push(m?.gpuMs ?? NaN); statsGpuMs.push(s?.gpuMs ?? NaN);
+  }
+  engine.dispose();
+  canvas.remove();
+  return {
+    modeMs, exposureMs, gpuMs, metricsGpuMs, statsGpuMs, adapter: after.adapter,
+    loadsCaused: source.loads - loadsBefore, uploadsCaused: after.imageUploads - before.imageUploads,
+    compareFrames: after.compare.compareFrames - before.compare.compareFrames,
+  };
+}
+window.gpuHarness.benchCompareScrub = benchCompareScrub as never;

@@ -1,5 +1,5 @@
 // The window: toolbar, thumbnail grid, preview, status line; global shortcuts; help and diagnostics.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Controller } from '../app/controller.js';
 import { ControllerContext, useApp } from './context.js';
 import { Toolbar } from './Toolbar.js';
@@ -11,6 +11,9 @@ import { installShortcuts } from './shortcuts.js';
 import { ExportDialog } from './ExportDialog.js';
 import { installShellCommands } from '../app/shell-commands.js';
 import { installLutDrop } from '../app/lut-file.js';
+import { ComparisonPanel } from './ComparisonPanel.js';
+import { StatisticsPanel } from './StatisticsPanel.js';
+import { installDrop } from '../app/drop.js';
 
 function StatusLine() {
   const status = useApp((s) => s.ui.status);
@@ -20,24 +23,37 @@ function StatusLine() {
   const reason = useApp((s) => s.ui.pathReason);
   return (
     <footer className="status" role="status">
-      <span>{status}</span>
+      <span className="message" title={status}>{status}</span>
+      <output id="pixel-readout" className="readout" aria-label="Pixel value" />
+      <output id="zoom-readout" className="zoom" aria-label="Zoom" title="Zoom (screen px per image px)" />
       {total > 0 && done < total && <progress max={total} value={done} aria-label="Thumbnails" />}
       <span className={`path path-${path}`} title={reason}>{path === 'gpu' ? 'GPU' : path === 'cpu' ? `CPU (${reason})` : 'starting…'}</span>
     </footer>
   );
 }
 
+/** The right column: Comparison and Statistics (each hides itself when it has nothing to say). */
+function Inspector() {
+  const any = useApp((s) => s.compare.reference !== null || s.inspect.stats !== null);
+  if (!any) return null;
+  return <aside className="inspector" aria-label="Inspector"><ComparisonPanel /><StatisticsPanel /></aside>;
+}
+
 export function App({ controller }: { controller: Controller }) {
   useEffect(() => installShortcuts(controller), [controller]);
   useEffect(() => installShellCommands(controller, window.exrviewShell), [controller]);
   useEffect(() => installLutDrop(window, controller.actions, () => controller.store.getState().view.display.lut?.shaper ?? 'display'), [controller]);
+  const root = useRef<HTMLDivElement>(null);
+  // browser mode: drops on the window open folders and files (Electron's shell handles its own drops)
+  useEffect(() => (window.exrviewShell || !root.current ? undefined : installDrop(controller, root.current)), [controller]);
   return (
     <ControllerContext.Provider value={controller}>
-      <div className="app">
+      <div className="app" ref={root}>
         <Toolbar />
         <main className="main">
           <Grid />
           <Preview />
+          <Inspector />
           <Diagnostics />
         </main>
         <StatusLine />

@@ -62,6 +62,7 @@ export function Diagnostics() {
           <dt>Tone-map GPU</dt><dd data-key="tonemap-gpu">{fmt(Number.isNaN(e.toneMapGpuMs) ? null : +e.toneMapGpuMs.toFixed(3), 'ms')}</dd>
           <dt>GPU cache</dt><dd data-key="cache">{e.cachedPlanes} planes and {e.cachedLayers} layers, {mb(e.cache.bytes)} of {mb(e.cache.budgetBytes)}, {e.cache.hits} hits, {e.cache.misses} misses, {e.cache.evictions} evictions</dd>
           <dt>Uploads</dt><dd data-key="uploads">{e.imageUploads} planes ({mb(e.imageUploadBytes)}), {e.thumbUploads} thumbnails ({mb(e.thumbUploadBytes)})</dd>
+          <dt>Compare</dt><dd data-key="compare">{e.compare.reference ? `reference ${e.compare.reference}, layer ${e.compare.referencePinned ? 'pinned in the GPU cache' : 'not cached'}` : 'no reference'}; <span data-key="compare-loads">{e.compare.sourceLoads} loads, {e.compare.uploads} plane uploads</span> in all; since the last of them: <span data-key="compare-since">{e.compare.viewChangesSinceLoad} compare-view changes, {e.compare.displayChangesSinceLoad} display changes, {e.compare.compareFramesSinceLoad} compare frames</span>; {e.compare.compareFrames} compare frames and {e.compare.pairGroups} pair bind groups in all; {e.compare.reductions} reductions, last {fmt(Number.isNaN(e.compare.reduceGpuMs) ? null : +e.compare.reduceGpuMs.toFixed(3), 'ms')} GPU</dd>
           <dt>Device losses</dt><dd>{e.deviceLosses}{e.lastLossReason ? ` (${e.lastLossReason})` : ''}</dd>
         </>}
         {e && e.path === 'cpu' && <><dt>CPU render</dt><dd>{fmt(e.lastRenderMs, 'ms')}</dd></>}

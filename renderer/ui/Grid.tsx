@@ -6,6 +6,7 @@ import { gridItems } from '../state/grid-items.js';
 import { selectionOf } from '../state/store.js';
 import { cellPosition, gridLayout } from './grid-layout.js';
 import { useApp, useController } from './context.js';
+import { Icon } from './icons.js';
 
 const CELL_PX = 128;
 const GAP_PX = 8;
@@ -23,6 +24,9 @@ export function Grid() {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [box, setBox] = useState({ width: 300, height: 600, scrollTop: 0 });
   const [engineReady, setEngineReady] = useState(false);
+  // a thumbnail that fails marks its cell: re-render when the count of failures changes, not on every thumbnail
+  const [, setFailures] = useState(0);
+  useEffect(() => c.subscribe(() => setFailures(c.thumbFailures.size)), [c]);
 
   useEffect(() => {
     const el = scroller.current!;
@@ -71,12 +75,28 @@ export function Grid() {
     c.requestThumbnails(shown.flatMap((f) => f.strip));
   });
 
+  // the codec's reason for a file that cannot be read (header or thumbnail), or that it is still being written
+  const fileById = useMemo(() => new Map(library.files.map((f) => [f.id, f])), [library.files]);
+  const problem = (item: (typeof files)[number]): string | null => {
+    // a sequence lists its damaged and missing frames in its own tooltip; it plays on past them
+    const f = item.sequence ? null : fileById.get(item.id);
+    if (!f) return null;
+    return f.status === 'incomplete' ? `${f.name} is still being written: ${f.error ?? 'shorter than its header says'}. Shown once complete.`
+      : f.status === 'error' ? `${f.name}: ${f.error ?? 'cannot be read'}`
+        : c.thumbFailures.has(f.id) ? `${f.name}: ${c.thumbFailures.get(f.id)}` : null;
+  };
+  const statusOf = (item: (typeof files)[number]): string => (item.sequence ? 'ok' : (fileById.get(item.id)?.status ?? 'ok'));
+  const folder = library.folders.find((d) => d.id === library.folderId);
+
   return (
     <div className="grid" ref={scroller} role="listbox" aria-label="Images" aria-multiselectable={true} tabIndex={0}
       aria-activedescendant={currentIndex >= layout.first && currentIndex <= layout.last ? `grid-option-${currentIndex}` : undefined}
       onKeyDown={onKeyDown}
       onScroll={(e) => { const top = e.currentTarget.scrollTop; setBox((b) => ({ ...b, scrollTop: top })); }}>
       <canvas ref={canvas} className="grid-canvas" aria-hidden="true" />
+      {library.folderId !== null && library.files.length === 0 && (
+        <p className="empty-folder" role="note">No EXR files in {folder?.displayPath ?? 'this folder'}. Images ending in .exr show here as soon as they are written; or open another folder.</p>
+      )}
       <div className="grid-spacer" style={{ height: layout.totalHeightPx }}>
         {shown.map((f, k) => {
           const p = cellPosition(layout, layout.first + k);
@@ -84,10 +104,12 @@ export function Grid() {
             <div key={f.id} id={`grid-option-${layout.first + k}`} role="option" aria-label={f.label} aria-selected={selected.has(f.id)}
               data-sequence={f.sequence ? f.sequence.name : undefined}
               aria-setsize={files.length} aria-posinset={layout.first + k + 1}
-              className={`cell${selected.has(f.id) ? ' selected' : ''}${f.id === current ? ' current' : ''}${f.bad ? ' bad' : ''}${f.sequence ? ' sequence' : ''}`} title={f.title}
+              className={`cell${selected.has(f.id) ? ' selected' : ''}${f.id === current ? ' current' : ''}${problem(f) ? ` bad ${statusOf(f)}` : ''}${f.sequence ? ' sequence' : ''}`} title={problem(f) ?? f.title}
+              aria-description={problem(f) ?? undefined}
               style={{ left: p.xPx, top: p.yPx, width: CELL_PX, height: CELL_PX + LABEL_PX }}
               onMouseDown={(e) => { if (e.shiftKey) e.preventDefault(); /* no text selection on Shift-click */ }}
               onClick={(e) => onOptionClick(e, f.id)}>
+              {problem(f) && <span className="broken-mark" aria-hidden="true"><Icon name={statusOf(f) === 'incomplete' ? 'hourglass' : 'warning'} sizePx={34} /><span className="broken-reason">{statusOf(f) === 'incomplete' ? 'still being written' : 'cannot be read'}</span></span>}
               <span className="cell-name">{f.label}</span>
             </div>
           );

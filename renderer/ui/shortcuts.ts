@@ -1,6 +1,24 @@
-// Keyboard shortcuts in the spirit of tev: E / Shift+E ±0.5 EV, F fit, 0 reset, N/P and arrows, ? help; on a sequence
-// as in players (mrv2, RV): J back, K stop, L forwards, Space play/stop, ←/→ one frame, I/O in and out points.
+// Keyboard shortcuts in the spirit of tev: E / Shift+E ±0.5 EV, F fit, 0 reset, N/P and arrows, ? help; compare and
+// inspect: R reference, B A/B flip, C / Shift+C compare mode, W wipe direction, M colormap, Shift+L layers, Shift+H
+// histogram, V values; on a sequence as in players (mrv2, RV): J back, K stop, L forwards, Space play/stop, ←/→ one
+// frame, I/O in and out points; and one for every other control of the toolbar (Help.tsx lists them all).
 import type { Controller } from '../app/controller.js';
+import { COMPARE_MODES } from '../../shaders/compare-params.js';
+import { COLORMAPS } from '../../shaders/colormaps.js';
+import { DISPLAY_TRANSFORMS } from '../../shaders/display-params.js';
+import type { SortKey } from '../state/store.js';
+
+const SORTS: readonly SortKey[] = ['name', 'mtime', 'size'];
+const GAMMA_STEP = 0.1;
+
+/** Puts the keyboard in a toolbar field (the folder path, the filter). */
+function focusField(label: string): void {
+  const el = document.querySelector<HTMLInputElement>(`.toolbar input[aria-label="${label}"]`);
+  el?.focus();
+  el?.select();
+}
+
+const cycle = <T,>(list: readonly T[], v: T, d: number): T => list[(list.indexOf(v) + d + list.length) % list.length]!;
 
 export function installShortcuts(c: Controller): () => void {
   const onKey = (e: KeyboardEvent): void => {
@@ -13,6 +31,7 @@ export function installShortcuts(c: Controller): () => void {
       e.preventDefault();
       return;
     }
+    const s = c.store.getState();
     switch (e.key) {
       case 'e': a.stepExposure(1); break;
       case 'E': a.stepExposure(-1); break;
@@ -20,8 +39,32 @@ export function installShortcuts(c: Controller): () => void {
       case '0': a.setDisplay({ exposureEv: 0, offset: 0, gamma: 1 }); c.fit(); break;
       case 'n': case 'N': case 'ArrowRight': case 'ArrowDown': c.stepItem(1); break;
       case 'p': case 'P': case 'ArrowLeft': case 'ArrowUp': c.stepItem(-1); break;
+      case 'r': case 'R': a.toggleReference(); break;
+      case 'b': case 'B': if (s.compare.reference) a.flip(); break;
+      case 'c': a.setCompareMode(cycle(COMPARE_MODES, s.compare.mode, 1)); break;
+      case 'C': a.setCompareMode(cycle(COMPARE_MODES, s.compare.mode, -1)); break;
+      case 'w': case 'W': if (s.compare.mode === 'wipe') a.setCompare({ wipeAxis: s.compare.wipeAxis === 'x' ? 'y' : 'x' }); else a.setCompareMode('wipe'); break;
+      case 'm': a.setInspect({ colormap: cycle(COLORMAPS, s.inspect.colormap, 1) }); break;
+      case 'M': a.setInspect({ colormap: cycle(COLORMAPS, s.inspect.colormap, -1) }); break;
+      case 'L': a.setInspect({ layersView: !s.inspect.layersView }); break;
+      case 'H': a.setInspect({ histogramOpen: !s.inspect.histogramOpen }); break;
+      case 'y': case 'Y': a.setInspect({ histogramLog: !s.inspect.histogramLog }); break;
+      case 'a': case 'A': a.setInspect({ autoRange: !s.inspect.autoRange }); if (!s.inspect.autoRange) c.compare.autoRange(); break;
+      case 't': a.setDisplay({ transform: cycle(DISPLAY_TRANSFORMS, s.view.display.transform, 1) }); break;
+      case 'T': a.setDisplay({ transform: cycle(DISPLAY_TRANSFORMS, s.view.display.transform, -1) }); break;
+      case 'g': a.setDisplay({ gamma: +(s.view.display.gamma + GAMMA_STEP).toFixed(2) }); break;
+      case 'G': a.setDisplay({ gamma: Math.max(GAMMA_STEP, +(s.view.display.gamma - GAMMA_STEP).toFixed(2)) }); break;
+      case 'z': case 'Z': a.setDisplay({ falseColour: !s.view.display.falseColour }); break;
+      case 'x': case 'X': a.setDisplay({ clipping: !s.view.display.clipping }); break;
+      case 'i': case 'I': a.setDisplay({ nanInf: !s.view.display.nanInf }); break;
+      case 'd': case 'D': a.toggleDiagnostics(); break;
+      case 's': a.setExport({ open: true, outcome: null }); break;
+      case 'S': a.setSort(cycle(SORTS, s.library.sort, 1)); break;
+      case 'o': case 'O': focusField('Folder'); break;
+      case '/': focusField('Filter'); break;
+      case 'v': case 'V': a.setInspect({ pixelValues: !s.inspect.pixelValues }); break;
       case '?': a.toggleHelp(); break;
-      case 'Escape': a.setUi({ helpOpen: false }); break;
+      case 'Escape': a.setUi({ helpOpen: false }); if (s.inspect.region) a.setInspect({ region: null }); break;
       default: return;
     }
     e.preventDefault();
@@ -36,7 +79,7 @@ function playerKey(c: Controller, key: string): boolean {
   switch (key) {
     case 'j': case 'J': p.play(-1); return true;
     case 'k': case 'K': p.stop(); return true;
-    case 'l': case 'L': p.play(1); return true;
+    case 'l': p.play(1); return true; // Shift+L stays the Layers view
     case ' ': p.toggle(); return true;
     case 'ArrowLeft': p.step(-1); return true;
     case 'ArrowRight': p.step(1); return true;

@@ -1,0 +1,150 @@
+// Files that cannot be read, in browser mode as a new user meets them: a damaged file's grid cell carries a broken-file
+// mark with the codec's reason (tooltip and status bar) and its preview says file, part, chunk, reason and what to do;
+// a file still being written says so and is shown once the writer finishes (the host looks again); a folder without
+// any EXR says so instead of an empty grid. Screenshots go with the run.
+import { buildProject, floatPlane, serveFolder, type Served } from './serve-fixture.js';
+import { test, expect, type Page } from '@playwright/test';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const W = 64, H = 48;
+let whole: Buffer;
+
+test.beforeAll(async () => {
+  buildProject();
+  const { writeExrFile } = await import('../electron/exr/writer.js');
+  const dir = mkdtempSync(join(tmpdir(), 'exrview-whole-'));
+  const box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
+  writeExrFile(join(dir, 'good.exr'), [{ dataWindow: box, compression: 'zip', channels: ['R', 'G', 'B'].map((name, c) => ({
+    name, pixelType: 'float' as const, data: floatPlane(W, H, (x, y) => Math.round(((x / W) * (c + 1) * 0.4 + (y / H) * 0.3) * 16) / 16), // steps: ZIP compresses them, so chunks hold zlib streams
+  })) }]);
+  whole = readFileSync(join(dir, 'good.exr'));
+});
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
+  await test.info().attach(name, { path: test.info().outputPath(`${name}.png`), contentType: 'image/png' });
+}
+
+/** The same image with the zlib stream of its second chunk spoiled: the header and offsets read, that chunk does not decompress. */
+function damagedChunks(): Buffer {
+  const b = Buffer.from(whole);
+  const chunks = Math.ceil(H / 16); // ZIP: 16 scanlines a chunk
+  // the offset table follows the header: its first entry points just past the table
+  let table = -1;
+  for (let p = 0; p + 8 <= b.length; p++) if (Number(b.readBigUInt64LE(p)) === p + chunks * 8) { table = p; break; }
+  if (table < 0) throw new Error('no offset table found in the written file');
+  const chunk1 = Number(b.readBigUInt64LE(table + 8));
+  if (b.readInt32LE(chunk1 + 4) >= W * 16 * 3 * 4) throw new Error('chunk 1 is stored uncompressed: nothing to spoil');
+  // chunk: int32 y, int32 size, then the zlib stream: its header bytes made invalid
+  b.fill(0xff, chunk1 + 8, chunk1 + 8 + 16);
+  return b;
+}
+
+test('a damaged file: a broken-file mark with the codec\'s reason in its cell (tooltip, status bar); the preview says file, part, chunk, reason and what to do', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'exrview-broken-'));
+  writeFileSync(join(dir, 'a_good.exr'), whole);
+  writeFileSync(join(dir, 'b_chunk.exr'), damagedChunks());
+  writeFileSync(join(dir, 'c_not_exr.exr'), Buffer.from('this is not an OpenEXR file, only text with the name of one\n'.repeat(8)));
+  const server: Served = await serveFolder(dir);
+  try {
+    await page.goto(server.url);
+    const grid = page.getByRole('listbox', { name: 'Images' });
+    const status = page.locator('footer[role=status] .message');
+
+    // the header cannot be read: marked from the listing, the reason in the tooltip
+    const notExr = grid.getByRole('option', { name: 'c_not_exr.exr' });
+    await expect(notExr).toHaveClass(/\bbad\b/);
+    await expect(notExr.locator('.broken-mark')).toBeVisible();
+    await expect(notExr).toHaveAttribute('title', /c_not_exr\.exr: .*not an OpenEXR file/);
+
+    // the header reads but a chunk does not: the thumbnail fails and marks the cell with the codec's reason
+    const chunk = grid.getByRole('option', { name: 'b_chunk.exr' });
+    await expect(chunk).toHaveClass(/\bbad\b/);
+    await expect(chunk).toHaveAttribute('title', /b_chunk\.exr: part 0, chunk \d+: .*(zlib|corrupt|invalid)/i);
+    await expect(status).toContainText(/b_chunk\.exr: part 0, chunk \d+/);
+    await expect(grid.getByRole('option', { name: 'a_good.exr' })).not.toHaveClass(/\bbad\b/);
+
+    // opening it: the preview says which file, part and chunk, the reason and what to do; so does the status bar
+    await chunk.click();
+    const problem = page.getByRole('alert', { name: 'Cannot show this file' });
+    await expect(problem).toContainText('Cannot show b_chunk.exr');
+    await expect(problem.locator('.path')).toContainText(/b_chunk\.exr · part 0, chunk \d+/);
+    await expect(problem.locator('.reason')).not.toBeEmpty();
+    await expect(problem.locator('.advice')).toContainText(/render or copy it again/);
+    await expect(status).toContainText(/b_chunk\.exr: part 0, chunk \d+/);
+    await shot(page, 'broken-chunk');
+
+    await notExr.click();
+    await expect(problem).toContainText('Cannot show c_not_exr.exr');
+    await expect(problem.locator('.reason')).toContainText('not an OpenEXR file');
+    await expect(problem.locator('.advice')).toContainText(/damaged/);
+    await expect(status).toContainText('c_not_exr.exr: not an OpenEXR file');
+    await shot(page, 'broken-header');
+
+    // a good file afterwards shows, and the message goes
+    await grid.getByRole('option', { name: 'a_good.exr' }).click();
+    await expect(problem).toHaveCount(0);
+    await expect(page.getByRole('img', { name: 'Preview' })).toHaveAttribute('data-has-image', 'true');
+  } finally {
+    server.stop();
+  }
+});
+
+test('a file still being written says so in its cell and preview, and is shown once the writer finishes', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'exrview-writing-'));
+  writeFileSync(join(dir, 'a_good.exr'), whole);
+  const server: Served = await serveFolder(dir);
+  // the writer: the header and part of the chunks at once, then a few bytes more each 300 ms until the test lets it finish
+  let lengthBytes = Math.floor(whole.length * 0.4);
+  const path = join(dir, 'render_0042.exr');
+  let writing: NodeJS.Timeout | null = null;
+  try {
+    await page.goto(server.url);
+    const grid = page.getByRole('listbox', { name: 'Images' });
+    await expect(grid.getByRole('option', { name: 'a_good.exr' })).toBeVisible();
+    writeFileSync(path, whole.subarray(0, lengthBytes));
+    writing = setInterval(() => { lengthBytes = Math.min(whole.length - 64, lengthBytes + 32); writeFileSync(path, whole.subarray(0, lengthBytes)); }, 300);
+
+    const cell = grid.getByRole('option', { name: 'render_0042.exr' });
+    await expect(cell).toHaveClass(/\bincomplete\b/);
+    await expect(cell).toHaveAttribute('title', /render_0042\.exr is still being written/);
+    await cell.click();
+    const problem = page.getByRole('alert', { name: 'Cannot show this file' });
+    await expect(problem).toContainText('render_0042.exr is still being written');
+    await expect(problem.locator('.advice')).toContainText(/looks again/);
+    await expect(page.locator('footer[role=status] .message')).toContainText(/render_0042\.exr: .*(still being written|incomplete|outside the file)/);
+    await shot(page, 'still-being-written');
+
+    // the writer finishes: without a click the cell loses its mark and the preview shows the image
+    clearInterval(writing);
+    writing = null;
+    writeFileSync(path, whole);
+    await expect(cell).not.toHaveClass(/\bbad\b/, { timeout: 20_000 });
+    await expect(problem).toHaveCount(0);
+    await expect(page.getByRole('img', { name: 'Preview' })).toHaveAttribute('data-has-image', 'true');
+    await expect(page.getByRole('region', { name: 'Statistics' }).locator('[data-key=stats-region]')).toContainText(`whole image, ${W}×${H}`);
+    await shot(page, 'written');
+  } finally {
+    if (writing) clearInterval(writing);
+    server.stop();
+  }
+});
+
+test('a folder without any EXR says so instead of an empty grid', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'exrview-noexr-'));
+  writeFileSync(join(dir, 'notes.txt'), 'renders go here\n');
+  writeFileSync(join(dir, 'plate.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+  const server: Served = await serveFolder(dir);
+  try {
+    await page.goto(server.url);
+    const note = page.getByRole('note');
+    await expect(note).toContainText(/No EXR files in/);
+    await expect(note).toContainText(/open another folder/);
+    await expect(page.getByRole('listbox', { name: 'Images' }).getByRole('option')).toHaveCount(0);
+    await shot(page, 'no-exr');
+  } finally {
+    server.stop();
+  }
+});

@@ -1,0 +1,248 @@
+// Wires the compare and inspect slices to the engine: the reference (its layer pinned on the GPU, its planes kept on
+// the CPU for the pixel values and the CPU path), the compare view, and the Comparison and Statistics figures (GPU
+// reductions; the CPU reference where the engine has none). Pointer-move values never pass through here.
+import type { DecodedImage, LayerSummary, PartSummary } from '../host/api-types.js';
+import { COMPARE_MODE_LABELS, isDifference, statsSourceCode, type StatsSource } from '../../shaders/compare-params.js';
+import { colormapCode } from '../../shaders/colormaps.js';
+import {
+  intersectRegion, meanAndSd, metricsReference, statsReference, summariseAll, summariseChannel, unionRegion,
+  type ChannelStats, type MetricsTotals, type Region, type RgbaLayer,
+} from '../../shaders/compare-reference.js';
+import { assembleRgba } from '../cpu/assemble.js';
+import { alignedDataRegion, type CompareView } from '../gpu/compare-geometry.js';
+import { planesOf, type LayerChoice } from '../gpu/gpu-image.js';
+import type { ImageKey } from '../gpu/engine.js';
+import type { ViewEngine } from '../gpu/view-engine.js';
+import { colormapSource, layerChoice, type ChannelPick } from '../state/layer-choice.js';
+import type { ComparisonReport, MetricRow, ReferenceRef, StatisticsReport, StatRow } from '../state/compare-state.js';
+import type { AppState, AppStore, StoreActions } from '../state/store.js';
+
+/** What the compare controller needs of the app controller. */
+export interface CompareHost {
+  engine(): ViewEngine | null;
+  store: AppStore;
+  actions: StoreActions;
+  /** The planes of `channels` of an image from the host (its RAM cache makes a repeat cheap). */
+  decode(key: ImageKey, channels: string[]): Promise<DecodedImage>;
+  currentPart(): PartSummary | undefined;
+}
+
+/** The layer and channel of B compared with A: A's layer by name when B is another file that has it, else B's own. */
+export function referenceLayer(ref: ReferenceRef, aFileId: string | null, aLayer: string, aChannel: ChannelPick): { part: PartSummary; layer: LayerSummary; channel: ChannelPick; follows: boolean } | null {
+  const part = ref.file.summary?.parts[ref.part];
+  if (!part) return null;
+  const followed = ref.file.id !== aFileId ? part.layers.find((l) => l.name === aLayer) : undefined;
+  const layer = followed ?? part.layers.find((l) => l.name === ref.layer) ?? part.layers[0];
+  if (!layer) return null;
+  return { part, layer, channel: followed ? aChannel : ref.channel, follows: !!followed };
+}
+
+/** Names of the RGBA slots a layer choice fills (null: a constant), as the panels label them. */
+export function slotNames(c: LayerChoice): (string | null)[] {
+  if (c.mode === 'y') return [c.slots[0] ?? null, null, null, c.slots[3] ?? null];
+  if (c.mode === 'yc') return ['R (from Y, RY, BY)', 'G (from Y, RY, BY)', 'B (from Y, RY, BY)', c.slots[3] ?? null];
+  return [...c.slots].map((s) => s ?? null);
+}
+
+const boxText = (b: readonly number[]): string => `${b[0]},${b[1]} – ${b[2]},${b[3]}`;
+const layerText = (name: string): string => name || '(base)';
+
+export class CompareController {
+  /** B's planes on the CPU (pixel values, the CPU path). */
+  referenceImage: DecodedImage | null = null;
+  referenceChoice: LayerChoice | null = null;
+  private refKey = '';
+  private analysisSeq = 0;
+  /** The last whole-image statistics of what is shown: the colormap's auto range, whatever rectangle is dragged. */
+  private wholeStats: StatisticsReport | null = null;
+  private readonly changed = new Set<() => void>();
+
+  constructor(private readonly host: CompareHost) {}
+
+  /** The overlay redraws when B's CPU copy arrives. */
+  onChange(l: () => void): () => void { this.changed.add(l); return () => this.changed.delete(l); }
+
+  start(): void {
+    const { store } = this.host;
+    store.subscribe((s, prev) => {
+      // another image on screen: the figures of the last pair go (the panel says computing) until the new pair's arrive
+      if (s.compare.reference && s.image.currentFileId !== prev.image.currentFileId && s.compare.metrics) this.host.actions.setCompare({ metrics: null, metricsNote: '' });
+      if (s.compare.reference !== prev.compare.reference || (s.compare.reference && (s.image.layer !== prev.image.layer || s.image.channel !== prev.image.channel || s.image.currentFileId !== prev.image.currentFileId))) void this.syncReference();
+      if (s.compare !== prev.compare || s.inspect.colormap !== prev.inspect.colormap || s.inspect.rangeMin !== prev.inspect.rangeMin || s.inspect.rangeMax !== prev.inspect.rangeMax || s.view.wipeFraction !== prev.view.wipeFraction) this.pushView();
+      if (s.compare.showB !== prev.compare.showB || s.compare.mode !== prev.compare.mode) this.host.engine()?.histogramOf(s.compare.mode === 'flip' && s.compare.showB ? 'reference' : 'current');
+      if (s.inspect.autoRange && (s.inspect.colormap !== prev.inspect.colormap || s.image.channel !== prev.image.channel || s.inspect.autoRange !== prev.inspect.autoRange)) this.autoRange();
+      if (s.inspect.region !== prev.inspect.region || s.compare.mode !== prev.compare.mode || s.compare.showB !== prev.compare.showB) void this.analyse();
+    });
+  }
+
+  /** The compare pass's view from the store (null when neither a compare mode nor a colormap is on). */
+  compareView(s: AppState = this.host.store.getState()): CompareView | null {
+    const on = (s.compare.reference && s.compare.mode !== 'off') || s.inspect.colormap !== 'none';
+    if (!on) return null;
+    return { mode: s.compare.reference ? s.compare.mode : 'off', showB: s.compare.showB, wipeFraction: s.view.wipeFraction, wipeAxis: s.compare.wipeAxis, colormap: colormapCode(s.inspect.colormap), rangeMin: s.inspect.rangeMin, rangeMax: s.inspect.rangeMax };
+  }
+
+  pushView(): void {
+    this.host.engine()?.setCompareView(this.compareView());
+  }
+
+  /** The reference's layer to the engine (loading only what the GPU lacks) and its planes to the CPU copy. */
+  private async syncReference(): Promise<void> {
+    const s = this.host.store.getState();
+    const engine = this.host.engine();
+    const ref = s.compare.reference;
+    if (!engine) return;
+    if (!ref) {
+      this.refKey = '';
+      this.referenceImage = null; this.referenceChoice = null;
+      await engine.setReference(null, null);
+      this.host.actions.setCompare({ metrics: null, metricsNote: '' });
+      this.emit();
+      return;
+    }
+    const resolved = referenceLayer(ref, s.image.currentFileId, s.image.layer, s.image.channel);
+    if (!resolved) { this.host.actions.setCompare({ metricsNote: `${ref.file.name} has no part ${ref.part} any more: set the reference again` }); return; }
+    const { choice } = layerChoice(resolved.layer, resolved.channel);
+    const key = { fileId: ref.file.id, part: ref.part };
+    const keyText = `${ref.file.id}#${ref.part}#${JSON.stringify(choice)}`;
+    if (keyText === this.refKey) { void this.analyse(); return; }
+    this.refKey = keyText;
+    try {
+      const report = await engine.setReference(key, choice);
+      if (this.refKey !== keyText) return;
+      const have = this.referenceImage && this.referenceImage.fileId === key.fileId && this.referenceImage.part === key.part ? this.referenceImage : null;
+      const lacking = planesOf(choice).filter((n) => !have?.planes.some((p) => p.name === n) && !report?.decoded?.planes.some((p) => p.name === n));
+      let image = report?.decoded ?? have;
+      if (lacking.length) {
+        const more = await this.host.decode(key, lacking);
+        image = image ? { ...image, planes: [...image.planes.filter((p) => !more.planes.some((q) => q.name === p.name)), ...more.planes] } : more;
+      } else if (image && have && image !== have) image = { ...image, planes: [...have.planes.filter((p) => !image!.planes.some((q) => q.name === p.name)), ...image.planes] };
+      if (this.refKey !== keyText) return;
+      this.referenceImage = image;
+      this.referenceChoice = choice;
+      this.pushView();
+      this.emit();
+      await this.analyse();
+    } catch (e) {
+      if (this.refKey === keyText) this.host.actions.setCompare({ metrics: null, metricsNote: `the reference ${ref.file.name} could not be loaded: ${e instanceof Error ? e.message : String(e)}. Pick another reference.` });
+    }
+  }
+
+  private emit(): void { for (const l of this.changed) l(); }
+
+  /** After the current image is shown, and when the region, mode or reference change: metrics and statistics again. */
+  async analyse(): Promise<void> {
+    const s = this.host.store.getState();
+    const engine = this.host.engine();
+    const a = s.image.decoded;
+    const part = this.host.currentPart();
+    if (!engine || !part || !a || a.fileId !== s.image.currentFileId) return;
+    // the GPU still reads the previous image as A: the show that lands next analyses again
+    if (engine.shownFileId && engine.shownFileId() !== a.fileId) return;
+    const layer = part.layers.find((l) => l.name === s.image.layer) ?? part.layers[0];
+    if (!layer) return;
+    // counted only by a call that computes: one that finds nothing to do must not void a run already under way
+    const seq = ++this.analysisSeq;
+    const aChoice = layerChoice(layer, s.image.channel).choice;
+    const aPlaced = { dataWindow: part.dataWindow, displayWindow: part.displayWindow, levelCount: 1 };
+    const ref = s.compare.reference;
+    const b = ref ? this.referenceImage : null;
+    const bPart = ref?.file.summary?.parts[ref.part];
+    const bRegion = b && bPart ? alignedDataRegion(aPlaced, { dataWindow: b.dataWindow, displayWindow: b.displayWindow, levelCount: 1 }) : null;
+    const aRegion: Region = { x0: part.dataWindow[0], y0: part.dataWindow[1], widthPx: part.dataWindow[2] - part.dataWindow[0] + 1, heightPx: part.dataWindow[3] - part.dataWindow[1] + 1 };
+    const union = bRegion ? unionRegion(aRegion, bRegion) : aRegion;
+    const within = (r: Region): Region => (s.inspect.region ? intersectRegion(r, s.inspect.region) : r);
+    const cpu = (): { a: RgbaLayer; b: RgbaLayer | null } => ({
+      a: { rgba: assembleRgba(a, aChoice), ...aRegion },
+      b: b && bRegion && this.referenceChoice ? { rgba: assembleRgba(b, this.referenceChoice), ...bRegion } : null,
+    });
+    let cpuLayers: ReturnType<typeof cpu> | null = null;
+    const cpuOnce = () => (cpuLayers ??= cpu());
+
+    // Comparison
+    if (ref && b && bRegion && this.referenceChoice) {
+      const region = within(union);
+      const t0 = performance.now();
+      const gpu = await engine.metrics(region, 0).catch(() => null);
+      let totals: MetricsTotals, path: 'gpu' | 'cpu' = 'gpu', gpuMs = NaN;
+      if (gpu) { totals = gpu.value; gpuMs = gpu.gpuMs; } else { const l = cpuOnce(); totals = metricsReference(l.a, l.b!, region); path = 'cpu'; }
+      if (seq !== this.analysisSeq) return;
+      const aNames = slotNames(aChoice), bNames = slotNames(this.referenceChoice);
+      const used = [0, 1, 2, 3].filter((c) => aNames[c] !== null || bNames[c] !== null);
+      const rows: MetricRow[] = used.map((c) => ({ name: aNames[c] === bNames[c] || !bNames[c] ? (aNames[c] ?? '') : `${aNames[c] ?? '(none)'} ↔ ${bNames[c]}`, summary: summariseChannel(totals.channels[c]!, region) }));
+      const report: ComparisonReport = {
+        path, gpuMs, wallMs: performance.now() - t0,
+        a: `${s.library.files.find((f) => f.id === a.fileId)?.name ?? a.fileId} · ${layerText(layer.name)}`,
+        b: `${ref.file.name} · ${layerText(referenceLayer(ref, s.image.currentFileId, s.image.layer, s.image.channel)?.layer.name ?? ref.layer)}`,
+        rows, all: summariseAll(used.map((c) => totals.channels[c]!), region), pixelsDiffer: totals.pixelsDiffer, pixels: region.widthPx * region.heightPx, region,
+        notes: this.notes(part, bPart!, aNames, bNames, !!s.inspect.region),
+      };
+      this.host.actions.setCompare({ metrics: report, metricsNote: '' });
+    } else if (ref && !b) {
+      this.host.actions.setCompare({ metricsNote: `loading the reference ${ref.file.name}…` });
+    }
+
+    // Statistics
+    const source: StatsSource = ref && b && isDifference(s.compare.mode) ? { kind: 'difference', mode: s.compare.mode }
+      : ref && b && s.compare.mode === 'flip' && s.compare.showB ? { kind: 'b' } : { kind: 'a' };
+    const statsOver = source.kind === 'difference' ? union : source.kind === 'b' ? bRegion! : aRegion;
+    const region = within(statsOver);
+    const t0 = performance.now();
+    const gpu = await engine.statistics(region, statsSourceCode(source)).catch(() => null);
+    let channels: ChannelStats[], path: 'gpu' | 'cpu' = 'gpu', gpuMs = NaN;
+    if (gpu) { channels = gpu.value; gpuMs = gpu.gpuMs; } else {
+      const l = cpuOnce();
+      channels = statsReference(l.a, l.b ?? l.a, source, region);
+      path = 'cpu';
+    }
+    if (seq !== this.analysisSeq) return;
+    const names = slotNames(source.kind === 'b' && this.referenceChoice ? this.referenceChoice : aChoice);
+    const rowsOf = (chs: ChannelStats[]): StatRow[] => [0, 1, 2, 3].filter((c) => names[c] !== null).map((c) => {
+      const st = chs[c]!;
+      const { mean, sd } = meanAndSd(st);
+      return { name: names[c]!, n: st.n, min: st.n ? st.min : NaN, max: st.n ? st.max : NaN, mean, sd, nan: st.nan, inf: st.inf };
+    });
+    const rows = rowsOf(channels);
+    const sourceText = source.kind === 'a' ? `A: ${s.library.files.find((f) => f.id === a.fileId)?.name ?? ''} · ${layerText(layer.name)}`
+      : source.kind === 'b' ? `B: ${ref!.file.name}` : `${COMPARE_MODE_LABELS[source.kind === 'difference' ? source.mode : 'off']} (A − B)`;
+    const report: StatisticsReport = { path, gpuMs, wallMs: performance.now() - t0, source: sourceText, region, whole: !s.inspect.region, rows };
+    this.host.actions.setInspect({ stats: report });
+    if (report.whole) { this.wholeStats = report; if (s.inspect.autoRange) this.autoRange(report); return; }
+    // a rectangle's figures are shown; the colormap's auto range still comes from the whole image
+    if (!s.inspect.autoRange) return;
+    const wholeGpu = await engine.statistics(statsOver, statsSourceCode(source)).catch(() => null);
+    const whole = wholeGpu ? wholeGpu.value : (() => { const l = cpuOnce(); return statsReference(l.a, l.b ?? l.a, source, statsOver); })();
+    if (seq !== this.analysisSeq) return;
+    this.wholeStats = { ...report, region: statsOver, whole: true, rows: rowsOf(whole) };
+    this.autoRange(this.wholeStats);
+  }
+
+  /** The colormap's range from the whole image's finite values of the channels shown (symmetric about 0 for the diverging map). */
+  autoRange(report: StatisticsReport | null = this.wholeStats ?? this.host.store.getState().inspect.stats): void {
+    const s = this.host.store.getState();
+    if (!report || !report.rows.length) return;
+    const pick = colormapSource(s.image.channel).slots;
+    const rows = report.rows.length === 1 ? report.rows : report.rows.filter((_, i) => pick.includes(i));
+    let min = Math.min(...rows.map((r) => r.min).filter(Number.isFinite));
+    let max = Math.max(...rows.map((r) => r.max).filter(Number.isFinite));
+    if (!Number.isFinite(min) || !Number.isFinite(max)) return;
+    if (s.inspect.colormap === 'diverging') { const m = Math.max(Math.abs(min), Math.abs(max)); min = -m; max = m; }
+    if (min === max) { min -= 0.5; max += 0.5; }
+    if (min !== s.inspect.rangeMin || max !== s.inspect.rangeMax) this.host.actions.setInspect({ rangeMin: min, rangeMax: max });
+  }
+
+  /** What is said about the pair: alignment, data windows, resolutions, channel sets. Nothing is refused. */
+  private notes(a: PartSummary, b: PartSummary, aNames: (string | null)[], bNames: (string | null)[], region: boolean): string[] {
+    const out: string[] = [];
+    const dispSize = (p: PartSummary) => `${p.displayWindow[2] - p.displayWindow[0] + 1}×${p.displayWindow[3] - p.displayWindow[1] + 1}`;
+    if (dispSize(a) !== dispSize(b)) out.push(`Resolutions differ (A ${dispSize(a)}, B ${dispSize(b)}): aligned at their display windows' top-left corners, not resampled; outside an image's data window it counts as 0.`);
+    else if (a.displayWindow.join() !== b.displayWindow.join()) out.push(`Display windows differ (A ${boxText(a.displayWindow)}, B ${boxText(b.displayWindow)}): aligned at their top-left corners.`);
+    if (a.dataWindow.join() !== b.dataWindow.join()) out.push(`Data windows differ (A ${boxText(a.dataWindow)}, B ${boxText(b.dataWindow)}): compared over both; outside its data window an image counts as 0, as oiiotool does.`);
+    for (let c = 0; c < 4; c++) {
+      if (aNames[c] && !bNames[c]) out.push(`B has no ${aNames[c]}: compared with ${c === 3 ? 1 : 0}.`);
+      else if (!aNames[c] && bNames[c]) out.push(`A has no ${bNames[c]}: compared with ${c === 3 ? 1 : 0}.`);
+    }
+    if (region) out.push('Over the Shift-dragged rectangle only (Esc clears it).');
+    return out;
+  }
+}

@@ -1,0 +1,78 @@
+// The compare and inspect slices of the store: the reference and compare mode, colormap and range, the statistics
+// region, the panels' results, the Layers view and histogram; and their actions. Pure data and setters.
+import type { FileEntry } from '../host/api-types.js';
+import type { CompareMode } from '../../shaders/compare-params.js';
+import type { Colormap } from '../../shaders/colormaps.js';
+import type { MetricSummary, Region } from '../../shaders/compare-reference.js';
+import type { ChannelPick } from './layer-choice.js';
+
+/** The reference: a file (kept whole, so it outlives a change of folder), a part, and the layer and channel it was set with. */
+export interface ReferenceRef { file: FileEntry; part: number; layer: string; channel: ChannelPick }
+
+export interface MetricRow { name: string; summary: MetricSummary }
+
+export interface ComparisonReport {
+  path: 'gpu' | 'cpu';
+  /** GPU time of the difference + reduction passes (NaN without timestamps or on the CPU), and wall time. */
+  gpuMs: number;
+  wallMs: number;
+  a: string;
+  b: string;
+  rows: MetricRow[];
+  all: MetricSummary;
+  pixelsDiffer: number;
+  pixels: number;
+  region: Region;
+  /** How the two were aligned and what differs between them (data windows, resolutions, channel sets). */
+  notes: string[];
+}
+
+export interface StatRow { name: string; n: number; min: number; max: number; mean: number; sd: number; nan: number; inf: number }
+
+export interface StatisticsReport {
+  path: 'gpu' | 'cpu';
+  gpuMs: number;
+  wallMs: number;
+  /** What the values are: "A: file · layer", "B: …", or a difference image. */
+  source: string;
+  region: Region;
+  /** True for the whole image; false for a Shift-dragged rectangle. */
+  whole: boolean;
+  rows: StatRow[];
+}
+
+export interface CompareSlice {
+  reference: ReferenceRef | null;
+  mode: CompareMode;
+  /** A/B flip: B is shown. */
+  showB: boolean;
+  wipeAxis: 'x' | 'y';
+  metrics: ComparisonReport | null;
+  /** Why there are no metrics (no reference yet, or what failed). */
+  metricsNote: string;
+}
+
+export interface InspectSlice {
+  colormap: Colormap;
+  autoRange: boolean;
+  rangeMin: number;
+  rangeMax: number;
+  /** Statistics over this rectangle (A's pixel space) instead of the whole image; set by Shift-drag. */
+  region: Region | null;
+  stats: StatisticsReport | null;
+  histogramOpen: boolean;
+  histogramLog: boolean;
+  layersView: boolean;
+  /** Layers the engine draws in the Layers view now (0 while their textures are being made). */
+  layersDrawn: number;
+  /** Values drawn inside pixels when zoomed in far enough. */
+  pixelValues: boolean;
+}
+
+export function initialCompare(): CompareSlice {
+  return { reference: null, mode: 'off', showB: false, wipeAxis: 'x', metrics: null, metricsNote: '' };
+}
+
+export function initialInspect(): InspectSlice {
+  return { colormap: 'none', autoRange: true, rangeMin: 0, rangeMax: 1, region: null, stats: null, histogramOpen: true, histogramLog: true, layersView: false, layersDrawn: 0, pixelValues: true };
+}

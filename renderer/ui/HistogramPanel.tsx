@@ -1,0 +1,57 @@
+// The histogram of what is shown (A, or B while A/B flip shows it), per channel (R, G, B and luminance) over log2 of the
+// value, with a linear or log count axis; drawn in the preview's corner from the engine's GPU histogram.
+import { useEffect, useRef, useState } from 'react';
+import { HIST_BINS, HIST_MAX_LOG2, HIST_MIN_LOG2 } from '../../shaders/display-params.js';
+import { useApp, useController } from './context.js';
+
+const SERIES: [number, string][] = [[1, 'rgba(255, 90, 90, 0.8)'], [2, 'rgba(90, 230, 90, 0.8)'], [3, 'rgba(110, 140, 255, 0.85)'], [0, 'rgba(235, 235, 235, 0.9)']];
+
+export function HistogramPanel() {
+  const c = useController();
+  const open = useApp((s) => s.inspect.histogramOpen);
+  const log = useApp((s) => s.inspect.histogramLog);
+  const showB = useApp((s) => s.compare.reference !== null && s.compare.mode === 'flip' && s.compare.showB);
+  const layers = useApp((s) => s.inspect.layersView);
+  // nothing shown (a file that cannot be read, or still being written): no histogram either
+  const nothing = useApp((s) => s.image.error !== null || s.library.files.find((f) => f.id === s.image.currentFileId)?.status !== 'ok');
+  const ref = useRef<HTMLCanvasElement>(null);
+  const [, tick] = useState(0);
+  useEffect(() => c.subscribe(() => tick((n) => n + 1)), [c]);
+  const bins = c.histogram;
+  useEffect(() => {
+    const cv = ref.current;
+    if (!cv || !bins) return;
+    const ctx = cv.getContext('2d')!;
+    const W = cv.width, H = cv.height;
+    ctx.clearRect(0, 0, W, H);
+    const y = (n: number) => (log ? Math.log10(1 + n) : n);
+    let top = 1;
+    for (const [k] of SERIES) for (let i = 1; i < HIST_BINS; i++) top = Math.max(top, y(bins[k * HIST_BINS + i]!));
+    for (const [k, colour] of SERIES) {
+      ctx.strokeStyle = colour;
+      ctx.beginPath();
+      for (let i = 0; i < HIST_BINS; i++) {
+        const px = (i / (HIST_BINS - 1)) * W, py = H - (y(bins[k * HIST_BINS + i]!) / top) * (H - 2);
+        if (i) ctx.lineTo(px, py); else ctx.moveTo(px, py);
+      }
+      ctx.stroke();
+    }
+    // 1.0 and the 18 % grey marked
+    for (const v of [1, 0.18]) {
+      const px = ((Math.log2(v) - HIST_MIN_LOG2) / (HIST_MAX_LOG2 - HIST_MIN_LOG2)) * W;
+      ctx.strokeStyle = 'rgba(255, 255, 255, 0.25)';
+      ctx.beginPath(); ctx.moveTo(px, 0); ctx.lineTo(px, H); ctx.stroke();
+    }
+  });
+  if (!open || layers || nothing) return null;
+  return (
+    <figure className="histogram" role="img" aria-label={`Histogram of ${showB ? 'B' : 'A'}: R, G, B and luminance over log2 value, ${log ? 'log' : 'linear'} counts`}>
+      <figcaption>
+        Histogram · {showB ? 'B' : 'A'}
+        <button type="button" className="link" onClick={() => c.actions.setInspect({ histogramLog: !log })} title="Count axis: linear or log (Y)">{log ? 'log' : 'linear'}</button>
+      </figcaption>
+      <canvas ref={ref} width={256} height={90} />
+      <div className="ticks"><span>2⁻¹⁶</span><span>2⁻⁸</span><span>1</span><span>2⁸</span><span>2¹⁶</span></div>
+    </figure>
+  );
+}

@@ -1,0 +1,38 @@
+// The Statistics region: min, max, mean, standard deviation, NaN and Inf per channel of what is shown, over the whole
+// image or the Shift-dragged rectangle.
+import { fmtCount, fmtValue } from './format.js';
+import { useApp, useController } from './context.js';
+
+export function StatisticsPanel() {
+  const c = useController();
+  const st = useApp((s) => s.inspect.stats);
+  const region = useApp((s) => s.inspect.region);
+  if (!st) return null;
+  const r = st.region;
+  return (
+    <section className="panel statistics" role="region" aria-label="Statistics">
+      <h2>Statistics</h2>
+      <p className="pair">{st.source}<br />
+        <span data-key="stats-region">{st.whole ? `whole image, ${r.widthPx}×${r.heightPx}` : `rectangle ${r.x0},${r.y0} – ${r.x0 + r.widthPx - 1},${r.y0 + r.heightPx - 1} (${r.widthPx}×${r.heightPx})`}</span>
+        {region && <button type="button" className="link" onClick={() => c.actions.setInspect({ region: null })} title="Back to the whole image (Esc)">whole image</button>}
+      </p>
+      <table>
+        <thead><tr><th>channel</th><th>min</th><th>max</th><th>mean</th><th title="population standard deviation">std dev</th><th>NaN</th><th>Inf</th></tr></thead>
+        <tbody>
+          {st.rows.map((row) => (
+            <tr key={row.name} data-channel={row.name}>
+              <th>{row.name}</th>
+              <td data-key="min">{fmtValue(row.min)}</td>
+              <td data-key="max">{fmtValue(row.max)}</td>
+              <td data-key="mean">{fmtValue(row.mean)}</td>
+              <td data-key="sd">{fmtValue(row.sd)}</td>
+              <td data-key="nan">{fmtCount(row.nan)}</td>
+              <td data-key="inf">{fmtCount(row.inf)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="source">{st.path === 'gpu' ? `GPU reduction${Number.isFinite(st.gpuMs) ? `, ${st.gpuMs.toFixed(3)} ms GPU` : ''}` : 'CPU (no WebGPU)'}; Shift-drag on the image for a rectangle</p>
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+// Byte layouts of the compare pass's view block and the reduce passes' parameters and results (mirroring
+// compare.wgsl, reduce-common.wgsl, metrics.wgsl and stats.wgsl), packed and parsed without the GPU.
+import type { DisplayParams } from './display-params.js';
+import { packDisplay, type UniformBlock } from './layouts.js';
+import type { ChannelMetrics, ChannelStats, MetricsTotals, Region } from './compare-reference.js';
+
+/** `CompareView` in compare.wgsl. */
+export const COMPARE_VIEW_BYTES = 128;
+/** `ReduceParams` in reduce-common.wgsl. */
+export const REDUCE_PARAMS_BYTES = 64;
+/** `MetricPartial` in metrics.wgsl: 13 vec4. */
+export const METRIC_PARTIAL_BYTES = 208;
+/** `StatPartial` in stats.wgsl: 7 vec4. */
+export const STAT_PARTIAL_BYTES = 112;
+/** Region pixels one reduce workgroup covers per side (8 threads × 4 px). */
+export const REDUCE_WG_PX = 32;
+
+/** One image's placement in the compare pass: canvas px of its data window's corner, its size and MIP levels. */
+export interface ComparePlacement { originXPx: number; originYPx: number; widthPx: number; heightPx: number; levelCount: number }
+
+export interface CompareGeometry {
+  a: ComparePlacement;
+  b: ComparePlacement;
+  texelsPerPx: number;
+  /** A's display window relative to A's data origin (min inclusive, max exclusive). */
+  displayMinX: number; displayMinY: number; displayMaxX: number; displayMaxY: number;
+  background: number;
+  viewFlags: number;
+  /** SHOW_A, SHOW_B, SHOW_SPLIT or SHOW_METRIC_BASE + metric code. */
+  show: number;
+  splitAxis: 'x' | 'y';
+  splitPx: number;
+  /** 0: the tone-map; else a colormap code over [rangeMin, rangeMax]. */
+  colormap: number;
+  rangeMin: number;
+  rangeMax: number;
+}
+
+export function packCompareView(block: UniformBlock, p: DisplayParams, g: CompareGeometry): void {
+  packDisplay(block, 0, p);
+  const f = block.f32, u = block.u32;
+  f[8] = g.a.originXPx; f[9] = g.a.originYPx; f[10] = g.texelsPerPx; f[11] = g.a.levelCount;
+  f[12] = g.a.widthPx; f[13] = g.a.heightPx; f[14] = g.b.originXPx; f[15] = g.b.originYPx;
+  f[16] = g.b.widthPx; f[17] = g.b.heightPx; f[18] = g.b.levelCount; f[19] = g.background;
+  f[20] = g.displayMinX; f[21] = g.displayMinY; f[22] = g.displayMaxX; f[23] = g.displayMaxY;
+  u[24] = g.show; u[25] = g.splitAxis === 'y' ? 1 : 0; f[26] = g.splitPx; u[27] = g.viewFlags;
+  u[28] = g.colormap; f[29] = g.rangeMin; f[30] = g.rangeMax; f[31] = 0;
+}
+
+/** Where the two layers of a reduce pass lie, in A's pixel space. */
+export interface ReducePlacement { aX0: number; aY0: number; aWidthPx: number; aHeightPx: number; bX0: number; bY0: number; bWidthPx: number; bHeightPx: number }
+
+export function reduceWorkgroups(region: Region): [number, number] {
+  return [Math.max(1, Math.ceil(region.widthPx / REDUCE_WG_PX)), Math.max(1, Math.ceil(region.heightPx / REDUCE_WG_PX))];
+}
+
+export function packReduceParams(block: UniformBlock, region: Region, at: ReducePlacement, valueMode: number, partialCount: number, threshold: number): void {
+  const i = block.i32, u = block.u32, f = block.f32;
+  i[0] = region.x0; i[1] = region.y0; u[2] = region.widthPx; u[3] = region.heightPx;
+  i[4] = at.aX0; i[5] = at.aY0; i[6] = at.aWidthPx; i[7] = at.aHeightPx;
+  i[8] = at.bX0; i[9] = at.bY0; i[10] = at.bWidthPx; i[11] = at.bHeightPx;
+  u[12] = valueMode; u[13] = partialCount; f[14] = threshold; u[15] = 0;
+}
+
+/** A MetricPartial as read back: per channel figures and the pixels where any channel differs. */
+export function parseMetrics(bytes: ArrayBuffer, region: Region): MetricsTotals {
+  const u = new Uint32Array(bytes, 0, METRIC_PARTIAL_BYTES / 4), f = new Float32Array(bytes, 0, METRIC_PARTIAL_BYTES / 4);
+  const vec = (k: number, c: number): number => k * 4 + c;
+  const channels: ChannelMetrics[] = [0, 1, 2, 3].map((c) => ({
+    n: u[vec(0, c)]!, nanA: u[vec(1, c)]!, infA: u[vec(2, c)]!, nanB: u[vec(3, c)]!, infB: u[vec(4, c)]!, differ: u[vec(5, c)]!,
+    maxAt: u[vec(6, c)]!, sum: f[vec(7, c)]!, sumAbs: f[vec(8, c)]!, sumSq: f[vec(9, c)]!, maxAbs: f[vec(10, c)]!, peak: f[vec(12, c)]!,
+  }));
+  return { channels, pixelsDiffer: u[vec(11, 0)]!, region };
+}
+
+export function parseStats(bytes: ArrayBuffer): ChannelStats[] {
+  const u = new Uint32Array(bytes, 0, STAT_PARTIAL_BYTES / 4), f = new Float32Array(bytes, 0, STAT_PARTIAL_BYTES / 4);
+  return [0, 1, 2, 3].map((c) => {
+    const n = u[c]!;
+    return { n, nan: u[4 + c]!, inf: u[8 + c]!, mean: f[12 + c]!, m2: f[16 + c]!, min: n ? f[20 + c]! : Infinity, max: n ? f[24 + c]! : -Infinity };
+  });
+}
