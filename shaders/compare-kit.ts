@@ -1,16 +1,20 @@
 // The compare and reduce pipelines for one device, beside a ShaderKit (whose palette and target layouts they share):
 // layouts by update frequency (group 0 per frame, group 1 per image pair, group 2 static: palette and colormaps,
 // group 3 the compute target), pipelines cached by key; and the encoders of the passes.
-import tonemapCore from './tonemap-core.wgsl';
+import tonemapCoreSrc from './tonemap-core.wgsl';
+import lutSrc from './lut.wgsl';
 import compareCore from './compare-core.wgsl';
 import compareSrc from './compare.wgsl';
 import compareComputeSrc from './compare-compute.wgsl';
 import reduceCommon from './reduce-common.wgsl';
 import metricsSrc from './metrics.wgsl';
 import statsSrc from './stats.wgsl';
+
+/** The tone-map core with the LUT it may apply (lut.wgsl), as the ShaderKit's pipelines have it. */
+const tonemapCore = tonemapCoreSrc + lutSrc;
 import { colormapTable } from './colormaps.js';
 import { COMPARE_VIEW_BYTES, METRIC_PARTIAL_BYTES, REDUCE_PARAMS_BYTES, STAT_PARTIAL_BYTES, packReduceParams, reduceWorkgroups, type ReducePlacement } from './compare-layouts.js';
-import { PALETTE_BYTES, UniformBlock } from './layouts.js';
+import { LUT_PARAMS_BYTES, PALETTE_BYTES, UniformBlock } from './layouts.js';
 import type { Region } from './compare-reference.js';
 import { STORAGE_TARGET_FORMATS, TONEMAP_WORKGROUP, type ShaderKit, type WorkgroupShape } from './pipelines.js';
 
@@ -22,7 +26,9 @@ export class CompareKit {
   readonly pairLayout: GPUBindGroupLayout;
   readonly staticLayout: GPUBindGroupLayout;
   readonly reduceLayout: GPUBindGroupLayout;
-  readonly staticGroup: GPUBindGroup;
+  private staticGroupMade: GPUBindGroup | null = null;
+  /** The ShaderKit's static group the compare static group was made beside: a new one means a new LUT. */
+  private staticGroupFor: GPUBindGroup | null = null;
   private readonly lut: GPUBuffer;
   private readonly palette: GPUBuffer;
   private readonly cache = new Map<string, GPURenderPipeline | GPUComputePipeline>();
@@ -36,9 +42,12 @@ export class CompareKit {
       { binding: 0, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
       { binding: 1, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
     ] });
-    this.staticLayout = d.createBindGroupLayout({ label: 'compare static (palette, colormaps)', entries: [
+    // the tone-map core reads the view's LUT (lut.wgsl, bindings 1 and 2) in the compare pass too
+    this.staticLayout = d.createBindGroupLayout({ label: 'compare static (palette, LUT, colormaps)', entries: [
       { binding: 0, visibility: ALL, buffer: { type: 'uniform', minBindingSize: PALETTE_BYTES } },
-      { binding: 1, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } },
+      { binding: 1, visibility: ALL, buffer: { type: 'uniform', minBindingSize: LUT_PARAMS_BYTES } },
+      { binding: 2, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float', viewDimension: '3d' } },
+      { binding: 3, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } },
     ] });
     this.reduceLayout = d.createBindGroupLayout({ label: 'reduce', entries: [
       { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', minBindingSize: REDUCE_PARAMS_BYTES } },
@@ -52,9 +61,17 @@ export class CompareKit {
     d.queue.writeBuffer(this.lut, 0, table);
     // the palette again (the ShaderKit's buffer is private to it): 192 bytes, written once
     this.palette = d.createBuffer({ label: 'compare palette', size: PALETTE_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    this.staticGroup = d.createBindGroup({ label: 'compare static', layout: this.staticLayout, entries: [
-      { binding: 0, resource: { buffer: this.palette } }, { binding: 1, resource: { buffer: this.lut } },
-    ] });
+  }
+
+  /** Group 2 of the compare pass: made again only when the ShaderKit's LUT changed (read it when encoding). */
+  get staticGroup(): GPUBindGroup {
+    if (!this.staticGroupMade || this.staticGroupFor !== this.kit.staticBindGroup) {
+      this.staticGroupFor = this.kit.staticBindGroup;
+      this.staticGroupMade = this.kit.device.createBindGroup({ label: 'compare static', layout: this.staticLayout, entries: [
+        { binding: 0, resource: { buffer: this.palette } }, ...this.kit.lutEntries(), { binding: 3, resource: { buffer: this.lut } },
+      ] });
+    }
+    return this.staticGroupMade;
   }
 
   /** Fills the palette from the same packer as the ShaderKit's (called once by the owner with a packed block). */

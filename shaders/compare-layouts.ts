@@ -1,11 +1,11 @@
 // Byte layouts of the compare pass's view block and the reduce passes' parameters and results (mirroring
 // compare.wgsl, reduce-common.wgsl, metrics.wgsl and stats.wgsl), packed and parsed without the GPU.
 import type { DisplayParams } from './display-params.js';
-import { packDisplay, type UniformBlock } from './layouts.js';
+import { DISPLAY_WORDS, packDisplay, type UniformBlock } from './layouts.js';
 import type { ChannelMetrics, ChannelStats, MetricsTotals, Region } from './compare-reference.js';
 
-/** `CompareView` in compare.wgsl. */
-export const COMPARE_VIEW_BYTES = 128;
+/** `CompareView` in compare.wgsl: the Display block, then 24 words of geometry. */
+export const COMPARE_VIEW_BYTES = DISPLAY_WORDS * 4 + 96;
 /** `ReduceParams` in reduce-common.wgsl. */
 export const REDUCE_PARAMS_BYTES = 64;
 /** `MetricPartial` in metrics.wgsl: 13 vec4. */
@@ -39,12 +39,13 @@ export interface CompareGeometry {
 export function packCompareView(block: UniformBlock, p: DisplayParams, g: CompareGeometry): void {
   packDisplay(block, 0, p);
   const f = block.f32, u = block.u32;
-  f[8] = g.a.originXPx; f[9] = g.a.originYPx; f[10] = g.texelsPerPx; f[11] = g.a.levelCount;
-  f[12] = g.a.widthPx; f[13] = g.a.heightPx; f[14] = g.b.originXPx; f[15] = g.b.originYPx;
-  f[16] = g.b.widthPx; f[17] = g.b.heightPx; f[18] = g.b.levelCount; f[19] = g.background;
-  f[20] = g.displayMinX; f[21] = g.displayMinY; f[22] = g.displayMaxX; f[23] = g.displayMaxY;
-  u[24] = g.show; u[25] = g.splitAxis === 'y' ? 1 : 0; f[26] = g.splitPx; u[27] = g.viewFlags;
-  u[28] = g.colormap; f[29] = g.rangeMin; f[30] = g.rangeMax; f[31] = 0;
+  const o = DISPLAY_WORDS;
+  f[o] = g.a.originXPx; f[o + 1] = g.a.originYPx; f[o + 2] = g.texelsPerPx; f[o + 3] = g.a.levelCount;
+  f[o + 4] = g.a.widthPx; f[o + 5] = g.a.heightPx; f[o + 6] = g.b.originXPx; f[o + 7] = g.b.originYPx;
+  f[o + 8] = g.b.widthPx; f[o + 9] = g.b.heightPx; f[o + 10] = g.b.levelCount; f[o + 11] = g.background;
+  f[o + 12] = g.displayMinX; f[o + 13] = g.displayMinY; f[o + 14] = g.displayMaxX; f[o + 15] = g.displayMaxY;
+  u[o + 16] = g.show; u[o + 17] = g.splitAxis === 'y' ? 1 : 0; f[o + 18] = g.splitPx; u[o + 19] = g.viewFlags;
+  u[o + 20] = g.colormap; f[o + 21] = g.rangeMin; f[o + 22] = g.rangeMax; f[o + 23] = 0;
 }
 
 /** Where the two layers of a reduce pass lie, in A's pixel space. */

@@ -37,7 +37,8 @@ const STOPS: u32 = 64u;
 @group(1) @binding(0) var imageA: texture_2d<f32>;
 @group(1) @binding(1) var imageB: texture_2d<f32>;
 @group(2) @binding(0) var<uniform> palette: Palette;
-@group(2) @binding(1) var<storage, read> colormaps: array<vec4f>;
+// bindings 1 and 2 of group 2: the tone-map core's LUT (lut.wgsl)
+@group(2) @binding(3) var<storage, read> colormaps: array<vec4f>;
 
 fn loadClampedT(t: texture_2d<f32>, level: i32, texel: vec2i) -> vec4f {
   let size = vec2i(textureDimensions(t, level));
