@@ -2,34 +2,20 @@
 // the histogram against the CPU reference on random HDR input (NaN, Inf, negatives, huge values); engine caching,
 // eviction and device-loss recovery with real textures.
 import { test, expect, type Page } from '@playwright/test';
-import { build } from 'esbuild';
-import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { serveHarness } from './harness-server.js';
+import { randomHdr } from './hdr-input.js';
 import { DISPLAY_TRANSFORMS, CHANNEL_VIEWS, DEFAULT_DISPLAY, HIST_BINS, type DisplayParams } from '../shaders/display-params.js';
 import { histogram, mipReduce, toneMapPixel } from '../shaders/tonemap-reference.js';
 import { formatCube, lutFromFunction, type Lut } from '../shaders/lut-cube.js';
 import { LUT_SHAPERS, type LutShaper } from '../shaders/lut-apply.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 let url = '';
 let close: () => Promise<void> = async () => {};
 
 test.beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'exrview-harness-'));
-  await build({ entryPoints: [join(root, 'renderer/testing/gpu-harness.ts')], bundle: true, format: 'esm', outfile: join(dir, 'harness.js'), loader: { '.wgsl': 'text' }, target: 'es2022', logLevel: 'warning' });
-  const js = readFileSync(join(dir, 'harness.js'));
-  const server = createServer((req, res) => {
-    if (req.url === '/harness.js') { res.setHeader('content-type', 'text/javascript'); res.end(js); return; }
-    res.setHeader('content-type', 'text/html');
-    res.end('<!doctype html><html><body><script type="module" src="/harness.js"></script></body></html>');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const addr = server.address();
-  url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/`;
-  close = () => new Promise((r) => server.close(() => r()));
+  const served = await serveHarness('renderer/testing/gpu-harness.ts');
+  url = served.url;
+  close = served.close;
 });
 test.afterAll(async () => close());
 
@@ -38,25 +24,6 @@ async function open(page: Page): Promise<void> {
   await page.waitForFunction(() => 'gpuHarness' in window);
 }
 
-/** Deterministic random HDR RGBA: mostly log-uniform over ±2^±12, plus negatives, zeros, huge values, NaN and ±Inf. */
-function randomHdr(n: number, seed: number): number[] {
-  let s = seed >>> 0;
-  const rnd = (): number => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
-  const out: number[] = [];
-  for (let i = 0; i < n * 4; i++) {
-    const k = rnd();
-    let v: number;
-    if (k < 0.02) v = NaN;
-    else if (k < 0.03) v = Infinity;
-    else if (k < 0.04) v = -Infinity;
-    else if (k < 0.06) v = 0;
-    else if (k < 0.08) v = (rnd() < 0.5 ? -1 : 1) * 3e38 * rnd();
-    else if (k < 0.18) v = -Math.pow(2, rnd() * 8 - 6);
-    else v = Math.pow(2, rnd() * 24 - 12);
-    out.push(Math.fround(v));
-  }
-  return out;
-}
 
 const W = 64, H = 64;
 

@@ -2,13 +2,11 @@
 // on random HDR input with NaN, ±Inf, negatives and huge values: every difference mode, the metrics and statistics
 // reductions; and the GPU metrics against `oiiotool --diff` on pairs written by the project's writer.
 import { test, expect, type Page } from '@playwright/test';
-import { build } from 'esbuild';
+import { serveHarness } from './harness-server.js';
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { randomHdr } from './hdr-input.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../shaders/display-params.js';
 import { DIFFERENCE_MODES, SHOW_A, SHOW_B, SHOW_METRIC_BASE, SHOW_SPLIT, differenceCode, statsSourceCode, type StatsSource } from '../shaders/compare-params.js';
@@ -19,23 +17,13 @@ import {
 } from '../shaders/compare-reference.js';
 import { floatToHalf, halfToFloat, toneMapPixel } from '../shaders/tonemap-reference.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 let url = '';
 let close: () => Promise<void> = async () => {};
 
 test.beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'exrview-compare-harness-'));
-  await build({ entryPoints: [join(root, 'renderer/testing/compare-harness.ts')], bundle: true, format: 'esm', outfile: join(dir, 'harness.js'), loader: { '.wgsl': 'text' }, target: 'es2022', logLevel: 'warning' });
-  const js = readFileSync(join(dir, 'harness.js'));
-  const server = createServer((req, res) => {
-    if (req.url === '/harness.js') { res.setHeader('content-type', 'text/javascript'); res.end(js); return; }
-    res.setHeader('content-type', 'text/html');
-    res.end('<!doctype html><html><body><script type="module" src="/harness.js"></script></body></html>');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const addr = server.address();
-  url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/`;
-  close = () => new Promise((r) => server.close(() => r()));
+  const served = await serveHarness('renderer/testing/compare-harness.ts');
+  url = served.url;
+  close = served.close;
 });
 test.afterAll(async () => close());
 

@@ -15,14 +15,15 @@ test.beforeAll(async () => {
   buildProject();
   const { writeExrFile } = await import('../electron/exr/writer.js');
   dir = mkdtempSync(join(tmpdir(), 'exrview-layout-'));
+  // two single images (numbered names would make them one sequence item)
   mkdirSync(join(dir, 'sq010'));
   const W = 48, H = 32, box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
   const write = (path: string, k: number) => writeExrFile(path, [{ dataWindow: box, compression: 'zip', channels: ['R', 'G', 'B'].map((name, c) => ({
     name, pixelType: 'float' as const, data: floatPlane(W, H, (x, y) => ((x + y * k) / W) * (0.3 + c * 0.2)),
   })) }]);
   write(join(dir, 'top.exr'), 1);
-  write(join(dir, 'sq010', 'beauty_0001.exr'), 2);
-  write(join(dir, 'sq010', 'beauty_0002.exr'), 3);
+  write(join(dir, 'sq010', 'key_light.exr'), 2);
+  write(join(dir, 'sq010', 'fill_light.exr'), 3);
   server = await serveFolder(dir);
 });
 test.afterAll(() => { server?.stop(); });
@@ -89,10 +90,10 @@ test('a folder or an EXR dropped on the window opens it (the file selected); a d
   const grid = page.getByRole('listbox', { name: 'Images' });
   await expect(grid.getByRole('option', { name: 'top.exr' })).toBeVisible();
   // an EXR from a file manager: its folder opens and it is the current image
-  await drop(page, `# dropped\r\n${pathToFileURL(join(dir, 'sq010', 'beauty_0002.exr')).href}\r\n`, ['beauty_0002.exr']);
-  await expect(grid.getByRole('option', { name: 'beauty_0001.exr' })).toBeVisible();
-  await expect(grid.getByRole('option', { name: 'beauty_0002.exr' })).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByRole('region', { name: 'Statistics' })).toContainText('beauty_0002.exr');
+  await drop(page, `# dropped\r\n${pathToFileURL(join(dir, 'sq010', 'fill_light.exr')).href}\r\n`, ['fill_light.exr']);
+  await expect(grid.getByRole('option', { name: 'key_light.exr' })).toBeVisible();
+  await expect(grid.getByRole('option', { name: 'fill_light.exr' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('region', { name: 'Statistics' })).toContainText('fill_light.exr');
   // a folder: it opens
   await drop(page, pathToFileURL(dir).href + '/', []);
   await expect(grid.getByRole('option', { name: 'top.exr' })).toBeVisible();

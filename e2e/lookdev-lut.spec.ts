@@ -28,7 +28,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => { server?.stop(); });
 
-/** Mean R, G, B (0..255) of an element on screen; `inner`: only the middle of it (a grid cell's picture, not its frame). */
+/** Mean R, G, B (0..255) of an element on screen; `inner`: only the middle of it (a grid cell's picture, not its frame; the preview's picture, not the surround). */
 async function meanRgb(el: Locator, inner = false): Promise<[number, number, number]> {
   let img = sharp(await el.screenshot());
   if (inner) {
@@ -58,7 +58,10 @@ test('a .cube LUT from the picker changes the preview, the grid and the export; 
   await grid.getByRole('option', { name: 'ramp.exr' }).click();
   const preview = page.getByRole('img', { name: 'Preview' });
   await settle(page);
-  const before = await meanRgb(preview);
+  // the histogram over the preview does not follow the LUT: hidden, so that the means are the picture's
+  await page.keyboard.press('Shift+H');
+  await expect(page.getByRole('img', { name: /^Histogram/ })).toBeHidden();
+  const before = await meanRgb(preview, true);
   const cellBefore = await meanRgb(grid.getByRole('option', { name: 'ramp.exr' }), true);
   expect(before[0]).toBeGreaterThan(before[2] * 1.2); // the ramp is red-heavy
   await page.screenshot({ path: join(shots, 'lut-before.png') });
@@ -67,7 +70,7 @@ test('a .cube LUT from the picker changes the preview, the grid and the export; 
   await expect(page.getByLabel('LUT name')).toHaveText('swap.cube');
   await expect(page.locator('.status')).toContainText('LUT swap.cube loaded: 17³ (swap red and blue)');
   await settle(page);
-  const after = await meanRgb(preview);
+  const after = await meanRgb(preview, true);
   const cellAfter = await meanRgb(grid.getByRole('option', { name: 'ramp.exr' }), true);
   await page.screenshot({ path: join(shots, 'lut-after.png') });
   // red and blue swap places in the preview and in the grid's thumbnail
@@ -79,7 +82,7 @@ test('a .cube LUT from the picker changes the preview, the grid and the export; 
   // on the log shaper the LUT sees log-encoded scene values instead of sRGB: the picture changes again
   await page.getByRole('combobox', { name: 'LUT applies' }).selectOption('log');
   await settle(page);
-  const onLog = await meanRgb(preview);
+  const onLog = await meanRgb(preview, true);
   expect(Math.abs(onLog[2] - after[2])).toBeGreaterThan(5);
 
   // the export goes through the same LUT (the host parses the same .cube and applies the CPU reference)
@@ -101,7 +104,7 @@ test('a .cube LUT from the picker changes the preview, the grid and the export; 
   // removing it restores the picture
   await page.getByRole('button', { name: 'Remove LUT' }).click();
   await settle(page);
-  const removed = await meanRgb(preview);
+  const removed = await meanRgb(preview, true);
   await page.screenshot({ path: join(shots, 'lut-removed.png') });
   for (let c = 0; c < 3; c++) expect(Math.abs(removed[c]! - before[c]!)).toBeLessThan(2);
 
@@ -113,7 +116,7 @@ test('a .cube LUT from the picker changes the preview, the grid and the export; 
   }, SWAP);
   await expect(page.getByLabel('LUT name')).toHaveText('dropped.cube');
   await settle(page);
-  const dropped = await meanRgb(preview);
+  const dropped = await meanRgb(preview, true);
   expect(dropped[2]).toBeGreaterThan(dropped[0] * 1.2);
   await page.getByRole('button', { name: 'Remove LUT' }).click();
 

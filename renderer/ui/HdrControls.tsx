@@ -10,7 +10,7 @@ export function HdrControls() {
   const reason = support ? support.reason : 'checking the display…';
   return (
     <span className="hdr">
-      <label title={reason}>
+      <label title={`${reason} (Q)`}>
         <input type="checkbox" aria-label="HDR output" aria-describedby="hdr-reason" disabled={!available} checked={on} onChange={(e) => c.actions.setHdrOutput(e.target.checked)} /> HDR output
       </label>
       {available && on ? (

@@ -27,6 +27,8 @@ export const KEYS: [string, string][] = [
   ['Shift+H', 'histogram on / off'], ['Y', 'histogram count axis: linear / log'],
   ['V', 'pixel values drawn inside pixels when zoomed in'],
   ['S', 'export the selection…'], ['D', 'diagnostics panel'],
+  ['U / Shift+U', 'load a .cube LUT… / remove it'], ['Q', 'HDR output on / off (where the display allows it)'],
+  ['H', '2D view / Environment view'],
   ['?', 'this help'], ['Esc', 'close this help; clear the statistics rectangle'],
 ];
 

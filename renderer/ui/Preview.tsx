@@ -173,8 +173,8 @@ export function Preview() {
       <div className="preview-bar">
         <Pickers />
         <span className="view-switch" role="group" aria-label="View mode">
-          <button type="button" aria-pressed={!env.on} onClick={() => setEnv({ ...env, on: false })}>2D</button>
-          <button type="button" aria-pressed={env.on} disabled={!hasImage} title={guess.kind ? guess.why : 'not marked as an environment map: pick its layout after switching'}
+          <button type="button" aria-pressed={!env.on} title="The image in 2D (H: 2D / Environment)" onClick={() => setEnv({ ...env, on: false })}>2D</button>
+          <button type="button" aria-pressed={env.on} disabled={!hasImage} title={`${guess.kind ? guess.why : 'not marked as an environment map: pick its layout after switching'} (H)`}
             className={guess.kind ? 'suggested' : undefined} onClick={() => setEnv({ ...env, on: true })}>Environment</button>
           {env.on && (
             <select aria-label="Map layout" value={envKind} onChange={(e) => setEnv({ ...env, kind: e.target.value as EnvKind })}>

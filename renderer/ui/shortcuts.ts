@@ -63,6 +63,11 @@ export function installShortcuts(c: Controller): () => void {
       case 'o': case 'O': focusField('Folder'); break;
       case '/': focusField('Filter'); break;
       case 'v': case 'V': a.setInspect({ pixelValues: !s.inspect.pixelValues }); break;
+      case 'u': document.querySelector<HTMLButtonElement>('.toolbar .lut button[title^="Load"]')?.click(); break;
+      case 'U': a.setDisplay({ lut: null }); break;
+      case 'q': if (s.view.hdr.support?.available) a.setHdrOutput(!s.view.display.hdr); break;
+      // the 2D / Environment switch is the preview's own state: the key presses its button
+      case 'h': document.querySelector<HTMLButtonElement>('.view-switch button[aria-pressed="false"]:not([disabled])')?.click(); break;
       case '?': a.toggleHelp(); break;
       case 'Escape': a.setUi({ helpOpen: false }); if (s.inspect.region) a.setInspect({ region: null }); break;
       default: return;
