@@ -197,7 +197,10 @@ export class ExrReader {
 
     const chunkIndices = chunksForRegion(part, level, region);
     const plans = new Map<string, UnpackPlan>();
+    // no channel selected: a pass that only keeps the decompressed chunks (a chunk store's fill)
+    const anyPlane = planes.some((p) => p !== null);
     const unpack = (place: ChunkPlace, raw: Uint8Array): void => {
+      if (!anyPlane) return;
       const planKey = `${place.block.x0}:${place.block.widthPx}`;
       let plan = plans.get(planKey);
       if (!plan) plans.set(planKey, (plan = makeUnpackPlan(place.block, region, frame, planes)));

@@ -72,6 +72,8 @@ export interface HostStats {
   /** Level decodes (reads and decompressions), and unpacks of more channels from a level's decompressed chunks. */
   decodes: number;
   unpacks: number;
+  /** Background passes that kept a previewed level's decompressed chunks for its other layers. */
+  storeFills: number;
   /** Decoded-plane buffers reused, and newly allocated. */
   planeMemory: { reused: number; allocated: number; keptBytes: number };
   thumbnailsMade: number;
@@ -146,6 +148,7 @@ class NodeHost implements Host {
       disk: { ...this.disk.stats },
       decodes: this.levels.decodes,
       unpacks: this.levels.unpacks,
+      storeFills: this.levels.storeFills,
       planeMemory: { reused: this.memory.reused, allocated: this.memory.allocated, keptBytes: this.memory.keptBytes },
       ...this.counters,
       playback: this.ring.stats,

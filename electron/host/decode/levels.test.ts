@@ -45,7 +45,8 @@ it('decodes once for the layer shown, then unpacks another layer from the kept c
   expect(second.planes.map((p) => p.name)).toEqual(diffuse);
   expect(second.timings.bytesRead).toBe(0);
   expect(second.timings.decompressMs).toBe(0);
-  expect(host.stats).toMatchObject({ decodes: 1, unpacks: 1 });
+  // the chunks were kept by one pass in the background, after the preview's planes went out
+  expect(host.stats).toMatchObject({ decodes: 1, unpacks: 1, storeFills: 1 });
 
   // the same planes as a decode of every channel of a fresh file
   const everything = await host.decodeImage({ requestId: 'c', fileId, part: 0, priority: 'preview' });
@@ -71,7 +72,15 @@ it('shares one decode between requests for two layers of the same image made at 
   ]);
   expect(a.planes.map((p) => p.name)).toEqual(rgba);
   expect(b.planes.map((p) => p.name)).toEqual(diffuse);
-  expect(host.stats.decodes).toBe(1);
+  expect(host.stats).toMatchObject({ decodes: 1, storeFills: 1 });
+});
+
+it('a prefetch keeps the chunks in its own pass', async () => {
+  const { host, fileId } = await openLayered();
+  await host.decodeImage({ requestId: 'a', fileId, part: 0, channels: rgba, priority: 'prefetch' });
+  const other = await host.decodeImage({ requestId: 'b', fileId, part: 0, channels: diffuse, priority: 'preview' });
+  expect(other.source).toBe('ram-cache');
+  expect(host.stats).toMatchObject({ decodes: 1, unpacks: 1, storeFills: 0 });
 });
 
 it('reuses the memory of a leased image once it is released and has left the RAM cache, never that of one handed out', async () => {

@@ -1,10 +1,17 @@
-// Decoded levels in RAM and the requests that fill them: each chunk is decompressed once, only the planes asked for are unpacked.
+// Decoded levels in RAM and the requests that fill them: only the planes asked for are unpacked.
 //
-// A request names the channels it shows (a layer and its alpha). The first decode of a level reads and decompresses
-// every chunk once; when it asked for fewer than all channels, the decompressed chunks stay in RAM beside the planes
-// (the level's chunk store), and a later request for other channels (a layer switch) is unpacked from them: no read,
-// no decompression. Memory of levels that leave the cache is handed to the next decode (plane-memory.ts) once no one
-// reads it any more: requests that pass the planes on (the transports) lease them and release them when sent.
+// A request names the channels it shows (a layer and its alpha). When it asks for fewer than all channels, the
+// level's decompressed chunks are kept in RAM beside the planes (the level's chunk store), and a later request for
+// other channels (a layer switch) is unpacked from them: no read, no decompression.
+//
+// A preview gets its planes first: its decode decompresses each chunk into a small reused buffer and unpacks only
+// what is shown, and the chunk store is filled after, in the background, by a second pass. Filling the store inside
+// the first pass would put the first touch of the whole decompressed image (381 MB for a 23-channel 4K render) on
+// the path from the click to the pixels, and fresh memory costs 3-4 µs a page on the machines measured (1.35 s for
+// those 381 MB): that is three times OpenEXR's whole decode of the RGBA it shows. A prefetch, off that path, fills
+// the store in its one pass. Memory of levels that leave the cache is handed to the next decode (plane-memory.ts)
+// once no one reads it any more: requests that pass the planes on (the transports) lease them and release them when
+// sent.
 
 import type { DecodedImage as CodecImage, StageTimings } from '../../exr/index.js';
 import type { BoxTuple, DecodedImage, DecodedPlane, Priority, StageTimingsMs } from '../api.js';
@@ -48,6 +55,8 @@ interface CachedLevel {
   planes: Map<string, DecodedPlane>;
   /** The level's decompressed chunks, while they are kept. */
   chunkStore: SharedArrayBuffer | null;
+  /** The store is being filled by a background pass, or the store would not fit the cache: no fill to start. */
+  storeFill: 'none' | 'running' | 'not-kept';
   /** Leases and jobs reading the level's memory now. */
   pins: number;
   /** Some planes went out without a lease: their memory is never reused (it may still be read). */
@@ -62,6 +71,8 @@ export class DecodedLevels {
   /** Level decodes run (reads and decompressions), unpacks from chunk stores, and requests answered from RAM as they were. */
   decodes = 0;
   unpacks = 0;
+  /** Background passes that kept a level's decompressed chunks after its preview went out. */
+  storeFills = 0;
 
   constructor(
     private readonly pool: DecodePool,
@@ -85,7 +96,7 @@ export class DecodedLevels {
    * many-layer frame would take several times the budget of the frames ahead.
    */
   async get(ref: LevelRef, channels: readonly string[], priority: Priority, requestId: string | null, lease: boolean): Promise<LevelPlanes> {
-    const keepChunks = priority !== 'playback';
+    const chunks: ChunkKeeping = priority === 'playback' ? 'none' : priority === 'preview' ? 'after' : 'during';
     const key = levelKey(ref);
     let source: DecodedImage['source'] = 'ram-cache';
     let timings = ZERO;
@@ -103,6 +114,7 @@ export class DecodedLevels {
         if (level) hold(level);
         const missing = level ? channels.filter((c) => !level!.planes.has(c)) : channels;
         if (level && missing.length === 0) return this.handOut(level, channels, source, timings, lease);
+        if (level && !level.chunkStore && level.storeFill === 'running') await this.fillStore(ref, level, priority, requestId);
         if (level?.chunkStore) {
           timings = await this.unpack(ref, level, missing, priority, requestId);
           continue;
@@ -111,11 +123,12 @@ export class DecodedLevels {
         const run = await this.broker.run<LevelDecode | DeepFlatTaskResult>(
           `${key}\0decode`,
           { fileId: ref.fileId, kind: 'decode' },
-          this.decodeStarter(ref, channels, keepChunks),
+          this.decodeStarter(ref, channels, chunks),
           priority,
           requestId,
         );
         level = this.ingest(key, ref, run.result);
+        if (chunks === 'after') this.startStoreFill(ref, level);
         source = 'decode';
         const codec = ref.deep ? (run.result as DeepFlatTaskResult).image : (run.result as LevelDecode).image;
         timings = { ...stageMs(codec.timings), queueMs: run.timings.queueMs };
@@ -146,16 +159,80 @@ export class DecodedLevels {
    * How to start the level's decode on the pool: deep parts whole, flat levels in bands. The bands are planned from
    * the header, read meanwhile: the job takes its place in the queue at once.
    */
-  private decodeStarter(ref: LevelRef, channels: readonly string[], keepChunks: boolean): (poolPriority: number) => JobHandle<unknown> {
+  private decodeStarter(ref: LevelRef, channels: readonly string[], chunks: ChunkKeeping): (poolPriority: number) => JobHandle<unknown> {
     const { absPath: path, part, lx, ly } = ref;
     const all = channels.length === ref.allChannels.length;
     if (ref.deep) {
       return (poolPriority) => this.pool.submit('deepFlat', { path, part, lx, ly, ...(all ? {} : { channels: [...channels] }) }, poolPriority);
     }
     const selected = all ? null : [...channels];
-    // fewer than all channels: keep the decompressed chunks for the others
+    // fewer than all channels, off the click's path: keep the decompressed chunks for the others in this pass
+    const keep = !all && chunks === 'during';
     return (poolPriority) =>
-      decodeLevel(this.pool, { path, layout: layoutOf(ref, selected), channels: selected, priority: poolPriority, memory: this.memory, ...(all || !keepChunks ? {} : { chunks: 'keep' as const }) });
+      decodeLevel(this.pool, { path, layout: layoutOf(ref, selected), channels: selected, priority: poolPriority, memory: this.memory, ...(keep ? { chunks: 'keep' as const } : {}) });
+  }
+
+  /** After a preview of some channels went out: keeps the level's decompressed chunks, in the background, where they fit. */
+  private startStoreFill(ref: LevelRef, level: CachedLevel): void {
+    if (ref.deep || level.chunkStore || level.storeFill !== 'none' || level.planes.size === ref.allChannels.length) return;
+    this.fillStore(ref, level, 'prefetch', null).catch(() => {
+      // cancelled (another image is on screen) or failed: a layer switch decodes instead, and says what went wrong
+    });
+  }
+
+  /**
+   * Fills the level's chunk store with a pass that decompresses every chunk and unpacks nothing; a request that needs
+   * the store joins the pass (raising its priority). Skipped when the store would not fit the cache beside the planes.
+   */
+  private async fillStore(ref: LevelRef, level: CachedLevel, priority: Priority, requestId: string | null): Promise<void> {
+    // running from now on, so that a request made meanwhile waits for this pass instead of decoding
+    level.storeFill = 'running';
+    level.pins++;
+    try {
+      const layout = await layoutOf(ref, []);
+      if (levelBytes(level) + layout.chunkStoreBytes > this.ram.budgetBytes) {
+        level.storeFill = 'not-kept';
+        return;
+      }
+      const run = await this.broker.run<LevelDecode>(
+        `${level.key}\0store`,
+        { fileId: ref.fileId, kind: 'store' },
+        (poolPriority) => decodeLevel(this.pool, { path: ref.absPath, layout, channels: [], priority: poolPriority, memory: this.memory, chunks: 'keep' }),
+        priority,
+        requestId,
+      );
+      const store = run.result.chunkStore!;
+      if (level.chunkStore === store) return; // another waiter of the same pass kept it
+      if (level.chunkStore || !level.inCache) {
+        // the level left the cache meanwhile: nothing will read this store
+        if (!stored.has(store)) this.memory.give(store);
+        stored.add(store);
+        return;
+      }
+      stored.add(store);
+      this.storeFills++;
+      level.chunkStore = store;
+      level.inCache = this.ram.set(level.key, level, levelBytes(level));
+      if (!level.inCache) {
+        // the cache filled up meanwhile: keep the planes, not the store (nothing has read it yet)
+        level.chunkStore = null;
+        level.storeFill = 'not-kept';
+        this.memory.give(store);
+        level.inCache = this.ram.set(level.key, level, levelBytes(level));
+      }
+    } finally {
+      if (level.storeFill === 'running') level.storeFill = 'none';
+      this.unpin(level);
+    }
+  }
+
+  /** Lets a level's chunk store go when the level does not fit the cache with it (another layer then needs a decode). */
+  private dropStore(level: CachedLevel): void {
+    if (!level.chunkStore || level.pins > 0) return;
+    this.memory.give(level.chunkStore);
+    level.chunkStore = null;
+    level.storeFill = 'not-kept';
+    level.inCache = this.ram.set(level.key, level, levelBytes(level));
   }
 
   /** Unpacks more channels of a cached level from its chunk store. */
@@ -198,6 +275,7 @@ export class DecodedLevels {
       },
       planes: new Map(),
       chunkStore: null,
+      storeFill: 'none',
       pins: 0,
       handedOut: false,
       inCache: false,
@@ -222,12 +300,7 @@ export class DecodedLevels {
       });
     }
     level.inCache = this.ram.set(level.key, level, levelBytes(level));
-    if (!level.inCache && level.chunkStore && level.pins === 0) {
-      // too big with its chunk store: keep the planes, let the store go (another layer then needs a decode)
-      this.memory.give(level.chunkStore);
-      level.chunkStore = null;
-      level.inCache = this.ram.set(level.key, level, levelBytes(level));
-    }
+    if (!level.inCache) this.dropStore(level);
   }
 
   private handOut(level: CachedLevel, channels: readonly string[], source: DecodedImage['source'], timings: Omit<StageTimingsMs, 'hostMs'>, lease: boolean): LevelPlanes {
@@ -265,6 +338,11 @@ export class DecodedLevels {
 }
 
 const ingested = new WeakMap<object, CachedLevel>();
+/** Chunk stores a fill pass delivered (each waiter of the pass sees the same one): given back or kept once. */
+const stored = new WeakSet<SharedArrayBuffer>();
+
+/** When a decode of some channels keeps the level's decompressed chunks: not at all, in its own pass, or in a second pass after. */
+type ChunkKeeping = 'none' | 'during' | 'after';
 
 /** The level's layout for these channels, from the file's header (a few KB read; the planes' geometry is in no summary). */
 async function layoutOf(ref: LevelRef, channels: string[] | null): Promise<LevelLayout> {
