@@ -51,6 +51,8 @@ function rssMb(pid) {
 /** Clicks the file's thumbnail and waits for the record the controller writes once the first frame showing it is submitted. */
 async function clickAndMeasure(page, name) {
   await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name }).waitFor();
+  // an artist clicks a thumbnail they see: its decode is done, so the click's decode does not share the cores with it
+  await page.waitForFunction(() => window.exrviewApp.controller.thumbsShown >= 1, null, { timeout: 300_000 });
   const before = await page.evaluate(() => window.exrviewApp.controller.records.length);
   const t0 = await page.evaluate(() => performance.now());
   await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name }).click();

@@ -75,6 +75,18 @@ it('shares one decode between requests for two layers of the same image made at 
   expect(host.stats).toMatchObject({ decodes: 1, storeFills: 1 });
 });
 
+it('a leased preview keeps the chunks only once its planes are sent, unless another layer is asked for sooner', async () => {
+  const { host, fileId } = await openLayered();
+  const leased = await host.decodeImageLease({ requestId: 'a', fileId, part: 0, channels: rgba, priority: 'preview' });
+  await new Promise((r) => setTimeout(r, 50));
+  expect(host.stats.storeFills).toBe(0);
+  // the layer switch does not wait for the send: it starts the pass itself, and unpacks from what it kept
+  const other = await host.decodeImage({ requestId: 'b', fileId, part: 0, channels: diffuse, priority: 'preview' });
+  expect(other.source).toBe('ram-cache');
+  leased.release();
+  expect(host.stats).toMatchObject({ decodes: 1, unpacks: 1, storeFills: 1 });
+});
+
 it('a prefetch keeps the chunks in its own pass', async () => {
   const { host, fileId } = await openLayered();
   await host.decodeImage({ requestId: 'a', fileId, part: 0, channels: rgba, priority: 'prefetch' });

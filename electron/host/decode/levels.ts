@@ -55,8 +55,11 @@ interface CachedLevel {
   planes: Map<string, DecodedPlane>;
   /** The level's decompressed chunks, while they are kept. */
   chunkStore: SharedArrayBuffer | null;
-  /** The store is being filled by a background pass, or the store would not fit the cache: no fill to start. */
-  storeFill: 'none' | 'running' | 'not-kept';
+  /**
+   * The store's background fill: due once the preview's planes are sent (a request that needs the store starts it
+   * sooner), running, or not kept (it would not fit the cache).
+   */
+  storeFill: 'none' | 'due' | 'running' | 'not-kept';
   /** Leases and jobs reading the level's memory now. */
   pins: number;
   /** Some planes went out without a lease: their memory is never reused (it may still be read). */
@@ -73,6 +76,8 @@ export class DecodedLevels {
   unpacks = 0;
   /** Background passes that kept a level's decompressed chunks after its preview went out. */
   storeFills = 0;
+  /** Levels whose store fill waits for their preview's planes to be sent. */
+  private fillsOnRelease: Map<CachedLevel, LevelRef> | null = null;
 
   constructor(
     private readonly pool: DecodePool,
@@ -114,7 +119,7 @@ export class DecodedLevels {
         if (level) hold(level);
         const missing = level ? channels.filter((c) => !level!.planes.has(c)) : channels;
         if (level && missing.length === 0) return this.handOut(level, channels, source, timings, lease);
-        if (level && !level.chunkStore && level.storeFill === 'running') await this.fillStore(ref, level, priority, requestId);
+        if (level && !level.chunkStore && (level.storeFill === 'running' || level.storeFill === 'due')) await this.fillStore(ref, level, priority, requestId);
         if (level?.chunkStore) {
           timings = await this.unpack(ref, level, missing, priority, requestId);
           continue;
@@ -128,7 +133,7 @@ export class DecodedLevels {
           requestId,
         );
         level = this.ingest(key, ref, run.result);
-        if (chunks === 'after') this.startStoreFill(ref, level);
+        if (chunks === 'after') this.storeFillDue(ref, level, lease);
         source = 'decode';
         const codec = ref.deep ? (run.result as DeepFlatTaskResult).image : (run.result as LevelDecode).image;
         timings = { ...stageMs(codec.timings), queueMs: run.timings.queueMs };
@@ -172,9 +177,19 @@ export class DecodedLevels {
       decodeLevel(this.pool, { path, layout: layoutOf(ref, selected), channels: selected, priority: poolPriority, memory: this.memory, ...(keep ? { chunks: 'keep' as const } : {}) });
   }
 
-  /** After a preview of some channels went out: keeps the level's decompressed chunks, in the background, where they fit. */
-  private startStoreFill(ref: LevelRef, level: CachedLevel): void {
+  /**
+   * After a preview of some channels: the level's decompressed chunks are kept by a background pass, which starts once
+   * the leased planes are sent (so that it does not compete with their transfer), or now when they were handed out.
+   */
+  private storeFillDue(ref: LevelRef, level: CachedLevel, lease: boolean): void {
     if (ref.deep || level.chunkStore || level.storeFill !== 'none' || level.planes.size === ref.allChannels.length) return;
+    level.storeFill = 'due';
+    if (!lease) this.startStoreFill(ref, level);
+    else (this.fillsOnRelease ??= new Map()).set(level, ref);
+  }
+
+  private startStoreFill(ref: LevelRef, level: CachedLevel): void {
+    if (level.storeFill !== 'due') return;
     this.fillStore(ref, level, 'prefetch', null).catch(() => {
       // cancelled (another image is on screen) or failed: a layer switch decodes instead, and says what went wrong
     });
@@ -316,6 +331,11 @@ export class DecodedLevels {
         if (released) return;
         released = true;
         this.unpin(level);
+        const ref = this.fillsOnRelease?.get(level);
+        if (ref) {
+          this.fillsOnRelease!.delete(level);
+          this.startStoreFill(ref, level);
+        }
       },
     };
   }
