@@ -77,7 +77,7 @@ export class DecodedLevels {
   /** Background passes that kept a level's decompressed chunks after its preview went out. */
   storeFills = 0;
   /** Levels whose store fill waits for their preview's planes to be sent. */
-  private fillsOnRelease: Map<CachedLevel, LevelRef> | null = null;
+  private readonly fillsOnRelease = new Map<CachedLevel, LevelRef>();
 
   constructor(
     private readonly pool: DecodePool,
@@ -185,7 +185,7 @@ export class DecodedLevels {
     if (ref.deep || level.chunkStore || level.storeFill !== 'none' || level.planes.size === ref.allChannels.length) return;
     level.storeFill = 'due';
     if (!lease) this.startStoreFill(ref, level);
-    else (this.fillsOnRelease ??= new Map()).set(level, ref);
+    else this.fillsOnRelease.set(level, ref);
   }
 
   private startStoreFill(ref: LevelRef, level: CachedLevel): void {
@@ -331,9 +331,9 @@ export class DecodedLevels {
         if (released) return;
         released = true;
         this.unpin(level);
-        const ref = this.fillsOnRelease?.get(level);
+        const ref = this.fillsOnRelease.get(level);
         if (ref) {
-          this.fillsOnRelease!.delete(level);
+          this.fillsOnRelease.delete(level);
           this.startStoreFill(ref, level);
         }
       },
