@@ -3,7 +3,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
 
 /** `import src from './x.wgsl'` → the file's text (esbuild does the same with its text loader on the Node side). */
-function wgslText(): Plugin {
+export function wgslText(): Plugin {
   return {
     name: 'exrview-wgsl-text',
     transform(code, id) {

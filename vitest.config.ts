@@ -3,6 +3,7 @@
 // conformance tests again with EXRVIEW_NATIVE=0, so that the TypeScript codecs stay checked too.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { wgslText } from './vite.config.js';
 
 const addon = fileURLToPath(new URL('./dist/native/exr_kernels.node', import.meta.url));
 
@@ -23,6 +24,8 @@ const CODEC_CONFORMANCE = [
 ];
 
 export default defineConfig({
+  // renderer modules import their WGSL as text, as in the app's build
+  plugins: [wgslText()],
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,

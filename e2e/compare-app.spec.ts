@@ -67,6 +67,16 @@ test('reference, difference modes and the Comparison metrics of two files whose 
   await settle(page);
   await page.getByRole('button', { name: /Set as reference/ }).click();
   await expect(page.getByRole('button', { name: /Set as reference/ })).toHaveAttribute('aria-pressed', 'true');
+  // every G mean error the panel ever shows from here on: a run for the last pair (a against itself, all zeros) must
+  // not land once b is on screen
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { seenMeanErrors: string[] }).seenMeanErrors = seen;
+    new MutationObserver(() => {
+      const t = document.querySelector('[aria-label=Comparison] tr[data-channel=G] [data-key=mean-error]')?.textContent;
+      if (t && seen[seen.length - 1] !== t) seen.push(t);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   await grid.getByRole('option', { name: 'b_render.exr' }).click();
   await settle(page);
   await page.getByRole('combobox', { name: 'Compare mode' }).selectOption({ label: 'Absolute error' });
@@ -75,8 +85,11 @@ test('reference, difference modes and the Comparison metrics of two files whose 
   // A = b_render (on screen), B = a_render (the reference): A − B = +0.5 in G over 100 pixels
   const g = cmp.locator('tr[data-channel=G]');
   const n = W * H;
-  // after main's merge a report of zeros can show for a moment before the pair's own (see the branch's report): wait for it
   await expect.poll(async () => num(await g.locator('[data-key=mean-error]').textContent()), { timeout: 30_000 }).toBeCloseTo(0.5 * 100 / n, 5);
+  const seen = await page.evaluate(() => (window as unknown as { seenMeanErrors: string[] }).seenMeanErrors);
+  expect(seen.map(num).filter((v) => Math.abs(v - 0.5 * 100 / n) > 1e-5), `mean errors shown before the pair's own: ${seen.join(', ')}`).toEqual([]);
+  // the histogram counts the difference image on screen, not A
+  await expect(page.getByRole('img', { name: /^Histogram of Absolute error:/ })).toBeVisible();
   expect(num(await g.locator('[data-key=mean-abs-error]').textContent())).toBeCloseTo(0.5 * 100 / n, 5);
   expect(num(await g.locator('[data-key=rmse]').textContent())).toBeCloseTo(Math.sqrt(0.25 * 100 / n), 4);
   expect(num(await g.locator('[data-key=max-error]').textContent())).toBeCloseTo(0.5, 5);
@@ -125,6 +138,7 @@ test('reference, difference modes and the Comparison metrics of two files whose 
   await page.getByRole('img', { name: 'Preview' }).focus();
   await page.keyboard.press('b');
   await expect(page.getByRole('button', { name: 'showing B' })).toBeVisible();
+  await expect(page.getByRole('img', { name: /^Histogram of B:/ })).toBeVisible();
 });
 
 test('Shift-drag a rectangle and read its Statistics; the whole image agrees with exrview stats; a colormap with its colour bar; pixel values when zoomed in', async ({ page }) => {

@@ -12,10 +12,12 @@ import { DEFAULT_DISPLAY, type DisplayParams } from '../shaders/display-params.j
 import { DIFFERENCE_MODES, SHOW_A, SHOW_B, SHOW_METRIC_BASE, SHOW_SPLIT, differenceCode, statsSourceCode, type StatsSource } from '../shaders/compare-params.js';
 import { colormapCode, colormapTable, COLORMAPS } from '../shaders/colormaps.js';
 import {
-  compareRaw, colormapPixel, metricsReference, regionOf, statsReference, summariseAll, unionRegion, valueAt,
+  compareRaw, colormapPixel, metricsReference, pairHistogramReference, regionOf, statsReference, summariseAll, unionRegion, valueAt,
   type ChannelMetrics, type ChannelStats, type MetricsTotals, type Region, type RgbaLayer,
 } from '../shaders/compare-reference.js';
 import { floatToHalf, halfToFloat, toneMapPixel } from '../shaders/tonemap-reference.js';
+import { HIST_BINS } from '../shaders/display-params.js';
+import { histogramSampleStep } from '../shaders/compare-layouts.js';
 
 let url = '';
 let close: () => Promise<void> = async () => {};
@@ -116,6 +118,40 @@ for (const [name, hugeMax] of [['huge values up to 3e38', 3e38], ['values up to 
     }
   });
 }
+
+test('histogram of what a compare mode shows: A, B and each difference image\'s magnitude match the CPU reference, every pixel and strided', async ({ page }) => {
+  await open(page);
+  const a = layer(randomHdr(A_W * A_H, 31, 1e6), 0, 0, A_W, A_H);
+  const b = layer(randomHdr(B_W * B_H, 32, 1e6), 6, -3, B_W, B_H);
+  const union = unionRegion(regionOf(a), regionOf(b));
+  // the region's own stride (1 here), and a stride of 3 as a 4K pair gets (8)
+  const cases: [Region, number][] = [[union, histogramSampleStep(union)], [union, 3], [{ x0: 3, y0: 4, widthPx: 40, heightPx: 33 }, 1]];
+  const sources: StatsSource[] = [{ kind: 'a' }, { kind: 'b' }, ...DIFFERENCE_MODES.map((mode) => ({ kind: 'difference' as const, mode }))];
+  for (const source of sources) {
+    for (const [region, step] of cases) {
+      const gpu = await page.evaluate(([x, y, r, m, st]) => window.compareHarness.pairHistogram!(x as never, y as never, r as never, m as never, st as never), [plain(a), plain(b), region, statsSourceCode(source), step] as const) as number[];
+      const ref = pairHistogramReference(a, b, source, region, step);
+      const label = `${JSON.stringify(source)} step ${step} ${JSON.stringify(region)}`;
+      const total = (v: ArrayLike<number>): number => Array.from(v).reduce((sum, x) => sum + x, 0);
+      expect(total(gpu), `${label} total`).toBe(total(ref));
+      // every value may be off by a few ulp on the GPU (a difference is computed in f32, a division 2.5 ulp off), and
+      // land on the other side of a bin edge: the GPU's cumulative counts lie between those of the reference's values
+      // scaled down and up by 4 ulp
+      const low = pairHistogramReference(a, b, source, region, step, 1 - 4 * 2 ** -23);
+      const high = pairHistogramReference(a, b, source, region, step, 1 + 4 * 2 ** -23);
+      const outside: string[] = [];
+      for (let k = 0; k < 4; k++) {
+        let cumGpu = 0, cumLow = 0, cumHigh = 0;
+        for (let i = 0; i < HIST_BINS; i++) {
+          cumGpu += gpu[k * HIST_BINS + i]!; cumLow += low[k * HIST_BINS + i]!; cumHigh += high[k * HIST_BINS + i]!;
+          if (cumGpu < cumHigh || cumGpu > cumLow) outside.push(`histogram ${k} bin ${i}: ${cumGpu} not in [${cumHigh}, ${cumLow}]`);
+        }
+      }
+      expect(outside, `${label}: cumulative counts`).toEqual([]);
+      expect(gpu.reduce((sum, v) => sum + v, 0), `${label}: something counted`).toBeGreaterThan(0);
+    }
+  }
+});
 
 const TOL = 2e-3;
 

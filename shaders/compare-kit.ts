@@ -9,6 +9,8 @@ import compareComputeSrc from './compare-compute.wgsl';
 import reduceCommon from './reduce-common.wgsl';
 import metricsSrc from './metrics.wgsl';
 import statsSrc from './stats.wgsl';
+import histogramBinsSrc from './histogram-bins.wgsl';
+import histogramPairSrc from './histogram-pair.wgsl';
 
 /** The tone-map core with the LUT it may apply (lut.wgsl), as the ShaderKit's pipelines have it. */
 const tonemapCore = tonemapCoreSrc + lutSrc;
@@ -26,6 +28,7 @@ export class CompareKit {
   readonly pairLayout: GPUBindGroupLayout;
   readonly staticLayout: GPUBindGroupLayout;
   readonly reduceLayout: GPUBindGroupLayout;
+  readonly histogramLayout: GPUBindGroupLayout;
   private staticGroupMade: GPUBindGroup | null = null;
   /** The ShaderKit's static group the compare static group was made beside: a new one means a new LUT. */
   private staticGroupFor: GPUBindGroup | null = null;
@@ -55,6 +58,12 @@ export class CompareKit {
       { binding: 2, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
       { binding: 3, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
       { binding: 4, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
+    ] });
+    this.histogramLayout = d.createBindGroupLayout({ label: 'pair histogram', entries: [
+      { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', minBindingSize: REDUCE_PARAMS_BYTES } },
+      { binding: 1, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+      { binding: 2, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+      { binding: 3, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
     ] });
     const table = colormapTable();
     this.lut = d.createBuffer({ label: 'colormaps', size: table.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
@@ -124,6 +133,15 @@ export class CompareKit {
         compute: { module: this.device.createShaderModule({ label: `${kind} reduce`, code }), entryPoint: entry },
       });
     });
+  }
+
+  /** The histogram of A, B or a difference image (histogram-pair.wgsl). */
+  pairHistogram(): GPUComputePipeline {
+    return this.cached('pair-histogram', () => this.device.createComputePipeline({
+      label: 'pair histogram',
+      layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.histogramLayout] }),
+      compute: { module: this.device.createShaderModule({ label: 'pair histogram', code: compareCore + reduceCommon + histogramBinsSrc + histogramPairSrc }), entryPoint: 'main' },
+    }));
   }
 
   pairGroup(a: GPUTexture, b: GPUTexture): GPUBindGroup {

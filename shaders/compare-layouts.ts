@@ -1,6 +1,6 @@
 // Byte layouts of the compare pass's view block and the reduce passes' parameters and results (mirroring
 // compare.wgsl, reduce-common.wgsl, metrics.wgsl and stats.wgsl), packed and parsed without the GPU.
-import type { DisplayParams } from './display-params.js';
+import { HIST_SAMPLE_MAX_PX, type DisplayParams } from './display-params.js';
 import { DISPLAY_WORDS, packDisplay, type UniformBlock } from './layouts.js';
 import type { ChannelMetrics, ChannelStats, MetricsTotals, Region } from './compare-reference.js';
 
@@ -55,12 +55,17 @@ export function reduceWorkgroups(region: Region): [number, number] {
   return [Math.max(1, Math.ceil(region.widthPx / REDUCE_WG_PX)), Math.max(1, Math.ceil(region.heightPx / REDUCE_WG_PX))];
 }
 
-export function packReduceParams(block: UniformBlock, region: Region, at: ReducePlacement, valueMode: number, partialCount: number, threshold: number): void {
+/** histogram-pair.wgsl's stride: about HIST_SAMPLE_MAX_PX pixels along the region's long side (1: every pixel). */
+export function histogramSampleStep(region: Region): number {
+  return Math.max(1, Math.ceil(Math.max(region.widthPx, region.heightPx) / HIST_SAMPLE_MAX_PX));
+}
+
+export function packReduceParams(block: UniformBlock, region: Region, at: ReducePlacement, valueMode: number, partialCount: number, threshold: number, sampleStep = 1): void {
   const i = block.i32, u = block.u32, f = block.f32;
   i[0] = region.x0; i[1] = region.y0; u[2] = region.widthPx; u[3] = region.heightPx;
   i[4] = at.aX0; i[5] = at.aY0; i[6] = at.aWidthPx; i[7] = at.aHeightPx;
   i[8] = at.bX0; i[9] = at.bY0; i[10] = at.bWidthPx; i[11] = at.bHeightPx;
-  u[12] = valueMode; u[13] = partialCount; f[14] = threshold; u[15] = 0;
+  u[12] = valueMode; u[13] = partialCount; f[14] = threshold; u[15] = sampleStep;
 }
 
 /** A MetricPartial as read back: per channel figures and the pixels where any channel differs. */

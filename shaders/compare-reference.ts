@@ -2,7 +2,8 @@
 // the shader tests and the path used where WebGPU is missing. f64 throughout; same per-pixel rules as the shaders.
 import { DIFFERENCE_MODES, SHOW_A, SHOW_B, SHOW_METRIC_BASE, differenceValue, type StatsSource } from './compare-params.js';
 import { colormapRgb } from './colormaps.js';
-import { EXPOSED_LIMIT, INF_COLOUR, LUMA, NAN_COLOUR, type ChannelView } from './display-params.js';
+import { EXPOSED_LIMIT, HIST_BINS, INF_COLOUR, LUMA, NAN_COLOUR, type ChannelView } from './display-params.js';
+import { countHistogramPixel } from './tonemap-reference.js';
 
 /** A layer as float RGBA over its data window, placed in A's pixel space (B shifted by the display-window alignment). */
 export interface RgbaLayer { rgba: Float32Array; x0: number; y0: number; widthPx: number; heightPx: number }
@@ -118,6 +119,24 @@ export function statsReference(a: RgbaLayer, b: RgbaLayer | null, source: StatsS
       const va = valueAt(a, x, y, c), vb = b ? valueAt(b, x, y, c) : 0;
       accumulateStat(out[c]!, sourceValue(source, va, vb));
     }
+  }
+  return out;
+}
+
+/**
+ * The histogram of A, B or a difference image's magnitude over every `step`-th pixel of `region` each way, as
+ * histogram-pair.wgsl counts it: [luminance, R, G, B] × HIST_BINS. `scale` multiplies every value and the luminance
+ * (the tests bound the GPU's rounding with it).
+ */
+export function pairHistogramReference(a: RgbaLayer, b: RgbaLayer | null, source: StatsSource, region: Region, step: number, scale = 1): Uint32Array {
+  const out = new Uint32Array(4 * HIST_BINS);
+  const f = Math.fround;
+  for (let y = region.y0; y < region.y0 + region.heightPx; y += step) for (let x = region.x0; x < region.x0 + region.widthPx; x += step) {
+    const v = [0, 1, 2].map((c) => {
+      const value = f(sourceValue(source, valueAt(a, x, y, c), b ? valueAt(b, x, y, c) : 0));
+      return (source.kind === 'difference' ? Math.abs(value) : value) * scale;
+    });
+    countHistogramPixel(out, v[0]!, v[1]!, v[2]!, scale);
   }
   return out;
 }

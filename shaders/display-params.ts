@@ -105,5 +105,7 @@ export const FALSE_COLOUR_COLOURS: readonly (readonly [number, number, number])[
 export const HIST_BINS = 256;
 export const HIST_MIN_LOG2 = -16;
 export const HIST_MAX_LOG2 = 16;
+/** Histograms sample about this many pixels along an image's long side (a small MIP level, or a stride): cheap, and plenty. */
+export const HIST_SAMPLE_MAX_PX = 512;
 /** Rec.709 luminance weights. */
 export const LUMA: readonly [number, number, number] = [0.2126, 0.7152, 0.0722];

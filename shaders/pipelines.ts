@@ -7,6 +7,7 @@ import previewSrc from './preview.wgsl';
 import previewComputeSrc from './preview-compute.wgsl';
 import gridSrc from './grid.wgsl';
 import mipSrc from './mip.wgsl';
+import histogramBinsSrc from './histogram-bins.wgsl';
 import histogramSrc from './histogram.wgsl';
 import assembleSrc from './assemble.wgsl';
 import { GRID_VIEW_BYTES, LUT_PARAMS_BYTES, PALETTE_BYTES, PREVIEW_VIEW_BYTES, UniformBlock, packLutParams, packPalette } from './layouts.js';
@@ -197,7 +198,7 @@ export class ShaderKit {
   }
 
   histogram(): GPUComputePipeline {
-    return this.cached('histogram', () => this.compute('histogram', histogramSrc, this.histogramLayout));
+    return this.cached('histogram', () => this.compute('histogram', histogramBinsSrc + histogramSrc, this.histogramLayout));
   }
 
   assemble(): GPUComputePipeline {

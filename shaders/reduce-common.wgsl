@@ -1,4 +1,4 @@
-// What metrics.wgsl and stats.wgsl share: the region they reduce, the two layers' placement, the tiling.
+// What metrics.wgsl, stats.wgsl and histogram-pair.wgsl share: the region they reduce, the two layers' placement, the tiling.
 // A workgroup of 8x8 threads covers 32x32 region pixels (each thread a 4x4 tile, in row order); pass 1 (`partial`)
 // writes one partial per workgroup, pass 2 (`finish`, one workgroup) folds the partials into result[0].
 
@@ -12,7 +12,7 @@ struct ReduceParams {
   valueMode: u32,       // stats: 0 A, 1 B, 2.. difference metric code + 2
   partialCount: u32,    // finish: how many partials pass 1 wrote
   threshold: f32,       // metrics: |A-B| above this counts as differing
-  _pad: u32,
+  sampleStep: u32,      // histogram-pair: every sampleStep-th pixel each way (the reductions read every pixel)
 };
 
 const TILE: u32 = 4u;

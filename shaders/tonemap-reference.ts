@@ -267,17 +267,19 @@ export function histogramBin(v: number): number {
 /** Histograms of interleaved RGBA: [luminance, R, G, B] × HIST_BINS counts, luminance by Rec.709 weights in f32. */
 export function histogram(rgba: ArrayLike<number>, pixelCount: number): Uint32Array {
   const out = new Uint32Array(4 * HIST_BINS);
-  const f = Math.fround;
-  for (let i = 0; i < pixelCount; i++) {
-    const r = rgba[i * 4]!, g = rgba[i * 4 + 1]!, b = rgba[i * 4 + 2]!;
-    const y = f(f(f(f(LUMA[0]) * r) + f(f(LUMA[1]) * g)) + f(f(LUMA[2]) * b));
-    const values = [y, r, g, b];
-    for (let k = 0; k < 4; k++) {
-      const bin = histogramBin(values[k]!);
-      if (bin >= 0) out[k * HIST_BINS + bin]! += 1;
-    }
-  }
+  for (let i = 0; i < pixelCount; i++) countHistogramPixel(out, rgba[i * 4]!, rgba[i * 4 + 1]!, rgba[i * 4 + 2]!);
   return out;
+}
+
+/** Counts one pixel into [luminance, R, G, B] × HIST_BINS bins, as histogram-bins.wgsl's countPixel (`lumaScale`: see pairHistogramReference). */
+export function countHistogramPixel(out: Uint32Array, r: number, g: number, b: number, lumaScale = 1): void {
+  const f = Math.fround;
+  const y = f(f(f(f(LUMA[0]) * r) + f(f(LUMA[1]) * g)) + f(f(LUMA[2]) * b)) * lumaScale;
+  const values = [y, r, g, b];
+  for (let k = 0; k < 4; k++) {
+    const bin = histogramBin(values[k]!);
+    if (bin >= 0) out[k * HIST_BINS + bin]! += 1;
+  }
 }
 
 /** IEEE binary16 bits → number. */

@@ -10,10 +10,9 @@ import {
 } from '../../shaders/compare-reference.js';
 import { assembleRgba } from '../cpu/assemble.js';
 import { alignedDataRegion, type CompareView } from '../gpu/compare-geometry.js';
-import { planesOf, type LayerChoice } from '../gpu/gpu-image.js';
 import type { ImageKey } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
-import { colormapSource, layerChoice, type ChannelPick } from '../state/layer-choice.js';
+import { colormapSource, layerChoice, planesOf, type ChannelPick, type LayerChoice } from '../state/layer-choice.js';
 import type { ComparisonReport, MetricRow, ReferenceRef, StatisticsReport, StatRow } from '../state/compare-state.js';
 import type { AppState, AppStore, StoreActions } from '../state/store.js';
 
@@ -44,6 +43,9 @@ export function slotNames(c: LayerChoice): (string | null)[] {
   return [...c.slots].map((s) => s ?? null);
 }
 
+/** A's identity in the compare pair: the image, part, layer and channel on screen. */
+const pairOf = (s: AppState): string => `${s.image.currentFileId}\0${s.image.part}\0${s.image.layer}\0${JSON.stringify(s.image.channel)}`;
+
 const boxText = (b: readonly number[]): string => `${b[0]},${b[1]} – ${b[2]},${b[3]}`;
 const layerText = (name: string): string => name || '(base)';
 
@@ -65,11 +67,12 @@ export class CompareController {
   start(): void {
     const { store } = this.host;
     store.subscribe((s, prev) => {
+      // another pair: a run still computing the last one is void (its figures would flash before the new pair's)
+      if (pairOf(s) !== pairOf(prev) || s.compare.reference !== prev.compare.reference) this.analysisSeq++;
       // another image on screen: the figures of the last pair go (the panel says computing) until the new pair's arrive
       if (s.compare.reference && s.image.currentFileId !== prev.image.currentFileId && s.compare.metrics) this.host.actions.setCompare({ metrics: null, metricsNote: '' });
       if (s.compare.reference !== prev.compare.reference || (s.compare.reference && (s.image.layer !== prev.image.layer || s.image.channel !== prev.image.channel || s.image.currentFileId !== prev.image.currentFileId))) void this.syncReference();
       if (s.compare !== prev.compare || s.inspect.colormap !== prev.inspect.colormap || s.inspect.rangeMin !== prev.inspect.rangeMin || s.inspect.rangeMax !== prev.inspect.rangeMax || s.view.wipeFraction !== prev.view.wipeFraction) this.pushView();
-      if (s.compare.showB !== prev.compare.showB || s.compare.mode !== prev.compare.mode) this.host.engine()?.histogramOf(s.compare.mode === 'flip' && s.compare.showB ? 'reference' : 'current');
       if (s.inspect.autoRange && (s.inspect.colormap !== prev.inspect.colormap || s.image.channel !== prev.image.channel || s.inspect.autoRange !== prev.inspect.autoRange)) this.autoRange();
       if (s.inspect.region !== prev.inspect.region || s.compare.mode !== prev.compare.mode || s.compare.showB !== prev.compare.showB) void this.analyse();
     });
@@ -128,6 +131,12 @@ export class CompareController {
     }
   }
 
+  /** Whether the run numbered `seq`, started on state `started`, still computes the pair on screen. */
+  private stillCurrent(seq: number, started: AppState): boolean {
+    const now = this.host.store.getState();
+    return seq === this.analysisSeq && pairOf(now) === pairOf(started) && now.compare.reference === started.compare.reference;
+  }
+
   private emit(): void { for (const l of this.changed) l(); }
 
   /** After the current image is shown, and when the region, mode or reference change: metrics and statistics again. */
@@ -166,7 +175,7 @@ export class CompareController {
       const gpu = await engine.metrics(region, 0).catch(() => null);
       let totals: MetricsTotals, path: 'gpu' | 'cpu' = 'gpu', gpuMs = NaN;
       if (gpu) { totals = gpu.value; gpuMs = gpu.gpuMs; } else { const l = cpuOnce(); totals = metricsReference(l.a, l.b!, region); path = 'cpu'; }
-      if (seq !== this.analysisSeq) return;
+      if (!this.stillCurrent(seq, s)) return;
       const aNames = slotNames(aChoice), bNames = slotNames(this.referenceChoice);
       const used = [0, 1, 2, 3].filter((c) => aNames[c] !== null || bNames[c] !== null);
       const rows: MetricRow[] = used.map((c) => ({ name: aNames[c] === bNames[c] || !bNames[c] ? (aNames[c] ?? '') : `${aNames[c] ?? '(none)'} ↔ ${bNames[c]}`, summary: summariseChannel(totals.channels[c]!, region) }));
@@ -195,7 +204,7 @@ export class CompareController {
       channels = statsReference(l.a, l.b ?? l.a, source, region);
       path = 'cpu';
     }
-    if (seq !== this.analysisSeq) return;
+    if (!this.stillCurrent(seq, s)) return;
     const names = slotNames(source.kind === 'b' && this.referenceChoice ? this.referenceChoice : aChoice);
     const rowsOf = (chs: ChannelStats[]): StatRow[] => [0, 1, 2, 3].filter((c) => names[c] !== null).map((c) => {
       const st = chs[c]!;
@@ -212,7 +221,7 @@ export class CompareController {
     if (!s.inspect.autoRange) return;
     const wholeGpu = await engine.statistics(statsOver, statsSourceCode(source)).catch(() => null);
     const whole = wholeGpu ? wholeGpu.value : (() => { const l = cpuOnce(); return statsReference(l.a, l.b ?? l.a, source, statsOver); })();
-    if (seq !== this.analysisSeq) return;
+    if (!this.stillCurrent(seq, s)) return;
     this.wholeStats = { ...report, region: statsOver, whole: true, rows: rowsOf(whole) };
     this.autoRange(this.wholeStats);
   }

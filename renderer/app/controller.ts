@@ -4,11 +4,11 @@ import { CpuEngine } from '../cpu/cpu-engine.js';
 import { NoWebGpuError } from '../gpu/device.js';
 import { GpuEngine, type ImageKey, type ShowReport, type TextureSource } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
+import type { HistogramSource } from '../gpu/shown-histogram.js';
 import { fitView, oneToOne, zoomAt, type PanZoom } from '../gpu/view-geometry.js';
 import type { RendererHost } from '../host/index.js';
 import { maxSampleCount, SAMPLES_PLANE, samplesDisplay, withSampleCountPlane } from '../state/deep-samples.js';
-import { planesOf } from '../gpu/gpu-image.js';
-import { layerChoice } from '../state/layer-choice.js';
+import { layerChoice, planesOf } from '../state/layer-choice.js';
 import { gridItems, sequenceOf } from '../state/grid-items.js';
 import { storeActions, type AppStore } from '../state/store.js';
 import { documentSink, type DownloadSink } from './downloads.js';
@@ -38,6 +38,8 @@ export class Controller {
   readonly actions;
   readonly records: ImageRecord[] = [];
   histogram: Uint32Array | null = null;
+  /** What `histogram` counts: A, B, or a difference image's magnitude. */
+  histogramSource: HistogramSource = 'a';
   /** What the host said at start (version and platform for Help ▸ About). */
   info: HostInfo | null = null;
   private readonly thumbs: ThumbnailRequests;
@@ -98,7 +100,7 @@ export class Controller {
       this.engine = new CpuEngine(source, reason);
       this.actions.setUi({ path: 'cpu', pathReason: reason });
     }
-    this.engine.onHistogram = (bins) => { this.histogram = bins; this.emit(); };
+    this.engine.onHistogram = (bins, source) => { this.histogram = bins; this.histogramSource = source; this.emit(); };
     const hdr = this.engine.hdrSupport();
     this.actions.setHdrSupport({ available: hdr.available, reason: hdr.reason });
     this.compare.start();

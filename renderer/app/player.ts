@@ -3,7 +3,7 @@
 // and diagnostics subscribe here and write the DOM themselves.
 import type { DecodedImage, SequenceInfo } from '../host/api-types.js';
 import type { GpuEngine } from '../gpu/engine.js';
-import { planesOf, type LayerChoice } from '../gpu/gpu-image.js';
+import { planesOf, type LayerChoice } from '../state/layer-choice.js';
 import type { RendererHost } from '../host/index.js';
 import { snapFrame, timelineFrames, type ClockSpec } from '../playback/clock.js';
 import { FramePipeline, type PipelineIo, type Presented } from '../playback/pipeline.js';

@@ -5,9 +5,10 @@ import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-param
 import { halfToFloat, toneMapImage } from '../../shaders/tonemap-reference.js';
 import { imageKeyString, type GridCell, type ImageKey, type ShowReport, type TextureSource } from '../gpu/engine.js';
 import { FrameStats } from '../gpu/frame-stats.js';
-import { planesOf, type LayerChoice } from '../gpu/gpu-image.js';
+import { planesOf, type LayerChoice } from '../state/layer-choice.js';
 import type { CpuStats, ViewEngine } from '../gpu/view-engine.js';
 import type { HdrSupport } from '../gpu/hdr-output.js';
+import type { HistogramSource } from '../gpu/shown-histogram.js';
 import type { PanZoom } from '../gpu/view-geometry.js';
 import { ATLAS_CELL_PX } from '../gpu/thumb-atlas.js';
 import { boxDownsampleHalfRgba, fitSize } from '../gpu/thumb-filter.js';
@@ -15,7 +16,7 @@ import { assembleRgba } from './assemble.js';
 
 export class CpuEngine implements ViewEngine {
   readonly frames = new FrameStats();
-  onHistogram: ((bins: Uint32Array) => void) | null = null;
+  onHistogram: ((bins: Uint32Array, source: HistogramSource) => void) | null = null;
   private readonly worker = new Worker(new URL('./tonemap-worker.ts', import.meta.url), { type: 'module' });
   private preview: HTMLCanvasElement | null = null;
   private grid: HTMLCanvasElement | null = null;
@@ -123,7 +124,6 @@ export class CpuEngine implements ViewEngine {
   setCompareView(): void {}
   async metrics(): Promise<null> { return null; }
   async statistics(): Promise<null> { return null; }
-  histogramOf(): void {}
   forgetFile(fileId: string): void { for (const k of [...this.images.keys()]) if (k.startsWith(`${fileId}#`)) this.images.delete(k); }
 
   stats(): CpuStats { return { path: 'cpu', reason: this.reason, frames: this.frames.count, lastRenderMs: this.lastRenderMs }; }

@@ -11,9 +11,10 @@ import { ShaderKit, STORAGE_TARGET_FORMATS } from '../../shaders/pipelines.js';
 import { requestGpuDevice, type GpuDeviceInfo } from './device.js';
 import { FrameSlots, slotBytes } from './frame-slots.js';
 import { FrameStats } from './frame-stats.js';
-import { CachedTexture, GpuImage, layerKey, planesOf, type LayerChoice } from './gpu-image.js';
+import { CachedTexture, GpuImage } from './gpu-image.js';
+import { layerKey, planesOf, type LayerChoice } from '../state/layer-choice.js';
 import { GpuTimer } from './gpu-timer.js';
-import { Histogrammer } from './histogrammer.js';
+import { ShownHistogram, type HistogramSource } from './shown-histogram.js';
 import { ByteLru, type CacheCounters } from './lru.js';
 import { ThumbAtlas } from './thumb-atlas.js';
 import { createPlaneUploader, type PlaneUploader, type UploadedPlane } from './upload.js';
@@ -159,7 +160,7 @@ export class GpuEngine {
   private kit!: ShaderKit;
   private dummies!: DummyPlanes;
   private atlas!: ThumbAtlas;
-  private histogrammer!: Histogrammer;
+  private shownHistogram!: ShownHistogram;
   private mipTimer: GpuTimer | null = null;
   private toneTimer: GpuTimer | null = null;
   private previewBuffer!: GPUBuffer;
@@ -219,7 +220,7 @@ export class GpuEngine {
   imageUploadBytes = 0;
   deviceLosses = 0;
   lastLossReason = '';
-  onHistogram: ((bins: Uint32Array) => void) | null = null;
+  onHistogram: ((bins: Uint32Array, source: HistogramSource) => void) | null = null;
   onDeviceRestored: (() => void) | null = null;
   /** After every show(): the Environment view follows the image and layer on screen. */
   onShown: (() => void) | null = null;
@@ -243,8 +244,8 @@ export class GpuEngine {
     this.toneMap = await this.probeToneMapPath(device);
     this.dummies = new DummyPlanes(device);
     this.atlas = new ThumbAtlas(device);
-    this.histogrammer = new Histogrammer(this.kit);
     this.comparePreview = new ComparePreview(this.kit);
+    this.shownHistogram = new ShownHistogram(this.comparePreview.ck, (bins, source) => this.onHistogram?.(bins, source));
     this.sheet = new LayerSheet(this.kit);
     this.comparePreview.warm(this.format, this.toneMap.path === 'compute');
     this.analysis = new Analysis(this.comparePreview.ck, this.info.hasTimestamps);
@@ -361,6 +362,7 @@ export class GpuEngine {
     const shown = await this.obtainLayer(key, choice, report);
     if (!shown) return report;
     this.current = shown;
+    this.refreshHistogram();
     this.invalidate();
     this.onShown?.();
     report.showMs = await new Promise<number>((resolve) => this.pendingShows.push({ t0, resolve }));
@@ -372,12 +374,13 @@ export class GpuEngine {
    * the planes the GPU lacks, then pinned in the cache until another reference replaces it.
    */
   async setReference(key: ImageKey | null, choice: LayerChoice | null): Promise<ShowReport | null> {
-    if (!key || !choice) { this.reference = null; this.invalidate(); return null; }
+    if (!key || !choice) { this.reference = null; this.refreshHistogram(); this.invalidate(); return null; }
     const report = emptyReport(imageKeyString(key));
     const t0 = performance.now();
     const shown = await this.obtainLayer(key, choice, report);
     if (!shown) return report;
     this.reference = shown;
+    this.refreshHistogram();
     this.invalidate();
     report.showMs = performance.now() - t0;
     return report;
@@ -387,6 +390,7 @@ export class GpuEngine {
   setCompareView(v: CompareView | null): void {
     if (v && this.compareView && JSON.stringify(v) === JSON.stringify(this.compareView)) return;
     this.compareView = v;
+    this.refreshHistogram();
     this.sinceLoad.view++;
     this.invalidate();
   }
@@ -486,17 +490,16 @@ export class GpuEngine {
       const built = layer;
       this.cache.set(layerEntry, new CachedTexture(built.texture, built.bytes, () => this.forgetTexture(keyString, (img) => img.layers.delete(layerKey(choice)))), this.onScreen(keyString, layerEntry, needed));
       report.layerBuilt = true;
-      this.histogrammer.run(built.texture, (bins) => this.onHistogram?.(bins));
     }
     return { key, keyString, choice, image: image!, layer };
   }
 
   shownFileId(): string | null { return this.current?.key.fileId ?? null; }
 
-  /** Counts the histogram of the reference's layer (what A/B flip shows while B is up). */
-  histogramOf(which: 'current' | 'reference'): void {
-    const s = which === 'current' ? this.current : this.reference;
-    if (s) this.histogrammer.run(s.layer.texture, (bins) => this.onHistogram?.(bins));
+  /** The histogram of what the preview shows now (counted only when that changed). */
+  private refreshHistogram(): void {
+    const p = this.placement();
+    if (p) this.shownHistogram.update(p.a.layer.texture, this.reference?.layer.texture ?? null, this.compareView, p.at);
   }
 
   /**
@@ -825,6 +828,7 @@ export class GpuEngine {
     this.atlas?.destroy();
     this.uploader?.destroy();
     this.analysis?.destroy();
+    this.shownHistogram?.destroy();
     this.sheet?.destroy();
     this.comparePreview?.dispose();
     this.previewContext?.unconfigure();

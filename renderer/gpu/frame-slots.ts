@@ -7,7 +7,8 @@
 import type { DecodedImage, DecodedPlane } from '../host/api-types.js';
 import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, mipChainBytes, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
-import { GpuImage, type LayerChoice } from './gpu-image.js';
+import { GpuImage } from './gpu-image.js';
+import type { LayerChoice } from '../state/layer-choice.js';
 import type { GpuTimer } from './gpu-timer.js';
 import { planeFormat, type PlaneUploader, type UploadedPlane } from './upload.js';
 

@@ -2,26 +2,11 @@
 // The textures themselves are entries of the engine's texture cache (budgeted by plane and by layer): an entry that
 // is evicted takes its texture out of the image; a layer already built outlives the planes it was made from.
 import type { BoxTuple, DecodedImage } from '../host/api-types.js';
-import type { AssembleMode } from '../../shaders/layouts.js';
+import { layerKey, type LayerChoice } from '../state/layer-choice.js';
 import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, mipChainBytes, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 import type { GpuTimer } from './gpu-timer.js';
 import type { UploadedPlane } from './upload.js';
-
-/** Which planes go to R, G, B, A (null: 0 for colour, 1 for alpha) and how they combine. */
-export interface LayerChoice {
-  slots: readonly (string | null)[];
-  mode: AssembleMode;
-}
-
-export function layerKey(c: LayerChoice): string {
-  return `${c.mode}:${c.slots.map((s) => s ?? '-').join('|')}`;
-}
-
-/** The planes a layer choice reads, each once. */
-export function planesOf(c: LayerChoice): string[] {
-  return [...new Set(c.slots.filter((s): s is string => s !== null))];
-}
 
 export class GpuImage {
   readonly planes = new Map<string, UploadedPlane>();

@@ -1,44 +1,51 @@
-// Runs the histogram compute on a small MIP level of a new layer and reads it back off the frame loop.
+// Runs a histogram pass (one layer's small MIP level, or what a compare mode shows) and reads it back off the frame loop.
+import { HIST_SAMPLE_MAX_PX } from '../../shaders/display-params.js';
 import { HISTOGRAM_BYTES, encodeHistogram } from '../../shaders/passes.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 
-/** The histogram is taken on the first level whose long side is at most this (cheap, and plenty of samples). */
-export const HISTOGRAM_LEVEL_MAX_PX = 512;
+/** Encodes a histogram into `bins` (the pass clears them first). */
+export type HistogramEncode = (encoder: GPUCommandEncoder, bins: GPUBuffer) => void;
 
+/** The first level whose long side is at most HIST_SAMPLE_MAX_PX (cheap, and plenty of samples). */
 export function histogramLevel(widthPx: number, heightPx: number, levelCount: number): number {
   let level = 0;
-  while (level < levelCount - 1 && Math.max(widthPx >> level, heightPx >> level) > HISTOGRAM_LEVEL_MAX_PX) level++;
+  while (level < levelCount - 1 && Math.max(widthPx >> level, heightPx >> level) > HIST_SAMPLE_MAX_PX) level++;
   return level;
+}
+
+/** The histogram of one layer, from its small level. */
+export function layerHistogram(kit: ShaderKit, texture: GPUTexture): HistogramEncode {
+  const level = histogramLevel(texture.width, texture.height, texture.mipLevelCount);
+  return (encoder, bins) => encodeHistogram(kit, encoder, texture, level, bins);
 }
 
 export class Histogrammer {
   private readonly bins: GPUBuffer;
   private readonly read: GPUBuffer;
   private busy = false;
-  private next: { texture: GPUTexture; done: (bins: Uint32Array) => void } | null = null;
+  private next: { encode: HistogramEncode; done: (bins: Uint32Array) => void } | null = null;
 
   constructor(private readonly kit: ShaderKit) {
     this.bins = kit.device.createBuffer({ label: 'histogram bins', size: HISTOGRAM_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
     this.read = kit.device.createBuffer({ label: 'histogram read', size: HISTOGRAM_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   }
 
-  /** Counts the histogram of `texture`; `done` gets a copy. Only the latest request waits while one is mapping. */
-  run(texture: GPUTexture, done: (bins: Uint32Array) => void): void {
-    if (this.busy) { this.next = { texture, done }; return; }
+  /** Counts a histogram; `done` gets a copy. Only the latest request waits while one is mapping. */
+  run(encode: HistogramEncode, done: (bins: Uint32Array) => void): void {
+    if (this.busy) { this.next = { encode, done }; return; }
     this.busy = true;
-    const level = histogramLevel(texture.width, texture.height, texture.mipLevelCount);
     const encoder = this.kit.device.createCommandEncoder({ label: 'histogram' });
-    encodeHistogram(this.kit, encoder, texture, level, this.bins);
+    encode(encoder, this.bins);
     encoder.copyBufferToBuffer(this.bins, 0, this.read, 0, HISTOGRAM_BYTES);
     this.kit.device.queue.submit([encoder.finish()]);
     this.read.mapAsync(GPUMapMode.READ).then(() => {
       const copy = new Uint32Array(this.read.getMappedRange().slice(0));
       this.read.unmap();
       this.busy = false;
-      done(copy);
       const n = this.next;
       this.next = null;
-      if (n) this.run(n.texture, n.done);
+      // a newer request supersedes this one: its figures would only flash before the newer ones
+      if (n) this.run(n.encode, n.done); else done(copy);
     }, () => { this.busy = false; });
   }
 }

@@ -3,10 +3,11 @@ import type { Thumbnail } from '../host/api-types.js';
 import type { DisplayParams } from '../../shaders/display-params.js';
 import type { EngineStats, GridCell, ImageKey, ShowReport } from './engine.js';
 import type { FrameStats } from './frame-stats.js';
-import type { LayerChoice } from './gpu-image.js';
+import type { LayerChoice } from '../state/layer-choice.js';
 import type { PanZoom } from './view-geometry.js';
 import type { HdrSupport } from './hdr-output.js';
 import type { CompareView } from './compare-geometry.js';
+import type { HistogramSource } from './shown-histogram.js';
 import type { Timed } from './analysis.js';
 import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-reference.js';
 
@@ -14,7 +15,7 @@ export interface CpuStats { path: 'cpu'; reason: string; frames: number; lastRen
 
 export interface ViewEngine {
   readonly frames: FrameStats;
-  onHistogram: ((bins: Uint32Array) => void) | null;
+  onHistogram: ((bins: Uint32Array, source: HistogramSource) => void) | null;
   attachPreview(canvas: HTMLCanvasElement): void;
   attachGrid(canvas: HTMLCanvasElement): void;
   setDisplay(p: DisplayParams): void;
@@ -35,7 +36,6 @@ export interface ViewEngine {
   /** GPU reductions; null where the engine cannot (the caller computes on the CPU). */
   metrics(region: Region, threshold: number): Promise<Timed<MetricsTotals> | null>;
   statistics(region: Region, valueMode: number): Promise<Timed<ChannelStats[]> | null>;
-  histogramOf(which: 'current' | 'reference'): void;
   /** The file whose layer the GPU reductions read as A now (GPU engine only): until a show lands it is the previous one. */
   shownFileId?(): string | null;
   forgetFile(fileId: string): void;

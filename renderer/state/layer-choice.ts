@@ -1,11 +1,26 @@
 // Which planes feed R, G, B, A for a layer and channel pick, and what the tone-map then shows. Pure.
 import type { LayerSummary } from '../host/api-types.js';
 import type { ChannelView } from '../../shaders/display-params.js';
-import type { LayerChoice } from '../gpu/gpu-image.js';
+import type { AssembleMode } from '../../shaders/layouts.js';
 import { SAMPLES_PLANE } from './deep-samples.js';
 
 /** The channel picker's value: a view of the layer's RGBA, one named channel in grey, or a deep part's sample counts. */
 export type ChannelPick = ChannelView | `channel:${string}` | 'samples';
+
+/** Which planes go to R, G, B, A (null: 0 for colour, 1 for alpha) and how they combine. */
+export interface LayerChoice {
+  slots: readonly (string | null)[];
+  mode: AssembleMode;
+}
+
+export function layerKey(c: LayerChoice): string {
+  return `${c.mode}:${c.slots.map((s) => s ?? '-').join('|')}`;
+}
+
+/** The planes a layer choice reads, each once. */
+export function planesOf(c: LayerChoice): string[] {
+  return [...new Set(c.slots.filter((s): s is string => s !== null))];
+}
 
 const suffix = (name: string): string => name.slice(name.lastIndexOf('.') + 1);
 

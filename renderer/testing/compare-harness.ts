@@ -4,7 +4,8 @@ import { DEFAULT_DISPLAY, FLAG_NEAREST, type DisplayParams } from '../../shaders
 import { COMPARE_VIEW_BYTES, packCompareView, parseMetrics, parseStats, type CompareGeometry } from '../../shaders/compare-layouts.js';
 import { CompareKit, ReduceBuffers, encodeCompare } from '../../shaders/compare-kit.js';
 import { PALETTE_BYTES, UniformBlock, packPalette } from '../../shaders/layouts.js';
-import { createMipTexture } from '../../shaders/passes.js';
+import { HISTOGRAM_BYTES, createMipTexture } from '../../shaders/passes.js';
+import { PairHistogramPass } from '../../shaders/pair-histogram.js';
 import { ShaderKit } from '../../shaders/pipelines.js';
 import type { Region } from '../../shaders/compare-reference.js';
 
@@ -55,6 +56,25 @@ async function stats(a: LayerIn, b: LayerIn, region: Region, valueMode: number):
   return parseStats(await reduce('stats', a, b, region, { valueMode }));
 }
 
+/** The histogram of A, B or a difference image's magnitude (histogram-pair.wgsl) over `region`: [luma, R, G, B] × 256. */
+async function pairHistogram(a: LayerIn, b: LayerIn, region: Region, valueMode: number, step: number): Promise<number[]> {
+  const ck = await compareKit();
+  const d = ck.device;
+  const ta = upload(d, a), tb = upload(d, b);
+  const pass = new PairHistogramPass(ck);
+  const bins = d.createBuffer({ size: HISTOGRAM_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  const read = d.createBuffer({ size: HISTOGRAM_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const enc = d.createCommandEncoder();
+  pass.encode(enc, ta, tb, region, placement(a, b), valueMode, bins, step);
+  enc.copyBufferToBuffer(bins, 0, read, 0, HISTOGRAM_BYTES);
+  d.queue.submit([enc.finish()]);
+  await read.mapAsync(GPUMapMode.READ);
+  const out = [...new Uint32Array(read.getMappedRange())];
+  read.unmap();
+  pass.destroy(); bins.destroy(); read.destroy(); ta.destroy(); tb.destroy();
+  return out;
+}
+
 /** The compare pass at 1:1 over a w×h rgba32float target (both images' data windows at the target's origin + x0/y0). */
 async function comparePass(a: LayerIn, b: LayerIn, w: number, h: number, params: Partial<DisplayParams>, g: Pick<CompareGeometry, 'show' | 'colormap' | 'rangeMin' | 'rangeMax'> & Partial<CompareGeometry>, path: 'render' | 'compute'): Promise<number[]> {
   const ck = await compareKit();
@@ -90,4 +110,4 @@ async function comparePass(a: LayerIn, b: LayerIn, w: number, h: number, params:
 declare global {
   interface Window { compareHarness: Record<string, (...args: never[]) => Promise<unknown>> }
 }
-window.compareHarness = { metrics, stats, comparePass } as never;
+window.compareHarness = { metrics, stats, comparePass, pairHistogram } as never;

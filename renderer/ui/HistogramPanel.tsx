@@ -1,8 +1,19 @@
-// The histogram of what is shown (A, or B while A/B flip shows it), per channel (R, G, B and luminance) over log2 of the
-// value, with a linear or log count axis; drawn in the preview's corner from the engine's GPU histogram.
+// The histogram of what is shown (A; B while A/B flip shows it; the difference image's magnitude in a difference mode),
+// per channel (R, G, B and luminance) over log2 of the value, with a linear or log count axis; drawn in the preview's
+// corner from the engine's GPU histogram.
 import { useEffect, useRef, useState } from 'react';
+import { COMPARE_MODE_LABELS } from '../../shaders/compare-params.js';
 import { HIST_BINS, HIST_MAX_LOG2, HIST_MIN_LOG2 } from '../../shaders/display-params.js';
+import type { HistogramSource } from '../gpu/shown-histogram.js';
 import { useApp, useController } from './context.js';
+
+/** The caption's name of what the bins count. */
+export function histogramSubject(source: HistogramSource): string {
+  if (source === 'a') return 'A';
+  if (source === 'b') return 'B';
+  // the signed error is counted by magnitude, on the same log2 axis
+  return source === 'error' ? 'Error, |A − B|' : COMPARE_MODE_LABELS[source];
+}
 
 const SERIES: [number, string][] = [[1, 'rgba(255, 90, 90, 0.8)'], [2, 'rgba(90, 230, 90, 0.8)'], [3, 'rgba(110, 140, 255, 0.85)'], [0, 'rgba(235, 235, 235, 0.9)']];
 
@@ -10,7 +21,6 @@ export function HistogramPanel() {
   const c = useController();
   const open = useApp((s) => s.inspect.histogramOpen);
   const log = useApp((s) => s.inspect.histogramLog);
-  const showB = useApp((s) => s.compare.reference !== null && s.compare.mode === 'flip' && s.compare.showB);
   const layers = useApp((s) => s.inspect.layersView);
   // nothing shown (a file that cannot be read, or still being written): no histogram either
   const nothing = useApp((s) => s.image.error !== null || s.library.files.find((f) => f.id === s.image.currentFileId)?.status !== 'ok');
@@ -18,6 +28,7 @@ export function HistogramPanel() {
   const [, tick] = useState(0);
   useEffect(() => c.subscribe(() => tick((n) => n + 1)), [c]);
   const bins = c.histogram;
+  const subject = histogramSubject(c.histogramSource);
   useEffect(() => {
     const cv = ref.current;
     if (!cv || !bins) return;
@@ -45,9 +56,9 @@ export function HistogramPanel() {
   });
   if (!open || layers || nothing) return null;
   return (
-    <figure className="histogram" role="img" aria-label={`Histogram of ${showB ? 'B' : 'A'}: R, G, B and luminance over log2 value, ${log ? 'log' : 'linear'} counts`}>
+    <figure className="histogram" role="img" aria-label={`Histogram of ${subject}: R, G, B and luminance over log2 value, ${log ? 'log' : 'linear'} counts`}>
       <figcaption>
-        Histogram · {showB ? 'B' : 'A'}
+        Histogram · {subject}
         <button type="button" className="link" onClick={() => c.actions.setInspect({ histogramLog: !log })} title="Count axis: linear or log (Y)">{log ? 'log' : 'linear'}</button>
       </figcaption>
       <canvas ref={ref} width={256} height={90} />

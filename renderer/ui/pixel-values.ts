@@ -4,7 +4,7 @@ import type { DecodedImage } from '../host/api-types.js';
 import { planeValue } from '../cpu/assemble.js';
 import { differenceValue, isDifference, type CompareMode } from '../../shaders/compare-params.js';
 import type { ChannelView } from '../../shaders/display-params.js';
-import type { LayerChoice } from '../gpu/gpu-image.js';
+import type { LayerChoice } from '../state/layer-choice.js';
 
 export interface ShownChannel { label: string; colour: string; value: number }
 

@@ -1,0 +1,50 @@
+// The histogram of what the preview shows, counted again only when that changes: the shown layer's, the reference's
+// while A/B flip shows B, or the magnitude of the difference image a difference mode shows (both layers on the GPU).
+import { isDifference, statsSourceCode, type DifferenceMode } from '../../shaders/compare-params.js';
+import type { CompareKit } from '../../shaders/compare-kit.js';
+import type { ReducePlacement } from '../../shaders/compare-layouts.js';
+import { unionRegion } from '../../shaders/compare-reference.js';
+import { PairHistogramPass } from '../../shaders/pair-histogram.js';
+import type { CompareView } from './compare-geometry.js';
+import { Histogrammer, layerHistogram } from './histogrammer.js';
+
+/** What a histogram counts: A, B, or a difference image's magnitude. */
+export type HistogramSource = 'a' | 'b' | DifferenceMode;
+
+export function histogramSource(view: CompareView | null, hasReference: boolean): HistogramSource {
+  if (!view || !hasReference) return 'a';
+  if (isDifference(view.mode)) return view.mode;
+  return view.mode === 'flip' && view.showB ? 'b' : 'a';
+}
+
+export class ShownHistogram {
+  private readonly runner: Histogrammer;
+  private readonly pair: PairHistogramPass;
+  private last: { a: GPUTexture; b: GPUTexture | null; source: HistogramSource } | null = null;
+
+  constructor(private readonly ck: CompareKit, private readonly deliver: (bins: Uint32Array, source: HistogramSource) => void) {
+    this.runner = new Histogrammer(ck.kit);
+    this.pair = new PairHistogramPass(ck);
+  }
+
+  /** A the shown layer, B the reference's (null without one), placed as the reductions place them. */
+  update(a: GPUTexture, b: GPUTexture | null, view: CompareView | null, at: ReducePlacement): void {
+    const source = histogramSource(view, b !== null);
+    const last = this.last;
+    // a textures' identity is its content: a layer built again is a new texture
+    const same = last && last.source === source && (source === 'b' || last.a === a) && (source === 'a' || last.b === b);
+    if (same) return;
+    this.last = { a, b, source };
+    const done = (bins: Uint32Array): void => this.deliver(bins, source);
+    if (source === 'a') { this.runner.run(layerHistogram(this.ck.kit, a), done); return; }
+    if (source === 'b') { this.runner.run(layerHistogram(this.ck.kit, b!), done); return; }
+    const region = unionRegion(
+      { x0: at.aX0, y0: at.aY0, widthPx: at.aWidthPx, heightPx: at.aHeightPx },
+      { x0: at.bX0, y0: at.bY0, widthPx: at.bWidthPx, heightPx: at.bHeightPx },
+    );
+    const valueMode = statsSourceCode({ kind: 'difference', mode: source });
+    this.runner.run((encoder, bins) => this.pair.encode(encoder, a, b!, region, at, valueMode, bins), done);
+  }
+
+  destroy(): void { this.pair.destroy(); }
+}
