@@ -116,10 +116,10 @@ class NodeHost implements Host {
     this.disk = new DiskCache(join(resolve(options.userDataDir), 'thumbnails'));
     this.ring = new FrameRing(
       {
-        decode: async (fileId, part, channels, requestId) => {
+        decode: async (fileId, part, channels, requestId, keep) => {
           // planes in header order, as every decodeImage hands them out (an unknown file or channel rejects)
           const level = this.levelOf(fileId, part, 0, 0, [...channels]);
-          return this.levels.get(level.ref, level.channels, 'playback', requestId, true);
+          return this.levels.get(level.ref, level.channels, 'playback', requestId, true, keep);
         },
         cancel: (requestId) => this.broker.cancel(requestId),
         frameBytes: (fileId, part, channels) => {

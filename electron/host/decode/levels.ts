@@ -65,6 +65,11 @@ interface CachedLevel {
   /** Some planes went out without a lease: their memory is never reused (it may still be read). */
   handedOut: boolean;
   inCache: boolean;
+  /**
+   * A playback frame decoded while there was no time to keep it: it never enters the RAM cache, and its memory goes to
+   * the next frame's decode once released (fresh memory costs as much as the decode on some machines).
+   */
+  transient: boolean;
 }
 
 const ZERO: Omit<StageTimingsMs, 'hostMs'> = { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, bytesRead: 0 };
@@ -98,9 +103,10 @@ export class DecodedLevels {
   /**
    * The planes of `channels` (header order) of a level; `lease`: the caller releases them when done, so their memory
    * can be reused. Playback decodes keep no chunk store: a frame is shown once per loop, and the store of a
-   * many-layer frame would take several times the budget of the frames ahead.
+   * many-layer frame would take several times the budget of the frames ahead. `keep` false: a new decode is not kept
+   * in the RAM cache (a transient level, see CachedLevel.transient); a level already there is handed out as usual.
    */
-  async get(ref: LevelRef, channels: readonly string[], priority: Priority, requestId: string | null, lease: boolean): Promise<LevelPlanes> {
+  async get(ref: LevelRef, channels: readonly string[], priority: Priority, requestId: string | null, lease: boolean, keep = true): Promise<LevelPlanes> {
     const chunks: ChunkKeeping = priority === 'playback' ? 'none' : priority === 'preview' ? 'after' : 'during';
     const key = levelKey(ref);
     let source: DecodedImage['source'] = 'ram-cache';
@@ -132,7 +138,7 @@ export class DecodedLevels {
           priority,
           requestId,
         );
-        level = this.ingest(key, ref, run.result);
+        level = this.ingest(key, ref, run.result, keep);
         if (chunks === 'after') this.storeFillDue(ref, level, lease);
         source = 'decode';
         const codec = ref.deep ? (run.result as DeepFlatTaskResult).image : (run.result as LevelDecode).image;
@@ -247,7 +253,7 @@ export class DecodedLevels {
     this.memory.give(level.chunkStore);
     level.chunkStore = null;
     level.storeFill = 'not-kept';
-    level.inCache = this.ram.set(level.key, level, levelBytes(level));
+    level.inCache = !level.transient && this.ram.set(level.key, level, levelBytes(level));
   }
 
   /** Unpacks more channels of a cached level from its chunk store. */
@@ -270,7 +276,7 @@ export class DecodedLevels {
   }
 
   /** Puts a finished decode into the cache once (every waiter of a shared job sees the same result), and returns its level. */
-  private ingest(key: string, ref: LevelRef, result: LevelDecode | DeepFlatTaskResult): CachedLevel {
+  private ingest(key: string, ref: LevelRef, result: LevelDecode | DeepFlatTaskResult, keep: boolean): CachedLevel {
     const known = ingested.get(result);
     if (known) return known;
     this.decodes++;
@@ -294,6 +300,7 @@ export class DecodedLevels {
       pins: 0,
       handedOut: false,
       inCache: false,
+      transient: !keep,
     };
     if (!ref.deep) level.chunkStore ??= (result as LevelDecode).chunkStore;
     ingested.set(result, level);
@@ -314,7 +321,7 @@ export class DecodedLevels {
         data: bufferOf(c.data),
       });
     }
-    level.inCache = this.ram.set(level.key, level, levelBytes(level));
+    level.inCache = !level.transient && this.ram.set(level.key, level, levelBytes(level));
     if (!level.inCache) this.dropStore(level);
   }
 

@@ -7,14 +7,17 @@ const MB = 1 << 20;
 /** Decodes that finish when the test says so; leases counted. */
 class FakeSource implements FrameSource {
   readonly started: string[] = [];
+  /** Per decode started, whether the ring asked for the frame to be kept. */
+  readonly keeps: boolean[] = [];
   readonly cancelled: string[] = [];
   leases = 0;
   private pending = new Map<string, { fileId: string; resolve: (p: LevelPlanes) => void; reject: (e: Error) => void }>();
 
   constructor(private readonly bytes = 10 * MB, private readonly damaged = new Set<string>()) {}
 
-  decode(fileId: string, _part: number, _channels: readonly string[], requestId: string): Promise<LevelPlanes> {
+  decode(fileId: string, _part: number, _channels: readonly string[], requestId: string, keep: boolean): Promise<LevelPlanes> {
     this.started.push(fileId);
+    this.keeps.push(keep);
     return new Promise((resolve, reject) => this.pending.set(requestId, { fileId, resolve, reject }));
   }
   cancel(requestId: string): void {
@@ -126,7 +129,7 @@ describe('frame ring', () => {
 
   it('decodes a few frames at a time, the next ones first, and starts another as each finishes', async () => {
     const source = new FakeSource(10 * MB);
-    const ring = new FrameRing(source, 1000 * MB, 2);
+    const ring = new FrameRing(source, 1000 * MB, { maxDecoding: 2 });
     ring.setPlan(plan(ids(1, 10)));
     expect(source.started).toEqual(['f1', 'f2']);
     await source.finishAll();
@@ -135,6 +138,36 @@ describe('frame ring', () => {
     ring.setPlan(plan(ids(8, 10)));
     expect(source.cancelled).toEqual(['f3', 'f4']);
     expect(source.started.slice(4)).toEqual(['f8', 'f9']);
+  });
+
+  it('holds at most maxAheadFrames ahead of the cursor, whatever the budget', async () => {
+    const source = new FakeSource(10 * MB);
+    const ring = new FrameRing(source, 1000 * MB, { maxDecoding: 100, maxAheadFrames: 5 });
+    ring.setPlan(plan(ids(1, 30)));
+    await source.finishEvery();
+    expect(source.started).toEqual(ids(1, 5));
+    (await ring.take('f1', 0, ['R', 'G', 'B', 'A'])!).release();
+    await source.finishEvery();
+    expect(source.started).toEqual(ids(1, 6));
+    expect(ring.stats.frames).toBe(5);
+  });
+
+  it('decodes a frame to be kept only while enough frames are ready ahead; behind, into recycled memory', async () => {
+    const source = new FakeSource(10 * MB);
+    const ring = new FrameRing(source, 1000 * MB, { maxDecoding: 2, maxAheadFrames: 6, keepLeadFrames: 2 });
+    ring.setPlan(plan(ids(1, 20)));
+    // nothing ready: the first two are not kept
+    expect(source.keeps).toEqual([false, false]);
+    // as each finishes the next starts: f3 with one frame ready, f4 with two
+    await source.finishAll();
+    expect(source.started).toEqual(ids(1, 4));
+    expect(source.keeps).toEqual([false, false, false, true]);
+    // the player takes both ready frames: behind again, f5 (one ready) is not kept, f6 (two ready) is
+    for (const id of ['f1', 'f2']) (await ring.take(id, 0, ['R', 'G', 'B', 'A'])!).release();
+    await source.finishAll();
+    expect(source.started).toEqual(ids(1, 6));
+    expect(source.keeps.slice(4)).toEqual([false, true]);
+    expect(ring.stats.kept).toBe(source.keeps.filter(Boolean).length);
   });
 
   it('answers a damaged frame with its error, and does not hold it', async () => {

@@ -6,13 +6,20 @@
 // frame moves the ring's cursor past it: frames before it are let go (they stay in the RAM cache while it has room,
 // so a second loop plays from memory) and the window moves on. A new plan (a jump, a new direction, another layer)
 // cancels the decodes of frames it no longer holds.
+//
+// Keeping a frame for the second loop costs fresh memory, whose first touch can cost as much as the decode (45-65 ms
+// for a 1080p half RGBA frame on the 2-core VMs measured). So a frame is decoded to be kept only while the ring is
+// comfortably ahead (keepLeadFrames ready); otherwise into memory recycled from the frames just shown. The cache fills
+// as time allows and never at the cost of a frame: what loop 1 could not keep, loop 2 (with time freed by what was
+// kept) keeps more of.
 
 import type { PlaybackPlan } from '../api.js';
 import type { LevelPlanes } from '../decode/levels.js';
 
 /** What the ring needs of the host: a leased decode of a frame, its cancellation, and its size before decoding. */
 export interface FrameSource {
-  decode(fileId: string, part: number, channels: readonly string[], requestId: string): Promise<LevelPlanes>;
+  /** `keep`: the decoded frame may stay in the RAM cache after it is shown (false: its memory is reused at once). */
+  decode(fileId: string, part: number, channels: readonly string[], requestId: string, keep: boolean): Promise<LevelPlanes>;
   cancel(requestId: string): void;
   /** Bytes the frame's planes take once decoded; null when the file cannot be decoded (not listed, damaged). */
   frameBytes(fileId: string, part: number, channels: readonly string[]): number | null;
@@ -26,6 +33,8 @@ export interface FrameRingStats {
   decoding: number;
   /** Since the host started: decodes started, frames handed out from the ring, decodes cancelled, frames that failed. */
   started: number;
+  /** Of the decodes started, those that may stay in the RAM cache. */
+  kept: number;
   served: number;
   cancelled: number;
   failed: number;
@@ -48,6 +57,17 @@ interface Entry {
 const CURSOR_SEARCH_FRAMES = 512;
 /** Frames of a plan decoding at once: enough that every worker has chunks, few enough that the next frame comes first. */
 const MAX_DECODING = 4;
+/** Frames ahead of the cursor the ring holds or decodes at most (0.5 s at 24 fps): their memory comes round again soon. */
+const MAX_AHEAD_FRAMES = 12;
+/** Ready frames ahead from which a new decode may be kept for the next loop (at most half the window). */
+const KEEP_LEAD_FRAMES = 6;
+
+export interface FrameRingOptions {
+  /** Frames decoding at once; the rest of the window fills as they finish. */
+  maxDecoding?: number;
+  maxAheadFrames?: number;
+  keepLeadFrames?: number;
+}
 
 export class FrameRing {
   private plan: PlaybackPlan | null = null;
@@ -55,14 +75,20 @@ export class FrameRing {
   private cursor = 0;
   private readonly entries = new Map<string, Entry>();
   private nextRequest = 1;
-  private readonly counters = { started: 0, served: 0, cancelled: 0, failed: 0 };
+  private readonly counters = { started: 0, kept: 0, served: 0, cancelled: 0, failed: 0 };
+  private readonly maxDecoding: number;
+  private readonly maxAheadFrames: number;
+  private readonly keepLeadFrames: number;
 
   constructor(
     private readonly source: FrameSource,
     readonly budgetBytes: number,
-    /** Frames decoding at once; the rest of the budget fills as they finish. */
-    private readonly maxDecoding = MAX_DECODING,
-  ) {}
+    options: FrameRingOptions = {},
+  ) {
+    this.maxDecoding = options.maxDecoding ?? MAX_DECODING;
+    this.maxAheadFrames = options.maxAheadFrames ?? MAX_AHEAD_FRAMES;
+    this.keepLeadFrames = options.keepLeadFrames ?? KEEP_LEAD_FRAMES;
+  }
 
   /** A new plan (null: playback stopped): decodes of frames it does not keep are cancelled, held frames let go. */
   setPlan(plan: PlaybackPlan | null): void {
@@ -128,7 +154,7 @@ export class FrameRing {
     }
   }
 
-  /** The frames from the cursor that fit the budget (each once), at least the next one. */
+  /** The frames from the cursor that fit the budget and the most frames ahead (each once), at least the next one. */
   private window(): Map<string, number> {
     const wanted = new Map<string, number>();
     if (!this.plan) return wanted;
@@ -137,6 +163,7 @@ export class FrameRing {
     for (let i = this.cursor; i < fileIds.length; i++) {
       const id = fileIds[i]!;
       if (wanted.has(id)) continue;
+      if (wanted.size >= this.maxAheadFrames) break;
       const bytes = this.entries.get(id)?.bytes ?? this.source.frameBytes(id, part, channels);
       if (bytes === null) continue;
       if (wanted.size > 0 && total + bytes > this.budgetBytes) break;
@@ -152,7 +179,8 @@ export class FrameRing {
     if (!this.plan) return;
     const { part, channels } = this.plan;
     let decoding = 0;
-    for (const e of this.entries.values()) if (e.state === 'decoding') decoding++;
+    let ready = 0;
+    for (const e of this.entries.values()) if (e.state === 'decoding') decoding++; else if (e.state === 'ready') ready++;
     // in plan order: the pool runs jobs of one priority oldest first. A few frames at a time (each one's chunks keep
     // every worker busy): the next frame is done soonest, and a new plan cancels little work already begun
     for (const [fileId, bytes] of wanted) {
@@ -160,8 +188,11 @@ export class FrameRing {
       if (decoding >= this.maxDecoding) break;
       decoding++;
       const requestId = `ring-${this.nextRequest++}`;
-      const entry: Entry = { fileId, requestId, bytes, state: 'decoding', promise: this.source.decode(fileId, part, channels, requestId), planes: null, out: 0, dropped: false };
+      // a window the budget makes small (large frames) asks for half of it ready
+      const keep = ready >= Math.min(this.keepLeadFrames, Math.ceil(wanted.size / 2));
+      const entry: Entry = { fileId, requestId, bytes, state: 'decoding', promise: this.source.decode(fileId, part, channels, requestId, keep), planes: null, out: 0, dropped: false };
       this.counters.started++;
+      if (keep) this.counters.kept++;
       this.entries.set(fileId, entry);
       entry.promise.then(
         (planes) => {

@@ -50,7 +50,10 @@ describe('sequences', () => {
     fx.host.setPlayback({ fileIds: ids, part: 0, channels: ['R', 'G', 'B', 'A'] });
     // the budget holds four frames of 64x36 half RGBA
     expect(fx.host.stats.playback).toMatchObject({ frames: 4, started: 4 });
+    const ringIdle = async () => { while (fx.host.stats.playback.decoding > 0) await new Promise((r) => setTimeout(r, 5)); };
     for (const [i, fileId] of ids.entries()) {
+      // the player is ahead: the ring's window is ready before each frame is asked for
+      await ringIdle();
       const { image, release } = await fx.host.decodeImageLease({ requestId: `p${i}`, fileId, part: 0, channels, priority: 'playback' });
       expect(image.planes.map((p) => p.name)).toEqual(channels);
       // what the host waited for is the ring's decode, already under way
@@ -60,13 +63,20 @@ describe('sequences', () => {
     const stats = fx.host.stats;
     expect(stats.playback.served).toBe(10);
     expect(stats.decodes).toBe(10);
+    // the first window was decoded with nothing ready ahead (into recycled memory, not kept); every later frame with
+    // three ready ahead, so kept for the next loop
+    expect(stats.playback.kept).toBe(6);
     fx.host.setPlayback(null);
     expect(fx.host.stats.playback.frames).toBe(0);
-    // a second loop plays from the RAM cache
-    const again = await fx.host.decodeImageLease({ requestId: 'again', fileId: ids[0]!, part: 0, channels, priority: 'playback' });
-    expect(again.image.source).toBe('ram-cache');
-    again.release();
-    expect(fx.host.stats.decodes).toBe(10);
+    // a second loop plays the kept frames from the RAM cache and decodes the others again
+    const sources: string[] = [];
+    for (const [i, fileId] of ids.entries()) {
+      const again = await fx.host.decodeImageLease({ requestId: `again${i}`, fileId, part: 0, channels, priority: 'playback' });
+      sources.push(again.image.source);
+      again.release();
+    }
+    expect(sources).toEqual([...Array(4).fill('decode'), ...Array(6).fill('ram-cache')]);
+    expect(fx.host.stats.decodes).toBe(14);
   });
 
   it('cancels the ring\'s decodes when the player jumps away', async () => {
