@@ -4,6 +4,7 @@
 //
 //   node bench/sequence/build.mjs && node dist/sequence-bench/bench.mjs [--size 1920x1080] [--compression zip]
 //     [--frames 48] [--fps 24] [--loops 2] [--upload copy|dawn] [--workers N] [--dir DIR] [--budget-mb N]
+//     [--preroll-ms N (the player's, 0: the clock starts at once)]
 //
 // The sequence is written first when DIR lacks it (by the project's writer, on every core). "Cold" means a new host
 // (empty RAM cache, workers started before the clock, as OpenEXR makes its threads first) and the files dropped from
@@ -20,7 +21,7 @@ import { nativeStatus } from '../../electron/exr/compression/native.js';
 import type { Compression } from '../../electron/exr/types.js';
 import { frameFileName, type SequenceSpec } from '../../electron/host/samples/sequence.js';
 import { timelineFrames, type ClockSpec } from '../../renderer/playback/clock.js';
-import { FramePipeline } from '../../renderer/playback/pipeline.js';
+import { FramePipeline, PREROLL_MS } from '../../renderer/playback/pipeline.js';
 import { FrameTimeline, medianOf, STAGES, type FrameRecord, type PlaybackSummary } from '../../renderer/playback/timeline.js';
 import { makeInThread, makeSequenceParallel } from './make.js';
 import { copyUploads, hostIo, type Uploads } from './node-io.js';
@@ -45,6 +46,7 @@ interface Args {
   workers: number;
   slots: number;
   maxLoads: number;
+  prerollMs: number;
   budgetBytes: number | undefined;
   dir: string;
   throughput: boolean;
@@ -70,6 +72,7 @@ function parseArgs(argv: string[]): Args {
     workers: Number(arg('workers') ?? availableParallelism()),
     slots: Number(arg('slots') ?? 4),
     maxLoads: Number(arg('max-loads') ?? 2),
+    prerollMs: Number(arg('preroll-ms') ?? PREROLL_MS),
     budgetBytes: arg('budget-mb') ? Number(arg('budget-mb')) * 2 ** 20 : undefined,
     dir: arg('dir') ?? join(tmpdir(), `exrview-seq-${w}x${h}-${compression}-${frames}`),
     throughput: !argv.includes('--no-throughput'),
@@ -151,15 +154,17 @@ async function playRealtime(args: Args, uploads: Uploads): Promise<Record<string
     const byFrame = new Map(sequence.frames.map((f) => [f.frame, f.fileId]));
     const frames = timelineFrames(sequence.firstFrame, sequence.lastFrame, sequence.step);
     const io = hostIo(host, ['R', 'G', 'B', 'A'], uploads);
-    const pipeline = new FramePipeline(io, (f) => byFrame.get(f) ?? null, () => performance.now(), { slots: args.slots, maxLoads: args.maxLoads });
+    const pipeline = new FramePipeline(io, (f) => byFrame.get(f) ?? null, () => performance.now(), { slots: args.slots, maxLoads: args.maxLoads, prerollMs: args.prerollMs });
     const spec: ClockSpec = { frames, fps, mode: 'loop', direction: 1, startFrame: frames[0]! };
     const durationMs = (args.loops * frames.length * 1000) / fps;
     const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
     pipeline.start(spec);
+    let t0 = NaN;
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
         pipeline.tick();
+        // the loops are timed from the clock's start, after the pre-roll
+        if (Number.isNaN(t0) && pipeline.clockStartMs !== null) t0 = pipeline.clockStartMs;
         if (performance.now() - t0 >= durationMs) {
           clearInterval(timer);
           resolve();
@@ -178,7 +183,7 @@ async function playRealtime(args: Args, uploads: Uploads): Promise<Record<string
     await new Promise((r) => setTimeout(r, 200));
     const stats = host.stats;
     return {
-      fps, slots: args.slots, maxLoads: args.maxLoads, plansSent: io.plans, loops,
+      fps, slots: args.slots, maxLoads: args.maxLoads, plansSent: io.plans, prerollMs: round(pipeline.prerollMs), prerollLimitMs: args.prerollMs, loops,
       cpu: { ...cpu, msPerFrameShown: round(cpu.totalMs / Math.max(1, records.filter((r) => r.outcome === 'shown').length)), note: 'process CPU time (every thread) over the whole realtime run' },
       host: { ramCache: { ...stats.ram, sizeMb: Math.round(stats.ram.sizeBytes / 2 ** 20) }, frameRing: stats.playback, planeMemory: stats.planeMemory, decodes: stats.decodes },
     };

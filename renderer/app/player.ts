@@ -6,7 +6,7 @@ import type { GpuEngine } from '../gpu/engine.js';
 import { planesOf, type LayerChoice } from '../state/layer-choice.js';
 import type { RendererHost } from '../host/index.js';
 import { snapFrame, timelineFrames, type ClockSpec } from '../playback/clock.js';
-import { FramePipeline, type PipelineIo, type Presented } from '../playback/pipeline.js';
+import { FramePipeline, PREROLL_MS, type PipelineIo, type Presented } from '../playback/pipeline.js';
 import type { FrameRecord, PlaybackSummary } from '../playback/timeline.js';
 import type { AppStore, PlaybackSlice } from '../state/store.js';
 
@@ -221,7 +221,7 @@ export class Player {
     this.current = { ...pick, channels };
     const slotCount = engine.slotCountFor(q.widthPx, q.heightPx, channels.map(() => ({ pixelType: 'half' as const, widthSamples: q.widthPx, heightSamples: q.heightPx })), SLOT_BUDGET_BYTES);
     const byFrame = new Map(q.frames.map((f) => [f.frame, f.fileId]));
-    const pipeline = new FramePipeline(this.io(engine, slotCount, q), (f) => byFrame.get(f) ?? null, () => performance.now(), { slots: slotCount, maxLoads: MAX_LOADS });
+    const pipeline = new FramePipeline(this.io(engine, slotCount, q), (f) => byFrame.get(f) ?? null, () => performance.now(), { slots: slotCount, maxLoads: MAX_LOADS, prerollMs: PREROLL_MS });
     pipeline.onChange = () => this.emit();
     this.pipeline = pipeline;
     return pipeline;

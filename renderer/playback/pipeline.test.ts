@@ -23,7 +23,8 @@ class Sim {
   uploadsIntoShown = 0;
   private shownSlot = -1;
 
-  constructor(private readonly opts: { decodeMs: number; uploadMs: number; damaged?: Set<string>; parallel?: boolean }) {}
+  /** `coldLoads` first loads take `coldMs` each (a cold start: fresh memory, nothing decoded ahead). */
+  constructor(private readonly opts: { decodeMs: number; uploadMs: number; damaged?: Set<string>; parallel?: boolean; coldLoads?: number; coldMs?: number }) {}
 
   readonly io: PipelineIo<string> = {
     load: (fileId, tag) =>
@@ -55,7 +56,8 @@ class Sim {
       const q = this.queue.shift()!;
       this.started.push(q.fileId);
       // serial: one frame at a time on every worker; parallel: each load takes decodeMs whatever else runs
-      const done = (this.opts.parallel ? this.now : Math.max(this.now, this.busyUntil)) + this.opts.decodeMs;
+      const cold = this.started.length <= (this.opts.coldLoads ?? 0);
+      const done = (this.opts.parallel ? this.now : Math.max(this.now, this.busyUntil)) + (cold ? this.opts.coldMs! : this.opts.decodeMs);
       this.busyUntil = done;
       const tag = q.tag;
       this.at(done, () => {
@@ -97,9 +99,9 @@ const FRAMES = timelineFrames(1001, 1048);
 const fileOf = (missing: Set<number> = new Set()) => (f: number) => (missing.has(f) ? null : `f${f}`);
 const spec = (over: Partial<ClockSpec> = {}): ClockSpec => ({ frames: FRAMES, fps: 24, mode: 'loop', direction: 1, startFrame: 1001, ...over });
 
-function setup(opts: ConstructorParameters<typeof Sim>[0], missing?: Set<number>, slots = 4) {
+function setup(opts: ConstructorParameters<typeof Sim>[0], missing?: Set<number>, slots = 4, prerollMs = 0) {
   const sim = new Sim(opts);
-  const pipeline = new FramePipeline(sim.io, fileOf(missing), () => sim.now, { slots, maxLoads: 2 });
+  const pipeline = new FramePipeline(sim.io, fileOf(missing), () => sim.now, { slots, maxLoads: 2, prerollMs });
   return { sim, pipeline };
 }
 
@@ -116,6 +118,36 @@ describe('frame pipeline', () => {
     // in order, looping past the end
     const shown = pipeline.timeline.records.filter((r) => r.outcome === 'shown').map((r) => r.frame);
     expect(shown.slice(45, 52)).toEqual([1046, 1047, 1048, 1001, 1002, 1003, 1004].slice(0, shown.slice(45, 52).length));
+  });
+
+  it('with a pre-roll, a cold start buffers until loads keep pace instead of dropping its first frames', async () => {
+    // loads side by side (a host decoding ahead on every core), the first six cold
+    const cold = { decodeMs: 10, uploadMs: 3, coldLoads: 6, coldMs: 150, parallel: true };
+    const plain = setup(cold);
+    plain.pipeline.start(spec());
+    await plain.sim.run(plain.pipeline, 3000);
+    expect(plain.pipeline.timeline.summary(plain.sim.now).dropped + plain.pipeline.timeline.summary(plain.sim.now).skipped, 'no pre-roll: the cold start drops').toBeGreaterThan(3);
+
+    const { sim, pipeline } = setup(cold, undefined, 4, 1000);
+    pipeline.start(spec());
+    expect(pipeline.clockStartMs).toBeNull();
+    await sim.run(pipeline, 3000);
+    const s = pipeline.timeline.summary(sim.now);
+    expect(pipeline.prerollMs).toBeGreaterThan(150);
+    expect(pipeline.prerollMs).toBeLessThanOrEqual(1000 + 17);
+    expect(pipeline.clockStartMs).toBe(pipeline.prerollMs);
+    expect(s.dropped + s.skipped, JSON.stringify({ pre: pipeline.prerollMs, recs: pipeline.timeline.records.slice(0, 30).map((r) => `${r.step}:${r.frame}:${r.outcome}`) })).toBe(0);
+    const shown = pipeline.timeline.records.filter((r) => r.outcome === 'shown').map((r) => r.frame);
+    expect(shown.slice(0, 4)).toEqual([1001, 1002, 1003, 1004]);
+  });
+
+  it('a pre-roll gives up waiting after its time when loads never keep pace, and plays (thinning) from there', async () => {
+    const { sim, pipeline } = setup({ decodeMs: 100, uploadMs: 3 }, undefined, 4, 500);
+    pipeline.start(spec());
+    await sim.run(pipeline, 2000);
+    expect(pipeline.prerollMs).toBeGreaterThanOrEqual(500);
+    expect(pipeline.prerollMs).toBeLessThan(500 + 17 + 1);
+    expect(pipeline.timeline.records.filter((r) => r.outcome === 'shown').length).toBeGreaterThan(5);
   });
 
   it('drops frames rather than stalls when they arrive slower than the rate, and asks only for frames it can show', async () => {

@@ -6,6 +6,8 @@
 // a frame that is not ready when its step has passed is counted as dropped and the clock goes on. When frames arrive
 // slower than the frame rate, the pipeline asks only for frames it can have in time (evenly spaced), rather than for
 // every frame and showing none of them on time; it tells the host the same plan, so nothing is decoded for nothing.
+// With a pre-roll, Play first buffers (the clock held at the start frame) until the slots hold frames and loads keep
+// pace with the rate, or the pre-roll time is up: a cold start then costs a moment's wait, not a burst of drops.
 
 import { dueMs, frameAtStep, stepAt, type ClockSpec } from './clock.js';
 import { FrameTimeline, type FrameOutcome, type FrameRecord } from './timeline.js';
@@ -47,6 +49,9 @@ export interface PipelineIo<D> {
   plan(fileIds: string[]): void;
 }
 
+/** The player's pre-roll: Play buffers at most this long (a cold 4K start on two cores needs about this to get ahead). */
+export const PREROLL_MS = 1000;
+
 export interface PipelineOptions {
   /** Upload slots, the one on screen included (at least 2). */
   slots: number;
@@ -54,6 +59,8 @@ export interface PipelineOptions {
   maxLoads: number;
   /** Frames in a plan sent to the host. */
   planFrames?: number;
+  /** Most time Play buffers before the clock starts (0: the clock starts at once). */
+  prerollMs?: number;
 }
 
 type JobState = 'loading' | 'loaded' | 'uploading' | 'ready' | 'failed' | 'missing';
@@ -88,7 +95,13 @@ export class FramePipeline<D> {
   private paused: Job<D>[] = [];
   private readonly slotJob: (Job<D> | null)[];
   private shownSlot = -1;
-  private play: { spec: ClockSpec; t0: number; resolved: number; planned: { from: number; spacing: number; length: number } | null } | null = null;
+  private play: {
+    spec: ClockSpec; t0: number; resolved: number; planned: { from: number; spacing: number; length: number } | null;
+    /** Buffering before the clock starts: when Play was pressed, and when buffering gives up waiting. */
+    preroll: { startedMs: number; untilMs: number } | null;
+  } | null = null;
+  /** How long the last Play buffered before its clock started (ms). */
+  prerollMs = 0;
   private target: number | null = null;
   private nextTag = 1;
   /** Service time of a load (completion to completion while busy), and of an upload: what thinning is planned on. */
@@ -96,6 +109,8 @@ export class FramePipeline<D> {
   private uploadMs = NaN;
   /** One load's own time, request to pixels. */
   private latencyMs = NaN;
+  /** The latest load's own time (not averaged). */
+  private lastLatencyMs = Infinity;
   private lastLoadDoneMs = -Infinity;
   readonly timeline = new FrameTimeline();
   presented: Presented | null = null;
@@ -120,19 +135,55 @@ export class FramePipeline<D> {
   start(spec: ClockSpec): void {
     this.cancelAll();
     const t0 = this.now();
-    this.play = { spec, t0, resolved: -1, planned: null };
+    const preroll = this.options.prerollMs ?? 0;
+    this.play = { spec, t0, resolved: -1, planned: null, preroll: preroll > 0 ? { startedMs: t0, untilMs: t0 + preroll } : null };
     this.target = null;
-    this.timeline.begin(t0, spec.fps);
-    if (this.presented?.kind === 'shown' && this.presented.frame === spec.startFrame) {
-      this.record(0, spec.startFrame, 'shown', null);
-      this.play.resolved = 0;
-    }
+    this.prerollMs = 0;
+    if (!this.play.preroll) this.startClock(t0);
     this.tick();
+  }
+
+  /** When the clock started (null while Play buffers or when stopped). */
+  get clockStartMs(): number | null {
+    return this.play && !this.play.preroll ? this.play.t0 : null;
+  }
+
+  private startClock(now: number): void {
+    const play = this.play!;
+    if (play.preroll) {
+      this.prerollMs = now - play.preroll.startedMs;
+      // the cold loads' times say nothing of the buffered state: thinning plans on what comes next
+      this.serviceMs = this.latencyMs = NaN;
+      this.lastLoadDoneMs = -Infinity;
+    }
+    play.preroll = null;
+    play.t0 = now;
+    this.timeline.begin(now, play.spec.fps);
+    if (this.presented?.kind === 'shown' && this.presented.frame === play.spec.startFrame) {
+      this.record(0, play.spec.startFrame, 'shown', null);
+      play.resolved = 0;
+    }
+  }
+
+  /**
+   * Buffering: loads go on with the clock held at step 0. Done (the clock starts) when the slots are full of ready
+   * frames and loads arrive at least as fast as the rate, or when the pre-roll time is up.
+   */
+  private buffered(now: number): boolean {
+    const play = this.play!;
+    const wanted = Math.max(1, this.slotJob.length - 1);
+    let ready = 0;
+    for (const job of this.jobs.values()) if (job.state === 'ready' || job.state === 'failed' || job.state === 'missing') ready++;
+    // the host is ahead when its latest answer came within a frame's time (the RAM cache, or a frame ring ahead)
+    const keepsPace = this.lastLatencyMs <= 1000 / play.spec.fps;
+    return (ready >= wanted && keepsPace) || now >= play.preroll!.untilMs;
   }
 
   /** Stops the clock; the frame on screen stays. */
   stop(): void {
     if (!this.play) return;
+    // stopped while buffering: an empty playback
+    if (this.play.preroll) this.timeline.begin(this.now(), this.play.spec.fps);
     this.play = null;
     this.cancelAll();
     this.io.plan([]);
@@ -157,6 +208,15 @@ export class FramePipeline<D> {
     const play = this.play;
     if (!play) return;
     const now = this.now();
+    if (play.preroll) {
+      if (!this.buffered(now)) {
+        play.t0 = now;
+        this.fill(now, 0);
+        this.startUploads();
+        return;
+      }
+      this.startClock(now);
+    }
     const s = stepAt(play.spec, now - play.t0);
     // a display slower than the frame rate (or a late tick) passes several steps at once: the newest ready frame among
     // them is shown, late, rather than every one of them dropped; the older ones are dropped
@@ -236,7 +296,7 @@ export class FramePipeline<D> {
       if (planned && planned.spacing > 1 && u >= planned.from && (u - planned.from) % planned.spacing !== 0) continue;
       // thinning: a frame that cannot arrive before its step is not asked for (it will be counted as skipped)
       const readyAt = now + this.expectedMs(queued + 1);
-      if (play.t0 + dueMs(spec, u + 1) < readyAt) continue;
+      if (!play.preroll && play.t0 + dueMs(spec, u + 1) < readyAt) continue;
       this.startLoad(u, frame, fileId);
       loading++;
       ahead++;
@@ -305,6 +365,7 @@ export class FramePipeline<D> {
         const service = now - busySince;
         this.serviceMs = Number.isNaN(this.serviceMs) ? service : this.serviceMs + EMA * (service - this.serviceMs);
         const latency = now - job.rec.requestedMs;
+        this.lastLatencyMs = latency;
         this.latencyMs = Number.isNaN(this.latencyMs) ? latency : this.latencyMs + EMA * (latency - this.latencyMs);
         if (job.cancelled) {
           this.io.release(result.data);
