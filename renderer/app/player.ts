@@ -82,6 +82,11 @@ export class Player {
     return this.pipeline?.timeline.records ?? [];
   }
 
+  /** Play was pressed and the pre-roll is buffering: the clock has not started yet. */
+  get buffering(): boolean {
+    return !!this.pipeline?.playing && this.pipeline.clockStartMs === null;
+  }
+
   summary(): PlaybackSummary | null {
     return this.pipeline ? this.pipeline.timeline.summary(performance.now()) : null;
   }

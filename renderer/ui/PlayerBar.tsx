@@ -19,6 +19,7 @@ export function PlayerBar() {
   const label = useRef<HTMLOutputElement>(null);
   const dropped = useRef<HTMLOutputElement>(null);
   const marks = useRef<HTMLOutputElement>(null);
+  const buffering = useRef<HTMLOutputElement>(null);
 
   useEffect(() => {
     const update = (): void => {
@@ -30,6 +31,7 @@ export function PlayerBar() {
         label.current.dataset.kind = shown?.kind ?? '';
         label.current.title = shown?.reason ?? '';
       }
+      if (buffering.current) buffering.current.textContent = p.buffering ? 'buffering…' : '';
       const s = p.summary();
       if (dropped.current) dropped.current.textContent = s ? `${s.dropped}` : '0';
       if (marks.current) {
@@ -65,6 +67,7 @@ export function PlayerBar() {
       <button type="button" onClick={() => a.setPlayback({ outFrame: p.frame })} title="Out point at the frame on screen (O)">Out {pb.outFrame ?? sequence.lastFrame}</button>
       {(pb.inFrame !== null || pb.outFrame !== null) && <button type="button" onClick={() => a.setPlayback({ inFrame: null, outFrame: null })}>Clear in/out</button>}
       <span>Dropped <output ref={dropped} aria-label="Dropped frames">0</output></span>
+      <output ref={buffering} className="note" aria-label="Buffering" title="Play waits up to a second for frames to be decoded ahead, rather than drop the first ones" />
       <output ref={marks} className="damaged-frames" aria-label="Damaged frames" />
       {reason && <span className="note">{reason}</span>}
     </div>
