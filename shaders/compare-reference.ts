@@ -125,8 +125,8 @@ export function statsReference(a: RgbaLayer, b: RgbaLayer | null, source: StatsS
 
 /**
  * The histogram of A, B or a difference image's magnitude over every `step`-th pixel of `region` each way, as
- * histogram-pair.wgsl counts it: [luminance, R, G, B] × HIST_BINS. `scale` multiplies every value and the luminance
- * (the tests bound the GPU's rounding with it).
+ * histogram-pair.wgsl counts it: [luminance, R, G, B] × HIST_BINS. `scale` multiplies every value before it is
+ * counted (the tests bound the GPU's rounding with it).
  */
 export function pairHistogramReference(a: RgbaLayer, b: RgbaLayer | null, source: StatsSource, region: Region, step: number, scale = 1): Uint32Array {
   const out = new Uint32Array(4 * HIST_BINS);
@@ -136,7 +136,7 @@ export function pairHistogramReference(a: RgbaLayer, b: RgbaLayer | null, source
       const value = f(sourceValue(source, valueAt(a, x, y, c), b ? valueAt(b, x, y, c) : 0));
       return (source.kind === 'difference' ? Math.abs(value) : value) * scale;
     });
-    countHistogramPixel(out, v[0]!, v[1]!, v[2]!, scale);
+    countHistogramPixel(out, v[0]!, v[1]!, v[2]!);
   }
   return out;
 }

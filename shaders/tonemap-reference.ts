@@ -271,10 +271,10 @@ export function histogram(rgba: ArrayLike<number>, pixelCount: number): Uint32Ar
   return out;
 }
 
-/** Counts one pixel into [luminance, R, G, B] × HIST_BINS bins, as histogram-bins.wgsl's countPixel (`lumaScale`: see pairHistogramReference). */
-export function countHistogramPixel(out: Uint32Array, r: number, g: number, b: number, lumaScale = 1): void {
+/** Counts one pixel into [luminance, R, G, B] × HIST_BINS bins, as histogram-bins.wgsl's countPixel. */
+export function countHistogramPixel(out: Uint32Array, r: number, g: number, b: number): void {
   const f = Math.fround;
-  const y = f(f(f(f(LUMA[0]) * r) + f(f(LUMA[1]) * g)) + f(f(LUMA[2]) * b)) * lumaScale;
+  const y = f(f(f(f(LUMA[0]) * r) + f(f(LUMA[1]) * g)) + f(f(LUMA[2]) * b));
   const values = [y, r, g, b];
   for (let k = 0; k < 4; k++) {
     const bin = histogramBin(values[k]!);

@@ -44,7 +44,7 @@ export function slotNames(c: LayerChoice): (string | null)[] {
 }
 
 /** A's identity in the compare pair: the image, part, layer and channel on screen. */
-const pairOf = (s: AppState): string => `${s.image.currentFileId}\0${s.image.part}\0${s.image.layer}\0${JSON.stringify(s.image.channel)}`;
+const pairOf = (s: AppState): string => `${s.image.currentFileId}\0${s.image.part}\0${s.image.layer}\0${s.image.channel}`;
 
 const boxText = (b: readonly number[]): string => `${b[0]},${b[1]} – ${b[2]},${b[3]}`;
 const layerText = (name: string): string => name || '(base)';

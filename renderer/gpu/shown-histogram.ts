@@ -31,7 +31,7 @@ export class ShownHistogram {
   update(a: GPUTexture, b: GPUTexture | null, view: CompareView | null, at: ReducePlacement): void {
     const source = histogramSource(view, b !== null);
     const last = this.last;
-    // a textures' identity is its content: a layer built again is a new texture
+    // a texture's identity stands for its content: a layer built again is a new texture
     const same = last && last.source === source && (source === 'b' || last.a === a) && (source === 'a' || last.b === b);
     if (same) return;
     this.last = { a, b, source };

@@ -139,6 +139,8 @@ export class FramePipeline<D> {
     this.play = { spec, t0, resolved: -1, planned: null, preroll: preroll > 0 ? { startedMs: t0, untilMs: t0 + preroll } : null };
     this.target = null;
     this.prerollMs = 0;
+    // the last Play's answers say nothing of this one's
+    this.lastLatencyMs = Infinity;
     if (!this.play.preroll) this.startClock(t0);
     this.tick();
   }
