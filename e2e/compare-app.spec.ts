@@ -67,6 +67,8 @@ test('reference, difference modes and the Comparison metrics of two files whose 
   await settle(page);
   await page.getByRole('button', { name: /Set as reference/ }).click();
   await expect(page.getByRole('button', { name: /Set as reference/ })).toHaveAttribute('aria-pressed', 'true');
+  // a against itself: all zeros, shown while a is on screen (recording starts once they are in)
+  await expect.poll(async () => num(await page.locator('[aria-label=Comparison] tr[data-channel=G] [data-key=mean-error]').textContent()), { timeout: 30_000 }).toBe(0);
   // every G mean error the panel ever shows from here on: a run for the last pair (a against itself, all zeros) must
   // not land once b is on screen
   await page.evaluate(() => {

@@ -105,3 +105,38 @@ test('a folder or an EXR dropped on the window opens it (the file selected); a d
   await expect(page.locator('.app')).toHaveClass(/dropping/);
   await shot(page, 'dragging');
 });
+
+test('selecting an image and switching images: the preview keeps its size once the image is drawn (no refit when its figures or header arrive)', async ({ page }) => {
+  await page.goto(server!.url);
+  const grid = page.getByRole('listbox', { name: 'Images' });
+  await expect(grid.getByRole('option', { name: 'top.exr' })).toBeVisible();
+  // every frame: the preview canvas's size, whether the image is drawn and whether its statistics are in
+  await page.evaluate(() => {
+    type S = { image: { currentFileId: string | null; loading: boolean }; inspect: { stats: unknown } };
+    const app = (window as unknown as { exrviewApp: { store: { getState(): S } } }).exrviewApp;
+    const log: { size: string; drawn: boolean; stats: boolean }[] = [];
+    (window as unknown as { sizeLog: typeof log }).sizeLog = log;
+    const tick = () => {
+      const cv = document.querySelector('.preview-canvas') as HTMLCanvasElement;
+      const s = app.store.getState();
+      log.push({ size: `${cv.clientWidth}x${cv.clientHeight}`, drawn: s.image.currentFileId !== null && !s.image.loading, stats: s.inspect.stats !== null });
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const sizesOnceDrawn = async (): Promise<string[]> => {
+    await expect(page.getByRole('region', { name: 'Statistics' })).toContainText('whole image');
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+    const log = await page.evaluate(() => (window as unknown as { sizeLog: { size: string; drawn: boolean; stats: boolean }[] }).sizeLog.splice(0));
+    return [...new Set(log.slice(log.findIndex((f) => f.drawn)).map((f) => f.size))];
+  };
+  await grid.getByRole('option', { name: 'top.exr' }).click();
+  expect(await sizesOnceDrawn(), 'the first image selected').toHaveLength(1);
+  await drop(page, pathToFileURL(join(dir, 'sq010')).href + '/', []);
+  await grid.getByRole('option', { name: 'key_light.exr' }).click();
+  await expect(page.getByRole('region', { name: 'Statistics' })).toContainText('key_light.exr');
+  await page.evaluate(() => (window as unknown as { sizeLog: unknown[] }).sizeLog.splice(0));
+  await grid.getByRole('option', { name: 'fill_light.exr' }).click();
+  await expect(page.getByRole('region', { name: 'Statistics' })).toContainText('fill_light.exr');
+  expect(await sizesOnceDrawn(), 'another image selected').toHaveLength(1);
+});

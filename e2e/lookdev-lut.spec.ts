@@ -42,8 +42,12 @@ async function meanRgb(el: Locator, inner = false): Promise<[number, number, num
   return [sum[0]! / n, sum[1]! / n, sum[2]! / n];
 }
 
+/** Waits for the image to be on screen and its figures in (the store, not the DOM, which React updates a beat later), then for two frames. */
 async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(() => !document.querySelector('[role=status]')?.textContent?.includes('loading'));
+  await page.waitForFunction(() => {
+    const s = (window as unknown as { exrviewApp: { store: { getState(): { image: { currentFileId: string | null; loading: boolean }; inspect: { stats: unknown } } } } }).exrviewApp.store.getState();
+    return s.image.currentFileId !== null && !s.image.loading && s.inspect.stats !== null;
+  });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 

@@ -32,9 +32,12 @@ function StatusLine() {
   );
 }
 
-/** The right column: Comparison and Statistics (each hides itself when it has nothing to say). */
+/**
+ * The right column: Comparison and Statistics. There from the moment an image is selected, not from when its
+ * figures arrive: a column appearing later would narrow the preview and refit the image under the artist's eyes.
+ */
 function Inspector() {
-  const any = useApp((s) => s.compare.reference !== null || s.inspect.stats !== null);
+  const any = useApp((s) => s.image.currentFileId !== null || s.compare.reference !== null || s.inspect.stats !== null);
   if (!any) return null;
   return <aside className="inspector" aria-label="Inspector"><ComparisonPanel /><StatisticsPanel /></aside>;
 }

@@ -5,12 +5,14 @@ export function HeaderPanel() {
   const c = useController();
   const header = useApp((s) => s.image.header);
   const open = useApp((s) => s.ui.headerOpen);
-  if (!header) return null;
+  const hasImage = useApp((s) => s.image.currentFileId !== null);
+  // there while an image is selected, header read or not: the preview keeps its size instead of refitting twice
+  if (!hasImage) return null;
   // open follows the store so View ▸ Header (Electron's menu) and the summary click agree
   return (
     <details className="header-panel" open={open} onToggle={(e) => { if (e.currentTarget.open !== open) c.actions.toggleHeader(); }}>
-      <summary>Header (version {header.version}{header.multipart ? ', multipart' : ''})</summary>
-      {header.parts.map((p) => (
+      <summary>{header ? `Header (version ${header.version}${header.multipart ? ', multipart' : ''})` : 'Header (reading…)'}</summary>
+      {header?.parts.map((p) => (
         <table key={p.index} aria-label={`Part ${p.index} header`}>
           <tbody>{p.attributes.map((a) => <tr key={a.name}><th>{a.name}</th><td>{a.type}</td><td>{a.text}</td></tr>)}</tbody>
         </table>

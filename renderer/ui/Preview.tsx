@@ -185,7 +185,7 @@ export function Preview() {
         </span>
         <button type="button" onClick={() => c.fit()} title="Fit the image (F)"><Icon name="fit" /> Fit</button>
         <button type="button" onClick={() => c.actions.setPanZoom(oneToOne(c.store.getState().view.panZoom))} title="One image pixel per screen pixel (1, double-click)"><Icon name="actual" /> 1:1</button>
-        {loading && <span role="status">loading…</span>}
+        {loading && <span className="loading" role="status">loading…</span>}
       </div>
       <div className="preview-stage">
         <canvas ref={canvas} className="preview-canvas" role="img" aria-label="Preview" tabIndex={0} data-has-image={hasImage} style={env.on ? { visibility: 'hidden' } : undefined} />

@@ -7,7 +7,8 @@ export function StatisticsPanel() {
   const c = useController();
   const st = useApp((s) => s.inspect.stats);
   const region = useApp((s) => s.inspect.region);
-  if (!st) return null;
+  const unreadable = useApp((s) => s.image.error !== null || s.library.files.find((f) => f.id === s.image.currentFileId)?.status !== 'ok');
+  if (!st) return <section className="panel statistics" role="region" aria-label="Statistics"><h2>Statistics</h2><p className="note">{unreadable ? 'nothing to measure: the image cannot be shown' : 'computing…'}</p></section>;
   const r = st.region;
   return (
     <section className="panel statistics" role="region" aria-label="Statistics">
