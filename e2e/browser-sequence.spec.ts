@@ -109,6 +109,38 @@ test('a 48-frame sequence is one grid item; it plays, frames advance, scrubbing 
   await expect(diag.locator('[data-key=playback-fps]')).toContainText('fps achieved');
   await expect(diag.locator('[data-key=playback-stages]')).toContainText('decompress');
   expect(Number(await diag.getByRole('img', { name: /Playback timeline/ }).getAttribute('data-bars'))).toBeGreaterThan(10);
+  await page.getByRole('button', { name: 'Diagnostics' }).click();
+
+  // the frame playback rests on becomes the image: the Statistics name it, and the artist's zoom stays
+  const panZoom = (): Promise<string> => page.evaluate(() => JSON.stringify((window as unknown as { exrviewApp: { store: { getState(): { view: { panZoom: unknown } } } } }).exrviewApp.store.getState().view.panZoom));
+  await page.evaluate(() => (window as unknown as { exrviewApp: { controller: { zoomBy(f: number): void } } }).exrviewApp.controller.zoomBy(2));
+  const zoomed = await panZoom();
+  await slider.fill('1041');
+  const stats = page.getByRole('region', { name: 'Statistics' });
+  await expect(stats).toContainText('shot.1041.exr');
+  expect(await panZoom()).toBe(zoomed);
+  // compare works on a sequence: frame 1041 the reference, frame 1010 against it (the ball moved: they differ)
+  await page.getByRole('button', { name: /Set as reference/ }).click();
+  await slider.fill('1010');
+  await expect(stats).toContainText('shot.1010.exr');
+  await page.getByRole('combobox', { name: 'Compare mode' }).selectOption({ label: 'Absolute error' });
+  const cmp = page.getByRole('region', { name: 'Comparison' });
+  await expect(cmp.locator('.pair')).toContainText(/A shot\.1010\.exr.*B shot\.1041\.exr/s);
+  await expect.poll(async () => Number(await cmp.locator('tr[data-channel=all] [data-key=mean-abs-error]').textContent()), { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect(page.getByRole('img', { name: /^Histogram of Absolute error:/ })).toBeVisible();
+  // while it plays, the panels say whose figures they show; stopped, they are the stopped frame's
+  // ...and the histogram counts the difference image of each frame shown (the ball moves: the counts change)
+  const histogramNow = (): Promise<string> => page.evaluate(() => JSON.stringify(Array.from((window as unknown as { exrviewApp: { controller: { histogram: Uint32Array | null } } }).exrviewApp.controller.histogram ?? [])));
+  const atRest = await histogramNow();
+  await player.getByRole('spinbutton', { name: 'Frame rate' }).fill('4');
+  await player.getByRole('button', { name: 'Play' }).click();
+  await expect(cmp.locator('[data-key=playing-note]')).toBeVisible();
+  await expect.poll(histogramNow, { timeout: 10_000 }).not.toBe(atRest);
+  await page.keyboard.press('k');
+  await expect(cmp.locator('[data-key=playing-note]')).toHaveCount(0);
+  const restedOn = (await probe(page)).presented!.frame;
+  expect(restedOn).not.toBe(1010);
+  await expect(cmp.locator('.pair')).toContainText(`A shot.${restedOn}.exr`);
 });
 
 test('a sequence with a damaged frame plays on past it and marks that frame', async ({ page }) => {

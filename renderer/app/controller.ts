@@ -16,6 +16,7 @@ import type { ExportOutcome } from './export-request.js';
 import { runExport, type ExportOptions } from './export-runner.js';
 import { ThumbnailRequests } from './thumbnail-requests.js';
 import { Player } from './player.js';
+import { FrameAtRest } from './frame-at-rest.js';
 import { CompareController } from './compare-controller.js';
 import { LayersView } from './layers-view.js';
 
@@ -48,6 +49,8 @@ export class Controller {
   private readonly listeners = new Set<() => void>();
   /** Plays the sequence of the grid item on screen. */
   readonly player: Player;
+  /** Makes the frame playback stops on the image on screen. */
+  private readonly frameAtRest: FrameAtRest;
 
   readonly compare: CompareController;
   readonly layersView: LayersView;
@@ -63,6 +66,16 @@ export class Controller {
         const layer = this.currentLayer();
         return layer ? { part: this.store.getState().image.part, choice: layerChoice(layer, this.store.getState().image.channel).choice } : null;
       },
+    });
+    this.frameAtRest = new FrameAtRest({
+      subscribe: (l) => this.player.subscribe(l),
+      presented: () => this.player.presented,
+      sequence: () => this.player.open,
+      playing: () => this.store.getState().playback.playing,
+      currentFileId: () => this.store.getState().image.currentFileId,
+      showFrame: (fileId) => this.actions.showFrame(fileId),
+      setTimer: (run, ms) => setTimeout(run, ms),
+      clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
     });
     this.thumbs = new ThumbnailRequests(host.api, () => this.engine, THUMB_REQUEST_PX, () => this.emit(), (fileId, reason) => {
       this.thumbFailures.set(fileId, reason);
@@ -114,7 +127,11 @@ export class Controller {
       const layerChanged = a.part !== b.part || a.layer !== b.layer || a.channel !== b.channel;
       // a sequence's frame on screen: the player shows the new layer of the same frame (and plays on with it)
       if (layerChanged && a.currentFileId === b.currentFileId && this.player.presented) this.player.refresh(true);
-      else if (a.currentFileId !== b.currentFileId || layerChanged) void this.showCurrent(a.currentFileId !== b.currentFileId || a.part !== b.part);
+      else if (a.currentFileId !== b.currentFileId || layerChanged) {
+        // another frame of the sequence on screen (playback rested on it): same size, so the artist's zoom stays
+        const otherFrame = a.currentFileId !== b.currentFileId && sequenceOf(s.library, a.currentFileId) !== null && sequenceOf(s.library, a.currentFileId) === sequenceOf(s.library, b.currentFileId);
+        void this.showCurrent(a.currentFileId !== b.currentFileId || a.part !== b.part, !otherFrame);
+      }
       const p = s.playback, q = prev.playback;
       if (p.fps !== q.fps || p.mode !== q.mode || p.inFrame !== q.inFrame || p.outFrame !== q.outFrame) this.player.refresh(false);
       if (s.inspect.layersView !== prev.inspect.layersView || (s.inspect.layersView && (a.currentFileId !== b.currentFileId || a.part !== b.part))) void this.layersView.update(s.inspect.layersView);
@@ -283,7 +300,8 @@ export class Controller {
   }
   private lastTransfer = { bytes: 0, ms: 0 };
 
-  private async showCurrent(newImage: boolean): Promise<void> {
+  /** `newImage`: another file or part (its header is read); `refit`: fit it to the preview (not for another frame of a sequence). */
+  private async showCurrent(newImage: boolean, refit = newImage): Promise<void> {
     const seq = ++this.showSeq;
     const s = this.store.getState();
     const file = this.currentFile();
@@ -299,7 +317,7 @@ export class Controller {
     if (!layer) return;
     const { choice } = layerChoice(layer, s.image.channel);
     if (newImage) {
-      this.fit();
+      if (refit) this.fit();
       void this.host.api.getHeader(file.id).then((h) => { if (this.store.getState().image.currentFileId === file.id) this.actions.setImage({ header: h }); }, () => {});
     }
     this.engine.setDisplay(this.effectiveDisplay());

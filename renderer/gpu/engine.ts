@@ -497,9 +497,10 @@ export class GpuEngine {
   shownFileId(): string | null { return this.current?.key.fileId ?? null; }
 
   /** The histogram of what the preview shows now (counted only when that changed). */
-  private refreshHistogram(): void {
+  /** `contentChanged`: the shown texture holds other pixels than when last counted (a playback slot written again). */
+  private refreshHistogram(contentChanged = false): void {
     const p = this.placement();
-    if (p) this.shownHistogram.update(p.a.layer.texture, this.reference?.layer.texture ?? null, this.compareView, p.at);
+    if (p) this.shownHistogram.update(p.a.layer.texture, this.reference?.layer.texture ?? null, this.compareView, p.at, contentChanged);
   }
 
   /**
@@ -524,6 +525,8 @@ export class GpuEngine {
     const f = this.slots?.frame(slot);
     if (!f) return false;
     this.current = { key, keyString: `slot:${slot}:${imageKeyString(key)}`, choice, image: f.image, layer: f.layer };
+    // the histogram follows playback: the counter runs one pass at a time and keeps only the newest request waiting
+    this.refreshHistogram(true);
     this.invalidate();
     return true;
   }

@@ -28,11 +28,12 @@ export class ShownHistogram {
   }
 
   /** A the shown layer, B the reference's (null without one), placed as the reductions place them. */
-  update(a: GPUTexture, b: GPUTexture | null, view: CompareView | null, at: ReducePlacement): void {
+  update(a: GPUTexture, b: GPUTexture | null, view: CompareView | null, at: ReducePlacement, aChanged = false): void {
     const source = histogramSource(view, b !== null);
     const last = this.last;
-    // a texture's identity stands for its content: a layer built again is a new texture
-    const same = last && last.source === source && (source === 'b' || last.a === a) && (source === 'a' || last.b === b);
+    // a texture's identity stands for its content (a layer built again is a new texture), except a playback slot's,
+    // which is written again for every frame: its caller says so (aChanged)
+    const same = last && last.source === source && (source === 'b' || (last.a === a && !aChanged)) && (source === 'a' || last.b === b);
     if (same) return;
     this.last = { a, b, source };
     const done = (bins: Uint32Array): void => this.deliver(bins, source);

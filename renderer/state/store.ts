@@ -201,6 +201,13 @@ export function storeActions(store: AppStore) {
         image: { ...s.image, currentFileId: fileId, part: 0, layer: '', channel: 'rgb', header: null, error: null },
       }));
     },
+    /**
+     * Makes another frame of the sequence on screen the image (playback stopped on it): the part, layer and channel
+     * stay, as does the header until the frame's own arrives; the grid selection stays on the sequence.
+     */
+    showFrame(fileId: string): void {
+      set((s) => (s.image.currentFileId === fileId ? s : { image: { ...s.image, currentFileId: fileId, error: null } }));
+    },
     /** Applies a selection from the grid; its focus becomes the image on screen. */
     select(sel: Selection): void {
       set((s) => ({

@@ -7,6 +7,7 @@ export function ComparisonPanel() {
   const ref = useApp((s) => s.compare.reference);
   const m = useApp((s) => s.compare.metrics);
   const note = useApp((s) => s.compare.metricsNote);
+  const playing = useApp((s) => s.playback.playing);
   if (!ref) return null;
   const rows = m ? [...m.rows, { name: 'all', summary: m.all }] : [];
   return (
@@ -14,6 +15,7 @@ export function ComparisonPanel() {
       <h2>Comparison</h2>
       {!m && <p className="note">{note || 'computing…'}</p>}
       {m && <>
+        {playing && <p className="note" data-key="playing-note">playing: these figures are of the frame playback last stopped on; they follow when it stops</p>}
         <p className="pair"><b>A</b> {m.a}<br /><b>B</b> {m.b}</p>
         {/* two tables of five columns: the panel stays narrow enough to leave the image its room */}
         <table aria-label="Errors per channel">
