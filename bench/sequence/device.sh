@@ -34,6 +34,15 @@ for c in zip piz; do
     else echo "{\"run\":\"$name\",\"rc\":$rc,\"error\":$(tail -n 3 "$OUT/$name.log" | node -e 'process.stdout.write(JSON.stringify(require("fs").readFileSync(0,"utf8")))')}"; fi
   done
 done
+# the disk's own cold read rate over each sequence, 16 files at a time: the ceiling a cold loop 1 plays under
+for c in zip piz; do
+  dir=/tmp/exrview-seq-$SIZE-$c-$FRAMES
+  [ -d "$dir" ] || continue
+  sync; for f in "$dir"/*.exr; do dd if="$f" iflag=nocache count=0 status=none; done
+  t0=$(date +%s.%N); ls "$dir"/*.exr | xargs -P 16 -n 1 cat > /dev/null; t1=$(date +%s.%N)
+  bytes=$(cat "$dir"/*.exr | wc -c)
+  node -e 'const [c, b, t0, t1] = process.argv.slice(1); const s = t1 - t0; console.log(JSON.stringify({ disk: c, mb: Math.round(b / 2 ** 20), coldReadMs: Math.round(s * 1000), mbPerSecond: Math.round(b / 2 ** 20 / s) }))' "$c" "$bytes" "$t0" "$t1" | tee "$OUT/disk-$c.txt"
+done
 # the last line: the figures to post, one entry per run
 node -e '
 const fs = require("fs"); const dir = process.argv[1];
