@@ -35,12 +35,6 @@ export interface LayerTexture {
   imageBindGroup: GPUBindGroup;
 }
 
-export function mipChainBytes(widthPx: number, heightPx: number): number {
-  let w = widthPx, h = heightPx, total = 0;
-  for (let l = 0; l < mipLevelCount(widthPx, heightPx); l++) { total += w * h * 16; w = nextLevelSize(w); h = nextLevelSize(h); }
-  return total;
-}
-
 export function createMipTexture(device: GPUDevice, widthPx: number, heightPx: number, label: string): GPUTexture {
   return device.createTexture({
     label,

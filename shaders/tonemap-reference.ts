@@ -229,6 +229,13 @@ export function mipLevelCount(widthPx: number, heightPx: number): number {
   return Math.floor(Math.log2(Math.max(widthPx, heightPx))) + 1;
 }
 
+/** Bytes of an rgba32float MIP chain over this size (what a layer's texture takes on the GPU). */
+export function mipChainBytes(widthPx: number, heightPx: number): number {
+  let w = widthPx, h = heightPx, total = 0;
+  for (let l = 0; l < mipLevelCount(widthPx, heightPx); l++) { total += w * h * 16; w = nextLevelSize(w); h = nextLevelSize(h); }
+  return total;
+}
+
 /**
  * One MIP reduction in linear light, as the compute shader does it in f32: output (x, y) is the box average of
  * source (2x..2x+1, 2y..2y+1), edge-clamped; each term is scaled by 1/4 before summing so finite inputs never overflow.

@@ -26,7 +26,7 @@ for c in zip piz; do
   dir=/tmp/exrview-seq-$SIZE-$c-$FRAMES
   for up in copy dawn; do
     name="seq-$SIZE-$c-$up"
-    timeout "${RUN_TIMEOUT:-240}" node "$bench" --size "$SIZE" --compression "$c" --frames "$FRAMES" --upload "$up" --dir "$dir" \
+    timeout "${RUN_TIMEOUT:-240}" node "$bench" --size "$SIZE" --compression "$c" --frames "$FRAMES" --upload "$up" --dir "$dir" ${EXTRA_ARGS:-} \
       > "$OUT/$name.out" 2> "$OUT/$name.log"
     rc=$?
     line=$(tail -n 1 "$OUT/$name.out")

@@ -21,7 +21,8 @@ import { nativeStatus } from '../../electron/exr/compression/native.js';
 import type { Compression } from '../../electron/exr/types.js';
 import { frameFileName, type SequenceSpec } from '../../electron/host/samples/sequence.js';
 import { timelineFrames, type ClockSpec } from '../../renderer/playback/clock.js';
-import { FramePipeline, PREROLL_MS } from '../../renderer/playback/pipeline.js';
+import { FramePipeline, PLAYER_MAX_LOADS, PREROLL_MS } from '../../renderer/playback/pipeline.js';
+import { slotCountFor } from '../../renderer/gpu/slot-budget.js';
 import { FrameTimeline, medianOf, STAGES, type FrameRecord, type PlaybackSummary } from '../../renderer/playback/timeline.js';
 import { makeInThread, makeSequenceParallel } from './make.js';
 import { copyUploads, hostIo, type Uploads } from './node-io.js';
@@ -70,8 +71,9 @@ function parseArgs(argv: string[]): Args {
     loops: Number(arg('loops') ?? 2),
     upload,
     workers: Number(arg('workers') ?? availableParallelism()),
-    slots: Number(arg('slots') ?? 4),
-    maxLoads: Number(arg('max-loads') ?? 2),
+    // the player's own ring and loads unless told otherwise
+    slots: Number(arg('slots') ?? slotCountFor(w, h, ['R', 'G', 'B', 'A'].map(() => ({ pixelType: 'half' as const, widthSamples: w, heightSamples: h })))),
+    maxLoads: Number(arg('max-loads') ?? PLAYER_MAX_LOADS),
     prerollMs: Number(arg('preroll-ms') ?? PREROLL_MS),
     budgetBytes: arg('budget-mb') ? Number(arg('budget-mb')) * 2 ** 20 : undefined,
     dir: arg('dir') ?? join(tmpdir(), `exrview-seq-${w}x${h}-${compression}-${frames}`),

@@ -6,14 +6,11 @@ import type { GpuEngine } from '../gpu/engine.js';
 import { planesOf, type LayerChoice } from '../state/layer-choice.js';
 import type { RendererHost } from '../host/index.js';
 import { snapFrame, timelineFrames, type ClockSpec } from '../playback/clock.js';
-import { FramePipeline, PREROLL_MS, type PipelineIo, type Presented } from '../playback/pipeline.js';
+import { FramePipeline, PLAYER_MAX_LOADS, PREROLL_MS, type PipelineIo, type Presented } from '../playback/pipeline.js';
+import { SLOT_BUDGET_BYTES, slotCountFor } from '../gpu/slot-budget.js';
 import type { FrameRecord, PlaybackSummary } from '../playback/timeline.js';
 import type { AppStore, PlaybackSlice } from '../state/store.js';
 
-/** Loads in flight at once: enough to keep every decode worker of the host busy on frames of one sequence. */
-const MAX_LOADS = 3;
-/** GPU memory the slot ring may take. */
-const SLOT_BUDGET_BYTES = 512 << 20;
 
 export interface PlayerDeps {
   host: RendererHost;
@@ -224,9 +221,9 @@ export class Player {
     if (!q || !engine || !pick) return null;
     const channels = planesOf(pick.choice);
     this.current = { ...pick, channels };
-    const slotCount = engine.slotCountFor(q.widthPx, q.heightPx, channels.map(() => ({ pixelType: 'half' as const, widthSamples: q.widthPx, heightSamples: q.heightPx })), SLOT_BUDGET_BYTES);
+    const slotCount = slotCountFor(q.widthPx, q.heightPx, channels.map(() => ({ pixelType: 'half' as const, widthSamples: q.widthPx, heightSamples: q.heightPx })), SLOT_BUDGET_BYTES);
     const byFrame = new Map(q.frames.map((f) => [f.frame, f.fileId]));
-    const pipeline = new FramePipeline(this.io(engine, slotCount, q), (f) => byFrame.get(f) ?? null, () => performance.now(), { slots: slotCount, maxLoads: MAX_LOADS, prerollMs: PREROLL_MS });
+    const pipeline = new FramePipeline(this.io(engine, slotCount, q), (f) => byFrame.get(f) ?? null, () => performance.now(), { slots: slotCount, maxLoads: PLAYER_MAX_LOADS, prerollMs: PREROLL_MS });
     pipeline.onChange = () => this.emit();
     this.pipeline = pipeline;
     return pipeline;

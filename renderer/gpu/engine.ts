@@ -9,7 +9,7 @@ import { GRID_CELL_BYTES, GRID_VIEW_BYTES, PREVIEW_VIEW_BYTES, UniformBlock, pac
 import { DummyPlanes, encodePreviewCompute, type LayerTexture } from '../../shaders/passes.js';
 import { ShaderKit, STORAGE_TARGET_FORMATS } from '../../shaders/pipelines.js';
 import { requestGpuDevice, type GpuDeviceInfo } from './device.js';
-import { FrameSlots, slotBytes } from './frame-slots.js';
+import { FrameSlots } from './frame-slots.js';
 import { FrameStats } from './frame-stats.js';
 import { CachedTexture, GpuImage } from './gpu-image.js';
 import { layerKey, planesOf, type LayerChoice } from '../state/layer-choice.js';
@@ -513,11 +513,6 @@ export class GpuEngine {
     this.slots?.destroy();
     this.slots = new FrameSlots({ device: this.device, kit: this.kit, dummies: this.dummies, uploader: this.uploader, buildTimer: this.info.hasTimestamps ? new GpuTimer(this.device, 'frame build') : null }, count);
     return this.slots;
-  }
-
-  /** How many playback slots fit `budgetBytes` for frames of this size (2 at least: one shown, one filling). */
-  slotCountFor(widthPx: number, heightPx: number, planes: Parameters<typeof slotBytes>[2], budgetBytes = 512 << 20): number {
-    return Math.max(2, Math.min(6, Math.floor(budgetBytes / Math.max(1, slotBytes(widthPx, heightPx, planes)))));
   }
 
   /** Shows what playback slot `slot` holds, with the display settings of any image (exposure, tone-map, pan and zoom). */

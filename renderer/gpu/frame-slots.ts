@@ -5,9 +5,10 @@
 // RAM on a software adapter). The planes go up through the engine's staging ring; the layer is assembled and reduced
 // into the slot's own MIP chain in the same submission order, so nothing waits on the CPU side.
 import type { DecodedImage, DecodedPlane } from '../host/api-types.js';
-import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, mipChainBytes, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
+import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 import { GpuImage } from './gpu-image.js';
+import { mipChainBytes } from '../../shaders/tonemap-reference.js';
 import type { LayerChoice } from '../state/layer-choice.js';
 import type { GpuTimer } from './gpu-timer.js';
 import { planeFormat, type PlaneUploader, type UploadedPlane } from './upload.js';
@@ -35,11 +36,6 @@ interface Slot {
   planes: Map<string, UploadedPlane>;
   layer: LayerTexture | null;
   image: GpuImage | null;
-}
-
-/** Bytes one slot takes for a frame of this size and these planes: what the ring's slot count is budgeted on. */
-export function slotBytes(widthPx: number, heightPx: number, planes: readonly Pick<DecodedPlane, 'pixelType' | 'widthSamples' | 'heightSamples'>[]): number {
-  return mipChainBytes(widthPx, heightPx) + planes.reduce((sum, p) => sum + p.widthSamples * p.heightSamples * planeFormat(p.pixelType).bytes, 0);
 }
 
 export class FrameSlots {

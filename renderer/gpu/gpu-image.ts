@@ -3,7 +3,8 @@
 // is evicted takes its texture out of the image; a layer already built outlives the planes it was made from.
 import type { BoxTuple, DecodedImage } from '../host/api-types.js';
 import { layerKey, type LayerChoice } from '../state/layer-choice.js';
-import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, mipChainBytes, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
+import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
+import { mipChainBytes } from '../../shaders/tonemap-reference.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 import type { GpuTimer } from './gpu-timer.js';
 import type { UploadedPlane } from './upload.js';

@@ -51,6 +51,8 @@ export interface PipelineIo<D> {
 
 /** The player's pre-roll: Play buffers at most this long (a cold 4K start on two cores needs about this to get ahead). */
 export const PREROLL_MS = 1000;
+/** The player's loads in flight at once: enough to keep every decode worker of the host busy on frames of one sequence. */
+export const PLAYER_MAX_LOADS = 3;
 
 export interface PipelineOptions {
   /** Upload slots, the one on screen included (at least 2). */
