@@ -129,7 +129,8 @@ export class Controller {
       if (layerChanged && a.currentFileId === b.currentFileId && this.player.presented) this.player.refresh(true);
       else if (a.currentFileId !== b.currentFileId || layerChanged) {
         // another frame of the sequence on screen (playback rested on it): same size, so the artist's zoom stays
-        const otherFrame = a.currentFileId !== b.currentFileId && sequenceOf(s.library, a.currentFileId) !== null && sequenceOf(s.library, a.currentFileId) === sequenceOf(s.library, b.currentFileId);
+        const sequence = a.currentFileId !== b.currentFileId ? sequenceOf(s.library, a.currentFileId) : null;
+        const otherFrame = sequence !== null && sequence === sequenceOf(s.library, b.currentFileId);
         void this.showCurrent(a.currentFileId !== b.currentFileId || a.part !== b.part, !otherFrame);
       }
       const p = s.playback, q = prev.playback;

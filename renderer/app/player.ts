@@ -7,10 +7,9 @@ import { planesOf, type LayerChoice } from '../state/layer-choice.js';
 import type { RendererHost } from '../host/index.js';
 import { snapFrame, timelineFrames, type ClockSpec } from '../playback/clock.js';
 import { FramePipeline, PLAYER_MAX_LOADS, PREROLL_MS, type PipelineIo, type Presented } from '../playback/pipeline.js';
-import { SLOT_BUDGET_BYTES, slotCountFor } from '../gpu/slot-budget.js';
+import { slotCountFor } from '../gpu/slot-budget.js';
 import type { FrameRecord, PlaybackSummary } from '../playback/timeline.js';
 import type { AppStore, PlaybackSlice } from '../state/store.js';
-
 
 export interface PlayerDeps {
   host: RendererHost;
@@ -221,7 +220,7 @@ export class Player {
     if (!q || !engine || !pick) return null;
     const channels = planesOf(pick.choice);
     this.current = { ...pick, channels };
-    const slotCount = slotCountFor(q.widthPx, q.heightPx, channels.map(() => ({ pixelType: 'half' as const, widthSamples: q.widthPx, heightSamples: q.heightPx })), SLOT_BUDGET_BYTES);
+    const slotCount = slotCountFor(q.widthPx, q.heightPx, channels.map(() => ({ pixelType: 'half' as const, widthSamples: q.widthPx, heightSamples: q.heightPx })));
     const byFrame = new Map(q.frames.map((f) => [f.frame, f.fileId]));
     const pipeline = new FramePipeline(this.io(engine, slotCount, q), (f) => byFrame.get(f) ?? null, () => performance.now(), { slots: slotCount, maxLoads: PLAYER_MAX_LOADS, prerollMs: PREROLL_MS });
     pipeline.onChange = () => this.emit();

@@ -496,8 +496,10 @@ export class GpuEngine {
 
   shownFileId(): string | null { return this.current?.key.fileId ?? null; }
 
-  /** The histogram of what the preview shows now (counted only when that changed). */
-  /** `contentChanged`: the shown texture holds other pixels than when last counted (a playback slot written again). */
+  /**
+   * The histogram of what the preview shows now, counted only when that changed; `contentChanged`: the shown texture
+   * holds other pixels than when last counted (a playback slot written again).
+   */
   private refreshHistogram(contentChanged = false): void {
     const p = this.placement();
     if (p) this.shownHistogram.update(p.a.layer.texture, this.reference?.layer.texture ?? null, this.compareView, p.at, contentChanged);

@@ -2,12 +2,12 @@
 // (GPU reduction or the CPU path, and how long), and what differs between the two images.
 import { fmtCount, fmtDb, fmtValue } from './format.js';
 import { useApp } from './context.js';
+import { PlayingNote } from './PlayingNote.js';
 
 export function ComparisonPanel() {
   const ref = useApp((s) => s.compare.reference);
   const m = useApp((s) => s.compare.metrics);
   const note = useApp((s) => s.compare.metricsNote);
-  const playing = useApp((s) => s.playback.playing);
   if (!ref) return null;
   const rows = m ? [...m.rows, { name: 'all', summary: m.all }] : [];
   return (
@@ -15,7 +15,7 @@ export function ComparisonPanel() {
       <h2>Comparison</h2>
       {!m && <p className="note">{note || 'computing…'}</p>}
       {m && <>
-        {playing && <p className="note" data-key="playing-note">playing: these figures are of the frame playback last stopped on; they follow when it stops</p>}
+        <PlayingNote />
         <p className="pair"><b>A</b> {m.a}<br /><b>B</b> {m.b}</p>
         {/* two tables of five columns: the panel stays narrow enough to leave the image its room */}
         <table aria-label="Errors per channel">

@@ -2,19 +2,19 @@
 // image or the Shift-dragged rectangle.
 import { fmtCount, fmtValue } from './format.js';
 import { useApp, useController } from './context.js';
+import { PlayingNote } from './PlayingNote.js';
 
 export function StatisticsPanel() {
   const c = useController();
   const st = useApp((s) => s.inspect.stats);
   const region = useApp((s) => s.inspect.region);
-  const playing = useApp((s) => s.playback.playing);
   const unreadable = useApp((s) => s.image.error !== null || s.library.files.find((f) => f.id === s.image.currentFileId)?.status !== 'ok');
   if (!st) return <section className="panel statistics" role="region" aria-label="Statistics"><h2>Statistics</h2><p className="note">{unreadable ? 'nothing to measure: the image cannot be shown' : 'computing…'}</p></section>;
   const r = st.region;
   return (
     <section className="panel statistics" role="region" aria-label="Statistics">
       <h2>Statistics</h2>
-      {playing && <p className="note" data-key="playing-note">playing: these figures are of the frame playback last stopped on; they follow when it stops</p>}
+      <PlayingNote />
       <p className="pair">{st.source}<br />
         <span data-key="stats-region">{st.whole ? `whole image, ${r.widthPx}×${r.heightPx}` : `rectangle ${r.x0},${r.y0} – ${r.x0 + r.widthPx - 1},${r.y0 + r.heightPx - 1} (${r.widthPx}×${r.heightPx})`}</span>
         {region && <button type="button" className="link" onClick={() => c.actions.setInspect({ region: null })} title="Back to the whole image (Esc)">whole image</button>}
