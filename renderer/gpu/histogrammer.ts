@@ -19,20 +19,32 @@ export function layerHistogram(kit: ShaderKit, texture: GPUTexture): HistogramEn
   return (encoder, bins) => encodeHistogram(kit, encoder, texture, level, bins);
 }
 
+interface HistogramRequest {
+  encode: HistogramEncode;
+  done: (bins: Uint32Array) => void;
+  /** One of a stream of requests (playback frames, each superseding the last). */
+  stream: boolean;
+}
+
 export class Histogrammer {
   private readonly bins: GPUBuffer;
   private readonly read: GPUBuffer;
   private busy = false;
-  private next: { encode: HistogramEncode; done: (bins: Uint32Array) => void } | null = null;
+  private next: HistogramRequest | null = null;
 
   constructor(private readonly kit: ShaderKit) {
     this.bins = kit.device.createBuffer({ label: 'histogram bins', size: HISTOGRAM_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
     this.read = kit.device.createBuffer({ label: 'histogram read', size: HISTOGRAM_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   }
 
-  /** Counts a histogram; `done` gets a copy. Only the latest request waits while one is mapping. */
-  run(encode: HistogramEncode, done: (bins: Uint32Array) => void): void {
-    if (this.busy) { this.next = { encode, done }; return; }
+  /**
+   * Counts a histogram; `done` gets a copy. Only the latest request waits while one is mapping. A result superseded by
+   * a newer request is dropped (it would only flash before the newer one), except within a stream: while playback keeps
+   * the GPU queue full, every readback resolves after the next frame's request, so dropping them would show none.
+   */
+  run(encode: HistogramEncode, done: (bins: Uint32Array) => void, stream = false): void {
+    const request = { encode, done, stream };
+    if (this.busy) { this.next = request; return; }
     this.busy = true;
     const encoder = this.kit.device.createCommandEncoder({ label: 'histogram' });
     encode(encoder, this.bins);
@@ -41,11 +53,15 @@ export class Histogrammer {
     this.read.mapAsync(GPUMapMode.READ).then(() => {
       const copy = new Uint32Array(this.read.getMappedRange().slice(0));
       this.read.unmap();
-      this.busy = false;
-      const n = this.next;
-      this.next = null;
-      // a newer request supersedes this one: its figures would only flash before the newer ones
-      if (n) this.run(n.encode, n.done); else done(copy);
-    }, () => { this.busy = false; });
+      this.finish(request, copy);
+    }, () => this.finish(request, null));
+  }
+
+  private finish(request: HistogramRequest, bins: Uint32Array | null): void {
+    this.busy = false;
+    const n = this.next;
+    this.next = null;
+    if (bins && (!n || (n.stream && request.stream))) request.done(bins);
+    if (n) this.run(n.encode, n.done, n.stream);
   }
 }

@@ -37,14 +37,16 @@ export class ShownHistogram {
     if (same) return;
     this.last = { a, b, source };
     const done = (bins: Uint32Array): void => this.deliver(bins, source);
-    if (source === 'a') { this.runner.run(layerHistogram(this.ck.kit, a), done); return; }
-    if (source === 'b') { this.runner.run(layerHistogram(this.ck.kit, b!), done); return; }
+    // a playback slot written again is one of a stream of frames: each result is shown (see Histogrammer.run)
+    const stream = aChanged;
+    if (source === 'a') { this.runner.run(layerHistogram(this.ck.kit, a), done, stream); return; }
+    if (source === 'b') { this.runner.run(layerHistogram(this.ck.kit, b!), done, stream); return; }
     const region = unionRegion(
       { x0: at.aX0, y0: at.aY0, widthPx: at.aWidthPx, heightPx: at.aHeightPx },
       { x0: at.bX0, y0: at.bY0, widthPx: at.bWidthPx, heightPx: at.bHeightPx },
     );
     const valueMode = statsSourceCode({ kind: 'difference', mode: source });
-    this.runner.run((encoder, bins) => this.pair.encode(encoder, a, b!, region, at, valueMode, bins), done);
+    this.runner.run((encoder, bins) => this.pair.encode(encoder, a, b!, region, at, valueMode, bins), done, stream);
   }
 
   destroy(): void { this.pair.destroy(); }
