@@ -27,6 +27,33 @@ test.beforeAll(async () => {
 test.afterAll(() => { server?.stop(); });
 
 interface PlayerProbe { frame: number | null; presented: { frame: number; kind: string } | null }
+/** On failure: what the store, player and engine hold (which file is the image, what is shown, loading, errors). */
+const explain = (page: Page): Promise<string> => page.evaluate(() => {
+  interface Probed {
+    image: { currentFileId: string | null; decoded: { fileId: string } | null; loading: boolean; error: string | null };
+    compare: { reference: { file: { name: string } } | null; mode: string };
+    playback: { playing: boolean };
+    inspect: { stats: { source: string } | null };
+    ui: { status: string };
+  }
+  const app = (window as unknown as { exrviewApp: { store: { getState(): Probed }; controller: { player: { presented: unknown }; engine: { shownFileId?: () => string | null } | null } } }).exrviewApp;
+  const s = app.store.getState();
+  const c = app.controller;
+  return JSON.stringify({
+    current: s.image.currentFileId, decoded: s.image.decoded?.fileId ?? null, loading: s.image.loading, error: s.image.error,
+    reference: s.compare.reference?.file?.name ?? null, mode: s.compare.mode, playing: s.playback.playing,
+    presented: c.player.presented, statsOf: s.inspect.stats?.source ?? null, engineShows: c.engine?.shownFileId?.() ?? null,
+    status: s.ui.status,
+  });
+});
+/** `check`, with the app's state in the error when it fails. */
+async function explained(page: Page, check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\napp state: ${await explain(page)}`);
+  }
+}
 const probe = (page: Page): Promise<PlayerProbe> => page.evaluate(() => {
   const p = (window as unknown as { exrviewApp: { controller: { player: PlayerProbe } } }).exrviewApp.controller.player;
   return { frame: p.frame, presented: p.presented && { frame: p.presented.frame, kind: p.presented.kind } };
@@ -117,12 +144,12 @@ test('a 48-frame sequence is one grid item; it plays, frames advance, scrubbing 
   const zoomed = await panZoom();
   await slider.fill('1041');
   const stats = page.getByRole('region', { name: 'Statistics' });
-  await expect(stats).toContainText('shot.1041.exr');
+  await explained(page, () => expect(stats).toContainText('shot.1041.exr'));
   expect(await panZoom()).toBe(zoomed);
   // compare works on a sequence: frame 1041 the reference, frame 1010 against it (the ball moved: they differ)
   await page.getByRole('button', { name: /Set as reference/ }).click();
   await slider.fill('1010');
-  await expect(stats).toContainText('shot.1010.exr');
+  await explained(page, () => expect(stats).toContainText('shot.1010.exr'));
   await page.getByRole('combobox', { name: 'Compare mode' }).selectOption({ label: 'Absolute error' });
   const cmp = page.getByRole('region', { name: 'Comparison' });
   await expect(cmp.locator('.pair')).toContainText(/A shot\.1010\.exr.*B shot\.1041\.exr/s);

@@ -2,6 +2,7 @@
 // The real host cannot be made to hold a request or emit a given event at will, so these use the small test host.
 
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,5 +138,31 @@ describe('events', () => {
     const sockets = await Promise.all(Array.from({ length: 3 }, open));
     await expect(open()).rejects.toThrow(/503/);
     sockets.forEach((ws) => ws.close());
+  });
+});
+
+describe('connections the parser gives up on', () => {
+  /** Opens a connection, sends nothing for `idleMs`, then sends `request`: the first line of what comes back. */
+  const idleThen = (port: number, idleMs: number, request: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let got = '';
+      socket.on('data', (c: Buffer) => { got += c.toString('latin1'); });
+      socket.on('error', (error) => (got ? resolve(got.split('\r\n')[0]!) : reject(error)));
+      socket.on('close', () => resolve(got.split('\r\n')[0]!));
+      setTimeout(() => { if (!socket.destroyed) socket.write(request); }, idleMs);
+    });
+
+  it('a connection left idle past the headers timeout (a browser preconnects) is answered 408, which browsers send again, not 400', async () => {
+    const short = await startServer({ host: createTestHost({}), rootDir: join(dir, 'served'), staticDir: null, timeouts: { headersMs: 200, requestMs: 400, checkEveryMs: 50 } });
+    try {
+      const answer = await idleThen(short.port, 600, `POST /api/getInfo HTTP/1.1\r\nHost: 127.0.0.1:${short.port}\r\nCookie: exrview_token=${short.token}\r\nContent-Length: 11\r\n\r\n{"args":[]}`);
+      expect(answer).toBe('HTTP/1.1 408 Request Timeout');
+      // a malformed request is still 400; a prompt one is answered
+      expect(await idleThen(short.port, 0, 'NOT HTTP AT ALL\r\n\r\n')).toBe('HTTP/1.1 400 Bad Request');
+      expect((await rawRequest({ port: short.port, method: 'POST', target: '/api/getInfo', headers: { Cookie: `exrview_token=${short.token}` }, body: '{"args":[]}' })).status).toBe(200);
+    } finally {
+      await short.close();
+    }
   });
 });

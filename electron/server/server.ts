@@ -30,6 +30,21 @@ export interface ServerOptions {
   maxEventClients?: number;
   /** Open the served folder before the first page asks (default true): getInfo then lists it. */
   openAtStart?: { recursive: boolean } | false;
+  /** How long a client may take over a request's headers and over the whole request, and how often that is checked. */
+  timeouts?: { headersMs: number; requestMs: number; checkEveryMs: number };
+}
+
+/** Slow or stuck clients do not hold sockets forever. */
+const DEFAULT_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, checkEveryMs: 30_000 };
+
+/**
+ * The answer on a connection whose request the HTTP parser gave up on. A timeout is 408, as Node answers by default:
+ * the request was never handled, and a browser that had the connection idle (preconnected, or kept alive) sends the
+ * request again on another. A plain 400 there reached the page as a failed decode (seen in CI: "decodeImage: HTTP 400").
+ */
+export function clientErrorAnswer(code: string | undefined): string {
+  const status = code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  return `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;
 }
 
 export interface RunningServer {
@@ -55,12 +70,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const events = await createEventHub(host, options.maxEventClients ?? DEFAULT_MAX_EVENT_CLIENTS);
   let port = 0;
 
-  const server: Server = createServer({ maxHeaderSize: 16 * 1024 }, (req, res) => {
+  const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
+  const server: Server = createServer({ maxHeaderSize: 16 * 1024, connectionsCheckingInterval: timeouts.checkEveryMs }, (req, res) => {
     handleRequest(req, res).catch((error: unknown) => sendError(res, 500, messageOf(error)));
   });
-  // slow or stuck clients do not hold sockets forever
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
   server.maxConnections = 256;
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -143,8 +158,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     else if (!originAllowed(req, port)) refuseUpgrade(socket, 403, 'connections from other web pages are refused');
     else events.accept(req, socket, head);
   });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (socket.writable) socket.end(clientErrorAnswer(error.code));
     else socket.destroy();
   });
 

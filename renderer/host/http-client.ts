@@ -16,7 +16,11 @@ export interface TransferRecord { method: string; bytes: number; wallMs: number;
 export function apiCaller(headers: Promise<Record<string, string>>, pool: BufferPool | null, transfers: TransferRecord[]) {
   return async function call<T>(method: string, args: unknown[]): Promise<T> {
     const t0 = performance.now();
-    const res = await fetch(`/api/${method}`, { method: 'POST', headers: await headers, body: JSON.stringify({ args }), credentials: 'same-origin' });
+    const send = async (): Promise<Response> => fetch(`/api/${method}`, { method: 'POST', headers: await headers, body: JSON.stringify({ args }), credentials: 'same-origin' });
+    let res = await send();
+    // 408: the server timed the connection out before reading this request (an idle socket the browser reused), so
+    // the request was never handled and is sent once more
+    if (res.status === 408) res = await send();
     const type = res.headers.get('content-type') ?? '';
     if (!res.ok) {
       let message = `${method}: HTTP ${res.status}`;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { timelineFrames, type ClockSpec } from './clock.js';
 import { FramePipeline, type LoadResult, type PipelineIo } from './pipeline.js';
@@ -263,5 +264,32 @@ describe('frame pipeline', () => {
     expect(sim.started.slice(before)).not.toContain('f1020');
     expect(pipeline.playing).toBe(false);
     expect(pipeline.presented?.frame).toBe(1048);
+  });
+
+  it('never stalls: after any mix of plays, stops and seeks, the frame asked for last is shown once the loads settle', async () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('seek' as const), frame: fc.integer({ min: 1001, max: 1048 }), waitMs: fc.integer({ min: 0, max: 120 }) }),
+      fc.record({ kind: fc.constant('play' as const), fps: fc.constantFrom(4, 24, 240), waitMs: fc.integer({ min: 0, max: 600 }) }),
+      fc.record({ kind: fc.constant('stop' as const), waitMs: fc.integer({ min: 0, max: 60 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(op, { minLength: 1, maxLength: 14 }), fc.integer({ min: 2, max: 6 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 40 }),
+        fc.boolean(), fc.integer({ min: 1001, max: 1048 }),
+        async (ops, slots, decodeMs, uploadMs, parallel, target) => {
+          const { sim, pipeline } = setup({ decodeMs, uploadMs, parallel }, undefined, slots);
+          for (const o of ops) {
+            if (o.kind === 'seek') pipeline.seek(o.frame);
+            else if (o.kind === 'play') pipeline.start(spec({ fps: o.fps, startFrame: pipeline.presented?.frame ?? 1001 }));
+            else pipeline.stop();
+            await sim.run(pipeline, o.waitMs);
+          }
+          pipeline.seek(target);
+          await sim.run(pipeline, 3000);
+          expect(pipeline.presented).toEqual({ frame: target, kind: 'shown', reason: '' });
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
