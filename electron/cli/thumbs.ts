@@ -2,7 +2,7 @@
 // --gpu auto|on|off: images whose size the adapter's calibration says the GPU makes faster go to a GPU process (Dawn);
 // the rest, and every image when the GPU is off or missing, take the CPU path. The summary says which and why.
 
-import { encodeRgba8 } from '../host/export/encode.js';
+import { encodeRgba8, loadEncoder } from '../host/export/encode.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -169,6 +169,10 @@ export async function runThumbs(argv: string[]): Promise<number> {
     throw new Error(`cannot create the output folder ${options.outDir}: ${error.message.replace(/^[A-Z]+: /, '')}`);
   });
   const host = createHost({ userDataDir: commandCacheDir(), prefetch: false });
+  // the workers load (and compile the codec) and the image encoder loads while the folder is scanned: the first
+  // thumbnail then waits for neither (a missing encoder is reported by the first encode, with what to do)
+  const workersReady = Promise.all([host.startWorkers(), loadEncoder().catch(() => {})]);
+  workersReady.catch(() => {});
   let gpu: GpuPlan | null = null;
   try {
     const folder = await host.openFolder(options.dir);
@@ -198,6 +202,9 @@ export async function runThumbs(argv: string[]): Promise<number> {
     const gpuSlots = limiter(2);
     let gpuMade = 0;
     let gpuFellBack = 0;
+    // as in `exrview bench`, the clock starts once the workers are loaded: what is timed is making thumbnails (the
+    // summary's second figure counts from the start)
+    await workersReady;
     const tThumbs = performance.now();
     // largest files first: the last job to start is a small one, so no worker idles long at the end
     const bySize = entries.slice().sort((a, b) => b.sizeBytes - a.sizeBytes);

@@ -1,4 +1,5 @@
-// Warms a fresh decode worker: small in-memory images in each compression the writer makes, decoded a few times.
+// Warms a fresh decode worker: small in-memory images in each compression the writer makes, decoded a few times and
+// summed into thumbnail bins (the thumbnail path's own chunk reading and box filter).
 //
 // A fresh worker runs the codec's TypeScript (reader, unpackers, predictors) in V8's interpreter until the JIT has
 // compiled it; on the first folder of a session that cost as much again as the decoding (16 workers on the lent
@@ -10,6 +11,7 @@
 import { ExrReader, memorySource } from '../../exr/index.js';
 import { writeExr } from '../../exr/writer.js';
 import type { Compression } from '../../exr/types.js';
+import { thumbnailBand } from '../thumbnails/job.js';
 import { WARM_UP_DWAA_BASE64 } from './warm-up-dwa.js';
 
 const WARM_COMPRESSIONS: Compression[] = ['zip', 'zips', 'piz', 'rle', 'pxr24', 'none'];
@@ -17,24 +19,43 @@ const WIDTH_PX = 256;
 const HEIGHT_PX = 64;
 const ROUNDS = 3;
 
-/** Decodes each warm-up image ROUNDS times; returns how long it took (ms). Never throws: warming is best effort. */
+const NOT_ABORTED = { aborted: false };
+
+/** A 16x4 thumbnail's bins of the whole image, as a thumbnail band task sums them. */
+function sumThumbnailBins(reader: ExrReader, channels: string[]): void {
+  const { yMin, yMax } = reader.part(0).dataWindow;
+  thumbnailBand(reader, { path: '', part: 0, lx: 0, ly: 0, channels, widthPx: 16, heightPx: 4, rows: { yMin, yMax } }, NOT_ABORTED);
+}
+
+/** Decodes each warm-up image ROUNDS times and sums it into thumbnail bins; throws what the codec throws. */
+export function warmUpCodec(): void {
+  const count = WIDTH_PX * HEIGHT_PX;
+  const half = Uint16Array.from({ length: count }, (_, i) => 0x3c00 + (i % 1024));
+  const float = Float32Array.from({ length: count }, (_, i) => i / count);
+  const channels = [
+    ...['A', 'B', 'G', 'R'].map((name) => ({ name, pixelType: 'half' as const, data: half })),
+    { name: 'Z', pixelType: 'float' as const, data: float },
+  ];
+  const dataWindow = { xMin: 0, yMin: 0, xMax: WIDTH_PX - 1, yMax: HEIGHT_PX - 1 };
+  for (const compression of WARM_COMPRESSIONS) {
+    const reader = ExrReader.open(memorySource(writeExr([{ compression, dataWindow, channels }])));
+    for (let round = 0; round < ROUNDS; round++) {
+      reader.decode();
+      sumThumbnailBins(reader, ['R', 'G', 'B', 'A']);
+    }
+  }
+  const dwaa = ExrReader.open(memorySource(Buffer.from(WARM_UP_DWAA_BASE64, 'base64')));
+  for (let round = 0; round < ROUNDS; round++) {
+    dwaa.decode();
+    sumThumbnailBins(dwaa, dwaa.part(0).channels.map((c) => c.name));
+  }
+}
+
+/** warmUpCodec, timed (ms). Never throws: warming is best effort. */
 export function warmUpDecoder(): number {
   const t0 = performance.now();
   try {
-    const count = WIDTH_PX * HEIGHT_PX;
-    const half = Uint16Array.from({ length: count }, (_, i) => 0x3c00 + (i % 1024));
-    const float = Float32Array.from({ length: count }, (_, i) => i / count);
-    const channels = [
-      ...['A', 'B', 'G', 'R'].map((name) => ({ name, pixelType: 'half' as const, data: half })),
-      { name: 'Z', pixelType: 'float' as const, data: float },
-    ];
-    const dataWindow = { xMin: 0, yMin: 0, xMax: WIDTH_PX - 1, yMax: HEIGHT_PX - 1 };
-    for (const compression of WARM_COMPRESSIONS) {
-      const reader = ExrReader.open(memorySource(writeExr([{ compression, dataWindow, channels }])));
-      for (let round = 0; round < ROUNDS; round++) reader.decode();
-    }
-    const dwaa = ExrReader.open(memorySource(Buffer.from(WARM_UP_DWAA_BASE64, 'base64')));
-    for (let round = 0; round < ROUNDS; round++) dwaa.decode();
+    warmUpCodec();
   } catch {
     // a codec bug shows in the real decode, with its file and chunk; warming is no place to report it
   }

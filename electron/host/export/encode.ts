@@ -16,6 +16,11 @@ function loadSharp(): Promise<Sharp> {
   return sharpModule;
 }
 
+/** Loads the encoder ahead of the first image (a command that will write images loads it while it starts up). */
+export async function loadEncoder(): Promise<void> {
+  await loadSharp();
+}
+
 /** Encodes 8-bit RGBA (alpha dropped) as PNG, or JPEG at `jpegQuality`. */
 export async function encodeRgba8(rgba8: Uint8Array | Uint8ClampedArray, widthPx: number, heightPx: number, format: 'png' | 'jpg', jpegQuality: number): Promise<Buffer> {
   const sharp = await loadSharp();
