@@ -207,7 +207,7 @@ async function playRealtime(args: Args, uploads: Uploads): Promise<Record<string
   }
 }
 
-function loopSummary(records: FrameRecord[], startMs: number, lengthMs: number, fps: number): Omit<PlaybackSummary, 'medianMs' | 'damagedFrames' | 'elapsedMs' | 'recentFps'> & { medianMsPerFrame: Record<string, number>; p90LatencyMs: number } {
+function loopSummary(records: FrameRecord[], startMs: number, lengthMs: number, fps: number): Omit<PlaybackSummary, 'medianMs' | 'damagedFrames' | 'elapsedMs' | 'recentFps'> & { medianMsPerFrame: Record<string, number>; p90LatencyMs: number; droppedAt: { step: number; frame: number; outcome: string; readyAfterDueMs: number }[] } {
   const timeline = new FrameTimeline();
   timeline.begin(startMs, fps);
   for (const r of records) timeline.add(r);
@@ -226,6 +226,8 @@ function loopSummary(records: FrameRecord[], startMs: number, lengthMs: number, 
     fromRamCache: s.fromRamCache,
     medianMsPerFrame: Object.fromEntries(Object.entries(s.medianMs).map(([k, v]) => [k, round(v)])),
     p90LatencyMs: round(latencies[Math.floor(latencies.length * 0.9)] ?? NaN),
+    // where each dropped frame (or one skipped, its load given up) was in the loop, and how late it was ready (ms after it was due; NaN: never)
+    droppedAt: records.filter((r) => r.outcome === 'dropped' || r.outcome === 'skipped').map((r) => ({ step: r.step, frame: r.frame, outcome: r.outcome, readyAfterDueMs: round(r.readyMs - r.dueMs) })),
   };
 }
 
