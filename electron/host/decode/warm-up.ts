@@ -17,7 +17,8 @@ import { WARM_UP_DWAA_BASE64 } from './warm-up-dwa.js';
 const WARM_COMPRESSIONS: Compression[] = ['zip', 'zips', 'piz', 'rle', 'pxr24', 'none'];
 const WIDTH_PX = 256;
 const HEIGHT_PX = 64;
-const ROUNDS = 3;
+/** Decodes of each image; EXRVIEW_WARM_UP_ROUNDS sets another count (for measuring what warming buys). */
+const ROUNDS = Number(process.env.EXRVIEW_WARM_UP_ROUNDS) > 0 ? Number(process.env.EXRVIEW_WARM_UP_ROUNDS) : 3;
 
 const NOT_ABORTED = { aborted: false };
 
