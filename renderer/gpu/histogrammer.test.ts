@@ -37,80 +37,75 @@ function fakeKit() {
   };
 }
 
-/** Lets a resolved readback's callbacks run. */
+/** Lets a settled readback's callbacks run. */
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+
+/**
+ * A runner on the fake device and the bin-0 values it delivered; `request(n, stream)` asks for a pass that writes n,
+ * `readBack()` resolves the oldest readback pending (`fail()` rejects it), each then letting its callbacks run.
+ */
+function harness() {
+  const f = fakeKit();
+  const h = new Histogrammer(f.kit);
+  const got: number[] = [];
+  const request = (n: number, stream?: boolean): void => h.run(f.pass(n), (b) => got.push(b[0]!), stream);
+  const readBack = async (): Promise<void> => { f.maps.shift()!.resolve(); await settle(); };
+  const fail = async (): Promise<void> => { f.maps.shift()!.reject(new Error('device lost')); await settle(); };
+  return { submits: f.submits, got, request, readBack, fail };
+}
 
 describe('Histogrammer', () => {
   it('runs one pass at a time and delivers an unsuperseded result', async () => {
-    const f = fakeKit();
-    const h = new Histogrammer(f.kit);
-    const got: number[] = [];
-    h.run(f.pass(1), (b) => got.push(b[0]!));
-    expect(f.submits()).toBe(1);
-    f.maps.shift()!.resolve();
-    await settle();
+    const { submits, got, request, readBack } = harness();
+    request(1);
+    expect(submits()).toBe(1);
+    await readBack();
     expect(got).toEqual([1]);
   });
 
   it('drops a result a newer request supersedes, and only the newest of several waiting runs', async () => {
-    const f = fakeKit();
-    const h = new Histogrammer(f.kit);
-    const got: number[] = [];
-    h.run(f.pass(1), (b) => got.push(b[0]!));
-    h.run(f.pass(2), (b) => got.push(b[0]!));
-    h.run(f.pass(3), (b) => got.push(b[0]!));
-    expect(f.submits()).toBe(1);
-    f.maps.shift()!.resolve();
-    await settle();
+    const { submits, got, request, readBack } = harness();
+    request(1);
+    request(2);
+    request(3);
+    expect(submits()).toBe(1);
+    await readBack();
     expect(got).toEqual([]);
-    expect(f.submits()).toBe(2);
-    f.maps.shift()!.resolve();
-    await settle();
+    expect(submits()).toBe(2);
+    await readBack();
     expect(got).toEqual([3]);
   });
 
   it('within a stream, every readback is shown even when each resolves after the next request (a full GPU queue)', async () => {
-    const f = fakeKit();
-    const h = new Histogrammer(f.kit);
-    const got: number[] = [];
-    h.run(f.pass(1), (b) => got.push(b[0]!), true);
+    const { got, request, readBack } = harness();
+    request(1, true);
     for (let frame = 2; frame <= 6; frame++) {
-      h.run(f.pass(frame), (b) => got.push(b[0]!), true);
-      f.maps.shift()!.resolve();
-      await settle();
+      request(frame, true);
+      await readBack();
     }
     // passes 1..5 each finished with the next frame waiting; all were delivered, pass 6 is still counting
     expect(got).toEqual([1, 2, 3, 4, 5]);
-    f.maps.shift()!.resolve();
-    await settle();
+    await readBack();
     expect(got).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('a stream result superseded by a request of another kind (a mode change) is dropped', async () => {
-    const f = fakeKit();
-    const h = new Histogrammer(f.kit);
-    const got: number[] = [];
-    h.run(f.pass(1), (b) => got.push(b[0]!), true);
-    h.run(f.pass(2), (b) => got.push(b[0]!), false);
-    f.maps.shift()!.resolve();
-    await settle();
+    const { got, request, readBack } = harness();
+    request(1, true);
+    request(2, false);
+    await readBack();
     expect(got).toEqual([]);
-    f.maps.shift()!.resolve();
-    await settle();
+    await readBack();
     expect(got).toEqual([2]);
   });
 
   it('a failed readback runs the waiting request instead of leaving it stuck', async () => {
-    const f = fakeKit();
-    const h = new Histogrammer(f.kit);
-    const got: number[] = [];
-    h.run(f.pass(1), (b) => got.push(b[0]!));
-    h.run(f.pass(2), (b) => got.push(b[0]!));
-    f.maps.shift()!.reject(new Error('device lost'));
-    await settle();
-    expect(f.submits()).toBe(2);
-    f.maps.shift()!.resolve();
-    await settle();
+    const { submits, got, request, readBack, fail } = harness();
+    request(1);
+    request(2);
+    await fail();
+    expect(submits()).toBe(2);
+    await readBack();
     expect(got).toEqual([2]);
   });
 });

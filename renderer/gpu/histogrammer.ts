@@ -43,11 +43,14 @@ export class Histogrammer {
    * the GPU queue full, every readback resolves after the next frame's request, so dropping them would show none.
    */
   run(encode: HistogramEncode, done: (bins: Uint32Array) => void, stream = false): void {
-    const request = { encode, done, stream };
+    this.submit({ encode, done, stream });
+  }
+
+  private submit(request: HistogramRequest): void {
     if (this.busy) { this.next = request; return; }
     this.busy = true;
     const encoder = this.kit.device.createCommandEncoder({ label: 'histogram' });
-    encode(encoder, this.bins);
+    request.encode(encoder, this.bins);
     encoder.copyBufferToBuffer(this.bins, 0, this.read, 0, HISTOGRAM_BYTES);
     this.kit.device.queue.submit([encoder.finish()]);
     this.read.mapAsync(GPUMapMode.READ).then(() => {
@@ -62,6 +65,6 @@ export class Histogrammer {
     const n = this.next;
     this.next = null;
     if (bins && (!n || (n.stream && request.stream))) request.done(bins);
-    if (n) this.run(n.encode, n.done, n.stream);
+    if (n) this.submit(n);
   }
 }
