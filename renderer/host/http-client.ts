@@ -23,7 +23,8 @@ export function apiCaller(headers: Promise<Record<string, string>>, pool: Buffer
     if (res.status === 408) res = await send();
     const type = res.headers.get('content-type') ?? '';
     if (!res.ok) {
-      let message = `${method}: HTTP ${res.status}`;
+      // no reason from the server (a connection it gave up on, or something between): say what to try
+      let message = `${method}: HTTP ${res.status} from the exrview server, with no reason given: try again, and if it keeps failing restart exrview (in a browser: exrview serve, then reload the page)`;
       try { message = (JSON.parse(await res.text()) as { error?: string }).error ?? message; } catch { /* not JSON */ }
       throw new Error(message);
     }
