@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { isMainThread, workerData } from 'node:worker_threads';
 import type { SequenceInfo } from '../../electron/host/api.js';
 import { createHost, type Host } from '../../electron/host/host.js';
@@ -94,7 +95,8 @@ async function main(): Promise<void> {
   const fileBytes = paths.reduce((s, p) => s + statSync(p).size, 0);
   // Dawn's globals (GPUShaderStage …) first: shaders/ reads them when its modules load, which the next import does
   if (args.upload === 'dawn') await import('../gpu/install-globals.js');
-  const uploads: Uploads = args.upload === 'dawn' ? await (await import('./dawn-uploads.js')).dawnUploads(args.slots) : copyUploads();
+  const planeBytes = [0, 1, 2, 3].map(() => args.widthPx * args.heightPx * 2);
+  const uploads: Uploads = args.upload === 'dawn' ? await (await import('./dawn-uploads.js')).dawnUploads(args.slots) : copyUploads(args.slots, planeBytes);
 
   const osCache = dropOsCache(args, paths);
   const realtime = await playRealtime(args, uploads);
@@ -173,10 +175,12 @@ async function playRealtime(args: Args, uploads: Uploads): Promise<Record<string
     const spec: ClockSpec = { frames, fps, mode: 'loop', direction: 1, startFrame: frames[0]! };
     const durationMs = (args.loops * frames.length * 1000) / fps;
     const cpu0 = process.cpuUsage();
+    const stalls = watchStalls(1000 / fps);
     pipeline.start(spec);
     let t0 = NaN;
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
+        stalls.tick();
         pipeline.tick();
         // the loops are timed from the clock's start, after the pre-roll
         if (Number.isNaN(t0) && pipeline.clockStartMs !== null) t0 = pipeline.clockStartMs;
@@ -188,6 +192,7 @@ async function playRealtime(args: Args, uploads: Uploads): Promise<Record<string
     });
     pipeline.stop();
     const cpu = cpuMs(cpu0);
+    const stalled = stalls.stop(t0);
     const records = pipeline.timeline.records;
     // --records: each step on stderr (step frame outcome, then requested / loaded / ready ms relative to its due time)
     if (process.argv.includes('--records')) for (const r of records) console.error(`${r.step} ${r.frame} ${r.outcome} ${Math.round(r.requestedMs - r.dueMs)}/${Math.round(r.loadedMs - r.dueMs)}/${Math.round(r.readyMs - r.dueMs)} host ${Math.round(r.hostMs)} ${r.source}`);
@@ -198,7 +203,7 @@ async function playRealtime(args: Args, uploads: Uploads): Promise<Record<string
     await new Promise((r) => setTimeout(r, 200));
     const stats = host.stats;
     return {
-      fps, slots: args.slots, maxLoads: args.maxLoads, plansSent: io.plans, prerollMs: round(pipeline.prerollMs), prerollLimitMs: args.prerollMs, loops,
+      fps, slots: args.slots, maxLoads: args.maxLoads, plansSent: io.plans, prerollMs: round(pipeline.prerollMs), prerollLimitMs: args.prerollMs, loops, stalled,
       cpu: { ...cpu, msPerFrameShown: round(cpu.totalMs / Math.max(1, records.filter((r) => r.outcome === 'shown').length)), note: 'process CPU time (every thread) over the whole realtime run' },
       host: { ramCache: { ...stats.ram, sizeMb: Math.round(stats.ram.sizeBytes / 2 ** 20) }, frameRing: stats.playback, planeMemory: stats.planeMemory, decodes: stats.decodes },
     };
@@ -277,6 +282,43 @@ async function playThroughput(args: Args, uploads: Uploads): Promise<Record<stri
   } finally {
     await closeHost(opened);
   }
+}
+
+/**
+ * The player's ticks that came late by more than a frame (the main thread busy or descheduled: every step it passed is
+ * dropped but the newest, however early its frame was ready), and the garbage collector's pauses over a frame.
+ */
+function watchStalls(frameMs: number): { tick(): void; stop(clockStartMs: number): Record<string, unknown> } {
+  const gaps: { atMs: number; gapMs: number }[] = [];
+  const gcPauses: { atMs: number; pauseMs: number; kind: number }[] = [];
+  let maxGapMs = 0;
+  let last = NaN;
+  const elu0 = performance.eventLoopUtilization();
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.duration > frameMs / 2) gcPauses.push({ atMs: e.startTime, pauseMs: e.duration, kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0 });
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    tick() {
+      const now = performance.now();
+      const gap = now - last;
+      if (gap > maxGapMs) maxGapMs = gap;
+      if (gap > frameMs) gaps.push({ atMs: now - gap, gapMs: gap });
+      last = now;
+    },
+    stop(clockStartMs) {
+      observer.disconnect();
+      // times from the clock's start, as the steps are
+      const rel = (ms: number): number => round(ms - clockStartMs);
+      return {
+        // the share of the run the main thread spent running code rather than waiting for events
+        mainThreadBusy: round(performance.eventLoopUtilization(elu0).utilization),
+        maxTickGapMs: round(maxGapMs),
+        ticksLateByMoreThanAFrame: gaps.map((g) => ({ atMs: rel(g.atMs), gapMs: round(g.gapMs) })),
+        gcPausesOverHalfAFrame: gcPauses.map((g) => ({ atMs: rel(g.atMs), pauseMs: round(g.pauseMs), kind: g.kind })),
+      };
+    },
+  };
 }
 
 /** Process CPU time since `since` (user and system, every thread): what a frame costs whatever else loads the machine. */

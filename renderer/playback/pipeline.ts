@@ -90,6 +90,8 @@ export interface Presented {
 }
 
 const EMA = 0.25;
+/** Loads measured (finished, or given up unfinished) before the plan may thin. */
+const MIN_SERVICE_SAMPLES = 3;
 
 export class FramePipeline<D> {
   private readonly jobs = new Map<number, Job<D>>();
@@ -108,6 +110,7 @@ export class FramePipeline<D> {
   private nextTag = 1;
   /** Service time of a load (completion to completion while busy), and of an upload: what thinning is planned on. */
   private serviceMs = NaN;
+  private serviceSamples = 0;
   private uploadMs = NaN;
   /** One load's own time, request to pixels. */
   private latencyMs = NaN;
@@ -156,9 +159,12 @@ export class FramePipeline<D> {
     const play = this.play!;
     if (play.preroll) {
       this.prerollMs = now - play.preroll.startedMs;
-      // the cold loads' times say nothing of the buffered state: thinning plans on what comes next
+      // the cold loads' times say nothing of the buffered state: thinning plans on what comes next. The loads in
+      // flight were asked for during the pre-roll: their service counts from now (the pipeline is busy from here on),
+      // and their request-to-pixels time, spent queued behind the pre-roll's, is not a load's latency
       this.serviceMs = this.latencyMs = NaN;
-      this.lastLoadDoneMs = -Infinity;
+      this.serviceSamples = 0;
+      this.lastLoadDoneMs = now;
     }
     play.preroll = null;
     play.t0 = now;
@@ -324,18 +330,19 @@ export class FramePipeline<D> {
     const elapsed = now - job.rec.requestedMs;
     if (Number.isNaN(this.latencyMs) || elapsed > this.latencyMs) this.latencyMs = elapsed;
     const busy = now - Math.max(job.rec.requestedMs, this.lastLoadDoneMs);
-    if (Number.isNaN(this.serviceMs) || busy > this.serviceMs) this.serviceMs = Number.isNaN(this.serviceMs) ? busy : this.serviceMs + EMA * (busy - this.serviceMs);
+    if (Number.isNaN(this.serviceMs) || busy > this.serviceMs) {
+      this.serviceMs = Number.isNaN(this.serviceMs) ? busy : this.serviceMs + EMA * (busy - this.serviceMs);
+      this.serviceSamples++;
+    }
   }
 
   /** The frames the pipeline will ask for next at the spacing thinning gives now; sent again when that changes. */
   private sendPlan(s: number): void {
     const play = this.play!;
-    const frameInterval = 1000 / play.spec.fps;
-    const wanted = Number.isNaN(this.serviceMs) ? 1 : Math.max(1, Math.ceil(this.serviceMs / frameInterval - 0.1));
+    // one load's time is not yet a service time (the first is a whole latency): thinning waits for a few
+    const measured = play.preroll || this.serviceSamples < MIN_SERVICE_SAMPLES ? NaN : this.serviceMs;
+    const spacing = planSpacing(play.planned?.spacing ?? null, measured, 1000 / play.spec.fps);
     const last = play.planned;
-    // hysteresis: a service time that wobbles around a boundary would change the plan, and with it cancel the host's
-    // decodes of the frames the old plan had and this one lacks; the spacing moves when it is off by a quarter
-    const spacing = last && Math.abs(wanted - last.spacing) < Math.max(1, last.spacing / 4) ? last.spacing : wanted;
     let from = s + 1;
     for (const job of this.jobs.values()) if (job.step >= from && job.fileId) from = job.step + 1;
     // the same spacing goes on on the same grid of steps: a new plan then holds what the last one had started
@@ -368,9 +375,11 @@ export class FramePipeline<D> {
         this.lastLoadDoneMs = now;
         const service = now - busySince;
         this.serviceMs = Number.isNaN(this.serviceMs) ? service : this.serviceMs + EMA * (service - this.serviceMs);
+        this.serviceSamples++;
         const latency = now - job.rec.requestedMs;
         this.lastLatencyMs = latency;
-        this.latencyMs = Number.isNaN(this.latencyMs) ? latency : this.latencyMs + EMA * (latency - this.latencyMs);
+        const clockStart = this.clockStartMs;
+        if (clockStart === null || job.rec.requestedMs >= clockStart) this.latencyMs = Number.isNaN(this.latencyMs) ? latency : this.latencyMs + EMA * (latency - this.latencyMs);
         if (job.cancelled) {
           this.io.release(result.data);
           return;
@@ -546,6 +555,23 @@ export class FramePipeline<D> {
   get frameServiceMs(): number {
     return this.serviceMs;
   }
+}
+
+/**
+ * The spacing of the frames asked for: every frame while a load's service fits a frame's time, else every k-th frame
+ * so that k frame times cover one service. Every frame while nothing is measured, and during the pre-roll (its cold
+ * loads say nothing of what comes next). With hysteresis: a new plan cancels the host's decodes of the frames the old
+ * one had and the new one lacks, and a service time that wobbles around a boundary (a host at its limit, a shared
+ * machine) would flip the plan at every load, throwing away decodes just when time is short. So the spacing grows only
+ * once the service is a quarter over what the current one allows; below that, frames the fill cannot have in time are
+ * skipped one by one, which shows more of them than every other frame would.
+ */
+export function planSpacing(current: number | null, serviceMs: number, frameIntervalMs: number): number {
+  if (Number.isNaN(serviceMs)) return 1;
+  const wanted = Math.max(1, Math.ceil(serviceMs / frameIntervalMs - 0.1));
+  if (current === null) return wanted;
+  if (wanted > current) return serviceMs > current * frameIntervalMs * 1.25 ? wanted : current;
+  return wanted;
 }
 
 function order<D>(job: Job<D>): number {
