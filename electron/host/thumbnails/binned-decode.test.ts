@@ -7,7 +7,7 @@ import { lcg } from '../../exr/compression/test-layouts.js';
 import { ExrReader, openFileSource, type Box2i, type PixelType } from '../../exr/index.js';
 import { writeExrFile, type WriteChannel, type WritePart } from '../../exr/writer.js';
 import { tempDir } from '../test-files.js';
-import { decodeBinned, type BinKernel } from './binned-decode.js';
+import { decodeBinned, sumBins, type BinKernel } from './binned-decode.js';
 
 let dir: ReturnType<typeof tempDir>;
 beforeAll(() => {
@@ -142,6 +142,51 @@ describe('decodeBinned', () => {
       const path = join(dir.path, `piz-${kind}.exr`);
       write(path, c);
       expectSameBins(binned(path, c, 'lines'), binned(path, c, 'each-line'), kind);
+    }
+  });
+});
+
+describe('sumBins in bands', () => {
+  /** Sums of each band, placed at its bin rows in one whole-thumbnail array per channel. */
+  function bandedSums(path: string, c: Case, bands: { yMin: number; yMax: number }[]): Map<string, Float64Array> {
+    const source = openFileSource(path);
+    try {
+      const reader = ExrReader.open(source);
+      const part = reader.parts[0]!;
+      const names = part.channels.map((ch) => ch.name);
+      const whole = new Map(names.map((n) => [n, new Float64Array(c.thumbWidthPx * c.thumbHeightPx)]));
+      for (const rows of bands) {
+        const { sums } = sumBins(reader, part, part.levels[0]!, names, c.thumbWidthPx, c.thumbHeightPx, signal, 'lines', rows);
+        for (const [name, acc] of sums.acc) {
+          // a band holds its own bin rows only
+          expect(acc.length).toBe((sums.tyMax - sums.tyMin + 1) * c.thumbWidthPx);
+          const into = whole.get(name)!;
+          for (let i = 0; i < acc.length; i++) into[sums.tyMin * c.thumbWidthPx + i]! += acc[i]!;
+        }
+      }
+      return whole;
+    } finally {
+      source.close();
+    }
+  }
+
+  it('bands of whole chunks add up to the whole level, and a band off the chunk edges holds its chunks\' bin rows', () => {
+    // ZIP: 16 lines a chunk; a data window off the origin
+    const c: Case = { compression: 'zip', widthPx: 37, heightPx: 70, originX: -4, originY: 6, types: ['half', 'float'], subsampled: false, tiles: null, kind: 'dense', thumbWidthPx: 9, thumbHeightPx: 11, seed: 3 };
+    const path = join(dir.path, 'bands.exr');
+    write(path, c);
+    const y0 = c.originY;
+    const yEnd = y0 + c.heightPx - 1;
+    const whole = bandedSums(path, c, [{ yMin: y0, yMax: yEnd }]);
+    const edges = [{ yMin: y0, yMax: y0 + 15 }, { yMin: y0 + 16, yMax: y0 + 47 }, { yMin: y0 + 48, yMax: yEnd }];
+    // inside the chunks at both ends: still every chunk, so every bin row
+    const offEdges = [{ yMin: y0 + 3, yMax: yEnd - 2 }];
+    for (const bands of [edges, offEdges]) {
+      const summed = bandedSums(path, c, bands);
+      for (const [name, acc] of whole) {
+        const got = summed.get(name)!;
+        for (let i = 0; i < acc.length; i++) expect(Math.abs(got[i]! - acc[i]!), `${name}[${i}]`).toBeLessThanOrEqual(Math.abs(acc[i]!) * 1e-12);
+      }
     }
   });
 });

@@ -17,8 +17,27 @@ export interface BinnedTimings {
   chunks: number;
 }
 
-/** Which bin each sample of one axis falls in, and how many samples each bin holds. */
-function axisBins(first: number, levelSizePx: number, sampling: number, bins: number): { binOf: Int32Array; runEnd: Int32Array; count: Float64Array; firstSample: number } {
+type AxisBins = { binOf: Int32Array; runEnd: Int32Array; count: Float64Array; firstSample: number };
+
+/**
+ * Axis tables made in this thread, by geometry: a worker sums one file in several bands, and a folder of renders has
+ * one or two sizes; the tables are only read once made. Cleared when full rather than ordered (a few dozen sizes).
+ */
+const axisTables = new Map<string, AxisBins>();
+const MAX_AXIS_TABLES = 64;
+
+/** Which bin each sample of one axis falls in, and how many samples each bin holds (made once per geometry and thread). */
+function axisBins(first: number, levelSizePx: number, sampling: number, bins: number): AxisBins {
+  const key = `${first}:${levelSizePx}:${sampling}:${bins}`;
+  const known = axisTables.get(key);
+  if (known) return known;
+  if (axisTables.size >= MAX_AXIS_TABLES) axisTables.clear();
+  const made = makeAxisBins(first, levelSizePx, sampling, bins);
+  axisTables.set(key, made);
+  return made;
+}
+
+function makeAxisBins(first: number, levelSizePx: number, sampling: number, bins: number): AxisBins {
   // samples sit at multiples of `sampling`; the data window's origin is one (the reader checks)
   const firstSample = Math.ceil(first / sampling);
   const samples = sampleCount(sampling, first, first + levelSizePx - 1);
@@ -39,9 +58,11 @@ function axisBins(first: number, levelSizePx: number, sampling: number, bins: nu
 interface ChannelBins {
   pixelType: BlockLayout['channels'][number]['pixelType'];
   name: string;
-  xs: ReturnType<typeof axisBins>;
-  ys: ReturnType<typeof axisBins>;
+  xs: AxisBins;
+  ys: AxisBins;
+  /** Sums of the bin rows this decode covers, from its first: bin row r, column tx at (r * widthPx + tx) - rowBase. */
   row: RowBins;
+  rowBase: number;
 }
 
 /**
@@ -55,10 +76,10 @@ export type BinKernel = 'lines' | 'each-line';
 
 /** Sums of samples per bin for the named channels, over the rows of the level one decode covered. */
 export interface BinSums {
-  /** Bin rows the decoded rows fall in: every other row of `acc` is 0. */
+  /** Bin rows the decoded rows fall in. */
   tyMin: number;
   tyMax: number;
-  /** Per channel, widthPx × heightPx sums (Float64). */
+  /** Per channel, the sums of bin rows tyMin..tyMax, widthPx each (Float64). */
   acc: Map<string, Float64Array>;
 }
 
@@ -102,6 +123,22 @@ export function sumBins(
   const x0 = part.dataWindow.xMin;
   const y0 = part.dataWindow.yMin;
   const wanted = new Set(channelNames);
+  const levelBottom = y0 + level.heightPx - 1;
+  const region = { xMin: x0, yMin: rows?.yMin ?? y0, xMax: x0 + level.widthPx - 1, yMax: rows?.yMax ?? levelBottom };
+  // the bin rows the decoded rows fall in (bin rows are monotonic in y); a band's sums hold only those: a thumbnail
+  // summed in 15 bands would otherwise fill 15 whole-thumbnail arrays per channel, and fresh memory is not free
+  const binRow = (y: number) => Math.min(heightPx - 1, Math.max(0, Math.floor(((y - y0) * heightPx) / level.heightPx)));
+  const chunkIndices = chunksForRegion(part, level, region);
+  // the chunks' own lines, which can reach past rows that do not fall on chunk edges
+  let linesMin = region.yMin;
+  let linesMax = region.yMax;
+  for (const chunkIndex of chunkIndices) {
+    const { block } = chunkPlace(part, chunkIndex);
+    linesMin = Math.min(linesMin, block.y0);
+    linesMax = Math.max(linesMax, block.y0 + block.heightPx - 1);
+  }
+  const tyMin = binRow(linesMin);
+  const tyMax = binRow(linesMax);
   // The bin tables are as long as the level's sides: built only once a chunk has decompressed to the size the
   // header implies, so a tiny damaged file claiming a 2^30-pixel-wide level is refused before gigabytes are filled.
   let perChannelBins: Array<ChannelBins | null> | null = null;
@@ -110,13 +147,12 @@ export function sumBins(
       if (!wanted.has(ch.name)) return null;
       const xs = axisBins(x0, level.widthPx, ch.xSampling, widthPx);
       const ys = axisBins(y0, level.heightPx, ch.ySampling, heightPx);
-      return { pixelType: ch.pixelType, name: ch.name, xs, ys, row: { binOf: xs.binOf, runEnd: xs.runEnd, acc: new Float64Array(widthPx * heightPx) } };
+      const acc = new Float64Array((tyMax - tyMin + 1) * widthPx);
+      return { pixelType: ch.pixelType, name: ch.name, xs, ys, row: { binOf: xs.binOf, runEnd: xs.runEnd, acc }, rowBase: tyMin * widthPx };
     }));
   const timings: BinnedTimings = { readMs: 0, decompressMs: 0, resizeMs: 0, chunks: 0 };
   const stats = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
-  const levelBottom = y0 + level.heightPx - 1;
-  const region = { xMin: x0, yMin: rows?.yMin ?? y0, xMax: x0 + level.widthPx - 1, yMax: rows?.yMax ?? levelBottom };
-  reader.forEachChunk(part.index, chunksForRegion(part, level, region), stats, signal, (chunkIndex, chunk) => {
+  reader.forEachChunk(part.index, chunkIndices, stats, signal, (chunkIndex, chunk) => {
     const place = chunkPlace(part, chunkIndex);
     const block = place.block;
     if (part.isTiled ? chunk.tileX !== place.tileX || chunk.tileY !== place.tileY || chunk.levelX !== level.lx || chunk.levelY !== level.ly : chunk.y !== block.y0) {
@@ -126,10 +162,10 @@ export function sumBins(
     const expectedBytes = uncompressedBytes(block);
     const samples: ChunkSamples =
       kernel === 'lines' ? decompressSamples(part.compression, chunk.data, block, expectedBytes) : { layout: 'lines', bytes: decompressTransient(part.compression, chunk.data, block, expectedBytes) };
-    const perChannel = binsOf();
     const t2 = performance.now();
     timings.decompressMs += t2 - t;
     t = t2;
+    const perChannel = binsOf();
     if (samples.layout === 'planes') {
       binPizPlanes(samples, block, perChannel, widthPx);
     } else {
@@ -143,9 +179,7 @@ export function sumBins(
   timings.chunks = stats.chunks;
   const acc = new Map<string, Float64Array>();
   for (const state of binsOf()) if (state) acc.set(state.name, state.row.acc);
-  // the bin rows the decoded rows fall in (bin rows are monotonic in y)
-  const binRow = (y: number) => Math.min(heightPx - 1, Math.floor(((y - y0) * heightPx) / level.heightPx));
-  return { sums: { tyMin: binRow(region.yMin), tyMax: binRow(region.yMax), acc }, timings };
+  return { sums: { tyMin, tyMax, acc }, timings };
 }
 
 /** Sums to means: each bin divided by its sample count; a bin no sample falls in takes its left, else upper, neighbour's value. */
@@ -237,9 +271,9 @@ function binLines(u16: Uint16Array, view: DataView, lines: ChannelLines, state: 
     while (l + together < count && rowOf[firstLine + l + together] === binRow) together++;
     const word = startWord + l * strideWords;
     if (state.pixelType === 'half') {
-      sumHalfLines(u16, word, strideWords, together, firstX, n, state.row, binRow * widthPx, table);
+      sumHalfLines(u16, word, strideWords, together, firstX, n, state.row, binRow * widthPx - state.rowBase, table);
     } else {
-      for (let k = 0; k < together; k++) addWordLine(view, 2 * (word + k * strideWords), state, firstX, n, binRow * widthPx);
+      for (let k = 0; k < together; k++) addWordLine(view, 2 * (word + k * strideWords), state, firstX, n, binRow * widthPx - state.rowBase);
     }
     l += together;
   }
@@ -258,7 +292,7 @@ function binEachLine(raw: Uint8Array, block: BlockLayout, perChannel: ReadonlyAr
       const n = sampleCount(ch.xSampling, block.x0, bx1);
       const state = perChannel[c];
       if (state) {
-        const rowStart = state.ys.binOf[Math.floor(y / ch.ySampling) - state.ys.firstSample]! * widthPx;
+        const rowStart = state.ys.binOf[Math.floor(y / ch.ySampling) - state.ys.firstSample]! * widthPx - state.rowBase;
         const firstX = Math.ceil(block.x0 / ch.xSampling) - state.xs.firstSample;
         if (ch.pixelType === 'half') sumHalfLines(u16, pos >> 1, 0, 1, firstX, n, state.row, rowStart, SANE_HALF);
         else addWordLine(view, pos, state, firstX, n, rowStart);

@@ -109,12 +109,10 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
   const level = part.levels.find((l) => l.lx === args.lx && l.ly === args.ly);
   if (!level) throw new ExrError('invalid', `part has no level (${args.lx}, ${args.ly})`, { part: args.part });
   const { sums, timings } = sumBins(reader, part, level, args.channels, args.widthPx, args.heightPx, signal, 'lines', args.rows);
-  const from = sums.tyMin * args.widthPx;
-  const to = (sums.tyMax + 1) * args.widthPx;
   return {
     tyMin: sums.tyMin,
     tyMax: sums.tyMax,
-    sums: args.channels.map((name) => sums.acc.get(name)!.slice(from, to)),
+    sums: args.channels.map((name) => sums.acc.get(name)!),
     timings: { readMs: timings.readMs, decompressMs: timings.decompressMs, unpackMs: 0, bytesRead: 0, chunks: timings.chunks, resizeMs: timings.resizeMs },
   };
 }
