@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Cold decode on the lent 16-core machine: a fresh `exrview bench --no-warmup` (what a user's first folder gets) beside
+# a warm one and OpenEXR 3.4 at the same thread count, rounds interleaved; then the same with V8 tiering flags, to see
+# what of the cold gap is the JIT. JSON lines: {"cores", "round", "variant", "openexrMs" | "exrview": bench summary}.
+#
+# Measured 2026-11-26 (H200 machine, 40 files, 3 rounds): at 16 cores cold 1.00-1.02x OpenEXR, warm 1.40-1.46x; a
+# lower --interrupt-budget (earlier TurboFan) and --always-sparkplug were slower cold, 20 warm-up rounds 1.03-1.10x.
+# The cold run's extra CPU is in the decompress stage (native kernels and DWA) with ~80K more page faults.
+#
+# Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
+# [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),
+# command `bash bench/cpu-cold.sh` (CORES="16 2" ROUNDS=3 by default; VARIANTS names the runs, see below).
+set -u
+cd "$(dirname "$0")/.."
+mkdir -p /tmp/n && xz -dc .cpu/node.xz > /tmp/n/node && chmod +x /tmp/n/node
+export PATH=/tmp/n:$PATH
+D=/tmp/set40; mkdir -p $D
+for i in $(seq 1 10); do for f in .cpu/set/*.exr; do cp "$f" "$D/$(basename "$f" .exr)_$i.exr"; done; done
+cat $D/*.exr > /dev/null
+CORES=${CORES:-16 2}; ROUNDS=${ROUNDS:-3}
+VARIANTS=${VARIANTS:-cold warm cold-budget8k cold-sparkplug cold-rounds20}
+run_variant() { # $1 variant, $2 cores
+  local pin="taskset -c 0-$(($2-1))"
+  case $1 in
+    cold) $pin node bin/exrview.mjs bench $D --json --no-warmup ;;
+    warm) $pin node bin/exrview.mjs bench $D --json ;;
+    cold-budget8k) $pin node --interrupt-budget=8192 bin/exrview.mjs bench $D --json --no-warmup ;;
+    cold-sparkplug) $pin node --always-sparkplug bin/exrview.mjs bench $D --json --no-warmup ;;
+    cold-rounds20) EXRVIEW_WARM_UP_ROUNDS=20 $pin node bin/exrview.mjs bench $D --json --no-warmup ;;
+  esac
+}
+for c in $CORES; do for r in $(seq 1 "$ROUNDS"); do
+  o=$(taskset -c 0-$((c-1)) .cpu/openexr/exr_decode_ref $c $D/*.exr | tail -1 | sed -E 's/total ([0-9.]+) ms.*/\1/')
+  echo "{\"cores\":$c,\"round\":$r,\"variant\":\"openexr\",\"openexrMs\":$o}"
+  for v in $VARIANTS; do
+    e=$(run_variant "$v" "$c" 2>/dev/null | tail -1)
+    echo "{\"cores\":$c,\"round\":$r,\"variant\":\"$v\",\"exrview\":${e:-null}}"
+  done
+done; done
