@@ -3,8 +3,8 @@
 # a warm one and OpenEXR 3.4 at the same thread count, rounds interleaved; then the same with V8 tiering flags, to see
 # what of the cold gap is the JIT. JSON lines: {"cores", "round", "variant", "openexrMs" | "exrview": bench summary}.
 #
-# Measured 2026-11-26 (H200 machine, 40 files, 3 rounds): at 16 cores cold 1.00-1.02x OpenEXR, warm 1.40-1.46x; a
-# lower --interrupt-budget (earlier TurboFan) and --always-sparkplug were slower cold, 20 warm-up rounds 1.03-1.10x.
+# Measured 2026-11-26 (H200 machine, 40 files, 3 rounds): at 16 cores cold 1.00-1.03x OpenEXR, warm 1.40-1.46x; a
+# lower --interrupt-budget (earlier TurboFan) and --always-sparkplug were slower cold, 20 warm-up rounds 1.03-1.11x.
 # The cold run's extra CPU is in the decompress stage (native kernels and DWA) with ~80K more page faults.
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
