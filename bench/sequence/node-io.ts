@@ -53,7 +53,7 @@ export function hostIo(host: HostApi & PixelLease, channels: string[], uploads: 
  * touches them before playback, as a renderer makes its slot textures and staging memory once: their first touch is
  * not a frame's cost (on the 2-core VMs measured, fresh memory costs about 3 ms a MB, 330 ms for six 1080p slots).
  */
-export function copyUploads(slotCount = 0, planeBytes: number[] = []): Uploads {
+export function copyUploads(slotCount: number, planeBytes: number[]): Uploads {
   const slots = new Map<number, ArrayBuffer[]>();
   let allocatedBytes = 0;
   for (let slot = 0; slot < slotCount; slot++) {

@@ -330,10 +330,13 @@ export class FramePipeline<D> {
     const elapsed = now - job.rec.requestedMs;
     if (Number.isNaN(this.latencyMs) || elapsed > this.latencyMs) this.latencyMs = elapsed;
     const busy = now - Math.max(job.rec.requestedMs, this.lastLoadDoneMs);
-    if (Number.isNaN(this.serviceMs) || busy > this.serviceMs) {
-      this.serviceMs = Number.isNaN(this.serviceMs) ? busy : this.serviceMs + EMA * (busy - this.serviceMs);
-      this.serviceSamples++;
-    }
+    if (Number.isNaN(this.serviceMs) || busy > this.serviceMs) this.noteService(busy);
+  }
+
+  /** One load's service time (finished, or a lower bound from one given up) into the estimate thinning plans on. */
+  private noteService(ms: number): void {
+    this.serviceMs = ema(this.serviceMs, ms);
+    this.serviceSamples++;
   }
 
   /** The frames the pipeline will ask for next at the spacing thinning gives now; sent again when that changes. */
@@ -374,12 +377,11 @@ export class FramePipeline<D> {
         const busySince = Math.max(job.rec.requestedMs, this.lastLoadDoneMs);
         this.lastLoadDoneMs = now;
         const service = now - busySince;
-        this.serviceMs = Number.isNaN(this.serviceMs) ? service : this.serviceMs + EMA * (service - this.serviceMs);
-        this.serviceSamples++;
+        this.noteService(service);
         const latency = now - job.rec.requestedMs;
         this.lastLatencyMs = latency;
         const clockStart = this.clockStartMs;
-        if (clockStart === null || job.rec.requestedMs >= clockStart) this.latencyMs = Number.isNaN(this.latencyMs) ? latency : this.latencyMs + EMA * (latency - this.latencyMs);
+        if (clockStart === null || job.rec.requestedMs >= clockStart) this.latencyMs = ema(this.latencyMs, latency);
         if (job.cancelled) {
           this.io.release(result.data);
           return;
@@ -434,7 +436,7 @@ export class FramePipeline<D> {
       (result) => {
         this.io.release(data);
         const uploadWallMs = this.now() - t0;
-        this.uploadMs = Number.isNaN(this.uploadMs) ? uploadWallMs : this.uploadMs + EMA * (uploadWallMs - this.uploadMs);
+        this.uploadMs = ema(this.uploadMs, uploadWallMs);
         job.rec.uploadMs = result.uploadMs;
         job.rec.buildMs = result.buildMs ?? NaN;
         job.rec.readyMs = this.now();
@@ -555,6 +557,11 @@ export class FramePipeline<D> {
   get frameServiceMs(): number {
     return this.serviceMs;
   }
+}
+
+/** A running estimate moved a share EMA toward the latest sample (the sample itself when there is none yet). */
+function ema(estimate: number, sample: number): number {
+  return Number.isNaN(estimate) ? sample : estimate + EMA * (sample - estimate);
 }
 
 /**
