@@ -17,7 +17,7 @@ import { memorySource } from '../source.js';
 import type { BlockLayout, Channel, PixelType } from '../types.js';
 import { csc709Inverse, halfFromFloatBits, inverseDct8x8, inverseDctDcOnly } from './dwa-dct.js';
 import { ZIGZAG_ROW_START, ZIGZAG_TO_NATURAL, dwaToLinearTable } from './dwa-tables.js';
-import { decompressDwa, useDwaKernel } from './dwa.js';
+import { decompressDwa, decompressDwaInto, useDwaKernel } from './dwa.js';
 import { COEFFICIENT_OFFSET, FLOAT_ONLY, IDENTITY_TABLE_OFFSET, WORK_OFFSET, dwaKernel } from './dwa-wasm.js';
 import { huffmanCompress } from './huffman.js';
 import { decompress } from './index.js';
@@ -583,6 +583,23 @@ for (const [path, kernel] of PATHS) {
       const zLossy = layout([channel('z', 'half', 1, 1, true)], 8, 1);
       const out2 = decompressDwa(writeChunk({ rules: [{ suffix: 'z', scheme: LOSSY, type: 'half' }], ac: [END], dc: [halfBits(4)] }), zLossy, 16);
       expect(halfRows(out2, zLossy)[0]![0]![0]).toBe(0.5); // 4 / 8, no transfer curve
+    });
+
+    it('writes every byte of the view it is given: into a reused buffer of garbage, at an offset, it equals a fresh decode', () => {
+      const mixed = layout([channel('a', 'half'), channel('blue', 'half'), channel('green', 'half'), channel('red', 'half'), channel('z', 'half', 1, 1, true)], 8, 1);
+      const colour = layout([channel('B', 'half'), channel('G', 'half'), channel('R', 'float')], 13, 9);
+      const cases: [Uint8Array, BlockLayout][] = [
+        [writeChunk({ version: 1, ac: [END, END, END], dc: [2, 0, 0].map(halfBits), rleRaw: new Uint8Array(16).map((_, i) => i * 7), unknownRaw: u16Bytes(new Array(8).fill(halfBits(0.5))) }), mixed],
+        [writeChunk({ ac: new Array(12).fill(END), dc: [4, 2, 0.5, 12, 0.25, -0.5, 0, 1, -0.25, 0.5, 0.125, -2].map(halfBits) }), colour],
+      ];
+      for (const [src, block] of cases) {
+        const expected = decompressDwa(src, block, chunkBytes(block));
+        const backing = new Uint8Array(chunkBytes(block) + 4).fill(0xa5);
+        const view = backing.subarray(2, 2 + chunkBytes(block));
+        decompressDwaInto(src, block, view);
+        expect(view).toEqual(expected);
+        expect([backing[0], backing[1], backing.at(-2), backing.at(-1)]).toEqual([0xa5, 0xa5, 0xa5, 0xa5]);
+      }
     });
 
     it('decodes colour sets in the byte order of their layer names, then single channels', () => {

@@ -23,6 +23,9 @@ import { inflateExact as inflateExactZlib } from './zip.js';
 
 /** libdeflate through the native addon where it loaded (picked once), node:zlib otherwise. */
 const inflateExact = nativeCodecsInUse?.inflateExact ?? inflateExactZlib;
+// the AC values' Huffman decoding in the native kernels where they loaded: the TypeScript decoder is as fast once the
+// JIT has tiered it up, but every fresh worker of a session runs it slow for its first few files
+const huffmanDecode = nativeCodecsInUse?.huffmanDecodeInto ?? huffmanDecodeInto;
 
 const COUNTER_NAMES = [
   'version',
@@ -244,8 +247,13 @@ function readCounters(src: Uint8Array): number[] {
 }
 
 /** zlib-then-RLE channel data: signed count c; c < 0: -c literal bytes; else the next byte c + 1 times. */
+/** The RLE section's decoded bytes, reused from chunk to chunk: they are copied into the chunk before decompressDwaInto returns. */
+let rleScratch = new Uint8Array(0);
+
+/** Byte RLE into this thread's rleScratch; the result is valid until the next chunk. */
 function rleDecode(src: Uint8Array, rawBytes: number): Uint8Array {
-  const out = new Uint8Array(rawBytes);
+  if (rleScratch.length < rawBytes) rleScratch = new Uint8Array(rawBytes);
+  const out = rleScratch.subarray(0, rawBytes);
   let inPos = 0;
   let outPos = 0;
   while (inPos < src.length) {
@@ -558,6 +566,17 @@ export function useDwaKernel(enabled: boolean): void {
 }
 
 export function decompressDwa(src: Uint8Array, block: BlockLayout, expectedBytes: number): Uint8Array {
+  const out = new Uint8Array(expectedBytes);
+  decompressDwaInto(src, block, out);
+  return out;
+}
+
+/**
+ * One DWAA or DWAB chunk into `out` (its uncompressed size): every byte is written, so a reused
+ * buffer or the shared chunk store can take it without zero-filling or a copy.
+ */
+export function decompressDwaInto(src: Uint8Array, block: BlockLayout, out: Uint8Array): void {
+  const expectedBytes = out.length;
   if (!IS_LITTLE_ENDIAN) throw unsupported('DWA decoding needs a little-endian host');
   if (src.length < HEADER_BYTES) throw invalid('DWA chunk is shorter than its header');
   const [
@@ -634,7 +653,7 @@ export function decompressDwa(src: Uint8Array, block: BlockLayout, expectedBytes
       // Decoded into a reused buffer: the AC values are consumed before this function returns.
       if (acScratch.length < acCount) acScratch = new Uint16Array(acCount);
       ac = acScratch.subarray(0, acCount);
-      huffmanDecodeInto(acPacked, ac);
+      huffmanDecode(acPacked, ac);
     } else if (acCompression === AC_DEFLATE) {
       ac = u16View(inflateSection(acPacked, acCount * 2, 'DWA AC'));
     } else {
@@ -661,8 +680,9 @@ export function decompressDwa(src: Uint8Array, block: BlockLayout, expectedBytes
   }
   if ((rleData?.length ?? 0) < rleBytes) throw invalid('DWA RLE data is shorter than its channels');
 
-  const out = new Uint8Array(expectedBytes);
-  const out16 = new Uint16Array(out.buffer, 0, expectedBytes >> 1);
+  // the views share out's byte offset, which is even: chunk stores and reused buffers hold whole samples
+  if (out.byteOffset % 2 !== 0) throw new RangeError('DWA output must start on a 2-byte boundary');
+  const out16 = new Uint16Array(out.buffer, out.byteOffset, expectedBytes >> 1);
   const cursor: CoefficientCursor = { ac, acPos: 0, dc, dcPos: 0 };
   const toLinear = dwaToLinearTable();
   const kernel = kernelEnabled && lossyJobs.length > 0 ? dwaKernel(toLinear, HALF_TO_FLOAT, ZIGZAG_TO_NATURAL, ZEROED_ROWS_BY_LAST) : null;
@@ -693,5 +713,4 @@ export function decompressDwa(src: Uint8Array, block: BlockLayout, expectedBytes
       }
     }
   }
-  return out;
 }

@@ -3,7 +3,7 @@
 import { ExrError, asExrError, invalid, unsupported } from '../errors.js';
 import type { BlockLayout, Compression } from '../types.js';
 import { decompressB44 } from './b44.js';
-import { decompressDwa } from './dwa.js';
+import { decompressDwa, decompressDwaInto } from './dwa.js';
 import { nativeCodecsInUse, type DecompressorInto } from './native-codecs.js';
 import { decompressHtj2k } from './htj2k.js';
 import { compressPiz, decompressPiz, decompressPizPlanes, type PizPlanes } from './piz.js';
@@ -17,9 +17,11 @@ export type { DecompressorInto };
 
 interface Codec {
   decompress: Decompressor;
-  /** Writes the chunk straight into a given view (native kernels); without it, decompressInto copies decompress()'s result. */
+  /** Writes the chunk straight into a given view (native kernels, DWA); without it, decompressInto copies decompress()'s result. */
   decompressInto?: DecompressorInto;
   compress?: Compressor;
+  /** A native kernel decompresses (decompressInto is the kernel's own). */
+  native?: boolean;
 }
 
 /** One entry per compression module in this folder: the TypeScript codecs, the fallback and test oracle of the native kernels. */
@@ -31,8 +33,8 @@ const TS_CODECS: Partial<Record<Compression, Codec>> = {
   pxr24: { decompress: decompressPxr24, compress: compressPxr24 },
   b44: { decompress: decompressB44 },
   b44a: { decompress: decompressB44 },
-  dwaa: { decompress: decompressDwa },
-  dwab: { decompress: decompressDwa },
+  dwaa: { decompress: decompressDwa, decompressInto: decompressDwaInto },
+  dwab: { decompress: decompressDwa, decompressInto: decompressDwaInto },
   htj2k256: { decompress: decompressHtj2k },
   htj2k32: { decompress: decompressHtj2k },
 };
@@ -49,7 +51,7 @@ const CODECS: Partial<Record<Compression, Codec>> = Object.fromEntries(
       into(src, block, out);
       return out;
     };
-    return [compression, { ...codec, decompress, decompressInto: into }];
+    return [compression, { ...codec, decompress, decompressInto: into, native: true }];
   }),
 );
 
@@ -91,7 +93,7 @@ let transientBuffer = new Uint8Array(0);
 
 /**
  * decompress() for callers that are done with the bytes before their next call (the reader copies
- * them into planes): native kernels write into one buffer of this thread, reused, which saves
+ * them into planes): codecs that write into a given view (native kernels, DWA) write into one buffer of this thread, reused, which saves
  * zero-filling and faulting in a fresh one per chunk. The result is valid until the next call.
  */
 export function decompressTransient(compression: Compression, src: Uint8Array, block: BlockLayout, expectedBytes: number): Uint8Array {
@@ -173,5 +175,5 @@ export function canWrite(compression: Compression): boolean {
 
 /** Whether chunks of this compression go through a native kernel in this thread (see native.ts for why not). */
 export function usesNativeKernel(compression: Compression): boolean {
-  return CODECS[compression]?.decompressInto !== undefined;
+  return CODECS[compression]?.native === true;
 }
