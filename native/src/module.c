@@ -127,6 +127,15 @@ static napi_value inflate(napi_env env, napi_callback_info info) {
   return number(env, (double)written);
 }
 
+/* huffmanInto(src: Uint8Array, out: Uint16Array): one whole Huffman block (PIZ's coding, DWA's AC values) filling out exactly. */
+static napi_value huffman_into(napi_env env, napi_callback_info info) {
+  napi_value args[2];
+  View src, out;
+  ExrContext *ctx = get_args(env, info, 2, args);
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", &src) || !get_view(env, args[1], napi_uint16_array, "out", &out)) return NULL;
+  return finish(env, ctx, exr_huffman_decode(ctx, src.data, src.length, out.data, out.length));
+}
+
 /* pizInto(src: Uint8Array, layout: Int32Array, dst: Uint8Array) */
 static napi_value piz_into(napi_env env, napi_callback_info info) {
   napi_value args[3];
@@ -268,6 +277,7 @@ NAPI_MODULE_INIT() {
     {"zipInto", NULL, zip_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"rleInto", NULL, rle_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"inflate", NULL, inflate, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"huffmanInto", NULL, huffman_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"pizInto", NULL, piz_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"pizPlanes", NULL, piz_planes, NULL, NULL, NULL, napi_enumerable, ctx},
     {"pxr24Into", NULL, pxr24_into, NULL, NULL, NULL, napi_enumerable, ctx},

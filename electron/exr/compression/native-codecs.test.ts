@@ -12,6 +12,7 @@ import { openFileSource } from '../file-source.js';
 import { ExrReader } from '../reader.js';
 import type { BlockLayout, Compression } from '../types.js';
 import { decompressB44 } from './b44.js';
+import { huffmanCompress, huffmanDecodeInto } from './huffman.js';
 import { compress, decompressInto, decompress, usesNativeKernel } from './index.js';
 import { nativeKernels, nativeStatus } from './native.js';
 import { nativeCodecs, type DecompressorInto } from './native-codecs.js';
@@ -242,6 +243,28 @@ describe.skipIf(!native)('native kernels against the TypeScript codecs', () => {
         const want = outcome(() => inflateExact(packed, expected, 'test'));
         expect(outcome(() => native!.inflateExact(packed, expected, 'test'))).toEqual(want);
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('huffman: whole blocks (DWA\'s AC values) decode as TypeScript does, corrupted, cut short or asked for the wrong count', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 65535 }), fc.constantFrom(0, 1, 0xff00)), { maxLength: 2000 }),
+        fc.integer({ min: -2, max: 2 }),
+        fc.option(fc.nat(), { nil: undefined }),
+        (values, countError, flipAt) => {
+          const packed = huffmanCompress(Uint16Array.from(values));
+          if (flipAt !== undefined && packed.length > 0) packed[flipAt % packed.length]! ^= 0x24;
+          const count = Math.max(0, values.length + countError);
+          const decode = (into: (src: Uint8Array, out: Uint16Array) => void) => () => {
+            const out = new Uint16Array(count);
+            into(packed, out);
+            return new Uint8Array(out.buffer);
+          };
+          expect(outcome(decode(native!.huffmanDecodeInto))).toEqual(outcome(decode(huffmanDecodeInto)));
+        },
+      ),
       { numRuns: 300 },
     );
   });

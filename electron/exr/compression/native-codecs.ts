@@ -15,6 +15,8 @@ export interface NativeCodecs {
   pizPlanes: (src: Uint8Array, block: BlockLayout, expectedBytes: number) => PizPlanes;
   /** zlib inflation of exactly expectedBytes, as zip.ts's inflateExact. */
   inflateExact: (src: Uint8Array, expectedBytes: number, what: string) => Uint8Array;
+  /** A whole Huffman block into `out`, as huffman.ts's huffmanDecodeInto (DWA's AC values). */
+  huffmanDecodeInto: (src: Uint8Array, out: Uint16Array) => void;
 }
 
 /**
@@ -64,7 +66,9 @@ export function nativeCodecs(kernels: NativeKernels): NativeCodecs {
     return out;
   };
 
-  return { into, pizPlanes, inflateExact };
+  const huffmanDecodeInto = (src: Uint8Array, out: Uint16Array): void => guarded(() => kernels.huffmanInto(src, out));
+
+  return { into, pizPlanes, inflateExact, huffmanDecodeInto };
 }
 
 /** The native codecs of this thread, made once, or null where the addon is off. */

@@ -13,6 +13,8 @@ export interface NativeKernels {
   rleInto(src: Uint8Array, dst: Uint8Array): void;
   /** zlib (libdeflate): inflates into dst, returns the bytes written; throws when the data needs more than dst.length. */
   inflate(src: Uint8Array, dst: Uint8Array): number;
+  /** A whole Huffman block (huffman.ts's huffmanDecodeInto): fills out exactly, else throws. */
+  huffmanInto(src: Uint8Array, out: Uint16Array): void;
   /** PIZ: the whole chunk into dst, laid out as `layout` (see native-layout.ts) describes. */
   pizInto(src: Uint8Array, layout: Int32Array, dst: Uint8Array): void;
   /** PIZ up to the channel planes: fills words and lut (zero past the last used entry), returns the largest code in use. */
@@ -46,7 +48,7 @@ export interface NativeStatus {
 }
 
 /** The addon's interface version (EXR_KERNELS_ABI in native/src/kernels.h). */
-export const NATIVE_ABI = 3;
+export const NATIVE_ABI = 4;
 export const ADDON_FILE = 'exr_kernels.node';
 
 declare const __filename: string | undefined;
