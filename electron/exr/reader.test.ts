@@ -1,8 +1,11 @@
 // Selective decode: one part, one level, a channel subset, a region — and only the chunks it needs are read.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExrReader, openFileSource, type DecodedImage } from './index.js';
+import { memorySource } from './source.js';
+import { writeExr } from './writer.js';
 
 const corpus = join(__dirname, '..', '..', '..', 'shared', 'corpus', 'openexr-images');
 const hasCorpus = existsSync(corpus);
@@ -85,5 +88,27 @@ describe.skipIf(!hasCorpus)('selective decode', () => {
       expect(() => reader.decode({ channels: ['nope'] })).toThrow(/no channel "nope"/);
       expect(() => reader.decode({ part: 3 })).toThrow(/no part 3/);
     });
+  });
+});
+
+describe('opening', () => {
+  it('reads headers longer than its first read (a 300 KB preview), over a file and over memory', () => {
+    const rgba = Uint8Array.from({ length: 4 * 320 * 240 }, (_, i) => (i * 31) & 0xff);
+    const luma = Uint16Array.from({ length: 12 }, (_, i) => 0x3c00 + i);
+    const bytes = writeExr([{ dataWindow: { xMin: 0, yMin: 0, xMax: 3, yMax: 2 }, channels: [{ name: 'Y', pixelType: 'half', data: luma }], preview: { widthPx: 320, heightPx: 240, rgba } }]);
+    const dir = mkdtempSync(join(tmpdir(), 'exrview-reader-'));
+    const path = join(dir, 'big-header.exr');
+    writeFileSync(path, bytes);
+    const source = openFileSource(path);
+    try {
+      for (const reader of [ExrReader.open(memorySource(bytes)), ExrReader.open(source)]) {
+        const preview = reader.parts[0]!.attributes.find((a) => a.name === 'preview')!.value as { value: { rgba: Uint8Array } };
+        expect(preview.value.rgba).toEqual(rgba);
+        expect([...reader.decode().channels[0]!.data]).toEqual([...luma]);
+      }
+    } finally {
+      source.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,8 +8,11 @@ import { minChunkHeaderBytes } from '../../exr/chunks.js';
 import type { FileSummary, LayerSummary, PartSummary } from '../api.js';
 import { partLayers } from '../../exr/layers.js';
 
-/** Most headers fit in this; a file with a big preview or many parts is read further only when needed. */
-export const FIRST_READ_BYTES = 256 * 1024;
+/**
+ * Most headers, with their offset tables, fit in this (a 4K scanline render's are 2-3 KB); a file with a big preview
+ * or many parts is read further only when needed. A larger first read is fresh memory for every file of a folder.
+ */
+const FIRST_READ_BYTES = 32 * 1024;
 
 export type SummaryResult =
   | { kind: 'ok'; sizeBytes: number; mtimeMs: number; summary: FileSummary; parts: PartInfo[] }
