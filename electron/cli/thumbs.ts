@@ -171,7 +171,8 @@ export async function runThumbs(argv: string[]): Promise<number> {
   const host = createHost({ userDataDir: commandCacheDir(), prefetch: false });
   // the workers load (and compile the codec) and the image encoder loads while the folder is scanned: the first
   // thumbnail then waits for neither (a missing encoder is reported by the first encode, with what to do)
-  const workersReady = Promise.all([host.startWorkers(), loadEncoder().catch(() => {})]);
+  // (one command, one folder: warming the main thread's job code would cost this run what it saves the next)
+  const workersReady = Promise.all([host.startWorkers({ warmJobs: false }), loadEncoder().catch(() => {})]);
   workersReady.catch(() => {});
   let gpu: GpuPlan | null = null;
   try {

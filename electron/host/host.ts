@@ -25,6 +25,7 @@ import type {
 import { DecodePool } from './decode/pool.js';
 import { DecodedLevels, type LevelPlanes, type LevelRef } from './decode/levels.js';
 import { hugePageAdvice, PlaneMemory } from './decode/plane-memory.js';
+import { warmUpJobs } from './decode/warm-up-jobs.js';
 import { DiskCache } from './cache/disk-cache.js';
 import { exportImages, type ExportSources } from './export/export.js';
 import { attributeValueText } from '../exr/attribute-text.js';
@@ -59,8 +60,11 @@ export interface HostOptions {
 /** A HostApi that owns threads, watchers and files: close it when done. */
 export interface Host extends HostApi, PixelLease {
   close(): Promise<void>;
-  /** Starts the decode workers now (they otherwise start with the first job); resolves once each has loaded. */
-  startWorkers(): Promise<void>;
+  /**
+   * Starts the decode workers now (they otherwise start with the first job) and warms their codecs; then, unless `warmJobs` is false (a one-shot command), warms the main thread's side
+   * of decoding with a few small jobs (warm-up-jobs.ts). Resolves when both are done.
+   */
+  startWorkers(options?: { warmJobs?: boolean }): Promise<void>;
   /** getThumbnail with what the command's timing summary needs (resize time, level used, channels shown). */
   getThumbnailDetailed(request: ThumbnailRequest): Promise<ThumbnailDetail>;
   readonly stats: HostStats;
@@ -433,8 +437,9 @@ class NodeHost implements Host {
     return exportImages(request, sources);
   }
 
-  startWorkers(): Promise<void> {
-    return this.pool.start();
+  async startWorkers(options: { warmJobs?: boolean } = {}): Promise<void> {
+    await this.pool.start();
+    if (options.warmJobs !== false && !this.closed) await warmUpJobs(this.pool, this.memory);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,12 @@
-// The worker warm-up decodes every compression the writer makes without throwing (its speed-up is a benchmark figure).
+// The warm-ups (the workers' codecs, the main thread's jobs) decode what they should without throwing; their speed-up is a benchmark figure.
+import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { warmUpCodec, warmUpDecoder } from './warm-up.js';
+import { ExrReader, memorySource } from '../../exr/index.js';
+import { DecodePool } from './pool.js';
+import { warmUpCodec, warmUpDecoder, warmUpImages } from './warm-up.js';
+import { runWarmUpJobs, warmUpJobs } from './warm-up-jobs.js';
 
 describe('warmUpDecoder', () => {
   it('decodes its images and sums them into thumbnail bins without an error, and says how long it took', () => {
@@ -21,5 +27,27 @@ describe('the DWAA warm-up image', () => {
     const image = reader.decode();
     expect(image.channels.map((c) => c.name)).toEqual(['A', 'B', 'G', 'R']);
     expect(image.widthPx * image.heightPx).toBe(128 * 64);
+  });
+});
+
+describe('the main thread\'s warm-up jobs', () => {
+  const workerBuilt = existsSync(join(__dirname, '..', '..', '..', 'dist', 'decode-worker.mjs'));
+  it.skipIf(!workerBuilt)('decode and thumbnail every warm-up image through the pool, and leave no file behind', async () => {
+    const pool = new DecodePool({ workers: 2 });
+    const before = new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('exrview-warm-up-')));
+    try {
+      const images = warmUpImages();
+      const done = await runWarmUpJobs(pool, undefined, 2);
+      const pixelsOf = (bytes: Uint8Array) => {
+        const { widthPx, heightPx } = ExrReader.open(memorySource(bytes)).parts[0]!;
+        return widthPx * heightPx;
+      };
+      const pixelsPerRound = images.reduce((sum, { bytes }) => sum + pixelsOf(bytes), 0);
+      expect(done).toEqual({ pixels: 2 * pixelsPerRound, thumbnails: 2 * images.length });
+      expect(readdirSync(tmpdir()).filter((n) => n.startsWith('exrview-warm-up-') && !before.has(n))).toEqual([]);
+      expect(await warmUpJobs(pool, undefined)).toBeGreaterThan(0);
+    } finally {
+      await pool.close();
+    }
   });
 });

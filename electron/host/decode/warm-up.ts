@@ -28,8 +28,8 @@ function sumThumbnailBins(reader: ExrReader, channels: string[]): void {
   thumbnailBand(reader, { path: '', part: 0, lx: 0, ly: 0, channels, widthPx: 16, heightPx: 4, rows: { yMin, yMax } }, NOT_ABORTED);
 }
 
-/** Decodes each warm-up image ROUNDS times and sums it into thumbnail bins; throws what the codec throws. */
-export function warmUpCodec(): void {
+/** The warm-up images, as files: RGBA half and a float Z in each compression the writer makes, then the small DWAA file. */
+export function warmUpImages(): { compression: Compression; bytes: Uint8Array }[] {
   const count = WIDTH_PX * HEIGHT_PX;
   const half = Uint16Array.from({ length: count }, (_, i) => 0x3c00 + (i % 1024));
   const float = Float32Array.from({ length: count }, (_, i) => i / count);
@@ -38,17 +38,21 @@ export function warmUpCodec(): void {
     { name: 'Z', pixelType: 'float' as const, data: float },
   ];
   const dataWindow = { xMin: 0, yMin: 0, xMax: WIDTH_PX - 1, yMax: HEIGHT_PX - 1 };
-  for (const compression of WARM_COMPRESSIONS) {
-    const reader = ExrReader.open(memorySource(writeExr([{ compression, dataWindow, channels }])));
+  return [
+    ...WARM_COMPRESSIONS.map((compression) => ({ compression, bytes: writeExr([{ compression, dataWindow, channels }]) })),
+    { compression: 'dwaa' as const, bytes: new Uint8Array(Buffer.from(WARM_UP_DWAA_BASE64, 'base64')) },
+  ];
+}
+
+/** Decodes each warm-up image ROUNDS times and sums it into thumbnail bins; throws what the codec throws. */
+export function warmUpCodec(): void {
+  for (const { bytes } of warmUpImages()) {
+    const reader = ExrReader.open(memorySource(bytes));
+    const channels = reader.part(0).channels.map((c) => c.name);
     for (let round = 0; round < ROUNDS; round++) {
       reader.decode();
-      sumThumbnailBins(reader, ['R', 'G', 'B', 'A']);
+      sumThumbnailBins(reader, channels);
     }
-  }
-  const dwaa = ExrReader.open(memorySource(Buffer.from(WARM_UP_DWAA_BASE64, 'base64')));
-  for (let round = 0; round < ROUNDS; round++) {
-    dwaa.decode();
-    sumThumbnailBins(dwaa, dwaa.part(0).channels.map((c) => c.name));
   }
 }
 
