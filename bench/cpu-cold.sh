@@ -9,7 +9,7 @@
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),
-# command `bash bench/cpu-cold.sh` (CORES="16 2" ROUNDS=3 by default; VARIANTS names the runs, see below).
+# command `bash bench/cpu-cold.sh` (CORES="16 2" ROUNDS=3 SETS=all by default; VARIANTS names the runs, see below).
 set -u
 cd "$(dirname "$0")/.."
 mkdir -p /tmp/n && xz -dc .cpu/node.xz > /tmp/n/node && chmod +x /tmp/n/node
@@ -17,10 +17,13 @@ export PATH=/tmp/n:$PATH
 D=/tmp/set40; mkdir -p $D
 for i in $(seq 1 10); do for f in .cpu/set/*.exr; do cp "$f" "$D/$(basename "$f" .exr)_$i.exr"; done; done
 cat $D/*.exr > /dev/null
+# SETS="all dwaa piz ..." also times each compression's 10 files alone (a folder of links)
+for k in ${SETS:-all}; do [ "$k" = all ] || { mkdir -p /tmp/set40-$k; ln -sf $D/*_${k}_*.exr /tmp/set40-$k/; }; done
 CORES=${CORES:-16 2}; ROUNDS=${ROUNDS:-3}
 VARIANTS=${VARIANTS:-cold warm cold-budget8k cold-sparkplug cold-rounds20}
-run_variant() { # $1 variant, $2 cores
-  local pin="taskset -c 0-$(($2-1))"
+run_variant() { # $1 variant, $2 cores, $3 set
+  local pin="taskset -c 0-$(($2-1))" D=$D
+  [ "$3" = all ] || D=/tmp/set40-$3
   case $1 in
     cold) $pin node bin/exrview.mjs bench $D --json --no-warmup ;;
     warm) $pin node bin/exrview.mjs bench $D --json ;;
@@ -29,11 +32,12 @@ run_variant() { # $1 variant, $2 cores
     cold-rounds20) EXRVIEW_WARM_UP_ROUNDS=20 $pin node bin/exrview.mjs bench $D --json --no-warmup ;;
   esac
 }
-for c in $CORES; do for r in $(seq 1 "$ROUNDS"); do
-  o=$(taskset -c 0-$((c-1)) .cpu/openexr/exr_decode_ref $c $D/*.exr | tail -1 | sed -E 's/total ([0-9.]+) ms.*/\1/')
-  echo "{\"cores\":$c,\"round\":$r,\"variant\":\"openexr\",\"openexrMs\":$o}"
+for set in ${SETS:-all}; do for c in $CORES; do for r in $(seq 1 "$ROUNDS"); do
+  files=$D/*.exr; [ "$set" = all ] || files=/tmp/set40-$set/*.exr
+  o=$(taskset -c 0-$((c-1)) .cpu/openexr/exr_decode_ref $c $files | tail -1 | sed -E 's/total ([0-9.]+) ms.*/\1/')
+  echo "{\"set\":\"$set\",\"cores\":$c,\"round\":$r,\"variant\":\"openexr\",\"openexrMs\":$o}"
   for v in $VARIANTS; do
-    e=$(run_variant "$v" "$c" 2>/dev/null | tail -1)
-    echo "{\"cores\":$c,\"round\":$r,\"variant\":\"$v\",\"exrview\":${e:-null}}"
+    e=$(run_variant "$v" "$c" "$set" 2>/dev/null | tail -1)
+    echo "{\"set\":\"$set\",\"cores\":$c,\"round\":$r,\"variant\":\"$v\",\"exrview\":${e:-null}}"
   done
-done; done
+done; done; done
