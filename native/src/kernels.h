@@ -81,6 +81,10 @@ static inline uint32_t exr_bytes_per_sample(int32_t pixelType) { return pixelTyp
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the kernels copy samples in host order into little-endian layouts: little-endian hosts only"
+/** DWA: one RLE channel's byte planes from data[start] into its rows of the chunk (byte offsets rowOffsets[0..height)). */
+int exr_dwa_rle_plane(ExrContext *ctx, const uint8_t *data, size_t dataBytes, size_t start, size_t width, size_t height, int wide,
+                      const int32_t *rowOffsets, size_t rowOffsetCount, uint8_t *out, size_t outBytes);
+
 /** Lines of half samples to sum into one row of thumbnail bins (see bins.ts's sumHalfLines); lengths in elements. */
 typedef struct ExrHalfLines {
   const uint16_t *samples;
@@ -130,6 +134,10 @@ int exr_pxr24_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const E
 
 /** logTable: the 65536-entry pLinear table of b44-log-table.ts, or NULL when no channel is pLinear half. */
 int exr_b44_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const ExrLayout *layout, const uint16_t *logTable, uint8_t *dst, size_t dstBytes);
+
+/** DWA: one RLE channel's byte planes from data[start] into its rows of the chunk (byte offsets rowOffsets[0..height)). */
+int exr_dwa_rle_plane(ExrContext *ctx, const uint8_t *data, size_t dataBytes, size_t start, size_t width, size_t height, int wide,
+                      const int32_t *rowOffsets, size_t rowOffsetCount, uint8_t *out, size_t outBytes);
 
 /** Lines of half samples to sum into one row of thumbnail bins (see bins.ts's sumHalfLines); lengths in elements. */
 typedef struct ExrHalfLines {

@@ -136,6 +136,25 @@ static napi_value huffman_into(napi_env env, napi_callback_info info) {
   return finish(env, ctx, exr_huffman_decode(ctx, src.data, src.length, out.data, out.length));
 }
 
+/* dwaRlePlane(data: Uint8Array, start, width, height, wide: 0 | 1, rowOffsets: Int32Array, out: Uint8Array) */
+static napi_value dwa_rle_plane(napi_env env, napi_callback_info info) {
+  napi_value args[7];
+  View data, rowOffsets, out;
+  double start, width, height, wide;
+  ExrContext *ctx = get_args(env, info, 7, args);
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "data", &data) || !get_view(env, args[5], napi_int32_array, "rowOffsets", &rowOffsets) ||
+      !get_view(env, args[6], napi_uint8_array, "out", &out))
+    return NULL;
+  if (napi_get_value_double(env, args[1], &start) != napi_ok || napi_get_value_double(env, args[2], &width) != napi_ok ||
+      napi_get_value_double(env, args[3], &height) != napi_ok || napi_get_value_double(env, args[4], &wide) != napi_ok ||
+      !(start >= 0 && width >= 0 && height >= 0 && start <= 9007199254740991.0 && width <= 2147483647.0 && height <= 2147483647.0)) {
+    napi_throw_type_error(env, "ERR_EXR_NATIVE_ARGUMENT", "exr_kernels: dwaRlePlane's start, width and height must be whole numbers");
+    return NULL;
+  }
+  return finish(env, ctx, exr_dwa_rle_plane(ctx, data.data, data.length, (size_t)start, (size_t)width, (size_t)height, wide != 0,
+                                            rowOffsets.data, rowOffsets.length, out.data, out.length));
+}
+
 /* pizInto(src: Uint8Array, layout: Int32Array, dst: Uint8Array) */
 static napi_value piz_into(napi_env env, napi_callback_info info) {
   napi_value args[3];
@@ -278,6 +297,7 @@ NAPI_MODULE_INIT() {
     {"rleInto", NULL, rle_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"inflate", NULL, inflate, NULL, NULL, NULL, napi_enumerable, ctx},
     {"huffmanInto", NULL, huffman_into, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"dwaRlePlane", NULL, dwa_rle_plane, NULL, NULL, NULL, napi_enumerable, ctx},
     {"pizInto", NULL, piz_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"pizPlanes", NULL, piz_planes, NULL, NULL, NULL, napi_enumerable, ctx},
     {"pxr24Into", NULL, pxr24_into, NULL, NULL, NULL, napi_enumerable, ctx},

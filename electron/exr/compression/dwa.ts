@@ -18,7 +18,7 @@ import { ZIGZAG_ROW_START, ZIGZAG_TO_NATURAL, dwaIdentityTable, dwaToLinearTable
 import { COEFFICIENT_OFFSET, IDENTITY_TABLE_OFFSET, TABLE_OFFSET, WORK_OFFSET, dwaKernel, type DwaKernel } from './dwa-wasm.js';
 import { huffmanDecodeInto } from './huffman.js';
 import { unpredictAndInterleave } from './predictor.js';
-import { nativeCodecsInUse } from './native-codecs.js';
+import { nativeCodecsInUse, type RlePlane } from './native-codecs.js';
 import { inflateExact as inflateExactZlib } from './zip.js';
 
 /** libdeflate through the native addon where it loaded (picked once), node:zlib otherwise. */
@@ -26,6 +26,8 @@ const inflateExact = nativeCodecsInUse?.inflateExact ?? inflateExactZlib;
 // the AC values' Huffman decoding in the native kernels where they loaded: the TypeScript decoder is as fast once the
 // JIT has tiered it up, but every fresh worker of a session runs it slow for its first few files
 const huffmanDecode = nativeCodecsInUse?.huffmanDecodeInto ?? huffmanDecodeInto;
+// an RLE channel (alpha, in renders) is a per-sample byte interleave: a third of a 4K RGBA chunk's time in JavaScript
+const nativeRlePlane = nativeCodecsInUse?.dwaRlePlane;
 
 const COUNTER_NAMES = [
   'version',
@@ -286,8 +288,8 @@ function inflateSection(src: Uint8Array, expectedBytes: number, what: string): U
   }
 }
 
-/** One RLE channel's byte planes (from `start` in `data`) into its rows, as little-endian words. */
-function copyRlePlane(data: Uint8Array, start: number, plane: Plane, out16: Uint16Array): void {
+/** One RLE channel's byte planes (from `start` in `data`) into its rows, as little-endian words (the native kernel's oracle). */
+export function copyRlePlane(data: Uint8Array, start: number, plane: RlePlane, out16: Uint16Array): void {
   const width = plane.widthSamples;
   const planeSamples = width * plane.heightSamples;
   const wide = plane.bytesPerSample === 4;
@@ -703,7 +705,8 @@ export function decompressDwaInto(src: Uint8Array, block: BlockLayout, out: Uint
   for (let index = 0; index < planes.length; index++) {
     const plane = planes[index]!;
     if (schemes[index] === RLE) {
-      copyRlePlane(rleData!, rlePos, plane, out16);
+      if (nativeRlePlane) nativeRlePlane(rleData!, rlePos, plane, out);
+      else copyRlePlane(rleData!, rlePos, plane, out16);
       rlePos += plane.widthSamples * plane.heightSamples * plane.bytesPerSample;
     } else if (schemes[index] === UNKNOWN) {
       const rowBytes = plane.widthSamples * plane.bytesPerSample;

@@ -12,6 +12,7 @@ import { openFileSource } from '../file-source.js';
 import { ExrReader } from '../reader.js';
 import type { BlockLayout, Compression } from '../types.js';
 import { decompressB44 } from './b44.js';
+import { copyRlePlane } from './dwa.js';
 import { huffmanCompress, huffmanDecodeInto } from './huffman.js';
 import { compress, decompressInto, decompress, usesNativeKernel } from './index.js';
 import { nativeKernels, nativeStatus } from './native.js';
@@ -266,6 +267,33 @@ describe.skipIf(!native)('native kernels against the TypeScript codecs', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('dwa RLE planes: half and float rows land where TypeScript puts them; data too short or rows outside the chunk are refused', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 9 }), fc.boolean(), fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 2 ** 31 }), (width, height, wide, start, seed) => {
+        const bytesPerSample = wide ? 4 : 2;
+        const rowBytes = width * bytesPerSample;
+        // rows in a shuffled order, some room between them, as other channels' rows sit in a chunk
+        const order = Array.from({ length: height }, (_, i) => i).sort((a, b) => ((a * 7 + seed) % 11) - ((b * 7 + seed) % 11));
+        const rowOffsets = new Int32Array(height);
+        order.forEach((row, i) => (rowOffsets[row] = i * (rowBytes + 2 * (seed % 3))));
+        const plane = { widthSamples: width, heightSamples: height, bytesPerSample, rowOffsets };
+        const outBytes = height > 0 ? (height - 1) * (rowBytes + 2 * (seed % 3)) + rowBytes : 0;
+        const next = lcg(seed);
+        const data = Uint8Array.from({ length: start + width * height * bytesPerSample }, () => Math.floor(next() * 256));
+        const viaTs = new Uint8Array(outBytes).fill(0x5a);
+        copyRlePlane(data, start, plane, new Uint16Array(viaTs.buffer));
+        const viaNative = new Uint8Array(outBytes).fill(0x5a);
+        native!.dwaRlePlane(data, start, plane, viaNative);
+        expect(viaNative).toEqual(viaTs);
+        if (width * height > 0) {
+          expect(() => native!.dwaRlePlane(data.subarray(0, data.length - 1), start, plane, viaNative)).toThrow(ExrError);
+          expect(() => native!.dwaRlePlane(data, start, plane, viaNative.subarray(0, outBytes - 1))).toThrow(ExrError);
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 

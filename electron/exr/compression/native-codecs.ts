@@ -17,6 +17,16 @@ export interface NativeCodecs {
   inflateExact: (src: Uint8Array, expectedBytes: number, what: string) => Uint8Array;
   /** A whole Huffman block into `out`, as huffman.ts's huffmanDecodeInto (DWA's AC values). */
   huffmanDecodeInto: (src: Uint8Array, out: Uint16Array) => void;
+  /** DWA: one RLE channel's byte planes (from `start` in `data`) into its rows of `out`, as dwa.ts's copyRlePlane. */
+  dwaRlePlane: (data: Uint8Array, start: number, plane: RlePlane, out: Uint8Array) => void;
+}
+
+/** An RLE channel's place in a DWA chunk: its size in samples and each row's byte offset. */
+export interface RlePlane {
+  widthSamples: number;
+  heightSamples: number;
+  bytesPerSample: number;
+  rowOffsets: Int32Array;
 }
 
 /**
@@ -68,7 +78,10 @@ export function nativeCodecs(kernels: NativeKernels): NativeCodecs {
 
   const huffmanDecodeInto = (src: Uint8Array, out: Uint16Array): void => guarded(() => kernels.huffmanInto(src, out));
 
-  return { into, pizPlanes, inflateExact, huffmanDecodeInto };
+  const dwaRlePlane = (data: Uint8Array, start: number, plane: RlePlane, out: Uint8Array): void =>
+    guarded(() => kernels.dwaRlePlane(data, start, plane.widthSamples, plane.heightSamples, plane.bytesPerSample === 4 ? 1 : 0, plane.rowOffsets, out));
+
+  return { into, pizPlanes, inflateExact, huffmanDecodeInto, dwaRlePlane };
 }
 
 /** The native codecs of this thread, made once, or null where the addon is off. */

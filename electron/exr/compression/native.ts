@@ -15,6 +15,8 @@ export interface NativeKernels {
   inflate(src: Uint8Array, dst: Uint8Array): number;
   /** A whole Huffman block (huffman.ts's huffmanDecodeInto): fills out exactly, else throws. */
   huffmanInto(src: Uint8Array, out: Uint16Array): void;
+  /** DWA: one RLE channel's byte planes from data[start] into its rows of out (dwa.ts's copyRlePlane); wide: 4-byte samples. */
+  dwaRlePlane(data: Uint8Array, start: number, width: number, height: number, wide: number, rowOffsets: Int32Array, out: Uint8Array): void;
   /** PIZ: the whole chunk into dst, laid out as `layout` (see native-layout.ts) describes. */
   pizInto(src: Uint8Array, layout: Int32Array, dst: Uint8Array): void;
   /** PIZ up to the channel planes: fills words and lut (zero past the last used entry), returns the largest code in use. */
