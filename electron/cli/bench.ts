@@ -93,7 +93,9 @@ async function decodeFile(pool: DecodePool, memory: PlaneMemory, window: ByteWin
   const layouts = parts.filter((p) => !p.isDeep).map((p) => levelLayout(p, 0, 0, null));
   const bytes = layouts.reduce((sum, l) => sum + l.chunkStoreBytes, 0);
   await window.acquire(bytes, rank);
-  const levels = await Promise.all(layouts.map((layout) => decodeLevel(pool, { path, layout, channels: null, priority: rank, memory }).promise)).finally(() =>
+  // one priority for every file, as the viewer gives a folder's thumbnails or a sequence's frames: the pool takes them
+  // oldest first (the window lets them in largest first) and cuts each into bands for a shared queue (bandCountFor)
+  const levels = await Promise.all(layouts.map((layout) => decodeLevel(pool, { path, layout, channels: null, priority: FOLDER_PRIORITY, memory }).promise)).finally(() =>
     window.release(bytes),
   );
   const timings: StageTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
@@ -108,6 +110,9 @@ async function decodeFile(pool: DecodePool, memory: PlaneMemory, window: ByteWin
   }
   return { result: { pixels, timings } };
 }
+
+/** The pool priority of every job of a run (jobs submitted first go first among equals). */
+const FOLDER_PRIORITY = 0;
 
 /** Decoded bytes in flight: several bands per worker of the next files queued behind the current ones, no more. */
 const windowBytes = (workers: number) => Math.max(128 << 20, workers * (32 << 20));
@@ -144,7 +149,7 @@ async function decodeAll(pool: DecodePool, memory: PlaneMemory, files: string[])
 
 /** The host's thumbnail job for every file (cheapest source, box filter in linear light), no cache and no encoding. */
 async function thumbnailAll(pool: DecodePool, files: string[], longSidePx: number): Promise<ThumbnailFigures> {
-  const { wallMs, results, failures } = await runAll<ThumbnailJobResult>(files, (path, rank) => thumbnailOnPool(pool, path, longSidePx, rank).promise);
+  const { wallMs, results, failures } = await runAll<ThumbnailJobResult>(files, (path) => thumbnailOnPool(pool, path, longSidePx, FOLDER_PRIORITY).promise);
   const figures: ThumbnailFigures = { wallMs, readMs: 0, decompressMs: 0, resizeMs: 0, bytesRead: 0, sources: {}, failures };
   for (const r of results) {
     figures.readMs += r.timings.readMs;

@@ -32,6 +32,9 @@ describe('bandCountFor', () => {
     // 4K half RGBA: 66 MB
     expect(bandCountFor(layout(3840, 2160, 3840 * 8), 2)).toBe(Math.ceil((3840 * 8 * 2160) / (4 << 20)));
     expect(bandCountFor(layout(3840, 2160, 3840 * 8), 16)).toBe(48);
+    // beside other jobs: one band per worker, never bands over the size limit
+    expect(bandCountFor(layout(3840, 2160, 3840 * 8), 16, 3)).toBe(Math.ceil((3840 * 8 * 2160) / (4 << 20)));
+    expect(bandCountFor(layout(3840, 2160, 3840 * 2), 16, 1)).toBe(16);
   });
   it('does not cut a small image into bands not worth a task', () => {
     expect(bandCountFor(layout(64, 64, 64 * 8), 16)).toBe(1);

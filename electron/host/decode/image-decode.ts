@@ -46,7 +46,9 @@ function levelPlan(pool: DecodePool, request: LevelDecodeRequest, layout: LevelL
       buffers = layout.planes.map((p) => take(p.widthSamples * p.heightSamples * (p.pixelType === 'half' ? 2 : 4)));
       const chunks = request.chunks;
       chunkStore = chunks === 'keep' ? { buffer: take(layout.chunkStoreBytes), mode: 'fill' } : chunks ? { buffer: chunks.store, mode: 'read' } : undefined;
-      return planBands(layout, bandCountFor(layout, pool.size)).map((band) => {
+      // called as the job's first task is taken: the bands fit the jobs they will share the workers with (a preview's
+      // own, when only prefetches and thumbnails wait behind it)
+      return planBands(layout, bandCountFor(layout, pool.size, pool.jobsAsUrgentAs(request.priority ?? 0) - 1)).map((band) => {
         const args: BandTaskArgs = {
           path: request.path,
           part: layout.part,

@@ -187,6 +187,16 @@ export class DecodePool {
     await Promise.all(this.slots.map((slot) => this.submit('ping', null).promise.catch(() => {}).then(() => slot)));
   }
 
+  /**
+   * Jobs in the queue (waiting, being planned, or with tasks not yet handed out) at `priority` or more urgent: those
+   * that share the workers with a job of that priority. A job whose tasks are being made counts itself.
+   */
+  jobsAsUrgentAs(priority: number): number {
+    let count = 0;
+    for (const job of this.queue) if (job.priority <= priority) count++;
+    return count;
+  }
+
   /** Tasks waiting for a worker (those of jobs not yet started count once). */
   get pending(): number {
     return this.queue.reduce((n, j) => n + (j.tasks ? j.tasks.length - j.next : 1) + j.redo.length, 0);

@@ -12,10 +12,10 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
     const plan = planThumbnail(parts, longSidePx);
     const channels = channelsOf(plan.choice);
     const layout = levelLayout(plan.part, plan.level.lx, plan.level.ly, channels);
-    const bands = planBands(layout, bandCountFor(layout, pool.size));
     return {
+      // planned as the job's first task is taken: the bands fit the jobs they will share the workers with
       tasks: () =>
-        bands.map((rows) => {
+        planBands(layout, bandCountFor(layout, pool.size, pool.jobsAsUrgentAs(priority) - 1)).map((rows) => {
           const args: ThumbnailBandArgs = { path, part: plan.part.index, lx: plan.level.lx, ly: plan.level.ly, channels, widthPx: plan.widthPx, heightPx: plan.heightPx, rows };
           return { kind: 'thumbnailBand', args };
         }),
