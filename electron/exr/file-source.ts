@@ -14,6 +14,17 @@ export interface FileSource extends ByteSource {
 const TRANSIENT_KEEP_BYTES = 64 << 20;
 let transientBuffer = Buffer.allocUnsafeSlow(0);
 
+/**
+ * Grows this thread's transient read buffer to `byteLength` (at most the size kept) and touches it: a worker's warm-up
+ * does this so that the first reads of a session neither grow the buffer step by step nor fault its pages in.
+ */
+export function reserveTransientReads(byteLength: number): void {
+  const wanted = Math.min(TRANSIENT_KEEP_BYTES, byteLength);
+  if (transientBuffer.length >= wanted) return;
+  transientBuffer = Buffer.allocUnsafeSlow(wanted);
+  transientBuffer.fill(0);
+}
+
 export function openFileSource(path: string): FileSource {
   let fd: number;
   try {

@@ -91,6 +91,14 @@ export function decompressInto(compression: Compression, src: Uint8Array, block:
 const TRANSIENT_KEEP_BYTES = 16 << 20;
 let transientBuffer = new Uint8Array(0);
 
+/** Grows this thread's transient chunk buffer to `byteLength` (at most the size kept) and touches it (see reserveTransientReads). */
+export function reserveTransientChunks(byteLength: number): void {
+  const wanted = Math.min(TRANSIENT_KEEP_BYTES, byteLength);
+  if (transientBuffer.length >= wanted) return;
+  transientBuffer = new Uint8Array(wanted);
+  transientBuffer.fill(0);
+}
+
 /**
  * decompress() for callers that are done with the bytes before their next call (the reader copies
  * them into planes): codecs that write into a given view (native kernels, DWA) write into one buffer of this thread, reused, which saves

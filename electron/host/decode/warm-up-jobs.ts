@@ -20,6 +20,9 @@ import { warmUpImages } from './warm-up.js';
 
 /** Passes over the images: enough for V8 to optimise the per-band code (measured: 3 leaves it in baseline code). */
 const ROUNDS = 6;
+/** Wider than the workers' own warm-up images: rows as long as a 2K render's, so the per-row code sees its real lengths. */
+export const JOB_IMAGE_WIDTH_PX = 2048;
+export const JOB_IMAGE_HEIGHT_PX = 64;
 /** Below every job an artist starts, so that a folder opened meanwhile goes first. */
 const PRIORITY = Number.MAX_SAFE_INTEGER;
 
@@ -39,7 +42,7 @@ export async function runWarmUpJobs(pool: DecodePool, memory: PlaneMemory | unde
   const dir = mkdtempSync(join(tmpdir(), 'exrview-warm-up-'));
   const done = { pixels: 0, thumbnails: 0 };
   try {
-    const paths = warmUpImages().map(({ compression, bytes }) => {
+    const paths = warmUpImages(JOB_IMAGE_WIDTH_PX, JOB_IMAGE_HEIGHT_PX).map(({ compression, bytes }) => {
       const path = join(dir, `${compression}.exr`);
       writeFileSync(path, bytes);
       return path;

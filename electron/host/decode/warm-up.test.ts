@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ExrReader, memorySource } from '../../exr/index.js';
 import { DecodePool } from './pool.js';
 import { warmUpCodec, warmUpDecoder, warmUpImages } from './warm-up.js';
-import { runWarmUpJobs, warmUpJobs } from './warm-up-jobs.js';
+import { JOB_IMAGE_HEIGHT_PX, JOB_IMAGE_WIDTH_PX, runWarmUpJobs, warmUpJobs } from './warm-up-jobs.js';
 
 describe('warmUpDecoder', () => {
   it('decodes its images and sums them into thumbnail bins without an error, and says how long it took', () => {
@@ -36,7 +36,7 @@ describe('the main thread\'s warm-up jobs', () => {
     const pool = new DecodePool({ workers: 2 });
     const before = new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('exrview-warm-up-')));
     try {
-      const images = warmUpImages();
+      const images = warmUpImages(JOB_IMAGE_WIDTH_PX, JOB_IMAGE_HEIGHT_PX);
       const done = await runWarmUpJobs(pool, undefined, 2);
       const pixelsOf = (bytes: Uint8Array) => {
         const { widthPx, heightPx } = ExrReader.open(memorySource(bytes)).parts[0]!;

@@ -8,6 +8,8 @@
 // not write DWA); B44 and the lossless codecs run in the native kernels where those loaded; HTJ2K's WebAssembly is left
 // to load on first use rather than in every worker of every session.
 
+import { reserveTransientChunks } from '../../exr/compression/index.js';
+import { reserveTransientReads } from '../../exr/file-source.js';
 import { ExrReader, memorySource } from '../../exr/index.js';
 import { writeExr } from '../../exr/writer.js';
 import type { Compression } from '../../exr/types.js';
@@ -29,15 +31,15 @@ function sumThumbnailBins(reader: ExrReader, channels: string[]): void {
 }
 
 /** The warm-up images, as files: RGBA half and a float Z in each compression the writer makes, then the small DWAA file. */
-export function warmUpImages(): { compression: Compression; bytes: Uint8Array }[] {
-  const count = WIDTH_PX * HEIGHT_PX;
+export function warmUpImages(widthPx = WIDTH_PX, heightPx = HEIGHT_PX): { compression: Compression; bytes: Uint8Array }[] {
+  const count = widthPx * heightPx;
   const half = Uint16Array.from({ length: count }, (_, i) => 0x3c00 + (i % 1024));
   const float = Float32Array.from({ length: count }, (_, i) => i / count);
   const channels = [
     ...['A', 'B', 'G', 'R'].map((name) => ({ name, pixelType: 'half' as const, data: half })),
     { name: 'Z', pixelType: 'float' as const, data: float },
   ];
-  const dataWindow = { xMin: 0, yMin: 0, xMax: WIDTH_PX - 1, yMax: HEIGHT_PX - 1 };
+  const dataWindow = { xMin: 0, yMin: 0, xMax: widthPx - 1, yMax: heightPx - 1 };
   return [
     ...WARM_COMPRESSIONS.map((compression) => ({ compression, bytes: writeExr([{ compression, dataWindow, channels }]) })),
     { compression: 'dwaa' as const, bytes: new Uint8Array(Buffer.from(WARM_UP_DWAA_BASE64, 'base64')) },
@@ -56,10 +58,20 @@ export function warmUpCodec(): void {
   }
 }
 
-/** warmUpCodec, timed (ms). Never throws: warming is best effort. */
+/**
+ * The thread's reused read and chunk buffers, made at their working size: a band of a 4K render reads 1-3 MB and its
+ * chunks decompress to about 1 MB each (2 MB with float channels). Grown on first use instead, a fresh worker faulted
+ * them in page by page, and in steps, during its first bands.
+ */
+const READ_BUFFER_BYTES = 4 << 20;
+const CHUNK_BUFFER_BYTES = 2 << 20;
+
+/** warmUpCodec, timed (ms), after making the thread's reused buffers. Never throws: warming is best effort. */
 export function warmUpDecoder(): number {
   const t0 = performance.now();
   try {
+    reserveTransientReads(READ_BUFFER_BYTES);
+    reserveTransientChunks(CHUNK_BUFFER_BYTES);
     warmUpCodec();
   } catch {
     // a codec bug shows in the real decode, with its file and chunk; warming is no place to report it
