@@ -97,30 +97,33 @@ static int get_layout(napi_env env, ExrContext *ctx, napi_value value, ExrLayout
   return 1;
 }
 
+/* The context and the two arguments (src: Uint8Array, then a destination of type dstType); NULL, thrown, on a mismatch. */
+static ExrContext *get_src_dst(napi_env env, napi_callback_info info, napi_typedarray_type dstType, const char *dstName, View *src, View *dst) {
+  napi_value args[2];
+  ExrContext *ctx = get_args(env, info, 2, args);
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", src) || !get_view(env, args[1], dstType, dstName, dst)) return NULL;
+  return ctx;
+}
+
 /* zipInto(src: Uint8Array, dst: Uint8Array): inflates exactly dst.length bytes, undoes the predictor into dst. */
 static napi_value zip_into(napi_env env, napi_callback_info info) {
-  napi_value args[2];
   View src, dst;
-  ExrContext *ctx = get_args(env, info, 2, args);
-  if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", &src) || !get_view(env, args[1], napi_uint8_array, "dst", &dst)) return NULL;
-  return finish(env, ctx, exr_zip_into(ctx, src.data, src.length, dst.data, dst.length));
+  ExrContext *ctx = get_src_dst(env, info, napi_uint8_array, "dst", &src, &dst);
+  return ctx ? finish(env, ctx, exr_zip_into(ctx, src.data, src.length, dst.data, dst.length)) : NULL;
 }
 
 /* rleInto(src: Uint8Array, dst: Uint8Array) */
 static napi_value rle_into(napi_env env, napi_callback_info info) {
-  napi_value args[2];
   View src, dst;
-  ExrContext *ctx = get_args(env, info, 2, args);
-  if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", &src) || !get_view(env, args[1], napi_uint8_array, "dst", &dst)) return NULL;
-  return finish(env, ctx, exr_rle_into(ctx, src.data, src.length, dst.data, dst.length));
+  ExrContext *ctx = get_src_dst(env, info, napi_uint8_array, "dst", &src, &dst);
+  return ctx ? finish(env, ctx, exr_rle_into(ctx, src.data, src.length, dst.data, dst.length)) : NULL;
 }
 
 /* inflate(src: Uint8Array, dst: Uint8Array): number of bytes written (throws past dst.length). */
 static napi_value inflate(napi_env env, napi_callback_info info) {
-  napi_value args[2];
   View src, dst;
-  ExrContext *ctx = get_args(env, info, 2, args);
-  if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", &src) || !get_view(env, args[1], napi_uint8_array, "dst", &dst)) return NULL;
+  ExrContext *ctx = get_src_dst(env, info, napi_uint8_array, "dst", &src, &dst);
+  if (!ctx) return NULL;
   int64_t written = exr_inflate(ctx, src.data, src.length, dst.data, dst.length);
   if (written < 0) return finish(env, ctx, EXR_FAIL);
   finish(env, ctx, EXR_OK);
@@ -129,11 +132,9 @@ static napi_value inflate(napi_env env, napi_callback_info info) {
 
 /* huffmanInto(src: Uint8Array, out: Uint16Array): one whole Huffman block (PIZ's coding, DWA's AC values) filling out exactly. */
 static napi_value huffman_into(napi_env env, napi_callback_info info) {
-  napi_value args[2];
   View src, out;
-  ExrContext *ctx = get_args(env, info, 2, args);
-  if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", &src) || !get_view(env, args[1], napi_uint16_array, "out", &out)) return NULL;
-  return finish(env, ctx, exr_huffman_decode(ctx, src.data, src.length, out.data, out.length));
+  ExrContext *ctx = get_src_dst(env, info, napi_uint16_array, "out", &src, &out);
+  return ctx ? finish(env, ctx, exr_huffman_decode(ctx, src.data, src.length, out.data, out.length)) : NULL;
 }
 
 /* dwaRlePlane(data: Uint8Array, start, width, height, wide: 0 | 1, rowOffsets: Int32Array, out: Uint8Array) */
