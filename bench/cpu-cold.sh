@@ -30,6 +30,7 @@ run_variant() { # $1 variant, $2 cores, $3 set
     cold-budget8k) $pin node --interrupt-budget=8192 bin/exrview.mjs bench $D --json --no-warmup ;;
     cold-sparkplug) $pin node --always-sparkplug bin/exrview.mjs bench $D --json --no-warmup ;;
     cold-rounds20) EXRVIEW_WARM_UP_ROUNDS=20 $pin node bin/exrview.mjs bench $D --json --no-warmup ;;
+    cold-planes) EXRVIEW_BENCH_PREFAULT_PLANES=8 $pin node bin/exrview.mjs bench $D --json --no-warmup ;;
   esac
 }
 for set in ${SETS:-all}; do for c in $CORES; do for r in $(seq 1 "$ROUNDS"); do

@@ -47,8 +47,9 @@ let lastWarm;
 for (let i = 0; i < rounds; i++) {
   const cache = mkdtempSync(join(tmpdir(), 'exrview-thumbs-cache-'));
   try {
-    // the decode as one cold command, like thumbs; and after an untimed warm-up pass (steady state)
-    decodeColdMs.push(JSON.parse(run(['bench', dir, '--json', '--no-warmup']).trim().split('\n').pop()).decode.wallMs);
+    // the decode as one cold command, like thumbs (whose main thread is not warmed either: EXRVIEW_WARM_UP_JOBS=0);
+    // and after an untimed warm-up pass (steady state)
+    decodeColdMs.push(JSON.parse(run(['bench', dir, '--json', '--no-warmup'], { EXRVIEW_WARM_UP_JOBS: '0' }).trim().split('\n').pop()).decode.wallMs);
     const warm = JSON.parse(run(['bench', dir, '--json']).trim().split('\n').pop());
     decodeMs.push(warm.decode.wallMs);
     benchThumbsOverDecode.push(warm.thumbnails.overDecode);

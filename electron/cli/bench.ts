@@ -168,6 +168,22 @@ function medianByWall<T extends { wallMs: number }>(runs: T[]): T {
 
 const round = (v: number, digits = 1) => Number(v.toFixed(digits));
 
+/** The plane buffers of the first `fileCount` files (every channel of every flat part), made, touched and kept in `memory`. */
+async function prefaultPlanes(memory: PlaneMemory, files: string[], fileCount: number): Promise<void> {
+  const buffers: SharedArrayBuffer[] = [];
+  for (const path of files.slice(0, fileCount)) {
+    for (const part of await readHeaderParts(path)) {
+      if (part.isDeep) continue;
+      for (const plane of levelLayout(part, 0, 0, null).planes) {
+        const buffer = memory.take(plane.widthSamples * plane.heightSamples * (plane.pixelType === 'half' ? 2 : 4));
+        new Uint8Array(buffer).fill(0);
+        buffers.push(buffer);
+      }
+    }
+  }
+  for (const buffer of buffers) memory.give(buffer);
+}
+
 export async function runBench(dir: string, options: BenchOptions): Promise<number> {
   const files = listExrFiles(dir);
   if (files.length === 0) throw new FileError(dir, 'no .exr files in this folder');
@@ -179,6 +195,9 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
     await pool.start();
     // and the main thread's job code, as the viewer warms it when it starts (host.startWorkers)
     await warmUpJobs(pool, memory);
+    // A diagnostic of what a cold run's time is: EXRVIEW_BENCH_PREFAULT_PLANES=N makes and touches the plane buffers
+    // of N files before the clock, as a warm run finds them (bench/cpu-cold.sh's variant cold-planes).
+    await prefaultPlanes(memory, files, Number(process.env.EXRVIEW_BENCH_PREFAULT_PLANES) || 0);
     // One untimed pass first: it compiles the decoders in every worker and warms the page cache,
     // so the timed runs measure steady-state decoding, as a viewer that has been open a while sees it.
     if (options.warmup) {

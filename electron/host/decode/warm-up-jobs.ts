@@ -26,9 +26,13 @@ export const JOB_IMAGE_HEIGHT_PX = 64;
 /** Below every job an artist starts, so that a folder opened meanwhile goes first. */
 const PRIORITY = Number.MAX_SAFE_INTEGER;
 
+/** EXRVIEW_WARM_UP_JOBS=0 turns this warm-up off: a cold run then compares with a one-shot command's (thumbs-vs-decode). */
+const ENABLED = process.env.EXRVIEW_WARM_UP_JOBS !== '0';
+
 /** Decodes and thumbnails the warm-up images on the pool, ROUNDS times; the time it took (ms). Never throws. */
 export async function warmUpJobs(pool: DecodePool, memory: PlaneMemory | undefined): Promise<number> {
   const t0 = performance.now();
+  if (!ENABLED) return 0;
   try {
     await runWarmUpJobs(pool, memory, ROUNDS);
   } catch {
