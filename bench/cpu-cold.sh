@@ -3,9 +3,11 @@
 # a warm one and OpenEXR 3.4 at the same thread count, rounds interleaved; then the same with V8 tiering flags, to see
 # what of the cold gap is the JIT. JSON lines: {"cores", "round", "variant", "openexrMs" | "exrview": bench summary}.
 #
-# Measured 2026-11-26 (H200 machine, 40 files, 3 rounds): at 16 cores cold 1.00-1.03x OpenEXR, warm 1.40-1.46x; a
-# lower --interrupt-budget (earlier TurboFan) and --always-sparkplug were slower cold, 20 warm-up rounds 1.03-1.11x.
-# The cold run's extra CPU is in the decompress stage (native kernels and DWA) with ~80K more page faults.
+# Measured 2026-11-26 (H200 machine, 40 files): at first, 16 cores cold 1.00-1.03x OpenEXR against 1.40-1.46x warm;
+# lower --interrupt-budget and --always-sparkplug were slower cold, 20 warm-up rounds 1.03-1.11x. The cold extra was
+# DWA's fresh buffers and its TypeScript Huffman, fresh first reads, the main thread's interpreted job code and 48
+# bands a file. With those fixed (5 rounds): cold 1.50-1.60x, warm 1.58-1.75x, cold over warm 0.89-0.995 of the ratio
+# (median 0.91); 8 cores 0.80-1.07 (median 0.98). What is left is fresh plane memory and V8 heap growth per worker.
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),
