@@ -3,9 +3,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExrReader, memorySource } from '../../exr/index.js';
+import { ExrError, ExrReader, memorySource } from '../../exr/index.js';
 import { DecodePool } from './pool.js';
 import { warmUpCodec, warmUpDecoder, warmUpImages } from './warm-up.js';
+import { WARM_UP_DWAA_BASE64 } from './warm-up-dwa.js';
 import { JOB_IMAGE_HEIGHT_PX, JOB_IMAGE_WIDTH_PX, runWarmUpJobs, warmUpJobs } from './warm-up-jobs.js';
 
 describe('warmUpDecoder', () => {
@@ -19,6 +20,32 @@ describe('warmUpDecoder', () => {
 });
 
 describe('the DWAA warm-up image', () => {
+  it('damaged, decodes or is refused with an ExrError, and leaves the codec\'s reused buffers sound', () => {
+    // a DWAA file from OpenEXR 3.4 (AC Huffman, DC deflate, alpha RLE sections): random bytes after its header changed
+    const original = new Uint8Array(Buffer.from(WARM_UP_DWAA_BASE64, 'base64'));
+    const planesOf = (bytes: Uint8Array) => ExrReader.open(memorySource(bytes)).decode().channels.map((c) => Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength));
+    const reference = planesOf(original);
+    const headerEnd = ExrReader.open(memorySource(original)).headerEndByte;
+    let seed = 2026;
+    const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    let refused = 0;
+    for (let c = 0; c < 400; c++) {
+      const damaged = original.slice();
+      for (let k = 1 + Math.floor(next() * 6); k > 0; k--) {
+        const at = headerEnd + Math.floor(next() * (damaged.length - headerEnd));
+        damaged[at] = next() < 0.5 ? damaged[at]! ^ (1 << Math.floor(next() * 8)) : Math.floor(next() * 256);
+      }
+      try {
+        ExrReader.open(memorySource(damaged)).decode();
+      } catch (error) {
+        expect(error, `case ${c}`).toBeInstanceOf(ExrError);
+        refused++;
+      }
+    }
+    expect(refused).toBeGreaterThan(100);
+    expect(planesOf(original)).toEqual(reference);
+  });
+
   it('is a DWAA file the codec decodes', async () => {
     const { ExrReader, memorySource } = await import('../../exr/index.js');
     const { WARM_UP_DWAA_BASE64 } = await import('./warm-up-dwa.js');
