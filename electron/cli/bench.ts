@@ -7,7 +7,7 @@ import { nativeStatus } from '../exr/compression/native.js';
 import { DecodePool } from '../host/decode/pool.js';
 import type { ThumbnailJobResult } from '../host/thumbnails/job.js';
 import { decodeLevel } from '../host/decode/image-decode.js';
-import { levelLayout } from '../host/decode/layout.js';
+import { levelLayout, planeByteLength } from '../host/decode/layout.js';
 import { ByteWindow } from '../host/decode/byte-window.js';
 import { hugePageAdvice, PlaneMemory } from '../host/decode/plane-memory.js';
 import { warmUpJobs } from '../host/decode/warm-up-jobs.js';
@@ -175,7 +175,7 @@ async function prefaultPlanes(memory: PlaneMemory, files: string[], fileCount: n
     for (const part of await readHeaderParts(path)) {
       if (part.isDeep) continue;
       for (const plane of levelLayout(part, 0, 0, null).planes) {
-        const buffer = memory.take(plane.widthSamples * plane.heightSamples * (plane.pixelType === 'half' ? 2 : 4));
+        const buffer = memory.take(planeByteLength(plane));
         new Uint8Array(buffer).fill(0);
         buffers.push(buffer);
       }

@@ -4,7 +4,7 @@
 // workers write into them and the caller receives them as they are: no copy on the way out of the pool.
 
 import type { DecodedChannel, DecodedImage, StageTimings } from '../../exr/index.js';
-import { bandCountFor, planBands, planeView, type LevelLayout } from './layout.js';
+import { bandCountFor, planBands, planeByteLength, planeView, type LevelLayout } from './layout.js';
 import type { PlaneMemory } from './plane-memory.js';
 import type { DecodePool, JobHandle, JobPlan } from './pool.js';
 import type { BandTaskArgs } from './tasks.js';
@@ -43,7 +43,7 @@ function levelPlan(pool: DecodePool, request: LevelDecodeRequest, layout: LevelL
   let chunkStore: BandTaskArgs['chunkStore'];
   return {
     tasks: () => {
-      buffers = layout.planes.map((p) => take(p.widthSamples * p.heightSamples * (p.pixelType === 'half' ? 2 : 4)));
+      buffers = layout.planes.map((p) => take(planeByteLength(p)));
       const chunks = request.chunks;
       chunkStore = chunks === 'keep' ? { buffer: take(layout.chunkStoreBytes), mode: 'fill' } : chunks ? { buffer: chunks.store, mode: 'read' } : undefined;
       // called as the job's first task is taken: the bands fit the jobs they will share the workers with (a preview's

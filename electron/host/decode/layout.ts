@@ -64,6 +64,11 @@ export function levelLayout(part: PartInfo, lx: number, ly: number, channels: re
   };
 }
 
+/** Bytes of a plane's samples: the size of the buffer a decode fills for it. */
+export function planeByteLength(plane: PlaneLayout): number {
+  return plane.widthSamples * plane.heightSamples * PIXEL_TYPE_BYTES[plane.pixelType];
+}
+
 /** Row bands of the frame, each a whole number of chunks and starting on a row every channel samples. */
 export function planBands(layout: Pick<LevelLayout, 'frame' | 'rowsPerChunk' | 'rowAlignment'>, bandCount: number): { yMin: number; yMax: number }[] {
   const { frame } = layout;
