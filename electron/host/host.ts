@@ -61,8 +61,9 @@ export interface HostOptions {
 export interface Host extends HostApi, PixelLease {
   close(): Promise<void>;
   /**
-   * Starts the decode workers now (they otherwise start with the first job) and warms their codecs; then, unless `warmJobs` is false (a one-shot command), warms the main thread's side
-   * of decoding with a few small jobs (warm-up-jobs.ts). Resolves when both are done.
+   * Starts the decode workers now (they otherwise start with the first job) and warms their codecs; then, unless
+   * `warmJobs` is false (a one-shot command), warms the main thread's side of decoding with a few small jobs
+   * (warm-up-jobs.ts). Resolves when both are done.
    */
   startWorkers(options?: { warmJobs?: boolean }): Promise<void>;
   /** getThumbnail with what the command's timing summary needs (resize time, level used, channels shown). */

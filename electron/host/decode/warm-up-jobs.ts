@@ -2,10 +2,11 @@
 // pool's real jobs (header read, band plan, replies, the thumbnail's sums to pixels) a few times.
 //
 // The workers warm their codecs when they start (warm-up.ts), but the main thread plans and collects every band of
-// every file, and in a fresh process it runs that code in V8's interpreter: on the lent 16-core machine the first
-// folder's main thread was busy 3-4x as long as a later one's, and with 16 workers waiting on it that is wall time
-// (40 4K files: cold 382-411 ms, warm 308-327 ms). Done once per process, right after the workers are warm, well
-// before an artist's first folder; it costs a few milliseconds of disk and no more than the images' decoding.
+// every file, and in a fresh process it runs that code in V8's interpreter: on the 2-core VM a first folder's main
+// thread was busy 35-58 ms against 12-15 ms for a later one (10 4K files), and with 16 workers waiting on it that is
+// wall time. Done once per process, right after the workers are warm and before an artist's first folder, at the
+// lowest priority: about half a second of the workers' time on 2 cores and 2.4 MB written to the temporary folder and
+// removed.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ import type { PlaneMemory } from './plane-memory.js';
 import type { DecodePool } from './pool.js';
 import { warmUpImages } from './warm-up.js';
 
-/** Passes over the images: enough for V8 to optimise the per-band code (measured: 3 leaves it in baseline code). */
+/** Passes over the images, so that the per-band code runs often enough for V8 to optimise it (a guess, not tuned). */
 const ROUNDS = 6;
 /** Wider than the workers' own warm-up images: rows as long as a 2K render's, so the per-row code sees its real lengths. */
 export const JOB_IMAGE_WIDTH_PX = 2048;
@@ -31,8 +32,8 @@ const ENABLED = process.env.EXRVIEW_WARM_UP_JOBS !== '0';
 
 /** Decodes and thumbnails the warm-up images on the pool, ROUNDS times; the time it took (ms). Never throws. */
 export async function warmUpJobs(pool: DecodePool, memory: PlaneMemory | undefined): Promise<number> {
-  const t0 = performance.now();
   if (!ENABLED) return 0;
+  const t0 = performance.now();
   try {
     await runWarmUpJobs(pool, memory, ROUNDS);
   } catch {
