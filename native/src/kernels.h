@@ -7,13 +7,14 @@
 #include <string.h>
 
 /** Bumped whenever an exported function changes its arguments: native.ts refuses an addon of another version. */
-#define EXR_KERNELS_ABI 4
+#define EXR_KERNELS_ABI 5
 
 /** Scratch buffers of one context; each kernel uses its own so that they never alias each other. */
 enum {
   SCRATCH_INFLATED, /* zlib output before the predictor (ZIP, RLE) or the byte planes (PXR24) */
   SCRATCH_PLANAR,   /* PIZ channel planes, 16-bit words */
   SCRATCH_LAYOUT,   /* per-channel and per-row tables derived from a layout */
+  SCRATCH_COLUMNS,  /* the thumbnail box filter's column sums, float64 */
   SCRATCH_COUNT
 };
 
@@ -81,26 +82,6 @@ static inline uint32_t exr_bytes_per_sample(int32_t pixelType) { return pixelTyp
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the kernels copy samples in host order into little-endian layouts: little-endian hosts only"
-/** DWA: one RLE channel's byte planes from data[start] into its rows of the chunk (byte offsets rowOffsets[0..height)). */
-int exr_dwa_rle_plane(ExrContext *ctx, const uint8_t *data, size_t dataBytes, size_t start, size_t width, size_t height, int wide,
-                      const int32_t *rowOffsets, size_t rowOffsetCount, uint8_t *out, size_t outBytes);
-
-/** Lines of half samples to sum into one row of thumbnail bins (see bins.ts's sumHalfLines); lengths in elements. */
-typedef struct ExrHalfLines {
-  const uint16_t *samples;
-  size_t samplesLength;
-  int64_t firstIndex, lineStride, lineCount, firstX, n, rowStart;
-  const int32_t *binOf;
-  size_t binOfLength;
-  const int32_t *runEnd;
-  size_t runEndLength;
-  double *acc;
-  size_t accLength;
-} ExrHalfLines;
-
-/** table: 65536 floats, the value of each half code. Checks every index against the lengths. */
-int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *table);
-
 #endif
 
 /* Little-endian loads and stores at any alignment: memcpy compiles to one move, and unlike byte
@@ -152,7 +133,9 @@ typedef struct ExrHalfLines {
   size_t accLength;
 } ExrHalfLines;
 
-/** table: 65536 floats, the value of each half code. Checks every index against the lengths. */
-int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *table);
+/** table: 65536 floats, the value of each half code. halfBits: the table is SANE_HALF, so the CPU may convert the
+ * halves itself. anyOrder: every bin holds at most 2^13 samples, so its sums are exact in any order (see bins.c).
+ * Checks every index against the lengths. */
+int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *table, int halfBits, int anyOrder);
 
 #endif

@@ -233,12 +233,13 @@ static int get_int64(napi_env env, napi_value value, const char *what, int64_t *
 }
 
 /* sumHalfLines(samples: Uint16Array, firstIndex, lineStride, lineCount, firstX, n, binOf: Int32Array, runEnd: Int32Array,
- *              acc: Float64Array, rowStart, table: Float32Array) */
+ *              acc: Float64Array, rowStart, table: Float32Array, halfBits: boolean, anyOrder: boolean) */
 static napi_value sum_half_lines(napi_env env, napi_callback_info info) {
-  napi_value args[11];
+  napi_value args[13];
   View samples, binOf, runEnd, acc, table;
   ExrHalfLines lines;
-  ExrContext *ctx = get_args(env, info, 11, args);
+  bool halfBits = false, anyOrder = false;
+  ExrContext *ctx = get_args(env, info, 13, args);
   if (!ctx || !get_view(env, args[0], napi_uint16_array, "samples", &samples) || !get_int64(env, args[1], "firstIndex", &lines.firstIndex) ||
       !get_int64(env, args[2], "lineStride", &lines.lineStride) || !get_int64(env, args[3], "lineCount", &lines.lineCount) ||
       !get_int64(env, args[4], "firstX", &lines.firstX) || !get_int64(env, args[5], "n", &lines.n) ||
@@ -247,6 +248,8 @@ static napi_value sum_half_lines(napi_env env, napi_callback_info info) {
       !get_view(env, args[10], napi_float32_array, "table", &table)) {
     return NULL;
   }
+  if (napi_get_value_bool(env, args[11], &halfBits) != napi_ok) return throw_type_error(env, "halfBits", "boolean");
+  if (napi_get_value_bool(env, args[12], &anyOrder) != napi_ok) return throw_type_error(env, "anyOrder", "boolean");
   if (table.length != 65536) return throw_type_error(env, "table", "Float32Array of 65536 entries");
   lines.samples = samples.data;
   lines.samplesLength = samples.length;
@@ -256,7 +259,7 @@ static napi_value sum_half_lines(napi_env env, napi_callback_info info) {
   lines.runEndLength = runEnd.length;
   lines.acc = acc.data;
   lines.accLength = acc.length;
-  return finish(env, ctx, exr_sum_half_lines(ctx, &lines, table.data));
+  return finish(env, ctx, exr_sum_half_lines(ctx, &lines, table.data, halfBits, anyOrder));
 }
 
 /* adviseHugePages(view: Uint8Array): boolean. Asks Linux to back the view's whole 4 KB pages with 2 MB pages

@@ -37,6 +37,10 @@ export interface NativeKernels {
     acc: Float64Array,
     rowStart: number,
     table: Float32Array,
+    /** The table is SANE_HALF: the kernel may convert the halves on the CPU (F16C) instead of looking them up. */
+    halfBits: boolean,
+    /** Every bin holds at most EXACT_BIN_SAMPLES samples: its sums are exact in any order, so the kernel may pick one. */
+    anyOrder: boolean,
   ): void;
   /** Asks the OS to back the view's pages with huge pages before first touch (Linux madvise); false where it could not. */
   adviseHugePages(view: Uint8Array): boolean;
@@ -50,7 +54,7 @@ export interface NativeStatus {
 }
 
 /** The addon's interface version (EXR_KERNELS_ABI in native/src/kernels.h). */
-export const NATIVE_ABI = 4;
+export const NATIVE_ABI = 5;
 export const ADDON_FILE = 'exr_kernels.node';
 
 declare const __filename: string | undefined;

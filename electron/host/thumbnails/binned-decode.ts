@@ -7,7 +7,7 @@ import { ExrError, type ExrReader, type Level, type PartInfo } from '../../exr/i
 import type { AbortSignalLike } from '../../exr/reader.js';
 import { floorMod, sampleCount } from '../../exr/sampling.js';
 import { PIXEL_TYPE_BYTES, type BlockLayout } from '../../exr/types.js';
-import { composeWithLut, HALF_MAX, SANE_HALF, sumHalfLines, type RowBins } from './bins.js';
+import { composeWithLut, EXACT_BIN_SAMPLES, HALF_MAX, SANE_HALF, sumHalfLines, type RowBins } from './bins.js';
 
 export interface BinnedTimings {
   readMs: number;
@@ -17,7 +17,7 @@ export interface BinnedTimings {
   chunks: number;
 }
 
-type AxisBins = { binOf: Int32Array; runEnd: Int32Array; count: Float64Array; firstSample: number };
+type AxisBins = { binOf: Int32Array; runEnd: Int32Array; count: Float64Array; firstSample: number; largestCount: number };
 
 /**
  * Axis tables made in this thread, by geometry: a worker sums one file in several bands, and a folder of renders has
@@ -44,14 +44,16 @@ function makeAxisBins(first: number, levelSizePx: number, sampling: number, bins
   const binOf = new Int32Array(samples);
   const count = new Float64Array(bins);
   const runEnd = new Int32Array(bins);
+  let largestCount = 0;
   for (let s = 0; s < samples; s++) {
     const px = (firstSample + s) * sampling - first;
     const bin = Math.min(bins - 1, Math.floor((px * bins) / levelSizePx));
     binOf[s] = bin;
     count[bin] = count[bin]! + 1;
+    largestCount = Math.max(largestCount, count[bin]!);
     runEnd[bin] = s + 1;
   }
-  return { binOf, runEnd, count, firstSample };
+  return { binOf, runEnd, count, firstSample, largestCount };
 }
 
 /** One wanted channel's bins: both axes' tables and the per-bin sums. */
@@ -148,7 +150,8 @@ export function sumBins(
       const xs = axisBins(x0, level.widthPx, ch.xSampling, widthPx);
       const ys = axisBins(y0, level.heightPx, ch.ySampling, heightPx);
       const acc = new Float64Array((tyMax - tyMin + 1) * widthPx);
-      return { pixelType: ch.pixelType, name: ch.name, xs, ys, row: { binOf: xs.binOf, runEnd: xs.runEnd, acc }, rowBase: tyMin * widthPx };
+      const anyOrder = xs.largestCount * ys.largestCount <= EXACT_BIN_SAMPLES;
+      return { pixelType: ch.pixelType, name: ch.name, xs, ys, row: { binOf: xs.binOf, runEnd: xs.runEnd, acc, anyOrder }, rowBase: tyMin * widthPx };
     }));
   const timings: BinnedTimings = { readMs: 0, decompressMs: 0, resizeMs: 0, chunks: 0 };
   const stats = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };

@@ -21,6 +21,12 @@ export const SANE_HALF: Float32Array = (() => {
   return table;
 })();
 
+/**
+ * Most samples a bin may hold for its sums to be exact in float64 whatever the order of the additions: a half (NaN
+ * as 0, infinities as ±HALF_MAX) is k * 2^-24 with |k| < 2^40, and 2^13 of them stay below 2^53 such steps.
+ */
+export const EXACT_BIN_SAMPLES = 1 << 13;
+
 /** Where a channel's bins are: which bin each sample column falls in, where each bin's run of columns ends, the sums. */
 export interface RowBins {
   /** Bin column of each sample column of the level. */
@@ -29,6 +35,8 @@ export interface RowBins {
   runEnd: Int32Array;
   /** Per-bin sums, row-major, thumbnail width per row. */
   acc: Float64Array;
+  /** No bin holds more than EXACT_BIN_SAMPLES samples: the native kernel may add in its own order (bins.c). */
+  anyOrder: boolean;
 }
 
 /**
@@ -38,7 +46,7 @@ export interface RowBins {
  */
 export const sumHalfLines: typeof sumHalfLinesTs = nativeKernels
   ? (u16, firstIndex, lineStride, lineCount, firstX, n, bins, rowStart, table) =>
-      nativeKernels!.sumHalfLines(u16, firstIndex, lineStride, lineCount, firstX, n, bins.binOf, bins.runEnd, bins.acc, rowStart, table)
+      nativeKernels!.sumHalfLines(u16, firstIndex, lineStride, lineCount, firstX, n, bins.binOf, bins.runEnd, bins.acc, rowStart, table, table === SANE_HALF, bins.anyOrder)
   : sumHalfLinesTs;
 
 /** The TypeScript kernel: the fallback where the native kernels did not load, and the oracle they are tested against. */
