@@ -52,6 +52,9 @@ interface RunFigures {
   minorPageFaults: number;
   /** The main thread's busy time over the run (event loop utilisation): headers, band planning, replies. */
   mainThreadBusyMs: number;
+  /** Plane buffers taken over the run that were new (fresh memory, first touched by the decode) and reused. */
+  planeBuffersMade: number;
+  planeBuffersReused: number;
   failures: { file: string; reason: string }[];
 }
 
@@ -120,6 +123,7 @@ const windowBytes = (workers: number) => Math.max(128 << 20, workers * (32 << 20
 async function decodeAll(pool: DecodePool, memory: PlaneMemory, files: string[]): Promise<RunFigures> {
   const window = new ByteWindow(windowBytes(pool.size));
   const before = process.resourceUsage();
+  const buffersBefore = { made: memory.allocated, reused: memory.reused };
   const loopBefore = perfHooks.eventLoopUtilization();
   const { wallMs, results, failures } = await runAll<FileDecode>(files, (path, rank) => decodeFile(pool, memory, window, path, rank));
   const loop = perfHooks.eventLoopUtilization(loopBefore);
@@ -135,6 +139,8 @@ async function decodeAll(pool: DecodePool, memory: PlaneMemory, files: string[])
     systemCpuMs: (after.systemCPUTime - before.systemCPUTime) / 1000,
     minorPageFaults: after.minorPageFault - before.minorPageFault,
     mainThreadBusyMs: loop.active,
+    planeBuffersMade: memory.allocated - buffersBefore.made,
+    planeBuffersReused: memory.reused - buffersBefore.reused,
     failures,
   };
   for (const r of results) {
@@ -229,6 +235,7 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
         bytesRead: median.bytesRead,
       },
       process: { userCpuMs: round(median.userCpuMs), systemCpuMs: round(median.systemCpuMs), minorPageFaults: median.minorPageFaults, mainThreadBusyMs: round(median.mainThreadBusyMs) },
+      planeBuffers: { made: median.planeBuffersMade, reused: median.planeBuffersReused },
       thumbnails: {
         longSidePx: options.thumbnailPx,
         wallMs: round(thumbs.wallMs),
