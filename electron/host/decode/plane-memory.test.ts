@@ -36,4 +36,13 @@ describe('PlaneMemory', () => {
     memory.give(new SharedArrayBuffer(11 * MB));
     expect(memory.keptBytes).toBe(8 * MB);
   });
+
+  it('keeps small buffers too when asked (minBytes), still advising only large ones', () => {
+    const advised: number[] = [];
+    const memory = new PlaneMemory({ keepBytes: 4 * MB, minBytes: 0, advise: (b) => advised.push(b.byteLength) });
+    const small = memory.take(600 * 1024);
+    memory.give(small);
+    expect(memory.take(600 * 1024)).toBe(small);
+    expect(advised).toEqual([]);
+  });
 });

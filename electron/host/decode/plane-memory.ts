@@ -17,9 +17,10 @@ export interface PlaneMemoryOptions {
   keepBytes: number;
   /** Asks the OS to back a new buffer with huge pages (the native kernels' madvise), if available. */
   advise?: (buffer: SharedArrayBuffer) => void;
+  /** Buffers smaller than this are neither advised nor kept (default 2 MB: planes; the allocator reuses small blocks). */
+  minBytes?: number;
 }
 
-/** Buffers smaller than this are not worth advising or keeping: the allocator reuses small blocks anyway. */
 const MIN_MANAGED_BYTES = 2 << 20;
 
 export class PlaneMemory {
@@ -43,14 +44,14 @@ export class PlaneMemory {
     }
     this.allocated++;
     const buffer = new SharedArrayBuffer(byteLength);
-    if (byteLength >= MIN_MANAGED_BYTES) this.options.advise?.(buffer);
+    if (byteLength >= MIN_MANAGED_BYTES && byteLength >= (this.options.minBytes ?? MIN_MANAGED_BYTES)) this.options.advise?.(buffer);
     return buffer;
   }
 
   /** Hands a buffer back; the caller guarantees nothing reads or writes it any more. */
   give(buffer: SharedArrayBuffer): void {
     const byteLength = buffer.byteLength;
-    if (byteLength < MIN_MANAGED_BYTES || byteLength > this.options.keepBytes) return;
+    if (byteLength < (this.options.minBytes ?? MIN_MANAGED_BYTES) || byteLength > this.options.keepBytes) return;
     // oldest sizes out first: a folder of one resolution keeps its size, a one-off size does not stay
     while (this.freeBytes + byteLength > this.options.keepBytes) {
       const [size, list] = this.free.entries().next().value!;

@@ -59,7 +59,8 @@ function thumbnailBandTask(args: ThumbnailBandArgs, ctx: TaskContext): TaskOutpu
   const { value, read } = withReader(args.path, (reader) => thumbnailBand(reader, args, ctx.signal));
   value.timings.readMs = read.readMs;
   value.timings.bytesRead = read.bytesRead;
-  return { result: value, transfer: value.sums.map((s) => s.buffer as ArrayBuffer) };
+  // sums in the job's shared buffer go back as views on it; arrays the worker made are handed over
+  return { result: value, transfer: value.sums.filter((s) => !(s.buffer instanceof SharedArrayBuffer)).map((s) => s.buffer as ArrayBuffer) };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

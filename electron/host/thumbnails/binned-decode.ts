@@ -108,8 +108,31 @@ export function decodeBinned(
 }
 
 /**
+ * The level's chunks that hold `rows` (default all), and the bin rows their lines fall in: a band's sums hold only
+ * those (bin rows are monotonic in y), or a thumbnail summed in 15 bands would fill 15 whole-thumbnail arrays per
+ * channel. The chunks' own lines count, as they can reach past rows that do not fall on chunk edges.
+ */
+export function bandBinRows(part: PartInfo, level: Level, heightPx: number, rows?: { yMin: number; yMax: number }): { chunkIndices: number[]; tyMin: number; tyMax: number } {
+  const x0 = part.dataWindow.xMin;
+  const y0 = part.dataWindow.yMin;
+  const region = { xMin: x0, yMin: rows?.yMin ?? y0, xMax: x0 + level.widthPx - 1, yMax: rows?.yMax ?? y0 + level.heightPx - 1 };
+  const binRow = (y: number) => Math.min(heightPx - 1, Math.max(0, Math.floor(((y - y0) * heightPx) / level.heightPx)));
+  const chunkIndices = chunksForRegion(part, level, region);
+  let linesMin = region.yMin;
+  let linesMax = region.yMax;
+  for (const chunkIndex of chunkIndices) {
+    const { block } = chunkPlace(part, chunkIndex);
+    linesMin = Math.min(linesMin, block.y0);
+    linesMax = Math.max(linesMax, block.y0 + block.heightPx - 1);
+  }
+  return { chunkIndices, tyMin: binRow(linesMin), tyMax: binRow(linesMax) };
+}
+
+/**
  * The sums behind decodeBinned, for the rows `rows` of the level (whole chunks; default all): one band of a thumbnail
  * made by several workers, whose sums are then added up (bands share at most their edge bin rows) and divided once.
+ * `sumsInto`: where to put them, one array per channel of `channelNames` (bandBinRows' rows x widthPx each; zeroed
+ * here), so that a worker does not make fresh arrays for every band.
  */
 export function sumBins(
   reader: ExrReader,
@@ -121,26 +144,14 @@ export function sumBins(
   signal: AbortSignalLike,
   kernel: BinKernel = 'lines',
   rows?: { yMin: number; yMax: number },
+  sumsInto?: readonly Float64Array[],
 ): { sums: BinSums; timings: BinnedTimings } {
   const x0 = part.dataWindow.xMin;
   const y0 = part.dataWindow.yMin;
   const wanted = new Set(channelNames);
-  const levelBottom = y0 + level.heightPx - 1;
-  const region = { xMin: x0, yMin: rows?.yMin ?? y0, xMax: x0 + level.widthPx - 1, yMax: rows?.yMax ?? levelBottom };
-  // the bin rows the decoded rows fall in (bin rows are monotonic in y); a band's sums hold only those: a thumbnail
-  // summed in 15 bands would otherwise fill 15 whole-thumbnail arrays per channel, and fresh memory is not free
-  const binRow = (y: number) => Math.min(heightPx - 1, Math.max(0, Math.floor(((y - y0) * heightPx) / level.heightPx)));
-  const chunkIndices = chunksForRegion(part, level, region);
-  // the chunks' own lines, which can reach past rows that do not fall on chunk edges
-  let linesMin = region.yMin;
-  let linesMax = region.yMax;
-  for (const chunkIndex of chunkIndices) {
-    const { block } = chunkPlace(part, chunkIndex);
-    linesMin = Math.min(linesMin, block.y0);
-    linesMax = Math.max(linesMax, block.y0 + block.heightPx - 1);
-  }
-  const tyMin = binRow(linesMin);
-  const tyMax = binRow(linesMax);
+  const { chunkIndices, tyMin, tyMax } = bandBinRows(part, level, heightPx, rows);
+  const rowsLength = (tyMax - tyMin + 1) * widthPx;
+  if (sumsInto && sumsInto.some((sums) => sums.length !== rowsLength)) throw new Error(`thumbnail sums need ${rowsLength} elements a channel`);
   // The bin tables are as long as the level's sides: built only once a chunk has decompressed to the size the
   // header implies, so a tiny damaged file claiming a 2^30-pixel-wide level is refused before gigabytes are filled.
   let perChannelBins: Array<ChannelBins | null> | null = null;
@@ -149,7 +160,7 @@ export function sumBins(
       if (!wanted.has(ch.name)) return null;
       const xs = axisBins(x0, level.widthPx, ch.xSampling, widthPx);
       const ys = axisBins(y0, level.heightPx, ch.ySampling, heightPx);
-      const acc = new Float64Array((tyMax - tyMin + 1) * widthPx);
+      const acc = sumsInto ? sumsInto[channelNames.indexOf(ch.name)]!.fill(0) : new Float64Array(rowsLength);
       const anyOrder = xs.largestCount * ys.largestCount <= EXACT_BIN_SAMPLES;
       return { pixelType: ch.pixelType, name: ch.name, xs, ys, row: { binOf: xs.binOf, runEnd: xs.runEnd, acc, anyOrder }, rowBase: tyMin * widthPx };
     }));

@@ -94,6 +94,11 @@ export interface ThumbnailBandArgs {
   widthPx: number;
   heightPx: number;
   rows: { yMin: number; yMax: number };
+  /**
+   * Where the band's sums go (the job's shared buffer, reused from thumbnail to thumbnail): channel c's at byteOffset
+   * + c * length * 8, `length` (bandBinRows' rows x widthPx) each. Without it the worker makes and transfers new arrays.
+   */
+  sums?: { buffer: SharedArrayBuffer; byteOffset: number; length: number };
 }
 
 export interface ThumbnailBandResult {
@@ -108,7 +113,9 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
   const part = reader.part(args.part);
   const level = part.levels.find((l) => l.lx === args.lx && l.ly === args.ly);
   if (!level) throw new ExrError('invalid', `part has no level (${args.lx}, ${args.ly})`, { part: args.part });
-  const { sums, timings } = sumBins(reader, part, level, args.channels, args.widthPx, args.heightPx, signal, 'lines', args.rows);
+  const into = args.sums;
+  const sumsInto = into ? args.channels.map((_, c) => new Float64Array(into.buffer, into.byteOffset + c * into.length * 8, into.length)) : undefined;
+  const { sums, timings } = sumBins(reader, part, level, args.channels, args.widthPx, args.heightPx, signal, 'lines', args.rows, sumsInto);
   return {
     tyMin: sums.tyMin,
     tyMax: sums.tyMax,
@@ -132,11 +139,14 @@ export function planThumbnail(parts: readonly PartInfo[], longSidePx: number): T
   return { part, level: chooseLevel(part, size.widthPx, size.heightPx), ...size, choice: chooseThumbnailChannels(part.channels.map((c) => c.name)) };
 }
 
-/** The thumbnail from its bands' sums: added up (neighbouring bands share their edge bin rows), divided, then half RGBA. */
-export function finishThumbnail(plan: ThumbnailPlan, bands: readonly ThumbnailBandResult[]): ThumbnailJobResult {
+/**
+ * The thumbnail from its bands' sums: added up (neighbouring bands share their edge bin rows), divided, then half RGBA.
+ * `sumsInto`: one whole-thumbnail array per channel to add them up in (zeroed here), else new ones.
+ */
+export function finishThumbnail(plan: ThumbnailPlan, bands: readonly ThumbnailBandResult[], sumsInto?: readonly Float64Array[]): ThumbnailJobResult {
   const t0 = performance.now();
   const names = channelsOf(plan.choice);
-  const acc = new Map(names.map((name) => [name, new Float64Array(plan.widthPx * plan.heightPx)]));
+  const acc = new Map(names.map((name, c) => [name, sumsInto ? sumsInto[c]!.fill(0) : new Float64Array(plan.widthPx * plan.heightPx)]));
   const timings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: 0 };
   for (const band of bands) {
     names.forEach((name, c) => {

@@ -35,4 +35,16 @@ describe.skipIf(!hasCorpus)('thumbnailOnPool', () => {
       }
     });
   }
+
+  it('reuses a finished job\'s sums buffer for the next thumbnail of its size and still gives the same pixels', async () => {
+    pool ??= new DecodePool({ workers: 2 });
+    const desk = join(corpus, 'ScanLines/Desk.exr');
+    const tree = join(corpus, 'ScanLines/Tree.exr');
+    const first = (await thumbnailOnPool(pool, desk, 64, 0).promise).result;
+    // the same sizes of sums for another image, then the first again: each starts from zero, not from the last sums
+    await thumbnailOnPool(pool, tree, 64, 0).promise;
+    const again = (await thumbnailOnPool(pool, desk, 64, 0).promise).result;
+    const together = await Promise.all([thumbnailOnPool(pool, desk, 64, 0).promise, thumbnailOnPool(pool, desk, 64, 0).promise]);
+    for (const r of [again, ...together.map((t) => t.result)]) expect(new Uint16Array(r.rgbaHalf)).toEqual(new Uint16Array(first.rgbaHalf));
+  });
 });
