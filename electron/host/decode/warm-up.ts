@@ -13,6 +13,9 @@ import { reserveTransientReads } from '../../exr/file-source.js';
 import { ExrReader, memorySource } from '../../exr/index.js';
 import { writeExr } from '../../exr/writer.js';
 import type { Compression } from '../../exr/types.js';
+import { layoutSums } from '../thumbnails/band-sums.js';
+import { bandBinRows } from '../thumbnails/binned-decode.js';
+import { channelsOf, chooseThumbnailChannels } from '../thumbnails/channels.js';
 import { thumbnailBand } from '../thumbnails/job.js';
 import { WARM_UP_DWAA_BASE64 } from './warm-up-dwa.js';
 
@@ -24,10 +27,15 @@ const ROUNDS = Number(process.env.EXRVIEW_WARM_UP_ROUNDS) > 0 ? Number(process.e
 
 const NOT_ABORTED = { aborted: false };
 
-/** A 16x4 thumbnail's bins of the whole image, as a thumbnail band task sums them. */
-function sumThumbnailBins(reader: ExrReader, channels: string[]): void {
-  const { yMin, yMax } = reader.part(0).dataWindow;
-  thumbnailBand(reader, { path: '', part: 0, lx: 0, ly: 0, channels, widthPx: 16, heightPx: 4, rows: { yMin, yMax } }, NOT_ABORTED);
+/** A 16x4 thumbnail of the whole image as one band task makes it: summed into its slot, then finished in place. */
+function sumThumbnailBins(reader: ExrReader, names: string[]): void {
+  const part = reader.part(0);
+  const choice = chooseThumbnailChannels(names);
+  const channels = channelsOf(choice);
+  const rows = { yMin: part.dataWindow.yMin, yMax: part.dataWindow.yMax };
+  const layout = layoutSums(channels.length, 16, 4, [bandBinRows(part, part.levels[0]!, 4, rows)]);
+  const sums = { buffer: new SharedArrayBuffer(layout.byteLength), layout, band: 0, choice };
+  thumbnailBand(reader, { path: '', part: 0, lx: 0, ly: 0, channels, widthPx: 16, heightPx: 4, rows, sums }, NOT_ABORTED);
 }
 
 /** The warm-up images, as files: RGBA half and a float Z in each compression the writer makes, then the small DWAA file. */

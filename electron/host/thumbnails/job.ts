@@ -5,6 +5,7 @@ import type { AbortSignalLike } from '../../exr/reader.js';
 import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './channels.js';
 import { HALF_MAX, SANE_HALF } from './bins.js';
 import { binMeans, decodeBinned, sumBins } from './binned-decode.js';
+import { bandSums, countBandIn, markMade, rgbaHalfOf, wholeSums, type ThumbnailSumsLayout } from './band-sums.js';
 
 export interface ThumbnailJobArgs {
   path: string;
@@ -56,7 +57,7 @@ export function thumbnailJob(args: ThumbnailJobArgs, ctx: { signal: AbortSignalL
     const { part, level, choice, ...size } = planThumbnail(reader.parts, args.longSidePx);
     const { means, timings: binned } = decodeBinned(reader, part, level, channelsOf(choice), size.widthPx, size.heightPx, ctx.signal);
     const t0 = performance.now();
-    const rgbaHalf = toRgbaHalf(choice, (name) => (name ? (means.get(name) ?? null) : null), size.widthPx * size.heightPx);
+    const rgbaHalf = toRgbaHalf(choice, (name) => (name ? (means.get(name) ?? null) : null), size.widthPx * size.heightPx).buffer as ArrayBuffer;
     const timings = {
       readMs: source.stats.readMs,
       decompressMs: binned.decompressMs,
@@ -95,17 +96,20 @@ export interface ThumbnailBandArgs {
   heightPx: number;
   rows: { yMin: number; yMax: number };
   /**
-   * Where the band's sums go (the job's shared buffer, reused from thumbnail to thumbnail): channel c's at byteOffset
-   * + c * length * 8, `length` (bandBinRows' rows x widthPx) each. Without it the worker makes and transfers new arrays.
+   * The job's shared buffer (band-sums.ts), reused from thumbnail to thumbnail: the band's sums go in its slot, and
+   * the last band in makes the thumbnail there (for which it needs the channel choice). Without it the worker makes
+   * and transfers new arrays.
    */
-  sums?: { buffer: SharedArrayBuffer; byteOffset: number; length: number };
+  sums?: { buffer: SharedArrayBuffer; layout: ThumbnailSumsLayout; band: number; choice: ThumbnailChannels };
 }
 
 export interface ThumbnailBandResult {
   tyMin: number;
   tyMax: number;
-  /** Per channel (args order), the sums of bin rows tyMin..tyMax. */
+  /** Per channel (args order), the sums of bin rows tyMin..tyMax; none when they went into the job's shared buffer. */
   sums: Float64Array[];
+  /** This band was the last in and made the thumbnail in the shared buffer. */
+  made: boolean;
   timings: StageTimings & { resizeMs: number };
 }
 
@@ -113,15 +117,26 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
   const part = reader.part(args.part);
   const level = part.levels.find((l) => l.lx === args.lx && l.ly === args.ly);
   if (!level) throw new ExrError('invalid', `part has no level (${args.lx}, ${args.ly})`, { part: args.part });
-  const into = args.sums;
-  const sumsInto = into ? args.channels.map((_, c) => new Float64Array(into.buffer, into.byteOffset + c * into.length * 8, into.length)) : undefined;
+  const shared = args.sums;
+  const sumsInto = shared ? bandSums(shared.buffer, shared.layout, shared.band) : undefined;
   const { sums, timings } = sumBins(reader, part, level, args.channels, args.widthPx, args.heightPx, signal, 'lines', args.rows, sumsInto);
-  return {
+  const result: ThumbnailBandResult = {
     tyMin: sums.tyMin,
     tyMax: sums.tyMax,
-    sums: args.channels.map((name) => sums.acc.get(name)!),
+    sums: shared ? [] : args.channels.map((name) => sums.acc.get(name)!),
+    made: false,
     timings: { readMs: timings.readMs, decompressMs: timings.decompressMs, unpackMs: 0, bytesRead: 0, chunks: timings.chunks, resizeMs: timings.resizeMs },
   };
+  if (shared && countBandIn(shared.buffer, shared.layout)) {
+    const t0 = performance.now();
+    const { buffer, layout } = shared;
+    const bands = layout.bands.map((slot, b) => ({ tyMin: slot.tyMin, sums: bandSums(buffer, layout, b) }));
+    composeThumbnail(part, level, shared.choice, args.channels, args.widthPx, args.heightPx, bands, wholeSums(buffer, layout), rgbaHalfOf(buffer, layout));
+    markMade(buffer);
+    result.made = true;
+    result.timings.resizeMs += performance.now() - t0;
+  }
+  return result;
 }
 
 /** What a thumbnail is made of, chosen from the header on the main thread: the part, its size, the level and the channels. */
@@ -140,30 +155,43 @@ export function planThumbnail(parts: readonly PartInfo[], longSidePx: number): T
 }
 
 /**
- * The thumbnail from its bands' sums: added up (neighbouring bands share their edge bin rows), divided, then half RGBA.
- * `sumsInto`: one whole-thumbnail array per channel to add them up in (zeroed here), else new ones.
+ * A thumbnail's half RGBA from its bands' sums (one array per channel of `names`): added up in `whole` (neighbouring
+ * bands share their edge bin rows), divided, then converted into `out`.
  */
-export function finishThumbnail(plan: ThumbnailPlan, bands: readonly ThumbnailBandResult[], sumsInto?: readonly Float64Array[]): ThumbnailJobResult {
-  const t0 = performance.now();
-  const names = channelsOf(plan.choice);
-  const acc = new Map(names.map((name, c) => [name, sumsInto ? sumsInto[c]!.fill(0) : new Float64Array(plan.widthPx * plan.heightPx)]));
-  const timings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: 0 };
+export function composeThumbnail(
+  part: PartInfo,
+  level: Level,
+  choice: ThumbnailChannels,
+  names: readonly string[],
+  widthPx: number,
+  heightPx: number,
+  bands: readonly { tyMin: number; sums: readonly Float64Array[] }[],
+  whole: readonly Float64Array[],
+  out: Uint16Array = new Uint16Array(widthPx * heightPx * 4),
+): Uint16Array {
+  const acc = new Map(names.map((name, c) => [name, whole[c]!.fill(0)]));
   for (const band of bands) {
     names.forEach((name, c) => {
       const into = acc.get(name)!;
-      const from = band.tyMin * plan.widthPx;
+      const from = band.tyMin * widthPx;
       const sums = band.sums[c]!;
       for (let i = 0; i < sums.length; i++) into[from + i]! += sums[i]!;
     });
+  }
+  const means = binMeans(part, level, names, widthPx, heightPx, acc);
+  return toRgbaHalf(choice, (name) => (name ? (means.get(name) ?? null) : null), widthPx * heightPx, out);
+}
+
+/** The job's result around its half RGBA, with its bands' timings added up (and `finishMs` of making it here). */
+export function thumbnailResult(plan: ThumbnailPlan, bands: readonly ThumbnailBandResult[], rgbaHalf: ArrayBuffer, finishMs: number): ThumbnailJobResult {
+  const timings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: finishMs };
+  for (const band of bands) {
     timings.readMs += band.timings.readMs;
     timings.decompressMs += band.timings.decompressMs;
     timings.bytesRead += band.timings.bytesRead;
     timings.chunks += band.timings.chunks;
     timings.resizeMs += band.timings.resizeMs;
   }
-  const means = binMeans(plan.part, plan.level, names, plan.widthPx, plan.heightPx, acc);
-  const rgbaHalf = toRgbaHalf(plan.choice, (name) => (name ? (means.get(name) ?? null) : null), plan.widthPx * plan.heightPx);
-  timings.resizeMs += performance.now() - t0;
   const { level } = plan;
   return {
     widthPx: plan.widthPx,
@@ -178,7 +206,7 @@ export function finishThumbnail(plan: ThumbnailPlan, bands: readonly ThumbnailBa
   };
 }
 
-function toRgbaHalf(choice: ThumbnailChannels, filtered: (name: string | null) => Float32Array | null, pixelCount: number): ArrayBuffer {
+function toRgbaHalf(choice: ThumbnailChannels, filtered: (name: string | null) => Float32Array | null, pixelCount: number, out: Uint16Array = new Uint16Array(pixelCount * 4)): Uint16Array {
   let r: Float32Array | null;
   let g: Float32Array | null;
   let b: Float32Array | null;
@@ -193,7 +221,6 @@ function toRgbaHalf(choice: ThumbnailChannels, filtered: (name: string | null) =
     r = g = b = filtered(choice.y);
     a = filtered(choice.a);
   }
-  const out = new Uint16Array(pixelCount * 4);
   const ONE = floatToHalf(1);
   for (let i = 0; i < pixelCount; i++) {
     const o = i * 4;
@@ -202,7 +229,7 @@ function toRgbaHalf(choice: ThumbnailChannels, filtered: (name: string | null) =
     out[o + 2] = b ? floatToHalf(clampHalf(b[i]!)) : 0;
     out[o + 3] = a ? floatToHalf(clampHalf(a[i]!)) : ONE;
   }
-  return out.buffer;
+  return out;
 }
 
 function clampHalf(v: number): number {

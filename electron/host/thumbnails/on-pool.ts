@@ -1,18 +1,20 @@
-// A thumbnail made by every free worker: planned from the header here, summed in bands of whole chunks on the pool,
-// added up and divided once the bands are in. A preview asked for meanwhile waits at most for one band, not a whole file.
+// A thumbnail made by every free worker: planned from the header here, summed in bands of whole chunks on the pool; the
+// last band in adds them up and makes the half RGBA (band-sums.ts). A preview asked for meanwhile waits at most for one
+// band, not a whole file.
 
 import { bandCountFor, levelLayout, planBands } from '../decode/layout.js';
 import { PlaneMemory } from '../decode/plane-memory.js';
 import type { DecodePool, JobHandle } from '../decode/pool.js';
 import { readHeaderParts } from '../library/summary.js';
+import { bandSums, layoutSums, resetCounters, rgbaHalfOf, wasMade, wholeSums, type ThumbnailSumsLayout } from './band-sums.js';
 import { bandBinRows } from './binned-decode.js';
 import { channelsOf } from './channels.js';
-import { finishThumbnail, planThumbnail, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobResult } from './job.js';
+import { composeThumbnail, planThumbnail, thumbnailResult, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobResult } from './job.js';
 
 /**
- * The sums of thumbnails being made: one shared buffer a job (its bands' sums, then the whole thumbnail's), handed back
- * once the job is done and reused by the next of its size. Arrays made fresh for every band cost more than summing:
- * 150-200 ms of a 20-file folder's 520-590 ms of resizing on 2 workers, first touches of new memory.
+ * The shared buffers of thumbnails being made, handed back once a job is done and reused by the next of its size.
+ * Arrays made fresh for every band cost more than summing: 150-200 ms of a 20-file folder's 520-590 ms of resizing on
+ * 2 workers, first touches of new memory.
  */
 const sumsMemory = new PlaneMemory({ keepBytes: 64 << 20, minBytes: 0 });
 
@@ -21,24 +23,16 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
     const plan = planThumbnail(parts, longSidePx);
     const channels = channelsOf(plan.choice);
     const layout = levelLayout(plan.part, plan.level.lx, plan.level.ly, channels);
-    const wholeLength = plan.widthPx * plan.heightPx;
-    let buffer: SharedArrayBuffer | null = null;
+    let shared: { buffer: SharedArrayBuffer; layout: ThumbnailSumsLayout } | null = null;
     return {
       // planned as the job's first task is taken: the bands fit the jobs they will share the workers with
       tasks: () => {
-        const bands = planBands(layout, bandCountFor(layout, pool.size, pool.jobsAsUrgentAs(priority) - 1)).map((rows) => {
-          const { tyMin, tyMax } = bandBinRows(plan.part, plan.level, plan.heightPx, rows);
-          return { rows, length: (tyMax - tyMin + 1) * plan.widthPx };
-        });
-        // the whole thumbnail's sums first, then each band's, channel by channel (Float64)
-        let elements = channels.length * wholeLength;
-        const offsets = bands.map((band) => {
-          const at = elements;
-          elements += channels.length * band.length;
-          return at;
-        });
-        const sums = (buffer = sumsMemory.take(elements * 8));
-        return bands.map(({ rows, length }, b) => {
+        const bands = planBands(layout, bandCountFor(layout, pool.size, pool.jobsAsUrgentAs(priority) - 1));
+        const sumsLayout = layoutSums(channels.length, plan.widthPx, plan.heightPx, bands.map((rows) => bandBinRows(plan.part, plan.level, plan.heightPx, rows)));
+        const buffer = sumsMemory.take(sumsLayout.byteLength);
+        resetCounters(buffer);
+        shared = { buffer, layout: sumsLayout };
+        return bands.map((rows, band) => {
           const args: ThumbnailBandArgs = {
             path,
             part: plan.part.index,
@@ -48,18 +42,27 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
             widthPx: plan.widthPx,
             heightPx: plan.heightPx,
             rows,
-            sums: { buffer: sums, byteOffset: offsets[b]! * 8, length },
+            sums: { buffer, layout: sumsLayout, band, choice: plan.choice },
           };
           return { kind: 'thumbnailBand', args };
         });
       },
       combine: (results: unknown[]) => {
-        const sums = buffer!;
-        const whole = channels.map((_, c) => new Float64Array(sums, c * wholeLength * 8, wholeLength));
-        const result = finishThumbnail(plan, results as ThumbnailBandResult[], whole);
-        // every band is in and finishThumbnail has read them: nothing refers to the buffer now (a failed job's is
-        // never handed back, as its other bands may still be writing)
-        sumsMemory.give(sums);
+        const { buffer, layout: sumsLayout } = shared!;
+        const bands = results as ThumbnailBandResult[];
+        let result: ThumbnailJobResult;
+        if (wasMade(buffer)) {
+          result = thumbnailResult(plan, bands, rgbaHalfOf(buffer, sumsLayout).slice().buffer, 0);
+        } else {
+          // a band ran twice (its worker died), so no band was the last in: make it here
+          const t0 = performance.now();
+          const sums = sumsLayout.bands.map((slot, b) => ({ tyMin: slot.tyMin, sums: bandSums(buffer, sumsLayout, b) }));
+          const rgbaHalf = composeThumbnail(plan.part, plan.level, plan.choice, channels, plan.widthPx, plan.heightPx, sums, wholeSums(buffer, sumsLayout));
+          result = thumbnailResult(plan, bands, rgbaHalf.buffer as ArrayBuffer, performance.now() - t0);
+        }
+        // every band is in and the thumbnail copied out: nothing refers to the buffer now (a failed job's is never
+        // handed back, as its other bands may still be writing)
+        sumsMemory.give(buffer);
         return result;
       },
     };
