@@ -5,7 +5,7 @@ import type { AbortSignalLike } from '../../exr/reader.js';
 import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './channels.js';
 import { HALF_MAX, SANE_HALF } from './bins.js';
 import { binMeans, decodeBinned, sumBins } from './binned-decode.js';
-import { bandSums, countBandIn, markMade, rgbaHalfOf, wholeSums, type ThumbnailSumsLayout } from './band-sums.js';
+import { bandIsIn, bandSums, countBandIn, markMade, rgbaHalfOf, wholeSums, type ThumbnailSumsLayout } from './band-sums.js';
 
 export interface ThumbnailJobArgs {
   path: string;
@@ -118,6 +118,12 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
   const level = part.levels.find((l) => l.lx === args.lx && l.ly === args.ly);
   if (!level) throw new ExrError('invalid', `part has no level (${args.lx}, ${args.ly})`, { part: args.part });
   const shared = args.sums;
+  if (shared && bandIsIn(shared.buffer, shared.layout, shared.band)) {
+    // run again after its worker died: its sums are in, and the last band may be reading them
+    const slot = shared.layout.bands[shared.band]!;
+    const none = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: 0 };
+    return { tyMin: slot.tyMin, tyMax: slot.tyMin + slot.length / args.widthPx - 1, sums: [], made: false, timings: none };
+  }
   const sumsInto = shared ? bandSums(shared.buffer, shared.layout, shared.band) : undefined;
   const { sums, timings } = sumBins(reader, part, level, args.channels, args.widthPx, args.heightPx, signal, 'lines', args.rows, sumsInto);
   const result: ThumbnailBandResult = {
@@ -127,12 +133,12 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
     made: false,
     timings: { readMs: timings.readMs, decompressMs: timings.decompressMs, unpackMs: 0, bytesRead: 0, chunks: timings.chunks, resizeMs: timings.resizeMs },
   };
-  if (shared && countBandIn(shared.buffer, shared.layout)) {
+  if (shared && countBandIn(shared.buffer, shared.layout, shared.band)) {
     const t0 = performance.now();
     const { buffer, layout } = shared;
     const bands = layout.bands.map((slot, b) => ({ tyMin: slot.tyMin, sums: bandSums(buffer, layout, b) }));
     composeThumbnail(part, level, shared.choice, args.channels, args.widthPx, args.heightPx, bands, wholeSums(buffer, layout), rgbaHalfOf(buffer, layout));
-    markMade(buffer);
+    markMade(buffer, layout);
     result.made = true;
     result.timings.resizeMs += performance.now() - t0;
   }

@@ -9,7 +9,7 @@ import { readHeaderParts } from '../library/summary.js';
 import { bandSums, layoutSums, resetCounters, rgbaHalfOf, wasMade, wholeSums, type ThumbnailSumsLayout } from './band-sums.js';
 import { bandBinRows } from './binned-decode.js';
 import { channelsOf } from './channels.js';
-import { composeThumbnail, planThumbnail, thumbnailResult, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobResult } from './job.js';
+import { composeThumbnail, planThumbnail, thumbnailResult, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobResult, type ThumbnailPlan } from './job.js';
 
 /**
  * The shared buffers of thumbnails being made, handed back once a job is done and reused by the next of its size.
@@ -30,7 +30,7 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
         const bands = planBands(layout, bandCountFor(layout, pool.size, pool.jobsAsUrgentAs(priority) - 1));
         const sumsLayout = layoutSums(channels.length, plan.widthPx, plan.heightPx, bands.map((rows) => bandBinRows(plan.part, plan.level, plan.heightPx, rows)));
         const buffer = sumsMemory.take(sumsLayout.byteLength);
-        resetCounters(buffer);
+        resetCounters(buffer, sumsLayout);
         shared = { buffer, layout: sumsLayout };
         return bands.map((rows, band) => {
           const args: ThumbnailBandArgs = {
@@ -49,17 +49,7 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
       },
       combine: (results: unknown[]) => {
         const { buffer, layout: sumsLayout } = shared!;
-        const bands = results as ThumbnailBandResult[];
-        let result: ThumbnailJobResult;
-        if (wasMade(buffer)) {
-          result = thumbnailResult(plan, bands, rgbaHalfOf(buffer, sumsLayout).slice().buffer, 0);
-        } else {
-          // a band ran twice (its worker died), so no band was the last in: make it here
-          const t0 = performance.now();
-          const sums = sumsLayout.bands.map((slot, b) => ({ tyMin: slot.tyMin, sums: bandSums(buffer, sumsLayout, b) }));
-          const rgbaHalf = composeThumbnail(plan.part, plan.level, plan.choice, channels, plan.widthPx, plan.heightPx, sums, wholeSums(buffer, sumsLayout));
-          result = thumbnailResult(plan, bands, rgbaHalf.buffer as ArrayBuffer, performance.now() - t0);
-        }
+        const result = thumbnailFromShared(plan, channels, buffer, sumsLayout, results as ThumbnailBandResult[]);
         // every band is in and the thumbnail copied out: nothing refers to the buffer now (a failed job's is never
         // handed back, as its other bands may still be writing)
         sumsMemory.give(buffer);
@@ -68,4 +58,14 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
     };
   });
   return pool.submitJob(planned, priority);
+}
+
+/** The job's result once every band is in: the thumbnail the last band made, or, when that band's worker died before
+ * it was done (its band then runs again and counts no more), made here from the bands' slots. */
+export function thumbnailFromShared(plan: ThumbnailPlan, channels: readonly string[], buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, bands: readonly ThumbnailBandResult[]): ThumbnailJobResult {
+  if (wasMade(buffer, layout)) return thumbnailResult(plan, bands, rgbaHalfOf(buffer, layout).slice().buffer, 0);
+  const t0 = performance.now();
+  const sums = layout.bands.map((slot, b) => ({ tyMin: slot.tyMin, sums: bandSums(buffer, layout, b) }));
+  const rgbaHalf = composeThumbnail(plan.part, plan.level, plan.choice, channels, plan.widthPx, plan.heightPx, sums, wholeSums(buffer, layout));
+  return thumbnailResult(plan, bands, rgbaHalf.buffer as ArrayBuffer, performance.now() - t0);
 }

@@ -1,0 +1,81 @@
+// The shared-buffer thumbnail: bands summed into their slots, the last one in making the thumbnail, and the main
+// thread's fallback when a band ran twice; both equal the thumbnail one task makes from the whole level.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ExrReader, openFileSource } from '../../exr/index.js';
+import { planBands, levelLayout } from '../decode/layout.js';
+import { tempDir, writeRgb } from '../test-files.js';
+import { bandIsIn, countBandIn, layoutSums, resetCounters, wasMade } from './band-sums.js';
+import { bandBinRows } from './binned-decode.js';
+import { channelsOf } from './channels.js';
+import { planThumbnail, thumbnailBand, thumbnailJob, type ThumbnailBandResult } from './job.js';
+import { thumbnailFromShared } from './on-pool.js';
+
+let dir: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(() => dir.remove());
+
+const signal = { aborted: false };
+
+describe('band sums in a shared buffer', () => {
+  it('counts each band in once: only the one that completes the set is last', () => {
+    const layout = layoutSums(3, 8, 4, [{ tyMin: 0, tyMax: 1 }, { tyMin: 1, tyMax: 3 }, { tyMin: 3, tyMax: 3 }]);
+    expect(layout.bands.map((b) => b.length)).toEqual([16, 24, 8]);
+    // 5 counter words rounded up to 24 bytes, 3 whole-thumbnail channels of sums, the half RGBA, then the slots
+    expect(layout.countersBytes).toBe(24);
+    expect(layout.bands.map((b) => b.byteOffset)).toEqual([24 + 4 * 32 * 8, 24 + 4 * 32 * 8 + 3 * 16 * 8, 24 + 4 * 32 * 8 + 3 * 40 * 8]);
+    const buffer = new SharedArrayBuffer(layout.byteLength);
+    resetCounters(buffer, layout);
+    // band 1 twice (run again after its worker died): counted once, so band 2 is the last
+    expect([countBandIn(buffer, layout, 1), bandIsIn(buffer, layout, 1), countBandIn(buffer, layout, 1), countBandIn(buffer, layout, 0)]).toEqual([false, true, false, false]);
+    expect([bandIsIn(buffer, layout, 2), countBandIn(buffer, layout, 2)]).toEqual([false, true]);
+    resetCounters(buffer, layout);
+    expect([bandIsIn(buffer, layout, 0), countBandIn(buffer, layout, 0)]).toEqual([false, false]);
+  });
+
+  it('makes the same thumbnail in the last band as in one task, and on the main thread when that band did not finish', () => {
+    const path = join(dir.path, 'bands.exr');
+    writeRgb(path, 203, 150, (x, y) => [Math.sin(x * 0.1) * 3, (x * y) % 11, y / 50, 0.25 + (x % 4) / 8], { compression: 'zip', withAlpha: true });
+    const source = openFileSource(path);
+    try {
+      const reader = ExrReader.open(source);
+      const plan = planThumbnail(reader.parts, 41);
+      const channels = channelsOf(plan.choice);
+      const rowsOfBands = planBands(levelLayout(plan.part, 0, 0, channels), 4);
+      expect(rowsOfBands.length).toBeGreaterThan(2);
+      const layout = layoutSums(channels.length, plan.widthPx, plan.heightPx, rowsOfBands.map((rows) => bandBinRows(plan.part, plan.level, plan.heightPx, rows)));
+      const buffer = new SharedArrayBuffer(layout.byteLength);
+      const runBand = (band: number) =>
+        thumbnailBand(reader, { path, part: 0, lx: 0, ly: 0, channels, widthPx: plan.widthPx, heightPx: plan.heightPx, rows: rowsOfBands[band]!, sums: { buffer, layout, band, choice: plan.choice } }, signal);
+      const { result: whole } = thumbnailJob({ path, longSidePx: 41 }, { signal });
+      const closeToWhole = (rgbaHalf: ArrayBuffer) => {
+        const a = new Uint16Array(rgbaHalf);
+        const b = new Uint16Array(whole.rgbaHalf);
+        // bands' sums are added in another order than one task's: at most one step of the last half bit apart
+        expect(a.length).toBe(b.length);
+        expect(Math.max(...a.map((v, i) => Math.abs(v - b[i]!)))).toBeLessThanOrEqual(1);
+      };
+
+      // in reverse order, band 0 twice (as after its worker died): whichever band comes in last makes it, and the
+      // second run of band 0 leaves its sums alone
+      resetCounters(buffer, layout);
+      const order = [...rowsOfBands.map((_, b) => b).reverse(), 0];
+      const results: ThumbnailBandResult[] = order.map(runBand);
+      expect(results.map((r) => r.made)).toEqual(order.map((b, i) => b === 0 && i === order.length - 2));
+      expect(results.at(-1)!.timings.chunks).toBe(0);
+      expect(wasMade(buffer, layout)).toBe(true);
+      const made = thumbnailFromShared(plan, channels, buffer, layout, results.slice(0, -1));
+      closeToWhole(made.rgbaHalf);
+
+      // the last band's worker died before it was done: no thumbnail made, so the main thread makes the same one
+      new Int32Array(buffer, 0, 2)[1] = 0;
+      const fallback = thumbnailFromShared(plan, channels, buffer, layout, results.slice(0, -1));
+      expect(new Uint16Array(fallback.rgbaHalf)).toEqual(new Uint16Array(made.rgbaHalf));
+      expect([fallback.widthPx, fallback.heightPx, fallback.source]).toEqual([whole.widthPx, whole.heightPx, whole.source]);
+    } finally {
+      source.close();
+    }
+  });
+});
