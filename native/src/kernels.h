@@ -7,7 +7,7 @@
 #include <string.h>
 
 /** Bumped whenever an exported function changes its arguments: native.ts refuses an addon of another version. */
-#define EXR_KERNELS_ABI 5
+#define EXR_KERNELS_ABI 6
 
 /** Scratch buffers of one context; each kernel uses its own so that they never alias each other. */
 enum {
@@ -132,6 +132,22 @@ typedef struct ExrHalfLines {
   double *acc;
   size_t accLength;
 } ExrHalfLines;
+
+/** A thumbnail job's sums (band-sums.ts) to finish into half RGBA; lengths in elements. */
+typedef struct ExrThumbnailSums {
+  double *sums; /* the job's buffer as float64: whole sums at wholeStart (channel after channel), band slots */
+  size_t sumsLength;
+  int64_t wholeStart, channelCount, widthPx, heightPx, bandCount;
+  const int32_t *bands; /* per band: element offset of its slot, first bin row, elements a channel */
+  const double *countX, *countY; /* per channel: samples in each bin column (widthPx) and bin row (heightPx) */
+  size_t countXLength, countYLength;
+  int32_t rgba[4]; /* channel of R, G, B, A, or -1 (0 for a colour, 1.0 for alpha) */
+  uint16_t *out;
+  size_t outLength;
+} ExrThumbnailSums;
+
+/** Adds the bands into the whole sums, divides by the bins' counts, writes half RGBA: composeThumbnail's result. */
+int exr_finish_thumbnail(ExrContext *ctx, const ExrThumbnailSums *t);
 
 /** table: 65536 floats, the value of each half code. halfBits: the table is SANE_HALF, so the CPU may convert the
  * halves itself. anyOrder: every bin holds at most 2^13 samples, so its sums are exact in any order (see bins.c).

@@ -262,6 +262,36 @@ static napi_value sum_half_lines(napi_env env, napi_callback_info info) {
   return finish(env, ctx, exr_sum_half_lines(ctx, &lines, table.data, halfBits, anyOrder));
 }
 
+/* finishThumbnail(sums: Float64Array, wholeStart, bands: Int32Array, channelCount, widthPx, heightPx,
+ *                 countX: Float64Array, countY: Float64Array, rgba: Int32Array(4), out: Uint16Array) */
+static napi_value finish_thumbnail(napi_env env, napi_callback_info info) {
+  napi_value args[10];
+  View sums, bands, countX, countY, rgba, out;
+  ExrThumbnailSums t;
+  ExrContext *ctx = get_args(env, info, 10, args);
+  if (!ctx || !get_view(env, args[0], napi_float64_array, "sums", &sums) || !get_int64(env, args[1], "wholeStart", &t.wholeStart) ||
+      !get_view(env, args[2], napi_int32_array, "bands", &bands) || !get_int64(env, args[3], "channelCount", &t.channelCount) ||
+      !get_int64(env, args[4], "widthPx", &t.widthPx) || !get_int64(env, args[5], "heightPx", &t.heightPx) ||
+      !get_view(env, args[6], napi_float64_array, "countX", &countX) || !get_view(env, args[7], napi_float64_array, "countY", &countY) ||
+      !get_view(env, args[8], napi_int32_array, "rgba", &rgba) || !get_view(env, args[9], napi_uint16_array, "out", &out)) {
+    return NULL;
+  }
+  if (bands.length % 3 != 0) return throw_type_error(env, "bands", "Int32Array of 3 numbers a band");
+  if (rgba.length != 4) return throw_type_error(env, "rgba", "Int32Array of 4 channel indices");
+  t.sums = sums.data;
+  t.sumsLength = sums.length;
+  t.bands = bands.data;
+  t.bandCount = (int64_t)(bands.length / 3);
+  t.countX = countX.data;
+  t.countXLength = countX.length;
+  t.countY = countY.data;
+  t.countYLength = countY.length;
+  memcpy(t.rgba, rgba.data, sizeof t.rgba);
+  t.out = out.data;
+  t.outLength = out.length;
+  return finish(env, ctx, exr_finish_thumbnail(ctx, &t));
+}
+
 /* adviseHugePages(view: Uint8Array): boolean. Asks Linux to back the view's whole 4 KB pages with 2 MB pages
  * (MADV_HUGEPAGE) before they are first touched: on the VMs measured, first touch of fresh memory cost 6-8 µs a
  * 4 KB page and huge pages made it 13x faster. Only advice: false where the OS has no such call or refused it. */
@@ -307,6 +337,7 @@ NAPI_MODULE_INIT() {
     {"pxr24Into", NULL, pxr24_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"b44Into", NULL, b44_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"sumHalfLines", NULL, sum_half_lines, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"finishThumbnail", NULL, finish_thumbnail, NULL, NULL, NULL, napi_enumerable, ctx},
     {"adviseHugePages", NULL, advise_huge_pages, NULL, NULL, NULL, napi_enumerable, ctx},
   };
   if (napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties) != napi_ok) return NULL;

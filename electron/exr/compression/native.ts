@@ -42,6 +42,23 @@ export interface NativeKernels {
     /** Every bin holds at most EXACT_BIN_SAMPLES samples: its sums are exact in any order, so the kernel may pick one. */
     anyOrder: boolean,
   ): void;
+  /**
+   * A thumbnail finished from its job's shared sums, as composeThumbnail (thumbnails/job.ts) does: the bands (3 numbers
+   * each: element offset of the slot, first bin row, elements a channel) added up at wholeStart, divided by the bins'
+   * counts (per channel, countX then countY), half RGBA into out (rgba: the channel of each, or -1).
+   */
+  finishThumbnail(
+    sums: Float64Array,
+    wholeStart: number,
+    bands: Int32Array,
+    channelCount: number,
+    widthPx: number,
+    heightPx: number,
+    countX: Float64Array,
+    countY: Float64Array,
+    rgba: Int32Array,
+    out: Uint16Array,
+  ): void;
   /** Asks the OS to back the view's pages with huge pages before first touch (Linux madvise); false where it could not. */
   adviseHugePages(view: Uint8Array): boolean;
 }
@@ -54,7 +71,7 @@ export interface NativeStatus {
 }
 
 /** The addon's interface version (EXR_KERNELS_ABI in native/src/kernels.h). */
-export const NATIVE_ABI = 5;
+export const NATIVE_ABI = 6;
 export const ADDON_FILE = 'exr_kernels.node';
 
 declare const __filename: string | undefined;

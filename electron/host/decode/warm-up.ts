@@ -27,15 +27,22 @@ const ROUNDS = Number(process.env.EXRVIEW_WARM_UP_ROUNDS) > 0 ? Number(process.e
 
 const NOT_ABORTED = { aborted: false };
 
-/** A 16x4 thumbnail of the whole image as one band task makes it: summed into its slot, then finished in place. */
+/**
+ * A thumbnail of the whole image as one band task makes it: summed into its slot, then finished in place. 128x32 (2x2
+ * pixels a bin), not 16x4: the finishing loops (adding up, means, halves) then run enough to be compiled here rather
+ * than in a worker's first real thumbnails, of which each of 16 workers makes only two or three a 40-file folder.
+ */
+const THUMB_WIDTH_PX = 128;
+const THUMB_HEIGHT_PX = 32;
+
 function sumThumbnailBins(reader: ExrReader, names: string[]): void {
   const part = reader.part(0);
   const choice = chooseThumbnailChannels(names);
   const channels = channelsOf(choice);
   const rows = { yMin: part.dataWindow.yMin, yMax: part.dataWindow.yMax };
-  const layout = layoutSums(channels.length, 16, 4, [bandBinRows(part, part.levels[0]!, 4, rows)]);
+  const layout = layoutSums(channels.length, THUMB_WIDTH_PX, THUMB_HEIGHT_PX, [bandBinRows(part, part.levels[0]!, THUMB_HEIGHT_PX, rows)]);
   const sums = { buffer: new SharedArrayBuffer(layout.byteLength), layout, band: 0, choice };
-  thumbnailBand(reader, { path: '', part: 0, lx: 0, ly: 0, channels, widthPx: 16, heightPx: 4, rows, sums }, NOT_ABORTED);
+  thumbnailBand(reader, { path: '', part: 0, lx: 0, ly: 0, channels, widthPx: THUMB_WIDTH_PX, heightPx: THUMB_HEIGHT_PX, rows, sums }, NOT_ABORTED);
 }
 
 /** The warm-up images, as files: RGBA half and a float Z in each compression the writer makes, then the small DWAA file. */

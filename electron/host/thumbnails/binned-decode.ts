@@ -196,6 +196,19 @@ export function sumBins(
   return { sums: { tyMin, tyMax, acc }, timings };
 }
 
+/** Each channel's samples per bin column (widthPx each, channel after channel) and per bin row (heightPx each). */
+export function binCounts(part: PartInfo, level: Level, channelNames: readonly string[], widthPx: number, heightPx: number): { countX: Float64Array; countY: Float64Array } {
+  const countX = new Float64Array(channelNames.length * widthPx);
+  const countY = new Float64Array(channelNames.length * heightPx);
+  channelNames.forEach((name, c) => {
+    const ch = part.channels.find((p) => p.name === name);
+    if (!ch) throw new Error(`no channel ${name} in the part`);
+    countX.set(axisBins(part.dataWindow.xMin, level.widthPx, ch.xSampling, widthPx).count, c * widthPx);
+    countY.set(axisBins(part.dataWindow.yMin, level.heightPx, ch.ySampling, heightPx).count, c * heightPx);
+  });
+  return { countX, countY };
+}
+
 /** Sums to means: each bin divided by its sample count; a bin no sample falls in takes its left, else upper, neighbour's value. */
 export function binMeans(part: PartInfo, level: Level, channelNames: readonly string[], widthPx: number, heightPx: number, acc: ReadonlyMap<string, Float64Array>): Map<string, Float32Array> {
   const means = new Map<string, Float32Array>();

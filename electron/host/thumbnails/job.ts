@@ -1,11 +1,12 @@
 // The thumbnail worker job: cheapest correct source (smallest sufficient MIP level, else level 0), box filter in linear light, half RGBA out.
 
-import { ExrError, ExrReader, floatToHalf, openFileSource, type DecodedChannel, type Level, type PartInfo, type StageTimings } from '../../exr/index.js';
+import { ExrError, ExrReader, openFileSource, type DecodedChannel, type Level, type PartInfo, type StageTimings } from '../../exr/index.js';
 import type { AbortSignalLike } from '../../exr/reader.js';
 import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './channels.js';
-import { HALF_MAX, SANE_HALF } from './bins.js';
-import { binMeans, decodeBinned, sumBins } from './binned-decode.js';
-import { bandIsIn, bandSums, countBandIn, markMade, rgbaHalfOf, wholeSums, type ThumbnailSumsLayout } from './band-sums.js';
+import { SANE_HALF } from './bins.js';
+import { decodeBinned, sumBins } from './binned-decode.js';
+import { bandIsIn, bandSums, countBandIn, markMade, type ThumbnailSumsLayout } from './band-sums.js';
+import { clampHalf, finishInBuffer, toRgbaHalf } from './compose.js';
 
 export interface ThumbnailJobArgs {
   path: string;
@@ -136,8 +137,7 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
   if (shared && countBandIn(shared.buffer, shared.layout, shared.band)) {
     const t0 = performance.now();
     const { buffer, layout } = shared;
-    const bands = layout.bands.map((slot, b) => ({ tyMin: slot.tyMin, sums: bandSums(buffer, layout, b) }));
-    composeThumbnail(part, level, shared.choice, args.channels, args.widthPx, args.heightPx, bands, wholeSums(buffer, layout), rgbaHalfOf(buffer, layout));
+    finishInBuffer(part, level, shared.choice, args.channels, args.widthPx, args.heightPx, buffer, layout);
     markMade(buffer, layout);
     result.made = true;
     result.timings.resizeMs += performance.now() - t0;
@@ -158,34 +158,6 @@ export function planThumbnail(parts: readonly PartInfo[], longSidePx: number): T
   const part = thumbnailPart(parts);
   const size = thumbnailSize(part.widthPx, part.heightPx, longSidePx);
   return { part, level: chooseLevel(part, size.widthPx, size.heightPx), ...size, choice: chooseThumbnailChannels(part.channels.map((c) => c.name)) };
-}
-
-/**
- * A thumbnail's half RGBA from its bands' sums (one array per channel of `names`): added up in `whole` (neighbouring
- * bands share their edge bin rows), divided, then converted into `out`.
- */
-export function composeThumbnail(
-  part: PartInfo,
-  level: Level,
-  choice: ThumbnailChannels,
-  names: readonly string[],
-  widthPx: number,
-  heightPx: number,
-  bands: readonly { tyMin: number; sums: readonly Float64Array[] }[],
-  whole: readonly Float64Array[],
-  out: Uint16Array = new Uint16Array(widthPx * heightPx * 4),
-): Uint16Array {
-  const acc = new Map(names.map((name, c) => [name, whole[c]!.fill(0)]));
-  for (const band of bands) {
-    names.forEach((name, c) => {
-      const into = acc.get(name)!;
-      const from = band.tyMin * widthPx;
-      const sums = band.sums[c]!;
-      for (let i = 0; i < sums.length; i++) into[from + i]! += sums[i]!;
-    });
-  }
-  const means = binMeans(part, level, names, widthPx, heightPx, acc);
-  return toRgbaHalf(choice, (name) => (name ? (means.get(name) ?? null) : null), widthPx * heightPx, out);
 }
 
 /** The job's result around its half RGBA, with its bands' timings added up (and `finishMs` of making it here). */
@@ -210,36 +182,6 @@ export function thumbnailResult(plan: ThumbnailPlan, bands: readonly ThumbnailBa
     channels: plan.choice,
     timings,
   };
-}
-
-function toRgbaHalf(choice: ThumbnailChannels, filtered: (name: string | null) => Float32Array | null, pixelCount: number, out: Uint16Array = new Uint16Array(pixelCount * 4)): Uint16Array {
-  let r: Float32Array | null;
-  let g: Float32Array | null;
-  let b: Float32Array | null;
-  let a: Float32Array | null;
-  if (choice.kind === 'rgb') {
-    [r, g, b, a] = [filtered(choice.r), filtered(choice.g), filtered(choice.b), filtered(choice.a)];
-  } else if (choice.kind === 'grey') {
-    r = g = b = filtered(choice.channel);
-    a = filtered(choice.a);
-  } else {
-    // luminance only until the codec's luma-chroma conversion lands: grey from Y
-    r = g = b = filtered(choice.y);
-    a = filtered(choice.a);
-  }
-  const ONE = floatToHalf(1);
-  for (let i = 0; i < pixelCount; i++) {
-    const o = i * 4;
-    out[o] = r ? floatToHalf(clampHalf(r[i]!)) : 0;
-    out[o + 1] = g ? floatToHalf(clampHalf(g[i]!)) : 0;
-    out[o + 2] = b ? floatToHalf(clampHalf(b[i]!)) : 0;
-    out[o + 3] = a ? floatToHalf(clampHalf(a[i]!)) : ONE;
-  }
-  return out;
-}
-
-function clampHalf(v: number): number {
-  return v > HALF_MAX ? HALF_MAX : v < -HALF_MAX ? -HALF_MAX : v;
 }
 
 /** SANE_HALF as float32 bit patterns, for the rare halves the arithmetic path leaves to a table (zero, subnormal, Inf, NaN). */

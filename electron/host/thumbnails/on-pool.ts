@@ -6,10 +6,11 @@ import { bandCountFor, levelLayout, planBands } from '../decode/layout.js';
 import { PlaneMemory } from '../decode/plane-memory.js';
 import type { DecodePool, JobHandle } from '../decode/pool.js';
 import { readHeaderParts } from '../library/summary.js';
-import { bandSums, layoutSums, resetCounters, rgbaHalfOf, wasMade, wholeSums, type ThumbnailSumsLayout } from './band-sums.js';
+import { layoutSums, resetCounters, rgbaHalfOf, wasMade, type ThumbnailSumsLayout } from './band-sums.js';
 import { bandBinRows } from './binned-decode.js';
 import { channelsOf } from './channels.js';
-import { composeThumbnail, planThumbnail, thumbnailResult, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobResult, type ThumbnailPlan } from './job.js';
+import { finishInBuffer } from './compose.js';
+import { planThumbnail, thumbnailResult, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobResult, type ThumbnailPlan } from './job.js';
 
 /**
  * The shared buffers of thumbnails being made, handed back once a job is done and reused by the next of its size.
@@ -65,7 +66,6 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
 export function thumbnailFromShared(plan: ThumbnailPlan, channels: readonly string[], buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, bands: readonly ThumbnailBandResult[]): ThumbnailJobResult {
   if (wasMade(buffer, layout)) return thumbnailResult(plan, bands, rgbaHalfOf(buffer, layout).slice().buffer, 0);
   const t0 = performance.now();
-  const sums = layout.bands.map((slot, b) => ({ tyMin: slot.tyMin, sums: bandSums(buffer, layout, b) }));
-  const rgbaHalf = composeThumbnail(plan.part, plan.level, plan.choice, channels, plan.widthPx, plan.heightPx, sums, wholeSums(buffer, layout));
-  return thumbnailResult(plan, bands, rgbaHalf.buffer as ArrayBuffer, performance.now() - t0);
+  const rgbaHalf = finishInBuffer(plan.part, plan.level, plan.choice, channels, plan.widthPx, plan.heightPx, buffer, layout).slice().buffer;
+  return thumbnailResult(plan, bands, rgbaHalf, performance.now() - t0);
 }
