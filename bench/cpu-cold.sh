@@ -8,6 +8,10 @@
 # DWA's fresh buffers and its TypeScript Huffman, fresh first reads, the main thread's interpreted job code and 48
 # bands a file. With those fixed (5 rounds): cold 1.50-1.60x, warm 1.58-1.75x, cold over warm 0.89-0.995 of the ratio
 # (median 0.91); 8 cores 0.80-1.07 (median 0.98). What is left is fresh plane memory and V8 heap growth per worker.
+# At 4079f90 (VARIANTS="cold warm", 4 rounds): cold over warm medians 0.947 at 16 cores (0.89-1.05), 0.878 at 8, 0.883
+# at 2. The set's four files have four plane sizes, so a cold run makes 24-48 plane buffers (planeBuffers.made): two
+# or three files' worth in rotation for each size. Each bench summary also has the thumbnail pass's overDecode: 0.90-0.97
+# cold and 0.93-0.99 warm at 16 cores (1.46-1.56 at 4582c99, when the main thread finished every thumbnail).
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),
