@@ -65,8 +65,9 @@ describe.skipIf(!nativeKernels)('finishInBuffer', () => {
         });
         const native = ts.slice(0);
         new Float64Array(native).fill(NaN, layout.countersBytes / 8, layout.countersBytes / 8 + names.length * widthPx * heightPx);
-        const a = finishInBuffer(p, level, choice, names, widthPx, heightPx, ts, layout, false);
-        const b = finishInBuffer(p, level, choice, names, widthPx, heightPx, native, layout, true);
+        const shape = { part: p, level, choice, names, widthPx, heightPx };
+        const a = finishInBuffer(shape, ts, layout, false);
+        const b = finishInBuffer(shape, native, layout, true);
         expect(Array.from(b)).toEqual(Array.from(a));
         expect(new Float64Array(native)).toEqual(new Float64Array(ts));
       }),

@@ -8,25 +8,26 @@ import { binCounts, binMeans } from './binned-decode.js';
 import { HALF_MAX } from './bins.js';
 import type { ThumbnailChannels } from './channels.js';
 
+/** What a thumbnail is finished from: its level, its size, the channels it shows and those its sums are of (`names`). */
+export interface ThumbnailShape {
+  part: PartInfo;
+  level: Level;
+  choice: ThumbnailChannels;
+  names: readonly string[];
+  widthPx: number;
+  heightPx: number;
+}
+
 /**
- * Finishes the thumbnail in its job's shared buffer: the whole sums and the half RGBA are written there. `names`: the
- * channels the sums are of, in order; `native` false runs the TypeScript (the fallback, and the tests' oracle).
+ * Finishes the thumbnail in its job's shared buffer: the whole sums and the half RGBA are written there. `native`
+ * false runs the TypeScript (the fallback, and the tests' oracle).
  */
-export function finishInBuffer(
-  part: PartInfo,
-  level: Level,
-  choice: ThumbnailChannels,
-  names: readonly string[],
-  widthPx: number,
-  heightPx: number,
-  buffer: SharedArrayBuffer,
-  layout: ThumbnailSumsLayout,
-  native = nativeKernels !== null,
-): Uint16Array {
+export function finishInBuffer(shape: ThumbnailShape, buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, native = nativeKernels !== null): Uint16Array {
+  const { part, level, choice, names, widthPx, heightPx } = shape;
   const out = rgbaHalfOf(buffer, layout);
   if (!native || !nativeKernels) {
     const bands = layout.bands.map((slot, b) => ({ tyMin: slot.tyMin, sums: bandSums(buffer, layout, b) }));
-    return composeThumbnail(part, level, choice, names, widthPx, heightPx, bands, wholeSums(buffer, layout), out);
+    return composeThumbnail(shape, bands, wholeSums(buffer, layout), out);
   }
   const { countX, countY } = binCounts(part, level, names, widthPx, heightPx);
   const bands = new Int32Array(layout.bands.length * 3);
@@ -43,16 +44,12 @@ export function finishInBuffer(
  * bands share their edge bin rows), divided, then converted into `out`.
  */
 export function composeThumbnail(
-  part: PartInfo,
-  level: Level,
-  choice: ThumbnailChannels,
-  names: readonly string[],
-  widthPx: number,
-  heightPx: number,
+  shape: ThumbnailShape,
   bands: readonly { tyMin: number; sums: readonly Float64Array[] }[],
   whole: readonly Float64Array[],
-  out: Uint16Array = new Uint16Array(widthPx * heightPx * 4),
+  out: Uint16Array = new Uint16Array(shape.widthPx * shape.heightPx * 4),
 ): Uint16Array {
+  const { part, level, choice, names, widthPx, heightPx } = shape;
   const acc = new Map(names.map((name, c) => [name, whole[c]!.fill(0)]));
   for (const band of bands) {
     names.forEach((name, c) => {
@@ -66,7 +63,7 @@ export function composeThumbnail(
   return toRgbaHalf(choice, (name) => (name ? (means.get(name) ?? null) : null), widthPx * heightPx, out);
 }
 
-
+/** Half RGBA from the channels' means: a colour without a channel is 0, alpha without one is 1. */
 export function toRgbaHalf(choice: ThumbnailChannels, filtered: (name: string | null) => Float32Array | null, pixelCount: number, out: Uint16Array = new Uint16Array(pixelCount * 4)): Uint16Array {
   let r: Float32Array | null;
   let g: Float32Array | null;

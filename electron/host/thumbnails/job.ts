@@ -137,7 +137,7 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
   if (shared && countBandIn(shared.buffer, shared.layout, shared.band)) {
     const t0 = performance.now();
     const { buffer, layout } = shared;
-    finishInBuffer(part, level, shared.choice, args.channels, args.widthPx, args.heightPx, buffer, layout);
+    finishInBuffer({ part, level, choice: shared.choice, names: args.channels, widthPx: args.widthPx, heightPx: args.heightPx }, buffer, layout);
     markMade(buffer, layout);
     result.made = true;
     result.timings.resizeMs += performance.now() - t0;

@@ -66,6 +66,6 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
 export function thumbnailFromShared(plan: ThumbnailPlan, channels: readonly string[], buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, bands: readonly ThumbnailBandResult[]): ThumbnailJobResult {
   if (wasMade(buffer, layout)) return thumbnailResult(plan, bands, rgbaHalfOf(buffer, layout).slice().buffer, 0);
   const t0 = performance.now();
-  const rgbaHalf = finishInBuffer(plan.part, plan.level, plan.choice, channels, plan.widthPx, plan.heightPx, buffer, layout).slice().buffer;
+  const rgbaHalf = finishInBuffer({ ...plan, names: channels }, buffer, layout).slice().buffer;
   return thumbnailResult(plan, bands, rgbaHalf, performance.now() - t0);
 }
