@@ -11,7 +11,7 @@
 # At 4079f90 (VARIANTS="cold warm", 4 rounds): cold over warm medians 0.947 at 16 cores (0.89-1.05), 0.878 at 8, 0.883
 # at 2. The set's four files have four plane sizes, so a cold run makes 24-48 plane buffers (planeBuffers.made): two
 # or three files' worth in rotation for each size. Each bench summary also has the thumbnail pass's overDecode: 0.90-0.97
-# cold and 0.93-0.99 warm at 16 cores (1.46-1.56 at 4582c99, when the main thread finished every thumbnail).
+# cold and 0.93-0.99 warm at 16 cores (1.46-1.56 at 315135c, when the main thread finished every thumbnail).
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# `exrview thumbs` (cold cache) against a cold full decode on the lent 16-core machine: bench/thumbs-vs-decode.mjs over
+# 30 files, 10 copies each of the PIZ, DWAA and B44A files of the .cpu set. The ZIP file is left out because with it,
+# Node, the set and sharp (thumbs writes PNGs) come to 73 MB, over the 64 MB the device carries.
+#
+# Prepare here (after ../shared/tools/cpu-kit.sh and npm run build): bash bench/cpu-thumbs.sh --prepare (makes the
+# git-ignored .thumbkit/). With the device tool, carry [".thumbkit", "node_modules/sharp", "node_modules/@img",
+# "node_modules/detect-libc", "node_modules/semver", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"], command
+# `bash bench/cpu-thumbs.sh` (ROUNDS=5 by default). The last line is thumbs-vs-decode's JSON.
+#
+# Measured 2026-11-26 at 33dc2f9 (H200 machine): thumbs 1.17-1.26x the cold decode (medians of 3 runs of 4-5 rounds;
+# with UV_THREADPOOL_SIZE=16, 1.24-1.33x), while bench's thumbnail pass ran 0.92-1.0x its decode pass. The command's main thread was busy 180 of the last 320 ms
+# (a --cpu-prof profile: tone mapping, band messages, PNG and cache writes), and its workers wait on it for bands.
+set -u
+cd "$(dirname "$0")/.."
+if [ "${1:-}" = --prepare ]; then
+  mkdir -p .thumbkit/set && cp .cpu/node.xz .thumbkit/ && cp .cpu/set/*_dwaa.exr .cpu/set/*_b44a.exr .cpu/set/*_piz.exr .thumbkit/set/
+  grep -qx '/.thumbkit/' .git/info/exclude 2>/dev/null || echo '/.thumbkit/' >> .git/info/exclude
+  du -sh .thumbkit
+  exit 0
+fi
+mkdir -p /tmp/n && xz -dc .thumbkit/node.xz > /tmp/n/node && chmod +x /tmp/n/node
+export PATH=/tmp/n:$PATH
+D=/tmp/set30; mkdir -p $D
+for i in $(seq 1 10); do for f in .thumbkit/set/*.exr; do cp "$f" "$D/$(basename "$f" .exr)_$i.exr"; done; done
+cat $D/*.exr > /dev/null
+node bench/thumbs-vs-decode.mjs $D --rounds "${ROUNDS:-5}"
