@@ -14,7 +14,7 @@ enum {
   SCRATCH_INFLATED, /* zlib output before the predictor (ZIP, RLE) or the byte planes (PXR24) */
   SCRATCH_PLANAR,   /* PIZ channel planes, 16-bit words */
   SCRATCH_LAYOUT,   /* per-channel and per-row tables derived from a layout */
-  SCRATCH_COLUMNS,  /* the thumbnail box filter's column sums, float64 */
+  SCRATCH_COLUMNS,  /* thumbnails: the box filter's column sums (float64), the finishing's means (float32) */
   SCRATCH_COUNT
 };
 

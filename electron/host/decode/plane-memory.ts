@@ -17,10 +17,11 @@ export interface PlaneMemoryOptions {
   keepBytes: number;
   /** Asks the OS to back a new buffer with huge pages (the native kernels' madvise), if available. */
   advise?: (buffer: SharedArrayBuffer) => void;
-  /** Buffers smaller than this are neither advised nor kept (default 2 MB: planes; the allocator reuses small blocks). */
+  /** Buffers smaller than this are not kept (default MIN_MANAGED_BYTES; a thumbnail job's sums buffer is smaller). */
   minBytes?: number;
 }
 
+/** Buffers smaller than this are not worth advising, nor by default keeping: the allocator reuses small blocks anyway. */
 const MIN_MANAGED_BYTES = 2 << 20;
 
 export class PlaneMemory {
@@ -44,7 +45,7 @@ export class PlaneMemory {
     }
     this.allocated++;
     const buffer = new SharedArrayBuffer(byteLength);
-    if (byteLength >= MIN_MANAGED_BYTES && byteLength >= (this.options.minBytes ?? MIN_MANAGED_BYTES)) this.options.advise?.(buffer);
+    if (byteLength >= MIN_MANAGED_BYTES) this.options.advise?.(buffer);
     return buffer;
   }
 

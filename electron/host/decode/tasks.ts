@@ -59,8 +59,8 @@ function thumbnailBandTask(args: ThumbnailBandArgs, ctx: TaskContext): TaskOutpu
   const { value, read } = withReader(args.path, (reader) => thumbnailBand(reader, args, ctx.signal));
   value.timings.readMs = read.readMs;
   value.timings.bytesRead = read.bytesRead;
-  // sums in the job's shared buffer go back as views on it; arrays the worker made are handed over
-  return { result: value, transfer: value.sums.filter((s) => !(s.buffer instanceof SharedArrayBuffer)).map((s) => s.buffer as ArrayBuffer) };
+  // the sums are in the job's shared buffer: nothing to hand over
+  return { result: value, transfer: [] };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

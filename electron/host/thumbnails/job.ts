@@ -98,17 +98,12 @@ export interface ThumbnailBandArgs {
   rows: { yMin: number; yMax: number };
   /**
    * The job's shared buffer (band-sums.ts), reused from thumbnail to thumbnail: the band's sums go in its slot, and
-   * the last band in makes the thumbnail there (for which it needs the channel choice). Without it the worker makes
-   * and transfers new arrays.
+   * the last band in makes the thumbnail there (for which it needs the channel choice).
    */
-  sums?: { buffer: SharedArrayBuffer; layout: ThumbnailSumsLayout; band: number; choice: ThumbnailChannels };
+  sums: { buffer: SharedArrayBuffer; layout: ThumbnailSumsLayout; band: number; choice: ThumbnailChannels };
 }
 
 export interface ThumbnailBandResult {
-  tyMin: number;
-  tyMax: number;
-  /** Per channel (args order), the sums of bin rows tyMin..tyMax; none when they went into the job's shared buffer. */
-  sums: Float64Array[];
   /** This band was the last in and made the thumbnail in the shared buffer. */
   made: boolean;
   timings: StageTimings & { resizeMs: number };
@@ -118,26 +113,19 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
   const part = reader.part(args.part);
   const level = part.levels.find((l) => l.lx === args.lx && l.ly === args.ly);
   if (!level) throw new ExrError('invalid', `part has no level (${args.lx}, ${args.ly})`, { part: args.part });
-  const shared = args.sums;
-  if (shared && bandIsIn(shared.buffer, shared.layout, shared.band)) {
+  const { buffer, layout, band } = args.sums;
+  if (bandIsIn(buffer, layout, band)) {
     // run again after its worker died: its sums are in, and the last band may be reading them
-    const slot = shared.layout.bands[shared.band]!;
-    const none = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: 0 };
-    return { tyMin: slot.tyMin, tyMax: slot.tyMin + slot.length / args.widthPx - 1, sums: [], made: false, timings: none };
+    return { made: false, timings: { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: 0 } };
   }
-  const sumsInto = shared ? bandSums(shared.buffer, shared.layout, shared.band) : undefined;
-  const { sums, timings } = sumBins(reader, part, level, args.channels, args.widthPx, args.heightPx, signal, 'lines', args.rows, sumsInto);
+  const { timings } = sumBins(reader, part, level, args.channels, args.widthPx, args.heightPx, signal, 'lines', args.rows, bandSums(buffer, layout, band));
   const result: ThumbnailBandResult = {
-    tyMin: sums.tyMin,
-    tyMax: sums.tyMax,
-    sums: shared ? [] : args.channels.map((name) => sums.acc.get(name)!),
     made: false,
     timings: { readMs: timings.readMs, decompressMs: timings.decompressMs, unpackMs: 0, bytesRead: 0, chunks: timings.chunks, resizeMs: timings.resizeMs },
   };
-  if (shared && countBandIn(shared.buffer, shared.layout, shared.band)) {
+  if (countBandIn(buffer, layout, band)) {
     const t0 = performance.now();
-    const { buffer, layout } = shared;
-    finishInBuffer({ part, level, choice: shared.choice, names: args.channels, widthPx: args.widthPx, heightPx: args.heightPx }, buffer, layout);
+    finishInBuffer({ part, level, choice: args.sums.choice, names: args.channels, widthPx: args.widthPx, heightPx: args.heightPx }, buffer, layout);
     markMade(buffer, layout);
     result.made = true;
     result.timings.resizeMs += performance.now() - t0;
