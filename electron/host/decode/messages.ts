@@ -1,4 +1,4 @@
-// The messages between the decode pool and its worker threads: one task out, one reply back.
+// The messages between the decode pool and its worker threads: tasks out, one reply back for each.
 
 import type { ExrErrorKind, ExrErrorWhere } from '../../exr/index.js';
 
@@ -8,7 +8,15 @@ export interface TaskRequest {
   args: unknown;
   /** The job's cancellation flag (one Int32, non-zero once cancelled), shared by every task of the job. */
   abortFlag: SharedArrayBuffer;
+  /** The task's word in the worker's gates (workerData.gates): a task may be recalled until the worker starts it. */
+  gate: number;
 }
+
+/** A task's gate word: the pool sets QUEUED as it posts; the worker moves it to STARTED, or finds it RECALLED and skips it. */
+export const GATE = { free: 0, queued: 1, started: 2, recalled: 3 } as const;
+
+/** Gate words a worker has: tasks posted to it and not yet answered never number more. */
+export const GATES_PER_WORKER = 8;
 
 export interface TaskFailure {
   kind: ExrErrorKind;
@@ -19,4 +27,6 @@ export interface TaskFailure {
 
 export type TaskReply =
   | { id: number; ok: true; result: unknown; workerMs: number }
-  | { id: number; ok: false; error: TaskFailure; workerMs: number };
+  | { id: number; ok: false; error: TaskFailure; workerMs: number }
+  /** The task was recalled before it started: it did not run. */
+  | { id: number; skipped: true };

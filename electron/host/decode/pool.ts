@@ -4,6 +4,10 @@
 // takes the next task of the most urgent job (lowest priority number, then the oldest), so one large image uses every
 // core, a folder keeps every core busy to its last band, and a preview asked for later still goes first. The main
 // thread only hands out tasks and counts replies: it does no per-chunk work.
+//
+// Each worker holds its next task as well as the one it runs, so that it never waits on a busy main thread (writing
+// thumbnails, answering the renderer) between tasks. A held task is recalled while it has not started: when a more
+// urgent job comes (a preview waits for at most the tasks running), or when a worker is idle at the end of the queue.
 
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -11,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ExrError } from '../../exr/index.js';
-import type { TaskReply, TaskRequest } from './messages.js';
+import { GATE, GATES_PER_WORKER, type TaskReply, type TaskRequest } from './messages.js';
 import type { TaskTypes } from './tasks.js';
 
 export interface JobTimings {
@@ -76,13 +80,28 @@ interface Job {
   reject: (error: unknown) => void;
 }
 
+interface Posted {
+  job: Job;
+  task: TaskState;
+  requestId: number;
+  gate: number;
+}
+
 interface Slot {
   worker: Worker;
-  running: { job: Job; task: TaskState; requestId: number } | null;
+  /** One word a task posted: GATE states, shared with the worker. */
+  gates: Int32Array;
+  nextGate: number;
+  /** Posted and not recalled, in the order posted: the first runs, the rest wait in the worker. */
+  posted: Posted[];
+  /** Request ids recalled before they started, until the worker answers each as skipped. */
+  recalled: Set<number>;
 }
 
 export interface DecodePoolOptions {
   workers?: number;
+  /** Tasks a worker holds at once, the running one included (default 2; 1 hands out a task only to an idle worker). */
+  tasksPerWorker?: number;
   /** Path of the built worker script (dist/decode-worker.mjs); found automatically when omitted. */
   workerPath?: string;
 }
@@ -103,6 +122,7 @@ declare const __filename: string | undefined;
 
 export class DecodePool {
   readonly size: number;
+  private readonly tasksPerWorker: number;
   private readonly workerPath: string;
   private readonly slots: Slot[] = [];
   /** Jobs with tasks not yet handed out. */
@@ -113,15 +133,20 @@ export class DecodePool {
   private closed = false;
   /** Workers that died and were replaced. */
   restarts = 0;
+  /** Held tasks taken back before they started: for a more urgent job, or for an idle worker (`steals`). */
+  recalls = 0;
+  steals = 0;
 
   constructor(options: DecodePoolOptions = {}) {
     this.size = Math.max(1, options.workers ?? availableParallelism());
+    this.tasksPerWorker = Math.min(GATES_PER_WORKER - 2, Math.max(1, options.tasksPerWorker ?? 2));
     this.workerPath = options.workerPath ?? defaultWorkerPath();
   }
 
   private spawn(warmUp = false): Slot {
-    const worker = new Worker(this.workerPath, { workerData: { warmUp } });
-    const slot: Slot = { worker, running: null };
+    const gates = new SharedArrayBuffer(4 * GATES_PER_WORKER);
+    const worker = new Worker(this.workerPath, { workerData: { warmUp, gates } });
+    const slot: Slot = { worker, gates: new Int32Array(gates), nextGate: 0, posted: [], recalled: new Set() };
     worker.on('message', (reply: TaskReply) => this.onReply(slot, reply));
     worker.on('error', (error) => this.onWorkerDeath(slot, error));
     worker.on('exit', (code) => {
@@ -203,7 +228,12 @@ export class DecodePool {
   }
 
   get running(): number {
-    return this.slots.filter((s) => s.running).length;
+    return this.slots.filter((s) => s.posted.length > 0).length;
+  }
+
+  /** Tasks handed to workers and not answered yet: the running ones and those held next. */
+  get posted(): number {
+    return this.slots.reduce((n, s) => n + s.posted.length, 0);
   }
 
   private cancel(job: Job): void {
@@ -229,17 +259,94 @@ export class DecodePool {
     // Workers start with the first job, not with the pool: a run served from the caches never pays their start-up
     // (tens of ms of module compilation each, on the same cores).
     while (this.queue.length > 0 && this.slots.length < this.size) this.slots.push(this.spawn());
+    this.recallForUrgent();
+    // idle workers first, then each one's next task
+    for (let held = 0; held < this.tasksPerWorker; held++) {
+      for (const slot of this.slots) {
+        if (slot.posted.length !== held || slot.posted.length + slot.recalled.size >= GATES_PER_WORKER) continue;
+        const taken = this.takeNext();
+        if (!taken) return this.stealForIdle();
+        this.post(slot, taken.job, taken.task);
+      }
+    }
+  }
+
+  private post(slot: Slot, job: Job, task: TaskState): void {
+    const requestId = this.nextRequestId++;
+    // answered in order, so the word posted GATES_PER_WORKER tasks ago is free: at most that many are ever out
+    const gate = slot.nextGate;
+    slot.nextGate = (gate + 1) % GATES_PER_WORKER;
+    Atomics.store(slot.gates, gate, GATE.queued);
+    slot.posted.push({ job, task, requestId, gate });
+    task.attempts++;
+    if (Number.isNaN(job.firstStartAt)) job.firstStartAt = performance.now();
+    const request: TaskRequest = { id: requestId, kind: task.spec.kind, args: task.spec.args, abortFlag: job.abortBuffer, gate };
+    slot.worker.postMessage(request);
+  }
+
+  /** Takes a posted task back if its worker has not started it; it goes to the front of its job's tasks again. */
+  private recall(slot: Slot, posted: Posted): boolean {
+    if (Atomics.compareExchange(slot.gates, posted.gate, GATE.queued, GATE.recalled) !== GATE.queued) return false;
+    slot.posted.splice(slot.posted.indexOf(posted), 1);
+    slot.recalled.add(posted.requestId);
+    this.recalls++;
+    posted.task.attempts--;
+    const { job } = posted;
+    if (!job.settled) {
+      job.redo.unshift(posted.task);
+      if (!this.queue.includes(job)) this.queue.push(job);
+    }
+    return true;
+  }
+
+  /**
+   * Tasks of jobs more urgent than some held ones, which would otherwise wait behind them: as many held tasks go back,
+   * least urgent first, as those tasks have no worker to be next on (one small urgent task recalls one band, not all).
+   */
+  private recallForUrgent(): void {
+    if (this.tasksPerWorker === 1 || this.queue.length === 0) return;
+    // the common case, every job of one priority, costs two passes and no sorting
+    let mostUrgentQueued = Infinity;
+    for (const job of this.queue) mostUrgentQueued = Math.min(mostUrgentQueued, job.priority);
+    let leastUrgentHeld = -Infinity;
+    for (const slot of this.slots) for (let i = 1; i < slot.posted.length; i++) leastUrgentHeld = Math.max(leastUrgentHeld, slot.posted[i]!.job.priority);
+    if (mostUrgentQueued >= leastUrgentHeld) return;
+    const held: { slot: Slot; posted: Posted }[] = [];
+    let nextOn = 0;
     for (const slot of this.slots) {
-      if (slot.running) continue;
+      if (slot.posted.length <= 1) nextOn++;
+      for (let i = 1; i < slot.posted.length; i++) held.push({ slot, posted: slot.posted[i]! });
+    }
+    if (held.length === 0) return;
+    held.sort((a, b) => b.posted.job.priority - a.posted.job.priority);
+    const waiting = [...this.queue].sort((a, b) => a.priority - b.priority || a.seq - b.seq);
+    let h = 0;
+    for (const job of waiting) {
+      let tasks = job.tasks ? job.tasks.length - job.next + job.redo.length : 1;
+      for (; tasks > 0; tasks--) {
+        if (nextOn > 0) {
+          nextOn--;
+          continue;
+        }
+        // the least urgent held task still queued in its worker, if less urgent than this job
+        while (h < held.length && held[h]!.posted.job.priority > job.priority && !this.recall(held[h]!.slot, held[h]!.posted)) h++;
+        if (h >= held.length || held[h]!.posted.job.priority <= job.priority) return;
+        h++;
+      }
+    }
+  }
+
+  /** Nothing left to hand out: an idle worker takes a task another one holds and has not started. */
+  private stealForIdle(): void {
+    if (this.queue.length > 0) return; // the most urgent job is being planned: its tasks come soon
+    for (const idle of this.slots) {
+      if (idle.posted.length > 0 || idle.recalled.size >= GATES_PER_WORKER - 1) continue;
+      const holder = this.slots.find((s) => s.posted.length > 1);
+      if (!holder || !this.recall(holder, holder.posted[holder.posted.length - 1]!)) return;
       const taken = this.takeNext();
       if (!taken) return;
-      const { job, task } = taken;
-      const requestId = this.nextRequestId++;
-      slot.running = { job, task, requestId };
-      task.attempts++;
-      if (Number.isNaN(job.firstStartAt)) job.firstStartAt = performance.now();
-      const request: TaskRequest = { id: requestId, kind: task.spec.kind, args: task.spec.args, abortFlag: job.abortBuffer };
-      slot.worker.postMessage(request);
+      this.steals++;
+      this.post(idle, taken.job, taken.task);
     }
   }
 
@@ -248,12 +355,18 @@ export class DecodePool {
     while (this.queue.length > 0) {
       let best: Job | null = null;
       for (const j of this.queue) if (!best || j.priority < best.priority || (j.priority === best.priority && j.seq < best.seq)) best = j;
-      const job = best!;
-      // the most urgent job is still being planned: keep the workers for it (a header read takes a millisecond)
-      if (!job.plan) return undefined;
+      let job = best!;
+      if (!job.plan) {
+        // the most urgent job is still being planned: keep the workers for it (a header read takes a millisecond),
+        // unless a job as urgent is ready (folders submit many of one priority; their header reads finish in any order)
+        let ready: Job | null = null;
+        for (const j of this.queue) if (j.plan && j.priority === job.priority && (!ready || j.seq < ready.seq)) ready = j;
+        if (!ready) return undefined;
+        job = ready;
+      }
       if (!job.tasks) {
         try {
-          job.tasks = job.plan.tasks().map((spec, index) => ({ index, spec, attempts: 0 }));
+          job.tasks = job.plan!.tasks().map((spec, index) => ({ index, spec, attempts: 0 }));
         } catch (error) {
           this.fail(job, error);
           continue;
@@ -273,9 +386,14 @@ export class DecodePool {
   }
 
   private onReply(slot: Slot, reply: TaskReply): void {
-    const running = slot.running;
-    slot.running = null;
-    if (running && running.requestId === reply.id && !running.job.settled) {
+    if ('skipped' in reply) {
+      slot.recalled.delete(reply.id);
+      this.pump();
+      return;
+    }
+    const index = slot.posted.findIndex((p) => p.requestId === reply.id);
+    const running = index >= 0 ? slot.posted.splice(index, 1)[0]! : null;
+    if (running && !running.job.settled) {
       const { job, task } = running;
       job.workerMs += reply.workerMs;
       if (reply.ok) {
@@ -310,10 +428,15 @@ export class DecodePool {
     slot.worker.removeAllListeners();
     void slot.worker.terminate();
     this.slots[index] = this.spawn();
-    const running = slot.running;
-    if (running && !running.job.settled) {
-      const { job, task } = running;
-      if (task.attempts < 2) {
+    for (const posted of slot.posted) {
+      const { job, task } = posted;
+      if (job.settled) continue;
+      // a task that had not started is handed out again as it was; the one that had, once more at most
+      if (Atomics.load(slot.gates, posted.gate) !== GATE.started) {
+        task.attempts--;
+        job.redo.push(task);
+        if (!this.queue.includes(job)) this.queue.push(job);
+      } else if (task.attempts < 2) {
         job.redo.push(task);
         if (!this.queue.includes(job)) this.queue.push(job);
       } else {
@@ -326,7 +449,7 @@ export class DecodePool {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of [...this.queue]) this.fail(job, new ExrError('aborted', 'decode pool closed'));
-    for (const slot of this.slots) if (slot.running) this.fail(slot.running.job, new ExrError('aborted', 'decode pool closed'));
+    for (const slot of this.slots) for (const posted of slot.posted) this.fail(posted.job, new ExrError('aborted', 'decode pool closed'));
     this.queue = [];
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
