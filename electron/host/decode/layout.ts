@@ -1,7 +1,6 @@
 // The geometry of one level of a flat part, and how it is cut into bands of whole chunks for the pool.
 
 import { ExrError, type Box2i, type DecodedChannel, type PartInfo, type PixelType, type PlaneData } from '../../exr/index.js';
-import { chunkStoreLayout } from '../../exr/blocks.js';
 import { findLevel } from '../../exr/part.js';
 import { sampleCount } from '../../exr/sampling.js';
 import { PIXEL_TYPE_BYTES } from '../../exr/types.js';
@@ -51,6 +50,9 @@ export function levelLayout(part: PartInfo, lx: number, ly: number, channels: re
     heightSamples: sampleCount(c.ySampling, frame.yMin, frame.yMax),
   }));
   const rowBytes = part.channels.reduce((sum, c) => sum + (sampleCount(c.xSampling, frame.xMin, frame.xMax) * PIXEL_TYPE_BYTES[c.pixelType]) / c.ySampling, 0);
+  // the chunks cut the level into rows or tiles, and a channel's samples in each add up to its samples in the level:
+  // so the store holds every channel's whole plane (chunkStoreLayout's total, without a walk over the chunks)
+  const chunkStoreBytes = part.channels.reduce((sum, c) => sum + sampleCount(c.xSampling, frame.xMin, frame.xMax) * sampleCount(c.ySampling, frame.yMin, frame.yMax) * PIXEL_TYPE_BYTES[c.pixelType], 0);
   return {
     part: part.index,
     lx,
@@ -60,7 +62,7 @@ export function levelLayout(part: PartInfo, lx: number, ly: number, channels: re
     rowsPerChunk: part.isTiled ? part.tiles!.ySizePx : part.linesPerChunk,
     rowAlignment: planes.reduce((l, p) => lcm(l, p.ySampling), 1),
     rowBytes,
-    chunkStoreBytes: chunkStoreLayout(part, level).totalBytes,
+    chunkStoreBytes,
   };
 }
 
