@@ -136,7 +136,7 @@ describe('disk cache', () => {
   it('reads back what it writes and refuses every damaged form', () => {
     const meta = { format: CACHE_FORMAT, path: '/x.exr', sizeBytes: 10, mtimeMs: 5, params: 'p', widthPx: 2, heightPx: 1, madeFrom: 'full-decode' };
     const payload = new Uint16Array([1, 2, 3, 4, 5, 6, 7, 8]).buffer;
-    const encoded = encodeCacheFile({ meta, rgbaHalf: payload });
+    const encoded = Buffer.concat(encodeCacheFile({ meta, rgbaHalf: payload }));
     const back = parseCacheFile(encoded)!;
     expect(back.meta).toEqual(meta);
     expect(new Uint16Array(back.rgbaHalf)).toEqual(new Uint16Array(payload));

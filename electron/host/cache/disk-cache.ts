@@ -1,7 +1,7 @@
 // Thumbnails on disk in the user data folder: one file per (image path, thumbnail parameters), checked on read, replaced when the image changes.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 
@@ -46,6 +46,7 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 export class DiskCache {
   readonly stats: DiskCacheStats = { hits: 0, misses: 0, corrupt: 0, stale: 0, writes: 0, writeErrors: 0 };
   private readonly pendingWrites = new Set<Promise<void>>();
+  private readonly madeDirs = new Set<string>();
 
   /** `folder`: where the thumbnail files live, e.g. <user data>/thumbnails. */
   constructor(readonly folder: string) {}
@@ -87,15 +88,18 @@ export class DiskCache {
     return parsed;
   }
 
-  /** Writes through a temporary file and a rename, so a reader never sees half a file. */
+  /**
+   * Writes through a temporary file and a rename, so a reader never sees half a file. The thumbnail's buffer is written
+   * as it is, not copied: it must not be transferred elsewhere until the returned promise settles.
+   */
   put(fresh: { meta: Omit<CachedThumbnailMeta, 'format'>; rgbaHalf: ArrayBuffer }): Promise<void> {
     const entry: CachedThumbnail = { meta: { ...fresh.meta, format: CACHE_FORMAT }, rgbaHalf: fresh.rgbaHalf };
     const write = (async () => {
       const file = this.fileFor(entry.meta.path, entry.meta.params);
-      await mkdir(this.dirFor(entry.meta.path), { recursive: true });
+      const dir = this.dirFor(entry.meta.path);
       const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       try {
-        await writeFile(temp, encodeCacheFile(entry));
+        await this.writeIn(dir, temp, encodeCacheFile(entry));
         await rename(temp, file);
         this.stats.writes++;
       } catch (error) {
@@ -111,6 +115,23 @@ export class DiskCache {
       .finally(() => this.pendingWrites.delete(tracked));
     this.pendingWrites.add(tracked);
     return tracked;
+  }
+
+  /** Writes a new file in one of the cache's folders, making the folder only when it is not known to be there (once a
+   * run: each write waiting on a folder check of its own held the thread pool the encoders and readers share). */
+  private async writeIn(dir: string, file: string, pieces: Buffer[]): Promise<void> {
+    if (!this.madeDirs.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      this.madeDirs.add(dir);
+    }
+    try {
+      await writePieces(file, pieces);
+    } catch (error) {
+      // the folder went away meanwhile (the cache was cleared): make it again, once
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await mkdir(dir, { recursive: true });
+      await writePieces(file, pieces);
+    }
   }
 
   /** Deletes every cached thumbnail of an image (it changed or went away). */
@@ -131,7 +152,31 @@ export class DiskCache {
   }
 }
 
-export function encodeCacheFile(entry: CachedThumbnail): Buffer {
+/** A new file of `pieces` one after the other. */
+async function writePieces(file: string, pieces: Buffer[]): Promise<void> {
+  const handle = await open(file, 'w');
+  try {
+    let rest = pieces;
+    while (rest.length > 0) {
+      let written = (await handle.writev(rest)).bytesWritten;
+      // a short write leaves the rest of the pieces, the first of them cut where the write stopped
+      const left: Buffer[] = [];
+      for (const piece of rest) {
+        if (written >= piece.length) written -= piece.length;
+        else {
+          left.push(piece.subarray(written));
+          written = 0;
+        }
+      }
+      rest = left;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The cache file as its pieces, in order: written together (writev), the thumbnail is not copied into one buffer. */
+export function encodeCacheFile(entry: CachedThumbnail): Buffer[] {
   const meta = Buffer.from(JSON.stringify(entry.meta), 'utf8');
   const payload = Buffer.from(entry.rgbaHalf);
   const head = Buffer.alloc(FIXED_BYTES);
@@ -139,7 +184,7 @@ export function encodeCacheFile(entry: CachedThumbnail): Buffer {
   head.writeUInt32LE(meta.length, MAGIC.length);
   head.writeUInt32LE(payload.length, MAGIC.length + 4);
   head.writeUInt32LE(crc32(payload, crc32(meta)), MAGIC.length + 8);
-  return Buffer.concat([head, meta, payload]);
+  return [head, meta, payload];
 }
 
 /** The entry, or null when the file is not a whole, intact cache file. */
