@@ -14,7 +14,6 @@ import { isSoftwareAdapter } from '../host/thumbnails/gpu/dawn.js';
 import { calibrateGpuThumbnails, GpuChildError, GpuThumbsChild } from '../host/thumbnails/gpu/client.js';
 import { createHost, type Host } from '../host/host.js';
 import { channelsOf, chooseThumbnailChannels } from '../host/thumbnails/channels.js';
-import { toneMapHalfRgba } from '../host/thumbnails/tone-map.js';
 import { cubeToLatLongHalf, isCubeEnvmap } from '../host/thumbnails/envmap-latlong.js';
 import type { ThumbnailDetail } from '../host/thumbnails/params.js';
 import { describeFailure } from './failures.js';
@@ -191,6 +190,8 @@ export async function runThumbs(argv: string[]): Promise<number> {
     const progress = new ProgressBar(entries.length, Boolean(process.stdout.isTTY));
     const totals: Totals = { readMs: 0, decompressMs: 0, unpackMs: 0, resizeMs: 0, queueMs: 0, toneMapMs: 0, encodeMs: 0, writeMs: 0, gpuMs: 0, bytesRead: 0, sources: new Map() };
     const params = { ...DEFAULT_DISPLAY, exposureEv: options.exposureEv, transform: options.transform, nanInf: false };
+    // the view's tone-map table, made while the workers are still starting
+    host.prepareToneMap(params);
     if (options.gpu !== 'off') {
       gpu = await planGpu(options, params);
       if (options.gpu === 'on' && !gpu.child) {
@@ -221,7 +222,7 @@ export async function runThumbs(argv: string[]): Promise<number> {
             addTimings(totals, detail);
             const t = detail.thumbnail;
             const ll = cubeToLatLongHalf(new Uint16Array(t.rgbaHalf), t.widthPx, t.heightPx);
-            await writeThumbnail({ ...detail, thumbnail: { ...t, widthPx: ll.widthPx, heightPx: ll.heightPx, rgbaHalf: ll.rgbaHalf.buffer as ArrayBuffer } }, outPath, options.format, params, totals);
+            await writeThumbnail(host, { ...detail, thumbnail: { ...t, widthPx: ll.widthPx, heightPx: ll.heightPx, rgbaHalf: ll.rgbaHalf.buffer as ArrayBuffer } }, outPath, options.format, params, totals);
             return;
           }
           const src = child ? gpuSource(entry) : null;
@@ -237,9 +238,9 @@ export async function runThumbs(argv: string[]): Promise<number> {
               gpuFellBack++;
             }
           }
-          const detail = await host.getThumbnailDetailed({ requestId: entry.id, fileId: entry.id, longSidePx: options.sizePx, priority: 'thumbnail-visible' });
+          const detail = await host.getThumbnailDetailed({ requestId: entry.id, fileId: entry.id, longSidePx: options.sizePx, priority: 'thumbnail-visible' }, params);
           addTimings(totals, detail);
-          await writeThumbnail(detail, outPath, options.format, params, totals);
+          await writeThumbnail(host, detail, outPath, options.format, params, totals);
         } catch (error) {
           fail(file, describeFailure(error));
         } finally {
@@ -286,12 +287,13 @@ function addStages(totals: Totals, t: StageTimingsMs, source: string): void {
   totals.sources.set(source, (totals.sources.get(source) ?? 0) + 1);
 }
 
-async function writeThumbnail(detail: ThumbnailDetail, path: string, format: 'png' | 'jpg', params: typeof DEFAULT_DISPLAY, totals: Totals): Promise<void> {
+async function writeThumbnail(host: Host, detail: ThumbnailDetail, path: string, format: 'png' | 'jpg', params: typeof DEFAULT_DISPLAY, totals: Totals): Promise<void> {
   const { widthPx, heightPx, rgbaHalf } = detail.thumbnail;
-  const t = performance.now();
-  const rgba8 = toneMapHalfRgba(new Uint16Array(rgbaHalf), widthPx, heightPx, params);
-  totals.toneMapMs += performance.now() - t;
-  await encodeAndWrite(rgba8, widthPx, heightPx, path, format, totals);
+  // made now: tone-mapped by the worker that finished it; from the cache (or resampled here): by a worker now, so that
+  // this thread keeps the workers fed meanwhile
+  const mapped = detail.rgba8 ? { rgba8: detail.rgba8, toneMapMs: detail.toneMapMs ?? 0 } : await host.toneMapThumbnail({ rgbaHalf, widthPx, heightPx }, params, 'thumbnail-visible');
+  totals.toneMapMs += mapped.toneMapMs;
+  await encodeAndWrite(mapped.rgba8, widthPx, heightPx, path, format, totals);
 }
 
 /** 8-bit RGBA (alpha dropped) to PNG or JPEG, written atomically. */
@@ -320,7 +322,7 @@ function printSummary(made: number, thumbsMs: number, totalMs: number, t: Totals
       `  from: ${sources}\n` +
       `  stages (summed over workers): read ${ms(t.readMs)} (${(t.bytesRead / 1e6).toFixed(1)} MB), decompress ${ms(t.decompressMs)}, unpack ${ms(t.unpackMs)}, resize ${ms(t.resizeMs)}, queue ${ms(t.queueMs)}\n` +
       (t.gpuMs > 0 ? `  GPU path (send planes, upload, assemble, MIP, tone-map, read back): ${ms(t.gpuMs)}\n` : '') +
-      `  output (main thread): tone-map ${ms(t.toneMapMs)}, encode ${ms(t.encodeMs)}, write ${ms(t.writeMs)}\n`,
+      `  output: tone-map ${ms(t.toneMapMs)} (on the workers), encode ${ms(t.encodeMs)}, write ${ms(t.writeMs)}\n`,
   );
 }
 

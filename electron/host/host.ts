@@ -21,19 +21,23 @@ import type {
   StageTimingsMs,
   Thumbnail,
   ThumbnailRequest,
+  Priority,
 } from './api.js';
+import type { DisplayParams } from '../../shaders/display-params.js';
 import { DecodePool } from './decode/pool.js';
 import { DecodedLevels, type LevelPlanes, type LevelRef } from './decode/levels.js';
 import { hugePageAdvice, PlaneMemory } from './decode/plane-memory.js';
 import { warmUpJobs } from './decode/warm-up-jobs.js';
 import { DiskCache } from './cache/disk-cache.js';
+import { HeaderCache } from './cache/header-cache.js';
 import { exportImages, type ExportSources } from './export/export.js';
 import { attributeValueText } from '../exr/attribute-text.js';
-import { JobBroker } from './decode/broker.js';
+import { JobBroker, POOL_PRIORITY } from './decode/broker.js';
 import { DEFAULT_LIBRARY_TIMING, Library } from './library/library.js';
 import { embeddedPreview } from './thumbnails/embedded-preview.js';
 import { readSummary } from './library/summary.js';
 import { thumbnailOnPool } from './thumbnails/on-pool.js';
+import { prepareToneMap, toneMapOnPool, ToneMapMemos } from './thumbnails/tone-map-on-pool.js';
 import { thumbnailParams, type ThumbnailDetail } from './thumbnails/params.js';
 import type { ThumbnailJobResult } from './thumbnails/job.js';
 import { FrameRing, type FrameRingStats } from './playback/frame-ring.js';
@@ -66,8 +70,18 @@ export interface Host extends HostApi, PixelLease {
    * (warm-up-jobs.ts). Resolves when both are done.
    */
   startWorkers(options?: { warmJobs?: boolean }): Promise<void>;
-  /** getThumbnail with what the command's timing summary needs (resize time, level used, channels shown). */
-  getThumbnailDetailed(request: ThumbnailRequest): Promise<ThumbnailDetail>;
+  /**
+   * getThumbnail with what the command's timing summary needs (resize time, level used, channels shown); with `view`,
+   * a thumbnail made now also comes tone-mapped through it (detail.rgba8), by the worker that finished it.
+   */
+  getThumbnailDetailed(request: ThumbnailRequest, view?: DisplayParams): Promise<ThumbnailDetail>;
+  /**
+   * A thumbnail's half RGBA through a view to 8-bit RGBA, on a decode worker: ahead of decoding at `priority`, as
+   * it finishes work already done.
+   */
+  toneMapThumbnail(thumbnail: { rgbaHalf: ArrayBuffer; widthPx: number; heightPx: number }, view: DisplayParams, priority: Priority): Promise<{ rgba8: Uint8ClampedArray; toneMapMs: number }>;
+  /** Makes the view's tone-map table now, on this thread, rather than on the workers as thumbnails meet new values. */
+  prepareToneMap(view: DisplayParams): void;
   readonly stats: HostStats;
 }
 
@@ -83,6 +97,8 @@ export interface HostStats {
   planeMemory: { reused: number; allocated: number; keptBytes: number };
   thumbnailsMade: number;
   prefetches: number;
+  /** Decodes and thumbnails planned from a header the library had read (hits), or after reading it again (reads). */
+  headers: { hits: number; reads: number; sizeBytes: number };
   /** The frames a playing sequence holds decoded ahead. */
   playback: FrameRingStats;
 }
@@ -101,6 +117,9 @@ class NodeHost implements Host {
   private readonly memory: PlaneMemory;
   private readonly disk: DiskCache;
   private readonly ring: FrameRing;
+  private readonly toneMapMemos = new ToneMapMemos();
+  /** Headers the library read, for planning decodes and thumbnails without reading them again. */
+  private readonly headers = new HeaderCache();
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private readonly mode: 'electron' | 'browser';
   private readonly prefetchOn: boolean;
@@ -117,7 +136,7 @@ class NodeHost implements Host {
     const ramBudgetBytes = options.ramBudgetBytes ?? Math.floor(totalmem() / 4);
     // buffers of images that left the RAM cache, kept for the next decode of the same size
     this.memory = new PlaneMemory({ keepBytes: Math.min(1 << 30, Math.floor(ramBudgetBytes / 4)), advise: hugePageAdvice });
-    this.levels = new DecodedLevels(this.pool, this.broker, this.memory, ramBudgetBytes);
+    this.levels = new DecodedLevels(this.pool, this.broker, this.memory, ramBudgetBytes, this.headers);
     this.disk = new DiskCache(join(resolve(options.userDataDir), 'thumbnails'));
     this.ring = new FrameRing(
       {
@@ -139,9 +158,11 @@ class NodeHost implements Host {
       ...options.timing,
       onEvent: (event) => this.emit(event),
       onInvalidate: (absPath) => {
+        this.headers.forget(absPath);
         this.levels.forget(absPath);
         void this.disk.invalidate(absPath);
       },
+      onHeader: (absPath, header) => this.headers.put(absPath, header.sizeBytes, header.mtimeMs, header.parts, header.headerBytes),
       allowPath: async () => true,
       displayPath: (absPath) => absPath,
     });
@@ -156,6 +177,7 @@ class NodeHost implements Host {
       storeFills: this.levels.storeFills,
       planeMemory: { reused: this.memory.reused, allocated: this.memory.allocated, keptBytes: this.memory.keptBytes },
       ...this.counters,
+      headers: { hits: this.headers.hits, reads: this.headers.reads, sizeBytes: this.headers.sizeBytes },
       playback: this.ring.stats,
     };
   }
@@ -301,7 +323,7 @@ class NodeHost implements Host {
     return (await this.getThumbnailDetailed(request)).thumbnail;
   }
 
-  async getThumbnailDetailed(request: ThumbnailRequest): Promise<ThumbnailDetail> {
+  async getThumbnailDetailed(request: ThumbnailRequest, view?: DisplayParams): Promise<ThumbnailDetail> {
     const t0 = performance.now();
     if (!Number.isInteger(request.longSidePx) || request.longSidePx < 1 || request.longSidePx > 8192) {
       throw new Error(`thumbnail size ${request.longSidePx} is out of range: ask for a long side of 1 to 8192 pixels`);
@@ -314,11 +336,13 @@ class NodeHost implements Host {
       const cached = await this.cachedThumbnail(request.fileId, entry, absPath, params, t0);
       if (cached) return cached;
       const priority = this.visible.size === 0 ? request.priority : this.visible.has(request.fileId) ? 'thumbnail-visible' : 'thumbnail-hidden';
-      const key = `thumb\0${absPath}\0${entry.sizeBytes}\0${entry.mtimeMs}\0${params}`;
+      const key = `thumb\0${absPath}\0${entry.sizeBytes}\0${entry.mtimeMs}\0${params}${view ? `\0${JSON.stringify(view)}` : ''}`;
+      const toneMap = view ? { params: view, memo: this.toneMapMemos.of(view) } : undefined;
       const { result, timings } = await this.broker.run<ThumbnailJobResult>(
         key,
         { fileId: request.fileId, kind: 'thumbnail' },
-        (poolPriority) => thumbnailOnPool(this.pool, absPath, request.longSidePx, poolPriority),
+        (poolPriority) =>
+          thumbnailOnPool(this.pool, absPath, request.longSidePx, poolPriority, { headers: this.headers.partsOf(absPath, entry.sizeBytes, entry.mtimeMs), ...(toneMap ? { view: toneMap } : {}) }),
         priority,
         request.requestId,
       );
@@ -347,6 +371,7 @@ class NodeHost implements Host {
           },
         },
         resizeMs: result.timings.resizeMs,
+        ...(result.rgba8 ? { rgba8: new Uint8ClampedArray(result.rgba8), toneMapMs: result.timings.toneMapMs } : {}),
         madeFrom: result.source,
       };
     } finally {
@@ -436,6 +461,14 @@ class NodeHost implements Host {
       thumbnail: (fileId, longSidePx) => this.getThumbnail({ requestId: `export-thumb-${fileId}-${Math.random().toString(36).slice(2)}`, fileId, longSidePx, priority: 'thumbnail-visible' }),
     };
     return exportImages(request, sources);
+  }
+
+  toneMapThumbnail(thumbnail: { rgbaHalf: ArrayBuffer; widthPx: number; heightPx: number }, view: DisplayParams, priority: Priority): Promise<{ rgba8: Uint8ClampedArray; toneMapMs: number }> {
+    return toneMapOnPool(this.pool, this.toneMapMemos, thumbnail.rgbaHalf, thumbnail.widthPx, thumbnail.heightPx, view, POOL_PRIORITY[priority] - 0.5);
+  }
+
+  prepareToneMap(view: DisplayParams): void {
+    prepareToneMap(this.toneMapMemos, view);
   }
 
   async startWorkers(options: { warmJobs?: boolean } = {}): Promise<void> {

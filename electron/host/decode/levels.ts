@@ -13,7 +13,7 @@
 // once no one reads it any more: requests that pass the planes on (the transports) lease them and release them when
 // sent.
 
-import type { DecodedImage as CodecImage, StageTimings } from '../../exr/index.js';
+import type { DecodedImage as CodecImage, PartInfo, StageTimings } from '../../exr/index.js';
 import type { BoxTuple, DecodedImage, DecodedPlane, Priority, StageTimingsMs } from '../api.js';
 import { RamCache } from '../cache/ram-cache.js';
 import type { JobBroker } from './broker.js';
@@ -22,7 +22,7 @@ import { decodeLevel, type LevelDecode } from './image-decode.js';
 import { levelLayout, type LevelLayout } from './layout.js';
 import type { PlaneMemory } from './plane-memory.js';
 import type { DecodePool, JobHandle } from './pool.js';
-import { readHeaderParts } from '../library/summary.js';
+import { HeaderCache } from '../cache/header-cache.js';
 
 /** One level of one file as it is on disk now. */
 export interface LevelRef {
@@ -89,6 +89,7 @@ export class DecodedLevels {
     private readonly broker: JobBroker,
     private readonly memory: PlaneMemory,
     budgetBytes: number,
+    private readonly headers: HeaderCache = new HeaderCache(),
   ) {
     this.ram = new RamCache<CachedLevel>(budgetBytes, (level) => {
       level.inCache = false;
@@ -180,7 +181,7 @@ export class DecodedLevels {
     // fewer than all channels, off the click's path: keep the decompressed chunks for the others in this pass
     const keep = !all && chunks === 'during';
     return (poolPriority) =>
-      decodeLevel(this.pool, { path, layout: layoutOf(ref, selected), channels: selected, priority: poolPriority, memory: this.memory, ...(keep ? { chunks: 'keep' as const } : {}) });
+      decodeLevel(this.pool, { path, layout: layoutOf(this.headers, ref, selected), channels: selected, priority: poolPriority, memory: this.memory, ...(keep ? { chunks: 'keep' as const } : {}) });
   }
 
   /**
@@ -210,7 +211,7 @@ export class DecodedLevels {
     level.storeFill = 'running';
     level.pins++;
     try {
-      const layout = await layoutOf(ref, []);
+      const layout = await layoutOf(this.headers, ref, []);
       if (levelBytes(level) + layout.chunkStoreBytes > this.ram.budgetBytes) {
         level.storeFill = 'not-kept';
         return;
@@ -260,7 +261,7 @@ export class DecodedLevels {
   private async unpack(ref: LevelRef, level: CachedLevel, missing: readonly string[], priority: Priority, requestId: string | null): Promise<Omit<StageTimingsMs, 'hostMs'>> {
     const store = level.chunkStore!;
     const selected = ref.allChannels.filter((c) => missing.includes(c));
-    const layout = layoutOf(ref, selected);
+    const layout = layoutOf(this.headers, ref, selected);
     const run = await this.broker.run<LevelDecode>(
         `${level.key}\0unpack\0${selected.join('\x01')}`,
         { fileId: ref.fileId, kind: 'unpack' },
@@ -371,12 +372,16 @@ const stored = new WeakSet<SharedArrayBuffer>();
 /** When a decode of some channels keeps the level's decompressed chunks: not at all, in its own pass, or in a second pass after. */
 type ChunkKeeping = 'none' | 'during' | 'after';
 
-/** The level's layout for these channels, from the file's header (a few KB read; the planes' geometry is in no summary). */
-async function layoutOf(ref: LevelRef, channels: string[] | null): Promise<LevelLayout> {
-  const parts = await readHeaderParts(ref.absPath);
-  const info = parts[ref.part];
-  if (!info) throw new Error(`${ref.absPath} has no part ${ref.part} (it has ${parts.length})`);
-  return levelLayout(info, ref.lx, ref.ly, channels);
+/** The level's layout for these channels, from the file's header (kept since the library read it, else read now: a
+ * few KB; the planes' geometry is in no summary). */
+function layoutOf(headers: HeaderCache, ref: LevelRef, channels: string[] | null): LevelLayout | Promise<LevelLayout> {
+  const parts = headers.partsOf(ref.absPath, ref.sizeBytes, ref.mtimeMs);
+  const layout = (all: PartInfo[]) => {
+    const info = all[ref.part];
+    if (!info) throw new Error(`${ref.absPath} has no part ${ref.part} (it has ${all.length})`);
+    return levelLayout(info, ref.lx, ref.ly, channels);
+  };
+  return Array.isArray(parts) ? layout(parts) : parts.then(layout);
 }
 
 /** Every key of a file starts with its path (forget() drops them by prefix); size and mtime tell one version from the next. */

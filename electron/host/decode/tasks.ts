@@ -5,6 +5,7 @@ import type { AbortSignalLike } from '../../exr/reader.js';
 import { deepFlatTask, type DeepFlatTaskArgs, type DeepFlatTaskResult } from './deep-task.js';
 import { planeView } from './layout.js';
 import { withReader } from './reader-cache.js';
+import { toneMapTask, type ToneMapTaskArgs } from '../thumbnails/tone-map-task.js';
 import { thumbnailBand, thumbnailJob, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobArgs, type ThumbnailJobResult } from '../thumbnails/job.js';
 
 export interface TaskContext {
@@ -74,6 +75,7 @@ export const TASK_HANDLERS: Record<string, Handler> = {
   thumbnail: thumbnailJob,
   thumbnailBand: thumbnailBandTask,
   deepFlat: deepFlatTask,
+  toneMap: toneMapTask,
 };
 
 export interface TaskTypes {
@@ -82,4 +84,5 @@ export interface TaskTypes {
   thumbnail: { args: ThumbnailJobArgs; result: ThumbnailJobResult };
   thumbnailBand: { args: ThumbnailBandArgs; result: ThumbnailBandResult };
   deepFlat: { args: DeepFlatTaskArgs; result: DeepFlatTaskResult };
+  toneMap: { args: ToneMapTaskArgs; result: ArrayBuffer };
 }

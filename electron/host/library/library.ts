@@ -2,6 +2,7 @@
 
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import type { PartInfo } from '../../exr/index.js';
 import type { FileEntry, FolderInfo, HostEvent, SequenceInfo } from '../api.js';
 import { framesPerSecondValue, listSequences } from './sequence-list.js';
 import { parseFrameName } from './sequences.js';
@@ -12,6 +13,8 @@ export interface LibraryOptions {
   onEvent(event: HostEvent): void;
   /** A file changed or went away: drop what the caches hold for it. */
   onInvalidate(absPath: string): void;
+  /** A whole file's header, as read for its summary: kept so that planning its decodes reads nothing. */
+  onHeader?(absPath: string, header: { sizeBytes: number; mtimeMs: number; parts: PartInfo[]; headerBytes: number }): void;
   /** Browser mode: false for a path outside the served folder (after following symlinks). */
   allowPath(absPath: string): Promise<boolean>;
   /** What the user sees for a folder (absolute path, or a name relative to the served folder). */
@@ -296,11 +299,16 @@ export class Library {
       this.stopSettling(folder, absPath);
     }
     const previous = folder.entries.get(absPath);
-    if (previous && sameEntry(previous, entry)) return;
+    const keepHeader = () => {
+      if (result.kind === 'ok') this.options.onHeader?.(absPath, result);
+    };
+    if (previous && sameEntry(previous, entry)) return keepHeader();
     folder.entries.set(absPath, entry);
     this.filesById.set(entry.id, { folder, absPath });
     if (result.kind === 'ok') this.framesPerSecond.set(entry.id, framesPerSecondValue(result.parts[0]?.attributes.find((a) => a.name === 'framesPerSecond')?.value));
+    // after what the caches held for the file's previous version is dropped
     if (previous) this.options.onInvalidate(absPath);
+    keepHeader();
     if (!announce && !previous) return;
     this.options.onEvent({ type: previous ? 'files-changed' : 'files-added', folderId: folder.info.id, files: [entry] });
     this.sequencesTouched(folder, absPath);

@@ -15,7 +15,7 @@ import { partLayers } from '../../exr/layers.js';
 const FIRST_READ_BYTES = 32 * 1024;
 
 export type SummaryResult =
-  | { kind: 'ok'; sizeBytes: number; mtimeMs: number; summary: FileSummary; parts: PartInfo[] }
+  | { kind: 'ok'; sizeBytes: number; mtimeMs: number; summary: FileSummary; parts: PartInfo[]; headerBytes: number }
   /** Header or chunks not all there yet: a file being written (or cut short). */
   | { kind: 'incomplete'; sizeBytes: number; mtimeMs: number; reason: string }
   | { kind: 'error'; sizeBytes: number; mtimeMs: number; reason: string };
@@ -42,7 +42,15 @@ export async function readSummary(path: string): Promise<SummaryResult> {
 
 /** Only the parts' headers (no offset tables): what planning a decode needs. Throws the codec's error for a bad header. */
 export async function readHeaderParts(path: string): Promise<PartInfo[]> {
-  return withFile(path, async (file) => (await readParts(file)).parts);
+  return (await readHeader(path)).parts;
+}
+
+/** readHeaderParts with the header's size in the file. */
+export async function readHeader(path: string): Promise<{ parts: PartInfo[]; headerBytes: number }> {
+  return withFile(path, async (file) => {
+    const { parts, headerEndByte } = await readParts(file);
+    return { parts, headerBytes: headerEndByte };
+  });
 }
 
 async function withFile<T>(path: string, use: (file: OpenFile, stat: { sizeBytes: number; mtimeMs: number }) => Promise<T>): Promise<T> {
@@ -70,10 +78,10 @@ async function withFile<T>(path: string, use: (file: OpenFile, stat: { sizeBytes
 
 class IncompleteFile extends Error {}
 
-async function summarise(file: OpenFile): Promise<{ summary: FileSummary; parts: PartInfo[] }> {
+async function summarise(file: OpenFile): Promise<{ summary: FileSummary; parts: PartInfo[]; headerBytes: number }> {
   const { parts, prefix, headerEndByte, multipart } = await readParts(file);
   await checkComplete(file, prefix, headerEndByte, parts, multipart);
-  return { summary: toSummary(parts, multipart), parts };
+  return { summary: toSummary(parts, multipart), parts, headerBytes: headerEndByte };
 }
 
 async function readParts(file: OpenFile): Promise<{ parts: PartInfo[]; prefix: Uint8Array; headerEndByte: number; multipart: boolean }> {

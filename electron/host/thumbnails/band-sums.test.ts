@@ -10,6 +10,8 @@ import { bandBinRows } from './binned-decode.js';
 import { channelsOf } from './channels.js';
 import { planThumbnail, thumbnailBand, thumbnailJob, type ThumbnailBandResult } from './job.js';
 import { thumbnailFromShared } from './on-pool.js';
+import { sharedToneMapMemo, toneMapHalfRgba } from './tone-map.js';
+import { DEFAULT_DISPLAY } from '../../../shaders/display-params.js';
 
 let dir: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -74,6 +76,41 @@ describe('band sums in a shared buffer', () => {
       const fallback = thumbnailFromShared(plan, channels, buffer, layout, results.slice(0, -1));
       expect(new Uint16Array(fallback.rgbaHalf)).toEqual(new Uint16Array(made.rgbaHalf));
       expect([fallback.widthPx, fallback.heightPx, fallback.source]).toEqual([whole.widthPx, whole.heightPx, whole.source]);
+    } finally {
+      source.close();
+    }
+  });
+
+  it('tone-maps in the band that makes the thumbnail when asked, and in the fallback alike, next to the half RGBA', () => {
+    const path = join(dir.path, 'view.exr');
+    writeRgb(path, 120, 90, (x, y) => [x / 20, Math.cos(y) * 2, (x * y) / 900], { compression: 'piz' });
+    const source = openFileSource(path);
+    try {
+      const reader = ExrReader.open(source);
+      const plan = planThumbnail(reader.parts, 30);
+      const channels = channelsOf(plan.choice);
+      const rowsOfBands = planBands(levelLayout(plan.part, 0, 0, channels), 3);
+      const binRows = rowsOfBands.map((rows) => bandBinRows(plan.part, plan.level, plan.heightPx, rows));
+      const layout = layoutSums(channels.length, plan.widthPx, plan.heightPx, binRows, true);
+      const plain = layoutSums(channels.length, plan.widthPx, plan.heightPx, binRows);
+      // the 8-bit RGBA sits between the half RGBA and the slots, which stay 8-byte aligned
+      expect(layout.rgba8ByteOffset).toBe(plain.bands[0]!.byteOffset);
+      expect(layout.bands.every((b) => b.byteOffset % 8 === 0 && b.byteOffset >= layout.rgba8ByteOffset! + layout.pixelCount * 4)).toBe(true);
+      const buffer = new SharedArrayBuffer(layout.byteLength);
+      resetCounters(buffer, layout);
+      const view = { params: { ...DEFAULT_DISPLAY, exposureEv: 0.5, nanInf: false }, memo: sharedToneMapMemo() };
+      const results = rowsOfBands.map((rows, band) =>
+        thumbnailBand(reader, { path, part: 0, lx: 0, ly: 0, channels, widthPx: plan.widthPx, heightPx: plan.heightPx, rows, sums: { buffer, layout, band, choice: plan.choice }, view }, signal),
+      );
+      const made = thumbnailFromShared(plan, channels, buffer, layout, results, view);
+      const expected = toneMapHalfRgba(new Uint16Array(made.rgbaHalf), plan.widthPx, plan.heightPx, view.params);
+      expect(new Uint8ClampedArray(made.rgba8!)).toEqual(expected);
+      // not made by a worker: the fallback makes both here
+      new Int32Array(buffer, 0, 2)[1] = 0;
+      new Uint8Array(buffer, layout.rgba8ByteOffset!, layout.pixelCount * 4).fill(7);
+      const fallback = thumbnailFromShared(plan, channels, buffer, layout, results, view);
+      expect(new Uint8ClampedArray(fallback.rgba8!)).toEqual(expected);
+      expect(fallback.timings.toneMapMs).toBeGreaterThanOrEqual(0);
     } finally {
       source.close();
     }

@@ -1,4 +1,5 @@
-// A thumbnail job's shared buffer: a count of bands done, the whole thumbnail's sums and half RGBA, then each band's sums.
+// A thumbnail job's shared buffer: a count of bands done, the whole thumbnail's sums and half RGBA (and its 8-bit RGBA
+// through a view, when one was asked for), then each band's sums.
 //
 // Bands write their sums into their own slots; the band that brings the count to the number of bands adds them up,
 // divides and writes the half RGBA, so that the main thread only copies the finished thumbnail out. (Adding up, means
@@ -20,6 +21,8 @@ export interface ThumbnailSumsLayout {
   channelCount: number;
   /** Width x height of the thumbnail. */
   pixelCount: number;
+  /** Where the 8-bit RGBA is, when the job tone-maps too; else null. */
+  rgba8ByteOffset: number | null;
   bands: BandSlot[];
 }
 
@@ -27,19 +30,24 @@ const COUNT = 0;
 const MADE = 1;
 const FLAGS = 2;
 
-/** The slots for bands covering bin rows [tyMin, tyMax] each, after the counters, the whole sums and the half RGBA. */
-export function layoutSums(channelCount: number, widthPx: number, heightPx: number, bandRows: readonly { tyMin: number; tyMax: number }[]): ThumbnailSumsLayout {
+/**
+ * The slots for bands covering bin rows [tyMin, tyMax] each, after the counters, the whole sums, the half RGBA and
+ * (`withRgba8`) the 8-bit RGBA.
+ */
+export function layoutSums(channelCount: number, widthPx: number, heightPx: number, bandRows: readonly { tyMin: number; tyMax: number }[], withRgba8 = false): ThumbnailSumsLayout {
   const pixelCount = widthPx * heightPx;
   // rounded up to 8 bytes, and the half RGBA is 8 bytes a pixel: every Float64 array stays aligned
   const countersBytes = Math.ceil((4 * (FLAGS + bandRows.length)) / 8) * 8;
   let byteOffset = countersBytes + channelCount * pixelCount * 8 + pixelCount * 8;
+  const rgba8ByteOffset = withRgba8 ? byteOffset : null;
+  if (withRgba8) byteOffset += Math.ceil((pixelCount * 4) / 8) * 8;
   const bands = bandRows.map(({ tyMin, tyMax }) => {
     const length = (tyMax - tyMin + 1) * widthPx;
     const slot = { byteOffset, tyMin, length };
     byteOffset += channelCount * length * 8;
     return slot;
   });
-  return { byteLength: byteOffset, countersBytes, channelCount, pixelCount, bands };
+  return { byteLength: byteOffset, countersBytes, channelCount, pixelCount, rgba8ByteOffset, bands };
 }
 
 /** A band's sums, one Float64Array per channel. */
@@ -56,6 +64,12 @@ export function wholeSums(buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout
 /** The finished thumbnail's half RGBA. */
 export function rgbaHalfOf(buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout): Uint16Array {
   return new Uint16Array(buffer, layout.countersBytes + layout.channelCount * layout.pixelCount * 8, layout.pixelCount * 4);
+}
+
+/** The finished thumbnail's 8-bit RGBA, in a layout made with it. */
+export function rgba8Of(buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout): Uint8ClampedArray {
+  if (layout.rgba8ByteOffset === null) throw new Error('this thumbnail job was not asked for 8-bit RGBA');
+  return new Uint8ClampedArray(buffer, layout.rgba8ByteOffset, layout.pixelCount * 4);
 }
 
 const counters = (buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout) => new Int32Array(buffer, 0, layout.countersBytes / 4);

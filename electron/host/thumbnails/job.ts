@@ -5,7 +5,8 @@ import type { AbortSignalLike } from '../../exr/reader.js';
 import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './channels.js';
 import { SANE_HALF } from './bins.js';
 import { decodeBinned, sumBins } from './binned-decode.js';
-import { bandIsIn, bandSums, countBandIn, markMade, type ThumbnailSumsLayout } from './band-sums.js';
+import { bandIsIn, bandSums, countBandIn, markMade, rgba8Of, type ThumbnailSumsLayout } from './band-sums.js';
+import { toneMapHalfRgba, type ToneMapView } from './tone-map.js';
 import { clampHalf, finishInBuffer, toRgbaHalf } from './compose.js';
 
 export interface ThumbnailJobArgs {
@@ -24,7 +25,9 @@ export interface ThumbnailJobResult {
   lx: number;
   ly: number;
   channels: ThumbnailChannels;
-  timings: StageTimings & { resizeMs: number };
+  /** 8-bit RGBA through the view the job was asked to tone-map with, when it was. */
+  rgba8?: ArrayBuffer;
+  timings: StageTimings & { resizeMs: number; toneMapMs: number };
 }
 
 /** Thumbnail size for an image: the long side scaled to longSidePx (never enlarged), at least 1 pixel. */
@@ -67,6 +70,7 @@ export function thumbnailJob(args: ThumbnailJobArgs, ctx: { signal: AbortSignalL
       bytesRead: source.stats.bytesRead,
       chunks: binned.chunks,
       resizeMs: binned.resizeMs + (performance.now() - t0),
+      toneMapMs: 0,
     };
     return {
       result: {
@@ -101,12 +105,14 @@ export interface ThumbnailBandArgs {
    * the last band in makes the thumbnail there (for which it needs the channel choice).
    */
   sums: { buffer: SharedArrayBuffer; layout: ThumbnailSumsLayout; band: number; choice: ThumbnailChannels };
+  /** Tone-map the finished thumbnail through this view too (into the layout's 8-bit RGBA). */
+  view?: ToneMapView;
 }
 
 export interface ThumbnailBandResult {
   /** This band was the last in and made the thumbnail in the shared buffer. */
   made: boolean;
-  timings: StageTimings & { resizeMs: number };
+  timings: StageTimings & { resizeMs: number; toneMapMs: number };
 }
 
 export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal: AbortSignalLike): ThumbnailBandResult {
@@ -116,19 +122,23 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
   const { buffer, layout, band } = args.sums;
   if (bandIsIn(buffer, layout, band)) {
     // run again after its worker died: its sums are in, and the last band may be reading them
-    return { made: false, timings: { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: 0 } };
+    return { made: false, timings: { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: 0, toneMapMs: 0 } };
   }
   const { timings } = sumBins(reader, part, level, args.channels, args.widthPx, args.heightPx, signal, 'lines', args.rows, bandSums(buffer, layout, band));
   const result: ThumbnailBandResult = {
     made: false,
-    timings: { readMs: timings.readMs, decompressMs: timings.decompressMs, unpackMs: 0, bytesRead: 0, chunks: timings.chunks, resizeMs: timings.resizeMs },
+    timings: { readMs: timings.readMs, decompressMs: timings.decompressMs, unpackMs: 0, bytesRead: 0, chunks: timings.chunks, resizeMs: timings.resizeMs, toneMapMs: 0 },
   };
   if (countBandIn(buffer, layout, band)) {
     const t0 = performance.now();
-    finishInBuffer({ part, level, choice: args.sums.choice, names: args.channels, widthPx: args.widthPx, heightPx: args.heightPx }, buffer, layout);
+    const rgbaHalf = finishInBuffer({ part, level, choice: args.sums.choice, names: args.channels, widthPx: args.widthPx, heightPx: args.heightPx }, buffer, layout);
+    const t1 = performance.now();
+    // here rather than in a task of its own: no message, no copy, no wait for a worker
+    if (args.view) toneMapHalfRgba(rgbaHalf, args.widthPx, args.heightPx, args.view.params, args.view.memo ?? undefined, rgba8Of(buffer, layout));
     markMade(buffer, layout);
     result.made = true;
-    result.timings.resizeMs += performance.now() - t0;
+    result.timings.resizeMs += t1 - t0;
+    result.timings.toneMapMs = performance.now() - t1;
   }
   return result;
 }
@@ -148,21 +158,26 @@ export function planThumbnail(parts: readonly PartInfo[], longSidePx: number): T
   return { part, level: chooseLevel(part, size.widthPx, size.heightPx), ...size, choice: chooseThumbnailChannels(part.channels.map((c) => c.name)) };
 }
 
-/** The job's result around its half RGBA, with its bands' timings added up (and `finishMs` of making it here). */
-export function thumbnailResult(plan: ThumbnailPlan, bands: readonly ThumbnailBandResult[], rgbaHalf: ArrayBuffer, finishMs: number): ThumbnailJobResult {
-  const timings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: finishMs };
+/**
+ * The job's result around its half RGBA (and 8-bit RGBA), with its bands' timings added up (and `finishMs` and
+ * `toneMapMs` of making them here).
+ */
+export function thumbnailResult(plan: ThumbnailPlan, bands: readonly ThumbnailBandResult[], made: { rgbaHalf: ArrayBuffer; rgba8?: ArrayBuffer; finishMs: number; toneMapMs: number }): ThumbnailJobResult {
+  const timings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: made.finishMs, toneMapMs: made.toneMapMs };
   for (const band of bands) {
     timings.readMs += band.timings.readMs;
     timings.decompressMs += band.timings.decompressMs;
     timings.bytesRead += band.timings.bytesRead;
     timings.chunks += band.timings.chunks;
     timings.resizeMs += band.timings.resizeMs;
+    timings.toneMapMs += band.timings.toneMapMs;
   }
   const { level } = plan;
   return {
     widthPx: plan.widthPx,
     heightPx: plan.heightPx,
-    rgbaHalf,
+    rgbaHalf: made.rgbaHalf,
+    ...(made.rgba8 ? { rgba8: made.rgba8 } : {}),
     source: level.lx === 0 && level.ly === 0 ? 'full-decode' : 'mip-level',
     part: plan.part.index,
     lx: level.lx,

@@ -1,12 +1,14 @@
 // A thumbnail made by every free worker: planned from the header here, summed in bands of whole chunks on the pool; the
-// last band in adds them up and makes the half RGBA (band-sums.ts). A preview asked for meanwhile waits at most for one
-// band, not a whole file.
+// last band in adds them up and makes the half RGBA (band-sums.ts), and the 8-bit RGBA through a view when asked. A
+// preview asked for meanwhile waits at most for the bands running, not a whole file.
 
 import { bandCountFor, levelLayout, planBands } from '../decode/layout.js';
 import { PlaneMemory } from '../decode/plane-memory.js';
-import type { DecodePool, JobHandle } from '../decode/pool.js';
+import type { DecodePool, JobHandle, JobPlan } from '../decode/pool.js';
+import type { PartInfo } from '../../exr/index.js';
 import { readHeaderParts } from '../library/summary.js';
-import { layoutSums, resetCounters, rgbaHalfOf, wasMade, type ThumbnailSumsLayout } from './band-sums.js';
+import { layoutSums, resetCounters, rgba8Of, rgbaHalfOf, wasMade, type ThumbnailSumsLayout } from './band-sums.js';
+import { toneMapHalfRgba, type ToneMapView } from './tone-map.js';
 import { bandBinRows } from './binned-decode.js';
 import { channelsOf } from './channels.js';
 import { finishInBuffer } from './compose.js';
@@ -19,8 +21,24 @@ import { planThumbnail, thumbnailResult, type ThumbnailBandArgs, type ThumbnailB
  */
 const sumsMemory = new PlaneMemory({ keepBytes: 64 << 20, minBytes: 0 });
 
-export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: number, priority: number): JobHandle<ThumbnailJobResult> {
-  const planned = readHeaderParts(path).then((parts) => {
+/**
+ * A sums buffer's size, rounded up to a whole MiB: the band slots' size follows the band count, which follows the
+ * queue, so exact sizes seldom matched and nearly every job took fresh memory (first touches in the workers: ~40% more
+ * resizing time than with reused buffers on 2 cores). Bytes past the layout's are never touched.
+ */
+export function sumsBufferBytes(layoutBytes: number): number {
+  return Math.ceil(layoutBytes / (1 << 20)) * (1 << 20);
+}
+
+export interface ThumbnailJobOptions {
+  /** The file's parts, when already parsed (the host's header cache): the job is planned now, else once they are read. */
+  headers?: PartInfo[] | Promise<PartInfo[]>;
+  /** Also tone-map the thumbnail through this view, in the worker that finishes it (the result's rgba8). */
+  view?: ToneMapView;
+}
+
+export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: number, priority: number, options: ThumbnailJobOptions = {}): JobHandle<ThumbnailJobResult> {
+  const planOf = (parts: PartInfo[]): JobPlan<ThumbnailJobResult> => {
     const plan = planThumbnail(parts, longSidePx);
     const channels = channelsOf(plan.choice);
     const layout = levelLayout(plan.part, plan.level.lx, plan.level.ly, channels);
@@ -29,8 +47,9 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
       // planned as the job's first task is taken: the bands fit the jobs they will share the workers with
       tasks: () => {
         const bands = planBands(layout, bandCountFor(layout, pool.size, pool.jobsAsUrgentAs(priority) - 1));
-        const sumsLayout = layoutSums(channels.length, plan.widthPx, plan.heightPx, bands.map((rows) => bandBinRows(plan.part, plan.level, plan.heightPx, rows)));
-        const buffer = sumsMemory.take(sumsLayout.byteLength);
+        const binRows = bands.map((rows) => bandBinRows(plan.part, plan.level, plan.heightPx, rows));
+        const sumsLayout = layoutSums(channels.length, plan.widthPx, plan.heightPx, binRows, options.view !== undefined);
+        const buffer = sumsMemory.take(sumsBufferBytes(sumsLayout.byteLength));
         resetCounters(buffer, sumsLayout);
         shared = { buffer, layout: sumsLayout };
         return bands.map((rows, band) => {
@@ -44,28 +63,39 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
             heightPx: plan.heightPx,
             rows,
             sums: { buffer, layout: sumsLayout, band, choice: plan.choice },
+            ...(options.view ? { view: options.view } : {}),
           };
           return { kind: 'thumbnailBand', args };
         });
       },
       combine: (results: unknown[]) => {
         const { buffer, layout: sumsLayout } = shared!;
-        const result = thumbnailFromShared(plan, channels, buffer, sumsLayout, results as ThumbnailBandResult[]);
+        const result = thumbnailFromShared(plan, channels, buffer, sumsLayout, results as ThumbnailBandResult[], options.view);
         // every band is in and the thumbnail copied out: nothing refers to the buffer now (a failed job's is never
         // handed back, as its other bands may still be writing)
         sumsMemory.give(buffer);
         return result;
       },
     };
-  });
-  return pool.submitJob(planned, priority);
+  };
+  const parts = options.headers ?? readHeaderParts(path);
+  return pool.submitJob(Array.isArray(parts) ? planOf(parts) : parts.then(planOf), priority);
 }
 
-/** The job's result once every band is in: the thumbnail the last band made, or, when that band's worker died before
- * it was done (its band then runs again and counts no more), made here from the bands' slots. */
-export function thumbnailFromShared(plan: ThumbnailPlan, channels: readonly string[], buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, bands: readonly ThumbnailBandResult[]): ThumbnailJobResult {
-  if (wasMade(buffer, layout)) return thumbnailResult(plan, bands, rgbaHalfOf(buffer, layout).slice().buffer, 0);
+/**
+ * The job's result once every band is in: the thumbnail the last band made, or, when that band's worker died before
+ * it was done (its band then runs again and counts no more), made here from the bands' slots.
+ */
+export function thumbnailFromShared(plan: ThumbnailPlan, channels: readonly string[], buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, bands: readonly ThumbnailBandResult[], view?: ToneMapView): ThumbnailJobResult {
+  const copy = (made: { finishMs: number; toneMapMs: number }) => ({
+    ...made,
+    rgbaHalf: rgbaHalfOf(buffer, layout).slice().buffer,
+    ...(layout.rgba8ByteOffset !== null ? { rgba8: rgba8Of(buffer, layout).slice().buffer } : {}),
+  });
+  if (wasMade(buffer, layout)) return thumbnailResult(plan, bands, copy({ finishMs: 0, toneMapMs: 0 }));
   const t0 = performance.now();
-  const rgbaHalf = finishInBuffer({ ...plan, names: channels }, buffer, layout).slice().buffer;
-  return thumbnailResult(plan, bands, rgbaHalf, performance.now() - t0);
+  const rgbaHalf = finishInBuffer({ ...plan, names: channels }, buffer, layout);
+  const t1 = performance.now();
+  if (view) toneMapHalfRgba(rgbaHalf, plan.widthPx, plan.heightPx, view.params, view.memo ?? undefined, rgba8Of(buffer, layout));
+  return thumbnailResult(plan, bands, copy({ finishMs: t1 - t0, toneMapMs: performance.now() - t1 }));
 }

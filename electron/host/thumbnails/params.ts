@@ -15,6 +15,9 @@ export interface ThumbnailDetail {
   thumbnail: Thumbnail;
   /** Box filter time in the worker (0 from the disk cache). */
   resizeMs: number;
+  /** The thumbnail through the view asked for, when it was made now (a disk-cache hit has none), and the time that took. */
+  rgba8?: Uint8ClampedArray;
+  toneMapMs?: number;
   /** What the pixels were made from originally: 'mip-level' or 'full-decode' (also for a disk-cache hit). */
   madeFrom: string;
 }

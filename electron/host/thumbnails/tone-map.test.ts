@@ -5,7 +5,7 @@ import { DEFAULT_DISPLAY, DISPLAY_TRANSFORMS, type DisplayParams } from '../../.
 import { toneMapImage } from '../../../shaders/tonemap-reference.js';
 import { HALF_TO_FLOAT } from '../../exr/index.js';
 import { lcg } from '../../exr/compression/test-layouts.js';
-import { isPerChannel, toneMapHalfRgba } from './tone-map.js';
+import { fillToneMapMemo, isPerChannel, sharedToneMapMemo, toneMapHalfRgba } from './tone-map.js';
 
 describe('toneMapHalfRgba', () => {
   it('equals the per-pixel reference for every transform, exposures that overflow and underflow, NaN and Inf', () => {
@@ -31,5 +31,19 @@ describe('toneMapHalfRgba', () => {
       }
     }
     expect(memoised).toBeGreaterThan(6);
+  });
+
+  it('gives the same pixels from a memo filled up front (every half value) as the reference, into a given array', () => {
+    const bits = Uint16Array.from({ length: 64 * 4 }, (_, i) => (i * 1021) & 0xffff);
+    const linear = Float32Array.from(bits, (h) => HALF_TO_FLOAT[h]!);
+    for (const transform of ['srgb', 'rec709', 'reinhard'] as const) {
+      const p: DisplayParams = { ...DEFAULT_DISPLAY, transform, exposureEv: 1.25, nanInf: false };
+      const memo = sharedToneMapMemo();
+      fillToneMapMemo(memo, p);
+      expect(memo.every((v) => v >= 0 && v <= 255)).toBe(true);
+      const into = new Uint8ClampedArray(bits.length);
+      expect(toneMapHalfRgba(bits, 64, 1, p, memo, into)).toBe(into);
+      expect(into).toEqual(toneMapImage(linear, 64, 1, p));
+    }
   });
 });

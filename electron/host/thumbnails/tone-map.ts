@@ -12,6 +12,18 @@ export function isPerChannel(p: DisplayParams): boolean {
   return PER_CHANNEL.has(p.transform) && p.channelView === 'rgb' && !p.falseColour && !p.clipping && !p.lut; // a 3D LUT mixes channels
 }
 
+/** A memo table (one entry per half value, -1 until computed) in shared memory: workers tone-mapping one view fill it
+ * together (a racing write stores the same value). */
+export function sharedToneMapMemo(): Int16Array {
+  return new Int16Array(new SharedArrayBuffer(65536 * 2)).fill(-1);
+}
+
+/** A view thumbnails are tone-mapped through on the workers, with its shared memo table (per-channel views). */
+export interface ToneMapView {
+  params: DisplayParams;
+  memo: Int16Array | null;
+}
+
 /** Memo tables by view, kept across calls: a folder of thumbnails shares one view. */
 const memos = new Map<string, Int16Array>();
 
@@ -29,19 +41,23 @@ function memoFor(p: DisplayParams): Int16Array {
 /**
  * Linear half RGBA (binary16 bits, interleaved) to 8-bit RGBA (alpha 255) through the view. For
  * per-channel transforms the reference is evaluated once per distinct half value (at most 65536
- * times, far fewer for a thumbnail) and looked up; otherwise it runs per pixel.
+ * times, far fewer for a thumbnail) and looked up (in `sharedMemo`, made for this view, when given); otherwise it runs
+ * per pixel. Written into `into` when given (pixels * 4 bytes).
  */
-export function toneMapHalfRgba(bits: Uint16Array, widthPx: number, heightPx: number, p: DisplayParams): Uint8ClampedArray {
+export function toneMapHalfRgba(bits: Uint16Array, widthPx: number, heightPx: number, p: DisplayParams, sharedMemo?: Int16Array, into?: Uint8ClampedArray): Uint8ClampedArray {
   const pixels = widthPx * heightPx;
   if (!isPerChannel(p) || p.nanInf) {
     const linear = new Float32Array(pixels * 4);
     for (let i = 0; i < linear.length; i++) linear[i] = HALF_TO_FLOAT[bits[i]!]!;
-    return toneMapImage(linear, widthPx, heightPx, p);
+    const mapped = toneMapImage(linear, widthPx, heightPx, p);
+    if (!into) return mapped;
+    into.set(mapped);
+    return into;
   }
-  const memo = memoFor(p);
-  const out = new Uint8ClampedArray(pixels * 4);
+  const memo = sharedMemo ?? memoFor(p);
+  const out = into ?? new Uint8ClampedArray(pixels * 4);
   // memo entries are 0..255 already: plain byte stores, the reference only on a value's first sight
-  const out8 = new Uint8Array(out.buffer);
+  const out8 = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   for (let i = 0; i < pixels * 4; i += 4) {
     let r = memo[bits[i]!]!;
     let g = memo[bits[i + 1]!]!;
@@ -57,6 +73,11 @@ export function toneMapHalfRgba(bits: Uint16Array, widthPx: number, heightPx: nu
     out8[i + 3] = 255;
   }
   return out;
+}
+
+/** Every entry of a per-channel view's memo computed now (a command that knows its one view, before its clock starts). */
+export function fillToneMapMemo(memo: Int16Array, p: DisplayParams): void {
+  for (let h = 0; h < 65536; h++) memoise(memo, h, p);
 }
 
 /** The 8-bit result for one half value through a per-channel view, computed once. */

@@ -1,0 +1,73 @@
+// The parsed headers of files by path and version (size, mtime): the library reads every header as it lists a folder,
+// and planning a thumbnail or a decode of the same file then reads nothing (a header read is four file operations on
+// the thread pool the encoders and cache writes share, and the workers wait for the plan).
+
+import type { PartInfo } from '../../exr/index.js';
+import { readHeader } from '../library/summary.js';
+
+interface Kept {
+  sizeBytes: number;
+  mtimeMs: number;
+  parts: PartInfo[];
+  costBytes: number;
+}
+
+/** Parsed headers cost a few times their bytes on disk in objects: a bound on what one entry holds. */
+const OBJECT_OVERHEAD_BYTES = 4096;
+
+export class HeaderCache {
+  private readonly byPath = new Map<string, Kept>();
+  private heldBytes = 0;
+  hits = 0;
+  reads = 0;
+
+  /** `budgetBytes`: about 2,000 4K renders' headers at the default. */
+  constructor(private readonly budgetBytes = 32 << 20) {}
+
+  /** Keeps a header just read (the least recently used go past the budget). */
+  put(path: string, sizeBytes: number, mtimeMs: number, parts: PartInfo[], headerBytes: number): void {
+    this.forget(path);
+    const costBytes = 2 * headerBytes + OBJECT_OVERHEAD_BYTES;
+    if (costBytes > this.budgetBytes) return;
+    this.byPath.set(path, { sizeBytes, mtimeMs, parts, costBytes });
+    this.heldBytes += costBytes;
+    for (const [oldest, kept] of this.byPath) {
+      if (this.heldBytes <= this.budgetBytes) break;
+      this.byPath.delete(oldest);
+      this.heldBytes -= kept.costBytes;
+    }
+  }
+
+  /** The header of exactly this version of the file, or null. */
+  get(path: string, sizeBytes: number, mtimeMs: number): PartInfo[] | null {
+    const kept = this.byPath.get(path);
+    if (!kept || kept.sizeBytes !== sizeBytes || kept.mtimeMs !== mtimeMs) return null;
+    // most recently used last
+    this.byPath.delete(path);
+    this.byPath.set(path, kept);
+    this.hits++;
+    return kept.parts;
+  }
+
+  /** The kept header, else read now and kept: an array when no file had to be read. */
+  partsOf(path: string, sizeBytes: number, mtimeMs: number): PartInfo[] | Promise<PartInfo[]> {
+    const kept = this.get(path, sizeBytes, mtimeMs);
+    if (kept) return kept;
+    this.reads++;
+    return readHeader(path).then(({ parts, headerBytes }) => {
+      this.put(path, sizeBytes, mtimeMs, parts, headerBytes);
+      return parts;
+    });
+  }
+
+  forget(path: string): void {
+    const kept = this.byPath.get(path);
+    if (!kept) return;
+    this.byPath.delete(path);
+    this.heldBytes -= kept.costBytes;
+  }
+
+  get sizeBytes(): number {
+    return this.heldBytes;
+  }
+}
