@@ -12,6 +12,9 @@
 # at 2. The set's four files have four plane sizes, so a cold run makes 24-48 plane buffers (planeBuffers.made): two
 # or three files' worth in rotation for each size. Each bench summary also has the thumbnail pass's overDecode: 0.90-0.97
 # cold and 0.93-0.99 warm at 16 cores (1.46-1.56 at 315135c, when the main thread finished every thumbnail).
+# At abf8eba (workers hold their next band), VARIANTS="cold warm" CORES="16 8 2" ROUNDS=3: cold over warm 0.90/0.945/
+# 1.09 at 16 cores, 0.96/0.98/0.98 at 8, 0.86/0.81/1.01 at 2 (medians 0.945, 0.982, 0.861); cold 1.56-1.63x OpenEXR
+# at 16 cores, 1.45-1.70x at 8, 1.29-1.68x at 2.
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),

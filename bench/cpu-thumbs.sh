@@ -11,6 +11,11 @@
 # Measured 2026-11-26 at 33dc2f9 (H200 machine): thumbs 1.17-1.26x the cold decode (medians of 3 runs of 4-5 rounds;
 # with UV_THREADPOOL_SIZE=16, 1.24-1.33x), while bench's thumbnail pass ran 0.92-1.0x its decode pass. The command's main thread was busy 180 of the last 320 ms
 # (a --cpu-prof profile: tone mapping, band messages, PNG and cache writes), and its workers wait on it for bands.
+# At abf8eba (workers hold their next band; headers from the library; tone-mapping in the finishing worker; cache
+# writes without a copy), three runs of 5 rounds: 1.074x, 1.146x, 1.079x; thumbs on a warm cache 44-49 ms (was 75).
+# Traced then: the workers still idle ~350-480 ms in all (the decode's: 16-46 ms), each waiting for the main thread to
+# post its next band (~90 of the command's ~170 ms busy: PNG encodes' and cache writes' file calls, crc32, sharp's
+# pipelines, GC, band messages).
 set -u
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = --prepare ]; then
