@@ -19,7 +19,7 @@ import { GATE, GATES_PER_WORKER, type TaskReply, type TaskRequest } from './mess
 import type { TaskTypes } from './tasks.js';
 
 export interface JobTimings {
-  /** Waiting for a free worker, until the job's first task started. */
+  /** Waiting for a worker, until the job's first task was handed to one (where it may wait behind the task running). */
   queueMs: number;
   /** Inside the workers, summed over the job's tasks. */
   workerMs: number;
