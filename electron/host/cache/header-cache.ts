@@ -4,47 +4,39 @@
 
 import type { PartInfo } from '../../exr/index.js';
 import { readHeader } from '../library/summary.js';
+import { RamCache } from './ram-cache.js';
 
 interface Kept {
   sizeBytes: number;
   mtimeMs: number;
   parts: PartInfo[];
-  costBytes: number;
 }
 
 /** Parsed headers cost a few times their bytes on disk in objects: a bound on what one entry holds. */
 const OBJECT_OVERHEAD_BYTES = 4096;
 
 export class HeaderCache {
-  private readonly byPath = new Map<string, Kept>();
-  private heldBytes = 0;
+  /** By path: one version of a file at a time. */
+  private readonly kept: RamCache<Kept>;
   hits = 0;
   reads = 0;
 
   /** `budgetBytes`: about 2,000 4K renders' headers at the default. */
-  constructor(private readonly budgetBytes = 32 << 20) {}
+  constructor(budgetBytes = 32 << 20) {
+    this.kept = new RamCache<Kept>(budgetBytes);
+  }
 
   /** Keeps a header just read (the least recently used go past the budget). */
   put(path: string, sizeBytes: number, mtimeMs: number, parts: PartInfo[], headerBytes: number): void {
-    this.forget(path);
-    const costBytes = 2 * headerBytes + OBJECT_OVERHEAD_BYTES;
-    if (costBytes > this.budgetBytes) return;
-    this.byPath.set(path, { sizeBytes, mtimeMs, parts, costBytes });
-    this.heldBytes += costBytes;
-    for (const [oldest, kept] of this.byPath) {
-      if (this.heldBytes <= this.budgetBytes) break;
-      this.byPath.delete(oldest);
-      this.heldBytes -= kept.costBytes;
-    }
+    this.kept.set(path, { sizeBytes, mtimeMs, parts }, 2 * headerBytes + OBJECT_OVERHEAD_BYTES);
   }
 
   /** The header of exactly this version of the file, or null. */
   get(path: string, sizeBytes: number, mtimeMs: number): PartInfo[] | null {
-    const kept = this.byPath.get(path);
+    const kept = this.kept.peek(path);
     if (!kept || kept.sizeBytes !== sizeBytes || kept.mtimeMs !== mtimeMs) return null;
-    // most recently used last
-    this.byPath.delete(path);
-    this.byPath.set(path, kept);
+    // most recently used now
+    this.kept.get(path);
     this.hits++;
     return kept.parts;
   }
@@ -61,13 +53,10 @@ export class HeaderCache {
   }
 
   forget(path: string): void {
-    const kept = this.byPath.get(path);
-    if (!kept) return;
-    this.byPath.delete(path);
-    this.heldBytes -= kept.costBytes;
+    this.kept.delete(path);
   }
 
   get sizeBytes(): number {
-    return this.heldBytes;
+    return this.kept.sizeBytes;
   }
 }
