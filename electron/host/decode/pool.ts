@@ -291,12 +291,16 @@ export class DecodePool {
     slot.recalled.add(posted.requestId);
     this.recalls++;
     posted.task.attempts--;
-    const { job } = posted;
-    if (!job.settled) {
-      job.redo.unshift(posted.task);
-      if (!this.queue.includes(job)) this.queue.push(job);
-    }
+    this.requeue(posted.job, posted.task, 'front');
     return true;
+  }
+
+  /** A task handed out that must run again: into its job's redo list, and the job back in the queue. */
+  private requeue(job: Job, task: TaskState, where: 'front' | 'back'): void {
+    if (job.settled) return;
+    if (where === 'front') job.redo.unshift(task);
+    else job.redo.push(task);
+    if (!this.queue.includes(job)) this.queue.push(job);
   }
 
   /**
@@ -305,19 +309,20 @@ export class DecodePool {
    */
   private recallForUrgent(): void {
     if (this.tasksPerWorker === 1 || this.queue.length === 0) return;
-    // the common case, every job of one priority, costs two passes and no sorting
-    let mostUrgentQueued = Infinity;
-    for (const job of this.queue) mostUrgentQueued = Math.min(mostUrgentQueued, job.priority);
-    let leastUrgentHeld = -Infinity;
-    for (const slot of this.slots) for (let i = 1; i < slot.posted.length; i++) leastUrgentHeld = Math.max(leastUrgentHeld, slot.posted[i]!.job.priority);
-    if (mostUrgentQueued >= leastUrgentHeld) return;
     const held: { slot: Slot; posted: Posted }[] = [];
     let nextOn = 0;
+    let leastUrgentHeld = -Infinity;
     for (const slot of this.slots) {
       if (slot.posted.length <= 1) nextOn++;
-      for (let i = 1; i < slot.posted.length; i++) held.push({ slot, posted: slot.posted[i]! });
+      for (let i = 1; i < slot.posted.length; i++) {
+        held.push({ slot, posted: slot.posted[i]! });
+        leastUrgentHeld = Math.max(leastUrgentHeld, slot.posted[i]!.job.priority);
+      }
     }
-    if (held.length === 0) return;
+    // the common case, every job of one priority, stops here: no sorting
+    let mostUrgentQueued = Infinity;
+    for (const job of this.queue) mostUrgentQueued = Math.min(mostUrgentQueued, job.priority);
+    if (mostUrgentQueued >= leastUrgentHeld) return;
     held.sort((a, b) => b.posted.job.priority - a.posted.job.priority);
     const waiting = [...this.queue].sort((a, b) => a.priority - b.priority || a.seq - b.seq);
     let h = 0;
@@ -432,13 +437,10 @@ export class DecodePool {
       const { job, task } = posted;
       if (job.settled) continue;
       // a task that had not started is handed out again as it was; the one that had, once more at most
-      if (Atomics.load(slot.gates, posted.gate) !== GATE.started) {
-        task.attempts--;
-        job.redo.push(task);
-        if (!this.queue.includes(job)) this.queue.push(job);
-      } else if (task.attempts < 2) {
-        job.redo.push(task);
-        if (!this.queue.includes(job)) this.queue.push(job);
+      const started = Atomics.load(slot.gates, posted.gate) === GATE.started;
+      if (!started) task.attempts--;
+      if (!started || task.attempts < 2) {
+        this.requeue(job, task, 'back');
       } else {
         this.fail(job, new ExrError('io', `the decode worker stopped twice on this file (${error.message}); it may be too large or damaged`));
       }
