@@ -37,7 +37,8 @@ import { DEFAULT_LIBRARY_TIMING, Library } from './library/library.js';
 import { embeddedPreview } from './thumbnails/embedded-preview.js';
 import { readSummary } from './library/summary.js';
 import { thumbnailOnPool } from './thumbnails/on-pool.js';
-import { prepareToneMap, toneMapOnPool, ToneMapMemos } from './thumbnails/tone-map-on-pool.js';
+import { prepareToneMap, toneMapOnPool } from './thumbnails/tone-map-on-pool.js';
+import { viewMemo } from './thumbnails/tone-map.js';
 import { thumbnailParams, type ThumbnailDetail } from './thumbnails/params.js';
 import type { ThumbnailJobResult } from './thumbnails/job.js';
 import { FrameRing, type FrameRingStats } from './playback/frame-ring.js';
@@ -117,7 +118,6 @@ class NodeHost implements Host {
   private readonly memory: PlaneMemory;
   private readonly disk: DiskCache;
   private readonly ring: FrameRing;
-  private readonly toneMapMemos = new ToneMapMemos();
   /** Headers the library read, for planning decodes and thumbnails without reading them again. */
   private readonly headers = new HeaderCache();
   private readonly listeners = new Set<(event: HostEvent) => void>();
@@ -337,7 +337,7 @@ class NodeHost implements Host {
       if (cached) return cached;
       const priority = this.visible.size === 0 ? request.priority : this.visible.has(request.fileId) ? 'thumbnail-visible' : 'thumbnail-hidden';
       const key = `thumb\0${absPath}\0${entry.sizeBytes}\0${entry.mtimeMs}\0${params}${view ? `\0${JSON.stringify(view)}` : ''}`;
-      const toneMap = view ? { params: view, memo: this.toneMapMemos.of(view) } : undefined;
+      const toneMap = view ? { params: view, memo: viewMemo(view) } : undefined;
       const { result, timings } = await this.broker.run<ThumbnailJobResult>(
         key,
         { fileId: request.fileId, kind: 'thumbnail' },
@@ -464,11 +464,11 @@ class NodeHost implements Host {
   }
 
   toneMapThumbnail(thumbnail: { rgbaHalf: ArrayBuffer; widthPx: number; heightPx: number }, view: DisplayParams, priority: Priority): Promise<{ rgba8: Uint8ClampedArray; toneMapMs: number }> {
-    return toneMapOnPool(this.pool, this.toneMapMemos, thumbnail.rgbaHalf, thumbnail.widthPx, thumbnail.heightPx, view, POOL_PRIORITY[priority] - 0.5);
+    return toneMapOnPool(this.pool, thumbnail.rgbaHalf, thumbnail.widthPx, thumbnail.heightPx, view, POOL_PRIORITY[priority] - 0.5);
   }
 
   prepareToneMap(view: DisplayParams): void {
-    prepareToneMap(this.toneMapMemos, view);
+    prepareToneMap(view);
   }
 
   async startWorkers(options: { warmJobs?: boolean } = {}): Promise<void> {

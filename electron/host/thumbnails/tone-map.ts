@@ -27,12 +27,17 @@ export interface ToneMapView {
 /** Memo tables by view, kept across calls: a folder of thumbnails shares one view. */
 const memos = new Map<string, Int16Array>();
 
-function memoFor(p: DisplayParams): Int16Array {
+/**
+ * The memo table of a per-channel view (null for any other view), kept across calls; in shared memory, so that it can
+ * go to the decode workers tone-mapping through the view (see ToneMapView).
+ */
+export function viewMemo(p: DisplayParams): Int16Array | null {
+  if (!isPerChannel(p) || p.nanInf) return null;
   const key = JSON.stringify(p);
   let memo = memos.get(key);
   if (!memo) {
     if (memos.size >= 16) memos.delete(memos.keys().next().value!);
-    memo = new Int16Array(65536).fill(-1);
+    memo = sharedToneMapMemo();
     memos.set(key, memo);
   }
   return memo;
@@ -54,7 +59,7 @@ export function toneMapHalfRgba(bits: Uint16Array, widthPx: number, heightPx: nu
     into.set(mapped);
     return into;
   }
-  const memo = sharedMemo ?? memoFor(p);
+  const memo = sharedMemo ?? viewMemo(p)!;
   const out = into ?? new Uint8ClampedArray(pixels * 4);
   // memo entries are 0..255 already: plain byte stores, the reference only on a value's first sight
   const out8 = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
