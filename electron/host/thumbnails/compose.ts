@@ -1,12 +1,13 @@
 // A thumbnail finished from its bands' sums: added up, divided by each bin's sample count, clamped and rounded to half
-// RGBA. In the native kernels where they loaded (thumb_finish.c, the same arithmetic), else here.
+// RGBA (in the native kernels where they loaded, thumb_finish.c, the same arithmetic; else here), and tone-mapped.
 
 import { nativeKernels } from '../../exr/compression/native.js';
 import { floatToHalf, type Level, type PartInfo } from '../../exr/index.js';
-import { bandSums, rgbaHalfOf, wholeSums, type ThumbnailSumsLayout } from './band-sums.js';
+import { bandSums, rgba8Of, rgbaHalfOf, wholeSums, type ThumbnailSumsLayout } from './band-sums.js';
 import { binCounts, binMeans } from './binned-decode.js';
 import { HALF_MAX } from './bins.js';
 import type { ThumbnailChannels } from './channels.js';
+import { toneMapHalfRgba, type ToneMapView } from './tone-map.js';
 
 /** What a thumbnail is finished from: its level, its size, the channels it shows and those its sums are of (`names`). */
 export interface ThumbnailShape {
@@ -37,6 +38,18 @@ export function finishInBuffer(shape: ThumbnailShape, buffer: SharedArrayBuffer,
   const rgba = Int32Array.from([channelOf(r), channelOf(g), channelOf(b), channelOf(choice.a)]);
   nativeKernels.finishThumbnail(new Float64Array(buffer), layout.countersBytes / 8, bands, names.length, widthPx, heightPx, countX, countY, rgba, out);
   return out;
+}
+
+/**
+ * The thumbnail made in its job's shared buffer, by the worker whose band came in last or by the main thread's
+ * fallback: finishInBuffer, then with a view its 8-bit RGBA into the layout's region. The time each took.
+ */
+export function makeInBuffer(shape: ThumbnailShape, buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, view?: ToneMapView): { finishMs: number; toneMapMs: number } {
+  const t0 = performance.now();
+  const rgbaHalf = finishInBuffer(shape, buffer, layout);
+  const t1 = performance.now();
+  if (view) toneMapHalfRgba(rgbaHalf, shape.widthPx, shape.heightPx, view.params, view.memo ?? undefined, rgba8Of(buffer, layout));
+  return { finishMs: t1 - t0, toneMapMs: performance.now() - t1 };
 }
 
 /**

@@ -5,9 +5,9 @@ import type { AbortSignalLike } from '../../exr/reader.js';
 import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './channels.js';
 import { SANE_HALF } from './bins.js';
 import { decodeBinned, sumBins } from './binned-decode.js';
-import { bandIsIn, bandSums, countBandIn, markMade, rgba8Of, type ThumbnailSumsLayout } from './band-sums.js';
-import { toneMapHalfRgba, type ToneMapView } from './tone-map.js';
-import { clampHalf, finishInBuffer, toRgbaHalf } from './compose.js';
+import { bandIsIn, bandSums, countBandIn, markMade, type ThumbnailSumsLayout } from './band-sums.js';
+import type { ToneMapView } from './tone-map.js';
+import { clampHalf, makeInBuffer, toRgbaHalf } from './compose.js';
 
 export interface ThumbnailJobArgs {
   path: string;
@@ -130,15 +130,12 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
     timings: { readMs: timings.readMs, decompressMs: timings.decompressMs, unpackMs: 0, bytesRead: 0, chunks: timings.chunks, resizeMs: timings.resizeMs, toneMapMs: 0 },
   };
   if (countBandIn(buffer, layout, band)) {
-    const t0 = performance.now();
-    const rgbaHalf = finishInBuffer({ part, level, choice: args.sums.choice, names: args.channels, widthPx: args.widthPx, heightPx: args.heightPx }, buffer, layout);
-    const t1 = performance.now();
-    // here rather than in a task of its own: no message, no copy, no wait for a worker
-    if (args.view) toneMapHalfRgba(rgbaHalf, args.widthPx, args.heightPx, args.view.params, args.view.memo ?? undefined, rgba8Of(buffer, layout));
+    // tone-mapped here rather than in a task of its own: no message, no copy, no wait for a worker
+    const made = makeInBuffer({ part, level, choice: args.sums.choice, names: args.channels, widthPx: args.widthPx, heightPx: args.heightPx }, buffer, layout, args.view);
     markMade(buffer, layout);
     result.made = true;
-    result.timings.resizeMs += t1 - t0;
-    result.timings.toneMapMs = performance.now() - t1;
+    result.timings.resizeMs += made.finishMs;
+    result.timings.toneMapMs = made.toneMapMs;
   }
   return result;
 }

@@ -8,10 +8,10 @@ import type { DecodePool, JobHandle, JobPlan } from '../decode/pool.js';
 import type { PartInfo } from '../../exr/index.js';
 import { readHeaderParts } from '../library/summary.js';
 import { layoutSums, resetCounters, rgba8Of, rgbaHalfOf, wasMade, type ThumbnailSumsLayout } from './band-sums.js';
-import { toneMapHalfRgba, type ToneMapView } from './tone-map.js';
+import type { ToneMapView } from './tone-map.js';
 import { bandBinRows } from './binned-decode.js';
 import { channelsOf } from './channels.js';
-import { finishInBuffer } from './compose.js';
+import { makeInBuffer } from './compose.js';
 import { planThumbnail, thumbnailResult, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobResult, type ThumbnailPlan } from './job.js';
 
 /**
@@ -93,9 +93,5 @@ export function thumbnailFromShared(plan: ThumbnailPlan, channels: readonly stri
     ...(layout.rgba8ByteOffset !== null ? { rgba8: rgba8Of(buffer, layout).slice().buffer } : {}),
   });
   if (wasMade(buffer, layout)) return thumbnailResult(plan, bands, copy({ finishMs: 0, toneMapMs: 0 }));
-  const t0 = performance.now();
-  const rgbaHalf = finishInBuffer({ ...plan, names: channels }, buffer, layout);
-  const t1 = performance.now();
-  if (view) toneMapHalfRgba(rgbaHalf, plan.widthPx, plan.heightPx, view.params, view.memo ?? undefined, rgba8Of(buffer, layout));
-  return thumbnailResult(plan, bands, copy({ finishMs: t1 - t0, toneMapMs: performance.now() - t1 }));
+  return thumbnailResult(plan, bands, copy(makeInBuffer({ ...plan, names: channels }, buffer, layout, view)));
 }
