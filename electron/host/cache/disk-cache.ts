@@ -1,6 +1,6 @@
 // Thumbnails on disk in the user data folder: one file per (image path, thumbnail parameters), checked on read, replaced when the image changes.
 
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -47,6 +47,7 @@ export class DiskCache {
   readonly stats: DiskCacheStats = { hits: 0, misses: 0, corrupt: 0, stale: 0, writes: 0, writeErrors: 0 };
   private readonly pendingWrites = new Set<Promise<void>>();
   private readonly madeDirs = new Set<string>();
+  private tempCount = 0;
 
   /** `folder`: where the thumbnail files live, e.g. <user data>/thumbnails. */
   constructor(readonly folder: string) {}
@@ -97,7 +98,8 @@ export class DiskCache {
     const write = (async () => {
       const file = this.fileFor(entry.meta.path, entry.meta.params);
       const dir = this.dirFor(entry.meta.path);
-      const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+      // unique among this process's writes (the counter) and other processes' (the pid)
+      const temp = `${file}.${process.pid}-${++this.tempCount}.tmp`;
       try {
         await this.writeIn(dir, temp, encodeCacheFile(entry));
         await rename(temp, file);
