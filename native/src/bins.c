@@ -163,3 +163,7 @@ int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *
   columns_by_table(first, stride, lineCount, n, table, col);
   return sum_runs(ctx, lines, col);
 }
+
+void exr_compose_half_table(const uint16_t *lut, int64_t used, float *out) {
+  for (int64_t code = 0; code < used; code++) out[code] = sane_half(lut[code]);
+}

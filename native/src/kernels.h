@@ -7,7 +7,7 @@
 #include <string.h>
 
 /** Bumped whenever an exported function changes its arguments: native.ts refuses an addon of another version. */
-#define EXR_KERNELS_ABI 6
+#define EXR_KERNELS_ABI 8
 
 /** Scratch buffers of one context; each kernel uses its own so that they never alias each other. */
 enum {
@@ -82,6 +82,9 @@ static inline uint32_t exr_bytes_per_sample(int32_t pixelType) { return pixelTyp
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the kernels copy samples in host order into little-endian layouts: little-endian hosts only"
+/** out[code] = the value SANE_HALF gives half bits lut[code], for code < used: a PIZ chunk's codes as values. */
+void exr_compose_half_table(const uint16_t *lut, int64_t used, float *out);
+
 #endif
 
 /* Little-endian loads and stores at any alignment: memcpy compiles to one move, and unlike byte
@@ -135,23 +138,31 @@ typedef struct ExrHalfLines {
 
 /** A thumbnail job's sums (band-sums.ts) to finish into half RGBA; lengths in elements. */
 typedef struct ExrThumbnailSums {
-  double *sums; /* the job's buffer as float64: whole sums at wholeStart (channel after channel), band slots */
+  const double *sums; /* the job's buffer as float64: the band slots */
   size_t sumsLength;
-  int64_t wholeStart, channelCount, widthPx, heightPx, bandCount;
+  int64_t channelCount, widthPx, heightPx, bandCount;
   const int32_t *bands; /* per band: element offset of its slot, first bin row, elements a channel */
   const double *countX, *countY; /* per channel: samples in each bin column (widthPx) and bin row (heightPx) */
   size_t countXLength, countYLength;
   int32_t rgba[4]; /* channel of R, G, B, A, or -1 (0 for a colour, 1.0 for alpha) */
   uint16_t *out;
   size_t outLength;
+  const int16_t *memo; /* a per-channel view's memo (65536 entries, -1 where not computed yet), or NULL */
+  uint8_t *rgba8;      /* 8-bit RGBA through the memo (with memo) */
+  size_t rgba8Length;
+  int64_t firstMiss; /* set: the first pixel whose R, G or B value the memo has no entry for (pixels when none, or no memo) */
 } ExrThumbnailSums;
 
-/** Adds the bands into the whole sums, divides by the bins' counts, writes half RGBA: composeThumbnail's result. */
-int exr_finish_thumbnail(ExrContext *ctx, const ExrThumbnailSums *t);
+/** Adds the bands up, divides by the bins' counts, writes half RGBA (composeThumbnail's result), and 8-bit RGBA from
+ * the memo up to t->firstMiss. */
+int exr_finish_thumbnail(ExrContext *ctx, ExrThumbnailSums *t);
 
 /** table: 65536 floats, the value of each half code. halfBits: the table is SANE_HALF, so the CPU may convert the
  * halves itself. anyOrder: every bin holds at most 2^13 samples, so its sums are exact in any order (see bins.c).
  * Checks every index against the lengths. */
 int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *table, int halfBits, int anyOrder);
+
+/** out[code] = the value SANE_HALF gives half bits lut[code], for code < used: a PIZ chunk's codes as values. */
+void exr_compose_half_table(const uint16_t *lut, int64_t used, float *out);
 
 #endif

@@ -35,6 +35,7 @@ static const char *type_name(napi_typedarray_type type) {
   switch (type) {
     case napi_uint8_array: return "Uint8Array";
     case napi_uint16_array: return "Uint16Array";
+    case napi_int16_array: return "Int16Array";
     case napi_int32_array: return "Int32Array";
     case napi_float32_array: return "Float32Array";
     case napi_float64_array: return "Float64Array";
@@ -262,20 +263,24 @@ static napi_value sum_half_lines(napi_env env, napi_callback_info info) {
   return finish(env, ctx, exr_sum_half_lines(ctx, &lines, table.data, halfBits, anyOrder));
 }
 
-/* finishThumbnail(sums: Float64Array, wholeStart, bands: Int32Array, channelCount, widthPx, heightPx,
- *                 countX: Float64Array, countY: Float64Array, rgba: Int32Array(4), out: Uint16Array) */
+/* finishThumbnail(sums: Float64Array, bands: Int32Array, channelCount, widthPx, heightPx, countX: Float64Array,
+ *                 countY: Float64Array, rgba: Int32Array(4), out: Uint16Array, memo: Int16Array(65536) | null,
+ *                 rgba8: Uint8Array | null): number, the first pixel the memo had no entry for (pixels when none) */
 static napi_value finish_thumbnail(napi_env env, napi_callback_info info) {
-  napi_value args[10];
-  View sums, bands, countX, countY, rgba, out;
+  napi_value args[11];
+  View sums, bands, countX, countY, rgba, out, memo = {0}, rgba8 = {0};
   ExrThumbnailSums t;
-  ExrContext *ctx = get_args(env, info, 10, args);
-  if (!ctx || !get_view(env, args[0], napi_float64_array, "sums", &sums) || !get_int64(env, args[1], "wholeStart", &t.wholeStart) ||
-      !get_view(env, args[2], napi_int32_array, "bands", &bands) || !get_int64(env, args[3], "channelCount", &t.channelCount) ||
-      !get_int64(env, args[4], "widthPx", &t.widthPx) || !get_int64(env, args[5], "heightPx", &t.heightPx) ||
-      !get_view(env, args[6], napi_float64_array, "countX", &countX) || !get_view(env, args[7], napi_float64_array, "countY", &countY) ||
-      !get_view(env, args[8], napi_int32_array, "rgba", &rgba) || !get_view(env, args[9], napi_uint16_array, "out", &out)) {
+  ExrContext *ctx = get_args(env, info, 11, args);
+  if (!ctx || !get_view(env, args[0], napi_float64_array, "sums", &sums) || !get_view(env, args[1], napi_int32_array, "bands", &bands) ||
+      !get_int64(env, args[2], "channelCount", &t.channelCount) || !get_int64(env, args[3], "widthPx", &t.widthPx) ||
+      !get_int64(env, args[4], "heightPx", &t.heightPx) || !get_view(env, args[5], napi_float64_array, "countX", &countX) ||
+      !get_view(env, args[6], napi_float64_array, "countY", &countY) || !get_view(env, args[7], napi_int32_array, "rgba", &rgba) ||
+      !get_view(env, args[8], napi_uint16_array, "out", &out)) {
     return NULL;
   }
+  const int withMemo = !is_nullish(env, args[9]);
+  if (withMemo && (!get_view(env, args[9], napi_int16_array, "memo", &memo) || !get_view(env, args[10], napi_uint8_array, "rgba8", &rgba8))) return NULL;
+  if (withMemo && memo.length != 65536) return throw_type_error(env, "memo", "Int16Array of 65536 entries");
   if (bands.length % 3 != 0) return throw_type_error(env, "bands", "Int32Array of 3 numbers a band");
   if (rgba.length != 4) return throw_type_error(env, "rgba", "Int32Array of 4 channel indices");
   t.sums = sums.data;
@@ -289,7 +294,26 @@ static napi_value finish_thumbnail(napi_env env, napi_callback_info info) {
   memcpy(t.rgba, rgba.data, sizeof t.rgba);
   t.out = out.data;
   t.outLength = out.length;
-  return finish(env, ctx, exr_finish_thumbnail(ctx, &t));
+  t.memo = withMemo ? memo.data : NULL;
+  t.rgba8 = withMemo ? rgba8.data : NULL;
+  t.rgba8Length = withMemo ? rgba8.length : 0;
+  const int status = exr_finish_thumbnail(ctx, &t);
+  finish(env, ctx, status);
+  return status == EXR_OK ? number(env, (double)t.firstMiss) : NULL;
+}
+
+/* composeHalfTable(lut: Uint16Array, used: number, out: Float32Array): out[code] = SANE_HALF[lut[code]] for code < used */
+static napi_value compose_half_table(napi_env env, napi_callback_info info) {
+  napi_value args[3];
+  View lut, out;
+  int64_t used;
+  if (!get_args(env, info, 3, args) || !get_view(env, args[0], napi_uint16_array, "lut", &lut) || !get_int64(env, args[1], "used", &used) ||
+      !get_view(env, args[2], napi_float32_array, "out", &out)) {
+    return NULL;
+  }
+  if (used < 0 || (uint64_t)used > lut.length || (uint64_t)used > out.length) return throw_type_error(env, "used", "count within both arrays");
+  exr_compose_half_table(lut.data, used, out.data);
+  return NULL;
 }
 
 /* adviseHugePages(view: Uint8Array): boolean. Asks Linux to back the view's whole 4 KB pages with 2 MB pages
@@ -338,6 +362,7 @@ NAPI_MODULE_INIT() {
     {"b44Into", NULL, b44_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"sumHalfLines", NULL, sum_half_lines, NULL, NULL, NULL, napi_enumerable, ctx},
     {"finishThumbnail", NULL, finish_thumbnail, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"composeHalfTable", NULL, compose_half_table, NULL, NULL, NULL, napi_enumerable, ctx},
     {"adviseHugePages", NULL, advise_huge_pages, NULL, NULL, NULL, napi_enumerable, ctx},
   };
   if (napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties) != napi_ok) return NULL;

@@ -1,4 +1,8 @@
-// A thumbnail finished from its bands' sums, as job.ts's composeThumbnail does: added up, divided, half RGBA.
+// A thumbnail finished from its bands' sums, as compose.ts's composeThumbnail does: added up, divided, half RGBA; and
+// tone-mapped to 8-bit RGBA through a view's memo table where one is given.
+//
+// A bin row at a time, in this thread's scratch: no whole-image sums in the job's shared buffer, whose first touch in a
+// fresh buffer (1.2 MB for a 256-pixel thumbnail of four channels) cost more than the arithmetic.
 //
 // The same operations in the same order as the TypeScript (bands added in order; each mean a float64 division rounded
 // to float32; clamped to ±65504; rounded to half, nearest even), so both give the same halves bit for bit. Native
@@ -29,12 +33,12 @@ static uint16_t float_to_half(float value) {
   return (uint16_t)(sign | rounded);
 }
 
-int exr_finish_thumbnail(ExrContext *ctx, const ExrThumbnailSums *t) {
+int exr_finish_thumbnail(ExrContext *ctx, ExrThumbnailSums *t) {
   const int64_t channels = t->channelCount, width = t->widthPx, height = t->heightPx;
   if (channels < 1 || width < 1 || height < 1 || t->bandCount < 0) return exr_fail(ctx, "bad thumbnail geometry");
   const uint64_t pixels = (uint64_t)width * (uint64_t)height;
-  if (t->wholeStart < 0 || (uint64_t)t->wholeStart + (uint64_t)channels * pixels > t->sumsLength) return exr_fail(ctx, "whole sums past the buffer");
   if (t->outLength != 4 * pixels) return exr_fail(ctx, "half RGBA of the wrong size");
+  if (t->rgba8 && t->rgba8Length != 4 * pixels) return exr_fail(ctx, "8-bit RGBA of the wrong size");
   if (t->countXLength != (uint64_t)channels * (uint64_t)width || t->countYLength != (uint64_t)channels * (uint64_t)height) return exr_fail(ctx, "bin counts of the wrong size");
   for (int k = 0; k < 4; k++) {
     if (t->rgba[k] < -1 || t->rgba[k] >= channels) return exr_fail(ctx, "RGBA channel out of range");
@@ -44,41 +48,64 @@ int exr_finish_thumbnail(ExrContext *ctx, const ExrThumbnailSums *t) {
     if (start < 0 || tyMin < 0 || length < 0 || (uint64_t)start + (uint64_t)channels * (uint64_t)length > t->sumsLength) return exr_fail(ctx, "band sums past the buffer");
     if ((uint64_t)tyMin * (uint64_t)width + (uint64_t)length > pixels) return exr_fail(ctx, "band sums past the thumbnail");
   }
-  float *means = exr_scratch(ctx, SCRATCH_COLUMNS, (size_t)channels * pixels * sizeof(float));
-  if (!means) return EXR_FAIL;
-  double *sums = t->sums;
-  for (int64_t c = 0; c < channels; c++) {
-    double *whole = sums + t->wholeStart + c * (int64_t)pixels;
-    memset(whole, 0, pixels * sizeof(double));
-    for (int64_t b = 0; b < t->bandCount; b++) {
-      const int64_t start = t->bands[3 * b], tyMin = t->bands[3 * b + 1], length = t->bands[3 * b + 2];
-      const double *from = sums + start + c * length;
-      double *into = whole + tyMin * width;
-      for (int64_t i = 0; i < length; i++) into[i] += from[i];
-    }
-    const double *countX = t->countX + c * width, *countY = t->countY + c * height;
-    float *m = means + c * (int64_t)pixels;
-    for (int64_t ty = 0; ty < height; ty++) {
+  // one bin row at a time: its sums (every channel), its means and the row above's (an empty bin takes the upper
+  // neighbour's mean where it has no left one)
+  double *rowSums = exr_scratch(ctx, SCRATCH_COLUMNS, (size_t)channels * (size_t)width * (sizeof(double) + 2 * sizeof(float)));
+  if (!rowSums) return EXR_FAIL;
+  float *means = (float *)(rowSums + channels * width), *above = means + channels * width;
+  t->firstMiss = (int64_t)pixels;
+  for (int64_t ty = 0; ty < height; ty++) {
+    const int64_t rowStart = ty * width;
+    for (int64_t c = 0; c < channels; c++) {
+      // the bands in order, as the TypeScript adds them into its whole sums: the same additions, the same doubles
+      double *sum = rowSums + c * width;
+      memset(sum, 0, (size_t)width * sizeof(double));
+      for (int64_t b = 0; b < t->bandCount; b++) {
+        const int64_t slotStart = t->bands[3 * b + 1] * width, length = t->bands[3 * b + 2];
+        const int64_t lo = slotStart > rowStart ? slotStart : rowStart, hi = slotStart + length < rowStart + width ? slotStart + length : rowStart + width;
+        const double *from = t->sums + t->bands[3 * b] + c * length - slotStart;
+        for (int64_t i = lo; i < hi; i++) sum[i - rowStart] += from[i];
+      }
+      const double *countX = t->countX + c * width, countY = t->countY[c * height + ty];
+      float *m = means + c * width;
+      const float *up = above + c * width;
       for (int64_t tx = 0; tx < width; tx++) {
-        const int64_t i = ty * width + tx;
-        const double count = countY[ty] * countX[tx];
-        m[i] = count > 0 ? (float)(whole[i] / count) : tx > 0 ? m[i - 1] : ty > 0 ? m[i - width] : 0.0f;
+        const double count = countY * countX[tx];
+        m[tx] = count > 0 ? (float)(sum[tx] / count) : tx > 0 ? m[tx - 1] : ty > 0 ? up[tx] : 0.0f;
       }
     }
-  }
-  for (int k = 0; k < 4; k++) {
-    uint16_t *out = t->out + k;
-    if (t->rgba[k] < 0) {
-      const uint16_t none = k == 3 ? 0x3c00 : 0;
-      for (uint64_t i = 0; i < pixels; i++) out[4 * i] = none;
-      continue;
+    uint16_t *out = t->out + 4 * rowStart;
+    for (int k = 0; k < 4; k++) {
+      if (t->rgba[k] < 0) {
+        const uint16_t none = k == 3 ? 0x3c00 : 0;
+        for (int64_t tx = 0; tx < width; tx++) out[4 * tx + k] = none;
+        continue;
+      }
+      const float *m = means + t->rgba[k] * width;
+      for (int64_t tx = 0; tx < width; tx++) {
+        float v = m[tx];
+        v = v > 65504.0f ? 65504.0f : v < -65504.0f ? -65504.0f : v;
+        out[4 * tx + k] = float_to_half(v);
+      }
     }
-    const float *m = means + t->rgba[k] * (int64_t)pixels;
-    for (uint64_t i = 0; i < pixels; i++) {
-      float v = m[i];
-      v = v > 65504.0f ? 65504.0f : v < -65504.0f ? -65504.0f : v;
-      out[4 * i] = float_to_half(v);
+    // tone-mapped through the view's memo while the row is in cache, up to the first value it has not seen
+    if (t->memo && t->firstMiss == (int64_t)pixels) {
+      uint8_t *rgba8 = t->rgba8 + 4 * rowStart;
+      for (int64_t tx = 0; tx < width; tx++) {
+        const int16_t r = t->memo[out[4 * tx]], g = t->memo[out[4 * tx + 1]], b = t->memo[out[4 * tx + 2]];
+        if ((r | g | b) < 0) {
+          t->firstMiss = rowStart + tx;
+          break;
+        }
+        rgba8[4 * tx] = (uint8_t)r;
+        rgba8[4 * tx + 1] = (uint8_t)g;
+        rgba8[4 * tx + 2] = (uint8_t)b;
+        rgba8[4 * tx + 3] = 255;
+      }
     }
+    float *swap = above;
+    above = means;
+    means = swap;
   }
   return EXR_OK;
 }

@@ -43,13 +43,14 @@ export interface NativeKernels {
     anyOrder: boolean,
   ): void;
   /**
-   * A thumbnail finished from its job's shared sums, as composeThumbnail (thumbnails/job.ts) does: the bands (3 numbers
-   * each: element offset of the slot, first bin row, elements a channel) added up at wholeStart, divided by the bins'
-   * counts (per channel, countX then countY), half RGBA into out (rgba: the channel of each, or -1).
+   * A thumbnail finished from its job's shared sums, as composeThumbnail (thumbnails/compose.ts) does: the bands (3
+   * numbers each: element offset of the slot, first bin row, elements a channel) added up, divided by the bins' counts
+   * (per channel, countX then countY), half RGBA into out (rgba: the channel of each, or -1). With a memo (a per-channel
+   * view's 65536 entries, -1 where not computed), 8-bit RGBA into rgba8 up to the first pixel whose value the memo lacks:
+   * that pixel is returned (the pixel count when none, or without a memo).
    */
   finishThumbnail(
     sums: Float64Array,
-    wholeStart: number,
     bands: Int32Array,
     channelCount: number,
     widthPx: number,
@@ -58,7 +59,11 @@ export interface NativeKernels {
     countY: Float64Array,
     rgba: Int32Array,
     out: Uint16Array,
-  ): void;
+    memo: Int16Array | null,
+    rgba8: Uint8Array | null,
+  ): number;
+  /** out[code] = the value SANE_HALF (thumbnails/bins.ts) gives half bits lut[code], for code < used. */
+  composeHalfTable(lut: Uint16Array, used: number, out: Float32Array): void;
   /** Asks the OS to back the view's pages with huge pages before first touch (Linux madvise); false where it could not. */
   adviseHugePages(view: Uint8Array): boolean;
 }
@@ -71,7 +76,7 @@ export interface NativeStatus {
 }
 
 /** The addon's interface version (EXR_KERNELS_ABI in native/src/kernels.h). */
-export const NATIVE_ABI = 6;
+export const NATIVE_ABI = 8;
 export const ADDON_FILE = 'exr_kernels.node';
 
 declare const __filename: string | undefined;

@@ -60,8 +60,9 @@ function thumbnailBandTask(args: ThumbnailBandArgs, ctx: TaskContext): TaskOutpu
   const { value, read } = withReader(args.path, (reader) => thumbnailBand(reader, args, ctx.signal));
   value.timings.readMs = read.readMs;
   value.timings.bytesRead = read.bytesRead;
-  // the sums are in the job's shared buffer: nothing to hand over
-  return { result: value, transfer: [] };
+  // the sums are in the job's shared buffer; the last band hands over the thumbnail it made
+  const out = value.output;
+  return { result: value, transfer: out ? [out.rgbaHalf, ...(out.rgba8 ? [out.rgba8] : [])] : [] };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -17,6 +17,8 @@ import { layoutSums } from '../thumbnails/band-sums.js';
 import { bandBinRows } from '../thumbnails/binned-decode.js';
 import { channelsOf, chooseThumbnailChannels } from '../thumbnails/channels.js';
 import { thumbnailBand } from '../thumbnails/job.js';
+import { sharedToneMapMemo, type ToneMapView } from '../thumbnails/tone-map.js';
+import { DEFAULT_DISPLAY } from '../../../shaders/display-params.js';
 import { WARM_UP_DWAA_BASE64 } from './warm-up-dwa.js';
 
 const WARM_COMPRESSIONS: Compression[] = ['zip', 'zips', 'piz', 'rle', 'pxr24', 'none'];
@@ -35,6 +37,12 @@ const NOT_ABORTED = { aborted: false };
 const THUMB_WIDTH_PX = 128;
 const THUMB_HEIGHT_PX = 32;
 
+/**
+ * The thumbnails are tone-mapped too, as the finishing worker does for `exrview thumbs` and the viewer, so that loop is
+ * compiled before the first real thumbnail. Its own memo table: a view's shared one is filled by whoever uses that view.
+ */
+const WARM_VIEW: ToneMapView = { params: { ...DEFAULT_DISPLAY, nanInf: false }, memo: sharedToneMapMemo() };
+
 function sumThumbnailBins(reader: ExrReader, names: string[]): void {
   const part = reader.part(0);
   const choice = chooseThumbnailChannels(names);
@@ -42,7 +50,7 @@ function sumThumbnailBins(reader: ExrReader, names: string[]): void {
   const rows = { yMin: part.dataWindow.yMin, yMax: part.dataWindow.yMax };
   const layout = layoutSums(channels.length, THUMB_WIDTH_PX, THUMB_HEIGHT_PX, [bandBinRows(part, part.levels[0]!, THUMB_HEIGHT_PX, rows)]);
   const sums = { buffer: new SharedArrayBuffer(layout.byteLength), layout, band: 0, choice };
-  thumbnailBand(reader, { path: '', part: 0, lx: 0, ly: 0, channels, widthPx: THUMB_WIDTH_PX, heightPx: THUMB_HEIGHT_PX, rows, sums }, NOT_ABORTED);
+  thumbnailBand(reader, { path: '', part: 0, lx: 0, ly: 0, channels, widthPx: THUMB_WIDTH_PX, heightPx: THUMB_HEIGHT_PX, rows, sums, view: WARM_VIEW }, NOT_ABORTED);
 }
 
 /** The warm-up images, as files: RGBA half and a float Z in each compression the writer makes, then the small DWAA file. */

@@ -120,4 +120,14 @@ describe('composeWithLut', () => {
     lut.fill(0, 3);
     expect(Array.from(composeWithLut(lut, 2).subarray(0, 7))).toEqual([0, 1, HALF_MAX, 0, 0, 0, 0]);
   });
+
+  it.skipIf(!nativeKernels)('composes natively what the TypeScript composes, every half code included', () => {
+    const lut = new Uint16Array(65536);
+    for (let code = 0; code < lut.length; code++) lut[code] = (code * 40503) & 0xffff;
+    for (const maxCode of [65535, 1000, 0]) {
+      const ts = Float32Array.from(composeWithLut(lut, maxCode, false));
+      const native = Float32Array.from(composeWithLut(lut, maxCode, true));
+      expect(native).toEqual(ts);
+    }
+  });
 });

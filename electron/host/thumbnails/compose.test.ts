@@ -1,5 +1,6 @@
 // Finishing a thumbnail from its shared sums: the native kernel against the TypeScript, bit for bit, on random sums
-// (clamped, subnormal, negative, zero), bands with shared edge rows, subsampled channels whose bins can be empty.
+// (clamped, subnormal, negative, zero), bands with shared edge rows, subsampled channels whose bins can be empty; and
+// its 8-bit RGBA through a memo table against the TypeScript's lookups, up to the first value the memo lacks.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nativeKernels } from '../../exr/compression/native.js';
@@ -7,7 +8,7 @@ import { ExrReader, memorySource } from '../../exr/index.js';
 import { writeExr } from '../../exr/writer.js';
 import { layoutSums, bandSums } from './band-sums.js';
 import type { ThumbnailChannels } from './channels.js';
-import { finishInBuffer } from './compose.js';
+import { finishThumbnail } from './compose.js';
 
 /** A part of 38x24 pixels off the origin: R and G on every pixel, `sub` on every other pixel and line. */
 function part() {
@@ -34,8 +35,8 @@ const CHOICES: ThumbnailChannels[] = [
   { kind: 'grey', channel: 'G', a: 'sub' },
 ];
 
-describe.skipIf(!nativeKernels)('finishInBuffer', () => {
-  it('gives the same whole sums and half RGBA natively as in TypeScript', () => {
+describe.skipIf(!nativeKernels)('finishThumbnail', () => {
+  it('gives the same half RGBA natively as in TypeScript, and the memo\'s 8-bit values up to its first gap', () => {
     const p = part();
     const level = p.levels[0]!;
     const names = ['R', 'G', 'sub'];
@@ -64,12 +65,26 @@ describe.skipIf(!nativeKernels)('finishInBuffer', () => {
           }
         });
         const native = ts.slice(0);
-        new Float64Array(native).fill(NaN, layout.countersBytes / 8, layout.countersBytes / 8 + names.length * widthPx * heightPx);
         const shape = { part: p, level, choice, names, widthPx, heightPx };
-        const a = finishInBuffer(shape, ts, layout, false);
-        const b = finishInBuffer(shape, native, layout, true);
+        const pixels = widthPx * heightPx;
+        const a = new Uint16Array(pixels * 4);
+        const b = new Uint16Array(pixels * 4).fill(0xdead);
+        expect(finishThumbnail(shape, ts, layout, a, null, null, false)).toBe(0);
+        expect(finishThumbnail(shape, native, layout, b, null, null, true)).toBe(pixels);
         expect(Array.from(b)).toEqual(Array.from(a));
+        // the slots are only read
         expect(new Float64Array(native)).toEqual(new Float64Array(ts));
+        // a memo with gaps: 8-bit values up to the first pixel whose R, G or B has none, that pixel returned
+        const memo = new Int16Array(65536).map((_, h) => (next() < 0.02 ? -1 : h % 251));
+        const rgba8 = new Uint8Array(pixels * 4).fill(9);
+        const mapped = finishThumbnail(shape, native, layout, new Uint16Array(pixels * 4), memo, rgba8, true);
+        let gap = 0;
+        while (gap < pixels && [0, 1, 2].every((k) => memo[a[4 * gap + k]!]! >= 0)) gap++;
+        expect(mapped).toBe(gap);
+        for (let i = 0; i < pixels; i++) {
+          const want = i < gap ? [memo[a[4 * i]!], memo[a[4 * i + 1]!], memo[a[4 * i + 2]!], 255] : [9, 9, 9, 9];
+          expect(Array.from(rgba8.subarray(4 * i, 4 * i + 4))).toEqual(want);
+        }
       }),
       { numRuns: 300 },
     );
@@ -78,12 +93,14 @@ describe.skipIf(!nativeKernels)('finishInBuffer', () => {
   it('refuses band slots outside the buffer instead of reading past it', () => {
     const layout = layoutSums(1, 4, 2, [{ tyMin: 0, tyMax: 1 }]);
     const sums = new Float64Array(layout.byteLength / 8);
-    const finish = (bands: number[], widthPx = 4) =>
-      nativeKernels!.finishThumbnail(sums, layout.countersBytes / 8, Int32Array.from(bands), 1, widthPx, 2, new Float64Array(widthPx), new Float64Array(2), Int32Array.from([0, 0, 0, -1]), new Uint16Array(widthPx * 8));
+    const finish = (bands: number[], outLength = 32, memo: Int16Array | null = null, rgba8: Uint8Array | null = null) =>
+      nativeKernels!.finishThumbnail(sums, Int32Array.from(bands), 1, 4, 2, new Float64Array(4), new Float64Array(2), Int32Array.from([0, 0, 0, -1]), new Uint16Array(outLength), memo, rgba8);
     const slot = layout.bands[0]!;
     expect(() => finish([slot.byteOffset / 8, 0, 8])).not.toThrow();
     expect(() => finish([slot.byteOffset / 8 + 1, 0, 8])).toThrow(/band sums past the buffer/);
     expect(() => finish([slot.byteOffset / 8, 1, 8])).toThrow(/past the thumbnail/);
-    expect(() => finish([slot.byteOffset / 8, 0, 8], 20)).toThrow(/whole sums past the buffer/);
+    expect(() => finish([slot.byteOffset / 8, 0, 8], 31)).toThrow(/half RGBA of the wrong size/);
+    expect(() => finish([slot.byteOffset / 8, 0, 8], 32, new Int16Array(65536), new Uint8Array(31))).toThrow(/8-bit RGBA of the wrong size/);
+    expect(() => finish([slot.byteOffset / 8, 0, 8], 32, new Int16Array(100), new Uint8Array(32))).toThrow(TypeError);
   });
 });

@@ -3,11 +3,11 @@
 
 import { nativeKernels } from '../../exr/compression/native.js';
 import { floatToHalf, type Level, type PartInfo } from '../../exr/index.js';
-import { bandSums, rgba8Of, rgbaHalfOf, wholeSums, type ThumbnailSumsLayout } from './band-sums.js';
+import { bandSums, type ThumbnailSumsLayout } from './band-sums.js';
 import { binCounts, binMeans } from './binned-decode.js';
 import { HALF_MAX } from './bins.js';
 import type { ThumbnailChannels } from './channels.js';
-import { toneMapHalfRgba, type ToneMapView } from './tone-map.js';
+import { isPerChannel, toneMapHalfRgba, viewMemo, type ToneMapView } from './tone-map.js';
 
 /** What a thumbnail is finished from: its level, its size, the channels it shows and those its sums are of (`names`). */
 export interface ThumbnailShape {
@@ -20,15 +20,17 @@ export interface ThumbnailShape {
 }
 
 /**
- * Finishes the thumbnail in its job's shared buffer: the whole sums and the half RGBA are written there. `native`
- * false runs the TypeScript (the fallback, and the tests' oracle).
+ * The half RGBA from the bands' sums in the job's shared buffer, into `out`. With a per-channel view's memo table and
+ * `rgba8`, the native kernel also tone-maps each row while it is in cache, up to the first value the memo has no entry
+ * for: the pixel returned (pixelCount when none; 0 from the TypeScript, which leaves the tone-mapping to the caller).
+ * `native` false runs the TypeScript (the fallback, and the tests' oracle).
  */
-export function finishInBuffer(shape: ThumbnailShape, buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, native = nativeKernels !== null): Uint16Array {
+export function finishThumbnail(shape: ThumbnailShape, buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, out: Uint16Array, memo: Int16Array | null = null, rgba8: Uint8Array | null = null, native = nativeKernels !== null): number {
   const { part, level, choice, names, widthPx, heightPx } = shape;
-  const out = rgbaHalfOf(buffer, layout);
   if (!native || !nativeKernels) {
     const bands = layout.bands.map((slot, b) => ({ tyMin: slot.tyMin, sums: bandSums(buffer, layout, b) }));
-    return composeThumbnail(shape, bands, wholeSums(buffer, layout), out);
+    composeThumbnail(shape, bands, names.map(() => new Float64Array(layout.pixelCount)), out);
+    return 0;
   }
   const { countX, countY } = binCounts(part, level, names, widthPx, heightPx);
   const bands = new Int32Array(layout.bands.length * 3);
@@ -36,20 +38,36 @@ export function finishInBuffer(shape: ThumbnailShape, buffer: SharedArrayBuffer,
   const channelOf = (name: string | null) => (name === null ? -1 : names.indexOf(name));
   const [r, g, b] = choice.kind === 'rgb' ? [choice.r, choice.g, choice.b] : choice.kind === 'grey' ? [choice.channel, choice.channel, choice.channel] : [choice.y, choice.y, choice.y];
   const rgba = Int32Array.from([channelOf(r), channelOf(g), channelOf(b), channelOf(choice.a)]);
-  nativeKernels.finishThumbnail(new Float64Array(buffer), layout.countersBytes / 8, bands, names.length, widthPx, heightPx, countX, countY, rgba, out);
-  return out;
+  const withMemo = memo !== null && rgba8 !== null;
+  return nativeKernels.finishThumbnail(new Float64Array(buffer), bands, names.length, widthPx, heightPx, countX, countY, rgba, out, withMemo ? memo : null, withMemo ? rgba8 : null);
+}
+
+/** A finished thumbnail in buffers of its own (handed to the main thread as they are), and the time it took. */
+export interface MadeThumbnail {
+  rgbaHalf: ArrayBuffer;
+  /** 8-bit RGBA through the view, when one was given. */
+  rgba8?: ArrayBuffer;
+  /** Adding up, dividing, halves (and, natively, the memo's 8-bit values). */
+  finishMs: number;
+  /** Tone-mapping the rest: the pixels past the native kernel's (values the memo had not seen), or all of them. */
+  toneMapMs: number;
 }
 
 /**
- * The thumbnail made in its job's shared buffer, by the worker whose band came in last or by the main thread's
- * fallback: finishInBuffer, then with a view its 8-bit RGBA into the layout's region. The time each took.
+ * The thumbnail made from its job's shared sums, by the worker whose band came in last or by the main thread's
+ * fallback: finishThumbnail, then with a view its 8-bit RGBA (what the kernel left of it).
  */
-export function makeInBuffer(shape: ThumbnailShape, buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, view?: ToneMapView): { finishMs: number; toneMapMs: number } {
+export function makeThumbnail(shape: ThumbnailShape, buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, view?: ToneMapView, native = nativeKernels !== null): MadeThumbnail {
   const t0 = performance.now();
-  const rgbaHalf = finishInBuffer(shape, buffer, layout);
+  const rgbaHalf = new Uint16Array(layout.pixelCount * 4);
+  const rgba8 = view ? new Uint8ClampedArray(layout.pixelCount * 4) : null;
+  const memo = view && isPerChannel(view.params) && !view.params.nanInf ? (view.memo ?? viewMemo(view.params)) : null;
+  const mapped = finishThumbnail(shape, buffer, layout, rgbaHalf, memo, rgba8 && new Uint8Array(rgba8.buffer), native);
   const t1 = performance.now();
-  if (view) toneMapHalfRgba(rgbaHalf, shape.widthPx, shape.heightPx, view.params, view.memo ?? undefined, rgba8Of(buffer, layout));
-  return { finishMs: t1 - t0, toneMapMs: performance.now() - t1 };
+  // without a memo (a view that mixes channels) the kernel mapped nothing
+  const from = memo ? mapped : 0;
+  if (view && from < layout.pixelCount) toneMapHalfRgba(rgbaHalf, shape.widthPx, shape.heightPx, view.params, memo ?? undefined, rgba8!, from);
+  return { rgbaHalf: rgbaHalf.buffer, ...(rgba8 ? { rgba8: rgba8.buffer } : {}), finishMs: t1 - t0, toneMapMs: performance.now() - t1 };
 }
 
 /**

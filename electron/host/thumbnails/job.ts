@@ -5,9 +5,9 @@ import type { AbortSignalLike } from '../../exr/reader.js';
 import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './channels.js';
 import { SANE_HALF } from './bins.js';
 import { decodeBinned, sumBins } from './binned-decode.js';
-import { bandIsIn, bandSums, countBandIn, markMade, type ThumbnailSumsLayout } from './band-sums.js';
+import { bandIsIn, bandSums, countBandIn, type ThumbnailSumsLayout } from './band-sums.js';
 import type { ToneMapView } from './tone-map.js';
-import { clampHalf, makeInBuffer, toRgbaHalf } from './compose.js';
+import { clampHalf, makeThumbnail, toRgbaHalf } from './compose.js';
 
 export interface ThumbnailJobArgs {
   path: string;
@@ -110,8 +110,10 @@ export interface ThumbnailBandArgs {
 }
 
 export interface ThumbnailBandResult {
-  /** This band was the last in and made the thumbnail in the shared buffer. */
+  /** This band was the last in and made the thumbnail. */
   made: boolean;
+  /** The thumbnail it made, in buffers of its own: the main thread takes them as they are, no copy. */
+  output?: ThumbnailOutput;
   timings: StageTimings & { resizeMs: number; toneMapMs: number };
 }
 
@@ -131,13 +133,19 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
   };
   if (countBandIn(buffer, layout, band)) {
     // tone-mapped here rather than in a task of its own: no message, no copy, no wait for a worker
-    const made = makeInBuffer({ part, level, choice: args.sums.choice, names: args.channels, widthPx: args.widthPx, heightPx: args.heightPx }, buffer, layout, args.view);
-    markMade(buffer, layout);
+    const { finishMs, toneMapMs, ...output } = makeThumbnail({ part, level, choice: args.sums.choice, names: args.channels, widthPx: args.widthPx, heightPx: args.heightPx }, buffer, layout, args.view);
     result.made = true;
-    result.timings.resizeMs += made.finishMs;
-    result.timings.toneMapMs = made.toneMapMs;
+    result.output = output;
+    result.timings.resizeMs += finishMs;
+    result.timings.toneMapMs = toneMapMs;
   }
   return result;
+}
+
+/** A finished thumbnail in buffers of its own, transferred to the main thread. */
+export interface ThumbnailOutput {
+  rgbaHalf: ArrayBuffer;
+  rgba8?: ArrayBuffer;
 }
 
 /** What a thumbnail is made of, chosen from the header on the main thread: the part, its size, the level and the channels. */

@@ -7,11 +7,11 @@ import { PlaneMemory } from '../decode/plane-memory.js';
 import type { DecodePool, JobHandle, JobPlan } from '../decode/pool.js';
 import type { PartInfo } from '../../exr/index.js';
 import { readHeaderParts } from '../library/summary.js';
-import { layoutSums, resetCounters, rgba8Of, rgbaHalfOf, wasMade, type ThumbnailSumsLayout } from './band-sums.js';
+import { layoutSums, resetCounters, type ThumbnailSumsLayout } from './band-sums.js';
 import type { ToneMapView } from './tone-map.js';
 import { bandBinRows } from './binned-decode.js';
 import { channelsOf } from './channels.js';
-import { makeInBuffer } from './compose.js';
+import { makeThumbnail } from './compose.js';
 import { planThumbnail, thumbnailResult, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobResult, type ThumbnailPlan } from './job.js';
 
 /**
@@ -48,7 +48,7 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
       tasks: () => {
         const bands = planBands(layout, bandCountFor(layout, pool.size, pool.jobsAsUrgentAs(priority) - 1));
         const binRows = bands.map((rows) => bandBinRows(plan.part, plan.level, plan.heightPx, rows));
-        const sumsLayout = layoutSums(channels.length, plan.widthPx, plan.heightPx, binRows, options.view !== undefined);
+        const sumsLayout = layoutSums(channels.length, plan.widthPx, plan.heightPx, binRows);
         const buffer = sumsMemory.take(sumsBufferBytes(sumsLayout.byteLength));
         resetCounters(buffer, sumsLayout);
         shared = { buffer, layout: sumsLayout };
@@ -71,8 +71,8 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
       combine: (results: unknown[]) => {
         const { buffer, layout: sumsLayout } = shared!;
         const result = thumbnailFromShared(plan, channels, buffer, sumsLayout, results as ThumbnailBandResult[], options.view);
-        // every band is in and the thumbnail copied out: nothing refers to the buffer now (a failed job's is never
-        // handed back, as its other bands may still be writing)
+        // every band is in and the thumbnail made from the slots: nothing refers to the buffer now (a failed job's is
+        // never handed back, as its other bands may still be writing)
         sumsMemory.give(buffer);
         return result;
       },
@@ -83,15 +83,10 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
 }
 
 /**
- * The job's result once every band is in: the thumbnail the last band made, or, when that band's worker died before
- * it was done (its band then runs again and counts no more), made here from the bands' slots.
+ * The job's result once every band is in: the thumbnail the last band made, or, when that band's reply was lost (its
+ * worker died after counting it in; its band then runs again and counts no more), made here from the bands' slots.
  */
 export function thumbnailFromShared(plan: ThumbnailPlan, channels: readonly string[], buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, bands: readonly ThumbnailBandResult[], view?: ToneMapView): ThumbnailJobResult {
-  const copy = (made: { finishMs: number; toneMapMs: number }) => ({
-    ...made,
-    rgbaHalf: rgbaHalfOf(buffer, layout).slice().buffer,
-    ...(layout.rgba8ByteOffset !== null ? { rgba8: rgba8Of(buffer, layout).slice().buffer } : {}),
-  });
-  if (wasMade(buffer, layout)) return thumbnailResult(plan, bands, copy({ finishMs: 0, toneMapMs: 0 }));
-  return thumbnailResult(plan, bands, copy(makeInBuffer({ ...plan, names: channels }, buffer, layout, view)));
+  const output = bands.find((b) => b.output)?.output;
+  return thumbnailResult(plan, bands, output ? { ...output, finishMs: 0, toneMapMs: 0 } : makeThumbnail({ ...plan, names: channels }, buffer, layout, view));
 }

@@ -47,11 +47,13 @@ export function viewMemo(p: DisplayParams): Int16Array | null {
  * Linear half RGBA (binary16 bits, interleaved) to 8-bit RGBA (alpha 255) through the view. For
  * per-channel transforms the reference is evaluated once per distinct half value (at most 65536
  * times, far fewer for a thumbnail) and looked up (in `sharedMemo`, made for this view, when given); otherwise it runs
- * per pixel. Written into `into` when given (pixels * 4 bytes).
+ * per pixel. Written into `into` when given (pixels * 4 bytes); through a memo, from pixel `fromPixel` on (the ones
+ * before it are already there).
  */
-export function toneMapHalfRgba(bits: Uint16Array, widthPx: number, heightPx: number, p: DisplayParams, sharedMemo?: Int16Array, into?: Uint8ClampedArray): Uint8ClampedArray {
+export function toneMapHalfRgba(bits: Uint16Array, widthPx: number, heightPx: number, p: DisplayParams, sharedMemo?: Int16Array, into?: Uint8ClampedArray, fromPixel = 0): Uint8ClampedArray {
   const pixels = widthPx * heightPx;
   if (!isPerChannel(p) || p.nanInf) {
+    // (fromPixel is for the memo path: a caller has mapped the pixels before it through the memo)
     const linear = new Float32Array(pixels * 4);
     for (let i = 0; i < linear.length; i++) linear[i] = HALF_TO_FLOAT[bits[i]!]!;
     const mapped = toneMapImage(linear, widthPx, heightPx, p);
@@ -61,23 +63,33 @@ export function toneMapHalfRgba(bits: Uint16Array, widthPx: number, heightPx: nu
   }
   const memo = sharedMemo ?? viewMemo(p)!;
   const out = into ?? new Uint8ClampedArray(pixels * 4);
-  // memo entries are 0..255 already: plain byte stores, the reference only on a value's first sight
   const out8 = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
-  for (let i = 0; i < pixels * 4; i += 4) {
-    let r = memo[bits[i]!]!;
-    let g = memo[bits[i + 1]!]!;
-    let b = memo[bits[i + 2]!]!;
-    if ((r | g | b) < 0) {
-      r = memoise(memo, bits[i]!, p);
-      g = memoise(memo, bits[i + 1]!, p);
-      b = memoise(memo, bits[i + 2]!, p);
-    }
+  // the loop stops at a value the memo has not seen, which is computed here, and goes on from that pixel
+  for (let from = fromPixel * 4; from < pixels * 4; ) {
+    from = lookUpMemo(bits, memo, out8, from, pixels * 4);
+    if (from < pixels * 4) for (let c = 0; c < 3; c++) memoise(memo, bits[from + c]!, p);
+  }
+  return out;
+}
+
+/**
+ * 8-bit RGBA from the memo, from sample `from` on, until a value it has not seen (returns that pixel's first sample
+ * index) or the end. Only typed arrays come in, so the compiled loop does not depend on the view object's shape (a
+ * view reaches a worker cloned by a message, with another shape than one made there, as in the warm-up).
+ */
+function lookUpMemo(bits: Uint16Array, memo: Int16Array, out8: Uint8Array, from: number, end: number): number {
+  for (let i = from; i < end; i += 4) {
+    const r = memo[bits[i]!]!;
+    const g = memo[bits[i + 1]!]!;
+    const b = memo[bits[i + 2]!]!;
+    if ((r | g | b) < 0) return i;
+    // memo entries are 0..255 already: plain byte stores
     out8[i] = r;
     out8[i + 1] = g;
     out8[i + 2] = b;
     out8[i + 3] = 255;
   }
-  return out;
+  return end;
 }
 
 /** Every entry of a per-channel view's memo computed now (a command that knows its one view, before its clock starts). */
