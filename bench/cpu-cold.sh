@@ -15,6 +15,8 @@
 # At abf8eba (workers hold their next band), VARIANTS="cold warm" CORES="16 8 2" ROUNDS=3: cold over warm 0.90/0.945/
 # 1.09 at 16 cores, 0.96/0.98/0.98 at 8, 0.86/0.81/1.01 at 2 (medians 0.945, 0.982, 0.861); cold 1.56-1.63x OpenEXR
 # at 16 cores, 1.45-1.70x at 8, 1.29-1.68x at 2.
+# At a5646eb, the same command: cold over warm 1.06/0.80/0.81 at 16 cores, 0.93/0.98/0.87 at 8, 0.92/0.72/1.04 at 2
+# (medians 0.81, 0.93, 0.92); warm runs alone varied 1427-1708 ms at 2 cores, so one round moves a median much.
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),
