@@ -63,8 +63,8 @@ int exr_finish_thumbnail(ExrContext *ctx, ExrThumbnailSums *t) {
       for (int64_t b = 0; b < t->bandCount; b++) {
         const int64_t slotStart = t->bands[3 * b + 1] * width, length = t->bands[3 * b + 2];
         const int64_t lo = slotStart > rowStart ? slotStart : rowStart, hi = slotStart + length < rowStart + width ? slotStart + length : rowStart + width;
-        const double *from = t->sums + t->bands[3 * b] + c * length - slotStart;
-        for (int64_t i = lo; i < hi; i++) sum[i - rowStart] += from[i];
+        const double *slot = t->sums + t->bands[3 * b] + c * length;
+        for (int64_t i = lo; i < hi; i++) sum[i - rowStart] += slot[i - slotStart];
       }
       const double *countX = t->countX + c * width, countY = t->countY[c * height + ty];
       float *m = means + c * width;
