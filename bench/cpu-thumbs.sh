@@ -18,9 +18,9 @@
 # pipelines, GC, band messages).
 # At a5646eb (the last band finishes a row at a time in its own buffers, tone-mapping natively through the memo; no
 # whole sums in shared memory; no copy on the main thread) five runs: 0.957, 1.007, 1.099, 1.011, 0.980. In --cpu-prof
-# profiles of 7 of the 16 workers, finishing (adding up, halves, tone-map) went from 19% of their busy time to 1%; then
-# per-band file opens (open, fstat, header parse) were 7% and the box filter's PIZ table lookups 14%. At 7ab6730 (those
-# lookups as AVX2 gathers): 0.918, 0.939, 1.047.
+# profiles of 7 of the 16 workers (before: on an H100 host; after: on an H200 host), finishing (adding up, halves,
+# tone-map) went from 19% of their busy time to 1%; then per-band file opens (open, fstat, header parse) were 7% and the
+# box filter's PIZ table lookups 14%. At 7ab6730 (those lookups as AVX2 gathers): 0.918, 0.939, 1.047.
 # Without PNGs and cache writes (a diagnostic build) thumbs took ~6% less: the output's share on this machine.
 set -u
 cd "$(dirname "$0")/.."
