@@ -42,25 +42,14 @@ static void columns_by_table(const uint16_t *first, int64_t stride, int64_t line
 }
 
 #ifdef EXR_X86_VECTORS
-/** 1 where the CPU converts halves itself (F16C) and has 256-bit double vectors (AVX2); asked once. */
-static int has_f16c(void) {
+/** The vector units the kernels use, as CPU_* bits; asked once. */
+enum { CPU_AVX2 = 1, CPU_F16C = 2 };
+static int cpu_vectors(void) {
   static int known = -1;
   int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
   if (v < 0) {
     __builtin_cpu_init();
-    v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
-    __atomic_store_n(&known, v, __ATOMIC_RELAXED);
-  }
-  return v;
-}
-
-/** 1 where the CPU has AVX2 (gathers, 256-bit double vectors); asked once. */
-static int has_avx2(void) {
-  static int known = -1;
-  int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
-  if (v < 0) {
-    __builtin_cpu_init();
-    v = __builtin_cpu_supports("avx2");
+    v = (__builtin_cpu_supports("avx2") ? CPU_AVX2 : 0) | (__builtin_cpu_supports("f16c") ? CPU_F16C : 0);
     __atomic_store_n(&known, v, __ATOMIC_RELAXED);
   }
   return v;
@@ -185,11 +174,13 @@ int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *
   if (!col) return EXR_FAIL;
   const uint16_t *first = lines->samples + lines->firstIndex;
 #ifdef EXR_X86_VECTORS
-  if (halfBits && has_f16c()) {
+  const int vectors = cpu_vectors();
+  // F16C converts the halves; the double vectors it adds them in are AVX2's
+  if (halfBits && vectors == (CPU_AVX2 | CPU_F16C)) {
     columns_by_f16c(first, stride, lineCount, n, col);
     return sum_runs(ctx, lines, col);
   }
-  if (has_avx2()) {
+  if (vectors & CPU_AVX2) {
     columns_by_gather(first, stride, lineCount, n, table, col);
     return sum_runs(ctx, lines, col);
   }
