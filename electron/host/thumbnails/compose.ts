@@ -7,7 +7,7 @@ import { bandSums, type ThumbnailSumsLayout } from './band-sums.js';
 import { binCounts, binMeans } from './binned-decode.js';
 import { HALF_MAX } from './bins.js';
 import type { ThumbnailChannels } from './channels.js';
-import { isPerChannel, toneMapHalfRgba, viewMemo, type ToneMapView } from './tone-map.js';
+import { memoApplies, toneMapHalfRgba, viewMemo, type ToneMapView } from './tone-map.js';
 
 /** What a thumbnail is finished from: its level, its size, the channels it shows and those its sums are of (`names`). */
 export interface ThumbnailShape {
@@ -61,7 +61,7 @@ export function makeThumbnail(shape: ThumbnailShape, buffer: SharedArrayBuffer, 
   const t0 = performance.now();
   const rgbaHalf = new Uint16Array(layout.pixelCount * 4);
   const rgba8 = view ? new Uint8ClampedArray(layout.pixelCount * 4) : null;
-  const memo = view && isPerChannel(view.params) && !view.params.nanInf ? (view.memo ?? viewMemo(view.params)) : null;
+  const memo = view && memoApplies(view.params) ? (view.memo ?? viewMemo(view.params)) : null;
   const mapped = finishThumbnail(shape, buffer, layout, rgbaHalf, memo, rgba8 && new Uint8Array(rgba8.buffer), native);
   const t1 = performance.now();
   // without a memo (a view that mixes channels) the kernel mapped nothing

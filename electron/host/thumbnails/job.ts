@@ -102,10 +102,10 @@ export interface ThumbnailBandArgs {
   rows: { yMin: number; yMax: number };
   /**
    * The job's shared buffer (band-sums.ts), reused from thumbnail to thumbnail: the band's sums go in its slot, and
-   * the last band in makes the thumbnail there (for which it needs the channel choice).
+   * the last band in makes the thumbnail from the slots (for which it needs the channel choice).
    */
   sums: { buffer: SharedArrayBuffer; layout: ThumbnailSumsLayout; band: number; choice: ThumbnailChannels };
-  /** Tone-map the finished thumbnail through this view too (into the layout's 8-bit RGBA). */
+  /** Tone-map the finished thumbnail through this view too (the output's 8-bit RGBA). */
   view?: ToneMapView;
 }
 

@@ -12,6 +12,11 @@ export function isPerChannel(p: DisplayParams): boolean {
   return PER_CHANNEL.has(p.transform) && p.channelView === 'rgb' && !p.falseColour && !p.clipping && !p.lut; // a 3D LUT mixes channels
 }
 
+/** True when a view can be tone-mapped through a memo table: per channel, and no NaN/Inf colours (which look at all three). */
+export function memoApplies(p: DisplayParams): boolean {
+  return isPerChannel(p) && !p.nanInf;
+}
+
 /** A memo table (one entry per half value, -1 until computed) in shared memory: workers tone-mapping one view fill it
  * together (a racing write stores the same value). */
 export function sharedToneMapMemo(): Int16Array {
@@ -32,7 +37,7 @@ const memos = new Map<string, Int16Array>();
  * go to the decode workers tone-mapping through the view (see ToneMapView).
  */
 export function viewMemo(p: DisplayParams): Int16Array | null {
-  if (!isPerChannel(p) || p.nanInf) return null;
+  if (!memoApplies(p)) return null;
   const key = JSON.stringify(p);
   let memo = memos.get(key);
   if (!memo) {
@@ -52,7 +57,7 @@ export function viewMemo(p: DisplayParams): Int16Array | null {
  */
 export function toneMapHalfRgba(bits: Uint16Array, widthPx: number, heightPx: number, p: DisplayParams, sharedMemo?: Int16Array, into?: Uint8ClampedArray, fromPixel = 0): Uint8ClampedArray {
   const pixels = widthPx * heightPx;
-  if (!isPerChannel(p) || p.nanInf) {
+  if (!memoApplies(p)) {
     // (fromPixel is for the memo path: a caller has mapped the pixels before it through the memo)
     const linear = new Float32Array(pixels * 4);
     for (let i = 0; i < linear.length; i++) linear[i] = HALF_TO_FLOAT[bits[i]!]!;
