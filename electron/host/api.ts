@@ -164,7 +164,9 @@ export interface DecodedPlane {
   heightSamples: number;
   /**
    * Half: raw binary16 bits; float: float32; uint: uint32. Little-endian, rows top to bottom. In the Node host a
-   * SharedArrayBuffer the decode workers filled in place; in the renderer the ArrayBuffer its transport received.
+   * SharedArrayBuffer the decode workers filled in place, which may be longer than the plane (its memory is reused
+   * across image sizes): the plane is its first widthSamples × heightSamples samples (decode/plane-bytes.ts). In the
+   * renderer the ArrayBuffer its transport received, exactly the plane's bytes.
    */
   data: ArrayBuffer | SharedArrayBuffer;
 }

@@ -1,7 +1,8 @@
 // POST /api/<method>: parses and checks the call, runs it on the host, answers JSON or a binary container.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CANCELLED_MESSAGE, type DecodeRequest, type HostApi, type PixelLease } from '../host/api.js';
+import { CANCELLED_MESSAGE, type DecodedImage, type DecodeRequest, type HostApi, type PixelLease } from '../host/api.js';
+import { withExactPlanes } from '../host/decode/plane-bytes.js';
 import { CANCELLABLE_METHODS, isSignalMethod, isTransportMethod, type TransportMethod } from '../transport/host-methods.js';
 import { PathRefusedError } from '../transport/path-guard.js';
 import { ArgumentError, validateArgs } from '../transport/validate-args.js';
@@ -51,10 +52,11 @@ export async function handleApiCall(host: HostApi & Partial<PixelLease>, name: s
     if (name === 'decodeImage' && host.decodeImageLease) {
       // the planes are written straight from the host's RAM cache; their memory is released once the reply is sent
       const lease = await host.decodeImageLease(args[0] as DecodeRequest);
-      result = lease.image;
+      result = withExactPlanes(lease.image);
       release = lease.release;
     } else {
       result = await callHost(host, name, args);
+      if (name === 'decodeImage') result = withExactPlanes(result as DecodedImage);
     }
     if (res.destroyed) return;
     if (holdsBuffers(result)) {

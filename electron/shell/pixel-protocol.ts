@@ -5,7 +5,8 @@
 // files of folders the user opened (the host knows no others), and a token made per session that only the preload gives out.
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { CANCELLED_MESSAGE, type DecodeRequest, type HostApi, type PixelLease } from '../host/api.js';
+import { CANCELLED_MESSAGE, type DecodedImage, type DecodeRequest, type HostApi, type PixelLease } from '../host/api.js';
+import { withExactPlanes } from '../host/decode/plane-bytes.js';
 import { CONTAINER_CONTENT_TYPE, containerPieces } from '../server/container.js';
 import { ArgumentError, validateArgs } from '../transport/validate-args.js';
 import { APP_ORIGIN } from './navigation-guard.js';
@@ -43,14 +44,14 @@ export async function handlePixelRequest(request: Request, route: PixelRoute): P
   } catch (e) {
     return error(400, e instanceof ArgumentError ? e.message : `could not read the request: ${(e as Error).message}; send {"args":[request]}`);
   }
-  let lease: { image: unknown; release(): void };
+  let lease: { image: DecodedImage; release(): void };
   try {
     lease = route.host.decodeImageLease ? await route.host.decodeImageLease(decodeRequest) : { image: await route.host.decodeImage(decodeRequest), release: () => {} };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     return error(message.startsWith(CANCELLED_MESSAGE) ? 499 : 500, message);
   }
-  const { pieces, totalBytes } = containerPieces(lease.image);
+  const { pieces, totalBytes } = containerPieces(withExactPlanes(lease.image));
   let piece = 0;
   let at = 0;
   let released = false;

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ExrReader, openFileSource } from '../../exr/index.js';
 import { readHeaderParts } from '../library/summary.js';
 import { decodeLevel } from './image-decode.js';
-import { bandCountFor, levelLayout, planBands } from './layout.js';
+import { bandCountFor, levelLayout, planBands, planeByteLength } from './layout.js';
 import { PlaneMemory } from './plane-memory.js';
 import { DecodePool } from './pool.js';
 
@@ -99,6 +99,35 @@ describe.skipIf(!hasCorpus)('decodeLevel', () => {
       const got = planes.find((p) => p.name === name)!;
       const want = reference.channels.find((p) => p.name === name)!;
       expect(Buffer.from(got.data.buffer).equals(Buffer.from(want.data.buffer))).toBe(true);
+    }
+  });
+
+  it('decodes into reused buffers longer than its planes, chunk store included, and views only the planes', async () => {
+    pool ??= new DecodePool({ workers: 2 });
+    const path = join(corpus, 'ScanLines/Desk.exr');
+    const part = (await readHeaderParts(path))[0]!;
+    const layout = levelLayout(part, 0, 0, null);
+    const memory = new PlaneMemory({ keepBytes: 1 << 30, minBytes: 0 });
+    // kept buffers of another, slightly larger image, full of stale bytes
+    const planeBytes = planeByteLength(layout.planes[0]!);
+    const stale = [...layout.planes.map(() => planeBytes + 4096), layout.chunkStoreBytes + 8192].map((bytes) => {
+      const buffer = new SharedArrayBuffer(bytes);
+      new Uint8Array(buffer).fill(0xa5);
+      memory.give(buffer);
+      return buffer;
+    });
+    const first = await decodeLevel(pool, { path, layout: levelLayout(part, 0, 0, ['R']), channels: ['R'], memory, chunks: 'keep' }).promise;
+    const second = await decodeLevel(pool, { path, layout: levelLayout(part, 0, 0, ['A', 'G']), channels: ['A', 'G'], memory, chunks: { store: first.result.chunkStore! } }).promise;
+    // the store and the three planes asked for (B is not)
+    expect(memory.reused).toBe(4);
+    expect(stale).toContain(first.result.chunkStore);
+    const reference = whole(path, ['A', 'G', 'R']);
+    for (const got of [...first.result.image.channels, ...second.result.image.channels]) {
+      expect(stale).toContain(got.data.buffer);
+      expect(got.data.buffer.byteLength).toBeGreaterThan(got.data.byteLength);
+      const want = reference.channels.find((p) => p.name === got.name)!;
+      expect(got.data.length).toBe(want.data.length);
+      expect(Buffer.from(got.data.buffer, 0, got.data.byteLength).equals(Buffer.from(want.data.buffer))).toBe(true);
     }
   });
 });

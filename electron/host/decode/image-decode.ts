@@ -72,7 +72,7 @@ function levelPlan(pool: DecodePool, request: LevelDecodeRequest, layout: LevelL
         timings.bytesRead += r.bytesRead;
         timings.chunks += r.chunks;
       }
-      const channels: DecodedChannel[] = layout.planes.map((p, i) => ({ ...p, data: planeView(p.pixelType, buffers[i]!) }));
+      const channels: DecodedChannel[] = layout.planes.map((p, i) => ({ ...p, data: planeView(p.pixelType, buffers[i]!, p.widthSamples * p.heightSamples) }));
       const { frame } = layout;
       const image: DecodedImage = {
         part: layout.part,

@@ -105,9 +105,14 @@ export function bandCountFor(layout: LevelLayout, workers: number, otherJobs = 0
   return Math.max(1, Math.ceil(totalBytes / MAX_BAND_BYTES), Math.min(workers * perWorker, Math.floor(totalBytes / MIN_BAND_BYTES)));
 }
 
-/** A typed view of a plane's buffer (SharedArrayBuffer or not) for its pixel type. */
-export function planeView(pixelType: PixelType, buffer: ArrayBufferLike): PlaneData {
-  return pixelType === 'half' ? new Uint16Array(buffer) : pixelType === 'float' ? new Float32Array(buffer) : new Uint32Array(buffer);
+/** A typed view of a plane's `samples` samples at the start of its buffer (which may be longer: see PlaneMemory). */
+export function planeView(pixelType: PixelType, buffer: ArrayBufferLike, samples: number): PlaneData {
+  return pixelType === 'half' ? new Uint16Array(buffer, 0, samples) : pixelType === 'float' ? new Float32Array(buffer, 0, samples) : new Uint32Array(buffer, 0, samples);
+}
+
+/** A channel's sample count over `frame`. */
+export function frameSamples(channel: { xSampling: number; ySampling: number }, frame: Box2i): number {
+  return sampleCount(channel.xSampling, frame.xMin, frame.xMax) * sampleCount(channel.ySampling, frame.yMin, frame.yMax);
 }
 
 export function lcm(a: number, b: number): number {

@@ -399,9 +399,12 @@ function stageMs(t: StageTimings): Omit<StageTimingsMs, 'hostMs' | 'queueMs'> {
   return { readMs: t.readMs, decompressMs: t.decompressMs, unpackMs: t.unpackMs, bytesRead: t.bytesRead };
 }
 
-/** The whole buffer behind a plane: planes own theirs (shared planes from the pool, or buffers a worker transferred). */
+/**
+ * The buffer behind a plane: planes own theirs. A shared plane from the pool is the start of its buffer, which may be
+ * longer (PlaneMemory's size classes: the plane's own bytes are planeByteCount's); a worker's transferred one is exact.
+ */
 function bufferOf(data: ArrayBufferView): ArrayBuffer | SharedArrayBuffer {
   const buffer = data.buffer;
-  if (data.byteOffset === 0 && data.byteLength === buffer.byteLength) return buffer;
+  if (data.byteOffset === 0 && (data.byteLength === buffer.byteLength || buffer instanceof SharedArrayBuffer)) return buffer;
   return buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
 }

@@ -1,6 +1,7 @@
-// PlaneMemory: buffers handed back are reused by size within a budget; only new large buffers are advised.
+// PlaneMemory: buffers handed back are reused by size class within a budget; only new large buffers are advised.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PlaneMemory } from './plane-memory.js';
+import { PlaneMemory, sizeClassBytes } from './plane-memory.js';
 
 const MB = 1 << 20;
 
@@ -28,13 +29,49 @@ describe('PlaneMemory', () => {
     memory.give(three[0]!);
     memory.give(three[1]!);
     expect(memory.keptBytes).toBe(10 * MB);
-    memory.give(memory.take(5 * MB));
+    memory.give(new SharedArrayBuffer(5 * MB));
     // the 4 MB buffer went first, then one 3 MB buffer: 3 + 5 fit in 10
     expect(memory.keptBytes).toBe(8 * MB);
-    expect(memory.take(4 * MB)).not.toBe(four);
-    expect(memory.reused).toBe(0);
+    expect(memory.take(3 * MB)).toBe(three[1]);
+    expect(memory.take(2 * MB)).not.toBe(four);
     memory.give(new SharedArrayBuffer(11 * MB));
-    expect(memory.keptBytes).toBe(8 * MB);
+    expect(memory.keptBytes).toBe(5 * MB);
+  });
+
+  it('makes buffers in size classes, so that planes a few columns apart share them', () => {
+    const memory = new PlaneMemory({ keepBytes: 256 * MB });
+    // 3840 x 2160 and 3841 x 2160 half planes
+    const a = memory.take(3840 * 2160 * 2);
+    expect(a.byteLength).toBe(16 * MB);
+    memory.give(a);
+    expect(memory.take(3841 * 2160 * 2)).toBe(a);
+    memory.give(a);
+    expect(memory.take(3840 * 2160 * 2)).toBe(a);
+    expect({ reused: memory.reused, allocated: memory.allocated }).toEqual({ reused: 2, allocated: 1 });
+  });
+
+  it('gives the smallest kept buffer that fits, and none that would idle over a quarter of itself', () => {
+    const memory = new PlaneMemory({ keepBytes: 256 * MB });
+    const big = memory.take(32 * MB);
+    const mid = memory.take(20 * MB);
+    memory.give(big);
+    memory.give(mid);
+    expect(memory.take(8 * MB)).not.toBe(mid);
+    expect(memory.take(18 * MB)).toBe(mid);
+    expect(memory.take(18 * MB)).not.toBe(big);
+    expect(memory.take(30 * MB)).toBe(big);
+  });
+
+  it('size classes hold the request and are at most a 16th over it', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: 1, max: 1 << 22 }), fc.integer({ min: 1, max: 2 ** 31 })), (bytes) => {
+        const size = sizeClassBytes(bytes);
+        expect(size).toBeGreaterThanOrEqual(bytes);
+        expect(size - bytes).toBeLessThanOrEqual(bytes / 16);
+        // a class is its own class: buffers made for it are taken for it
+        expect(sizeClassBytes(size)).toBe(size);
+      }),
+    );
   });
 
   it('keeps small buffers too when asked (minBytes), still advising only large ones', () => {

@@ -2,8 +2,13 @@
 //
 // Touching fresh memory costs a page fault per 4 KB page; on the virtual machines measured here that was 6-8 µs a
 // page (0.4-0.6 GB/s), as much as decompressing the pixels. A viewer decodes images of the same few sizes over and over,
-// so buffers whose image left the RAM cache are kept (up to a budget) and given to the next decode of that size; a
+// so buffers whose image left the RAM cache are kept (up to a budget) and given to the next decode that fits in them; a
 // new buffer is advised into 2 MB pages where the native kernels can ask the kernel for it (13x faster first touch).
+//
+// Buffers are made in size classes (a little over the bytes asked) and a kept buffer serves any request up to a quarter
+// smaller: renders of one show are seldom exactly one size (3840 and 3841 wide, data windows cropped differently), and
+// with exact sizes a folder's first pass made a new buffer for nearly every image. A buffer taken is therefore at
+// least, not exactly, the bytes asked for: its users view its first bytes (planeView, decode/plane-bytes.ts).
 
 import { nativeKernels } from '../../exr/compression/native.js';
 
@@ -24,6 +29,20 @@ export interface PlaneMemoryOptions {
 /** Buffers smaller than this are not worth advising, nor by default keeping: the allocator reuses small blocks anyway. */
 const MIN_MANAGED_BYTES = 2 << 20;
 
+/** Size classes: a 16th of the request's power of two (at most 6.25% over); requests under 64 KB are exact. */
+const CLASS_FRACTION_LOG2 = 4;
+const MIN_CLASSED_BYTES = 64 << 10;
+
+/** A kept buffer serves a request of at least this fraction of its size (so at most a quarter of it idles). */
+const MIN_FILL = 0.75;
+
+/** The bytes a new buffer for `byteLength` is made with: rounded up to its size class. */
+export function sizeClassBytes(byteLength: number): number {
+  if (byteLength < MIN_CLASSED_BYTES) return byteLength;
+  const step = 2 ** (Math.floor(Math.log2(byteLength)) - CLASS_FRACTION_LOG2);
+  return Math.ceil(byteLength / step) * step;
+}
+
 export class PlaneMemory {
   private readonly free = new Map<number, SharedArrayBuffer[]>();
   private freeBytes = 0;
@@ -33,19 +52,24 @@ export class PlaneMemory {
 
   constructor(private readonly options: PlaneMemoryOptions) {}
 
-  /** A buffer of exactly `byteLength` bytes. Its contents are undefined when reused: the caller overwrites every byte. */
+  /**
+   * A buffer of at least `byteLength` bytes: the smallest kept one that fits without idling over a quarter of it, else
+   * a new one of the size class. Its contents are undefined when reused: the caller overwrites the bytes it uses.
+   */
   take(byteLength: number): SharedArrayBuffer {
-    const list = this.free.get(byteLength);
-    const kept = list?.pop();
-    if (kept) {
-      if (list!.length === 0) this.free.delete(byteLength);
-      this.freeBytes -= byteLength;
+    let bestSize = Infinity;
+    for (const size of this.free.keys()) if (size >= byteLength && size < bestSize && byteLength >= size * MIN_FILL) bestSize = size;
+    if (bestSize !== Infinity) {
+      const list = this.free.get(bestSize)!;
+      const kept = list.pop()!;
+      if (list.length === 0) this.free.delete(bestSize);
+      this.freeBytes -= bestSize;
       this.reused++;
       return kept;
     }
     this.allocated++;
-    const buffer = new SharedArrayBuffer(byteLength);
-    if (byteLength >= MIN_MANAGED_BYTES) this.options.advise?.(buffer);
+    const buffer = new SharedArrayBuffer(sizeClassBytes(byteLength));
+    if (buffer.byteLength >= MIN_MANAGED_BYTES) this.options.advise?.(buffer);
     return buffer;
   }
 

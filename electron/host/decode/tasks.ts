@@ -3,7 +3,7 @@
 import type { Box2i, StageTimings } from '../../exr/index.js';
 import type { AbortSignalLike } from '../../exr/reader.js';
 import { deepFlatTask, type DeepFlatTaskArgs, type DeepFlatTaskResult } from './deep-task.js';
-import { planeView } from './layout.js';
+import { frameSamples, planeView } from './layout.js';
 import { withReader } from './reader-cache.js';
 import { toneMapTask, type ToneMapTaskArgs } from '../thumbnails/tone-map-task.js';
 import { thumbnailBand, thumbnailJob, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobArgs, type ThumbnailJobResult } from '../thumbnails/job.js';
@@ -28,9 +28,9 @@ export interface BandTaskArgs {
   /** The whole level the planes are laid out over, and the rows of it this band decodes. */
   frame: Box2i;
   region: Box2i;
-  /** One SharedArrayBuffer per selected channel, laid out over `frame`. */
+  /** One SharedArrayBuffer per selected channel, laid out over `frame` from its first byte (it may be longer). */
   planes: SharedArrayBuffer[];
-  /** The level's chunk store: filled while decoding ('fill'), or unpacked from without reading the file ('read'). */
+  /** The level's chunk store (its first bytes: it may be longer): filled while decoding ('fill'), or unpacked from without reading the file ('read'). */
   chunkStore?: { buffer: SharedArrayBuffer; mode: 'fill' | 'read' };
 }
 
@@ -40,7 +40,7 @@ function bandTask(args: BandTaskArgs, ctx: TaskContext): TaskOutput<StageTimings
     const part = reader.part(args.part);
     const wanted = args.channels ? new Set(args.channels) : null;
     const selected = part.channels.filter((c) => !wanted || wanted.has(c.name));
-    const planes = selected.map((c, i) => planeView(c.pixelType, args.planes[i]!));
+    const planes = selected.map((c, i) => planeView(c.pixelType, args.planes[i]!, frameSamples(c, args.frame)));
     return reader.decode({
       part: args.part,
       lx: args.lx,
@@ -48,11 +48,16 @@ function bandTask(args: BandTaskArgs, ctx: TaskContext): TaskOutput<StageTimings
       region: args.region,
       ...(args.channels ? { channels: args.channels } : {}),
       into: { frame: args.frame, planes },
-      ...(args.chunkStore ? { chunkStore: { bytes: new Uint8Array(args.chunkStore.buffer), mode: args.chunkStore.mode } } : {}),
+      ...(args.chunkStore ? { chunkStore: { bytes: storeView(args.chunkStore.buffer, reader.chunkStoreLayout(args.part, args.lx, args.ly).totalBytes), mode: args.chunkStore.mode } } : {}),
       signal: ctx.signal,
     }).timings;
   });
   return { result: { ...timings, readMs: read.readMs, bytesRead: read.bytesRead }, transfer: [] };
+}
+
+/** The store's first `byteLength` bytes; all of it when shorter (the reader then refuses it, saying so). */
+function storeView(buffer: SharedArrayBuffer, byteLength: number): Uint8Array {
+  return new Uint8Array(buffer, 0, Math.min(byteLength, buffer.byteLength));
 }
 
 /** Sums one band of a thumbnail's level into its bins (see thumbnails/on-pool.ts). */

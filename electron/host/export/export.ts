@@ -11,6 +11,7 @@ import { toneMapImage } from '../../../shaders/tonemap-reference.js';
 import { parseCube, type Lut } from '../../../shaders/lut-cube.js';
 import { toneMapHalfRgba } from '../thumbnails/tone-map.js';
 import type { DecodedImage, DecodedPlane, ExportRequest, ExportResult, FileEntry, Thumbnail, ViewLut, ViewTransform } from '../api.js';
+import { planeSamples } from '../decode/plane-bytes.js';
 
 export interface ExportSources {
   file(fileId: string): { entry: FileEntry; absPath: string };
@@ -173,7 +174,7 @@ function viewChannels(entry: FileEntry, part: number, view: ViewTransform): [str
 }
 
 function planeValue(plane: DecodedPlane): (x: number, y: number) => number {
-  const view = plane.pixelType === 'half' ? new Uint16Array(plane.data) : plane.pixelType === 'float' ? new Float32Array(plane.data) : new Uint32Array(plane.data);
+  const view = planeSamples(plane);
   const half = plane.pixelType === 'half';
   // subsampled planes (e.g. chroma) are read nearest-sample
   return (x, y) => {
@@ -191,7 +192,7 @@ function assembleHalfRgba(image: DecodedImage, channels: [string | null, string 
   const ONE = 0x3c00;
   for (let c = 0; c < 4; c++) {
     const plane = planes[c];
-    const src = plane ? new Uint16Array(plane.data) : null;
+    const src = plane ? (planeSamples(plane) as Uint16Array) : null;
     for (let i = 0, o = c; i < pixels; i++, o += 4) out[o] = src ? src[i]! : c === 3 ? ONE : 0;
   }
   return out;
@@ -223,7 +224,7 @@ function encodeExrLayer(image: DecodedImage, layer: string, entry: FileEntry, pa
     pixelType: p.pixelType,
     xSampling: p.xSampling,
     ySampling: p.ySampling,
-    data: p.pixelType === 'half' ? new Uint16Array(p.data) : p.pixelType === 'float' ? new Float32Array(p.data) : new Uint32Array(p.data),
+    data: planeSamples(p),
   }));
   const [x0, y0, x1, y1] = image.dataWindow;
   const [dx0, dy0, dx1, dy1] = summary.displayWindow;

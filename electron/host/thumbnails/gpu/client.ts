@@ -8,6 +8,7 @@ import { calibrate, type Calibration } from './calibration.js';
 import type { GpuThumbnailRequest, GpuThumbnailResult } from './thumbnailer.js';
 import { boxFilter, thumbnailSize } from '../job.js';
 import { toneMapHalfRgba } from '../tone-map.js';
+import { planeByteCount, planeSamples } from '../../decode/plane-bytes.js';
 
 export type GpuChildRequest = { type: 'thumb'; id: number; request: GpuThumbnailRequest } | { type: 'exit' };
 export type GpuChildReply =
@@ -85,8 +86,9 @@ export class GpuThumbsChild {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      // shared planes (the decode pool's) cannot cross to another process: they are serialised as copies anyway
-      const planes = request.planes.map((p) => (p.data instanceof SharedArrayBuffer ? { ...p, data: new Uint8Array(p.data).slice().buffer } : p));
+      // shared planes (the decode pool's) cannot cross to another process: they are serialised as copies anyway (of
+      // the plane's own bytes: its buffer may be longer)
+      const planes = request.planes.map((p) => (p.data instanceof SharedArrayBuffer ? { ...p, data: new Uint8Array(p.data, 0, planeByteCount(p)).slice().buffer } : p));
       this.child.send({ type: 'thumb', id, request: { ...request, planes } } satisfies GpuChildRequest);
     });
   }
@@ -135,8 +137,7 @@ export function cpuThumbnailFromPlanes(req: GpuThumbnailRequest): { rgba: Uint8C
   const filtered = req.slots.map((name) => {
     const p = name ? req.planes.find((q) => q.name === name) : undefined;
     if (!p) return null;
-    const data = p.pixelType === 'half' ? new Uint16Array(p.data) : p.pixelType === 'float' ? new Float32Array(p.data) : new Uint32Array(p.data);
-    return boxFilter({ ...p, data }, widthPx, heightPx);
+    return boxFilter({ ...p, data: planeSamples(p) }, widthPx, heightPx);
   });
   const half = new Uint16Array(widthPx * heightPx * 4);
   const ONE = floatToHalf(1);

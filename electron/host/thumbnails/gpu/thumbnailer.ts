@@ -7,6 +7,7 @@ import { ShaderKit } from '../../../../shaders/pipelines.js';
 import { createUploader, type Uploader, type UploadFormat } from '../../../../shaders/upload.js';
 import type { DecodedPlane } from '../../api.js';
 import { thumbnailSize } from '../job.js';
+import { planeSamples } from '../../decode/plane-bytes.js';
 
 export interface GpuThumbnailRequest {
   widthPx: number;
@@ -112,7 +113,7 @@ export class GpuThumbnailer {
     const items = req.planes.flatMap((p, i) => {
       if (p.widthSamples * p.heightSamples === 0) return [];
       const f = FORMATS[p.pixelType].format;
-      const data = p.pixelType === 'half' ? new Uint16Array(p.data) : p.pixelType === 'float' ? new Float32Array(p.data) : new Uint32Array(p.data);
+      const data = planeSamples(p);
       return [{ texture: s.planes[i]!, format: f, width: p.widthSamples, height: p.heightSamples, source: { kind: 'texels' as const, data } }];
     });
     if (items.length) await this.uploader.uploadMany(items);
