@@ -7,6 +7,8 @@ import type { ByteSource } from './source.js';
 export interface FileSource extends ByteSource {
   /** Bytes read from disk so far, and the time spent reading (ms). */
   readonly stats: { bytesRead: number; readMs: number };
+  /** The open file's modification time and inode when opened: what tells a rewritten file from it. */
+  readonly identity: { mtimeMs: number; inode: number };
   close(): void;
 }
 
@@ -32,11 +34,13 @@ export function openFileSource(path: string): FileSource {
   } catch (error) {
     throw new ExrError('io', `cannot open: ${(error as Error).message.replace(/^[A-Z]+: /, '')}`);
   }
-  const sizeBytes = fstatSync(fd).size;
+  const stat = fstatSync(fd);
+  const sizeBytes = stat.size;
   const stats = { bytesRead: 0, readMs: 0 };
   return {
     sizeBytes,
     stats,
+    identity: { mtimeMs: stat.mtimeMs, inode: stat.ino },
     readAt(byteOffset, byteLength) {
       return readInto(Buffer.allocUnsafeSlow(byteLength), byteOffset, byteLength);
     },

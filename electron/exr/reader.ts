@@ -103,9 +103,12 @@ export class ExrReader {
       let prefixBytes = Math.min(FIRST_READ_BYTES, source.sizeBytes);
       for (;;) {
         try {
-          const raw = parseRawHeaders(source.readAt(0, prefixBytes), source.sizeBytes);
+          // the parse copies what it keeps, so the prefix may be in the thread's reused buffer (no fresh pages per open);
+          // it usually holds the offset tables too (one read per open)
+          const prefix = source.readAtTransient ? source.readAtTransient(0, prefixBytes) : source.readAt(0, prefixBytes);
+          const raw = parseRawHeaders(prefix, source.sizeBytes);
           const parts = buildParts(raw, source.sizeBytes, limits);
-          const offsets = readOffsetTables(source, raw.headerEndByte, parts, raw.flags.multipart);
+          const offsets = readOffsetTables(source, raw.headerEndByte, parts, raw.flags.multipart, prefix);
           return new ExrReader(source, raw.flags, parts, offsets, raw.headerEndByte);
         } catch (error) {
           if (!(error instanceof TruncatedPrefixError)) throw error;

@@ -37,15 +37,17 @@ export function withReader<T>(path: string, use: (reader: ExrReader) => T): { va
 }
 
 function openFile(path: string): OpenFile {
-  const now = statSync(path, { throwIfNoEntry: false });
   const held = open.get(path);
-  if (held && now && held.sizeBytes === now.size && held.mtimeMs === now.mtimeMs && held.inode === now.ino) {
-    // most recently used last: the first entry is the one to close when full
-    open.delete(path);
-    open.set(path, held);
-    return held;
+  if (held) {
+    const now = statSync(path, { throwIfNoEntry: false });
+    if (now && held.sizeBytes === now.size && held.mtimeMs === now.mtimeMs && held.inode === now.ino) {
+      // most recently used last: the first entry is the one to close when full
+      open.delete(path);
+      open.set(path, held);
+      return held;
+    }
+    close(path);
   }
-  if (held) close(path);
   const source = openFileSource(path);
   let reader: ExrReader;
   try {
@@ -54,7 +56,8 @@ function openFile(path: string): OpenFile {
     source.close();
     throw error;
   }
-  const file: OpenFile = { reader, source, sizeBytes: source.sizeBytes, mtimeMs: now?.mtimeMs ?? 0, inode: now?.ino ?? 0, lastUsedMs: performance.now() };
+  // the descriptor's own identity (its fstat): a file replaced after this open is told apart by the next stat
+  const file: OpenFile = { reader, source, sizeBytes: source.sizeBytes, mtimeMs: source.identity.mtimeMs, inode: source.identity.inode, lastUsedMs: performance.now() };
   open.set(path, file);
   while (open.size > MAX_OPEN_FILES) close(open.keys().next().value!);
   sweeper ??= setInterval(sweep, IDLE_CLOSE_MS).unref();
