@@ -111,4 +111,28 @@ describe('opening', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('reads offset tables that lie past its first read, and keeps what it parsed when the next file is opened', () => {
+    // 1 line a chunk over 5,000 lines: the table (40 KB) runs past the first 32 KB read
+    const tall = Uint16Array.from({ length: 2 * 5000 }, (_, i) => i & 0x7bff);
+    const small = Uint16Array.from({ length: 4 }, (_, i) => 0x3c00 + i);
+    const dir = mkdtempSync(join(tmpdir(), 'exrview-reader-'));
+    const tallPath = join(dir, 'tall.exr');
+    const smallPath = join(dir, 'small.exr');
+    writeFileSync(tallPath, writeExr([{ dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 4999 }, compression: 'none', channels: [{ name: 'tall.Y', pixelType: 'half', data: tall }] }]));
+    writeFileSync(smallPath, writeExr([{ dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 1 }, channels: [{ name: 'small.Y', pixelType: 'half', data: small }] }]));
+    const sources = [openFileSource(tallPath), openFileSource(smallPath)];
+    try {
+      // the headers are read into one reused buffer per thread: the first reader's parse must not share it
+      const [first, second] = sources.map((source) => ExrReader.open(source));
+      expect(first!.parts[0]!.channels.map((c) => c.name)).toEqual(['tall.Y']);
+      expect(first!.parts[0]!.chunkCount).toBe(5000);
+      expect([...first!.decode().channels[0]!.data]).toEqual([...tall]);
+      expect([...second!.decode().channels[0]!.data]).toEqual([...small]);
+      expect(second!.parts[0]!.channels.map((c) => c.name)).toEqual(['small.Y']);
+    } finally {
+      for (const source of sources) source.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
