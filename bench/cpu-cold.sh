@@ -17,6 +17,12 @@
 # at 16 cores, 1.45-1.70x at 8, 1.29-1.68x at 2.
 # At a5646eb, the same command: cold over warm 1.06/0.80/0.81 at 16 cores, 0.93/0.98/0.87 at 8, 0.92/0.72/1.04 at 2
 # (medians 0.81, 0.93, 0.92); warm runs alone varied 1427-1708 ms at 2 cores, so one round moves a median much.
+# At b9b8163 (plane buffers in size classes, a kept one serving planes down to an eighth of it: a cold run makes 28-40
+# buffers at 16 cores, was 48-80 on the 30-file thumbs set): VARIANTS="cold warm" CORES="16 2" ROUNDS=5 on an H100
+# host, cold over warm 1.42/1.12/1.05/1.05/1.12 at 16 cores (the warm runs were the slower), 1.10/0.97/0.98/0.91/0.73
+# at 2; the same command with CORES="16 8 2" ROUNDS=3 on an H200 host: 0.81/0.86/0.98, 0.84/0.86/0.90, 0.85/0.93/1.09
+# (medians 0.86, 0.86, 0.93). What is left of the gap is fresh memory: the first two or three files' planes at every
+# core count, and at 16 cores as many as 7-10 files' worth in flight at once.
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),

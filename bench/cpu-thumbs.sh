@@ -22,6 +22,14 @@
 # tone-map) went from 19% of their busy time to 1%; then per-band file opens (open, fstat, header parse) were 7% and the
 # box filter's PIZ table lookups 14%. At 7ab6730 (those lookups as AVX2 gathers): 0.918, 0.939, 1.047.
 # Without PNGs and cache writes (a diagnostic build) thumbs took ~6% less: the output's share on this machine.
+# At b9b8163 the cold decode got faster (plane buffers in size classes: 28-40 made instead of 68-80), the thumbnails
+# did not: .thumbkit/ab2.sh (builds interleaved, 8 rounds, H200 host) gave thumbs 180 ms against a cold decode of
+# 186.7 ms before (0.964) and 192.5 against 178.6 after (1.078); thumbs alone, 14 rounds, 215/224/221 ms for the
+# builds before, after, and after without the band-open change: no difference within the noise. Profiles of the 16
+# workers over the thumbs: busy 84% (bench's decode and thumbnail passes in one process: 93%); of the busy time PIZ
+# decompression 23%, DWA about a quarter, the box filter 15%; the main thread busy half the time; every thread
+# stalled ~12 ms once in both commands. A thread of its own for the PNG encodes and writes took the main thread from 103 to 93 ms
+# busy and changed nothing measurable (10 rounds): not kept.
 set -u
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = --prepare ]; then
