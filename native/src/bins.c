@@ -68,6 +68,14 @@ __attribute__((target("avx2"))) static inline __m256 gather_eight(const float *t
   return out;
 }
 
+/** Sixteen column sums, four vectors of four, stored in order. */
+__attribute__((target("avx2"))) static inline void store_sixteen(double *col, __m256d a, __m256d b, __m256d c, __m256d d) {
+  _mm256_storeu_pd(col, a);
+  _mm256_storeu_pd(col + 4, b);
+  _mm256_storeu_pd(col + 8, c);
+  _mm256_storeu_pd(col + 12, d);
+}
+
 /** Eight columns of columns_by_gather: a line's codes widened, their values gathered, added in float64. */
 #define GATHER_EIGHT(codes8, lo, hi)                                           \
   do {                                                                         \
@@ -88,10 +96,7 @@ __attribute__((target("avx2"))) static void columns_by_gather(const uint16_t *fi
       GATHER_EIGHT(_mm256_castsi256_si128(codes), a, b);
       GATHER_EIGHT(_mm256_extracti128_si256(codes, 1), c, d);
     }
-    _mm256_storeu_pd(col + i, a);
-    _mm256_storeu_pd(col + i + 4, b);
-    _mm256_storeu_pd(col + i + 8, c);
-    _mm256_storeu_pd(col + i + 12, d);
+    store_sixteen(col + i, a, b, c, d);
   }
   for (; i + 8 <= n; i += 8) {
     __m256d lo = _mm256_setzero_pd(), hi = _mm256_setzero_pd();
@@ -141,10 +146,7 @@ __attribute__((target("avx2,f16c"))) static void columns_by_f16c(const uint16_t 
       columns_by_sane_half(first, stride, lineCount, i, 16, col);
       continue;
     }
-    _mm256_storeu_pd(col + i, a);
-    _mm256_storeu_pd(col + i + 4, b);
-    _mm256_storeu_pd(col + i + 8, c);
-    _mm256_storeu_pd(col + i + 12, d);
+    store_sixteen(col + i, a, b, c, d);
   }
   for (; i + 8 <= n; i += 8) {
     __m256d lo = _mm256_setzero_pd(), hi = _mm256_setzero_pd();
