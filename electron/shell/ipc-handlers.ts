@@ -1,7 +1,7 @@
 // The main-process side of HostApi over IPC, as plain functions: sender check, argument check, path grants, then the host.
 
-import type { DecodedImage, DecodedPlane, FolderInfo, HostApi } from '../host/api.js';
-import { planeByteCount } from '../host/decode/plane-bytes.js';
+import type { DecodedImage, FolderInfo, HostApi } from '../host/api.js';
+import { plainPlaneData } from '../host/decode/plane-bytes.js';
 import { CALL_METHODS, SIGNAL_METHODS, type CallMethod, type SignalMethod, type TransportMethod } from '../transport/host-methods.js';
 import { PathRefusedError } from '../transport/path-guard.js';
 import { validateArgs } from '../transport/validate-args.js';
@@ -50,8 +50,7 @@ export interface IpcHandlers {
 
 /** The image with its planes in plain ArrayBuffers (copies of the plane's bytes in shared memory), as IPC can send them. */
 function withPlainBuffers(image: DecodedImage): DecodedImage {
-  const plain = (p: DecodedPlane) => (p.data instanceof ArrayBuffer ? p.data : new Uint8Array(p.data, 0, planeByteCount(p)).slice().buffer);
-  return { ...image, planes: image.planes.map((p) => ({ ...p, data: plain(p) })) };
+  return { ...image, planes: image.planes.map((p) => ({ ...p, data: plainPlaneData(p) })) };
 }
 
 export function createIpcHandlers(options: IpcHandlerOptions): IpcHandlers {

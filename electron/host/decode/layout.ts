@@ -52,7 +52,7 @@ export function levelLayout(part: PartInfo, lx: number, ly: number, channels: re
   const rowBytes = part.channels.reduce((sum, c) => sum + (sampleCount(c.xSampling, frame.xMin, frame.xMax) * PIXEL_TYPE_BYTES[c.pixelType]) / c.ySampling, 0);
   // the chunks cut the level into rows or tiles, and a channel's samples in each add up to its samples in the level:
   // so the store holds every channel's whole plane (chunkStoreLayout's total, without a walk over the chunks)
-  const chunkStoreBytes = part.channels.reduce((sum, c) => sum + sampleCount(c.xSampling, frame.xMin, frame.xMax) * sampleCount(c.ySampling, frame.yMin, frame.yMax) * PIXEL_TYPE_BYTES[c.pixelType], 0);
+  const chunkStoreBytes = part.channels.reduce((sum, c) => sum + frameSamples(c, frame) * PIXEL_TYPE_BYTES[c.pixelType], 0);
   return {
     part: part.index,
     lx,
@@ -66,8 +66,8 @@ export function levelLayout(part: PartInfo, lx: number, ly: number, channels: re
   };
 }
 
-/** Bytes of a plane's samples: the size of the buffer a decode fills for it. */
-export function planeByteLength(plane: PlaneLayout): number {
+/** Bytes of a plane's samples: what a decode fills at the start of its buffer (a decoded plane's own bytes). */
+export function planeByteLength(plane: Pick<PlaneLayout, 'pixelType' | 'widthSamples' | 'heightSamples'>): number {
   return plane.widthSamples * plane.heightSamples * PIXEL_TYPE_BYTES[plane.pixelType];
 }
 

@@ -401,7 +401,7 @@ function stageMs(t: StageTimings): Omit<StageTimingsMs, 'hostMs' | 'queueMs'> {
 
 /**
  * The buffer behind a plane: planes own theirs. A shared plane from the pool is the start of its buffer, which may be
- * longer (PlaneMemory's size classes: the plane's own bytes are planeByteCount's); a worker's transferred one is exact.
+ * longer (PlaneMemory's size classes: the plane's own bytes are planeByteLength's); a worker's transferred one is exact.
  */
 function bufferOf(data: ArrayBufferView): ArrayBuffer | SharedArrayBuffer {
   const buffer = data.buffer;

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeContainer, encodeContainer } from '../../server/container.js';
 import type { DecodedImage, DecodedPlane } from '../api.js';
-import { planeByteCount, planeSamples, withExactPlanes } from './plane-bytes.js';
+import { planeByteLength } from './layout.js';
+import { plainPlaneData, planeSamples, withExactPlanes } from './plane-bytes.js';
 
 function image(planes: DecodedPlane[]): DecodedImage {
   const timings = { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, hostMs: 0, bytesRead: 0 };
@@ -20,7 +21,7 @@ function halfPlane(name: string, bufferBytes: number): DecodedPlane {
 describe('plane bytes', () => {
   it('views only the plane of a longer buffer', () => {
     const plane = halfPlane('R', 64);
-    expect(planeByteCount(plane)).toBe(12);
+    expect(planeByteLength(plane)).toBe(12);
     expect([...planeSamples(plane)]).toEqual([1, 2, 3, 4, 5, 6]);
     expect(planeSamples(plane).buffer).toBe(plane.data);
   });
@@ -33,5 +34,14 @@ describe('plane bytes', () => {
       expect(plane.data.byteLength).toBe(12);
       expect([...new Uint16Array(plane.data)]).toEqual([1, 2, 3, 4, 5, 6]);
     }
+  });
+
+  it('copies a shared plane into a plain buffer of its own bytes, and passes a plain one as it is', () => {
+    const shared = halfPlane('R', 4096);
+    const copy = plainPlaneData(shared);
+    expect(copy).toBeInstanceOf(ArrayBuffer);
+    expect([...new Uint16Array(copy)]).toEqual([1, 2, 3, 4, 5, 6]);
+    const plain = { ...shared, data: copy };
+    expect(plainPlaneData(plain)).toBe(copy);
   });
 });

@@ -8,7 +8,7 @@ import { calibrate, type Calibration } from './calibration.js';
 import type { GpuThumbnailRequest, GpuThumbnailResult } from './thumbnailer.js';
 import { boxFilter, thumbnailSize } from '../job.js';
 import { toneMapHalfRgba } from '../tone-map.js';
-import { planeByteCount, planeSamples } from '../../decode/plane-bytes.js';
+import { plainPlaneData, planeSamples } from '../../decode/plane-bytes.js';
 
 export type GpuChildRequest = { type: 'thumb'; id: number; request: GpuThumbnailRequest } | { type: 'exit' };
 export type GpuChildReply =
@@ -88,7 +88,7 @@ export class GpuThumbsChild {
       this.pending.set(id, { resolve, reject });
       // shared planes (the decode pool's) cannot cross to another process: they are serialised as copies anyway (of
       // the plane's own bytes: its buffer may be longer)
-      const planes = request.planes.map((p) => (p.data instanceof SharedArrayBuffer ? { ...p, data: new Uint8Array(p.data, 0, planeByteCount(p)).slice().buffer } : p));
+      const planes = request.planes.map((p) => ({ ...p, data: plainPlaneData(p) }));
       this.child.send({ type: 'thumb', id, request: { ...request, planes } } satisfies GpuChildRequest);
     });
   }
