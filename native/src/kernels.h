@@ -7,7 +7,7 @@
 #include <string.h>
 
 /** Bumped whenever an exported function changes its arguments: native.ts refuses an addon of another version. */
-#define EXR_KERNELS_ABI 8
+#define EXR_KERNELS_ABI 9
 
 /** Scratch buffers of one context; each kernel uses its own so that they never alias each other. */
 enum {

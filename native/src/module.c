@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <stdint.h>
 #ifdef __linux__
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #endif
 
 #include "kernels.h"
@@ -335,6 +338,35 @@ static napi_value advise_huge_pages(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* reserveFileDescriptors(count): grows the process's descriptor table to hold `count` (capped by RLIMIT_NOFILE) by
+ * duplicating a descriptor to the top of that range and closing it: one growth now instead of several later, each of
+ * which, in a multi-threaded process, makes every thread that opens a file wait out an RCU grace period (Linux).
+ * Returns the table size asked for, or 0 where nothing was done (not Linux, or over 65536 entries). */
+static napi_value reserve_file_descriptors(napi_env env, napi_callback_info info) {
+  napi_value args[1];
+  int64_t count = 0, reserved = 0;
+  napi_value result;
+  if (!get_args(env, info, 1, args) || !get_int64(env, args[0], "count", &count)) return NULL;
+#ifdef __linux__
+  struct rlimit limit;
+  if (count > 65536) count = 0; /* a table that large is no reservation but a mistake */
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && (uint64_t)count > (uint64_t)limit.rlim_cur) count = (int64_t)limit.rlim_cur;
+  if (count > 1) {
+    const int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      const int high = fcntl(fd, F_DUPFD_CLOEXEC, (int)(count - 1));
+      if (high >= 0) {
+        reserved = count;
+        close(high);
+      }
+      close(fd);
+    }
+  }
+#endif
+  napi_create_int64(env, reserved, &result);
+  return result;
+}
+
 static void free_context(napi_env env, void *data, void *hint) {
   (void)env;
   (void)hint;
@@ -364,6 +396,7 @@ NAPI_MODULE_INIT() {
     {"finishThumbnail", NULL, finish_thumbnail, NULL, NULL, NULL, napi_enumerable, ctx},
     {"composeHalfTable", NULL, compose_half_table, NULL, NULL, NULL, napi_enumerable, ctx},
     {"adviseHugePages", NULL, advise_huge_pages, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"reserveFileDescriptors", NULL, reserve_file_descriptors, NULL, NULL, NULL, napi_enumerable, ctx},
   };
   if (napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties) != napi_ok) return NULL;
   return exports;

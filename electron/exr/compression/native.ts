@@ -66,6 +66,8 @@ export interface NativeKernels {
   composeHalfTable(lut: Uint16Array, used: number, out: Float32Array): void;
   /** Asks the OS to back the view's pages with huge pages before first touch (Linux madvise); false where it could not. */
   adviseHugePages(view: Uint8Array): boolean;
+  /** Grows the process's file-descriptor table to `count` entries (capped by the open-files limit); the count reached, 0 where not done (not Linux). */
+  reserveFileDescriptors(count: number): number;
 }
 
 export interface NativeStatus {
@@ -76,7 +78,7 @@ export interface NativeStatus {
 }
 
 /** The addon's interface version (EXR_KERNELS_ABI in native/src/kernels.h). */
-export const NATIVE_ABI = 8;
+export const NATIVE_ABI = 9;
 export const ADDON_FILE = 'exr_kernels.node';
 
 declare const __filename: string | undefined;

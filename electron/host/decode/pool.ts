@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ExrError } from '../../exr/index.js';
+import { prepareProcessForWorkers } from './worker-process.js';
 import { GATE, GATES_PER_WORKER, type TaskReply, type TaskRequest } from './messages.js';
 import type { TaskTypes } from './tasks.js';
 
@@ -141,6 +142,8 @@ export class DecodePool {
     this.size = Math.max(1, options.workers ?? availableParallelism());
     this.tasksPerWorker = Math.min(GATES_PER_WORKER - 2, Math.max(1, options.tasksPerWorker ?? 2));
     this.workerPath = options.workerPath ?? defaultWorkerPath();
+    // before any worker exists: the descriptor table and the workers' compiler (worker-process.ts)
+    prepareProcessForWorkers();
   }
 
   private spawn(warmUp = false): Slot {
