@@ -34,6 +34,12 @@
 # an H100 host: summed resize 621-795 -> 546-750 ms (14 rounds), thumbs' wall time within the noise; ab2.sh over 10
 # rounds, thumbs 217 ms against a cold decode of 209.6 (the build before: 223.5 against 224.9; the decode is the same
 # code in both, so the hosts' noise is ~7%). On the 2-core VM: thumbs-vs-decode 0.897x on both the 20- and 30-file sets.
+# The ~12 ms stall of every thread: thread states sampled from /proc every 0.25 ms (a small C sampler reading each
+# thread's stat and wchan) showed all of them in expand_files/synchronize_rcu for 16-22 ms mid-run, in both commands:
+# the descriptor table growing past 128. At 09f5a7a (grown before the workers start, and their optimizing compiles on
+# their own threads: electron/host/decode/worker-process.ts), H200 host, 6 rounds interleaved with the build before:
+# thumbs 157 ms (162 before), with start-up 615 ms (727), cold decode 145 ms (167); then this script, 5 rounds: thumbs
+# 168 ms against a cold decode of 172.8 (0.972x), bench's own thumbnail pass 0.874x its decode.
 set -u
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = --prepare ]; then

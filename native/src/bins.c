@@ -43,13 +43,14 @@ static void columns_by_table(const uint16_t *first, int64_t stride, int64_t line
 
 #ifdef EXR_X86_VECTORS
 /** The vector units the kernels use, as CPU_* bits; asked once. */
-enum { CPU_AVX2 = 1, CPU_F16C = 2 };
+enum { CPU_AVX2 = 1, CPU_F16C = 2, CPU_AVX512 = 4 };
 static int cpu_vectors(void) {
   static int known = -1;
   int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
   if (v < 0) {
     __builtin_cpu_init();
-    v = (__builtin_cpu_supports("avx2") ? CPU_AVX2 : 0) | (__builtin_cpu_supports("f16c") ? CPU_F16C : 0);
+    v = (__builtin_cpu_supports("avx2") ? CPU_AVX2 : 0) | (__builtin_cpu_supports("f16c") ? CPU_F16C : 0) |
+        (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") ? CPU_AVX512 : 0);
     __atomic_store_n(&known, v, __ATOMIC_RELAXED);
   }
   return v;
@@ -163,6 +164,42 @@ __attribute__((target("avx2,f16c"))) static void columns_by_f16c(const uint16_t 
   if (i < n) columns_by_sane_half(first, stride, lineCount, i, n - i, col);
 }
 #undef F16C_EIGHT
+
+/** Sixteen columns of columns_by_f16c_512: the halves converted, added in float64. */
+#define F16C_SIXTEEN(h16, lo, hi)                                                                                 \
+  do {                                                                                                            \
+    const __m512 f_ = _mm512_cvtph_ps(h16);                                                                       \
+    lo = _mm512_add_pd(lo, _mm512_cvtps_pd(_mm512_castps512_ps256(f_)));                                          \
+    hi = _mm512_add_pd(hi, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f_), 1)))); \
+  } while (0)
+
+/** columns_by_f16c with AVX-512, thirty-two columns at a time, the rest by columns_by_f16c: 0.16 -> 0.10 ns a sample
+ * on the 2-core VM's AMD EPYC, 0.30-0.37 -> 0.19-0.24 on the 16-core machine's Xeon (15 lines a call). */
+__attribute__((target("avx512f,avx512bw,avx2,f16c"))) static void columns_by_f16c_512(const uint16_t *first, int64_t stride, int64_t lineCount, int64_t n, double *col) {
+  const __m512i exponentBits = _mm512_set1_epi16(0x7c00);
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m512d a = _mm512_setzero_pd(), b = _mm512_setzero_pd(), c = _mm512_setzero_pd(), d = _mm512_setzero_pd();
+    __mmask32 special = 0;
+    const uint16_t *p = first + i;
+    for (int64_t l = 0; l < lineCount; l++, p += stride) {
+      const __m512i h = _mm512_loadu_si512((const void *)p);
+      special |= _mm512_cmpeq_epi16_mask(_mm512_and_si512(h, exponentBits), exponentBits);
+      F16C_SIXTEEN(_mm512_castsi512_si256(h), a, b);
+      F16C_SIXTEEN(_mm512_extracti64x4_epi64(h, 1), c, d);
+    }
+    if (special) {
+      columns_by_sane_half(first, stride, lineCount, i, 32, col);
+      continue;
+    }
+    _mm512_storeu_pd(col + i, a);
+    _mm512_storeu_pd(col + i + 8, b);
+    _mm512_storeu_pd(col + i + 16, c);
+    _mm512_storeu_pd(col + i + 24, d);
+  }
+  if (i < n) columns_by_f16c(first + i, stride, lineCount, n - i, col + i);
+}
+#undef F16C_SIXTEEN
 #endif
 
 /** The TypeScript kernel's order, for bins too large to sum in any order: lines in groups of up to four, per group
@@ -231,8 +268,12 @@ int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *
   const uint16_t *first = lines->samples + lines->firstIndex;
 #ifdef EXR_X86_VECTORS
   const int vectors = cpu_vectors();
-  // F16C converts the halves; the double vectors it adds them in are AVX2's
-  if (halfBits && vectors == (CPU_AVX2 | CPU_F16C)) {
+  // F16C converts the halves; the double vectors it adds them in are AVX2's (or AVX-512's)
+  if (halfBits && vectors == (CPU_AVX2 | CPU_F16C | CPU_AVX512)) {
+    columns_by_f16c_512(first, stride, lineCount, n, col);
+    return sum_runs(ctx, lines, col);
+  }
+  if (halfBits && (vectors & (CPU_AVX2 | CPU_F16C)) == (CPU_AVX2 | CPU_F16C)) {
     columns_by_f16c(first, stride, lineCount, n, col);
     return sum_runs(ctx, lines, col);
   }
