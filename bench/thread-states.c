@@ -2,8 +2,8 @@
 //
 // Build: cc -O2 -static bench/thread-states.c -o thread-states (static: the lent machine has no compiler). Run:
 // ./thread-states OUT.txt node bin/exrview.mjs thumbs DIR --out OUT. Every 0.25 ms it writes one line to OUT.txt: the
-// milliseconds since the command started, then tid:state:wchan for each of its threads (state R, S, D...; wchan the
-// kernel function a sleeping thread waits in). `node bench/thread-states-summary.mjs OUT.txt` sums them. This is how
+// milliseconds since the command started, then tid:state:wchan:ticks for each of its threads (state R, S, D...; wchan
+// the kernel function a sleeping thread waits in; ticks its user and system CPU time so far, in clock ticks). `node bench/thread-states-summary.mjs OUT.txt` sums them. This is how
 // the 16-22 ms stall of every decode worker in expand_files was found (electron/host/decode/worker-process.ts).
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -48,7 +48,7 @@ int main(int argc, char **argv) {
     _exit(127);
   }
   const double t0 = now_ms();
-  char path[256], stat[4096], wchan[128];
+  char path[320], stat[4096], wchan[128];
   int status = 0;
   for (;;) {
     if (waitpid(pid, &status, WNOHANG) == pid) break;
@@ -64,12 +64,17 @@ int main(int argc, char **argv) {
       const char *close_paren = strrchr(stat, ')');
       if (!close_paren || !close_paren[1] || !close_paren[2]) continue;
       const char state = close_paren[2];
+      // utime and stime, fields 14 and 15 of stat: the 11th and 12th after the state
+      unsigned long long userTicks = 0, systemTicks = 0;
+      const char *field = close_paren + 2;
+      for (int k = 0; k < 11 && field; k++) field = strchr(field + 1, ' ');
+      if (field) sscanf(field, " %llu %llu", &userTicks, &systemTicks);
       wchan[0] = 0;
       if (state != 'R') {
         snprintf(path, sizeof path, "/proc/%d/task/%s/wchan", (int)pid, task->d_name);
         read_text(path, wchan, sizeof wchan);
       }
-      fprintf(out, " %s:%c:%s", task->d_name, state, wchan[0] ? wchan : "-");
+      fprintf(out, " %s:%c:%s:%llu", task->d_name, state, wchan[0] ? wchan : "-", userTicks + systemTicks);
     }
     closedir(tasks);
     fputc('\n', out);
