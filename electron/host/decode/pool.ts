@@ -142,11 +142,12 @@ export class DecodePool {
     this.size = Math.max(1, options.workers ?? availableParallelism());
     this.tasksPerWorker = Math.min(GATES_PER_WORKER - 2, Math.max(1, options.tasksPerWorker ?? 2));
     this.workerPath = options.workerPath ?? defaultWorkerPath();
-    // before any worker exists: the descriptor table and the workers' compiler (worker-process.ts)
-    prepareProcessForWorkers();
   }
 
   private spawn(warmUp = false): Slot {
+    // once, before the first worker (not with the pool, which a run served from the caches never needs): the
+    // descriptor table and the workers' compiler (worker-process.ts)
+    prepareProcessForWorkers();
     const gates = new SharedArrayBuffer(4 * GATES_PER_WORKER);
     const worker = new Worker(this.workerPath, { workerData: { warmUp, gates } });
     const slot: Slot = { worker, gates: new Int32Array(gates), nextGate: 0, posted: [], recalled: new Set() };

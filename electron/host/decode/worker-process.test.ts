@@ -47,4 +47,3 @@ describe('compileOnWorkerThreads', () => {
     expect(flags).toEqual([WORKER_COMPILER_FLAG]);
   });
 });
-

@@ -39,7 +39,7 @@ export function compileOnWorkerThreads(runtime: NodeJS.ProcessVersions = process
   return true;
 }
 
-/** Both, before the first worker is made (DecodePool). */
+/** Both, before each worker is made (DecodePool.spawn): the first call does the work, later ones return at once. */
 export function prepareProcessForWorkers(): void {
   reserveFileDescriptors();
   compileOnWorkerThreads();
