@@ -1,6 +1,6 @@
 // Unit tests sit beside the code (*.test.ts); e2e tests run under Playwright (scripts/e2e.mjs).
 // Two projects: every test with the native kernels on (where they were built), and the codec's
-// conformance tests again with EXRVIEW_NATIVE=0, so that the TypeScript codecs stay checked too.
+// conformance tests (and the thumbnails' output) again with EXRVIEW_NATIVE=0, so that the fallbacks stay checked too.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { wgslText } from './vite.config.js';
@@ -23,6 +23,9 @@ const CODEC_CONFORMANCE = [
   'electron/host/thumbnails/bins.test.ts',
 ];
 
+/** Outside the codec, what the kernels do for the thumbnails' output (PNGs in the workers) and its fallback (sharp). */
+const OUTPUT_FALLBACKS = ['electron/host/export/png-native.test.ts', 'electron/cli/thumbs-output.test.ts'];
+
 export default defineConfig({
   // renderer modules import their WGSL as text, as in the app's build
   plugins: [wgslText()],
@@ -44,7 +47,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'typescript',
-          include: CODEC_CONFORMANCE,
+          include: [...CODEC_CONFORMANCE, ...OUTPUT_FALLBACKS],
           // the native-against-TypeScript comparisons need the addon; native.test.ts checks it is off here
           exclude: ['electron/exr/compression/native-codecs.test.ts'],
           env: { EXRVIEW_NATIVE: '0' },

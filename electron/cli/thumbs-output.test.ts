@@ -2,7 +2,7 @@
 // now (tone-mapped by the worker that finishes it) and from the disk cache (by a worker task) alike, for the default
 // view and an exposure with a filmic transform. Needs the build.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -62,4 +62,19 @@ describe.skipIf(!!why)('exrview thumbs output', () => {
       }
     });
   }
+
+  it('a PNG that cannot be written is reported for its file, with the reason; the others are written, no temporary file is left', () => {
+    const out = join(dir.path, 'blocked');
+    // a folder where a.png should go: the worker's rename over it fails
+    mkdirSync(join(out, 'a.png'), { recursive: true });
+    const r = spawnSync(process.execPath, [bin, 'thumbs', images, '--out', out, '--size', '32', '--gpu', 'off'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, EXRVIEW_CACHE_DIR: join(dir.path, 'cache-blocked') },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`exrview: ${join(images, 'a.exr')}: cannot write ${join(out, 'a.png')}: `);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(readdirSync(out).sort()).toEqual(['a.png', 'b.png']);
+  });
 });

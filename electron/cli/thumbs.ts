@@ -3,6 +3,7 @@
 // the rest, and every image when the GPU is off or missing, take the CPU path. The summary says which and why.
 
 import { encodeRgba8, loadEncoder } from '../host/export/encode.js';
+import { nativeStatus } from '../exr/compression/native.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,7 +16,7 @@ import { calibrateGpuThumbnails, GpuChildError, GpuThumbsChild } from '../host/t
 import { createHost, type Host } from '../host/host.js';
 import { channelsOf, chooseThumbnailChannels } from '../host/thumbnails/channels.js';
 import { cubeToLatLongHalf, isCubeEnvmap } from '../host/thumbnails/envmap-latlong.js';
-import type { ThumbnailDetail } from '../host/thumbnails/params.js';
+import type { ThumbnailDetail, ThumbnailOutputOptions } from '../host/thumbnails/params.js';
 import { describeFailure } from './failures.js';
 import { optionsOf } from './commands.js';
 import { parseArgs, UsageError } from './usage.js';
@@ -61,8 +62,14 @@ interface Totals {
   resizeMs: number;
   queueMs: number;
   toneMapMs: number;
+  /** sharp, on this thread's behalf (JPEG; PNG without the native kernels, or from the GPU path). */
   encodeMs: number;
+  /** PNG encoded by the workers that made the thumbnails. */
+  workerEncodeMs: number;
+  /** Files written here (sharp's output). */
   writeMs: number;
+  /** Files written by the workers (their PNGs). */
+  workerWriteMs: number;
   /** GPU path: planes sent to the GPU process, made, read back (wall, per image, summed). */
   gpuMs: number;
   bytesRead: number;
@@ -142,12 +149,18 @@ function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
   };
 }
 
-/** A cube env map by its envmap attribute and stacked shape (only 1:6 files pay for the header read). */
-async function isCubeEntry(host: Host, entry: FileEntry): Promise<boolean> {
+/** Stacked 1:6 like a cube env map: only such files pay for a header read (isCubeEntry). */
+function hasCubeShape(entry: FileEntry): boolean {
   const part = entry.summary?.parts.find((p) => p.type === 'scanlineimage' || p.type === 'tiledimage');
   if (!part) return false;
   const w = part.dataWindow[2] - part.dataWindow[0] + 1, h = part.dataWindow[3] - part.dataWindow[1] + 1;
-  return h === 6 * w && isCubeEnvmap(await host.getHeader(entry.id), part);
+  return h === 6 * w;
+}
+
+/** A cube env map by its envmap attribute and stacked shape. */
+async function isCubeEntry(host: Host, entry: FileEntry): Promise<boolean> {
+  const part = entry.summary?.parts.find((p) => p.type === 'scanlineimage' || p.type === 'tiledimage');
+  return Boolean(part) && hasCubeShape(entry) && isCubeEnvmap(await host.getHeader(entry.id), part!);
 }
 
 async function gpuThumbnail(host: Host, child: GpuThumbsChild, entry: FileEntry, src: NonNullable<ReturnType<typeof gpuSource>>, options: ThumbsOptions, params: DisplayView, totals: Totals, path: string): Promise<void> {
@@ -171,7 +184,9 @@ export async function runThumbs(argv: string[]): Promise<number> {
   // the workers load (and compile the codec) and the image encoder loads while the folder is scanned: the first
   // thumbnail then waits for neither (a missing encoder is reported by the first encode, with what to do)
   // (one command, one folder: warming the main thread's job code would cost this run what it saves the next)
-  const workersReady = Promise.all([host.startWorkers({ warmJobs: false }), loadEncoder().catch(() => {})]);
+  // (sharp only where it will encode: JPEG, the GPU path's images, or PNG without the native kernels)
+  const sharpWanted = options.format === 'jpg' || options.gpu !== 'off' || !nativeStatus.on;
+  const workersReady = Promise.all([host.startWorkers({ warmJobs: false }), sharpWanted ? loadEncoder().catch(() => {}) : null]);
   workersReady.catch(() => {});
   let gpu: GpuPlan | null = null;
   try {
@@ -188,7 +203,7 @@ export async function runThumbs(argv: string[]): Promise<number> {
       process.stderr.write(`${progress.active ? '\n' : ''}exrview: ${file}: ${reason}\n`);
     };
     const progress = new ProgressBar(entries.length, Boolean(process.stdout.isTTY));
-    const totals: Totals = { readMs: 0, decompressMs: 0, unpackMs: 0, resizeMs: 0, queueMs: 0, toneMapMs: 0, encodeMs: 0, writeMs: 0, gpuMs: 0, bytesRead: 0, sources: new Map() };
+    const totals: Totals = { readMs: 0, decompressMs: 0, unpackMs: 0, resizeMs: 0, queueMs: 0, toneMapMs: 0, encodeMs: 0, workerEncodeMs: 0, writeMs: 0, workerWriteMs: 0, gpuMs: 0, bytesRead: 0, sources: new Map() };
     const params = { ...DEFAULT_DISPLAY, exposureEv: options.exposureEv, transform: options.transform, nanInf: false };
     // the view's tone-map table, made while the workers are still starting
     host.prepareToneMap(params);
@@ -216,7 +231,8 @@ export async function runThumbs(argv: string[]): Promise<number> {
         const outPath = join(options.outDir, entry.name.replace(/\.exr$/i, `.${options.format}`));
         try {
           if (entry.status !== 'ok') throw new Error(entry.status === 'incomplete' ? 'the file is incomplete (still being written?)' : (entry.error ?? 'cannot be read'));
-          if (await isCubeEntry(host, entry)) {
+          // (no await for other files: each one's job then starts before the next file is looked at)
+          if (hasCubeShape(entry) && (await isCubeEntry(host, entry))) {
             // an env map's thumbnail is lat-long: the stacked faces at 1.5x the size (a face is then a quarter of it) resampled on the CPU
             const detail = await host.getThumbnailDetailed({ requestId: entry.id, fileId: entry.id, longSidePx: Math.ceil(options.sizePx * 1.5), priority: 'thumbnail-visible' });
             addTimings(totals, detail);
@@ -238,7 +254,8 @@ export async function runThumbs(argv: string[]): Promise<number> {
               gpuFellBack++;
             }
           }
-          const detail = await host.getThumbnailDetailed({ requestId: entry.id, fileId: entry.id, longSidePx: options.sizePx, priority: 'thumbnail-visible' }, params);
+          // a PNG is encoded and written by the worker that finished the thumbnail: this thread feeds the workers
+          const detail = await host.getThumbnailDetailed({ requestId: entry.id, fileId: entry.id, longSidePx: options.sizePx, priority: 'thumbnail-visible' }, params, pngOutput(options.format, outPath));
           addTimings(totals, detail);
           await writeThumbnail(host, detail, outPath, options.format, params, totals);
         } catch (error) {
@@ -287,21 +304,38 @@ function addStages(totals: Totals, t: StageTimingsMs, source: string): void {
   totals.sources.set(source, (totals.sources.get(source) ?? 0) + 1);
 }
 
-async function writeThumbnail(host: Host, detail: ThumbnailDetail, path: string, format: 'png' | 'jpg', params: typeof DEFAULT_DISPLAY, totals: Totals): Promise<void> {
-  const { widthPx, heightPx, rgbaHalf } = detail.thumbnail;
-  // made now: tone-mapped by the worker that finished it; from the cache (or resampled here): by a worker now, so that
-  // this thread keeps the workers fed meanwhile
-  const mapped = detail.rgba8 ? { rgba8: detail.rgba8, toneMapMs: detail.toneMapMs ?? 0 } : await host.toneMapThumbnail({ rgbaHalf, widthPx, heightPx }, params, 'thumbnail-visible');
-  totals.toneMapMs += mapped.toneMapMs;
-  await encodeAndWrite(mapped.rgba8, widthPx, heightPx, path, format, totals);
+/** A PNG thumbnail is encoded and written by a worker (where the native kernels loaded; sharp here otherwise). */
+function pngOutput(format: 'png' | 'jpg', path: string): ThumbnailOutputOptions {
+  return format === 'png' ? { png: true, pngPath: path } : {};
 }
 
-/** 8-bit RGBA (alpha dropped) to PNG or JPEG, written atomically. */
+async function writeThumbnail(host: Host, detail: ThumbnailDetail, path: string, format: 'png' | 'jpg', params: typeof DEFAULT_DISPLAY, totals: Totals): Promise<void> {
+  const { widthPx, heightPx, rgbaHalf } = detail.thumbnail;
+  // made now: tone-mapped (and its PNG encoded and written) by the worker that finished it; from the cache (or
+  // resampled here): by a worker now, so that this thread keeps the workers fed meanwhile
+  const mapped = detail.rgba8
+    ? { rgba8: detail.rgba8, toneMapMs: detail.toneMapMs ?? 0, encodeMs: detail.encodeMs ?? 0, writeMs: detail.writeMs ?? 0, ...(detail.pngWritten ? { pngWritten: detail.pngWritten } : {}) }
+    : await host.toneMapThumbnail({ rgbaHalf, widthPx, heightPx }, params, 'thumbnail-visible', pngOutput(format, path));
+  totals.toneMapMs += mapped.toneMapMs;
+  if (mapped.pngWritten) {
+    if (mapped.pngWritten.error) throw new Error(`cannot write ${path}: ${mapped.pngWritten.error.reason}`);
+    totals.workerEncodeMs += mapped.encodeMs;
+    totals.workerWriteMs += mapped.writeMs;
+  } else {
+    await encodeAndWrite(mapped.rgba8, widthPx, heightPx, path, format, totals);
+  }
+}
+
+/** 8-bit RGBA (alpha dropped) to PNG or JPEG with sharp, here, written atomically. */
 async function encodeAndWrite(rgba8: Uint8Array | Uint8ClampedArray, widthPx: number, heightPx: number, path: string, format: 'png' | 'jpg', totals: Totals): Promise<void> {
   const tEncode = performance.now();
   const encoded = await encodeRgba8(rgba8, widthPx, heightPx, format, 90);
+  totals.encodeMs += performance.now() - tEncode;
+  await writeAtomically(path, encoded, totals);
+}
+
+async function writeAtomically(path: string, encoded: Uint8Array, totals: Totals): Promise<void> {
   const t = performance.now();
-  totals.encodeMs += t - tEncode;
   const temp = `${path}.${process.pid}.tmp`;
   try {
     await writeFile(temp, encoded);
@@ -313,6 +347,12 @@ async function encodeAndWrite(rgba8: Uint8Array | Uint8ClampedArray, widthPx: nu
   totals.writeMs += performance.now() - t;
 }
 
+/** Where a stage ran: on the workers, on this thread, or both. */
+function whereNote(onWorkersMs: number, hereMs: number, here: string): string {
+  if (onWorkersMs > 0 && hereMs > 0) return `${ms(onWorkersMs)} on the workers and ${ms(hereMs)} ${here}`;
+  return onWorkersMs > 0 ? `${ms(onWorkersMs)} (on the workers)` : `${ms(hereMs)} (${here})`;
+}
+
 const ms = (v: number) => `${v < 10 ? v.toFixed(1) : Math.round(v)} ms`;
 
 function printSummary(made: number, thumbsMs: number, totalMs: number, t: Totals, pathNote: string, workers: number): void {
@@ -322,7 +362,7 @@ function printSummary(made: number, thumbsMs: number, totalMs: number, t: Totals
       `  from: ${sources}\n` +
       `  stages (summed over workers): read ${ms(t.readMs)} (${(t.bytesRead / 1e6).toFixed(1)} MB), decompress ${ms(t.decompressMs)}, unpack ${ms(t.unpackMs)}, resize ${ms(t.resizeMs)}, queue ${ms(t.queueMs)}\n` +
       (t.gpuMs > 0 ? `  GPU path (send planes, upload, assemble, MIP, tone-map, read back): ${ms(t.gpuMs)}\n` : '') +
-      `  output: tone-map ${ms(t.toneMapMs)} (on the workers), encode ${ms(t.encodeMs)}, write ${ms(t.writeMs)}\n`,
+      `  output: tone-map ${ms(t.toneMapMs)} (on the workers), encode ${whereNote(t.workerEncodeMs, t.encodeMs, 'with sharp')}, write ${whereNote(t.workerWriteMs, t.writeMs, 'here')}\n`,
   );
 }
 

@@ -37,9 +37,10 @@ import { DEFAULT_LIBRARY_TIMING, Library } from './library/library.js';
 import { embeddedPreview } from './thumbnails/embedded-preview.js';
 import { readSummary } from './library/summary.js';
 import { thumbnailOnPool } from './thumbnails/on-pool.js';
-import { prepareToneMap, toneMapOnPool } from './thumbnails/tone-map-on-pool.js';
+import { prepareToneMap, toneMapOnPool, type ToneMapped } from './thumbnails/tone-map-on-pool.js';
 import { viewMemo } from './thumbnails/tone-map.js';
-import { thumbnailParams, type ThumbnailDetail } from './thumbnails/params.js';
+import { thumbnailParams, type ThumbnailDetail, type ThumbnailOutputOptions } from './thumbnails/params.js';
+import type { FileWriteError } from './thumbnails/files.js';
 import type { ThumbnailJobResult } from './thumbnails/job.js';
 import { FrameRing, type FrameRingStats } from './playback/frame-ring.js';
 import { frameBytes } from './playback/frame-bytes.js';
@@ -73,14 +74,16 @@ export interface Host extends HostApi, PixelLease {
   startWorkers(options?: { warmJobs?: boolean }): Promise<void>;
   /**
    * getThumbnail with what the command's timing summary needs (resize time, level used, channels shown); with `view`,
-   * a thumbnail made now also comes tone-mapped through it (detail.rgba8), by the worker that finished it.
+   * a thumbnail made now also comes tone-mapped through it (detail.rgba8), by the worker that finished it, and with
+   * `png` encoded there as well (detail.png, when the native kernels loaded), and written to `pngPath` when given
+   * (detail.pngWritten says how that went; without a PNG nothing is written and the caller encodes).
    */
-  getThumbnailDetailed(request: ThumbnailRequest, view?: DisplayParams): Promise<ThumbnailDetail>;
+  getThumbnailDetailed(request: ThumbnailRequest, view?: DisplayParams, options?: ThumbnailOutputOptions): Promise<ThumbnailDetail>;
   /**
-   * A thumbnail's half RGBA through a view to 8-bit RGBA, on a decode worker: ahead of decoding at `priority`, as
-   * it finishes work already done.
+   * A thumbnail's half RGBA through a view to 8-bit RGBA (and with `png` its PNG, when the native kernels loaded,
+   * written to `pngPath` when given), on a decode worker: ahead of decoding at `priority`, as it finishes work already done.
    */
-  toneMapThumbnail(thumbnail: { rgbaHalf: ArrayBuffer; widthPx: number; heightPx: number }, view: DisplayParams, priority: Priority): Promise<{ rgba8: Uint8ClampedArray; toneMapMs: number }>;
+  toneMapThumbnail(thumbnail: { rgbaHalf: ArrayBuffer; widthPx: number; heightPx: number }, view: DisplayParams, priority: Priority, options?: ThumbnailOutputOptions): Promise<ToneMapped>;
   /** Makes the view's tone-map table now, on this thread, rather than on the workers as thumbnails meet new values. */
   prepareToneMap(view: DisplayParams): void;
   readonly stats: HostStats;
@@ -311,11 +314,11 @@ class NodeHost implements Host {
   private cacheWriteWarned = new Set<string>();
 
   /** A failed cache write (disk full, permissions) costs only a rebuild next time: say so once per cause, on stderr. */
-  private cacheWriteFailed(error: unknown): void {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+  private cacheWriteFailed(error: FileWriteError): void {
+    const { code } = error;
     if (this.cacheWriteWarned.has(code)) return;
     this.cacheWriteWarned.add(code);
-    const reason = code === 'ENOSPC' ? 'the disk is full' : (error as Error).message;
+    const reason = code === 'ENOSPC' ? 'the disk is full' : error.reason;
     console.warn(`exrview: thumbnail cache: cannot write to ${this.disk.folder} (${reason}); thumbnails are still made, but not kept for next time`);
   }
 
@@ -323,7 +326,7 @@ class NodeHost implements Host {
     return (await this.getThumbnailDetailed(request)).thumbnail;
   }
 
-  async getThumbnailDetailed(request: ThumbnailRequest, view?: DisplayParams): Promise<ThumbnailDetail> {
+  async getThumbnailDetailed(request: ThumbnailRequest, view?: DisplayParams, options: ThumbnailOutputOptions = {}): Promise<ThumbnailDetail> {
     const t0 = performance.now();
     if (!Number.isInteger(request.longSidePx) || request.longSidePx < 1 || request.longSidePx > 8192) {
       throw new Error(`thumbnail size ${request.longSidePx} is out of range: ask for a long side of 1 to 8192 pixels`);
@@ -333,27 +336,30 @@ class NodeHost implements Host {
     this.progress.total++;
     try {
       const params = thumbnailParams(request.longSidePx);
-      const cached = await this.cachedThumbnail(request.fileId, entry, absPath, params, t0);
+      // on a miss the job is submitted within this call, before the next request's lookup
+      const cached = this.disk.mayHave(absPath, params) ? await this.cachedThumbnail(request.fileId, entry, absPath, params, t0) : null;
       if (cached) return cached;
       const priority = this.visible.size === 0 ? request.priority : this.visible.has(request.fileId) ? 'thumbnail-visible' : 'thumbnail-hidden';
-      const key = `thumb\0${absPath}\0${entry.sizeBytes}\0${entry.mtimeMs}\0${params}${view ? `\0${JSON.stringify(view)}` : ''}`;
+      const png = Boolean(view && options.png);
+      const pngPath = png ? options.pngPath : undefined;
+      const key = `thumb\0${absPath}\0${entry.sizeBytes}\0${entry.mtimeMs}\0${params}${view ? `\0${JSON.stringify(view)}` : ''}${png ? `\0png\0${pngPath ?? ''}` : ''}`;
       const toneMap = view ? { params: view, memo: viewMemo(view) } : undefined;
+      // the worker that makes the thumbnail writes its cache file (and PNG): no file I/O on this thread
+      const files = { cache: this.disk.targetFor({ path: absPath, sizeBytes: entry.sizeBytes, mtimeMs: entry.mtimeMs, params }), ...(pngPath ? { pngPath } : {}) };
       const { result, timings } = await this.broker.run<ThumbnailJobResult>(
         key,
         { fileId: request.fileId, kind: 'thumbnail' },
         (poolPriority) =>
-          thumbnailOnPool(this.pool, absPath, request.longSidePx, poolPriority, { headers: this.headers.partsOf(absPath, entry.sizeBytes, entry.mtimeMs), ...(toneMap ? { view: toneMap } : {}) }),
+          thumbnailOnPool(this.pool, absPath, request.longSidePx, poolPriority, { headers: this.headers.partsOf(absPath, entry.sizeBytes, entry.mtimeMs), ...(toneMap ? { view: toneMap } : {}), png, files }),
         priority,
         request.requestId,
       );
       this.counters.thumbnailsMade++;
-      // the cache write runs on; close() waits for it
-      this.disk
-        .put({
-          meta: { path: absPath, sizeBytes: entry.sizeBytes, mtimeMs: entry.mtimeMs, params, widthPx: result.widthPx, heightPx: result.heightPx, madeFrom: result.source },
-          rgbaHalf: result.rgbaHalf,
-        })
-        .catch((error: unknown) => this.cacheWriteFailed(error));
+      const cacheWrite = result.written?.cache;
+      if (cacheWrite) {
+        this.disk.recordWrite(cacheWrite.error);
+        if (cacheWrite.error) this.cacheWriteFailed(cacheWrite.error);
+      }
       return {
         thumbnail: {
           fileId: request.fileId,
@@ -372,6 +378,8 @@ class NodeHost implements Host {
         },
         resizeMs: result.timings.resizeMs,
         ...(result.rgba8 ? { rgba8: new Uint8ClampedArray(result.rgba8), toneMapMs: result.timings.toneMapMs } : {}),
+        ...(result.png ? { png: new Uint8Array(result.png), encodeMs: result.timings.encodeMs } : {}),
+        ...(result.written?.png ? { pngWritten: result.written.png, writeMs: result.timings.writeMs } : {}),
         madeFrom: result.source,
       };
     } finally {
@@ -463,8 +471,8 @@ class NodeHost implements Host {
     return exportImages(request, sources);
   }
 
-  toneMapThumbnail(thumbnail: { rgbaHalf: ArrayBuffer; widthPx: number; heightPx: number }, view: DisplayParams, priority: Priority): Promise<{ rgba8: Uint8ClampedArray; toneMapMs: number }> {
-    return toneMapOnPool(this.pool, thumbnail.rgbaHalf, thumbnail.widthPx, thumbnail.heightPx, view, POOL_PRIORITY[priority] - 0.5);
+  toneMapThumbnail(thumbnail: { rgbaHalf: ArrayBuffer; widthPx: number; heightPx: number }, view: DisplayParams, priority: Priority, options: ThumbnailOutputOptions = {}): Promise<ToneMapped> {
+    return toneMapOnPool(this.pool, thumbnail.rgbaHalf, thumbnail.widthPx, thumbnail.heightPx, view, POOL_PRIORITY[priority] - 0.5, options);
   }
 
   prepareToneMap(view: DisplayParams): void {
@@ -481,7 +489,6 @@ class NodeHost implements Host {
     this.closed = true;
     this.ring.setPlan(null);
     this.library.close();
-    await this.disk.flush();
     await this.pool.close();
   }
 }

@@ -48,6 +48,7 @@ void exr_context_free(ExrContext *ctx) {
   if (!ctx) return;
   for (int slot = 0; slot < SCRATCH_COUNT; slot++) free(ctx->scratch[slot]);
   if (ctx->inflater) libdeflate_free_decompressor(ctx->inflater);
+  if (ctx->deflater) libdeflate_free_compressor(ctx->deflater);
   free(ctx->huffman);
   free(ctx->reverseLut);
   free(ctx);

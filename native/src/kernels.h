@@ -7,7 +7,7 @@
 #include <string.h>
 
 /** Bumped whenever an exported function changes its arguments: native.ts refuses an addon of another version. */
-#define EXR_KERNELS_ABI 9
+#define EXR_KERNELS_ABI 10
 
 /** Scratch buffers of one context; each kernel uses its own so that they never alias each other. */
 enum {
@@ -15,10 +15,13 @@ enum {
   SCRATCH_PLANAR,   /* PIZ channel planes, 16-bit words */
   SCRATCH_LAYOUT,   /* per-channel and per-row tables derived from a layout */
   SCRATCH_COLUMNS,  /* thumbnails: the box filter's column sums (float64), the finishing's means (float32) */
+  SCRATCH_PNG_ROWS, /* PNG: the filtered rows, the row being filtered and its candidates */
+  SCRATCH_PNG_OUT,  /* PNG: the file's bytes, before they are copied to an ArrayBuffer of their size */
   SCRATCH_COUNT
 };
 
 struct libdeflate_decompressor;
+struct libdeflate_compressor;
 typedef struct HuffmanTables HuffmanTables;
 
 /**
@@ -27,6 +30,9 @@ typedef struct HuffmanTables HuffmanTables;
  */
 typedef struct ExrContext {
   struct libdeflate_decompressor *inflater;
+  /** PNG output's compressor, made for deflaterLevel. */
+  struct libdeflate_compressor *deflater;
+  int deflaterLevel;
   void *scratch[SCRATCH_COUNT];
   size_t scratchBytes[SCRATCH_COUNT];
   HuffmanTables *huffman;
@@ -84,6 +90,12 @@ static inline uint32_t exr_bytes_per_sample(int32_t pixelType) { return pixelTyp
 #error "the kernels copy samples in host order into little-endian layouts: little-endian hosts only"
 /** out[code] = the value SANE_HALF gives half bits lut[code], for code < used: a PIZ chunk's codes as values. */
 void exr_compose_half_table(const uint16_t *lut, int64_t used, float *out);
+
+/** The most bytes exr_png_rgb8 writes for an image of this size. */
+size_t exr_png_bound(int64_t widthPx, int64_t heightPx);
+/** 8-bit RGBA (rgbaBytes = 4 x pixels) to a PNG of its RGB at libdeflate's compression `level` (0 to 12), into out
+ * (at least exr_png_bound bytes): the PNG's length, or EXR_FAIL with ctx->error set. */
+int64_t exr_png_rgb8(ExrContext *ctx, const uint8_t *rgba, size_t rgbaBytes, int64_t widthPx, int64_t heightPx, int level, uint8_t *out, size_t outBytes);
 
 #endif
 
@@ -164,5 +176,11 @@ int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *
 
 /** out[code] = the value SANE_HALF gives half bits lut[code], for code < used: a PIZ chunk's codes as values. */
 void exr_compose_half_table(const uint16_t *lut, int64_t used, float *out);
+
+/** The most bytes exr_png_rgb8 writes for an image of this size. */
+size_t exr_png_bound(int64_t widthPx, int64_t heightPx);
+/** 8-bit RGBA (rgbaBytes = 4 x pixels) to a PNG of its RGB at libdeflate's compression `level` (0 to 12), into out
+ * (at least exr_png_bound bytes): the PNG's length, or EXR_FAIL with ctx->error set. */
+int64_t exr_png_rgb8(ExrContext *ctx, const uint8_t *rgba, size_t rgbaBytes, int64_t widthPx, int64_t heightPx, int level, uint8_t *out, size_t outBytes);
 
 #endif

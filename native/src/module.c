@@ -367,6 +367,34 @@ static napi_value reserve_file_descriptors(napi_env env, napi_callback_info info
   return result;
 }
 
+/* pngRgb8(rgba8: Uint8Array, widthPx, heightPx, level): ArrayBuffer, a PNG of the image's RGB (alpha dropped). */
+static napi_value png_rgb8(napi_env env, napi_callback_info info) {
+  napi_value args[4];
+  View rgba;
+  int64_t widthPx, heightPx, level;
+  ExrContext *ctx = get_args(env, info, 4, args);
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "rgba8", &rgba) || !get_int64(env, args[1], "widthPx", &widthPx) ||
+      !get_int64(env, args[2], "heightPx", &heightPx) || !get_int64(env, args[3], "level", &level)) {
+    return NULL;
+  }
+  if (widthPx < 1 || heightPx < 1 || widthPx > 65535 || heightPx > 65535) return throw_type_error(env, "widthPx and heightPx", "number from 1 to 65535");
+  if (level < 0 || level > 12) return throw_type_error(env, "level", "number from 0 to 12");
+  const size_t bound = exr_png_bound(widthPx, heightPx);
+  uint8_t *bytes = exr_scratch(ctx, SCRATCH_PNG_OUT, bound);
+  const int64_t length = bytes ? exr_png_rgb8(ctx, rgba.data, rgba.length, widthPx, heightPx, (int)level, bytes, bound) : EXR_FAIL;
+  if (length < 0) return finish(env, ctx, EXR_FAIL);
+  void *data = NULL;
+  napi_value result;
+  if (napi_create_arraybuffer(env, (size_t)length, &data, &result) != napi_ok) {
+    finish(env, ctx, EXR_OK);
+    napi_throw_error(env, NULL, "exr_kernels: out of memory for a PNG");
+    return NULL;
+  }
+  memcpy(data, bytes, (size_t)length);
+  finish(env, ctx, EXR_OK);
+  return result;
+}
+
 static void free_context(napi_env env, void *data, void *hint) {
   (void)env;
   (void)hint;
@@ -397,6 +425,7 @@ NAPI_MODULE_INIT() {
     {"composeHalfTable", NULL, compose_half_table, NULL, NULL, NULL, napi_enumerable, ctx},
     {"adviseHugePages", NULL, advise_huge_pages, NULL, NULL, NULL, napi_enumerable, ctx},
     {"reserveFileDescriptors", NULL, reserve_file_descriptors, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"pngRgb8", NULL, png_rgb8, NULL, NULL, NULL, napi_enumerable, ctx},
   };
   if (napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties) != napi_ok) return NULL;
   return exports;

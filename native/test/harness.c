@@ -4,6 +4,8 @@
 //   harness fuzz CHUNKS CASES [SEED]       each case: one chunk with bytes flipped, cut or spliced;
 //                                          the kernel must accept or refuse it, never touch memory
 //                                          outside its buffers (buffers are exact-size mallocs)
+//   harness png CASES [SEED]               the PNG encoder on images of random size and content, in
+//                                          exact-size buffers (its output exactly exr_png_bound bytes)
 // CHUNKS comes from native/test/dump-chunks.ts. See native/README.md.
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,9 +157,40 @@ static void fuzz(Record *records, size_t count, long cases, uint64_t seed) {
   exr_context_free(ctx);
 }
 
+static void fuzz_png(long cases, uint64_t seed) {
+  ExrContext *ctx = calloc(1, sizeof *ctx);
+  rng_state = seed;
+  uint64_t encodedBytes = 0;
+  for (long c = 0; c < cases; c++) {
+    // mostly small; now and then a row or a column wider than a compression block
+    const int64_t width = 1 + (rng() % 8 ? rng() % 300 : rng() % 70000), height = 1 + (width > 300 ? rng() % 3 : rng() % 200);
+    const size_t rgbaBytes = (size_t)(4 * width * height);
+    uint8_t *rgba = malloc(rgbaBytes);
+    const uint32_t kind = rng() % 3;
+    for (size_t i = 0; i < rgbaBytes; i++) rgba[i] = kind == 0 ? (uint8_t)rng() : kind == 1 ? (uint8_t)(i / 4 % (size_t)width + i % 4 * 40) : 7;
+    const size_t bound = exr_png_bound(width, height);
+    uint8_t *out = malloc(bound);
+    const int64_t length = exr_png_rgb8(ctx, rgba, rgbaBytes, width, height, (int)(rng() % 13), out, bound);
+    if (length < 0 || (size_t)length > bound) {
+      fprintf(stderr, "png %lldx%lld: %s\n", (long long)width, (long long)height, length < 0 ? ctx->error : "past the bound");
+      exit(1);
+    }
+    encodedBytes += (uint64_t)length;
+    exr_scratch_trim(ctx);
+    free(out);
+    free(rgba);
+  }
+  printf("%ld PNGs encoded, %llu bytes\n", cases, (unsigned long long)encodedBytes);
+  exr_context_free(ctx);
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 3 && !strcmp(argv[1], "png")) {
+    fuzz_png(atol(argv[2]), argc > 3 ? strtoull(argv[3], NULL, 10) : 1);
+    return 0;
+  }
   if (argc < 3 || (strcmp(argv[1], "bench") && strcmp(argv[1], "fuzz")) || (!strcmp(argv[1], "fuzz") && argc < 4)) {
-    fprintf(stderr, "usage: harness bench CHUNKS [ROUNDS] | harness fuzz CHUNKS CASES [SEED]\n");
+    fprintf(stderr, "usage: harness bench CHUNKS [ROUNDS] | harness fuzz CHUNKS CASES [SEED] | harness png CASES [SEED]\n");
     return 2;
   }
   size_t count;

@@ -1,4 +1,4 @@
-// Runs the kernels on corrupted corpus chunks under AddressSanitizer and UndefinedBehaviorSanitizer: `node native/test/sanitize.mjs [CASES] [SEED] [EXR...]`.
+// Runs the kernels on corrupted corpus chunks (and the PNG encoder on random images) under AddressSanitizer and UndefinedBehaviorSanitizer: `node native/test/sanitize.mjs [CASES] [SEED] [EXR...]`.
 //
 // Builds native/test/harness.c with the kernels (no Node) and -fsanitize=address,undefined, dumps
 // every chunk of the given files (default: the shared corpus, damaged files included) with
@@ -37,7 +37,10 @@ try {
     ...sources, 'native/test/harness.c', deflate, '-o', harness]);
   const chunks = join(work, 'chunks.bin');
   run(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'native/test/dump-chunks.ts', chunks, ...files]);
-  run(harness, ['fuzz', chunks, cases, seed], { env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1' } });
+  const sanitizerEnv = { env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1' } };
+  run(harness, ['fuzz', chunks, cases, seed], sanitizerEnv);
+  // the thumbnails' PNG encoder: its input is never a file's, but its sizes are any the user asks for
+  run(harness, ['png', String(Math.min(Number(cases), 2000)), seed], sanitizerEnv);
   console.log('sanitizers found nothing');
 } finally {
   rmSync(work, { recursive: true, force: true });

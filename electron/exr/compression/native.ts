@@ -68,6 +68,8 @@ export interface NativeKernels {
   adviseHugePages(view: Uint8Array): boolean;
   /** Grows the process's file-descriptor table to `count` entries (capped by the open-files limit); the count reached, 0 where not done (not Linux). */
   reserveFileDescriptors(count: number): number;
+  /** A PNG of 8-bit RGBA's colour (alpha dropped; 1 to 65535 pixels a side), deflated by libdeflate at `level` (0 to 12). */
+  pngRgb8(rgba8: Uint8Array, widthPx: number, heightPx: number, level: number): ArrayBuffer;
 }
 
 export interface NativeStatus {
@@ -78,7 +80,7 @@ export interface NativeStatus {
 }
 
 /** The addon's interface version (EXR_KERNELS_ABI in native/src/kernels.h). */
-export const NATIVE_ABI = 9;
+export const NATIVE_ABI = 10;
 export const ADDON_FILE = 'exr_kernels.node';
 
 declare const __filename: string | undefined;

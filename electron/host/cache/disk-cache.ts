@@ -1,9 +1,11 @@
 // Thumbnails on disk in the user data folder: one file per (image path, thumbnail parameters), checked on read, replaced when the image changes.
 
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { writeFileAtomicallySync } from '../export/atomic-file.js';
 
 /** Bumped whenever the thumbnail recipe or this layout changes, so old files read as misses. */
 export const CACHE_FORMAT = 1;
@@ -29,6 +31,16 @@ export interface CachedThumbnail {
   rgbaHalf: ArrayBuffer;
 }
 
+/**
+ * A thumbnail's cache file, for the decode worker that makes the thumbnail to write (writeCacheFileSync): where, and
+ * the meta the host knows (the worker adds the size and source).
+ */
+export interface CacheFileTarget {
+  file: string;
+  dir: string;
+  meta: Pick<CachedThumbnailMeta, 'path' | 'sizeBytes' | 'mtimeMs' | 'params'>;
+}
+
 export interface DiskCacheStats {
   hits: number;
   misses: number;
@@ -43,23 +55,56 @@ export interface DiskCacheStats {
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** Hashes of image paths and parameters, asked for twice or more a thumbnail (its lookup, its file, its folder). */
+const hashes = new Map<string, string>();
+const MAX_HASHES = 8192;
+
+function cachedSha(text: string): string {
+  let hash = hashes.get(text);
+  if (hash === undefined) {
+    if (hashes.size >= MAX_HASHES) hashes.clear();
+    hash = sha(text);
+    hashes.set(text, hash);
+  }
+  return hash;
+}
+
 export class DiskCache {
   readonly stats: DiskCacheStats = { hits: 0, misses: 0, corrupt: 0, stale: 0, writes: 0, writeErrors: 0 };
-  private readonly pendingWrites = new Set<Promise<void>>();
-  private readonly madeDirs = new Set<string>();
-  private tempCount = 0;
 
   /** `folder`: where the thumbnail files live, e.g. <user data>/thumbnails. */
   constructor(readonly folder: string) {}
 
   private dirFor(path: string): string {
-    return join(this.folder, sha(path).slice(0, 2));
+    return join(this.folder, cachedSha(path).slice(0, 2));
   }
 
   /** The cache file for an image and parameters: its name starts with the path's hash, so every file of one image can be found. */
   fileFor(path: string, params: string): string {
-    const pathHash = sha(path).slice(0, 32);
-    return join(this.dirFor(path), `${pathHash}-${sha(params).slice(0, 16)}.thumb`);
+    const pathHash = cachedSha(path).slice(0, 32);
+    return join(this.dirFor(path), `${pathHash}-${cachedSha(params).slice(0, 16)}.thumb`);
+  }
+
+  /** Where a thumbnail of this image version and these parameters goes, for a worker to write (writeCacheFileSync). */
+  targetFor(meta: CacheFileTarget['meta']): CacheFileTarget {
+    return { file: this.fileFor(meta.path, meta.params), dir: this.dirFor(meta.path), meta };
+  }
+
+  /** Counts a write a worker made (writeCacheFileSync): done, or failed with `error` (the thumbnail is still shown). */
+  recordWrite(error?: unknown): void {
+    if (error === undefined) this.stats.writes++;
+    else this.stats.writeErrors++;
+  }
+
+  /**
+   * False when no thumbnail of this image and parameters is cached (a miss, counted), known at once: a folder opened
+   * for the first time asks for every thumbnail together, and with a lookup on the thread pool for each, its first
+   * jobs waited for all of them (5-8 ms before 16 workers had work). True: get() reads it.
+   */
+  mayHave(path: string, params: string): boolean {
+    if (existsSync(this.fileFor(path, params))) return true;
+    this.stats.misses++;
+    return false;
   }
 
   /** The thumbnail made from this exact version of the image (size and mtime), or null. */
@@ -89,56 +134,9 @@ export class DiskCache {
     return parsed;
   }
 
-  /**
-   * Writes through a temporary file and a rename, so a reader never sees half a file. The thumbnail's buffer is written
-   * as it is, not copied: it must not be transferred elsewhere until the returned promise settles.
-   */
-  put(fresh: { meta: Omit<CachedThumbnailMeta, 'format'>; rgbaHalf: ArrayBuffer }): Promise<void> {
-    const entry: CachedThumbnail = { meta: { ...fresh.meta, format: CACHE_FORMAT }, rgbaHalf: fresh.rgbaHalf };
-    const write = (async () => {
-      const file = this.fileFor(entry.meta.path, entry.meta.params);
-      const dir = this.dirFor(entry.meta.path);
-      // unique among this process's writes (the counter) and other processes' (the pid)
-      const temp = `${file}.${process.pid}-${++this.tempCount}.tmp`;
-      try {
-        await this.writeIn(dir, temp, encodeCacheFile(entry));
-        await rename(temp, file);
-        this.stats.writes++;
-      } catch (error) {
-        await rm(temp, { force: true });
-        throw error;
-      }
-    })();
-    const tracked = write
-      .catch((error: unknown) => {
-        this.stats.writeErrors++;
-        throw error;
-      })
-      .finally(() => this.pendingWrites.delete(tracked));
-    this.pendingWrites.add(tracked);
-    return tracked;
-  }
-
-  /** Writes a new file in one of the cache's folders, making the folder only when it is not known to be there (once a
-   * run: each write waiting on a folder check of its own held the thread pool the encoders and readers share). */
-  private async writeIn(dir: string, file: string, pieces: Buffer[]): Promise<void> {
-    if (!this.madeDirs.has(dir)) {
-      await mkdir(dir, { recursive: true });
-      this.madeDirs.add(dir);
-    }
-    try {
-      await writePieces(file, pieces);
-    } catch (error) {
-      // the folder went away meanwhile (the cache was cleared): make it again, once
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await mkdir(dir, { recursive: true });
-      await writePieces(file, pieces);
-    }
-  }
-
   /** Deletes every cached thumbnail of an image (it changed or went away). */
   async invalidate(path: string): Promise<void> {
-    const prefix = sha(path).slice(0, 32);
+    const prefix = cachedSha(path).slice(0, 32);
     let names: string[];
     try {
       names = await readdir(this.dirFor(path));
@@ -147,33 +145,21 @@ export class DiskCache {
     }
     await Promise.all(names.filter((n) => n.startsWith(prefix)).map((n) => rm(join(this.dirFor(path), n), { force: true })));
   }
-
-  /** Waits for writes in flight (before exit, so the next run finds them). */
-  async flush(): Promise<void> {
-    await Promise.allSettled([...this.pendingWrites]);
-  }
 }
 
-/** A new file of `pieces` one after the other. */
-async function writePieces(file: string, pieces: Buffer[]): Promise<void> {
-  const handle = await open(file, 'w');
+/**
+ * Writes a thumbnail's cache file where `target` says, synchronously (in the worker that made it), whole or not at all;
+ * the folder is made when missing. Throws what fs throws.
+ */
+export function writeCacheFileSync(target: CacheFileTarget, made: { widthPx: number; heightPx: number; madeFrom: string; rgbaHalf: ArrayBuffer }): void {
+  const pieces = encodeCacheFile({ meta: { ...target.meta, widthPx: made.widthPx, heightPx: made.heightPx, madeFrom: made.madeFrom, format: CACHE_FORMAT }, rgbaHalf: made.rgbaHalf });
   try {
-    let rest = pieces;
-    while (rest.length > 0) {
-      let written = (await handle.writev(rest)).bytesWritten;
-      // a short write leaves the rest of the pieces, the first of them cut where the write stopped
-      const left: Buffer[] = [];
-      for (const piece of rest) {
-        if (written >= piece.length) written -= piece.length;
-        else {
-          left.push(piece.subarray(written));
-          written = 0;
-        }
-      }
-      rest = left;
-    }
-  } finally {
-    await handle.close();
+    writeFileAtomicallySync(target.file, pieces);
+  } catch (error) {
+    // the folder is not there yet (the first thumbnail in it, or the cache was cleared): make it, then once more
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(target.dir, { recursive: true });
+    writeFileAtomicallySync(target.file, pieces);
   }
 }
 

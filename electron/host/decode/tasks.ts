@@ -5,7 +5,7 @@ import type { AbortSignalLike } from '../../exr/reader.js';
 import { deepFlatTask, type DeepFlatTaskArgs, type DeepFlatTaskResult } from './deep-task.js';
 import { frameSamples, planeView } from './layout.js';
 import { withReader } from './reader-cache.js';
-import { toneMapTask, type ToneMapTaskArgs } from '../thumbnails/tone-map-task.js';
+import { toneMapTask, type ToneMapTaskArgs, type ToneMapTaskResult } from '../thumbnails/tone-map-task.js';
 import { thumbnailBand, thumbnailJob, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobArgs, type ThumbnailJobResult } from '../thumbnails/job.js';
 
 export interface TaskContext {
@@ -67,7 +67,7 @@ function thumbnailBandTask(args: ThumbnailBandArgs, ctx: TaskContext): TaskOutpu
   value.timings.bytesRead = read.bytesRead;
   // the sums are in the job's shared buffer; the last band hands over the thumbnail it made
   const out = value.output;
-  return { result: value, transfer: out ? [out.rgbaHalf, ...(out.rgba8 ? [out.rgba8] : [])] : [] };
+  return { result: value, transfer: out ? [out.rgbaHalf, ...(out.rgba8 ? [out.rgba8] : []), ...(out.png ? [out.png] : [])] : [] };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -90,5 +90,5 @@ export interface TaskTypes {
   thumbnail: { args: ThumbnailJobArgs; result: ThumbnailJobResult };
   thumbnailBand: { args: ThumbnailBandArgs; result: ThumbnailBandResult };
   deepFlat: { args: DeepFlatTaskArgs; result: DeepFlatTaskResult };
-  toneMap: { args: ToneMapTaskArgs; result: ArrayBuffer };
+  toneMap: { args: ToneMapTaskArgs; result: ToneMapTaskResult };
 }

@@ -100,11 +100,11 @@ describe('band sums in a shared buffer', () => {
       const results = rowsOfBands.map((rows, band) =>
         thumbnailBand(reader, { path, part: 0, lx: 0, ly: 0, channels, widthPx: plan.widthPx, heightPx: plan.heightPx, rows, sums: { buffer, layout, band, choice: plan.choice }, view }, signal),
       );
-      const made = thumbnailFromShared(plan, channels, buffer, layout, results, view);
+      const made = thumbnailFromShared(plan, channels, buffer, layout, results, { view });
       const expected = toneMapHalfRgba(new Uint16Array(made.rgbaHalf), plan.widthPx, plan.heightPx, view.params);
       expect(new Uint8ClampedArray(made.rgba8!)).toEqual(expected);
       // the maker's reply lost: the fallback makes both here
-      const fallback = thumbnailFromShared(plan, channels, buffer, layout, results.map((r) => ({ ...r, made: false, output: undefined })), view);
+      const fallback = thumbnailFromShared(plan, channels, buffer, layout, results.map((r) => ({ ...r, made: false, output: undefined })), { view });
       expect(new Uint8ClampedArray(fallback.rgba8!)).toEqual(expected);
       expect(fallback.timings.toneMapMs).toBeGreaterThanOrEqual(0);
     } finally {

@@ -2,6 +2,8 @@
 // RGBA (in the native kernels where they loaded, thumb_finish.c, the same arithmetic; else here), and tone-mapped.
 
 import { nativeKernels } from '../../exr/compression/native.js';
+import { pngFromRgba8 } from '../export/png-native.js';
+import { writeThumbnailFiles, type ThumbnailFiles, type ThumbnailFilesWritten } from './files.js';
 import { floatToHalf, type Level, type PartInfo } from '../../exr/index.js';
 import { bandSums, type ThumbnailSumsLayout } from './band-sums.js';
 import { binCounts, binMeans } from './binned-decode.js';
@@ -42,22 +44,41 @@ export function finishThumbnail(shape: ThumbnailShape, buffer: SharedArrayBuffer
   return nativeKernels.finishThumbnail(new Float64Array(buffer), bands, names.length, widthPx, heightPx, countX, countY, rgba, out, withMemo ? memo : null, withMemo ? rgba8 : null);
 }
 
+/** What a finished thumbnail is handed back as besides its half RGBA. */
+export interface ThumbnailOutputs {
+  /** 8-bit RGBA through this view. */
+  view?: ToneMapView;
+  /** That 8-bit RGBA as a PNG's bytes too (with the native kernels; without them there is none, and the caller encodes). */
+  png?: boolean;
+  /** Files to write from the thumbnail once made (its disk cache file, its PNG), here rather than on the main thread. */
+  files?: ThumbnailFiles;
+}
+
 /** A finished thumbnail in buffers of its own (handed to the main thread as they are), and the time it took. */
 export interface MadeThumbnail {
   rgbaHalf: ArrayBuffer;
   /** 8-bit RGBA through the view, when one was given. */
   rgba8?: ArrayBuffer;
+  /** The PNG of rgba8, when asked for and the native kernels loaded. */
+  png?: ArrayBuffer;
+  /** What came of the files asked for. */
+  written?: ThumbnailFilesWritten;
   /** Adding up, dividing, halves (and, natively, the memo's 8-bit values). */
   finishMs: number;
   /** Tone-mapping the rest: the pixels past the native kernel's (values the memo had not seen), or all of them. */
   toneMapMs: number;
+  /** Encoding the PNG. */
+  encodeMs: number;
+  /** Writing the files. */
+  writeMs: number;
 }
 
 /**
  * The thumbnail made from its job's shared sums, by the worker whose band came in last or by the main thread's
- * fallback: finishThumbnail, then with a view its 8-bit RGBA (what the kernel left of it).
+ * fallback: finishThumbnail, then with a view its 8-bit RGBA (what the kernel left of it), its PNG and files when asked.
  */
-export function makeThumbnail(shape: ThumbnailShape, buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, view?: ToneMapView, native = nativeKernels !== null): MadeThumbnail {
+export function makeThumbnail(shape: ThumbnailShape, buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, outputs: ThumbnailOutputs = {}, native = nativeKernels !== null): MadeThumbnail {
+  const { view } = outputs;
   const t0 = performance.now();
   const rgbaHalf = new Uint16Array(layout.pixelCount * 4);
   const rgba8 = view ? new Uint8ClampedArray(layout.pixelCount * 4) : null;
@@ -67,7 +88,21 @@ export function makeThumbnail(shape: ThumbnailShape, buffer: SharedArrayBuffer, 
   // without a memo (a view that mixes channels) the kernel mapped nothing
   const from = memo ? mapped : 0;
   if (view && from < layout.pixelCount) toneMapHalfRgba(rgbaHalf, shape.widthPx, shape.heightPx, view.params, memo ?? undefined, rgba8!, from);
-  return { rgbaHalf: rgbaHalf.buffer, ...(rgba8 ? { rgba8: rgba8.buffer } : {}), finishMs: t1 - t0, toneMapMs: performance.now() - t1 };
+  const t2 = performance.now();
+  const png = outputs.png && rgba8 && native ? pngFromRgba8(rgba8, shape.widthPx, shape.heightPx) : null;
+  const t3 = performance.now();
+  const madeFrom = shape.level.lx === 0 && shape.level.ly === 0 ? 'full-decode' : 'mip-level';
+  const written = outputs.files ? writeThumbnailFiles(outputs.files, { widthPx: shape.widthPx, heightPx: shape.heightPx, madeFrom, rgbaHalf: rgbaHalf.buffer, ...(png ? { png } : {}) }) : null;
+  return {
+    rgbaHalf: rgbaHalf.buffer,
+    ...(rgba8 ? { rgba8: rgba8.buffer } : {}),
+    ...(png ? { png } : {}),
+    ...(written ? { written } : {}),
+    finishMs: t1 - t0,
+    toneMapMs: t2 - t1,
+    encodeMs: t3 - t2,
+    writeMs: performance.now() - t3,
+  };
 }
 
 /**

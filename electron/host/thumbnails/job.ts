@@ -8,6 +8,7 @@ import { decodeBinned, sumBins } from './binned-decode.js';
 import { bandIsIn, bandSums, countBandIn, type ThumbnailSumsLayout } from './band-sums.js';
 import type { ToneMapView } from './tone-map.js';
 import { clampHalf, makeThumbnail, toRgbaHalf } from './compose.js';
+import type { ThumbnailFiles, ThumbnailFilesWritten } from './files.js';
 
 export interface ThumbnailJobArgs {
   path: string;
@@ -27,8 +28,17 @@ export interface ThumbnailJobResult {
   channels: ThumbnailChannels;
   /** 8-bit RGBA through the view the job was asked to tone-map with, when it was. */
   rgba8?: ArrayBuffer;
-  timings: StageTimings & { resizeMs: number; toneMapMs: number };
+  /** That as a PNG, when asked for and the native kernels loaded. */
+  png?: ArrayBuffer;
+  /** What came of the files the job was asked to write. */
+  written?: ThumbnailFilesWritten;
+  timings: ThumbnailTimings;
 }
+
+/** The stages of a thumbnail job, summed over its bands. */
+export type ThumbnailTimings = StageTimings & { resizeMs: number; toneMapMs: number; encodeMs: number; writeMs: number };
+
+const NO_TIMINGS: ThumbnailTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: 0, toneMapMs: 0, encodeMs: 0, writeMs: 0 };
 
 /** Thumbnail size for an image: the long side scaled to longSidePx (never enlarged), at least 1 pixel. */
 export function thumbnailSize(widthPx: number, heightPx: number, longSidePx: number): { widthPx: number; heightPx: number } {
@@ -71,6 +81,8 @@ export function thumbnailJob(args: ThumbnailJobArgs, ctx: { signal: AbortSignalL
       chunks: binned.chunks,
       resizeMs: binned.resizeMs + (performance.now() - t0),
       toneMapMs: 0,
+      encodeMs: 0,
+      writeMs: 0,
     };
     return {
       result: {
@@ -107,6 +119,10 @@ export interface ThumbnailBandArgs {
   sums: { buffer: SharedArrayBuffer; layout: ThumbnailSumsLayout; band: number; choice: ThumbnailChannels };
   /** Tone-map the finished thumbnail through this view too (the output's 8-bit RGBA). */
   view?: ToneMapView;
+  /** And encode that as a PNG (the output's png, with the native kernels). */
+  png?: boolean;
+  /** Files to write once the thumbnail is made (by the band that makes it). */
+  files?: ThumbnailFiles;
 }
 
 export interface ThumbnailBandResult {
@@ -114,7 +130,7 @@ export interface ThumbnailBandResult {
   made: boolean;
   /** The thumbnail it made, in buffers of its own: the main thread takes them as they are, no copy. */
   output?: ThumbnailOutput;
-  timings: StageTimings & { resizeMs: number; toneMapMs: number };
+  timings: ThumbnailTimings;
 }
 
 export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal: AbortSignalLike): ThumbnailBandResult {
@@ -124,20 +140,24 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
   const { buffer, layout, band } = args.sums;
   if (bandIsIn(buffer, layout, band)) {
     // run again after its worker died: its sums are in, and the last band may be reading them
-    return { made: false, timings: { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: 0, toneMapMs: 0 } };
+    return { made: false, timings: { ...NO_TIMINGS } };
   }
   const { timings } = sumBins(reader, part, level, args.channels, args.widthPx, args.heightPx, signal, 'lines', args.rows, bandSums(buffer, layout, band));
   const result: ThumbnailBandResult = {
     made: false,
-    timings: { readMs: timings.readMs, decompressMs: timings.decompressMs, unpackMs: 0, bytesRead: 0, chunks: timings.chunks, resizeMs: timings.resizeMs, toneMapMs: 0 },
+    timings: { ...NO_TIMINGS, readMs: timings.readMs, decompressMs: timings.decompressMs, chunks: timings.chunks, resizeMs: timings.resizeMs },
   };
   if (countBandIn(buffer, layout, band)) {
-    // tone-mapped here rather than in a task of its own: no message, no copy, no wait for a worker
-    const { finishMs, toneMapMs, ...output } = makeThumbnail({ part, level, choice: args.sums.choice, names: args.channels, widthPx: args.widthPx, heightPx: args.heightPx }, buffer, layout, args.view);
+    // tone-mapped (encoded, written) here rather than in a task of its own: no message, no copy, no wait for a worker
+    const shape = { part, level, choice: args.sums.choice, names: args.channels, widthPx: args.widthPx, heightPx: args.heightPx };
+    const outputs = { ...(args.view ? { view: args.view } : {}), ...(args.png ? { png: true } : {}), ...(args.files ? { files: args.files } : {}) };
+    const { finishMs, toneMapMs, encodeMs, writeMs, ...output } = makeThumbnail(shape, buffer, layout, outputs);
     result.made = true;
     result.output = output;
     result.timings.resizeMs += finishMs;
     result.timings.toneMapMs = toneMapMs;
+    result.timings.encodeMs = encodeMs;
+    result.timings.writeMs = writeMs;
   }
   return result;
 }
@@ -146,6 +166,8 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
 export interface ThumbnailOutput {
   rgbaHalf: ArrayBuffer;
   rgba8?: ArrayBuffer;
+  png?: ArrayBuffer;
+  written?: ThumbnailFilesWritten;
 }
 
 /** What a thumbnail is made of, chosen from the header on the main thread: the part, its size, the level and the channels. */
@@ -164,11 +186,11 @@ export function planThumbnail(parts: readonly PartInfo[], longSidePx: number): T
 }
 
 /**
- * The job's result around its half RGBA (and 8-bit RGBA), with its bands' timings added up (and `finishMs` and
- * `toneMapMs` of making them here).
+ * The job's result around its half RGBA (and 8-bit RGBA, PNG, files written), with its bands' timings added up (and
+ * `finishMs`, `toneMapMs`, `encodeMs` and `writeMs` of making them here).
  */
-export function thumbnailResult(plan: ThumbnailPlan, bands: readonly ThumbnailBandResult[], made: { rgbaHalf: ArrayBuffer; rgba8?: ArrayBuffer; finishMs: number; toneMapMs: number }): ThumbnailJobResult {
-  const timings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: made.finishMs, toneMapMs: made.toneMapMs };
+export function thumbnailResult(plan: ThumbnailPlan, bands: readonly ThumbnailBandResult[], made: ThumbnailOutput & { finishMs: number; toneMapMs: number; encodeMs: number; writeMs: number }): ThumbnailJobResult {
+  const timings = { ...NO_TIMINGS, resizeMs: made.finishMs, toneMapMs: made.toneMapMs, encodeMs: made.encodeMs, writeMs: made.writeMs };
   for (const band of bands) {
     timings.readMs += band.timings.readMs;
     timings.decompressMs += band.timings.decompressMs;
@@ -176,6 +198,8 @@ export function thumbnailResult(plan: ThumbnailPlan, bands: readonly ThumbnailBa
     timings.chunks += band.timings.chunks;
     timings.resizeMs += band.timings.resizeMs;
     timings.toneMapMs += band.timings.toneMapMs;
+    timings.encodeMs += band.timings.encodeMs;
+    timings.writeMs += band.timings.writeMs;
   }
   const { level } = plan;
   return {
@@ -183,6 +207,8 @@ export function thumbnailResult(plan: ThumbnailPlan, bands: readonly ThumbnailBa
     heightPx: plan.heightPx,
     rgbaHalf: made.rgbaHalf,
     ...(made.rgba8 ? { rgba8: made.rgba8 } : {}),
+    ...(made.png ? { png: made.png } : {}),
+    ...(made.written ? { written: made.written } : {}),
     source: level.lx === 0 && level.ly === 0 ? 'full-decode' : 'mip-level',
     part: plan.part.index,
     lx: level.lx,

@@ -11,7 +11,8 @@ import { layoutSums, resetCounters, type ThumbnailSumsLayout } from './band-sums
 import type { ToneMapView } from './tone-map.js';
 import { bandBinRows } from './binned-decode.js';
 import { channelsOf } from './channels.js';
-import { makeThumbnail } from './compose.js';
+import type { ThumbnailFiles } from './files.js';
+import { makeThumbnail, type ThumbnailOutputs } from './compose.js';
 import { planThumbnail, thumbnailResult, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobResult, type ThumbnailPlan } from './job.js';
 
 /**
@@ -35,6 +36,10 @@ export interface ThumbnailJobOptions {
   headers?: PartInfo[] | Promise<PartInfo[]>;
   /** Also tone-map the thumbnail through this view, in the worker that finishes it (the result's rgba8). */
   view?: ToneMapView;
+  /** And encode that as a PNG there (the result's png; none without the native kernels). */
+  png?: boolean;
+  /** Files that worker writes once the thumbnail is made (the result's `written` says how each went). */
+  files?: ThumbnailFiles;
 }
 
 export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: number, priority: number, options: ThumbnailJobOptions = {}): JobHandle<ThumbnailJobResult> {
@@ -64,13 +69,16 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
             rows,
             sums: { buffer, layout: sumsLayout, band, choice: plan.choice },
             ...(options.view ? { view: options.view } : {}),
+            ...(options.view && options.png ? { png: true } : {}),
+            ...(options.files ? { files: options.files } : {}),
           };
           return { kind: 'thumbnailBand', args };
         });
       },
       combine: (results: unknown[]) => {
         const { buffer, layout: sumsLayout } = shared!;
-        const result = thumbnailFromShared(plan, channels, buffer, sumsLayout, results as ThumbnailBandResult[], options.view);
+        const outputs = { ...(options.view ? { view: options.view } : {}), ...(options.png ? { png: true } : {}), ...(options.files ? { files: options.files } : {}) };
+        const result = thumbnailFromShared(plan, channels, buffer, sumsLayout, results as ThumbnailBandResult[], outputs);
         // every band is in and the thumbnail made from the slots: nothing refers to the buffer now (a failed job's is
         // never handed back, as its other bands may still be writing)
         sumsMemory.give(buffer);
@@ -86,7 +94,7 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
  * The job's result once every band is in: the thumbnail the last band made, or, when that band's reply was lost (its
  * worker died after counting it in; its band then runs again and counts no more), made here from the bands' slots.
  */
-export function thumbnailFromShared(plan: ThumbnailPlan, channels: readonly string[], buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, bands: readonly ThumbnailBandResult[], view?: ToneMapView): ThumbnailJobResult {
+export function thumbnailFromShared(plan: ThumbnailPlan, channels: readonly string[], buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, bands: readonly ThumbnailBandResult[], outputs: ThumbnailOutputs = {}): ThumbnailJobResult {
   const output = bands.find((b) => b.output)?.output;
-  return thumbnailResult(plan, bands, output ? { ...output, finishMs: 0, toneMapMs: 0 } : makeThumbnail({ ...plan, names: channels }, buffer, layout, view));
+  return thumbnailResult(plan, bands, output ? { ...output, finishMs: 0, toneMapMs: 0, encodeMs: 0, writeMs: 0 } : makeThumbnail({ ...plan, names: channels }, buffer, layout, outputs));
 }

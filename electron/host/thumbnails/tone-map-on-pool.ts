@@ -7,7 +7,9 @@
 import type { DisplayParams } from '../../../shaders/display-params.js';
 import type { DecodePool } from '../decode/pool.js';
 import { fillToneMapMemo, viewMemo } from './tone-map.js';
-import type { ToneMapTaskArgs } from './tone-map-task.js';
+import type { ToneMapTaskArgs, ToneMapTaskResult } from './tone-map-task.js';
+import type { FileWriteError } from './files.js';
+import type { ThumbnailOutputOptions } from './params.js';
 
 /**
  * Computes a view's whole memo table now, on this thread (20-40 ms): a command that tone-maps a folder through one
@@ -19,9 +21,29 @@ export function prepareToneMap(view: DisplayParams): void {
   if (memo) fillToneMapMemo(memo, view);
 }
 
-/** Tone-maps a thumbnail on the pool at `poolPriority`; `toneMapMs` is the time in the worker. */
-export async function toneMapOnPool(pool: DecodePool, rgbaHalf: ArrayBuffer, widthPx: number, heightPx: number, view: DisplayParams, poolPriority: number): Promise<{ rgba8: Uint8ClampedArray; toneMapMs: number }> {
-  const args: ToneMapTaskArgs = { rgbaHalf, widthPx, heightPx, view, memo: viewMemo(view) };
-  const { result, timings } = await pool.submit('toneMap', args, poolPriority).promise;
-  return { rgba8: new Uint8ClampedArray(result as ArrayBuffer), toneMapMs: timings.workerMs };
+/**
+ * A thumbnail tone-mapped on a worker: its 8-bit RGBA, its PNG when asked for (and the kernels loaded) and how writing
+ * that went, the worker's times.
+ */
+export interface ToneMapped {
+  rgba8: Uint8ClampedArray;
+  png?: Uint8Array;
+  pngWritten?: { error?: FileWriteError };
+  toneMapMs: number;
+  encodeMs: number;
+  writeMs: number;
+}
+
+/** Tone-maps a thumbnail (and encodes its PNG, and writes it, as `output` asks) on the pool at `poolPriority`. */
+export async function toneMapOnPool(pool: DecodePool, rgbaHalf: ArrayBuffer, widthPx: number, heightPx: number, view: DisplayParams, poolPriority: number, output: ThumbnailOutputOptions = {}): Promise<ToneMapped> {
+  const args: ToneMapTaskArgs = { rgbaHalf, widthPx, heightPx, view, memo: viewMemo(view), ...(output.png ? { png: true, ...(output.pngPath ? { pngPath: output.pngPath } : {}) } : {}) };
+  const result = (await pool.submit('toneMap', args, poolPriority).promise).result as ToneMapTaskResult;
+  return {
+    rgba8: new Uint8ClampedArray(result.rgba8),
+    ...(result.png ? { png: new Uint8Array(result.png) } : {}),
+    ...(result.pngWritten ? { pngWritten: result.pngWritten } : {}),
+    toneMapMs: result.toneMapMs,
+    encodeMs: result.encodeMs,
+    writeMs: result.writeMs,
+  };
 }
