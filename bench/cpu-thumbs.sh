@@ -13,7 +13,8 @@
 # descriptor table grown before the workers start (worker-process.ts; 0.97-1.10x); then at b9e6680 the finishing worker
 # encoding the PNG natively and writing it and the cache file, which took sharp's pipelines and the file I/O off the
 # main thread (its reply latency 0.4-0.9 ms -> ~0.1 ms median). This script at b9e6680, 8-10 rounds a run: SET=30 on
-# H200 hosts 0.991x, 0.971x, 0.998x, on an H100 host 0.944x; the 40 files 0.983x and 1.007x (H100), 0.963x (H200).
+# H200 hosts 0.991x, 0.971x, 0.998x, on an H100 host 0.944x; the 40 files 0.983x and 1.007x (H100), 0.963x and
+# 0.959x (H200).
 # .thumbkit A/B (builds interleaved, 12 rounds, H200, 30 files): 1.041x before, 0.966x after. ZIP files leave the least
 # room: their inflate is the same work in both commands (bench's thumbnail pass 0.99x its decode on ZIP alone).
 # Hosts differ by ~10% from run to run: a slow run here was every worker slowed at once with no kernel wait (sampled
