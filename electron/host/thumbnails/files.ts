@@ -29,8 +29,13 @@ export interface ThumbnailFilesWritten {
 export function writeThumbnailFiles(files: ThumbnailFiles, made: { widthPx: number; heightPx: number; madeFrom: string; rgbaHalf: ArrayBuffer; png?: ArrayBuffer }): ThumbnailFilesWritten {
   const written: ThumbnailFilesWritten = {};
   if (files.cache) written.cache = attempt(() => writeCacheFileSync(files.cache!, made));
-  if (files.pngPath && made.png) written.png = attempt(() => writeFileAtomicallySync(files.pngPath!, [new Uint8Array(made.png!)]));
+  if (files.pngPath && made.png) written.png = writePngFile(files.pngPath, made.png);
   return written;
+}
+
+/** A PNG's bytes as the file at `path`, whole or not at all; never throws. */
+export function writePngFile(path: string, png: ArrayBuffer): { error?: FileWriteError } {
+  return attempt(() => writeFileAtomicallySync(path, [new Uint8Array(png)]));
 }
 
 function attempt(write: () => void): { error?: FileWriteError } {

@@ -3,7 +3,7 @@
 
 import type { DisplayParams } from '../../../shaders/display-params.js';
 import { pngFromRgba8 } from '../export/png-native.js';
-import { writeThumbnailFiles, type FileWriteError } from './files.js';
+import { writePngFile, type FileWriteError } from './files.js';
 import { toneMapHalfRgba } from './tone-map.js';
 
 export interface ToneMapTaskArgs {
@@ -39,7 +39,7 @@ export function toneMapTask(args: ToneMapTaskArgs): { result: ToneMapTaskResult;
   const t1 = performance.now();
   const png = args.png ? pngFromRgba8(rgba8, args.widthPx, args.heightPx) : null;
   const t2 = performance.now();
-  const written = png && args.pngPath ? writeThumbnailFiles({ pngPath: args.pngPath }, { widthPx: args.widthPx, heightPx: args.heightPx, madeFrom: '', rgbaHalf: args.rgbaHalf, png }).png : undefined;
+  const written = png && args.pngPath ? writePngFile(args.pngPath, png) : undefined;
   const result = { rgba8: rgba8.buffer as ArrayBuffer, ...(png ? { png } : {}), ...(written ? { pngWritten: written } : {}), toneMapMs: t1 - t0, encodeMs: t2 - t1, writeMs: performance.now() - t2 };
   return { result, transfer: [result.rgba8, ...(png ? [png] : [])] };
 }
