@@ -1,8 +1,12 @@
 // The decode pool with real workers on real files: jobs of many tasks, priority between them, cancellation, a worker that dies.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import sharp from 'sharp';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_DISPLAY } from '../../../shaders/display-params.js';
+import { nativeKernels } from '../../exr/compression/native.js';
 import { ExrError } from '../../exr/index.js';
+import { tempDir } from '../test-files.js';
 import { readHeaderParts } from '../library/summary.js';
 import { decodeLevel } from './image-decode.js';
 import { levelLayout } from './layout.js';
@@ -94,6 +98,30 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
     pool = new DecodePool({ workers: 1 });
     const damaged = join(corpus, 'Damaged', 'asan_heap-oob_7f09128c0ec1_358_ecaca7fb3f230d9d842074e1dd88f29b_exr');
     await expect(pool.run('thumbnail', { path: damaged, longSidePx: 16 }).promise).rejects.toBeInstanceOf(ExrError);
+  });
+
+  it.skipIf(!nativeKernels)('close() lets a task that has started end, so what it writes is whole; it still ends the jobs', async () => {
+    const out = tempDir('exrview-pool-close-');
+    try {
+      pool = new DecodePool({ workers: 1 });
+      await pool.start();
+      // a tone-map task with a PNG to write: half a second or more, and it does not stop at an abort flag
+      const widthPx = 4096, heightPx = 4096;
+      const rgbaHalf = new Uint16Array(widthPx * heightPx * 4).map((_, i) => 0x3000 + (i % 4096)).buffer;
+      const pngPath = join(out.path, 'big.png');
+      const args = { rgbaHalf, widthPx, heightPx, view: { ...DEFAULT_DISPLAY, nanInf: false }, memo: null, png: true, pngPath };
+      const job = pool.submit('toneMap', args);
+      const settled = job.promise.then(() => 'done', (error: unknown) => (error instanceof ExrError ? error.kind : 'other'));
+      await new Promise((r) => setTimeout(r, 100));
+      await pool.close();
+      pool = null;
+      expect(await settled).toBe('aborted');
+      expect(readdirSync(out.path)).toEqual(['big.png']);
+      const info = await sharp(pngPath).metadata();
+      expect([info.width, info.height]).toEqual([widthPx, heightPx]);
+    } finally {
+      out.remove();
+    }
   });
 
   it('replaces a worker that dies, retries its task once, and keeps working', async () => {

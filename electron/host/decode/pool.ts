@@ -88,6 +88,9 @@ interface Posted {
   gate: number;
 }
 
+/** How long close() waits for tasks that have started to end (an aborted task stops at its next chunk: milliseconds). */
+const CLOSE_GRACE_MS = 2000;
+
 interface Slot {
   worker: Worker;
   /** One word a task posted: GATE states, shared with the worker. */
@@ -132,6 +135,8 @@ export class DecodePool {
   private nextRequestId = 1;
   private seq = 0;
   private closed = false;
+  /** While close() waits for started tasks: called once no task is posted. */
+  private whenNothingPosted: (() => void) | null = null;
   /** Workers that died and were replaced. */
   restarts = 0;
   /** Held tasks taken back before they started: for a more urgent job, or for an idle worker (`steals`). */
@@ -395,6 +400,11 @@ export class DecodePool {
   }
 
   private onReply(slot: Slot, reply: TaskReply): void {
+    this.answer(slot, reply);
+    if (this.whenNothingPosted && this.slots.every((s) => s.posted.length === 0)) this.whenNothingPosted();
+  }
+
+  private answer(slot: Slot, reply: TaskReply): void {
     if ('skipped' in reply) {
       slot.recalled.delete(reply.id);
       this.pump();
@@ -432,7 +442,13 @@ export class DecodePool {
   /** A worker that crashed is replaced; the task it held is tried once more, then its job fails with a clear error. */
   private onWorkerDeath(slot: Slot, error: Error): void {
     const index = this.slots.indexOf(slot);
-    if (index < 0 || this.closed) return;
+    if (this.closed) {
+      // its tasks will not be answered: close() need not wait for them
+      slot.posted = [];
+      if (this.whenNothingPosted && this.slots.every((s) => s.posted.length === 0)) this.whenNothingPosted();
+      return;
+    }
+    if (index < 0) return;
     this.restarts++;
     slot.worker.removeAllListeners();
     void slot.worker.terminate();
@@ -457,7 +473,24 @@ export class DecodePool {
     for (const job of [...this.queue]) this.fail(job, new ExrError('aborted', 'decode pool closed'));
     for (const slot of this.slots) for (const posted of slot.posted) this.fail(posted.job, new ExrError('aborted', 'decode pool closed'));
     this.queue = [];
+    // tasks that have started end first (their jobs are aborted: they stop at their next chunk), so that the files a
+    // worker writes (a thumbnail's cache file and PNG) are whole or absent, never a temporary file cut off mid-write
+    for (const slot of this.slots) for (const posted of [...slot.posted]) this.recall(slot, posted);
+    await this.startedTasksEnded(CLOSE_GRACE_MS);
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  /** Resolves once no worker has a task posted (each started one answered: see onReply), or after `limitMs`. */
+  private startedTasksEnded(limitMs: number): Promise<void> {
+    if (this.slots.every((s) => s.posted.length === 0)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const deadline = setTimeout(() => this.whenNothingPosted?.(), limitMs);
+      this.whenNothingPosted = () => {
+        clearTimeout(deadline);
+        this.whenNothingPosted = null;
+        resolve();
+      };
+    });
   }
 
   /** For tests of worker replacement: the worker threads themselves (none before the first job). */
