@@ -3,13 +3,14 @@
 // the rest, and every image when the GPU is off or missing, take the CPU path. The summary says which and why.
 
 import { encodeRgba8, loadEncoder } from '../host/export/encode.js';
+import { fsReason } from '../host/export/atomic-file.js';
 import { nativeStatus } from '../exr/compression/native.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_DISPLAY, DISPLAY_TRANSFORMS, type DisplayTransform } from '../../shaders/display-params.js';
-import type { FileEntry, StageTimingsMs } from '../host/api.js';
+import type { FileEntry, PartSummary, StageTimingsMs } from '../host/api.js';
 import { calibrationPath, chooseThumbnailPath, loadCalibration, saveCalibration, type Calibration, type ThumbnailPathChoice } from '../host/thumbnails/gpu/calibration.js';
 import { isSoftwareAdapter } from '../host/thumbnails/gpu/dawn.js';
 import { calibrateGpuThumbnails, GpuChildError, GpuThumbsChild } from '../host/thumbnails/gpu/client.js';
@@ -149,18 +150,12 @@ function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
   };
 }
 
-/** Stacked 1:6 like a cube env map: only such files pay for a header read (isCubeEntry). */
-function hasCubeShape(entry: FileEntry): boolean {
+/** The first flat part when it is stacked 1:6 like a cube env map (only such files pay for a header read), else null. */
+function cubeShapedPart(entry: FileEntry): PartSummary | null {
   const part = entry.summary?.parts.find((p) => p.type === 'scanlineimage' || p.type === 'tiledimage');
-  if (!part) return false;
+  if (!part) return null;
   const w = part.dataWindow[2] - part.dataWindow[0] + 1, h = part.dataWindow[3] - part.dataWindow[1] + 1;
-  return h === 6 * w;
-}
-
-/** A cube env map by its envmap attribute and stacked shape. */
-async function isCubeEntry(host: Host, entry: FileEntry): Promise<boolean> {
-  const part = entry.summary?.parts.find((p) => p.type === 'scanlineimage' || p.type === 'tiledimage');
-  return Boolean(part) && hasCubeShape(entry) && isCubeEnvmap(await host.getHeader(entry.id), part!);
+  return h === 6 * w ? part : null;
 }
 
 async function gpuThumbnail(host: Host, child: GpuThumbsChild, entry: FileEntry, src: NonNullable<ReturnType<typeof gpuSource>>, options: ThumbsOptions, params: DisplayView, totals: Totals, path: string): Promise<void> {
@@ -178,7 +173,7 @@ export async function runThumbs(argv: string[]): Promise<number> {
   const options = parseOptions(argv);
   const tStart = performance.now();
   await mkdir(options.outDir, { recursive: true }).catch((error: Error) => {
-    throw new Error(`cannot create the output folder ${options.outDir}: ${error.message.replace(/^[A-Z]+: /, '')}`);
+    throw new Error(`cannot create the output folder ${options.outDir}: ${fsReason(error)}`);
   });
   const host = createHost({ userDataDir: commandCacheDir(), prefetch: false });
   // the workers load (and compile the codec) and the image encoder loads while the folder is scanned: the first
@@ -231,8 +226,10 @@ export async function runThumbs(argv: string[]): Promise<number> {
         const outPath = join(options.outDir, entry.name.replace(/\.exr$/i, `.${options.format}`));
         try {
           if (entry.status !== 'ok') throw new Error(entry.status === 'incomplete' ? 'the file is incomplete (still being written?)' : (entry.error ?? 'cannot be read'));
-          // (no await for other files: each one's job then starts before the next file is looked at)
-          if (hasCubeShape(entry) && (await isCubeEntry(host, entry))) {
+          // a cube env map by its shape and envmap attribute (no await for other files: each one's job then starts
+          // before the next file is looked at)
+          const cubePart = cubeShapedPart(entry);
+          if (cubePart && isCubeEnvmap(await host.getHeader(entry.id), cubePart)) {
             // an env map's thumbnail is lat-long: the stacked faces at 1.5x the size (a face is then a quarter of it) resampled on the CPU
             const detail = await host.getThumbnailDetailed({ requestId: entry.id, fileId: entry.id, longSidePx: Math.ceil(options.sizePx * 1.5), priority: 'thumbnail-visible' });
             addTimings(totals, detail);
@@ -342,7 +339,7 @@ async function writeAtomically(path: string, encoded: Uint8Array, totals: Totals
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
-    throw new Error(`cannot write ${path}: ${(error as Error).message.replace(/^[A-Z]+: /, '')}`);
+    throw new Error(`cannot write ${path}: ${fsReason(error)}`);
   }
   totals.writeMs += performance.now() - t;
 }

@@ -25,7 +25,6 @@ static inline uint32_t cost_of(uint8_t v) {
  */
 static void filter_row(const uint8_t *row, const uint8_t *prior, int64_t rowBytes, uint8_t *out, uint64_t cost[FILTER_COUNT]) {
   uint8_t *none = out, *sub = out + rowBytes, *up = sub + rowBytes, *average = up + rowBytes, *paethRow = average + rowBytes;
-  uint32_t costs[FILTER_COUNT] = {0};
   const int64_t head = rowBytes < BYTES_PER_PIXEL ? rowBytes : BYTES_PER_PIXEL;
   for (int64_t i = 0; i < head; i++) {
     none[i] = sub[i] = row[i];
@@ -47,11 +46,10 @@ static void filter_row(const uint8_t *row, const uint8_t *prior, int64_t rowByte
   memcpy(none + head, row + head, (size_t)(rowBytes - head));
   for (int f = 0; f < FILTER_COUNT; f++) {
     const uint8_t *filtered = out + f * rowBytes;
-    uint32_t sum = 0;
+    uint64_t sum = 0;
     for (int64_t i = 0; i < rowBytes; i++) sum += cost_of(filtered[i]);
-    costs[f] = sum;
+    cost[f] = sum;
   }
-  for (int f = 0; f < FILTER_COUNT; f++) cost[f] = costs[f];
 }
 
 static uint8_t *put_u32be(uint8_t *p, uint32_t v) {

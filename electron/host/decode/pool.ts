@@ -401,6 +401,11 @@ export class DecodePool {
 
   private onReply(slot: Slot, reply: TaskReply): void {
     this.answer(slot, reply);
+    this.noteIfNothingPosted();
+  }
+
+  /** Tells a closing pool (startedTasksEnded) that no task is posted any more. */
+  private noteIfNothingPosted(): void {
     if (this.whenNothingPosted && this.slots.every((s) => s.posted.length === 0)) this.whenNothingPosted();
   }
 
@@ -445,7 +450,7 @@ export class DecodePool {
     if (this.closed) {
       // its tasks will not be answered: close() need not wait for them
       slot.posted = [];
-      if (this.whenNothingPosted && this.slots.every((s) => s.posted.length === 0)) this.whenNothingPosted();
+      this.noteIfNothingPosted();
       return;
     }
     if (index < 0) return;

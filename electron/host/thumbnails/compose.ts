@@ -44,6 +44,11 @@ export function finishThumbnail(shape: ThumbnailShape, buffer: SharedArrayBuffer
   return nativeKernels.finishThumbnail(new Float64Array(buffer), bands, names.length, widthPx, heightPx, countX, countY, rgba, out, withMemo ? memo : null, withMemo ? rgba8 : null);
 }
 
+/** What a thumbnail of this level is made from: the full image (level 0), or a smaller MIP or RIP level. */
+export function sourceOfLevel(level: Level): 'full-decode' | 'mip-level' {
+  return level.lx === 0 && level.ly === 0 ? 'full-decode' : 'mip-level';
+}
+
 /** What a finished thumbnail is handed back as besides its half RGBA. */
 export interface ThumbnailOutputs {
   /** 8-bit RGBA through this view. */
@@ -91,7 +96,7 @@ export function makeThumbnail(shape: ThumbnailShape, buffer: SharedArrayBuffer, 
   const t2 = performance.now();
   const png = outputs.png && rgba8 && native ? pngFromRgba8(rgba8, shape.widthPx, shape.heightPx) : null;
   const t3 = performance.now();
-  const madeFrom = shape.level.lx === 0 && shape.level.ly === 0 ? 'full-decode' : 'mip-level';
+  const madeFrom = sourceOfLevel(shape.level);
   const written = outputs.files ? writeThumbnailFiles(outputs.files, { widthPx: shape.widthPx, heightPx: shape.heightPx, madeFrom, rgbaHalf: rgbaHalf.buffer, ...(png ? { png } : {}) }) : null;
   return {
     rgbaHalf: rgbaHalf.buffer,

@@ -7,7 +7,7 @@ import { SANE_HALF } from './bins.js';
 import { decodeBinned, sumBins } from './binned-decode.js';
 import { bandIsIn, bandSums, countBandIn, type ThumbnailSumsLayout } from './band-sums.js';
 import type { ToneMapView } from './tone-map.js';
-import { clampHalf, makeThumbnail, toRgbaHalf } from './compose.js';
+import { clampHalf, makeThumbnail, sourceOfLevel, toRgbaHalf } from './compose.js';
 import type { ThumbnailFiles, ThumbnailFilesWritten } from './files.js';
 
 export interface ThumbnailJobArgs {
@@ -88,7 +88,7 @@ export function thumbnailJob(args: ThumbnailJobArgs, ctx: { signal: AbortSignalL
       result: {
         ...size,
         rgbaHalf,
-        source: level.lx === 0 && level.ly === 0 ? 'full-decode' : 'mip-level',
+        source: sourceOfLevel(level),
         part: part.index,
         lx: level.lx,
         ly: level.ly,
@@ -209,7 +209,7 @@ export function thumbnailResult(plan: ThumbnailPlan, bands: readonly ThumbnailBa
     ...(made.rgba8 ? { rgba8: made.rgba8 } : {}),
     ...(made.png ? { png: made.png } : {}),
     ...(made.written ? { written: made.written } : {}),
-    source: level.lx === 0 && level.ly === 0 ? 'full-decode' : 'mip-level',
+    source: sourceOfLevel(level),
     part: plan.part.index,
     lx: level.lx,
     ly: level.ly,
