@@ -105,14 +105,19 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
     try {
       pool = new DecodePool({ workers: 1 });
       await pool.start();
-      // a tone-map task with a PNG to write: half a second or more, and it does not stop at an abort flag
-      const widthPx = 4096, heightPx = 4096;
+      // a tone-map task with a PNG to write: tens of milliseconds or more, and it does not stop at an abort flag
+      const widthPx = 2048, heightPx = 2048;
       const rgbaHalf = new Uint16Array(widthPx * heightPx * 4).map((_, i) => 0x3000 + (i % 4096)).buffer;
       const pngPath = join(out.path, 'big.png');
       const args = { rgbaHalf, widthPx, heightPx, view: { ...DEFAULT_DISPLAY, nanInf: false }, memo: null, png: true, pngPath };
       const job = pool.submit('toneMap', args);
       const settled = job.promise.then(() => 'done', (error: unknown) => (error instanceof ExrError ? error.kind : 'other'));
-      await new Promise((r) => setTimeout(r, 100));
+      // closed once the worker has begun it (a fixed wait lost the race on a loaded machine: the task was then
+      // recalled unstarted, and nothing was written)
+      for (const t0 = performance.now(); pool.startedTasks === 0; ) {
+        if (performance.now() - t0 > 20_000) throw new Error('the tone-map task did not start within 20 s');
+        await new Promise((r) => setTimeout(r, 1));
+      }
       await pool.close();
       pool = null;
       expect(await settled).toBe('aborted');

@@ -498,6 +498,11 @@ export class DecodePool {
     });
   }
 
+  /** Tasks a worker has begun and not yet answered (held ones not counted): for tests of close(). */
+  get startedTasks(): number {
+    return this.slots.reduce((n, s) => n + s.posted.filter((p) => Atomics.load(s.gates, p.gate) === GATE.started).length, 0);
+  }
+
   /** For tests of worker replacement: the worker threads themselves (none before the first job). */
   get workerThreads(): Worker[] {
     return this.slots.map((s) => s.worker);
