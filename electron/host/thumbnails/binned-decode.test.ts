@@ -7,7 +7,8 @@ import { lcg } from '../../exr/compression/test-layouts.js';
 import { ExrReader, openFileSource, type Box2i, type PixelType } from '../../exr/index.js';
 import { writeExrFile, type WriteChannel, type WritePart } from '../../exr/writer.js';
 import { tempDir } from '../test-files.js';
-import { decodeBinned, sumBins, type BinKernel } from './binned-decode.js';
+import { decodeBinned, makeAxisBins, sumBins, type AxisBins, type BinKernel } from './binned-decode.js';
+import { sampleCount } from '../../exr/sampling.js';
 
 let dir: ReturnType<typeof tempDir>;
 beforeAll(() => {
@@ -187,6 +188,49 @@ describe('sumBins in bands', () => {
         const got = summed.get(name)!;
         for (let i = 0; i < acc.length; i++) expect(Math.abs(got[i]! - acc[i]!), `${name}[${i}]`).toBeLessThanOrEqual(Math.abs(acc[i]!) * 1e-12);
       }
+    }
+  });
+});
+
+/** The axis tables sample by sample, as the definition reads: the oracle for makeAxisBins' bin-by-bin runs. */
+function axisBinsEachSample(first: number, levelSizePx: number, sampling: number, bins: number): AxisBins {
+  const firstSample = Math.ceil(first / sampling);
+  const samples = sampleCount(sampling, first, first + levelSizePx - 1);
+  const binOf = new Int32Array(samples);
+  const count = new Float64Array(bins);
+  const runEnd = new Int32Array(bins);
+  let largestCount = 0;
+  for (let s = 0; s < samples; s++) {
+    const px = (firstSample + s) * sampling - first;
+    const bin = Math.min(bins - 1, Math.floor((px * bins) / levelSizePx));
+    binOf[s] = bin;
+    count[bin] = count[bin]! + 1;
+    largestCount = Math.max(largestCount, count[bin]!);
+    runEnd[bin] = s + 1;
+  }
+  return { binOf, runEnd, count, firstSample, largestCount };
+}
+
+describe('makeAxisBins', () => {
+  it('gives the sample-by-sample tables for any origin, size, sampling and bin count', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -300, max: 300 }), fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 400 }), (first, size, sampling, bins) => {
+        expect(makeAxisBins(first, size, sampling, bins)).toEqual(axisBinsEachSample(first, size, sampling, bins));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives them for large levels with few and many bins', () => {
+    for (const [first, size, sampling, bins] of [
+      [0, 3840, 1, 256],
+      [-7, 2160, 2, 144],
+      [1226, 1709, 1, 256],
+      [0, 1 << 20, 1, 8192],
+      [3, 16385, 3, 8192],
+      [0, 100, 1, 8192],
+    ] as const) {
+      expect(makeAxisBins(first, size, sampling, bins)).toEqual(axisBinsEachSample(first, size, sampling, bins));
     }
   });
 });

@@ -17,7 +17,7 @@ export interface BinnedTimings {
   chunks: number;
 }
 
-type AxisBins = { binOf: Int32Array; runEnd: Int32Array; count: Float64Array; firstSample: number; largestCount: number };
+export type AxisBins = { binOf: Int32Array; runEnd: Int32Array; count: Float64Array; firstSample: number; largestCount: number };
 
 /**
  * Axis tables made in this thread, by geometry: a worker sums one file in several bands, and a folder of renders has
@@ -37,7 +37,13 @@ function axisBins(first: number, levelSizePx: number, sampling: number, bins: nu
   return made;
 }
 
-function makeAxisBins(first: number, levelSizePx: number, sampling: number, bins: number): AxisBins {
+/**
+ * The tables bin by bin: each bin's samples are one run, found by arithmetic and filled natively. (Sample by sample,
+ * this ran in a fresh worker's interpreter for its first band: 4-18 ms of a 4K thumbnail's first band on the lent
+ * machine, against 0.4 ms for the band's box filter.) Exact: every product and quotient here is an integer below 2^53
+ * whose distance from the next integer is at least 1 / its divisor.
+ */
+export function makeAxisBins(first: number, levelSizePx: number, sampling: number, bins: number): AxisBins {
   // samples sit at multiples of `sampling`; the data window's origin is one (the reader checks)
   const firstSample = Math.ceil(first / sampling);
   const samples = sampleCount(sampling, first, first + levelSizePx - 1);
@@ -45,13 +51,19 @@ function makeAxisBins(first: number, levelSizePx: number, sampling: number, bins
   const count = new Float64Array(bins);
   const runEnd = new Int32Array(bins);
   let largestCount = 0;
-  for (let s = 0; s < samples; s++) {
-    const px = (firstSample + s) * sampling - first;
-    const bin = Math.min(bins - 1, Math.floor((px * bins) / levelSizePx));
-    binOf[s] = bin;
-    count[bin] = count[bin]! + 1;
-    largestCount = Math.max(largestCount, count[bin]!);
-    runEnd[bin] = s + 1;
+  let start = 0;
+  for (let bin = 0; bin < bins && start < samples; bin++) {
+    // sample s (at pixel (firstSample + s) * sampling - first) is in a later bin once that pixel reaches
+    // ceil((bin + 1) * levelSizePx / bins); the last bin takes the rest
+    const end =
+      bin === bins - 1 ? samples : Math.min(samples, Math.max(start, Math.ceil((Math.ceil(((bin + 1) * levelSizePx) / bins) + first) / sampling) - firstSample));
+    if (end > start) {
+      binOf.fill(bin, start, end);
+      count[bin] = end - start;
+      runEnd[bin] = end;
+      largestCount = Math.max(largestCount, end - start);
+    }
+    start = end;
   }
   return { binOf, runEnd, count, firstSample, largestCount };
 }
