@@ -42,20 +42,6 @@ static void columns_by_table(const uint16_t *first, int64_t stride, int64_t line
 }
 
 #ifdef EXR_X86_VECTORS
-/** The vector units the kernels use, as CPU_* bits; asked once. */
-enum { CPU_AVX2 = 1, CPU_F16C = 2, CPU_AVX512 = 4 };
-static int cpu_vectors(void) {
-  static int known = -1;
-  int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
-  if (v < 0) {
-    __builtin_cpu_init();
-    v = (__builtin_cpu_supports("avx2") ? CPU_AVX2 : 0) | (__builtin_cpu_supports("f16c") ? CPU_F16C : 0) |
-        (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") ? CPU_AVX512 : 0);
-    __atomic_store_n(&known, v, __ATOMIC_RELAXED);
-  }
-  return v;
-}
-
 /** table[idx] for eight indices. The gather merges into its destination register, so the compiler's gathers each
  * waited for the last instruction that wrote that register, a chain of table lookups one latency after another
  * (0.57-0.84 ns a sample); zeroing the destination first, which only asm can ask for, ends the chain (0.35-0.5). */
@@ -267,17 +253,17 @@ int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *
   if (!col) return EXR_FAIL;
   const uint16_t *first = lines->samples + lines->firstIndex;
 #ifdef EXR_X86_VECTORS
-  const int vectors = cpu_vectors();
+  const int vectors = exr_cpu_vectors();
   // F16C converts the halves; the double vectors it adds them in are AVX2's (or AVX-512's)
-  if (halfBits && vectors == (CPU_AVX2 | CPU_F16C | CPU_AVX512)) {
+  if (halfBits && vectors == (EXR_CPU_AVX2 | EXR_CPU_F16C | EXR_CPU_AVX512)) {
     columns_by_f16c_512(first, stride, lineCount, n, col);
     return sum_runs(ctx, lines, col);
   }
-  if (halfBits && (vectors & (CPU_AVX2 | CPU_F16C)) == (CPU_AVX2 | CPU_F16C)) {
+  if (halfBits && (vectors & (EXR_CPU_AVX2 | EXR_CPU_F16C)) == (EXR_CPU_AVX2 | EXR_CPU_F16C)) {
     columns_by_f16c(first, stride, lineCount, n, col);
     return sum_runs(ctx, lines, col);
   }
-  if (vectors & CPU_AVX2) {
+  if (vectors & EXR_CPU_AVX2) {
     columns_by_gather(first, stride, lineCount, n, table, col);
     return sum_runs(ctx, lines, col);
   }

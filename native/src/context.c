@@ -1,4 +1,4 @@
-// The per-thread kernel context: error text, scratch buffers, and the chunk layout parser.
+// The per-thread kernel context: error text, scratch buffers, the chunk layout parser, and which vector units the CPU has.
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,4 +85,20 @@ int exr_layout_parse(ExrContext *ctx, const int32_t *words, size_t wordCount, Ex
   layout->totalBytes = totalBytes;
   layout->totalWords = totalBytes / 2;
   return EXR_OK;
+}
+
+int exr_cpu_vectors(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static int known = -1;
+  int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
+  if (v < 0) {
+    __builtin_cpu_init();
+    v = (__builtin_cpu_supports("avx2") ? EXR_CPU_AVX2 : 0) | (__builtin_cpu_supports("f16c") ? EXR_CPU_F16C : 0) |
+        (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") ? EXR_CPU_AVX512 : 0);
+    __atomic_store_n(&known, v, __ATOMIC_RELAXED);
+  }
+  return v;
+#else
+  return 0;
+#endif
 }

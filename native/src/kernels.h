@@ -165,6 +165,14 @@ typedef struct ExrThumbnailSums {
   int64_t firstMiss; /* set: the first pixel whose R, G or B value the memo has no entry for (pixels when none, or no memo) */
 } ExrThumbnailSums;
 
+/** The x86 vector units this CPU has, as EXR_CPU_* bits (0 elsewhere); asked once. */
+enum { EXR_CPU_AVX2 = 1, EXR_CPU_F16C = 2, EXR_CPU_AVX512 = 4 };
+int exr_cpu_vectors(void);
+
+/** Floats clamped to ±65504 and rounded to half bits (nearest even), with the vector units in `vectors` (EXR_CPU_*
+ * bits) where they help: the finishing's conversion, for the harness to compare with none. */
+void exr_halves_row(const float *means, int64_t width, uint16_t *halves, int vectors);
+
 /** Adds the bands up, divides by the bins' counts, writes half RGBA (composeThumbnail's result), and 8-bit RGBA from
  * the memo up to t->firstMiss. */
 int exr_finish_thumbnail(ExrContext *ctx, ExrThumbnailSums *t);

@@ -33,6 +33,45 @@ static uint16_t float_to_half(float value) {
   return (uint16_t)(sign | rounded);
 }
 
+/** One channel's bin row of halves: each mean clamped to ±65504 and rounded to half, as float_to_half does. */
+static void halves_row(const float *means, int64_t width, uint16_t *halves) {
+  for (int64_t tx = 0; tx < width; tx++) {
+    float v = means[tx];
+    v = v > 65504.0f ? 65504.0f : v < -65504.0f ? -65504.0f : v;
+    halves[tx] = float_to_half(v);
+  }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/** halves_row with F16C, eight at a time: its conversion rounds to nearest even as float_to_half does, subnormal halves
+ * included; the means are finite (sums of finite samples over positive counts), and clamped first, so no infinity. */
+__attribute__((target("avx,f16c"))) static void halves_row_f16c(const float *means, int64_t width, uint16_t *halves) {
+  const __m256 hi = _mm256_set1_ps(65504.0f), lo = _mm256_set1_ps(-65504.0f);
+  int64_t tx = 0;
+  for (; tx + 8 <= width; tx += 8) {
+    const __m256 v = _mm256_max_ps(_mm256_min_ps(_mm256_loadu_ps(means + tx), hi), lo);
+    _mm_storeu_si128((__m128i *)(halves + tx), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  halves_row(means + tx, width - tx, halves + tx);
+}
+#endif
+
+typedef void (*HalvesRow)(const float *, int64_t, uint16_t *);
+
+/** The conversion for these vector units (EXR_CPU_* bits): F16C's where there is one. */
+static HalvesRow halves_row_for(int vectors) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (vectors & EXR_CPU_F16C) return halves_row_f16c;
+#endif
+  (void)vectors;
+  return halves_row;
+}
+
+void exr_halves_row(const float *means, int64_t width, uint16_t *halves, int vectors) {
+  halves_row_for(vectors)(means, width, halves);
+}
+
 int exr_finish_thumbnail(ExrContext *ctx, ExrThumbnailSums *t) {
   const int64_t channels = t->channelCount, width = t->widthPx, height = t->heightPx;
   if (channels < 1 || width < 1 || height < 1 || t->bandCount < 0) return exr_fail(ctx, "bad thumbnail geometry");
@@ -49,10 +88,15 @@ int exr_finish_thumbnail(ExrContext *ctx, ExrThumbnailSums *t) {
     if ((uint64_t)tyMin * (uint64_t)width + (uint64_t)length > pixels) return exr_fail(ctx, "band sums past the thumbnail");
   }
   // one bin row at a time: its sums (every channel), its means and the row above's (an empty bin takes the upper
-  // neighbour's mean where it has no left one)
-  double *rowSums = exr_scratch(ctx, SCRATCH_COLUMNS, (size_t)channels * (size_t)width * (sizeof(double) + 2 * sizeof(float)));
+  // neighbour's mean where it has no left one), its halves a channel at a time
+  double *rowSums = exr_scratch(ctx, SCRATCH_COLUMNS, (size_t)width * ((size_t)channels * (sizeof(double) + 2 * sizeof(float)) + 4 * sizeof(uint16_t)));
   if (!rowSums) return EXR_FAIL;
   float *means = (float *)(rowSums + channels * width), *above = means + channels * width;
+  uint16_t *halves = (uint16_t *)(above + channels * width);
+  const HalvesRow toHalves = halves_row_for(exr_cpu_vectors());
+  // columns no sample falls in (a subsampled channel smaller than the thumbnail): their means are filled in afterwards
+  int emptyColumns = 0;
+  for (int64_t i = 0; i < channels * width; i++) emptyColumns |= !(t->countX[i] > 0);
   t->firstMiss = (int64_t)pixels;
   for (int64_t ty = 0; ty < height; ty++) {
     const int64_t rowStart = ty * width;
@@ -69,9 +113,13 @@ int exr_finish_thumbnail(ExrContext *ctx, ExrThumbnailSums *t) {
       const double *countX = t->countX + c * width, countY = t->countY[c * height + ty];
       float *m = means + c * width;
       const float *up = above + c * width;
-      for (int64_t tx = 0; tx < width; tx++) {
-        const double count = countY * countX[tx];
-        m[tx] = count > 0 ? (float)(sum[tx] / count) : tx > 0 ? m[tx - 1] : ty > 0 ? up[tx] : 0.0f;
+      // the divisions with no branch, so that they run as vectors; the empty bins (count 0) are redone after, left
+      // to right, as the TypeScript's one pass gives them
+      for (int64_t tx = 0; tx < width; tx++) m[tx] = (float)(sum[tx] / (countY * countX[tx]));
+      if (emptyColumns || !(countY > 0)) {
+        for (int64_t tx = 0; tx < width; tx++) {
+          if (!(countY * countX[tx] > 0)) m[tx] = tx > 0 ? m[tx - 1] : ty > 0 ? up[tx] : 0.0f;
+        }
       }
     }
     uint16_t *out = t->out + 4 * rowStart;
@@ -81,12 +129,12 @@ int exr_finish_thumbnail(ExrContext *ctx, ExrThumbnailSums *t) {
         for (int64_t tx = 0; tx < width; tx++) out[4 * tx + k] = none;
         continue;
       }
-      const float *m = means + t->rgba[k] * width;
-      for (int64_t tx = 0; tx < width; tx++) {
-        float v = m[tx];
-        v = v > 65504.0f ? 65504.0f : v < -65504.0f ? -65504.0f : v;
-        out[4 * tx + k] = float_to_half(v);
-      }
+      // a channel shown twice (grey) is converted once
+      int same = 0;
+      while (same < k && t->rgba[same] != t->rgba[k]) same++;
+      if (same == k) toHalves(means + t->rgba[k] * width, width, halves + k * width);
+      const uint16_t *h = halves + same * width;
+      for (int64_t tx = 0; tx < width; tx++) out[4 * tx + k] = h[tx];
     }
     // tone-mapped through the view's memo while the row is in cache, up to the first value it has not seen
     if (t->memo && t->firstMiss == (int64_t)pixels) {

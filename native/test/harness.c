@@ -6,6 +6,8 @@
 //                                          outside its buffers (buffers are exact-size mallocs)
 //   harness png CASES [SEED]               the PNG encoder on images of random size and content, in
 //                                          exact-size buffers (its output exactly exr_png_bound bytes)
+//   harness halves                         the finishing's float-to-half conversion with this CPU's vector units
+//                                          against the scalar one, on every float (exits 1 on a difference)
 // CHUNKS comes from native/test/dump-chunks.ts. See native/README.md.
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,13 +186,38 @@ static void fuzz_png(long cases, uint64_t seed) {
   exr_context_free(ctx);
 }
 
+/** Every finite float (and the infinities, which clamp to ±65504) through the vector conversion and the scalar one. */
+static int check_halves(void) {
+  const int vectors = exr_cpu_vectors();
+  enum { BATCH = 1 << 16 };
+  static float in[BATCH];
+  static uint16_t scalar[BATCH], vector[BATCH];
+  uint64_t differences = 0;
+  for (uint64_t base = 0; base < ((uint64_t)1 << 32); base += BATCH) {
+    int n = 0;
+    for (uint32_t i = 0; i < BATCH; i++) {
+      const uint32_t bits = (uint32_t)(base + i);
+      if ((bits & 0x7fffffff) > 0x7f800000) continue; /* NaN: a mean never is */
+      memcpy(&in[n++], &bits, 4);
+    }
+    exr_halves_row(in, n, scalar, 0);
+    exr_halves_row(in, n, vector, vectors);
+    for (int i = 0; i < n; i++) {
+      if (scalar[i] != vector[i] && differences++ < 10) fprintf(stderr, "%a: scalar %04x, vector %04x\n", (double)in[i], scalar[i], vector[i]);
+    }
+  }
+  printf("halves: %llu differences (vector units %d)\n", (unsigned long long)differences, vectors);
+  return differences ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 2 && !strcmp(argv[1], "halves")) return check_halves();
   if (argc >= 3 && !strcmp(argv[1], "png")) {
     fuzz_png(atol(argv[2]), argc > 3 ? strtoull(argv[3], NULL, 10) : 1);
     return 0;
   }
   if (argc < 3 || (strcmp(argv[1], "bench") && strcmp(argv[1], "fuzz")) || (!strcmp(argv[1], "fuzz") && argc < 4)) {
-    fprintf(stderr, "usage: harness bench CHUNKS [ROUNDS] | harness fuzz CHUNKS CASES [SEED] | harness png CASES [SEED]\n");
+    fprintf(stderr, "usage: harness bench CHUNKS [ROUNDS] | harness fuzz CHUNKS CASES [SEED] | harness png CASES [SEED] | harness halves\n");
     return 2;
   }
   size_t count;

@@ -41,6 +41,8 @@ try {
   run(harness, ['fuzz', chunks, cases, seed], sanitizerEnv);
   // the thumbnails' PNG encoder: its input is never a file's, but its sizes are any the user asks for
   run(harness, ['png', String(Math.min(Number(cases), 2000)), seed], sanitizerEnv);
+  // the finishing's float-to-half conversion: vectors (F16C where the CPU has it) against the scalar code, every float
+  run(harness, ['halves'], sanitizerEnv);
   console.log('sanitizers found nothing');
 } finally {
   rmSync(work, { recursive: true, force: true });
