@@ -25,8 +25,9 @@ export interface TaskFailure {
   message: string;
 }
 
+/** workerMs: the task's time in the worker; startedAtMs: when it began there (epoch ms, for the pool's trace). */
 export type TaskReply =
-  | { id: number; ok: true; result: unknown; workerMs: number }
-  | { id: number; ok: false; error: TaskFailure; workerMs: number }
+  | { id: number; ok: true; result: unknown; workerMs: number; startedAtMs: number }
+  | { id: number; ok: false; error: TaskFailure; workerMs: number; startedAtMs: number }
   /** The task was recalled before it started: it did not run. */
   | { id: number; skipped: true };

@@ -1,5 +1,5 @@
 // The decode pool with real workers on real files: jobs of many tasks, priority between them, cancellation, a worker that dies.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { readHeaderParts } from '../library/summary.js';
 import { decodeLevel } from './image-decode.js';
 import { levelLayout } from './layout.js';
 import { DecodePool } from './pool.js';
+import { PoolTrace, type PoolTraceFile } from './pool-trace.js';
 
 const root = join(__dirname, '..', '..', '..');
 const corpus = join(root, '..', 'shared', 'corpus', 'openexr-images');
@@ -138,5 +139,46 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
     const { result } = await job.promise;
     expect(result.image.channels.length).toBe(4);
     expect(pool.restarts).toBe(1);
+  });
+});
+
+describe('DecodePool trace', () => {
+  it('records each task with its worker and times, and writes them once the pool closes', async () => {
+    const temp = tempDir('exrview-pool-trace-');
+    const dir = temp.path;
+    pool = new DecodePool({ workers: 2, trace: new PoolTrace(join(dir, 'run')) });
+    await Promise.all(Array.from({ length: 6 }, () => pool!.run('ping', null).promise));
+    await pool.close();
+    pool = null;
+    const files = readdirSync(dir);
+    expect(files).toEqual([`run.${process.pid}.json`]);
+    const trace = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as PoolTraceFile;
+    temp.remove();
+    expect(trace.workers).toBe(2);
+    expect(trace.tasks).toHaveLength(6);
+    for (const task of trace.tasks) {
+      expect(task).toMatchObject({ kind: 'ping', file: null, ok: true, timings: null });
+      expect([0, 1]).toContain(task.worker);
+      expect(task.postedAtMs).toBeLessThanOrEqual(task.startedAtMs + 1);
+      expect(task.startedAtMs).toBeLessThanOrEqual(task.endedAtMs);
+      expect(task.endedAtMs).toBeLessThanOrEqual(task.answeredAtMs + 1);
+    }
+  });
+
+  it('names the file a band read and keeps its stage timings', async () => {
+    if (!hasCorpus) return;
+    const temp = tempDir('exrview-pool-trace-');
+    const dir = temp.path;
+    pool = new DecodePool({ workers: 2, trace: new PoolTrace(join(dir, 'run')) });
+    await (await decodeFile(file('ScanLines/Desk.exr'))).promise;
+    await pool.close();
+    pool = null;
+    const trace = JSON.parse(readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8')) as PoolTraceFile;
+    temp.remove();
+    expect(trace.tasks.length).toBeGreaterThan(0);
+    for (const task of trace.tasks) {
+      expect(task.file).toBe('Desk.exr');
+      expect(task.timings?.decompressMs).toBeGreaterThanOrEqual(0);
+    }
   });
 });

@@ -17,6 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { ExrError } from '../../exr/index.js';
 import { prepareProcessForWorkers } from './worker-process.js';
 import { GATE, GATES_PER_WORKER, type TaskReply, type TaskRequest } from './messages.js';
+import { epochMs, PoolTrace } from './pool-trace.js';
 import type { TaskTypes } from './tasks.js';
 
 export interface JobTimings {
@@ -86,6 +87,7 @@ interface Posted {
   task: TaskState;
   requestId: number;
   gate: number;
+  postedAtMs: number;
 }
 
 /** How long close() waits for tasks that have started to end (an aborted task stops at its next chunk: milliseconds). */
@@ -108,6 +110,8 @@ export interface DecodePoolOptions {
   tasksPerWorker?: number;
   /** Path of the built worker script (dist/decode-worker.mjs); found automatically when omitted. */
   workerPath?: string;
+  /** Record every task (pool-trace.ts); by default EXRVIEW_TRACE says whether to. */
+  trace?: PoolTrace | null;
 }
 
 /** Where the built worker lives: beside the running bundle, or in dist/ when running from source (tests). */
@@ -128,6 +132,7 @@ export class DecodePool {
   readonly size: number;
   private readonly tasksPerWorker: number;
   private readonly workerPath: string;
+  private readonly trace: PoolTrace | null;
   private readonly slots: Slot[] = [];
   /** Jobs with tasks not yet handed out. */
   private queue: Job[] = [];
@@ -147,6 +152,7 @@ export class DecodePool {
     this.size = Math.max(1, options.workers ?? availableParallelism());
     this.tasksPerWorker = Math.min(GATES_PER_WORKER - 2, Math.max(1, options.tasksPerWorker ?? 2));
     this.workerPath = options.workerPath ?? defaultWorkerPath();
+    this.trace = options.trace === undefined ? PoolTrace.fromEnvironment() : options.trace;
   }
 
   private spawn(warmUp = false): Slot {
@@ -286,7 +292,7 @@ export class DecodePool {
     const gate = slot.nextGate;
     slot.nextGate = (gate + 1) % GATES_PER_WORKER;
     Atomics.store(slot.gates, gate, GATE.queued);
-    slot.posted.push({ job, task, requestId, gate });
+    slot.posted.push({ job, task, requestId, gate, postedAtMs: this.trace ? epochMs() : 0 });
     task.attempts++;
     if (Number.isNaN(job.firstStartAt)) job.firstStartAt = performance.now();
     const request: TaskRequest = { id: requestId, kind: task.spec.kind, args: task.spec.args, abortFlag: job.abortBuffer, gate };
@@ -417,6 +423,11 @@ export class DecodePool {
     }
     const index = slot.posted.findIndex((p) => p.requestId === reply.id);
     const running = index >= 0 ? slot.posted.splice(index, 1)[0]! : null;
+    if (running && this.trace) {
+      const { task, postedAtMs } = running;
+      const result = reply.ok ? reply.result : null;
+      this.trace.add({ worker: this.slots.indexOf(slot), kind: task.spec.kind, args: task.spec.args, result, ok: reply.ok, postedAtMs, startedAtMs: reply.startedAtMs, endedAtMs: reply.startedAtMs + reply.workerMs, answeredAtMs: epochMs() });
+    }
     if (running && !running.job.settled) {
       const { job, task } = running;
       job.workerMs += reply.workerMs;
@@ -482,6 +493,7 @@ export class DecodePool {
     // worker writes (a thumbnail's cache file and PNG) are whole or absent, never a temporary file cut off mid-write
     for (const slot of this.slots) for (const posted of [...slot.posted]) this.recall(slot, posted);
     await this.startedTasksEnded(CLOSE_GRACE_MS);
+    this.trace?.write(this.size);
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 

@@ -40,6 +40,7 @@ async function drain(): Promise<void> {
 
 async function run(request: TaskRequest): Promise<{ reply: TaskReply; transfer: ArrayBuffer[] }> {
   const t0 = performance.now();
+  const startedAtMs = performance.timeOrigin + t0;
   const abortFlag = new Int32Array(request.abortFlag);
   const signal = {
     get aborted() {
@@ -50,7 +51,7 @@ async function run(request: TaskRequest): Promise<{ reply: TaskReply; transfer: 
     const handler = TASK_HANDLERS[request.kind];
     if (!handler) throw new ExrError('unsupported', `unknown task kind "${request.kind}"`);
     const output = await handler(request.args, { signal });
-    return { reply: { id: request.id, ok: true, result: output.result, workerMs: performance.now() - t0 }, transfer: output.transfer };
+    return { reply: { id: request.id, ok: true, result: output.result, workerMs: performance.now() - t0, startedAtMs }, transfer: output.transfer };
   } catch (error) {
     const e = error instanceof ExrError ? error : null;
     const message = String((error as Error)?.message ?? error);
@@ -60,6 +61,7 @@ async function run(request: TaskRequest): Promise<{ reply: TaskReply; transfer: 
         ok: false,
         error: e ? { kind: e.kind, reason: e.reason, where: e.where, message: e.message } : { kind: 'invalid', reason: message, where: {}, message },
         workerMs: performance.now() - t0,
+        startedAtMs,
       },
       transfer: [],
     };
