@@ -28,6 +28,9 @@
 # warm 1.89/1.95/1.90x at 16 cores, 1.72/1.85/1.68 and 1.68/1.90/1.63 at 8, 1.75/1.50/1.50 and 1.55/1.78/1.49 at 2;
 # cold over warm (medians of the ratios) 1.01, 1.03, 0.97. What had looked like fresh memory was mostly a 16-22 ms stall
 # of every thread growing the descriptor table mid-decode and the workers' first work waiting for V8's 4 compile threads.
+# At 35a23cb, VARIANTS="cold warm" CORES="16 8" ROUNDS=3 on an H200 host: cold 1.65/1.70/1.64x OpenEXR and warm
+# 1.83/1.77/1.85x at 16 cores, 1.50/1.59/1.68 and 1.67/1.79/1.67 at 8; cold over warm (medians of the ratios) 0.90 and
+# 0.96. Cold runs made 28-36 plane buffers at 16 cores (warm 8-12), with 20-24 thousand minor faults against 4-7.
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),

@@ -20,8 +20,8 @@
 # Then (per-task traces from a diagnostic build) a fresh worker's first band spent 8-18 ms building its axis bin tables in
 # V8's interpreter, and the finishing took ~3 ms a thumbnail: at 1f764e8/35a23cb (tables by arithmetic; finishing's
 # divisions and halves as vectors), .thumbkit A/B interleaved (10 rounds, H200) 0.984x -> 0.959x, and this script's
-# 40 files, 8 rounds, two runs on one H200 host: 0.939x and 0.936x (every round under 1.0); bench's own thumbnail pass
-# 0.86x its decode (was 0.93-0.99).
+# 40 files, 8 rounds, two runs on one H200 host: 0.939x and 0.936x, one on an H100 host: 0.918x; bench's own thumbnail
+# pass 0.86-0.88x its decode (was 0.93-0.99).
 # Hosts differ by ~10% from run to run: a slow run here was every worker slowed at once with no kernel wait (sampled
 # with bench/thread-states.c), so compare builds only interleaved on one machine.
 set -u
