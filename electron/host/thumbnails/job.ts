@@ -6,9 +6,8 @@ import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './c
 import { SANE_HALF } from './bins.js';
 import { decodeBinned, sumBins } from './binned-decode.js';
 import { bandIsIn, bandSums, countBandIn, type ThumbnailSumsLayout } from './band-sums.js';
-import type { ToneMapView } from './tone-map.js';
-import { clampHalf, makeThumbnail, sourceOfLevel, toRgbaHalf } from './compose.js';
-import type { ThumbnailFiles, ThumbnailFilesWritten } from './files.js';
+import { clampHalf, makeThumbnail, sourceOfLevel, toRgbaHalf, type ThumbnailOutputs } from './compose.js';
+import type { ThumbnailFilesWritten } from './files.js';
 
 export interface ThumbnailJobArgs {
   path: string;
@@ -102,8 +101,11 @@ export function thumbnailJob(args: ThumbnailJobArgs, ctx: { signal: AbortSignalL
   }
 }
 
-/** One band of a thumbnail made by several workers: the sums of its rows' samples per bin (see sumBins). */
-export interface ThumbnailBandArgs {
+/**
+ * One band of a thumbnail made by several workers: the sums of its rows' samples per bin (see sumBins); and what the
+ * band that makes the thumbnail makes of it besides its half RGBA (the job's ThumbnailOutputs: view, PNG, files).
+ */
+export interface ThumbnailBandArgs extends ThumbnailOutputs {
   path: string;
   part: number;
   lx: number;
@@ -117,12 +119,6 @@ export interface ThumbnailBandArgs {
    * the last band in makes the thumbnail from the slots (for which it needs the channel choice).
    */
   sums: { buffer: SharedArrayBuffer; layout: ThumbnailSumsLayout; band: number; choice: ThumbnailChannels };
-  /** Tone-map the finished thumbnail through this view too (the output's 8-bit RGBA). */
-  view?: ToneMapView;
-  /** And encode that as a PNG (the output's png, with the native kernels). */
-  png?: boolean;
-  /** Files to write once the thumbnail is made (by the band that makes it). */
-  files?: ThumbnailFiles;
 }
 
 export interface ThumbnailBandResult {
@@ -150,8 +146,7 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
   if (countBandIn(buffer, layout, band)) {
     // tone-mapped (encoded, written) here rather than in a task of its own: no message, no copy, no wait for a worker
     const shape = { part, level, choice: args.sums.choice, names: args.channels, widthPx: args.widthPx, heightPx: args.heightPx };
-    const outputs = { ...(args.view ? { view: args.view } : {}), ...(args.png ? { png: true } : {}), ...(args.files ? { files: args.files } : {}) };
-    const { finishMs, toneMapMs, encodeMs, writeMs, ...output } = makeThumbnail(shape, buffer, layout, outputs);
+    const { finishMs, toneMapMs, encodeMs, writeMs, ...output } = makeThumbnail(shape, buffer, layout, args);
     result.made = true;
     result.output = output;
     result.timings.resizeMs += finishMs;

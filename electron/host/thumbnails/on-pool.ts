@@ -43,6 +43,12 @@ export interface ThumbnailJobOptions {
 }
 
 export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: number, priority: number, options: ThumbnailJobOptions = {}): JobHandle<ThumbnailJobResult> {
+  // what the worker that finishes the thumbnail makes of it besides its half RGBA (a PNG needs the view's 8-bit RGBA)
+  const outputs: ThumbnailOutputs = {
+    ...(options.view ? { view: options.view } : {}),
+    ...(options.view && options.png ? { png: true } : {}),
+    ...(options.files ? { files: options.files } : {}),
+  };
   const planOf = (parts: PartInfo[]): JobPlan<ThumbnailJobResult> => {
     const plan = planThumbnail(parts, longSidePx);
     const channels = channelsOf(plan.choice);
@@ -68,16 +74,13 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
             heightPx: plan.heightPx,
             rows,
             sums: { buffer, layout: sumsLayout, band, choice: plan.choice },
-            ...(options.view ? { view: options.view } : {}),
-            ...(options.view && options.png ? { png: true } : {}),
-            ...(options.files ? { files: options.files } : {}),
+            ...outputs,
           };
           return { kind: 'thumbnailBand', args };
         });
       },
       combine: (results: unknown[]) => {
         const { buffer, layout: sumsLayout } = shared!;
-        const outputs = { ...(options.view ? { view: options.view } : {}), ...(options.png ? { png: true } : {}), ...(options.files ? { files: options.files } : {}) };
         const result = thumbnailFromShared(plan, channels, buffer, sumsLayout, results as ThumbnailBandResult[], outputs);
         // every band is in and the thumbnail made from the slots: nothing refers to the buffer now (a failed job's is
         // never handed back, as its other bands may still be writing)
