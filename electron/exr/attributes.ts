@@ -88,6 +88,8 @@ const MAX_NAME_BYTES = 255;
 
 /** Decodes one attribute's value from exactly `size` bytes. */
 export function decodeAttributeValue(typeName: string, bytes: Uint8Array): AttributeValue {
+  // most of a render's metadata; a string needs no reader (every decode worker parses every header it opens)
+  if (typeName === 'string') return { type: 'string', value: latin1(bytes) };
   const r = new ByteReader(bytes);
   const value = decodeByType(typeName, r, bytes);
   return value;

@@ -17,12 +17,16 @@ export function readOffsetTables(source: ByteSource, headerEndByte: number, part
   const totalChunks = parts.reduce((sum, p) => sum + p.chunkCount, 0);
   const tablesEnd = headerEndByte + totalChunks * 8;
   const bytes = prefix && tablesEnd <= prefix.length ? prefix.subarray(headerEndByte, tablesEnd) : source.readAt(headerEndByte, totalChunks * 8);
-  const r = new ByteReader(bytes);
+  if (bytes.length < totalChunks * 8) throw invalid('unexpected end of data reading chunk offset');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
   for (const part of parts) {
     const table = new Float64Array(part.chunkCount);
     let bad = 0;
-    for (let i = 0; i < part.chunkCount; i++) {
-      const offset = r.u64Le('chunk offset');
+    for (let i = 0; i < part.chunkCount; i++, at += 8) {
+      // u64 little-endian; at or above 2^53 it is no offset in any file (as ByteReader.u64Le)
+      const high = view.getUint32(at + 4, true);
+      const offset = high >= 0x200000 ? Infinity : high * 0x100000000 + view.getUint32(at, true);
       if (offset < tablesEnd || offset + minChunkHeaderBytes(part, multipart) > source.sizeBytes) {
         table[i] = -1;
         bad++;
@@ -89,10 +93,24 @@ export class ChunkExtents {
   private readonly sorted: Float64Array;
 
   constructor(tables: OffsetTables, private readonly fileSizeBytes: number) {
-    const all: number[] = [];
-    for (const t of tables) for (const o of t) if (o >= 0) all.push(o);
-    all.push(fileSizeBytes);
-    this.sorted = Float64Array.from(new Set(all)).sort();
+    // Tables are nearly always written in increasing order: copied straight, sorted and deduplicated only when not.
+    // Every worker builds this for every file it opens, so it is on the path of each file's first band.
+    let count = 1;
+    for (const t of tables) count += t.length;
+    const all = new Float64Array(count);
+    let n = 0;
+    let increasing = true;
+    for (const t of tables) {
+      for (let i = 0; i < t.length; i++) {
+        const o = t[i]!;
+        if (o < 0) continue;
+        if (n > 0 && o <= all[n - 1]!) increasing = false;
+        all[n++] = o;
+      }
+    }
+    if (n > 0 && fileSizeBytes <= all[n - 1]!) increasing = false;
+    all[n++] = fileSizeBytes;
+    this.sorted = increasing ? all.subarray(0, n) : uniqueSorted(all.subarray(0, n));
   }
 
   /** End (exclusive) of the chunk that starts at byteOffset. */
@@ -109,6 +127,14 @@ export class ChunkExtents {
     const end = s[lo]!;
     return end > byteOffset ? end : this.fileSizeBytes;
   }
+}
+
+/** The distinct values of `values`, ascending (sorts `values` in place). */
+function uniqueSorted(values: Float64Array): Float64Array {
+  values.sort();
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (n === 0 || values[i] !== values[n - 1]) values[n++] = values[i]!;
+  return values.subarray(0, n);
 }
 
 export interface ChunkHeader {

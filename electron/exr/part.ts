@@ -64,9 +64,6 @@ export const DEFAULT_LIMITS: ReadLimits = {
 /** OpenEXR refuses every other compression for deep parts (sample tables are compressed line by line). */
 const DEEP_COMPRESSIONS: ReadonlySet<Compression> = new Set(['none', 'rle', 'zips']);
 
-function find(attributes: Attribute[], name: string): Attribute | undefined {
-  return attributes.find((a) => a.name === name);
-}
 
 /** Validates every part's header against the file's flags and size and derives its geometry. */
 export function buildParts(raw: RawHeaders, fileSizeBytes: number, limits: ReadLimits = DEFAULT_LIMITS): PartInfo[] {
@@ -93,7 +90,10 @@ export function buildParts(raw: RawHeaders, fileSizeBytes: number, limits: ReadL
 }
 
 function buildPart(raw: RawHeaders, attributes: Attribute[], index: number, limits: ReadLimits): PartInfo {
-  const get = (name: string) => find(attributes, name)?.value;
+  // the first of a name, as a search would find (parseAttributeList refuses repeats anyway)
+  const byName = new Map<string, Attribute>();
+  for (const a of attributes) if (!byName.has(a.name)) byName.set(a.name, a);
+  const get = (name: string) => byName.get(name)?.value;
   const require = <T extends AttributeValue['type']>(name: string, type: T): Extract<AttributeValue, { type: T }> => {
     const v = get(name);
     if (!v) throw invalid(`required attribute "${name}" is missing`);
