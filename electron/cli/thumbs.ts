@@ -3,9 +3,9 @@
 // the rest, and every image when the GPU is off or missing, take the CPU path. The summary says which and why.
 
 import { encodeRgba8, loadEncoder } from '../host/export/encode.js';
-import { fsReason } from '../host/export/atomic-file.js';
+import { fsReason, writeFileAtomically } from '../host/export/atomic-file.js';
 import { nativeStatus } from '../exr/compression/native.js';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -333,14 +333,9 @@ async function encodeAndWrite(rgba8: Uint8Array | Uint8ClampedArray, widthPx: nu
 
 async function writeAtomically(path: string, encoded: Uint8Array, totals: Totals): Promise<void> {
   const t = performance.now();
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(temp, encoded);
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
+  await writeFileAtomically(path, encoded, true).catch((error: unknown) => {
     throw new Error(`cannot write ${path}: ${fsReason(error)}`);
-  }
+  });
   totals.writeMs += performance.now() - t;
 }
 

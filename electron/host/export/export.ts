@@ -1,9 +1,9 @@
 // Export: images or thumbnails as 8-bit PNG/JPEG through the view (sharp encodes), a layer or part as EXR (the project's writer); never overwrites unasked.
 
-import { randomBytes } from 'node:crypto';
-import { rename, rm, stat, writeFile, link } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeRgba8 } from './encode.js';
+import { FileExistsError, writeFileAtomically } from './atomic-file.js';
 import { HALF_TO_FLOAT } from '../../exr/index.js';
 import { writeExr, type WriteChannel } from '../../exr/writer.js';
 import { DEFAULT_DISPLAY, type ChannelView, type DisplayParams } from '../../../shaders/display-params.js';
@@ -68,23 +68,11 @@ async function exists(path: string): Promise<boolean> {
   return (await stat(path).catch(() => null)) !== null;
 }
 
-/** Temporary file in the same folder, then rename (or link, which fails rather than replace, when overwriting is not allowed). */
+/** Whole or not at all (atomic-file.ts); an existing file is replaced only when the request says so. */
 async function writeSafely(path: string, bytes: Uint8Array, overwrite: boolean): Promise<void> {
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, bytes, { flag: 'wx' });
-    if (overwrite) {
-      await rename(temp, path);
-    } else {
-      await link(temp, path).catch((error: NodeJS.ErrnoException) => {
-        throw error.code === 'EEXIST' ? new Error(`${path} already exists: export again with overwrite on, or pick another folder`) : error;
-      });
-      await rm(temp, { force: true });
-    }
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  await writeFileAtomically(path, bytes, overwrite).catch((error: unknown) => {
+    throw error instanceof FileExistsError ? new Error(`${path} already exists: export again with overwrite on, or pick another folder`) : error;
+  });
 }
 
 async function encode(fileId: string, request: ExportRequest, sources: ExportSources, entry: FileEntry): Promise<Uint8Array> {
