@@ -31,6 +31,9 @@
 # At 35a23cb, VARIANTS="cold warm" CORES="16 8" ROUNDS=3 on an H200 host: cold 1.65/1.70/1.64x OpenEXR and warm
 # 1.83/1.77/1.85x at 16 cores, 1.50/1.59/1.68 and 1.67/1.79/1.67 at 8; cold over warm (medians of the ratios) 0.90 and
 # 0.96. Cold runs made 28-36 plane buffers at 16 cores (warm 8-12), with 20-24 thousand minor faults against 4-7.
+# At eccbbf5, VARIANTS="cold warm" CORES="16 8" ROUNDS=3 on an H100 host: cold over warm 0.89/0.965/0.943 at 16 cores,
+# 0.983/0.882/0.841 at 8 (medians 0.943, 0.882); cold 1.64-1.68x OpenEXR at 16 cores, 1.55-1.69x at 8; cold runs made
+# 32 plane buffers at 16 cores and 20-24 at 8, warm runs 0-12.
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),

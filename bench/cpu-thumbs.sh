@@ -22,6 +22,7 @@
 # divisions and halves as vectors), .thumbkit A/B interleaved (10 rounds, H200) 0.984x -> 0.959x, and this script's
 # 40 files, 8 rounds, two runs on one H200 host: 0.939x and 0.936x, one on an H100 host: 0.918x; bench's own thumbnail
 # pass 0.86-0.88x its decode (was 0.93-0.99).
+# At eccbbf5 (a worker's header open does less), ROUNDS=8 on an H100 host: 0.952x (cold decode 254.3 ms, thumbs 242 ms).
 # Hosts differ by ~10% from run to run: a slow run here was every worker slowed at once with no kernel wait (sampled
 # with bench/thread-states.c), so compare builds only interleaved on one machine.
 set -u
