@@ -13,6 +13,7 @@ import { hugePageAdvice, PlaneMemory } from '../host/decode/plane-memory.js';
 import { warmUpJobs } from '../host/decode/warm-up-jobs.js';
 import { thumbnailOnPool } from '../host/thumbnails/on-pool.js';
 import { readHeaderParts } from '../host/library/summary.js';
+import { fsReason } from '../host/export/atomic-file.js';
 import type { StageTimings } from '../exr/index.js';
 import { FileError, describeFailure } from './failures.js';
 
@@ -30,7 +31,7 @@ export function listExrFiles(dir: string): string[] {
   try {
     names = readdirSync(dir);
   } catch (error) {
-    throw new FileError(dir, `cannot read folder: ${(error as Error).message.replace(/^[A-Z]+: /, '')}`);
+    throw new FileError(dir, `cannot read folder: ${fsReason(error)}`);
   }
   return names
     .filter((n) => /\.exr$/i.test(n))

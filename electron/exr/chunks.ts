@@ -17,16 +17,12 @@ export function readOffsetTables(source: ByteSource, headerEndByte: number, part
   const totalChunks = parts.reduce((sum, p) => sum + p.chunkCount, 0);
   const tablesEnd = headerEndByte + totalChunks * 8;
   const bytes = prefix && tablesEnd <= prefix.length ? prefix.subarray(headerEndByte, tablesEnd) : source.readAt(headerEndByte, totalChunks * 8);
-  if (bytes.length < totalChunks * 8) throw invalid('unexpected end of data reading chunk offset');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 0;
+  const r = new ByteReader(bytes);
   for (const part of parts) {
     const table = new Float64Array(part.chunkCount);
     let bad = 0;
-    for (let i = 0; i < part.chunkCount; i++, at += 8) {
-      // u64 little-endian; at or above 2^53 it is no offset in any file (as ByteReader.u64Le)
-      const high = view.getUint32(at + 4, true);
-      const offset = high >= 0x200000 ? Infinity : high * 0x100000000 + view.getUint32(at, true);
+    for (let i = 0; i < part.chunkCount; i++) {
+      const offset = r.u64Le('chunk offset');
       if (offset < tablesEnd || offset + minChunkHeaderBytes(part, multipart) > source.sizeBytes) {
         table[i] = -1;
         bad++;

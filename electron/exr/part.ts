@@ -64,7 +64,6 @@ export const DEFAULT_LIMITS: ReadLimits = {
 /** OpenEXR refuses every other compression for deep parts (sample tables are compressed line by line). */
 const DEEP_COMPRESSIONS: ReadonlySet<Compression> = new Set(['none', 'rle', 'zips']);
 
-
 /** Validates every part's header against the file's flags and size and derives its geometry. */
 export function buildParts(raw: RawHeaders, fileSizeBytes: number, limits: ReadLimits = DEFAULT_LIMITS): PartInfo[] {
   const parts = raw.parts.map((attributes, index) => {

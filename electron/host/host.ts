@@ -31,6 +31,7 @@ import { warmUpJobs } from './decode/warm-up-jobs.js';
 import { DiskCache } from './cache/disk-cache.js';
 import { HeaderCache } from './cache/header-cache.js';
 import { exportImages, type ExportSources } from './export/export.js';
+import { fsReason } from './export/atomic-file.js';
 import { attributeValueText } from '../exr/attribute-text.js';
 import { JobBroker, POOL_PRIORITY } from './decode/broker.js';
 import { DEFAULT_LIBRARY_TIMING, Library } from './library/library.js';
@@ -217,7 +218,7 @@ class NodeHost implements Host {
     const root = resolve(path);
     const { stat } = await import('node:fs/promises');
     const info = await stat(root).catch((error: NodeJS.ErrnoException) => {
-      throw new Error(`cannot open ${root}: ${error.code === 'ENOENT' ? 'no such folder' : error.message.replace(/^[A-Z]+: /, '')}`);
+      throw new Error(`cannot open ${root}: ${error.code === 'ENOENT' ? 'no such folder' : fsReason(error)}`);
     });
     if (!info.isDirectory()) throw new Error(`cannot open ${root}: it is a file, not a folder (open the folder that holds it)`);
     return this.library.openFolder(root, options?.recursive ?? false);

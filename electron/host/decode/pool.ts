@@ -412,7 +412,7 @@ export class DecodePool {
 
   /** Tells a closing pool (startedTasksEnded) that no task is posted any more. */
   private noteIfNothingPosted(): void {
-    if (this.whenNothingPosted && this.slots.every((s) => s.posted.length === 0)) this.whenNothingPosted();
+    if (this.whenNothingPosted && this.nothingPosted) this.whenNothingPosted();
   }
 
   private answer(slot: Slot, reply: TaskReply): void {
@@ -497,9 +497,13 @@ export class DecodePool {
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 
+  private get nothingPosted(): boolean {
+    return this.slots.every((s) => s.posted.length === 0);
+  }
+
   /** Resolves once no worker has a task posted (each started one answered: see onReply), or after `limitMs`. */
   private startedTasksEnded(limitMs: number): Promise<void> {
-    if (this.slots.every((s) => s.posted.length === 0)) return Promise.resolve();
+    if (this.nothingPosted) return Promise.resolve();
     return new Promise((resolve) => {
       const deadline = setTimeout(() => this.whenNothingPosted?.(), limitMs);
       this.whenNothingPosted = () => {

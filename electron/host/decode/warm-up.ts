@@ -40,7 +40,8 @@ const THUMB_HEIGHT_PX = 32;
 /**
  * The thumbnails are tone-mapped too, as the finishing worker does for `exrview thumbs` and the viewer, so that loop is
  * compiled before the first real thumbnail; and encoded as PNGs, so that the thread's compressor and PNG buffers are
- * made here (a worker's first PNG took 2.0 ms on the lent machine, later ones 1.6). Its own memo table: a view's shared one is filled by whoever uses that view.
+ * made here (a worker's first PNG took 2.0 ms on the lent machine, later ones 1.6). Its own memo table: a view's shared
+ * one is filled by whoever uses that view.
  */
 const WARM_VIEW: ToneMapView = { params: { ...DEFAULT_DISPLAY, nanInf: false }, memo: sharedToneMapMemo() };
 

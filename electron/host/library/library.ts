@@ -8,6 +8,7 @@ import { framesPerSecondValue, listSequences } from './sequence-list.js';
 import { parseFrameName } from './sequences.js';
 import { readSummary, type SummaryResult } from './summary.js';
 import { watchTree, type TreeWatcher } from './watcher.js';
+import { fsReason } from '../export/atomic-file.js';
 
 export interface LibraryOptions {
   onEvent(event: HostEvent): void;
@@ -181,7 +182,7 @@ export class Library {
       try {
         entries = await readdir(d, { withFileTypes: true });
       } catch (error) {
-        if (d === folder.root) throw new Error(`cannot read folder ${folder.info.displayPath}: ${(error as Error).message.replace(/^[A-Z]+: /, '')}`);
+        if (d === folder.root) throw new Error(`cannot read folder ${folder.info.displayPath}: ${fsReason(error)}`);
         return;
       }
       for (const e of entries) {
@@ -278,7 +279,7 @@ export class Library {
         this.remove(folder, absPath);
         return;
       }
-      const message = (error as Error).message.replace(/^[A-Z]+: /, '');
+      const message = fsReason(error);
       result = { kind: 'error', sizeBytes: 0, mtimeMs: 0, reason: `cannot read the file: ${message}` };
     }
     if (folder.closed) return;
