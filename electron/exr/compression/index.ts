@@ -41,17 +41,26 @@ const TS_CODECS: Partial<Record<Compression, Codec>> = {
 
 const NATIVE = nativeCodecsInUse;
 
+/**
+ * Every codec in one shape, the same properties in the same order: the chunk loop's lookups on them then see one map
+ * whatever the compression. Spread from entries of different shapes, a compression a worker had not decoded before (B44A:
+ * the warm-up has no B44 file) deoptimised decompressTransient in every worker (V8's --trace-deopt: "wrong map").
+ */
+function codecEntry(codec: Codec): Codec {
+  return { decompress: codec.decompress, decompressInto: codec.decompressInto, compress: codec.compress, native: codec.native ?? false };
+}
+
 /** The codecs in use, picked once per thread: a native kernel where the addon loaded and has one, else the TypeScript codec. */
 const CODECS: Partial<Record<Compression, Codec>> = Object.fromEntries(
   Object.entries(TS_CODECS).map(([compression, codec]) => {
     const into = NATIVE?.into[compression as Compression];
-    if (!into) return [compression, codec];
+    if (!into) return [compression, codecEntry(codec)];
     const decompress: Decompressor = (src, block, expectedBytes) => {
       const out = new Uint8Array(expectedBytes);
       into(src, block, out);
       return out;
     };
-    return [compression, { ...codec, decompress, decompressInto: into, native: true }];
+    return [compression, codecEntry({ ...codec, decompress, decompressInto: into, native: true })];
   }),
 );
 
