@@ -1,6 +1,6 @@
 // `exrview bench DIR [--json]`: decode every EXR in DIR with the pool, then make every thumbnail, per-stage timings; JSON on the last line.
 
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance as perfHooks } from 'node:perf_hooks';
 import { nativeStatus } from '../exr/compression/native.js';
@@ -195,6 +195,23 @@ async function prefaultPlanes(memory: PlaneMemory, files: string[], fileCount: n
   for (const buffer of buffers) memory.give(buffer);
 }
 
+/**
+ * EXRVIEW_BENCH_PASS_MARKS=1: a line on standard output where each pass starts and ends, written straight to the
+ * descriptor so that it lands in order among what V8 prints there from every thread (node --trace-opt --trace-deopt):
+ * bench/jit-trace-summary.mjs then says which compiles and deoptimisations fell in which pass.
+ */
+const PASS_MARKS = process.env.EXRVIEW_BENCH_PASS_MARKS === '1';
+
+async function pass<T>(name: string, run: () => Promise<T>): Promise<T> {
+  if (!PASS_MARKS) return run();
+  writeSync(1, `exrview-bench-pass start ${name}\n`);
+  try {
+    return await run();
+  } finally {
+    writeSync(1, `exrview-bench-pass end ${name}\n`);
+  }
+}
+
 export async function runBench(dir: string, options: BenchOptions): Promise<number> {
   const files = listExrFiles(dir);
   if (files.length === 0) throw new FileError(dir, 'no .exr files in this folder');
@@ -205,21 +222,21 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
     // the workers load before the clock starts, cold or warm: what is timed is decoding (OpenEXR's threads, too, are made first)
     await pool.start();
     // and the main thread's job code, as the viewer warms it when it starts (host.startWorkers)
-    await warmUpJobs(pool, memory);
+    await pass('warm-up-jobs', () => warmUpJobs(pool, memory));
     // A diagnostic of what a cold run's time is: EXRVIEW_BENCH_PREFAULT_PLANES=N makes and touches the plane buffers
     // of N files before the clock, as a warm run finds them (bench/cpu-cold.sh's variant cold-planes).
     await prefaultPlanes(memory, files, Number(process.env.EXRVIEW_BENCH_PREFAULT_PLANES) || 0);
     // One untimed pass first: it compiles the decoders in every worker and warms the page cache,
     // so the timed runs measure steady-state decoding, as a viewer that has been open a while sees it.
     if (options.warmup) {
-      await decodeAll(pool, memory, files);
-      await thumbnailAll(pool, files, options.thumbnailPx);
+      await pass('untimed-decode', () => decodeAll(pool, memory, files));
+      await pass('untimed-thumbnails', () => thumbnailAll(pool, files, options.thumbnailPx));
     }
     const runs: { decode: RunFigures; thumbnails: ThumbnailFigures }[] = [];
     for (let i = 0; i < Math.max(1, options.runs); i++) {
       // the same files, the same workers: the decode, then the thumbnails
-      const decode = await decodeAll(pool, memory, files);
-      runs.push({ decode, thumbnails: await thumbnailAll(pool, files, options.thumbnailPx) });
+      const decode = await pass(`decode-${i + 1}`, () => decodeAll(pool, memory, files));
+      runs.push({ decode, thumbnails: await pass(`thumbnails-${i + 1}`, () => thumbnailAll(pool, files, options.thumbnailPx)) });
     }
     const median = medianByWall(runs.map((r) => r.decode));
     const thumbs = medianByWall(runs.map((r) => r.thumbnails));

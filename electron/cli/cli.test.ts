@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { writeExrFile } from '../exr/writer.js';
 
 const root = join(__dirname, '..', '..');
 const bin = join(root, 'bin', 'exrview.mjs');
@@ -90,6 +91,39 @@ describe('exrview command', () => {
     expect(summary.thumbnails.overDecode).toBeGreaterThanOrEqual((thumbMs - 0.05) / (decodeMs + 0.05) - 0.0005);
     expect(summary.thumbnails.overDecode).toBeLessThanOrEqual((thumbMs + 0.05) / (decodeMs - 0.05) + 0.0005);
     for (const stage of ['readMs', 'decompressMs', 'resizeMs']) expect(summary.thumbnails.stages[stage]).toBeGreaterThanOrEqual(0);
+  });
+
+  it('bench marks each pass on standard output with EXRVIEW_BENCH_PASS_MARKS=1, among V8\'s trace, and jit-trace-summary reads them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exrview-cli-'));
+    const count = 64 * 48;
+    const data = Uint16Array.from({ length: count }, (_, i) => 0x3c00 + (i % 512));
+    for (const compression of ['zip', 'piz'] as const) {
+      writeExrFile(join(dir, `${compression}.exr`), [{ compression, dataWindow: { xMin: 0, yMin: 0, xMax: 63, yMax: 47 }, channels: ['B', 'G', 'R'].map((name) => ({ name, pixelType: 'half' as const, data })) }]);
+    }
+    const r = spawnSync(process.execPath, ['--trace-opt', '--trace-deopt', bin, 'bench', dir, '--json', '--runs', '2'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, EXRVIEW_BENCH_PASS_MARKS: '1' },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    const marks = lines.filter((l) => l.startsWith('exrview-bench-pass '));
+    const passes = ['warm-up-jobs', 'untimed-decode', 'untimed-thumbnails', 'decode-1', 'thumbnails-1', 'decode-2', 'thumbnails-2'];
+    expect(marks).toEqual(passes.flatMap((p) => [`exrview-bench-pass start ${p}`, `exrview-bench-pass end ${p}`]));
+    expect(JSON.parse(lines.at(-1)!).runs).toBe(2);
+    // V8 compiled something in this run, and said so on the same stream
+    expect(lines.some((l) => l.includes('completed compiling'))).toBe(true);
+    const traceFile = join(dir, 'trace.txt');
+    writeFileSync(traceFile, r.stdout);
+    const s = spawnSync(process.execPath, [join(root, 'bench', 'jit-trace-summary.mjs'), traceFile], { encoding: 'utf8' });
+    expect(s.status, s.stderr).toBe(0);
+    const summary = JSON.parse(s.stdout.trim().split('\n').pop()!) as { passes: { pass: string; compiles: number; compileMs: number }[] };
+    const seen = summary.passes.map((p) => p.pass);
+    expect(seen[0]).toBe('start-and-warm-up');
+    for (const p of seen.slice(1)) expect([...passes, ...passes.map((q) => `after-${q}`)]).toContain(p);
+    const total = summary.passes.reduce((sum, p) => sum + p.compiles, 0);
+    expect(total).toBe(lines.filter((l) => /completed compiling .*took [0-9.]+, [0-9.]+, [0-9.]+ ms/.test(l)).length);
+    for (const p of summary.passes) expect(p.compileMs).toBeGreaterThanOrEqual(0);
   });
 
   it('bench refuses a size or run count it cannot use, with exit code 2', () => {
