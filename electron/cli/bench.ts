@@ -13,7 +13,7 @@ import { hugePageAdvice, PlaneMemory } from '../host/decode/plane-memory.js';
 import { warmUpJobs } from '../host/decode/warm-up-jobs.js';
 import { thumbnailOnPool } from '../host/thumbnails/on-pool.js';
 import { readHeaderParts } from '../host/library/summary.js';
-import { fsReason } from '../host/export/atomic-file.js';
+import { fsReason } from '../host/fs-reason.js';
 import type { StageTimings } from '../exr/index.js';
 import { FileError, describeFailure } from './failures.js';
 

@@ -31,7 +31,7 @@ import { warmUpJobs } from './decode/warm-up-jobs.js';
 import { DiskCache } from './cache/disk-cache.js';
 import { HeaderCache } from './cache/header-cache.js';
 import { exportImages, type ExportSources } from './export/export.js';
-import { fsReason } from './export/atomic-file.js';
+import { fsReason } from './fs-reason.js';
 import { attributeValueText } from '../exr/attribute-text.js';
 import { JobBroker, POOL_PRIORITY } from './decode/broker.js';
 import { DEFAULT_LIBRARY_TIMING, Library } from './library/library.js';

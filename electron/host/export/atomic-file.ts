@@ -75,8 +75,3 @@ function writeAll(fd: number, pieces: readonly Uint8Array[]): void {
     rest = left;
   }
 }
-
-/** An fs error's message without its code prefix ("EACCES: permission denied, open '…'" → "permission denied, open '…'"). */
-export function fsReason(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/^[A-Z]+: /, '');
-}

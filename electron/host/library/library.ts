@@ -8,7 +8,7 @@ import { framesPerSecondValue, listSequences } from './sequence-list.js';
 import { parseFrameName } from './sequences.js';
 import { readSummary, type SummaryResult } from './summary.js';
 import { watchTree, type TreeWatcher } from './watcher.js';
-import { fsReason } from '../export/atomic-file.js';
+import { fsReason } from '../fs-reason.js';
 
 export interface LibraryOptions {
   onEvent(event: HostEvent): void;

@@ -3,7 +3,8 @@
 // thread's busy time in `exrview thumbs` on 16 cores).
 
 import { writeCacheFileSync, type CacheFileTarget } from '../cache/disk-cache.js';
-import { fsReason, writeFileAtomicallySync } from '../export/atomic-file.js';
+import { writeFileAtomicallySync } from '../export/atomic-file.js';
+import { fsReason } from '../fs-reason.js';
 
 /** Files to write once a thumbnail is made. */
 export interface ThumbnailFiles {
