@@ -20,12 +20,12 @@ if (!file) {
 
 const round = (v) => Math.round(v * 10) / 10;
 const passes = [];
-let current = { pass: 'start-and-warm-up', compiles: 0, compileMs: 0, byFunction: new Map(), deopts: new Map() };
-passes.push(current);
+let current;
 const open = (name) => {
   current = { pass: name, compiles: 0, compileMs: 0, byFunction: new Map(), deopts: new Map() };
   passes.push(current);
 };
+open('start-and-warm-up');
 let marks = 0;
 for (const line of readFileSync(file, 'utf8').split('\n')) {
   const mark = /^exrview-bench-pass (start|end) (\S+)/.exec(line);
