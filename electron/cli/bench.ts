@@ -12,7 +12,7 @@ import { ByteWindow } from '../host/decode/byte-window.js';
 import { hugePageAdvice, PlaneMemory } from '../host/decode/plane-memory.js';
 import { warmUpJobs } from '../host/decode/warm-up-jobs.js';
 import { thumbnailOnPool } from '../host/thumbnails/on-pool.js';
-import { readHeaderParts } from '../host/library/summary.js';
+import { readHeader, readHeaderParts } from '../host/library/summary.js';
 import { fsReason } from '../host/fs-reason.js';
 import type { StageTimings } from '../exr/index.js';
 import { FileError, describeFailure } from './failures.js';
@@ -95,13 +95,13 @@ interface FileDecode {
 
 /** Every flat part of a file (level 0, every channel) decoded in bands on the pool; the pixels are dropped and their memory reused, as the viewer's RAM cache does. */
 async function decodeFile(pool: DecodePool, memory: PlaneMemory, window: ByteWindow, path: string, rank: number): Promise<{ result: FileDecode }> {
-  const parts = await readHeaderParts(path);
+  const { parts, handoff } = await readHeader(path);
   const layouts = parts.filter((p) => !p.isDeep).map((p) => levelLayout(p, 0, 0, null));
   const bytes = layouts.reduce((sum, l) => sum + l.chunkStoreBytes, 0);
   await window.acquire(bytes, rank);
   // one priority for every file, as the viewer gives a folder's thumbnails or a sequence's frames: the pool takes them
   // oldest first (the window lets them in largest first) and cuts each into bands for a shared queue (bandCountFor)
-  const levels = await Promise.all(layouts.map((layout) => decodeLevel(pool, { path, layout, channels: null, priority: FOLDER_PRIORITY, memory }).promise)).finally(() =>
+  const levels = await Promise.all(layouts.map((layout) => decodeLevel(pool, { path, layout, handoff, channels: null, priority: FOLDER_PRIORITY, memory }).promise)).finally(() =>
     window.release(bytes),
   );
   const timings: StageTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };

@@ -86,9 +86,15 @@ function rebuildSinglePartTable(source: ByteSource, tablesEnd: number, part: Par
  * bound a chunk's stated size and to read spans of chunks in one go.
  */
 export class ChunkExtents {
-  private readonly sorted: Float64Array;
+  /** Every stored chunk offset and the file's size, ascending and distinct. */
+  readonly sorted: Float64Array;
 
-  constructor(tables: OffsetTables, private readonly fileSizeBytes: number) {
+  /** A file's extents from its offset tables; or, given `sorted` (another open's, handed over), from those as they are. */
+  constructor(tables: OffsetTables, private readonly fileSizeBytes: number, sorted?: Float64Array) {
+    if (sorted) {
+      this.sorted = sorted;
+      return;
+    }
     // Tables are nearly always written in increasing order: copied straight, sorted and deduplicated only when not.
     // Every worker builds this for every file it opens, so it is on the path of each file's first band.
     let count = 1;

@@ -4,7 +4,7 @@ import { checkedRegion, chunkPlace, chunksForRegion, chunkStoreLayout, tileBlock
 import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type ChunkHeader, type OffsetTables } from './chunks.js';
 import { decompressInto, decompressTransient } from './compression/index.js';
 import { aborted, asExrError, ExrError, invalid, unsupported } from './errors.js';
-import { parseRawHeaders, TruncatedPrefixError, type VersionFlags } from './header.js';
+import { parseRawHeaders, TruncatedPrefixError, type RawHeaders, type VersionFlags } from './header.js';
 import { buildParts, DEFAULT_LIMITS, findLevel, type Level, type PartInfo, type ReadLimits } from './part.js';
 import { floorMod, sampleCount } from './sampling.js';
 import type { ByteSource } from './source.js';
@@ -84,40 +84,79 @@ const FIRST_READ_BYTES = 32 * 1024;
 const MAX_GAP_BYTES = 256 * 1024;
 const MAX_SPAN_BYTES = 64 * 1024 * 1024;
 
+/** All that opening a file parses from it: what a reader needs besides the file's bytes. */
+export interface ParsedFile {
+  flags: VersionFlags;
+  parts: PartInfo[];
+  offsets: OffsetTables;
+  headerEndByte: number;
+  /** ChunkExtents.sorted: where each chunk can end. */
+  chunkEnds: Float64Array;
+}
+
+/**
+ * Headers and offset tables, validated: the work of an open. Reads the file's first bytes (further only while the
+ * headers run on) and the tables where they are not among them. Errors are the parse's own (open() words them).
+ */
+export function parseFile(source: ByteSource, limits: ReadLimits = DEFAULT_LIMITS): ParsedFile {
+  let prefixBytes = Math.min(FIRST_READ_BYTES, source.sizeBytes);
+  for (;;) {
+    try {
+      // the parse copies what it keeps, so the prefix may be in the thread's reused buffer (no fresh pages per open);
+      // it usually holds the offset tables too (one read per open)
+      const prefix = source.readAtTransient ? source.readAtTransient(0, prefixBytes) : source.readAt(0, prefixBytes);
+      const raw = parseRawHeaders(prefix, source.sizeBytes);
+      return withTables(source, raw, buildParts(raw, source.sizeBytes, limits), prefix);
+    } catch (error) {
+      if (!(error instanceof TruncatedPrefixError)) throw error;
+      prefixBytes = Math.min(prefixBytes * 4, source.sizeBytes);
+    }
+  }
+}
+
+/** The rest of an open once the headers are parsed: the offset tables (from `prefix` where they lie in it) and the chunk ends. */
+export function withTables(source: ByteSource, raw: RawHeaders, parts: PartInfo[], prefix: Uint8Array): ParsedFile {
+  const offsets = readOffsetTables(source, raw.headerEndByte, parts, raw.flags.multipart, prefix);
+  return { flags: raw.flags, parts, offsets, headerEndByte: raw.headerEndByte, chunkEnds: new ChunkExtents(offsets, source.sizeBytes).sorted };
+}
+
 export class ExrReader {
   readonly extents: ChunkExtents;
+  readonly flags: VersionFlags;
+  readonly parts: PartInfo[];
+  readonly offsets: OffsetTables;
+  readonly headerEndByte: number;
 
   private constructor(
     readonly source: ByteSource,
-    readonly flags: VersionFlags,
-    readonly parts: PartInfo[],
-    readonly offsets: OffsetTables,
-    readonly headerEndByte: number,
+    private readonly parsedFile: ParsedFile,
   ) {
-    this.extents = new ChunkExtents(offsets, source.sizeBytes);
+    this.flags = parsedFile.flags;
+    this.parts = parsedFile.parts;
+    this.offsets = parsedFile.offsets;
+    this.headerEndByte = parsedFile.headerEndByte;
+    this.extents = new ChunkExtents(parsedFile.offsets, source.sizeBytes, parsedFile.chunkEnds);
   }
 
   static open(source: ByteSource, options: OpenOptions = {}): ExrReader {
-    const limits = options.limits ?? DEFAULT_LIMITS;
     try {
-      let prefixBytes = Math.min(FIRST_READ_BYTES, source.sizeBytes);
-      for (;;) {
-        try {
-          // the parse copies what it keeps, so the prefix may be in the thread's reused buffer (no fresh pages per open);
-          // it usually holds the offset tables too (one read per open)
-          const prefix = source.readAtTransient ? source.readAtTransient(0, prefixBytes) : source.readAt(0, prefixBytes);
-          const raw = parseRawHeaders(prefix, source.sizeBytes);
-          const parts = buildParts(raw, source.sizeBytes, limits);
-          const offsets = readOffsetTables(source, raw.headerEndByte, parts, raw.flags.multipart, prefix);
-          return new ExrReader(source, raw.flags, parts, offsets, raw.headerEndByte);
-        } catch (error) {
-          if (!(error instanceof TruncatedPrefixError)) throw error;
-          prefixBytes = Math.min(prefixBytes * 4, source.sizeBytes);
-        }
-      }
+      return new ExrReader(source, parseFile(source, options.limits));
     } catch (error) {
       throw asExrError(error);
     }
+  }
+
+  /**
+   * A reader over `source` from what another open of the same file parsed (`parsed`, from parseFile or a reader's
+   * `parsed`): nothing is read or checked again, so the caller vouches that it is the same version of the file.
+   */
+  static fromParsed(source: ByteSource, parsed: ParsedFile): ExrReader {
+    return new ExrReader(source, parsed);
+  }
+
+  /** What this reader's open parsed (see fromParsed). */
+  get parsed(): ParsedFile {
+    return this.parsedFile;
   }
 
   get multipart(): boolean {

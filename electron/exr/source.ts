@@ -17,3 +17,24 @@ export function memorySource(bytes: Uint8Array): ByteSource {
     readAt: (byteOffset, byteLength) => bytes.subarray(byteOffset, byteOffset + byteLength),
   };
 }
+
+/** What a prefix source was asked for beyond the bytes it holds: read the file's first `endByte` bytes and try again. */
+export class BeyondPrefixError extends Error {
+  constructor(readonly endByte: number) {
+    super(`needs the first ${endByte} bytes of the file`);
+  }
+}
+
+/**
+ * The first bytes of a file of `sizeBytes`, read ahead (asynchronously, by a caller that cannot block): a read past
+ * them throws BeyondPrefixError with how far it reached, for the caller to read that much and parse again.
+ */
+export function prefixSource(prefix: Uint8Array, sizeBytes: number): ByteSource {
+  return {
+    sizeBytes,
+    readAt(byteOffset, byteLength) {
+      if (byteOffset + byteLength > prefix.length) throw new BeyondPrefixError(byteOffset + byteLength);
+      return prefix.subarray(byteOffset, byteOffset + byteLength);
+    },
+  };
+}

@@ -166,7 +166,7 @@ class NodeHost implements Host {
         this.levels.forget(absPath);
         void this.disk.invalidate(absPath);
       },
-      onHeader: (absPath, header) => this.headers.put(absPath, header.sizeBytes, header.mtimeMs, header.parts, header.headerBytes),
+      onHeader: (absPath, header) => this.headers.put(absPath, header.sizeBytes, header.mtimeMs, header.parts, header.headerBytes, header.handoff),
       allowPath: async () => true,
       displayPath: (absPath) => absPath,
     });
@@ -351,7 +351,7 @@ class NodeHost implements Host {
         key,
         { fileId: request.fileId, kind: 'thumbnail' },
         (poolPriority) =>
-          thumbnailOnPool(this.pool, absPath, request.longSidePx, poolPriority, { headers: this.headers.partsOf(absPath, entry.sizeBytes, entry.mtimeMs), ...(toneMap ? { view: toneMap } : {}), png, files }),
+          thumbnailOnPool(this.pool, absPath, request.longSidePx, poolPriority, { headers: this.headers.partsOf(absPath, entry.sizeBytes, entry.mtimeMs), handoff: this.headers.handoffOf(absPath, entry.sizeBytes, entry.mtimeMs), ...(toneMap ? { view: toneMap } : {}), png, files }),
         priority,
         request.requestId,
       );

@@ -3,6 +3,7 @@
 // the thread pool the encoders and cache writes share, and the workers wait for the plan).
 
 import type { PartInfo } from '../../exr/index.js';
+import type { HeaderHandoff } from '../decode/header-handoff.js';
 import { readHeader } from '../library/summary.js';
 import { RamCache } from './ram-cache.js';
 
@@ -10,6 +11,8 @@ interface Kept {
   sizeBytes: number;
   mtimeMs: number;
   parts: PartInfo[];
+  /** The whole parse for the decode workers, where the offset tables were read (header-handoff.ts). */
+  handoff: HeaderHandoff | null;
 }
 
 /** Parsed headers cost a few times their bytes on disk in objects: a bound on what one entry holds. */
@@ -27,8 +30,8 @@ export class HeaderCache {
   }
 
   /** Keeps a header just read (the least recently used go past the budget). */
-  put(path: string, sizeBytes: number, mtimeMs: number, parts: PartInfo[], headerBytes: number): void {
-    this.kept.set(path, { sizeBytes, mtimeMs, parts }, 2 * headerBytes + OBJECT_OVERHEAD_BYTES);
+  put(path: string, sizeBytes: number, mtimeMs: number, parts: PartInfo[], headerBytes: number, handoff: HeaderHandoff | null = null): void {
+    this.kept.set(path, { sizeBytes, mtimeMs, parts, handoff }, 2 * headerBytes + (handoff?.byteLength ?? 0) + OBJECT_OVERHEAD_BYTES);
   }
 
   /** The header of exactly this version of the file, or null. */
@@ -41,13 +44,19 @@ export class HeaderCache {
     return kept.parts;
   }
 
+  /** The handoff kept with exactly this version of the file's header, or null (not read yet, or its tables were not). */
+  handoffOf(path: string, sizeBytes: number, mtimeMs: number): HeaderHandoff | null {
+    const kept = this.kept.peek(path);
+    return kept && kept.sizeBytes === sizeBytes && kept.mtimeMs === mtimeMs ? kept.handoff : null;
+  }
+
   /** The kept header, else read now and kept: an array when no file had to be read. */
   partsOf(path: string, sizeBytes: number, mtimeMs: number): PartInfo[] | Promise<PartInfo[]> {
     const kept = this.get(path, sizeBytes, mtimeMs);
     if (kept) return kept;
     this.reads++;
-    return readHeader(path).then(({ parts, headerBytes }) => {
-      this.put(path, sizeBytes, mtimeMs, parts, headerBytes);
+    return readHeader(path).then(({ parts, headerBytes, handoff }) => {
+      this.put(path, sizeBytes, mtimeMs, parts, headerBytes, handoff);
       return parts;
     });
   }

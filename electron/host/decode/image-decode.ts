@@ -8,6 +8,7 @@ import { bandCountFor, planBands, planeByteLength, planeView, type LevelLayout }
 import type { PlaneMemory } from './plane-memory.js';
 import type { DecodePool, JobHandle, JobPlan } from './pool.js';
 import type { BandTaskArgs } from './tasks.js';
+import type { HeaderHandoff } from './header-handoff.js';
 
 export interface LevelDecodeRequest {
   path: string;
@@ -23,6 +24,8 @@ export interface LevelDecodeRequest {
    * unpacked later without reading or decompressing again. A store: unpack from it, without touching the file.
    */
   chunks?: 'keep' | { store: SharedArrayBuffer };
+  /** The main thread's parse of the file (header-handoff.ts), handed to every band; the workers parse it themselves without. */
+  handoff?: HeaderHandoff | null;
 }
 
 export interface LevelDecode {
@@ -59,6 +62,7 @@ function levelPlan(pool: DecodePool, request: LevelDecodeRequest, layout: LevelL
           region: { xMin: layout.frame.xMin, xMax: layout.frame.xMax, yMin: band.yMin, yMax: band.yMax },
           planes: buffers,
           ...(chunkStore ? { chunkStore } : {}),
+          ...(request.handoff ? { handoff: request.handoff } : {}),
         };
         return { kind: 'band', args };
       });

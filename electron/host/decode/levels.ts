@@ -23,6 +23,7 @@ import { levelLayout, type LevelLayout } from './layout.js';
 import type { PlaneMemory } from './plane-memory.js';
 import type { DecodePool, JobHandle } from './pool.js';
 import { HeaderCache } from '../cache/header-cache.js';
+import type { HeaderHandoff } from './header-handoff.js';
 
 /** One level of one file as it is on disk now. */
 export interface LevelRef {
@@ -181,7 +182,15 @@ export class DecodedLevels {
     // fewer than all channels, off the click's path: keep the decompressed chunks for the others in this pass
     const keep = !all && chunks === 'during';
     return (poolPriority) =>
-      decodeLevel(this.pool, { path, layout: layoutOf(this.headers, ref, selected), channels: selected, priority: poolPriority, memory: this.memory, ...(keep ? { chunks: 'keep' as const } : {}) });
+      decodeLevel(this.pool, {
+        path,
+        layout: layoutOf(this.headers, ref, selected),
+        handoff: handoffOf(this.headers, ref),
+        channels: selected,
+        priority: poolPriority,
+        memory: this.memory,
+        ...(keep ? { chunks: 'keep' as const } : {}),
+      });
   }
 
   /**
@@ -219,7 +228,7 @@ export class DecodedLevels {
       const run = await this.broker.run<LevelDecode>(
         `${level.key}\0store`,
         { fileId: ref.fileId, kind: 'store' },
-        (poolPriority) => decodeLevel(this.pool, { path: ref.absPath, layout, channels: [], priority: poolPriority, memory: this.memory, chunks: 'keep' }),
+        (poolPriority) => decodeLevel(this.pool, { path: ref.absPath, layout, handoff: handoffOf(this.headers, ref), channels: [], priority: poolPriority, memory: this.memory, chunks: 'keep' }),
         priority,
         requestId,
       );
@@ -265,7 +274,7 @@ export class DecodedLevels {
     const run = await this.broker.run<LevelDecode>(
         `${level.key}\0unpack\0${selected.join('\x01')}`,
         { fileId: ref.fileId, kind: 'unpack' },
-        (poolPriority) => decodeLevel(this.pool, { path: ref.absPath, layout, channels: selected, priority: poolPriority, memory: this.memory, chunks: { store } }),
+        (poolPriority) => decodeLevel(this.pool, { path: ref.absPath, layout, handoff: handoffOf(this.headers, ref), channels: selected, priority: poolPriority, memory: this.memory, chunks: { store } }),
         priority,
         requestId,
       );
@@ -382,6 +391,11 @@ function layoutOf(headers: HeaderCache, ref: LevelRef, channels: string[] | null
     return levelLayout(info, ref.lx, ref.ly, channels);
   };
   return Array.isArray(parts) ? layout(parts) : parts.then(layout);
+}
+
+/** The main thread's parse of the file for the workers, where the header cache holds one (else they parse it). */
+function handoffOf(headers: HeaderCache, ref: LevelRef): HeaderHandoff | null {
+  return headers.handoffOf(ref.absPath, ref.sizeBytes, ref.mtimeMs);
 }
 
 /** Every key of a file starts with its path (forget() drops them by prefix); size and mtime tell one version from the next. */

@@ -1,10 +1,12 @@
-// A worker's open files: header and offset tables parsed once per file, not once per band of chunks.
+// A worker's open files: header and offset tables parsed once per file, not once per band of chunks, and not at all
+// where the main thread hands its parse over (header-handoff.ts).
 //
 // A file is reopened when its size, mtime or inode changed (it was rewritten), and closed when idle for a
 // moment, so a file the user deletes or replaces is never held open for long (Windows refuses to delete open files).
 
 import { statSync } from 'node:fs';
 import { ExrReader, openFileSource, type FileSource } from '../../exr/index.js';
+import { takeHandoff, type HeaderHandoff } from './header-handoff.js';
 
 interface OpenFile {
   reader: ExrReader;
@@ -27,16 +29,28 @@ export interface ReadFigures {
   readMs: number;
 }
 
-/** Runs `use` with the file's reader; the read figures are those of this use alone. */
-export function withReader<T>(path: string, use: (reader: ExrReader) => T): { value: T; read: ReadFigures } {
-  const file = openFile(path);
+/** How this thread's files were opened (tests). */
+export interface ReaderCacheCounts {
+  /** Files opened from a handoff, and parsed here (no handoff, or the file changed since the main thread read it). */
+  handedOver: number;
+  parsed: number;
+}
+
+export const readerCacheCounts: ReaderCacheCounts = { handedOver: 0, parsed: 0 };
+
+/**
+ * Runs `use` with the file's reader; the read figures are those of this use alone. `handoff`: the main thread's parse of
+ * the file, used where the file is not open here yet and is still the version it read.
+ */
+export function withReader<T>(path: string, use: (reader: ExrReader) => T, handoff?: HeaderHandoff | null): { value: T; read: ReadFigures } {
+  const file = openFile(path, handoff ?? null);
   const before = { ...file.source.stats };
   const value = use(file.reader);
   file.lastUsedMs = performance.now();
   return { value, read: { bytesRead: file.source.stats.bytesRead - before.bytesRead, readMs: file.source.stats.readMs - before.readMs } };
 }
 
-function openFile(path: string): OpenFile {
+function openFile(path: string, handoff: HeaderHandoff | null): OpenFile {
   const held = open.get(path);
   if (held) {
     const now = statSync(path, { throwIfNoEntry: false });
@@ -51,7 +65,10 @@ function openFile(path: string): OpenFile {
   const source = openFileSource(path);
   let reader: ExrReader;
   try {
-    reader = ExrReader.open(source);
+    const parsed = handoff && takeHandoff(handoff, { sizeBytes: source.sizeBytes, ...source.identity });
+    if (parsed) readerCacheCounts.handedOver++;
+    else readerCacheCounts.parsed++;
+    reader = parsed ? ExrReader.fromParsed(source, parsed) : ExrReader.open(source);
   } catch (error) {
     source.close();
     throw error;

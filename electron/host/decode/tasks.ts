@@ -5,6 +5,7 @@ import type { AbortSignalLike } from '../../exr/reader.js';
 import { deepFlatTask, type DeepFlatTaskArgs, type DeepFlatTaskResult } from './deep-task.js';
 import { frameSamples, planeView } from './layout.js';
 import { withReader } from './reader-cache.js';
+import type { HeaderHandoff } from './header-handoff.js';
 import { toneMapTask, type ToneMapTaskArgs, type ToneMapTaskResult } from '../thumbnails/tone-map-task.js';
 import { thumbnailBand, thumbnailJob, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobArgs, type ThumbnailJobResult } from '../thumbnails/job.js';
 
@@ -32,6 +33,8 @@ export interface BandTaskArgs {
   planes: SharedArrayBuffer[];
   /** The level's chunk store (its first bytes: it may be longer): filled while decoding ('fill'), or unpacked from without reading the file ('read'). */
   chunkStore?: { buffer: SharedArrayBuffer; mode: 'fill' | 'read' };
+  /** The main thread's parse of the file, where it has one: the worker then does not parse it (header-handoff.ts). */
+  handoff?: HeaderHandoff;
 }
 
 /** Decodes rows `region` of a level straight into the shared planes: one band of a level decode. */
@@ -51,7 +54,7 @@ function bandTask(args: BandTaskArgs, ctx: TaskContext): TaskOutput<StageTimings
       ...(args.chunkStore ? { chunkStore: { bytes: storeView(args.chunkStore.buffer, reader.chunkStoreLayout(args.part, args.lx, args.ly).totalBytes), mode: args.chunkStore.mode } } : {}),
       signal: ctx.signal,
     }).timings;
-  });
+  }, args.handoff);
   return { result: { ...timings, readMs: read.readMs, bytesRead: read.bytesRead }, transfer: [] };
 }
 
@@ -62,7 +65,7 @@ function storeView(buffer: SharedArrayBuffer, byteLength: number): Uint8Array {
 
 /** Sums one band of a thumbnail's level into its bins (see thumbnails/on-pool.ts). */
 function thumbnailBandTask(args: ThumbnailBandArgs, ctx: TaskContext): TaskOutput<ThumbnailBandResult> {
-  const { value, read } = withReader(args.path, (reader) => thumbnailBand(reader, args, ctx.signal));
+  const { value, read } = withReader(args.path, (reader) => thumbnailBand(reader, args, ctx.signal), args.handoff);
   value.timings.readMs = read.readMs;
   value.timings.bytesRead = read.bytesRead;
   // the sums are in the job's shared buffer; the last band hands over the thumbnail it made

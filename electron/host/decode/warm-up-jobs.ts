@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { thumbnailOnPool } from '../thumbnails/on-pool.js';
-import { readHeaderParts } from '../library/summary.js';
+import { readHeader } from '../library/summary.js';
 import { decodeLevel } from './image-decode.js';
 import { levelLayout } from './layout.js';
 import type { PlaneMemory } from './plane-memory.js';
@@ -55,8 +55,8 @@ export async function runWarmUpJobs(pool: DecodePool, memory: PlaneMemory | unde
     for (let round = 0; round < rounds; round++) {
       await Promise.all(
         paths.map(async (path) => {
-          const [part] = await readHeaderParts(path);
-          const { result } = await decodeLevel(pool, { path, layout: levelLayout(part!, 0, 0, null), channels: null, priority: PRIORITY, memory }).promise;
+          const { parts, handoff } = await readHeader(path);
+          const { result } = await decodeLevel(pool, { path, layout: levelLayout(parts[0]!, 0, 0, null), handoff, channels: null, priority: PRIORITY, memory }).promise;
           for (const channel of result.image.channels) memory?.give(channel.data.buffer as SharedArrayBuffer);
           done.pixels += result.image.widthPx * result.image.heightPx;
           await thumbnailOnPool(pool, path, 32, PRIORITY).promise;

@@ -20,6 +20,7 @@ import { thumbnailBand } from '../thumbnails/job.js';
 import { sharedToneMapMemo, type ToneMapView } from '../thumbnails/tone-map.js';
 import { DEFAULT_DISPLAY } from '../../../shaders/display-params.js';
 import { WARM_UP_DWAA_BASE64 } from './warm-up-dwa.js';
+import { makeHandoff, takeHandoff } from './header-handoff.js';
 
 const WARM_COMPRESSIONS: Compression[] = ['zip', 'zips', 'piz', 'rle', 'pxr24', 'none'];
 const WIDTH_PX = 256;
@@ -74,13 +75,25 @@ export function warmUpImages(widthPx = WIDTH_PX, heightPx = HEIGHT_PX): { compre
 /** Decodes each warm-up image ROUNDS times and sums it into thumbnail bins; throws what the codec throws. */
 export function warmUpCodec(): void {
   for (const { bytes } of warmUpImages()) {
-    const reader = ExrReader.open(memorySource(bytes));
+    const reader = handedOverReader(bytes);
     const channels = reader.part(0).channels.map((c) => c.name);
     for (let round = 0; round < ROUNDS; round++) {
       reader.decode();
       sumThumbnailBins(reader, channels);
     }
   }
+}
+
+/**
+ * A reader over the image as a band's is made: from the main thread's parse handed over (header-handoff.ts). Its
+ * objects then have the shapes a band's have (a deserialized object's, not the parser's), and the decode code compiled
+ * here is the code the bands run: warmed on the parser's objects, it was thrown away and compiled again at the first
+ * real bands (V8's "wrong map" deoptimisations of chunkPlace, uncompressedBytes and the binning loops, every worker).
+ */
+function handedOverReader(bytes: Uint8Array): ExrReader {
+  const source = memorySource(bytes);
+  const identity = { sizeBytes: bytes.length, mtimeMs: 0, inode: 0 };
+  return ExrReader.fromParsed(source, takeHandoff(makeHandoff(identity, ExrReader.open(source).parsed), identity)!);
 }
 
 /**

@@ -9,13 +9,14 @@ import { parseFrameName } from './sequences.js';
 import { readSummary, type SummaryResult } from './summary.js';
 import { watchTree, type TreeWatcher } from './watcher.js';
 import { fsReason } from '../fs-reason.js';
+import type { HeaderHandoff } from '../decode/header-handoff.js';
 
 export interface LibraryOptions {
   onEvent(event: HostEvent): void;
   /** A file changed or went away: drop what the caches hold for it. */
   onInvalidate(absPath: string): void;
   /** A whole file's header, as read for its summary: kept so that planning its decodes reads nothing. */
-  onHeader?(absPath: string, header: { sizeBytes: number; mtimeMs: number; parts: PartInfo[]; headerBytes: number }): void;
+  onHeader?(absPath: string, header: { sizeBytes: number; mtimeMs: number; parts: PartInfo[]; headerBytes: number; handoff: HeaderHandoff | null }): void;
   /** Browser mode: false for a path outside the served folder (after following symlinks). */
   allowPath(absPath: string): Promise<boolean>;
   /** What the user sees for a folder (absolute path, or a name relative to the served folder). */

@@ -5,6 +5,9 @@ import { ExrError, type PartInfo } from '../../exr/index.js';
 import { parseRawHeaders, TruncatedPrefixError } from '../../exr/header.js';
 import { buildParts } from '../../exr/part.js';
 import { minChunkHeaderBytes } from '../../exr/chunks.js';
+import { withTables, type ParsedFile } from '../../exr/reader.js';
+import { prefixSource } from '../../exr/source.js';
+import { makeHandoff, type HeaderHandoff } from '../decode/header-handoff.js';
 import type { FileSummary, LayerSummary, PartSummary } from '../api.js';
 import { partLayers } from '../../exr/layers.js';
 
@@ -14,8 +17,12 @@ import { partLayers } from '../../exr/layers.js';
  */
 const FIRST_READ_BYTES = 32 * 1024;
 
+/** Offset tables further into the file than this are left to the workers to read (a huge tiled pyramid's). */
+const MAX_TABLES_END_BYTE = 16 << 20;
+
+/** handoff: the whole parse for the decode workers (header-handoff.ts); null where they must open the file themselves. */
 export type SummaryResult =
-  | { kind: 'ok'; sizeBytes: number; mtimeMs: number; summary: FileSummary; parts: PartInfo[]; headerBytes: number }
+  | { kind: 'ok'; sizeBytes: number; mtimeMs: number; summary: FileSummary; parts: PartInfo[]; headerBytes: number; handoff: HeaderHandoff | null }
   /** Header or chunks not all there yet: a file being written (or cut short). */
   | { kind: 'incomplete'; sizeBytes: number; mtimeMs: number; reason: string }
   | { kind: 'error'; sizeBytes: number; mtimeMs: number; reason: string };
@@ -27,9 +34,11 @@ interface OpenFile {
 
 /** Reads the header (256 KB first, more only if the header runs on), the offset tables and the last chunk's header. */
 export async function readSummary(path: string): Promise<SummaryResult> {
-  return withFile(path, async (file, stat) => {
+  return withFile(path, async (file, identity) => {
+    const stat = { sizeBytes: identity.sizeBytes, mtimeMs: identity.mtimeMs };
     try {
-      return { kind: 'ok', ...stat, ...(await summarise(file)) };
+      const { parsed, ...summarised } = await summarise(file);
+      return { kind: 'ok', ...stat, ...summarised, handoff: parsed && makeHandoff(identity, parsed) };
     } catch (error) {
       if (error instanceof IncompleteFile) return { kind: 'incomplete', ...stat, reason: error.message };
       const reason = error instanceof Error ? error.message : String(error);
@@ -45,15 +54,15 @@ export async function readHeaderParts(path: string): Promise<PartInfo[]> {
   return (await readHeader(path)).parts;
 }
 
-/** readHeaderParts with the header's size in the file. */
-export async function readHeader(path: string): Promise<{ parts: PartInfo[]; headerBytes: number }> {
-  return withFile(path, async (file) => {
-    const { parts, headerEndByte } = await readParts(file);
-    return { parts, headerBytes: headerEndByte };
+/** readHeaderParts with the header's size in the file and, where the offset tables could be read, the handoff. */
+export async function readHeader(path: string): Promise<{ parts: PartInfo[]; headerBytes: number; handoff: HeaderHandoff | null }> {
+  return withFile(path, async (file, identity) => {
+    const { parts, headerEndByte, parsed } = await readParts(file);
+    return { parts, headerBytes: headerEndByte, handoff: parsed && makeHandoff(identity, parsed) };
   });
 }
 
-async function withFile<T>(path: string, use: (file: OpenFile, stat: { sizeBytes: number; mtimeMs: number }) => Promise<T>): Promise<T> {
+async function withFile<T>(path: string, use: (file: OpenFile, stat: { sizeBytes: number; mtimeMs: number; inode: number }) => Promise<T>): Promise<T> {
   const handle = await open(path, 'r');
   try {
     const stat = await handle.stat();
@@ -70,7 +79,7 @@ async function withFile<T>(path: string, use: (file: OpenFile, stat: { sizeBytes
         return new Uint8Array(out.buffer, out.byteOffset, byteLength);
       },
     };
-    return await use(file, { sizeBytes: stat.size, mtimeMs: stat.mtimeMs });
+    return await use(file, { sizeBytes: stat.size, mtimeMs: stat.mtimeMs, inode: stat.ino });
   } finally {
     await handle.close();
   }
@@ -78,13 +87,23 @@ async function withFile<T>(path: string, use: (file: OpenFile, stat: { sizeBytes
 
 class IncompleteFile extends Error {}
 
-async function summarise(file: OpenFile): Promise<{ summary: FileSummary; parts: PartInfo[]; headerBytes: number }> {
-  const { parts, prefix, headerEndByte, multipart } = await readParts(file);
+async function summarise(file: OpenFile): Promise<{ summary: FileSummary; parts: PartInfo[]; headerBytes: number; parsed: ParsedFile | null }> {
+  const { parts, prefix, headerEndByte, multipart, parsed } = await readParts(file);
   await checkComplete(file, prefix, headerEndByte, parts, multipart);
-  return { summary: toSummary(parts, multipart), parts, headerBytes: headerEndByte };
+  return { summary: toSummary(parts, multipart), parts, headerBytes: headerEndByte, parsed };
 }
 
-async function readParts(file: OpenFile): Promise<{ parts: PartInfo[]; prefix: Uint8Array; headerEndByte: number; multipart: boolean }> {
+interface HeaderRead {
+  parts: PartInfo[];
+  /** The file's first bytes: the headers, and the offset tables where `parsed` is not null. */
+  prefix: Uint8Array;
+  headerEndByte: number;
+  multipart: boolean;
+  /** Everything a reader's open parses, as it parses it (handed to the workers); null where the tables are damaged or far in. */
+  parsed: ParsedFile | null;
+}
+
+async function readParts(file: OpenFile): Promise<HeaderRead> {
   let prefixBytes = Math.min(FIRST_READ_BYTES, file.sizeBytes);
   let prefix = await file.read(0, prefixBytes);
   let raw;
@@ -98,7 +117,20 @@ async function readParts(file: OpenFile): Promise<{ parts: PartInfo[]; prefix: U
       prefix = await file.read(0, prefixBytes);
     }
   }
-  return { parts: buildParts(raw, file.sizeBytes), prefix, headerEndByte: raw.headerEndByte, multipart: raw.flags.multipart };
+  const parts = buildParts(raw, file.sizeBytes);
+  const read: HeaderRead = { parts, prefix, headerEndByte: raw.headerEndByte, multipart: raw.flags.multipart, parsed: null };
+  const tablesEnd = raw.headerEndByte + parts.reduce((sum, p) => sum + p.chunkCount, 0) * 8;
+  if (tablesEnd > MAX_TABLES_END_BYTE) return read;
+  if (tablesEnd > prefix.length) read.prefix = prefix = await file.read(0, tablesEnd);
+  try {
+    // the tables as a reader's open reads them. A damaged one that would be rebuilt by scanning the chunks (past the
+    // prefix: BeyondPrefixError), or one the reader refuses, is left to the worker's own open, which says what is wrong
+    // where it matters (summarising the header never failed for its tables)
+    read.parsed = withTables(prefixSource(prefix, file.sizeBytes), raw, parts, prefix);
+  } catch {
+    read.parsed = null;
+  }
+  return read;
 }
 
 /**

@@ -8,6 +8,7 @@ import { decodeBinned, sumBins } from './binned-decode.js';
 import { bandIsIn, bandSums, countBandIn, type ThumbnailSumsLayout } from './band-sums.js';
 import { clampHalf, makeThumbnail, sourceOfLevel, toRgbaHalf, type ThumbnailOutputs } from './compose.js';
 import type { ThumbnailFilesWritten } from './files.js';
+import type { HeaderHandoff } from '../decode/header-handoff.js';
 
 export interface ThumbnailJobArgs {
   path: string;
@@ -119,6 +120,8 @@ export interface ThumbnailBandArgs extends ThumbnailOutputs {
    * the last band in makes the thumbnail from the slots (for which it needs the channel choice).
    */
   sums: { buffer: SharedArrayBuffer; layout: ThumbnailSumsLayout; band: number; choice: ThumbnailChannels };
+  /** The main thread's parse of the file, where it has one: the worker then does not parse it (header-handoff.ts). */
+  handoff?: HeaderHandoff;
 }
 
 export interface ThumbnailBandResult {

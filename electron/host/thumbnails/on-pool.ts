@@ -6,7 +6,8 @@ import { bandCountFor, levelLayout, planBands } from '../decode/layout.js';
 import { PlaneMemory } from '../decode/plane-memory.js';
 import type { DecodePool, JobHandle, JobPlan } from '../decode/pool.js';
 import type { PartInfo } from '../../exr/index.js';
-import { readHeaderParts } from '../library/summary.js';
+import { readHeader } from '../library/summary.js';
+import type { HeaderHandoff } from '../decode/header-handoff.js';
 import { layoutSums, resetCounters, type ThumbnailSumsLayout } from './band-sums.js';
 import type { ToneMapView } from './tone-map.js';
 import { bandBinRows } from './binned-decode.js';
@@ -34,6 +35,8 @@ export function sumsBufferBytes(layoutBytes: number): number {
 export interface ThumbnailJobOptions {
   /** The file's parts, when already parsed (the host's header cache): the job is planned now, else once they are read. */
   headers?: PartInfo[] | Promise<PartInfo[]>;
+  /** With `headers`: the main thread's parse of the file for the workers (header-handoff.ts), where it has one. */
+  handoff?: HeaderHandoff | null;
   /** Also tone-map the thumbnail through this view, in the worker that finishes it (the result's rgba8). */
   view?: ToneMapView;
   /** And encode that as a PNG there (the result's png; none without the native kernels). */
@@ -75,6 +78,7 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
             rows,
             sums: { buffer, layout: sumsLayout, band, choice: plan.choice },
             ...outputs,
+            ...(handoff ? { handoff } : {}),
           };
           return { kind: 'thumbnailBand', args };
         });
@@ -89,7 +93,14 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
       },
     };
   };
-  const parts = options.headers ?? readHeaderParts(path);
+  // the handoff comes with the header: the cache's, or the one read here (the plan's tasks are made once it is in)
+  let handoff = options.headers ? (options.handoff ?? null) : null;
+  const parts =
+    options.headers ??
+    readHeader(path).then((header) => {
+      handoff = header.handoff;
+      return header.parts;
+    });
   return pool.submitJob(Array.isArray(parts) ? planOf(parts) : parts.then(planOf), priority);
 }
 
