@@ -6,10 +6,13 @@ import { ExrError } from '../../exr/index.js';
 import { TASK_HANDLERS } from './tasks.js';
 import { GATE, type TaskReply, type TaskRequest } from './messages.js';
 import { warmUpDecoder } from './warm-up.js';
+import { detachOnce } from './detach-protector.js';
 
 const data = workerData as { warmUp?: boolean; gates: SharedArrayBuffer };
 const gates = new Int32Array(data.gates);
 
+// before anything is compiled: the first detached buffer throws away the code compiled before it (detach-protector.ts)
+detachOnce();
 // started ahead of need (DecodePool.start): compile the codec now rather than during the first job
 if (data.warmUp) warmUpDecoder();
 
