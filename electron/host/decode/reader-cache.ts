@@ -31,8 +31,9 @@ export interface ReadFigures {
 
 /** How this thread's files were opened (tests). */
 export interface ReaderCacheCounts {
-  /** Files opened from a handoff, and parsed here (no handoff, or the file changed since the main thread read it). */
+  /** Files opened from the main thread's parse. */
   handedOver: number;
+  /** Files parsed here: no handoff came, or the file changed since the main thread read it. */
   parsed: number;
 }
 
