@@ -7,7 +7,7 @@
 #include <string.h>
 
 /** Bumped whenever an exported function changes its arguments: native.ts refuses an addon of another version. */
-#define EXR_KERNELS_ABI 10
+#define EXR_KERNELS_ABI 11
 
 /** Scratch buffers of one context; each kernel uses its own so that they never alias each other. */
 enum {
@@ -115,6 +115,8 @@ int64_t exr_inflate(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_
 
 int exr_zip_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes);
 int exr_rle_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes);
+int exr_rle_bytes_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes);
+int exr_dwa_dc_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes);
 
 /** Decodes a whole Huffman block (from its 20-byte header) into exactly outCount values. */
 int exr_huffman_decode(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint16_t *out, size_t outCount);

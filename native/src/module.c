@@ -123,6 +123,20 @@ static napi_value rle_into(napi_env env, napi_callback_info info) {
   return ctx ? finish(env, ctx, exr_rle_into(ctx, src.data, src.length, dst.data, dst.length)) : NULL;
 }
 
+/* rleBytesInto(src: Uint8Array, dst: Uint8Array): DWA's RLE section, no predictor, exactly dst.length bytes */
+static napi_value rle_bytes_into(napi_env env, napi_callback_info info) {
+  View src, dst;
+  ExrContext *ctx = get_src_dst(env, info, napi_uint8_array, "dst", &src, &dst);
+  return ctx ? finish(env, ctx, exr_rle_bytes_into(ctx, src.data, src.length, dst.data, dst.length)) : NULL;
+}
+
+/* dwaDcInto(src: Uint8Array, dst: Uint8Array): DWA's DC section, zlib then the predictor, exactly dst.length bytes */
+static napi_value dwa_dc_into(napi_env env, napi_callback_info info) {
+  View src, dst;
+  ExrContext *ctx = get_src_dst(env, info, napi_uint8_array, "dst", &src, &dst);
+  return ctx ? finish(env, ctx, exr_dwa_dc_into(ctx, src.data, src.length, dst.data, dst.length)) : NULL;
+}
+
 /* inflate(src: Uint8Array, dst: Uint8Array): number of bytes written (throws past dst.length). */
 static napi_value inflate(napi_env env, napi_callback_info info) {
   View src, dst;
@@ -413,6 +427,8 @@ NAPI_MODULE_INIT() {
     {"abi", NULL, NULL, NULL, NULL, abi, napi_enumerable, NULL},
     {"zipInto", NULL, zip_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"rleInto", NULL, rle_into, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"rleBytesInto", NULL, rle_bytes_into, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"dwaDcInto", NULL, dwa_dc_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"inflate", NULL, inflate, NULL, NULL, NULL, napi_enumerable, ctx},
     {"huffmanInto", NULL, huffman_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"dwaRlePlane", NULL, dwa_rle_plane, NULL, NULL, NULL, napi_enumerable, ctx},

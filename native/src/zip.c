@@ -107,38 +107,59 @@ static void unpredict_in_scratch(uint8_t *coded, uint8_t *dst, size_t byteCount)
   if (byteCount % 2 == 1) dst[byteCount - 1] = coded[firstHalfBytes - 1];
 }
 
-int exr_zip_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes) {
+/* zlib, then the predictor and reorder; failures name `what`. */
+static int zip_named_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes, const char *what) {
   uint8_t *coded = exr_scratch(ctx, SCRATCH_INFLATED, dstBytes);
   if (!coded) return EXR_FAIL;
-  if (exr_inflate_exact(ctx, src, srcBytes, coded, dstBytes, "ZIP") != EXR_OK) return EXR_FAIL;
+  if (exr_inflate_exact(ctx, src, srcBytes, coded, dstBytes, what) != EXR_OK) return EXR_FAIL;
   unpredict_in_scratch(coded, dst, dstBytes);
   return EXR_OK;
 }
 
-/* RLE: records open with a signed count c; c < 0: -c literal bytes follow; c >= 0: one byte, c + 1 times. */
-int exr_rle_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes) {
-  uint8_t *coded = exr_scratch(ctx, SCRATCH_INFLATED, dstBytes);
-  if (!coded) return EXR_FAIL;
+int exr_zip_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes) {
+  return zip_named_into(ctx, src, srcBytes, dst, dstBytes, "ZIP");
+}
+
+/* DWA's DC section is coded as a ZIP chunk is. */
+int exr_dwa_dc_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes) {
+  return zip_named_into(ctx, src, srcBytes, dst, dstBytes, "DWA DC");
+}
+
+/* RLE: records open with a signed count c; c < 0: -c literal bytes follow; c >= 0: one byte, c + 1 times. Exactly
+   dstBytes bytes into out, else a failure naming `what` and where its data lies (`within`: "the chunk"). */
+static int rle_decode(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *out, size_t dstBytes, const char *what, const char *within) {
   size_t inPos = 0, outPos = 0;
   while (inPos < srcBytes) {
     uint8_t count = src[inPos];
     if (count >= 128) {
       size_t literalBytes = 256 - (size_t)count;
-      if (inPos + 1 + literalBytes > srcBytes) return exr_fail(ctx, "RLE literal run extends past the end of the chunk");
-      if (outPos + literalBytes > dstBytes) return exr_fail(ctx, "RLE data decompresses to more bytes than the chunk holds");
-      memcpy(coded + outPos, src + inPos + 1, literalBytes);
+      if (inPos + 1 + literalBytes > srcBytes) return exr_fail(ctx, "%s literal run extends past the end of %s", what, within);
+      if (outPos + literalBytes > dstBytes) return exr_fail(ctx, "%s data decompresses to more bytes than %s holds", what, within);
+      memcpy(out + outPos, src + inPos + 1, literalBytes);
       outPos += literalBytes;
       inPos += 1 + literalBytes;
     } else {
-      if (inPos + 1 >= srcBytes) return exr_fail(ctx, "RLE run is missing its value byte");
+      if (inPos + 1 >= srcBytes) return exr_fail(ctx, "%s run is missing its value byte", what);
       size_t runBytes = (size_t)count + 1;
-      if (outPos + runBytes > dstBytes) return exr_fail(ctx, "RLE data decompresses to more bytes than the chunk holds");
-      memset(coded + outPos, src[inPos + 1], runBytes);
+      if (outPos + runBytes > dstBytes) return exr_fail(ctx, "%s data decompresses to more bytes than %s holds", what, within);
+      memset(out + outPos, src[inPos + 1], runBytes);
       outPos += runBytes;
       inPos += 2;
     }
   }
-  if (outPos != dstBytes) return exr_fail(ctx, "RLE data decompresses to %zu bytes, expected %zu", outPos, dstBytes);
+  if (outPos != dstBytes) return exr_fail(ctx, "%s data decompresses to %zu bytes, expected %zu", what, outPos, dstBytes);
+  return EXR_OK;
+}
+
+int exr_rle_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes) {
+  uint8_t *coded = exr_scratch(ctx, SCRATCH_INFLATED, dstBytes);
+  if (!coded) return EXR_FAIL;
+  if (rle_decode(ctx, src, srcBytes, coded, dstBytes, "RLE", "the chunk") != EXR_OK) return EXR_FAIL;
   unpredict_in_scratch(coded, dst, dstBytes);
   return EXR_OK;
+}
+
+/* DWA's RLE section: the same records, no predictor, straight into dst. */
+int exr_rle_bytes_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes) {
+  return rle_decode(ctx, src, srcBytes, dst, dstBytes, "DWA RLE", "its section");
 }

@@ -28,6 +28,10 @@ const inflateExact = nativeCodecsInUse?.inflateExact ?? inflateExactZlib;
 const huffmanDecode = nativeCodecsInUse?.huffmanDecodeInto ?? huffmanDecodeInto;
 // an RLE channel (alpha, in renders) is a per-sample byte interleave: 15% of a 4K RGBA DWAA file's decode in JavaScript
 const nativeRlePlane = nativeCodecsInUse?.dwaRlePlane;
+// the DC and RLE sections' predictor and run decoding: in TypeScript they are compiled again in every worker, and
+// their first real DWA chunks (larger than the warm-up image's) were among the first pass's compiles on 16 cores
+const nativeDcInto = nativeCodecsInUse?.dwaDcInto;
+const nativeRleBytesInto = nativeCodecsInUse?.dwaRleBytesInto;
 
 const COUNTER_NAMES = [
   'version',
@@ -252,8 +256,16 @@ function readCounters(src: Uint8Array): number[] {
 /** The RLE section's decoded bytes, reused from chunk to chunk: they are copied into the chunk before decompressDwaInto returns. */
 let rleScratch = new Uint8Array(0);
 
-/** Byte RLE into this thread's rleScratch; the result is valid until the next chunk. */
-function rleDecode(src: Uint8Array, rawBytes: number): Uint8Array {
+/** rleDecode's native kernel, into the same scratch. */
+function rleBytesNative(src: Uint8Array, rawBytes: number, into: (src: Uint8Array, out: Uint8Array) => void): Uint8Array {
+  if (rleScratch.length < rawBytes) rleScratch = new Uint8Array(rawBytes);
+  const out = rleScratch.subarray(0, rawBytes);
+  into(src, out);
+  return out;
+}
+
+/** Byte RLE into this thread's rleScratch; the result is valid until the next chunk (exported as the native kernel's oracle). */
+export function rleDecode(src: Uint8Array, rawBytes: number): Uint8Array {
   if (rleScratch.length < rawBytes) rleScratch = new Uint8Array(rawBytes);
   const out = rleScratch.subarray(0, rawBytes);
   let inPos = 0;
@@ -340,6 +352,8 @@ const acValue = new Uint16Array(64);
 /** Output word index of each of the (up to) 8 rows of the current block row, per component. */
 const rowWords = new Int32Array(3 * 8);
 let acScratch = new Uint16Array(0);
+/** The DC values, reused as acScratch is (the native kernel's output). */
+let dcScratch = new Uint16Array(0);
 
 /** Where the AC and DC readers stand. */
 interface CoefficientCursor {
@@ -666,7 +680,14 @@ export function decompressDwaInto(src: Uint8Array, block: BlockLayout, out: Uint
   let dc: Uint16Array = new Uint16Array(0);
   if (dcPackedBytes > 0) {
     if (dcCount > dcBound) throw invalid('DWA DC value count exceeds the chunk');
-    dc = u16View(unpredictAndInterleave(inflateSection(src.subarray(dcStart, rleStart), dcCount * 2, 'DWA DC')));
+    const dcPacked = src.subarray(dcStart, rleStart);
+    if (nativeDcInto) {
+      if (dcScratch.length < dcCount) dcScratch = new Uint16Array(dcCount);
+      dc = dcScratch.subarray(0, dcCount);
+      nativeDcInto(dcPacked, new Uint8Array(dc.buffer, dc.byteOffset, dc.byteLength));
+    } else {
+      dc = u16View(unpredictAndInterleave(inflateSection(dcPacked, dcCount * 2, 'DWA DC')));
+    }
   } else if (dcCount !== 0) {
     throw invalid('DWA DC values are declared but absent');
   }
@@ -678,7 +699,7 @@ export function decompressDwaInto(src: Uint8Array, block: BlockLayout, out: Uint
     // Byte RLE never grows data by more than one count byte per 127 bytes.
     if (rleUnpackedBytes > 2 * rleRawBytes + 2) throw invalid('DWA RLE size is out of range');
     const unpacked = inflateSection(src.subarray(rleStart, rleStart + rlePackedBytes), rleUnpackedBytes, 'DWA RLE');
-    rleData = rleDecode(unpacked, rleRawBytes);
+    rleData = nativeRleBytesInto ? rleBytesNative(unpacked, rleRawBytes, nativeRleBytesInto) : rleDecode(unpacked, rleRawBytes);
   }
   if ((rleData?.length ?? 0) < rleBytes) throw invalid('DWA RLE data is shorter than its channels');
 

@@ -12,8 +12,9 @@ import { openFileSource } from '../file-source.js';
 import { ExrReader } from '../reader.js';
 import type { BlockLayout, Compression } from '../types.js';
 import { decompressB44 } from './b44.js';
-import { copyRlePlane } from './dwa.js';
+import { copyRlePlane, rleDecode } from './dwa.js';
 import { huffmanCompress, huffmanDecodeInto } from './huffman.js';
+import { interleaveAndPredict, unpredictAndInterleave } from './predictor.js';
 import { compress, decompressInto, decompress, usesNativeKernel } from './index.js';
 import { nativeKernels, nativeStatus } from './native.js';
 import { nativeCodecs, type DecompressorInto } from './native-codecs.js';
@@ -292,6 +293,53 @@ describe.skipIf(!native)('native kernels against the TypeScript codecs', () => {
           expect(() => native!.dwaRlePlane(data.subarray(0, data.length - 1), start, plane, viaNative)).toThrow(ExrError);
           expect(() => native!.dwaRlePlane(data, start, plane, viaNative.subarray(0, outBytes - 1))).toThrow(ExrError);
         }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('dwa RLE section: the same bytes as TypeScript from any records; cut short, overlong or undersized data are refused alike', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 128 }), fc.integer({ min: 0, max: 255 })), { maxLength: 40 }), fc.integer({ min: -3, max: 3 }), fc.integer({ min: 0, max: 2 }), (records, sizeError, cut) => {
+        // literal runs (count byte 256 - n, then n bytes) and repeats (count n - 1, then the byte), as OpenEXR writes them
+        const bytes: number[] = [];
+        let rawBytes = 0;
+        for (const [literal, n, value] of records) {
+          if (literal) bytes.push(256 - Math.min(n, 127), ...Array.from({ length: Math.min(n, 127) }, (_, i) => (value + i) & 0xff));
+          else bytes.push(n - 1, value);
+          rawBytes += literal ? Math.min(n, 127) : n;
+        }
+        const src = Uint8Array.from(bytes.slice(0, Math.max(0, bytes.length - cut)));
+        const declared = Math.max(0, rawBytes + sizeError);
+        // rleDecode returns its thread's scratch: copied before the next call
+        const viaTs = outcome(() => rleDecode(src, declared).slice());
+        const viaNative = outcome(() => {
+          const out = new Uint8Array(declared);
+          native!.dwaRleBytesInto(src, out);
+          return out;
+        });
+        expect(viaNative).toEqual(viaTs);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('dwa DC section: inflated and unpredicted as TypeScript does; corrupt or mis-sized data refused alike', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: -2, max: 2 }), fc.boolean(), (count, seed, countError, corrupt) => {
+        const next = lcg(seed);
+        // DC values are smooth: the predictor's deltas are small
+        const values = Uint16Array.from({ length: count }, (_, i) => (0x3c00 + Math.floor(next() * 64) + i) & 0xffff);
+        const packed = zlib.deflateSync(interleaveAndPredict(new Uint8Array(values.buffer)));
+        if (corrupt && packed.length > 4) packed[Math.floor(packed.length / 2)]! ^= 0x5a;
+        const declared = Math.max(0, count + countError) * 2;
+        const viaTs = outcome(() => unpredictAndInterleave(inflateExact(packed, declared, 'DWA DC')).slice());
+        const viaNative = outcome(() => {
+          const out = new Uint8Array(declared);
+          native!.dwaDcInto(packed, out);
+          return out;
+        });
+        expect(viaNative).toEqual(viaTs);
       }),
       { numRuns: 200 },
     );

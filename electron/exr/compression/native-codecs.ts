@@ -19,6 +19,10 @@ export interface NativeCodecs {
   huffmanDecodeInto: (src: Uint8Array, out: Uint16Array) => void;
   /** DWA: one RLE channel's byte planes (from `start` in `data`) into its rows of `out`, as dwa.ts's copyRlePlane. */
   dwaRlePlane: (data: Uint8Array, start: number, plane: RlePlane, out: Uint8Array) => void;
+  /** DWA's RLE section: exactly out.length bytes, as dwa.ts's rleDecode. */
+  dwaRleBytesInto: (src: Uint8Array, out: Uint8Array) => void;
+  /** DWA's DC section: zlib, then the predictor and reorder, exactly out.length bytes (ZIP's kernel). */
+  dwaDcInto: (src: Uint8Array, out: Uint8Array) => void;
 }
 
 /** An RLE channel's place in a DWA chunk: its size in samples and each row's byte offset. */
@@ -81,7 +85,10 @@ export function nativeCodecs(kernels: NativeKernels): NativeCodecs {
   const dwaRlePlane = (data: Uint8Array, start: number, plane: RlePlane, out: Uint8Array): void =>
     guarded(() => kernels.dwaRlePlane(data, start, plane.widthSamples, plane.heightSamples, plane.bytesPerSample === 4 ? 1 : 0, plane.rowOffsets, out));
 
-  return { into, pizPlanes, inflateExact, huffmanDecodeInto, dwaRlePlane };
+  const dwaRleBytesInto = (src: Uint8Array, out: Uint8Array): void => guarded(() => kernels.rleBytesInto(src, out));
+  const dwaDcInto = (src: Uint8Array, out: Uint8Array): void => guarded(() => kernels.dwaDcInto(src, out));
+
+  return { into, pizPlanes, inflateExact, huffmanDecodeInto, dwaRlePlane, dwaRleBytesInto, dwaDcInto };
 }
 
 /** The native codecs of this thread, made once, or null where the addon is off. */

@@ -11,6 +11,10 @@ export interface NativeKernels {
   zipInto(src: Uint8Array, dst: Uint8Array): void;
   /** RLE: decodes exactly dst.length bytes, then undoes the predictor into dst. */
   rleInto(src: Uint8Array, dst: Uint8Array): void;
+  /** DWA's RLE section (dwa.ts's rleDecode): the same records without the predictor, exactly dst.length bytes into dst. */
+  rleBytesInto(src: Uint8Array, dst: Uint8Array): void;
+  /** DWA's DC section (zlib, then ZIP's predictor and reorder): exactly dst.length bytes into dst. */
+  dwaDcInto(src: Uint8Array, dst: Uint8Array): void;
   /** zlib (libdeflate): inflates into dst, returns the bytes written; throws when the data needs more than dst.length. */
   inflate(src: Uint8Array, dst: Uint8Array): number;
   /** A whole Huffman block (huffman.ts's huffmanDecodeInto): fills out exactly, else throws. */
@@ -80,7 +84,7 @@ export interface NativeStatus {
 }
 
 /** The addon's interface version (EXR_KERNELS_ABI in native/src/kernels.h). */
-export const NATIVE_ABI = 10;
+export const NATIVE_ABI = 11;
 export const ADDON_FILE = 'exr_kernels.node';
 
 declare const __filename: string | undefined;
