@@ -18,22 +18,15 @@ export function memorySource(bytes: Uint8Array): ByteSource {
   };
 }
 
-/** What a prefix source was asked for beyond the bytes it holds: read the file's first `endByte` bytes and try again. */
-export class BeyondPrefixError extends Error {
-  constructor(readonly endByte: number) {
-    super(`needs the first ${endByte} bytes of the file`);
-  }
-}
-
 /**
  * The first bytes of a file of `sizeBytes`, read ahead (asynchronously, by a caller that cannot block): a read past
- * them throws BeyondPrefixError with how far it reached, for the caller to read that much and parse again.
+ * them throws, and the caller leaves what needed it to a reader with the whole file.
  */
 export function prefixSource(prefix: Uint8Array, sizeBytes: number): ByteSource {
   return {
     sizeBytes,
     readAt(byteOffset, byteLength) {
-      if (byteOffset + byteLength > prefix.length) throw new BeyondPrefixError(byteOffset + byteLength);
+      if (byteOffset + byteLength > prefix.length) throw new RangeError(`needs the file's first ${byteOffset + byteLength} bytes, ${prefix.length} were read`);
       return prefix.subarray(byteOffset, byteOffset + byteLength);
     },
   };

@@ -256,18 +256,15 @@ function readCounters(src: Uint8Array): number[] {
 /** The RLE section's decoded bytes, reused from chunk to chunk: they are copied into the chunk before decompressDwaInto returns. */
 let rleScratch = new Uint8Array(0);
 
-/** rleDecode's native kernel, into the same scratch. */
-function rleBytesNative(src: Uint8Array, rawBytes: number, into: (src: Uint8Array, out: Uint8Array) => void): Uint8Array {
+/** The first `rawBytes` of this thread's rleScratch, grown to hold them. */
+function rleScratchOf(rawBytes: number): Uint8Array {
   if (rleScratch.length < rawBytes) rleScratch = new Uint8Array(rawBytes);
-  const out = rleScratch.subarray(0, rawBytes);
-  into(src, out);
-  return out;
+  return rleScratch.subarray(0, rawBytes);
 }
 
 /** Byte RLE into this thread's rleScratch; the result is valid until the next chunk (exported as the native kernel's oracle). */
 export function rleDecode(src: Uint8Array, rawBytes: number): Uint8Array {
-  if (rleScratch.length < rawBytes) rleScratch = new Uint8Array(rawBytes);
-  const out = rleScratch.subarray(0, rawBytes);
+  const out = rleScratchOf(rawBytes);
   let inPos = 0;
   let outPos = 0;
   while (inPos < src.length) {
@@ -699,7 +696,12 @@ export function decompressDwaInto(src: Uint8Array, block: BlockLayout, out: Uint
     // Byte RLE never grows data by more than one count byte per 127 bytes.
     if (rleUnpackedBytes > 2 * rleRawBytes + 2) throw invalid('DWA RLE size is out of range');
     const unpacked = inflateSection(src.subarray(rleStart, rleStart + rlePackedBytes), rleUnpackedBytes, 'DWA RLE');
-    rleData = nativeRleBytesInto ? rleBytesNative(unpacked, rleRawBytes, nativeRleBytesInto) : rleDecode(unpacked, rleRawBytes);
+    if (nativeRleBytesInto) {
+      rleData = rleScratchOf(rleRawBytes);
+      nativeRleBytesInto(unpacked, rleData);
+    } else {
+      rleData = rleDecode(unpacked, rleRawBytes);
+    }
   }
   if ((rleData?.length ?? 0) < rleBytes) throw invalid('DWA RLE data is shorter than its channels');
 

@@ -39,10 +39,15 @@ function outcome(decode: () => Uint8Array): Outcome {
   }
 }
 
-function viaNative(into: DecompressorInto, src: Uint8Array, block: BlockLayout, expectedBytes: number): Uint8Array {
-  const out = new Uint8Array(expectedBytes);
-  into(src, block, out);
+/** A kernel that fills the view it is given, run on a fresh one of `byteLength` bytes. */
+function filled(byteLength: number, fill: (out: Uint8Array) => void): Uint8Array {
+  const out = new Uint8Array(byteLength);
+  fill(out);
   return out;
+}
+
+function viaNative(into: DecompressorInto, src: Uint8Array, block: BlockLayout, expectedBytes: number): Uint8Array {
+  return filled(expectedBytes, (out) => into(src, block, out));
 }
 
 /** Native and TypeScript agree on `src`: the same bytes, or both refuse it as invalid. */
@@ -313,12 +318,7 @@ describe.skipIf(!native)('native kernels against the TypeScript codecs', () => {
         const declared = Math.max(0, rawBytes + sizeError);
         // rleDecode returns its thread's scratch: copied before the next call
         const viaTs = outcome(() => rleDecode(src, declared).slice());
-        const viaNative = outcome(() => {
-          const out = new Uint8Array(declared);
-          native!.dwaRleBytesInto(src, out);
-          return out;
-        });
-        expect(viaNative).toEqual(viaTs);
+        expect(outcome(() => filled(declared, (out) => native!.dwaRleBytesInto(src, out)))).toEqual(viaTs);
       }),
       { numRuns: 300 },
     );
@@ -334,12 +334,7 @@ describe.skipIf(!native)('native kernels against the TypeScript codecs', () => {
         if (corrupt && packed.length > 4) packed[Math.floor(packed.length / 2)]! ^= 0x5a;
         const declared = Math.max(0, count + countError) * 2;
         const viaTs = outcome(() => unpredictAndInterleave(inflateExact(packed, declared, 'DWA DC')).slice());
-        const viaNative = outcome(() => {
-          const out = new Uint8Array(declared);
-          native!.dwaDcInto(packed, out);
-          return out;
-        });
-        expect(viaNative).toEqual(viaTs);
+        expect(outcome(() => filled(declared, (out) => native!.dwaDcInto(packed, out)))).toEqual(viaTs);
       }),
       { numRuns: 200 },
     );

@@ -124,7 +124,7 @@ async function readParts(file: OpenFile): Promise<HeaderRead> {
   if (tablesEnd > prefix.length) read.prefix = prefix = await file.read(0, tablesEnd);
   try {
     // the tables as a reader's open reads them. A damaged one that would be rebuilt by scanning the chunks (past the
-    // prefix: BeyondPrefixError), or one the reader refuses, is left to the worker's own open, which says what is wrong
+    // prefix: prefixSource throws), or one the reader refuses, is left to the worker's own open, which says what is wrong
     // where it matters (summarising the header never failed for its tables)
     read.parsed = withTables(prefixSource(prefix, file.sizeBytes), raw, parts, prefix);
   } catch {
