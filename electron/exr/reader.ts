@@ -1,6 +1,6 @@
 // The staged reader: headers and offset tables once, then read -> decompress -> unpack for any part, level, region or channel set.
 
-import { checkedRegion, chunkPlace, chunksForRegion, chunkStoreLayout, tileBlock, uncompressedBytes, type ChunkPlace, type ChunkStoreLayout } from './blocks.js';
+import { checkedRegion, copyBox, chunkPlace, chunksForRegion, chunkStoreLayout, tileBlock, uncompressedBytes, type ChunkPlace, type ChunkStoreLayout } from './blocks.js';
 import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type ChunkHeader, type OffsetTables } from './chunks.js';
 import { decompressInto, decompressTransient } from './compression/index.js';
 import { aborted, asExrError, ExrError, invalid, unsupported } from './errors.js';
@@ -202,7 +202,7 @@ export class ExrReader {
 
     const timings: StageTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
     const allocate = options.allocate ?? ((n: number) => new ArrayBuffer(n));
-    const frame = options.into?.frame ?? region;
+    const frame = options.into ? copyBox(options.into.frame) : region;
     if (frame.xMin > region.xMin || frame.yMin > region.yMin || frame.xMax < region.xMax || frame.yMax < region.yMax) {
       throw invalid('target frame does not hold the requested region', { part: partIndex });
     }

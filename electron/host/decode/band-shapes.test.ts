@@ -1,0 +1,32 @@
+// A band's decode runs the code its worker compiled in its warm-up: the boxes a band brings (structured-cloned from the
+// main thread) reach the unpack loops in the reader's own object shape, so V8 does not throw that code away at the first
+// real band ("wrong map"), once per worker. Watched from outside, in a real `exrview bench` with V8's deopt trace.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir, writeRgb } from '../test-files.js';
+
+const root = join(__dirname, '..', '..', '..');
+const bin = join(root, 'bin', 'exrview.mjs');
+const dir = tempDir('exrview-band-shapes-');
+afterAll(() => dir.remove());
+
+describe('band decode after the warm-up', () => {
+  it('never deoptimises the unpack loop a worker compiled while warming up', () => {
+    for (const name of ['a', 'b', 'c', 'd']) writeRgb(join(dir.path, `${name}.exr`), 512, 256, (x, y) => [x / 512, y / 256, 0.5], { compression: 'zip' });
+    const r = spawnSync(process.execPath, ['--trace-opt', '--trace-deopt', bin, 'bench', dir.path, '--json'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      maxBuffer: 256 << 20,
+      env: { ...process.env, EXRVIEW_BENCH_PASS_MARKS: '1' },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    const firstPass = lines.findIndex((l) => l.startsWith('exrview-bench-pass start'));
+    expect(firstPass).toBeGreaterThanOrEqual(0);
+    // the warm-up compiled it (else there is nothing to keep, and this test says nothing)
+    expect(lines.slice(0, firstPass).some((l) => /completed compiling .*<JSFunction unpackBlock /.test(l))).toBe(true);
+    const thrownAway = lines.slice(firstPass).filter((l) => /bailout .*deoptimizing .*<JSFunction unpackBlock /.test(l));
+    expect(thrownAway).toEqual([]);
+  });
+});
