@@ -20,7 +20,7 @@ const tablesArb = fc.array(fc.array(fc.oneof({ weight: 6, arbitrary: fc.integer(
 });
 
 function check(tables: number[][], probes: number[]): void {
-  const extents = new ChunkExtents(
+  const extents = ChunkExtents.fromTables(
     tables.map((t) => Float64Array.from(t)),
     FILE_BYTES,
   );

@@ -86,17 +86,16 @@ function rebuildSinglePartTable(source: ByteSource, tablesEnd: number, part: Par
  * bound a chunk's stated size and to read spans of chunks in one go.
  */
 export class ChunkExtents {
-  /** Every stored chunk offset and the file's size, ascending and distinct. */
-  readonly sorted: Float64Array;
+  /** Extents from chunk starts already sorted and distinct, the file's size last (`sorted` of another open, handed over). */
+  constructor(
+    readonly sorted: Float64Array,
+    private readonly fileSizeBytes: number,
+  ) {}
 
-  /** A file's extents from its offset tables; or, given `sorted` (another open's, handed over), from those as they are. */
-  constructor(tables: OffsetTables, private readonly fileSizeBytes: number, sorted?: Float64Array) {
-    if (sorted) {
-      this.sorted = sorted;
-      return;
-    }
+  /** A file's extents from its offset tables (entries below 0, chunks not written, are left out). */
+  static fromTables(tables: OffsetTables, fileSizeBytes: number): ChunkExtents {
     // Tables are nearly always written in increasing order: copied straight, sorted and deduplicated only when not.
-    // Every worker builds this for every file it opens, so it is on the path of each file's first band.
+    // Every worker built this for every file it opened before the main thread handed its parse over (header-handoff.ts).
     let count = 1;
     for (const t of tables) count += t.length;
     const all = new Float64Array(count);
@@ -112,7 +111,7 @@ export class ChunkExtents {
     }
     if (n > 0 && fileSizeBytes <= all[n - 1]!) increasing = false;
     all[n++] = fileSizeBytes;
-    this.sorted = increasing ? all.subarray(0, n) : uniqueSorted(all.subarray(0, n));
+    return new ChunkExtents(increasing ? all.subarray(0, n) : uniqueSorted(all.subarray(0, n)), fileSizeBytes);
   }
 
   /** End (exclusive) of the chunk that starts at byteOffset. */

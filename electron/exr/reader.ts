@@ -117,7 +117,7 @@ export function parseFile(source: ByteSource, limits: ReadLimits = DEFAULT_LIMIT
 /** The rest of an open once the headers are parsed: the offset tables (from `prefix` where they lie in it) and the chunk ends. */
 export function withTables(source: ByteSource, raw: RawHeaders, parts: PartInfo[], prefix: Uint8Array): ParsedFile {
   const offsets = readOffsetTables(source, raw.headerEndByte, parts, raw.flags.multipart, prefix);
-  return { flags: raw.flags, parts, offsets, headerEndByte: raw.headerEndByte, chunkEnds: new ChunkExtents(offsets, source.sizeBytes).sorted };
+  return { flags: raw.flags, parts, offsets, headerEndByte: raw.headerEndByte, chunkEnds: ChunkExtents.fromTables(offsets, source.sizeBytes).sorted };
 }
 
 export class ExrReader {
@@ -135,7 +135,7 @@ export class ExrReader {
     this.parts = parsedFile.parts;
     this.offsets = parsedFile.offsets;
     this.headerEndByte = parsedFile.headerEndByte;
-    this.extents = new ChunkExtents(parsedFile.offsets, source.sizeBytes, parsedFile.chunkEnds);
+    this.extents = new ChunkExtents(parsedFile.chunkEnds, source.sizeBytes);
   }
 
   static open(source: ByteSource, options: OpenOptions = {}): ExrReader {

@@ -49,9 +49,9 @@ export async function readSummary(path: string): Promise<SummaryResult> {
   });
 }
 
-/** Only the parts' headers (no offset tables): what planning a decode needs. Throws the codec's error for a bad header. */
+/** Only the parts' headers (no offset tables, no handoff): what planning a decode needs. Throws the codec's error for a bad header. */
 export async function readHeaderParts(path: string): Promise<PartInfo[]> {
-  return (await readHeader(path)).parts;
+  return withFile(path, async (file) => (await readParts(file, false)).parts);
 }
 
 /** readHeaderParts with the header's size in the file and, where the offset tables could be read, the handoff. */
@@ -103,7 +103,8 @@ interface HeaderRead {
   parsed: ParsedFile | null;
 }
 
-async function readParts(file: OpenFile): Promise<HeaderRead> {
+/** The headers; with `withOffsetTables`, also the tables parsed as a reader's open parses them (`parsed`). */
+async function readParts(file: OpenFile, withOffsetTables = true): Promise<HeaderRead> {
   let prefixBytes = Math.min(FIRST_READ_BYTES, file.sizeBytes);
   let prefix = await file.read(0, prefixBytes);
   let raw;
@@ -120,7 +121,7 @@ async function readParts(file: OpenFile): Promise<HeaderRead> {
   const parts = buildParts(raw, file.sizeBytes);
   const read: HeaderRead = { parts, prefix, headerEndByte: raw.headerEndByte, multipart: raw.flags.multipart, parsed: null };
   const tablesEnd = raw.headerEndByte + parts.reduce((sum, p) => sum + p.chunkCount, 0) * 8;
-  if (tablesEnd > MAX_TABLES_END_BYTE) return read;
+  if (!withOffsetTables || tablesEnd > MAX_TABLES_END_BYTE) return read;
   if (tablesEnd > prefix.length) read.prefix = prefix = await file.read(0, tablesEnd);
   try {
     // the tables as a reader's open reads them. A damaged one that would be rebuilt by scanning the chunks (past the
@@ -137,6 +138,8 @@ async function readParts(file: OpenFile): Promise<HeaderRead> {
  * A file is whole when every offset-table entry points past the tables and inside the file, and the
  * chunk stored last ends inside the file. OpenEXR writers fill the table with zeros and write it
  * for real at the end, so a file being written fails the first test; one cut short fails the second.
+ * A second walk of the tables after withTables' (readParts), on purpose: the reader's rules say what a decode can use
+ * (a small file's zeroed table it rebuilds by scanning its chunks), these whether a writer has finished.
  */
 async function checkComplete(file: OpenFile, prefix: Uint8Array, headerEndByte: number, parts: PartInfo[], multipart: boolean): Promise<void> {
   const totalChunks = parts.reduce((sum, p) => sum + p.chunkCount, 0);
