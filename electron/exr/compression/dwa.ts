@@ -64,6 +64,13 @@ const AC_END_OF_BLOCK = 0xff00;
 const AC_RUN_MIN = 0xff00;
 const AC_PER_BLOCK_MAX = 63;
 
+/**
+ * 8x8 blocks along `samples` (a block's samples: far below 2^32). In integers: Math.ceil(samples / 8) compiled on
+ * the warm-up image's widths, all multiples of 8, was thrown away at the first real chunk of a cropped data window
+ * (V8's "lost precision" in every worker's first DWA bands).
+ */
+const blocksAlong = (samples: number): number => (samples + 7) >>> 3;
+
 const PIXEL_TYPE_BY_CODE: readonly PixelType[] = ['uint', 'half', 'float'];
 
 /** A channel classification rule: channels whose name suffix (after the last '.') and type match get `scheme`. */
@@ -372,12 +379,9 @@ function decodeLossy(planes: readonly Plane[], toLinear: Uint16Array, cursor: Co
   const first = planes[0]!;
   const width = first.widthSamples;
   const height = first.heightSamples;
-  const blocksX = Math.ceil(width / 8);
-  const blocksY = Math.ceil(height / 8);
+  const blocksX = blocksAlong(width);
+  const blocksY = blocksAlong(height);
   const blockCount = blocksX * blocksY;
-  for (const plane of planes) {
-    if (plane.channel.pixelType === 'uint') throw unsupported('DWA lossy coding of a uint channel');
-  }
   const isFloat0 = planes[0]!.channel.pixelType === 'float';
   const isFloat1 = componentCount === 3 && planes[1]!.channel.pixelType === 'float';
   const isFloat2 = componentCount === 3 && planes[2]!.channel.pixelType === 'float';
@@ -528,12 +532,9 @@ function decodeLossyKernel(planes: readonly Plane[], identity: boolean, cursor: 
   const first = planes[0]!;
   const width = first.widthSamples;
   const height = first.heightSamples;
-  const blocksX = Math.ceil(width / 8);
-  const blocksY = Math.ceil(height / 8);
+  const blocksX = blocksAlong(width);
+  const blocksY = blocksAlong(height);
   const blockCount = blocksX * blocksY;
-  for (const plane of planes) {
-    if (plane.channel.pixelType === 'uint') throw unsupported('DWA lossy coding of a uint channel');
-  }
   const dcStart = cursor.dcPos;
   if (dcStart + componentCount * blockCount > cursor.dc.length) throw invalid('DWA DC data ends early');
   cursor.dcPos = dcStart + componentCount * blockCount;
@@ -631,6 +632,7 @@ export function decompressDwaInto(src: Uint8Array, block: BlockLayout, out: Uint
     const bytes = plane.widthSamples * plane.heightSamples * plane.bytesPerSample;
     if (schemes[index] === UNKNOWN) unknownBytes += bytes;
     else if (schemes[index] === RLE) rleBytes += bytes;
+    else if (plane.channel.pixelType === 'uint') throw unsupported('DWA lossy coding of a uint channel');
     else lossyPlaneCount++;
   });
   const lossyJobs: number[][] = cscSets.map((set) => [...set]);
@@ -641,10 +643,10 @@ export function decompressDwaInto(src: Uint8Array, block: BlockLayout, out: Uint
   let dcNeeded = 0;
   for (const job of lossyJobs) {
     const plane = planes[job[0]!]!;
-    dcNeeded += job.length * Math.ceil(plane.widthSamples / 8) * Math.ceil(plane.heightSamples / 8);
+    dcNeeded += job.length * blocksAlong(plane.widthSamples) * blocksAlong(plane.heightSamples);
   }
   // The library's buffer bounds: one DC and at most 63 AC values per block of every lossy channel.
-  const dcBound = Math.ceil(block.widthPx / 8) * Math.ceil(block.heightPx / 8) * lossyPlaneCount;
+  const dcBound = blocksAlong(block.widthPx) * blocksAlong(block.heightPx) * lossyPlaneCount;
 
   const unknownStart = pos;
   const acStart = unknownStart + unknownPackedBytes;
@@ -711,7 +713,7 @@ export function decompressDwaInto(src: Uint8Array, block: BlockLayout, out: Uint
   const cursor: CoefficientCursor = { ac, acPos: 0, dc, dcPos: 0 };
   const toLinear = dwaToLinearTable();
   const kernel = kernelEnabled && lossyJobs.length > 0 ? dwaKernel(toLinear, HALF_TO_FLOAT, ZIGZAG_TO_NATURAL, ZEROED_ROWS_BY_LAST) : null;
-  const maxBlocksX = Math.max(0, ...lossyJobs.map((job) => Math.ceil(planes[job[0]!]!.widthSamples / 8)));
+  const maxBlocksX = Math.max(0, ...lossyJobs.map((job) => blocksAlong(planes[job[0]!]!.widthSamples)));
   const kernelChunk = kernel ? prepareKernel(kernel, ac, dc, maxBlocksX) : null;
   for (const job of lossyJobs) {
     const jobPlanes = job.map((index) => planes[index]!);

@@ -1,5 +1,6 @@
 // The main thread's parse handed to the workers: the same parse a worker's own open makes, refused for another version
 // of the file, and never made from tables a worker would have to rebuild.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,5 +119,31 @@ describe('withReader with a handoff', () => {
     expect(firstSample(path, handoff)).toBe(7);
     expect(readerCacheCounts.handedOver - before.handedOver).toBe(1);
     expect(readerCacheCounts.parsed - before.parsed).toBe(1);
+  });
+});
+
+describe('names in a handoff', () => {
+  it('arrive as the interned constants the codec compares with, not as the deserializer\'s copies', async () => {
+    const path = join(dir, 'scanline.exr');
+    const { handoff } = await readHeader(path);
+    writeFileSync(join(dir, 'handoff.bin'), new Uint8Array(handoff!));
+    // An interned string has a map of its own: V8's %HaveSameMap tells it from a copy with the same characters (in a
+    // process of its own, started with the flag that lets a script ask).
+    const script = `
+      import { readFileSync, statSync } from 'node:fs';
+      import { takeHandoff } from ${JSON.stringify(join(__dirname, 'header-handoff.ts'))};
+      const st = statSync(${JSON.stringify(path)});
+      const bytes = readFileSync(${JSON.stringify(join(dir, 'handoff.bin'))});
+      const shared = new SharedArrayBuffer(bytes.length);
+      new Uint8Array(shared).set(bytes);
+      const part = takeHandoff(shared, { sizeBytes: st.size, mtimeMs: st.mtimeMs, inode: st.ino }).parts[0];
+      const interned = (s) => eval('%HaveSameMap(s, "half")');
+      const copy = String.fromCharCode(104, 97, 108, 102);
+      console.log(JSON.stringify({ pixelType: interned(part.channels[0].pixelType), compression: interned(part.compression), copy: interned(copy) }));
+    `;
+    const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    // a copy made at run time is not interned: the probe can tell the two apart
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!)).toEqual({ pixelType: true, compression: true, copy: false });
   });
 });

@@ -9,6 +9,7 @@
 
 import { deserialize, serialize } from 'node:v8';
 import type { ParsedFile } from '../../exr/reader.js';
+import { COMPRESSIONS, PIXEL_TYPES } from '../../exr/types.js';
 
 /** The version of a file a parse belongs to (what the reader cache tells a rewritten file by). */
 export interface FileIdentity {
@@ -31,5 +32,20 @@ export function makeHandoff(identity: FileIdentity, parsed: ParsedFile): HeaderH
 export function takeHandoff(handoff: HeaderHandoff, opened: FileIdentity): ParsedFile | null {
   // copied out of shared memory first: the tables then live in the worker's own memory, not in views on the handoff
   const { identity, parsed } = deserialize(new Uint8Array(handoff).slice()) as { identity: FileIdentity; parsed: ParsedFile };
-  return identity.sizeBytes === opened.sizeBytes && identity.mtimeMs === opened.mtimeMs && identity.inode === opened.inode ? parsed : null;
+  if (identity.sizeBytes !== opened.sizeBytes || identity.mtimeMs !== opened.mtimeMs || identity.inode !== opened.inode) return null;
+  canonicalizeNames(parsed);
+  return parsed;
+}
+
+/**
+ * The deserializer makes every string a fresh copy. V8 turns such a copy into its interned twin the first time it serves
+ * as a property key (PIXEL_TYPE_BYTES[pixelType]), so the decode loops, compiled while the warm-up file's names had
+ * been interned, met a real file's not yet interned "half" and were thrown away ("wrong instance type" in DWA's row
+ * copy, once per worker). The names the codec compares are swapped for the interned constants as they arrive.
+ */
+function canonicalizeNames(parsed: ParsedFile): void {
+  for (const part of parsed.parts) {
+    part.compression = COMPRESSIONS.find((c) => c === part.compression) ?? part.compression;
+    for (const channel of part.channels) channel.pixelType = PIXEL_TYPES.find((t) => t === channel.pixelType) ?? channel.pixelType;
+  }
 }
