@@ -223,27 +223,34 @@ interface Plane {
   rowOffsets: Int32Array;
 }
 
+/** Each channel's plane in the chunk and where its rows lie in the output: rows interleaved channel by channel, line by line. */
 function layOut(block: BlockLayout): { planes: Plane[]; totalBytes: number } {
+  // plain loops, no callbacks: run once a chunk, this was compiled again in every worker's first real DWA bands
   const xLast = block.x0 + block.widthPx - 1;
   const yLast = block.y0 + block.heightPx - 1;
-  const planes = block.channels.map((channel): Plane => {
+  const channels = block.channels;
+  const count = channels.length;
+  const planes: Plane[] = [];
+  for (let c = 0; c < count; c++) {
+    const channel = channels[c]!;
     const heightSamples = sampleCount(channel.ySampling, block.y0, yLast);
-    return {
+    planes.push({
       channel,
       widthSamples: sampleCount(channel.xSampling, block.x0, xLast),
       heightSamples,
       bytesPerSample: PIXEL_TYPE_BYTES[channel.pixelType],
       rowOffsets: new Int32Array(heightSamples),
-    };
-  });
-  const rowsDone = new Int32Array(planes.length);
+    });
+  }
+  const rowsDone = new Int32Array(count);
   let offset = 0;
   for (let y = block.y0; y <= yLast; y++) {
-    planes.forEach((plane, index) => {
-      if (floorMod(y, plane.channel.ySampling) !== 0) return;
-      plane.rowOffsets[rowsDone[index]!++] = offset;
+    for (let c = 0; c < count; c++) {
+      const plane = planes[c]!;
+      if (floorMod(y, plane.channel.ySampling) !== 0) continue;
+      plane.rowOffsets[rowsDone[c]!++] = offset;
       offset += plane.widthSamples * plane.bytesPerSample;
-    });
+    }
   }
   return { planes, totalBytes: offset };
 }

@@ -27,6 +27,12 @@ const WIDTH_PX = 256;
 const HEIGHT_PX = 64;
 /** Decodes of each image; EXRVIEW_WARM_UP_ROUNDS sets another count (for measuring what warming buys). */
 const ROUNDS = Number(process.env.EXRVIEW_WARM_UP_ROUNDS) > 0 ? Number(process.env.EXRVIEW_WARM_UP_ROUNDS) : 3;
+/**
+ * The DWAA image is decoded this many times more: its two chunks call the per-chunk driver (decodeLossyKernel) too few
+ * times in 3 rounds for V8 to optimise it, and 15 of 16 workers then compiled it in their first real DWA bands, 5-6 ms
+ * each on the worker's own thread (lent machine, cold bench). 12 rounds compile it here; they cost 1-3 ms a worker.
+ */
+const DWA_ROUNDS_FACTOR = 4;
 
 const NOT_ABORTED = { aborted: false };
 
@@ -74,10 +80,11 @@ export function warmUpImages(widthPx = WIDTH_PX, heightPx = HEIGHT_PX): { compre
 
 /** Decodes each warm-up image ROUNDS times and sums it into thumbnail bins; throws what the codec throws. */
 export function warmUpCodec(): void {
-  for (const { bytes } of warmUpImages()) {
+  for (const { compression, bytes } of warmUpImages()) {
     const reader = handedOverReader(bytes);
     const channels = reader.part(0).channels.map((c) => c.name);
-    for (let round = 0; round < ROUNDS; round++) {
+    const rounds = compression === 'dwaa' ? ROUNDS * DWA_ROUNDS_FACTOR : ROUNDS;
+    for (let round = 0; round < rounds; round++) {
       reader.decode();
       sumThumbnailBins(reader, channels);
     }

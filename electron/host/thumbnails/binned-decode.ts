@@ -167,15 +167,25 @@ export function sumBins(
   // The bin tables are as long as the level's sides: built only once a chunk has decompressed to the size the
   // header implies, so a tiny damaged file claiming a 2^30-pixel-wide level is refused before gigabytes are filled.
   let perChannelBins: Array<ChannelBins | null> | null = null;
-  const binsOf = (): Array<ChannelBins | null> =>
-    (perChannelBins ??= part.channels.map((ch) => {
-      if (!wanted.has(ch.name)) return null;
+  const binsOf = (): Array<ChannelBins | null> => {
+    if (perChannelBins) return perChannelBins;
+    // Built by a loop, not Array.prototype.map: the array the binning loops index got another elements kind (so another
+    // map) from map's builtin than from map inlined in optimized code, and those loops, compiled on one, were thrown
+    // away at the other ("wrong map" in binWholeLines, each worker's first real thumbnails).
+    const bins: Array<ChannelBins | null> = [];
+    for (const ch of part.channels) {
+      if (!wanted.has(ch.name)) {
+        bins.push(null);
+        continue;
+      }
       const xs = axisBins(x0, level.widthPx, ch.xSampling, widthPx);
       const ys = axisBins(y0, level.heightPx, ch.ySampling, heightPx);
       const acc = sumsInto ? sumsInto[channelNames.indexOf(ch.name)]!.fill(0) : new Float64Array(rowsLength);
       const anyOrder = xs.largestCount * ys.largestCount <= EXACT_BIN_SAMPLES;
-      return { pixelType: ch.pixelType, name: ch.name, xs, ys, row: { binOf: xs.binOf, runEnd: xs.runEnd, acc, anyOrder }, rowBase: tyMin * widthPx };
-    }));
+      bins.push({ pixelType: ch.pixelType, name: ch.name, xs, ys, row: { binOf: xs.binOf, runEnd: xs.runEnd, acc, anyOrder }, rowBase: tyMin * widthPx });
+    }
+    return (perChannelBins = bins);
+  };
   const timings: BinnedTimings = { readMs: 0, decompressMs: 0, resizeMs: 0, chunks: 0 };
   const stats = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
   reader.forEachChunk(part.index, chunkIndices, stats, signal, (chunkIndex, chunk) => {
