@@ -169,9 +169,9 @@ export function sumBins(
   let perChannelBins: Array<ChannelBins | null> | null = null;
   const binsOf = (): Array<ChannelBins | null> => {
     if (perChannelBins) return perChannelBins;
-    // Built by a loop, not Array.prototype.map: the array the binning loops index got another elements kind (so another
-    // map) from map's builtin than from map inlined in optimized code, and those loops, compiled on one, were thrown
-    // away at the other ("wrong map" in binWholeLines, each worker's first real thumbnails).
+    // Built by a loop: built by Array.prototype.map, the binning loops compiled in the warm-up were thrown away at each
+    // worker's first real thumbnails ("wrong map" in binWholeLines, on this array it seems: map's builtin and its
+    // inlined form can leave the array with different elements kinds).
     const bins: Array<ChannelBins | null> = [];
     for (const ch of part.channels) {
       if (!wanted.has(ch.name)) {
