@@ -3,6 +3,7 @@
 import { checkedRegion, copyBox, chunkPlace, chunksForRegion, chunkStoreLayout, tileBlock, uncompressedBytes, type ChunkPlace, type ChunkStoreLayout } from './blocks.js';
 import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type ChunkHeader, type OffsetTables } from './chunks.js';
 import { decompressInto, decompressTransient } from './compression/index.js';
+import { nativeKernels } from './compression/native.js';
 import { aborted, asExrError, ExrError, invalid, unsupported } from './errors.js';
 import { parseRawHeaders, TruncatedPrefixError, type RawHeaders, type VersionFlags } from './header.js';
 import { buildParts, DEFAULT_LIMITS, findLevel, type Level, type PartInfo, type ReadLimits } from './part.js';
@@ -395,7 +396,13 @@ interface UnpackPlan {
   dstColBytes: Int32Array;
   rowBytes: Int32Array;
   views: (Uint8Array | null)[];
+  /** The same as the native unpack's plan (NativeKernels.unpackRows); a block's y0 and rows are written in per call. */
+  words: Int32Array;
 }
+
+/** Words of the native plan before the channels': count, y0, rows, region yMin and yMax, frame yMin. */
+const PLAN_HEAD_WORDS = 6;
+const PLAN_CHANNEL_WORDS = 6;
 
 function makeUnpackPlan(block: BlockLayout, region: Box2i, frame: Box2i, planes: (DecodedChannel | null)[]): UnpackPlan {
   const x1 = block.x0 + block.widthPx - 1;
@@ -409,7 +416,9 @@ function makeUnpackPlan(block: BlockLayout, region: Box2i, frame: Box2i, planes:
     dstColBytes: new Int32Array(count),
     rowBytes: new Int32Array(count),
     views: [],
+    words: new Int32Array(PLAN_HEAD_WORDS + PLAN_CHANNEL_WORDS * count),
   };
+  plan.words.set([count, 0, 0, region.yMin, region.yMax, frame.yMin]);
   for (let c = 0; c < count; c++) {
     const ch = block.channels[c]!;
     const size = PIXEL_TYPE_BYTES[ch.pixelType];
@@ -420,12 +429,27 @@ function makeUnpackPlan(block: BlockLayout, region: Box2i, frame: Box2i, planes:
     const plane = planes[c];
     plan.rowBytes[c] = plane ? plane.widthSamples * size : 0;
     plan.views.push(plane ? new Uint8Array(plane.data.buffer, plane.data.byteOffset, plane.data.byteLength) : null);
+    plan.words.set([plan.lineBytes[c]!, plan.skipBytes[c]!, plan.copyBytes[c]!, plan.dstColBytes[c]!, plan.rowBytes[c]!, ch.ySampling], PLAN_HEAD_WORDS + PLAN_CHANNEL_WORDS * c);
   }
   return plan;
 }
 
+/** The native kernels' unpack where they loaded: a tile's 128 lines a channel are one call, not 128 views and copies. */
+const unpackRows = nativeKernels?.unpackRows;
+
 /** Copies the part of a decompressed block that lies in `region` into the channel planes, laid out over `frame`. */
 function unpackBlock(raw: Uint8Array, block: BlockLayout, region: Box2i, frame: Box2i, plan: UnpackPlan): void {
+  if (unpackRows) {
+    plan.words[1] = block.y0;
+    plan.words[2] = block.heightPx;
+    unpackRows(raw, plan.words, plan.views);
+  } else {
+    unpackBlockTs(raw, block, region, frame, plan);
+  }
+}
+
+/** unpackBlock in TypeScript: the fallback without the native kernels, and their oracle in tests. */
+export function unpackBlockTs(raw: Uint8Array, block: BlockLayout, region: Box2i, frame: Box2i, plan: UnpackPlan): void {
   const y1 = block.y0 + block.heightPx - 1;
   const channels = block.channels;
   const count = channels.length;
@@ -448,4 +472,5 @@ function unpackBlock(raw: Uint8Array, block: BlockLayout, region: Box2i, frame: 
   }
 }
 
+export { makeUnpackPlan };
 export { tileBlock };

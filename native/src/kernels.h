@@ -7,7 +7,7 @@
 #include <string.h>
 
 /** Bumped whenever an exported function changes its arguments: native.ts refuses an addon of another version. */
-#define EXR_KERNELS_ABI 11
+#define EXR_KERNELS_ABI 12
 
 /** Scratch buffers of one context; each kernel uses its own so that they never alias each other. */
 enum {
@@ -54,6 +54,21 @@ void *exr_scratch(ExrContext *ctx, int slot, size_t byteCount);
 /** Frees scratch buffers larger than kept between calls, so that one huge chunk does not pin its size. */
 void exr_scratch_trim(ExrContext *ctx);
 void exr_context_free(ExrContext *ctx);
+
+/** One channel of an unpack (reader.ts's UnpackPlan): bytes of its line in the block, of them skipped and copied, and
+ * where the copy goes in its plane (column offset, bytes a plane row). */
+typedef struct {
+  int32_t lineBytes, skipBytes, copyBytes, dstColBytes, rowBytes, ySampling;
+} ExrUnpackChannel;
+
+/** A block's lines y0 .. y0 + rows - 1, those in [regionYMin, regionYMax] copied to planes laid out from frameYMin. */
+typedef struct {
+  int32_t channelCount, y0, rows, regionYMin, regionYMax, frameYMin;
+  const ExrUnpackChannel *channels;
+} ExrUnpackPlan;
+
+/** The reader's unpack (unpack.c): planes[c] is NULL for a channel not wanted; each copy is checked against its plane. */
+int exr_unpack_rows(ExrContext *ctx, const uint8_t *raw, size_t rawBytes, const ExrUnpackPlan *plan, uint8_t *const *planes, const size_t *planeBytes);
 
 /** Pixel type codes of a layout, in the file's order. */
 enum { EXR_UINT = 0, EXR_HALF = 1, EXR_FLOAT = 2 };

@@ -174,6 +174,50 @@ static napi_value dwa_rle_plane(napi_env env, napi_callback_info info) {
                                             rowOffsets.data, rowOffsets.length, out.data, out.length));
 }
 
+/* unpackRows(raw: Uint8Array, plan: Int32Array, planes: (Uint8Array | null)[]): reader.ts's unpackBlock. plan: channel
+ * count, y0, rows, region's yMin and yMax, frame's yMin, then per channel lineBytes, skipBytes, copyBytes, dstColBytes,
+ * rowBytes, ySampling. A plan comes from reader.ts, never from a file: a malformed one is a bug (a type error). */
+static napi_value unpack_rows(napi_env env, napi_callback_info info) {
+  napi_value args[3];
+  View raw, words;
+  ExrContext *ctx = get_args(env, info, 3, args);
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "raw", &raw) || !get_view(env, args[1], napi_int32_array, "plan", &words)) return NULL;
+  const int32_t *w = (const int32_t *)words.data;
+  if (words.length < 6 || w[0] < 0 || w[0] > 65536 || words.length != 6 + 6 * (size_t)w[0] || w[2] < 0) return throw_type_error(env, "plan", "Int32Array of 6 numbers and 6 a channel");
+  uint32_t arrayLength = 0;
+  bool isArray = false;
+  if (napi_is_array(env, args[2], &isArray) != napi_ok || !isArray || napi_get_array_length(env, args[2], &arrayLength) != napi_ok || arrayLength != (uint32_t)w[0]) {
+    return throw_type_error(env, "planes", "array of a Uint8Array or null a channel");
+  }
+  const size_t count = (size_t)w[0];
+  char *scratch = exr_scratch(ctx, SCRATCH_LAYOUT, count * (sizeof(ExrUnpackChannel) + sizeof(uint8_t *) + sizeof(size_t)) + 16);
+  if (!scratch) return finish(env, ctx, EXR_FAIL);
+  ExrUnpackChannel *channels = (ExrUnpackChannel *)scratch;
+  uint8_t **planes = (uint8_t **)(scratch + count * sizeof(ExrUnpackChannel));
+  size_t *planeBytes = (size_t *)(scratch + count * (sizeof(ExrUnpackChannel) + sizeof(uint8_t *)));
+  for (size_t c = 0; c < count; c++) {
+    const int32_t *cw = w + 6 + 6 * c;
+    ExrUnpackChannel ch = {cw[0], cw[1], cw[2], cw[3], cw[4], cw[5]};
+    if (ch.lineBytes < 0 || ch.skipBytes < 0 || ch.copyBytes < 0 || (int64_t)ch.skipBytes + ch.copyBytes > ch.lineBytes || ch.dstColBytes < 0 || ch.rowBytes < 0 || ch.ySampling < 1) {
+      return throw_type_error(env, "plan", "channels whose copies lie in their lines");
+    }
+    channels[c] = ch;
+    napi_value element;
+    if (napi_get_element(env, args[2], (uint32_t)c, &element) != napi_ok) return NULL;
+    if (is_nullish(env, element)) {
+      planes[c] = NULL;
+      planeBytes[c] = 0;
+      continue;
+    }
+    View plane;
+    if (!get_view(env, element, napi_uint8_array, "planes[c]", &plane)) return NULL;
+    planes[c] = plane.data;
+    planeBytes[c] = plane.length;
+  }
+  const ExrUnpackPlan plan = {w[0], w[1], w[2], w[3], w[4], w[5], channels};
+  return finish(env, ctx, exr_unpack_rows(ctx, raw.data, raw.length, &plan, planes, planeBytes));
+}
+
 /* pizInto(src: Uint8Array, layout: Int32Array, dst: Uint8Array) */
 static napi_value piz_into(napi_env env, napi_callback_info info) {
   napi_value args[3];
@@ -426,6 +470,7 @@ NAPI_MODULE_INIT() {
   napi_property_descriptor properties[] = {
     {"abi", NULL, NULL, NULL, NULL, abi, napi_enumerable, NULL},
     {"zipInto", NULL, zip_into, NULL, NULL, NULL, napi_enumerable, ctx},
+    {"unpackRows", NULL, unpack_rows, NULL, NULL, NULL, napi_enumerable, ctx},
     {"rleInto", NULL, rle_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"rleBytesInto", NULL, rle_bytes_into, NULL, NULL, NULL, napi_enumerable, ctx},
     {"dwaDcInto", NULL, dwa_dc_into, NULL, NULL, NULL, napi_enumerable, ctx},

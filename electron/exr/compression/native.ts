@@ -9,6 +9,12 @@ export interface NativeKernels {
   readonly abi: number;
   /** ZIP/ZIPS: inflates exactly dst.length bytes, then undoes the predictor into dst. */
   zipInto(src: Uint8Array, dst: Uint8Array): void;
+  /**
+   * The reader's unpack (reader.ts's unpackBlock): a block's lines copied into the planes (null: a channel not wanted).
+   * plan: channel count, y0, rows, region yMin and yMax, frame yMin, then per channel lineBytes, skipBytes, copyBytes,
+   * dstColBytes, rowBytes, ySampling. Throws where a line would fall outside raw or its plane.
+   */
+  unpackRows(raw: Uint8Array, plan: Int32Array, planes: (Uint8Array | null)[]): void;
   /** RLE: decodes exactly dst.length bytes, then undoes the predictor into dst. */
   rleInto(src: Uint8Array, dst: Uint8Array): void;
   /** DWA's RLE section (dwa.ts's rleDecode): the same records without the predictor, exactly dst.length bytes into dst. */
@@ -84,7 +90,7 @@ export interface NativeStatus {
 }
 
 /** The addon's interface version (EXR_KERNELS_ABI in native/src/kernels.h). */
-export const NATIVE_ABI = 11;
+export const NATIVE_ABI = 12;
 export const ADDON_FILE = 'exr_kernels.node';
 
 declare const __filename: string | undefined;
