@@ -34,6 +34,11 @@
 # At eccbbf5, VARIANTS="cold warm" CORES="16 8" ROUNDS=3 on an H100 host: cold over warm 0.89/0.965/0.943 at 16 cores,
 # 0.983/0.882/0.841 at 8 (medians 0.943, 0.882); cold 1.64-1.68x OpenEXR at 16 cores, 1.55-1.69x at 8; cold runs made
 # 32 plane buffers at 16 cores and 20-24 at 8, warm runs 0-12.
+# At 55b3716 (workers keep their warm-up's compiled code at their first real bands: boxes, names and DWA's arrays in the
+# shapes the warm-up saw; the native unpack), VARIANTS="cold warm" CORES="16 8" ROUNDS=5, two H100 hosts: cold over
+# warm (medians of the ratios) 0.74 and 0.968 on one (its cold passes spent 700-900 ms more in decompression, summed
+# over workers), 0.956 and 0.968 on the other. A/B on one host (16 cores, 4 rounds, medians) against 9d8e661: cold
+# 276.7 -> 250.4 ms, warm 260.3 -> 237.3 ms. Cold runs still make 28-36 plane buffers at 16 cores (warm 0-8).
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),
