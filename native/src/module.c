@@ -109,33 +109,23 @@ static ExrContext *get_src_dst(napi_env env, napi_callback_info info, napi_typed
   return ctx;
 }
 
-/* zipInto(src: Uint8Array, dst: Uint8Array): inflates exactly dst.length bytes, undoes the predictor into dst. */
-static napi_value zip_into(napi_env env, napi_callback_info info) {
+/* A kernel from src into exactly dst.length bytes of dst (both Uint8Array). */
+typedef int (*SrcDstKernel)(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes);
+
+static napi_value src_dst_into(napi_env env, napi_callback_info info, SrcDstKernel kernel) {
   View src, dst;
   ExrContext *ctx = get_src_dst(env, info, napi_uint8_array, "dst", &src, &dst);
-  return ctx ? finish(env, ctx, exr_zip_into(ctx, src.data, src.length, dst.data, dst.length)) : NULL;
+  return ctx ? finish(env, ctx, kernel(ctx, src.data, src.length, dst.data, dst.length)) : NULL;
 }
 
-/* rleInto(src: Uint8Array, dst: Uint8Array) */
-static napi_value rle_into(napi_env env, napi_callback_info info) {
-  View src, dst;
-  ExrContext *ctx = get_src_dst(env, info, napi_uint8_array, "dst", &src, &dst);
-  return ctx ? finish(env, ctx, exr_rle_into(ctx, src.data, src.length, dst.data, dst.length)) : NULL;
-}
-
-/* rleBytesInto(src: Uint8Array, dst: Uint8Array): DWA's RLE section, no predictor, exactly dst.length bytes */
-static napi_value rle_bytes_into(napi_env env, napi_callback_info info) {
-  View src, dst;
-  ExrContext *ctx = get_src_dst(env, info, napi_uint8_array, "dst", &src, &dst);
-  return ctx ? finish(env, ctx, exr_rle_bytes_into(ctx, src.data, src.length, dst.data, dst.length)) : NULL;
-}
-
-/* dwaDcInto(src: Uint8Array, dst: Uint8Array): DWA's DC section, zlib then the predictor, exactly dst.length bytes */
-static napi_value dwa_dc_into(napi_env env, napi_callback_info info) {
-  View src, dst;
-  ExrContext *ctx = get_src_dst(env, info, napi_uint8_array, "dst", &src, &dst);
-  return ctx ? finish(env, ctx, exr_dwa_dc_into(ctx, src.data, src.length, dst.data, dst.length)) : NULL;
-}
+/* zipInto(src, dst): inflates exactly dst.length bytes, undoes the predictor into dst. */
+static napi_value zip_into(napi_env env, napi_callback_info info) { return src_dst_into(env, info, exr_zip_into); }
+/* rleInto(src, dst) */
+static napi_value rle_into(napi_env env, napi_callback_info info) { return src_dst_into(env, info, exr_rle_into); }
+/* rleBytesInto(src, dst): DWA's RLE section, no predictor, exactly dst.length bytes */
+static napi_value rle_bytes_into(napi_env env, napi_callback_info info) { return src_dst_into(env, info, exr_rle_bytes_into); }
+/* dwaDcInto(src, dst): DWA's DC section, zlib then the predictor, exactly dst.length bytes */
+static napi_value dwa_dc_into(napi_env env, napi_callback_info info) { return src_dst_into(env, info, exr_dwa_dc_into); }
 
 /* inflate(src: Uint8Array, dst: Uint8Array): number of bytes written (throws past dst.length). */
 static napi_value inflate(napi_env env, napi_callback_info info) {
