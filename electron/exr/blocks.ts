@@ -117,16 +117,7 @@ export function checkedRegion(part: PartInfo, level: Level, requested: Box2i | u
   ) {
     throw invalid('requested region lies outside the level', { part: partIndex });
   }
-  return copyBox(region);
-}
-
-/**
- * The box as an object of this module's own shape. A caller's box may come from a worker message or a deserialized
- * header, each with an object shape (map) of its own: the decode loops that read it, compiled on one shape, were thrown
- * away at the first other one (V8's "wrong map" in unpackBlock, once per worker, between its warm-up and its first band).
- */
-export function copyBox(box: Box2i): Box2i {
-  return { xMin: box.xMin, yMin: box.yMin, xMax: box.xMax, yMax: box.yMax };
+  return region;
 }
 
 /** Chunk indices of a part that intersect `region` of `level`. */

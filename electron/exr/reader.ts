@@ -1,6 +1,6 @@
 // The staged reader: headers and offset tables once, then read -> decompress -> unpack for any part, level, region or channel set.
 
-import { checkedRegion, copyBox, chunkPlace, chunksForRegion, chunkStoreLayout, tileBlock, uncompressedBytes, type ChunkPlace, type ChunkStoreLayout } from './blocks.js';
+import { checkedRegion, chunkPlace, chunksForRegion, chunkStoreLayout, tileBlock, uncompressedBytes, type ChunkPlace, type ChunkStoreLayout } from './blocks.js';
 import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type ChunkHeader, type OffsetTables } from './chunks.js';
 import { decompressInto, decompressTransient } from './compression/index.js';
 import { nativeKernels } from './compression/native.js';
@@ -203,7 +203,7 @@ export class ExrReader {
 
     const timings: StageTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
     const allocate = options.allocate ?? ((n: number) => new ArrayBuffer(n));
-    const frame = options.into ? copyBox(options.into.frame) : region;
+    const frame = options.into?.frame ?? region;
     if (frame.xMin > region.xMin || frame.yMin > region.yMin || frame.xMax < region.xMax || frame.yMax < region.yMax) {
       throw invalid('target frame does not hold the requested region', { part: partIndex });
     }
@@ -250,7 +250,7 @@ export class ExrReader {
       const planKey = `${place.block.x0}:${place.block.widthPx}`;
       let plan = plans.get(planKey);
       if (!plan) plans.set(planKey, (plan = makeUnpackPlan(place.block, region, frame, planes)));
-      unpackBlock(raw, place.block, region, frame, plan);
+      unpackBlock(raw, place.block, plan);
     };
     const store = options.chunkStore;
     const storeLayout = store ? this.chunkStoreLayout(partIndex, lx, ly) : null;
@@ -388,89 +388,97 @@ function checkChunkCoordinates(part: PartInfo, block: BlockLayout, tileX: number
   }
 }
 
-/** Per-channel byte counts for copying blocks of one x-range into the planes: the same for every chunk of a scanline part. */
+/**
+ * How blocks of one x-range are copied into the planes: the same for every chunk of a scanline part. `words` is the
+ * native unpack's plan (NativeKernels.unpackRows), read by the TypeScript unpack as well, so that the per-line loop
+ * reads numbers only, whatever shape the caller's region and frame came in (a band's are structured-cloned: read from
+ * them, the loop compiled in a worker's warm-up was thrown away at its first band): PLAN_HEAD_WORDS (channel
+ * count, a block's y0 and rows, written in per call, the region's yMin and yMax, the frame's yMin), then
+ * PLAN_CHANNEL_WORDS a channel (the PLAN_* offsets below).
+ */
 interface UnpackPlan {
-  lineBytes: Int32Array;
-  skipBytes: Int32Array;
-  copyBytes: Int32Array;
-  dstColBytes: Int32Array;
-  rowBytes: Int32Array;
-  views: (Uint8Array | null)[];
-  /** The same as the native unpack's plan (NativeKernels.unpackRows); a block's y0 and rows are written in per call. */
   words: Int32Array;
+  views: (Uint8Array | null)[];
 }
 
-/** Words of the native plan before the channels': count, y0, rows, region yMin and yMax, frame yMin. */
 const PLAN_HEAD_WORDS = 6;
+const PLAN_REGION_Y_MIN = 3;
+const PLAN_REGION_Y_MAX = 4;
+const PLAN_FRAME_Y_MIN = 5;
 const PLAN_CHANNEL_WORDS = 6;
+/** A channel's words: bytes of its line in the block, of them skipped and copied, where the copy starts in a plane row, bytes a plane row, its y sampling. */
+const PLAN_LINE_BYTES = 0;
+const PLAN_SKIP_BYTES = 1;
+const PLAN_COPY_BYTES = 2;
+const PLAN_DST_COL_BYTES = 3;
+const PLAN_ROW_BYTES = 4;
+const PLAN_Y_SAMPLING = 5;
 
-function makeUnpackPlan(block: BlockLayout, region: Box2i, frame: Box2i, planes: (DecodedChannel | null)[]): UnpackPlan {
+export function makeUnpackPlan(block: BlockLayout, region: Box2i, frame: Box2i, planes: (DecodedChannel | null)[]): UnpackPlan {
   const x1 = block.x0 + block.widthPx - 1;
   const xa = Math.max(block.x0, region.xMin);
   const xb = Math.min(x1, region.xMax);
   const count = block.channels.length;
-  const plan: UnpackPlan = {
-    lineBytes: new Int32Array(count),
-    skipBytes: new Int32Array(count),
-    copyBytes: new Int32Array(count),
-    dstColBytes: new Int32Array(count),
-    rowBytes: new Int32Array(count),
-    views: [],
-    words: new Int32Array(PLAN_HEAD_WORDS + PLAN_CHANNEL_WORDS * count),
-  };
-  plan.words.set([count, 0, 0, region.yMin, region.yMax, frame.yMin]);
+  const words = new Int32Array(PLAN_HEAD_WORDS + PLAN_CHANNEL_WORDS * count);
+  const views: (Uint8Array | null)[] = [];
+  words.set([count, 0, 0, region.yMin, region.yMax, frame.yMin]);
   for (let c = 0; c < count; c++) {
     const ch = block.channels[c]!;
     const size = PIXEL_TYPE_BYTES[ch.pixelType];
-    plan.lineBytes[c] = sampleCount(ch.xSampling, block.x0, x1) * size;
-    plan.skipBytes[c] = sampleCount(ch.xSampling, block.x0, xa - 1) * size;
-    plan.copyBytes[c] = xb >= xa ? sampleCount(ch.xSampling, xa, xb) * size : 0;
-    plan.dstColBytes[c] = sampleCount(ch.xSampling, frame.xMin, xa - 1) * size;
     const plane = planes[c];
-    plan.rowBytes[c] = plane ? plane.widthSamples * size : 0;
-    plan.views.push(plane ? new Uint8Array(plane.data.buffer, plane.data.byteOffset, plane.data.byteLength) : null);
-    plan.words.set([plan.lineBytes[c]!, plan.skipBytes[c]!, plan.copyBytes[c]!, plan.dstColBytes[c]!, plan.rowBytes[c]!, ch.ySampling], PLAN_HEAD_WORDS + PLAN_CHANNEL_WORDS * c);
+    words.set(
+      [
+        sampleCount(ch.xSampling, block.x0, x1) * size,
+        sampleCount(ch.xSampling, block.x0, xa - 1) * size,
+        xb >= xa ? sampleCount(ch.xSampling, xa, xb) * size : 0,
+        sampleCount(ch.xSampling, frame.xMin, xa - 1) * size,
+        plane ? plane.widthSamples * size : 0,
+        ch.ySampling,
+      ],
+      PLAN_HEAD_WORDS + PLAN_CHANNEL_WORDS * c,
+    );
+    views.push(plane ? new Uint8Array(plane.data.buffer, plane.data.byteOffset, plane.data.byteLength) : null);
   }
-  return plan;
+  return { words, views };
 }
 
 /** The native kernels' unpack where they loaded: a tile's 128 lines a channel are one call, not 128 views and copies. */
 const unpackRows = nativeKernels?.unpackRows;
 
-/** Copies the part of a decompressed block that lies in `region` into the channel planes, laid out over `frame`. */
-function unpackBlock(raw: Uint8Array, block: BlockLayout, region: Box2i, frame: Box2i, plan: UnpackPlan): void {
-  if (unpackRows) {
-    plan.words[1] = block.y0;
-    plan.words[2] = block.heightPx;
-    unpackRows(raw, plan.words, plan.views);
-  } else {
-    unpackBlockTs(raw, block, region, frame, plan);
-  }
+/** Copies the part of a decompressed block that lies in the plan's region into the channel planes, laid out over its frame. */
+function unpackBlock(raw: Uint8Array, block: BlockLayout, plan: UnpackPlan): void {
+  plan.words[1] = block.y0;
+  plan.words[2] = block.heightPx;
+  if (unpackRows) unpackRows(raw, plan.words, plan.views);
+  else unpackBlockTs(raw, plan);
 }
 
-/** unpackBlock in TypeScript: the fallback without the native kernels, and their oracle in tests. */
-export function unpackBlockTs(raw: Uint8Array, block: BlockLayout, region: Box2i, frame: Box2i, plan: UnpackPlan): void {
-  const y1 = block.y0 + block.heightPx - 1;
-  const channels = block.channels;
-  const count = channels.length;
-  const { lineBytes, skipBytes, copyBytes, dstColBytes, rowBytes, views } = plan;
+/** unpackBlock in TypeScript, for the block whose y0 and rows are in the plan: the fallback without the native kernels, and their oracle in tests. */
+export function unpackBlockTs(raw: Uint8Array, plan: UnpackPlan): void {
+  const { words, views } = plan;
+  const count = words[0]!;
+  const y0 = words[1]!;
+  const y1 = y0 + words[2]! - 1;
+  const regionYMin = words[PLAN_REGION_Y_MIN]!;
+  const regionYMax = words[PLAN_REGION_Y_MAX]!;
+  const frameYMin = words[PLAN_FRAME_Y_MIN]!;
   let pos = 0;
-  for (let y = block.y0; y <= y1; y++) {
-    const inRegion = y >= region.yMin && y <= region.yMax;
+  for (let y = y0; y <= y1; y++) {
+    const inRegion = y >= regionYMin && y <= regionYMax;
     for (let c = 0; c < count; c++) {
-      const ys = channels[c]!.ySampling;
+      const at = PLAN_HEAD_WORDS + PLAN_CHANNEL_WORDS * c;
+      const ys = words[at + PLAN_Y_SAMPLING]!;
       if (ys !== 1 && floorMod(y, ys) !== 0) continue;
       const view = views[c];
-      const n = copyBytes[c]!;
+      const n = words[at + PLAN_COPY_BYTES]!;
       if (view && inRegion && n > 0) {
-        const row = ys === 1 ? y - frame.yMin : sampleCount(ys, frame.yMin, y - 1);
-        const src = pos + skipBytes[c]!;
-        view.set(raw.subarray(src, src + n), row * rowBytes[c]! + dstColBytes[c]!);
+        const row = ys === 1 ? y - frameYMin : sampleCount(ys, frameYMin, y - 1);
+        const src = pos + words[at + PLAN_SKIP_BYTES]!;
+        view.set(raw.subarray(src, src + n), row * words[at + PLAN_ROW_BYTES]! + words[at + PLAN_DST_COL_BYTES]!);
       }
-      pos += lineBytes[c]!;
+      pos += words[at + PLAN_LINE_BYTES]!;
     }
   }
 }
 
-export { makeUnpackPlan };
 export { tileBlock };

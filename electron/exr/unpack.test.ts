@@ -54,7 +54,10 @@ describe.skipIf(!nativeKernels)('unpackRows (native)', () => {
     fc.assert(
       fc.property(caseArb, ({ block, region, frame, raw, wanted }) => {
         const viaTs = planesFor(block, frame, wanted);
-        unpackBlockTs(raw, block, region, frame, makeUnpackPlan(block, region, frame, viaTs));
+        const tsPlan = makeUnpackPlan(block, region, frame, viaTs);
+        tsPlan.words[1] = block.y0;
+        tsPlan.words[2] = block.heightPx;
+        unpackBlockTs(raw, tsPlan);
         const viaNative = planesFor(block, frame, wanted);
         const plan = makeUnpackPlan(block, region, frame, viaNative);
         plan.words[1] = block.y0;

@@ -1,8 +1,8 @@
 // A band's decode runs the code its worker compiled in its warm-up: what a band brings (boxes structured-cloned from the
-// main thread, names from the header handoff, arrays built for it) reaches the hot loops in the shapes the warm-up gave
-// them, so V8 does not throw that code away at the first real band or thumbnail ("wrong map"), once per worker. Watched
-// from outside, in a real `exrview bench` with V8's deopt trace, without the native kernels (whose unpack takes the
-// boxes as numbers): the TypeScript unpack is then the hot loop.
+// main thread, names from the header handoff, arrays built for it) never reaches the hot loops in a shape the warm-up
+// did not give them (the unpack reads its plan as numbers; the names arrive interned), so V8 does not throw that code
+// away at the first real band or thumbnail ("wrong map"), once per worker. Watched from outside, in a real
+// `exrview bench` with V8's deopt trace, without the native kernels: the TypeScript unpack is then the hot loop.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
