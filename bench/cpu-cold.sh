@@ -50,6 +50,9 @@ export PATH=/tmp/n:$PATH
 D=/tmp/set40; mkdir -p $D
 for i in $(seq 1 10); do for f in .cpu/set/*.exr; do cp "$f" "$D/$(basename "$f" .exr)_$i.exr"; done; done
 cat $D/*.exr > /dev/null
+# the host's facts: what differs between lent machines (kernel, transparent huge pages, CPU)
+printf '{"host":{"kernel":"%s","thp":"%s","defrag":"%s","cpu":"%s"}}\n' "$(uname -r)" "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)" \
+  "$(cat /sys/kernel/mm/transparent_hugepage/defrag 2>/dev/null)" "$(lscpu | sed -n 's/^Model name: *//p')"
 # SETS="all dwaa piz ..." also times each compression's 10 files alone (a folder of links)
 for k in ${SETS:-all}; do [ "$k" = all ] || { mkdir -p /tmp/set40-$k; ln -sf $D/*_${k}_*.exr /tmp/set40-$k/; }; done
 CORES=${CORES:-16 2}; ROUNDS=${ROUNDS:-3}
@@ -64,6 +67,8 @@ run_variant() { # $1 variant, $2 cores, $3 set
     cold-sparkplug) $pin node --always-sparkplug bin/exrview.mjs bench $D --json --no-warmup ;;
     cold-rounds20) EXRVIEW_WARM_UP_ROUNDS=20 $pin node bin/exrview.mjs bench $D --json --no-warmup ;;
     cold-planes) EXRVIEW_BENCH_PREFAULT_PLANES=8 $pin node bin/exrview.mjs bench $D --json --no-warmup ;;
+    cold-nohuge) EXRVIEW_HUGE_PAGES=0 $pin node bin/exrview.mjs bench $D --json --no-warmup ;;
+    warm-nohuge) EXRVIEW_HUGE_PAGES=0 $pin node bin/exrview.mjs bench $D --json ;;
   esac
 }
 for set in ${SETS:-all}; do for c in $CORES; do for r in $(seq 1 "$ROUNDS"); do

@@ -17,11 +17,10 @@ import { nativeKernels } from '../../exr/compression/native.js';
  * depends on the machine: on the lent 16-core VM a cold bench ran faster advised (16 cores 215.8 against 230.3 ms, 8
  * cores 391.3 against 405.9, medians of 4), on the 2-core VM slower and erratically (8 ZIP files, cold: 602-790 against
  * 577-658 ms; the kernel's time 2-3x). A small probe at start-up (8 MB each way) did not tell the two apart, so the
- * advice stays on. Warm runs, whose buffers are reused, did not differ.
+ * advice stays on. Warm runs, whose buffers are reused, did not differ. EXRVIEW_HUGE_PAGES=0 turns it off (for comparing).
  */
-export const hugePageAdvice: ((buffer: SharedArrayBuffer) => void) | undefined = nativeKernels
-  ? (buffer) => void nativeKernels!.adviseHugePages(new Uint8Array(buffer))
-  : undefined;
+export const hugePageAdvice: ((buffer: SharedArrayBuffer) => void) | undefined =
+  nativeKernels && process.env.EXRVIEW_HUGE_PAGES !== '0' ? (buffer) => void nativeKernels!.adviseHugePages(new Uint8Array(buffer)) : undefined;
 
 export interface PlaneMemoryOptions {
   /** Most bytes of free buffers kept for reuse. */
