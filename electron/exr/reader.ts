@@ -5,7 +5,7 @@ import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type C
 import { decompressInto, decompressTransient } from './compression/index.js';
 import { nativeKernels } from './compression/native.js';
 import { aborted, asExrError, ExrError, invalid, unsupported } from './errors.js';
-import { parseRawHeaders, TruncatedPrefixError, type RawHeaders, type VersionFlags } from './header.js';
+import { headersFromPrefix, type RawHeaders, type VersionFlags } from './header.js';
 import { buildParts, DEFAULT_LIMITS, findLevel, type Level, type PartInfo, type ReadLimits } from './part.js';
 import { floorMod, sampleCount } from './sampling.js';
 import type { ByteSource } from './source.js';
@@ -76,11 +76,6 @@ export interface OpenOptions {
   limits?: ReadLimits;
 }
 
-/**
- * The first read of a file, grown 4x while the headers run past it. Renders' headers are a few KB (a 23-channel
- * one 1.5 KB); a larger first read is a fresh allocation every open, which costs more in page faults than it reads.
- */
-const FIRST_READ_BYTES = 32 * 1024;
 /** Chunks closer than this are read in one go; spans are capped so one read never holds a whole huge file. */
 const MAX_GAP_BYTES = 256 * 1024;
 const MAX_SPAN_BYTES = 64 * 1024 * 1024;
@@ -100,19 +95,14 @@ export interface ParsedFile {
  * headers run on) and the tables where they are not among them. Errors are the parse's own (open() words them).
  */
 export function parseFile(source: ByteSource, limits: ReadLimits = DEFAULT_LIMITS): ParsedFile {
-  let prefixBytes = Math.min(FIRST_READ_BYTES, source.sizeBytes);
-  for (;;) {
-    try {
-      // the parse copies what it keeps, so the prefix may be in the thread's reused buffer (no fresh pages per open);
-      // it usually holds the offset tables too (one read per open)
-      const prefix = source.readAtTransient ? source.readAtTransient(0, prefixBytes) : source.readAt(0, prefixBytes);
-      const raw = parseRawHeaders(prefix, source.sizeBytes);
-      return withTables(source, raw, buildParts(raw, source.sizeBytes, limits), prefix);
-    } catch (error) {
-      if (!(error instanceof TruncatedPrefixError)) throw error;
-      prefixBytes = Math.min(prefixBytes * 4, source.sizeBytes);
-    }
-  }
+  const reads = headersFromPrefix(source.sizeBytes);
+  // the parse copies what it keeps, so the prefix may be in the thread's reused buffer (no fresh pages per open); it
+  // usually holds the offset tables too (one read per open)
+  const read = (byteLength: number) => (source.readAtTransient ? source.readAtTransient(0, byteLength) : source.readAt(0, byteLength));
+  let step = reads.next();
+  while (!step.done) step = reads.next(read(step.value));
+  const { raw, prefix } = step.value;
+  return withTables(source, raw, buildParts(raw, source.sizeBytes, limits), prefix);
 }
 
 /** The rest of an open once the headers are parsed: the offset tables (from `prefix` where they lie in it) and the chunk ends. */

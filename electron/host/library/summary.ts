@@ -2,7 +2,7 @@
 
 import { open } from 'node:fs/promises';
 import { ExrError, type PartInfo } from '../../exr/index.js';
-import { parseRawHeaders, TruncatedPrefixError } from '../../exr/header.js';
+import { headersFromPrefix } from '../../exr/header.js';
 import { buildParts } from '../../exr/part.js';
 import { minChunkHeaderBytes } from '../../exr/chunks.js';
 import { withTables, type ParsedFile } from '../../exr/reader.js';
@@ -10,12 +10,6 @@ import { prefixSource } from '../../exr/source.js';
 import { makeHandoff, type HeaderHandoff } from '../decode/header-handoff.js';
 import type { FileSummary, LayerSummary, PartSummary } from '../api.js';
 import { partLayers } from '../../exr/layers.js';
-
-/**
- * Most headers, with their offset tables, fit in this (a 4K scanline render's are 2-3 KB); a file with a big preview
- * or many parts is read further only when needed. A larger first read is fresh memory for every file of a folder.
- */
-const FIRST_READ_BYTES = 32 * 1024;
 
 /** Offset tables further into the file than this are left to the workers to read (a huge tiled pyramid's). */
 const MAX_TABLES_END_BYTE = 16 << 20;
@@ -32,7 +26,7 @@ interface OpenFile {
   read(byteOffset: number, byteLength: number): Promise<Uint8Array>;
 }
 
-/** Reads the header (256 KB first, more only if the header runs on), the offset tables and the last chunk's header. */
+/** Reads the header (FIRST_HEADER_READ_BYTES first, more only if it runs on), the offset tables and the last chunk's header. */
 export async function readSummary(path: string): Promise<SummaryResult> {
   return withFile(path, async (file, identity) => {
     const stat = { sizeBytes: identity.sizeBytes, mtimeMs: identity.mtimeMs };
@@ -105,19 +99,11 @@ interface HeaderRead {
 
 /** The headers; with `withOffsetTables`, also the tables parsed as a reader's open parses them (`parsed`). */
 async function readParts(file: OpenFile, withOffsetTables = true): Promise<HeaderRead> {
-  let prefixBytes = Math.min(FIRST_READ_BYTES, file.sizeBytes);
-  let prefix = await file.read(0, prefixBytes);
-  let raw;
-  for (;;) {
-    try {
-      raw = parseRawHeaders(prefix, file.sizeBytes);
-      break;
-    } catch (error) {
-      if (!(error instanceof TruncatedPrefixError)) throw error;
-      prefixBytes = Math.min(prefixBytes * 4, file.sizeBytes);
-      prefix = await file.read(0, prefixBytes);
-    }
-  }
+  const reads = headersFromPrefix(file.sizeBytes);
+  let step = reads.next();
+  while (!step.done) step = reads.next(await file.read(0, step.value));
+  const { raw } = step.value;
+  let { prefix } = step.value;
   const parts = buildParts(raw, file.sizeBytes);
   const read: HeaderRead = { parts, prefix, headerEndByte: raw.headerEndByte, multipart: raw.flags.multipart, parsed: null };
   const tablesEnd = raw.headerEndByte + parts.reduce((sum, p) => sum + p.chunkCount, 0) * 8;
