@@ -52,6 +52,17 @@ describe('nativeLayout', () => {
     expect(nativeLayout({ ...block, channels: second })).toBe(nativeLayout({ ...block, channels: first }));
   });
 
+  it("shares one layout between a tiled part's columns unless a channel is subsampled across", () => {
+    const full = [channel('R', 'half'), channel('Z', 'float')];
+    const tile = (x0: number, channels: Channel[]) => nativeLayout({ channels, x0, y0: 0, widthPx: 128, heightPx: 128 });
+    expect(tile(128, full)).toBe(tile(0, full));
+    expect(tile(3840, full)).toBe(tile(0, full));
+    const subsampled = [channel('Y', 'half'), channel('RY', 'half', 3, 1)];
+    // 128 columns from x = 0 hold 43 samples a third; from x = 1, 42
+    expect([...tile(1, subsampled)]).not.toEqual([...tile(0, subsampled)]);
+    expect([...tile(1, subsampled)]).toEqual(layoutByDefinition({ channels: subsampled, x0: 1, y0: 0, widthPx: 128, heightPx: 128 }));
+  });
+
   it('tells apart channel lists that differ in type, sampling or pLinear', () => {
     const base = [channel('R', 'half'), channel('Z', 'float')];
     const block = { x0: 0, y0: 0, widthPx: 64, heightPx: 4 };

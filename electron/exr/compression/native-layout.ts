@@ -40,9 +40,12 @@ function shapesFor(channels: readonly Channel[]): Map<string, Int32Array> {
 /** The layout of `block` for the native kernels (shared between calls: do not modify). */
 export function nativeLayout(block: BlockLayout): Int32Array {
   const shapes = shapesFor(block.channels);
-  // Which lines carry which channel depends on y0 only when a channel is subsampled vertically.
+  // Which lines carry which channel depends on y0 only when a channel is subsampled vertically, and a line's samples on
+  // x0 only when one is subsampled horizontally: a tiled part's tiles are then one or two shapes, not one per column
+  // (built per column, buildLayout ran often enough to be compiled mid-decode in each worker, 8-9 ms twice a worker)
+  const xDependent = block.channels.some((c) => c.xSampling !== 1);
   const yDependent = block.channels.some((c) => c.ySampling !== 1);
-  const key = `${block.x0}:${yDependent ? block.y0 : ''}:${block.widthPx}:${block.heightPx}`;
+  const key = `${xDependent ? block.x0 : ''}:${yDependent ? block.y0 : ''}:${block.widthPx}:${block.heightPx}`;
   let layout = shapes.get(key);
   if (!layout) {
     if (shapes.size >= MAX_SHAPES_PER_CHANNEL_LIST) shapes.clear();
