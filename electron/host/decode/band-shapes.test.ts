@@ -2,7 +2,8 @@
 // main thread, names from the header handoff, arrays built for it) never reaches the hot loops in a shape the warm-up
 // did not give them (the unpack reads its plan as numbers; the names arrive interned), so V8 does not throw that code
 // away at the first real band or thumbnail ("wrong map"), once per worker. Watched from outside, in a real
-// `exrview bench` with V8's deopt trace, without the native kernels: the TypeScript unpack is then the hot loop.
+// `exrview bench` with V8's deopt trace, without the native kernels: the TypeScript unpack is then the hot loop. And the
+// reader's per-chunk loop is compiled in the warm-up (its tall image), not in the middle of a cold run's first bands.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,5 +34,23 @@ describe('band decode after the warm-up', () => {
     const mismatch = /bailout \(kind: [^,]+, reason: (wrong map|wrong instance type|lost precision)\).*<JSFunction (unpackBlock|unpackBlockTs|binWholeLines) /;
     const thrownAway = lines.slice(firstPass).filter((l) => mismatch.test(l));
     expect(thrownAway).toEqual([]);
+  });
+
+  it("compiles the reader's chunk loop in the warm-up, not in a worker's first bands", () => {
+    // a cold run (no untimed pass), with the kernels as they load: the first pass is what a fresh process gets, and a
+    // compile in it is one on the worker's own thread (worker-process.ts), a stall in the middle of a band
+    const r = spawnSync(process.execPath, ['--trace-opt', bin, 'bench', dir.path, '--json', '--no-warmup'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      maxBuffer: 256 << 20,
+      env: { ...process.env, EXRVIEW_BENCH_PASS_MARKS: '1' },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    const firstPass = lines.findIndex((l) => l.startsWith('exrview-bench-pass start decode-1'));
+    expect(firstPass).toBeGreaterThanOrEqual(0);
+    const compiled = /completed compiling .*<JSFunction forEachChunk /;
+    expect(lines.slice(0, firstPass).some((l) => compiled.test(l))).toBe(true);
+    expect(lines.slice(firstPass).filter((l) => compiled.test(l))).toEqual([]);
   });
 });
