@@ -39,7 +39,7 @@ describe('band decode after the warm-up', () => {
   it("compiles the reader's chunk loop in the warm-up, not in a worker's first bands", () => {
     // a cold run (no untimed pass), with the kernels as they load: the first pass is what a fresh process gets, and a
     // compile in it is one on the worker's own thread (worker-process.ts), a stall in the middle of a band
-    const r = spawnSync(process.execPath, ['--trace-opt', bin, 'bench', dir.path, '--json', '--no-warmup'], {
+    const r = spawnSync(process.execPath, ['--trace-opt', '--trace-deopt', bin, 'bench', dir.path, '--json', '--no-warmup'], {
       encoding: 'utf8',
       timeout: 120_000,
       maxBuffer: 256 << 20,
@@ -52,5 +52,8 @@ describe('band decode after the warm-up', () => {
     const compiled = /completed compiling .*<JSFunction forEachChunk /;
     expect(lines.slice(0, firstPass).some((l) => compiled.test(l))).toBe(true);
     expect(lines.slice(firstPass).filter((l) => compiled.test(l))).toEqual([]);
+    // nor thrown away before it by the first real bands (warm-up-jobs.ts' own, here; a `thumbs` run's first thumbnails)
+    // for a source or signal of another shape than the warm-up's: the timed pass would then run it unoptimised
+    expect(lines.filter((l) => /bailout \(kind: [^,]+, reason: wrong map\).*<JSFunction forEachChunk /.test(l))).toEqual([]);
   });
 });

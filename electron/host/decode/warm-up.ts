@@ -10,7 +10,11 @@
 
 import { reserveTransientChunks } from '../../exr/compression/index.js';
 import { reserveTransientReads } from '../../exr/file-source.js';
-import { ExrReader, memorySource } from '../../exr/index.js';
+import { ExrReader, memorySource, openFileSource, type ByteSource } from '../../exr/index.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { flagSignal } from './flag-signal.js';
 import { writeExr } from '../../exr/writer.js';
 import type { Compression } from '../../exr/types.js';
 import { layoutSums } from '../thumbnails/band-sums.js';
@@ -36,7 +40,8 @@ const ROUNDS = Number(process.env.EXRVIEW_WARM_UP_ROUNDS) > 0 ? Number(process.e
  */
 const DWA_ROUNDS_FACTOR = 4;
 
-const NOT_ABORTED = { aborted: false };
+/** Never set: a signal of the shape a task's is (flag-signal.ts). */
+const NOT_ABORTED = flagSignal(new Int32Array(new SharedArrayBuffer(4)));
 
 /**
  * A thumbnail of the whole image as one band task makes it: summed into its slot, then finished in place. 128x32 (2x2
@@ -105,32 +110,60 @@ export function warmUpCodec(): void {
     ...warmUpImages().map(({ compression, bytes }) => ({ bytes, rounds: compression === 'dwaa' ? ROUNDS * DWA_ROUNDS_FACTOR : ROUNDS })),
     { bytes: tallImage(), rounds: 1 },
   ];
-  for (const { bytes, rounds } of images) {
-    const reader = handedOverReader(bytes);
-    const part = reader.part(0);
-    const channels = part.channels.map((c) => c.name);
-    const frame = part.dataWindow;
-    const planes = part.channels.map((c) => planeView(c.pixelType, new SharedArrayBuffer(frameSamples(c, frame) * PIXEL_TYPE_BYTES[c.pixelType]), frameSamples(c, frame)));
-    for (let round = 0; round < rounds; round++) {
-      for (let yMin = frame.yMin; yMin <= frame.yMax; yMin += BAND_ROWS) {
-        const region = { xMin: frame.xMin, xMax: frame.xMax, yMin, yMax: Math.min(frame.yMax, yMin + BAND_ROWS - 1) };
-        reader.decode({ part: 0, lx: 0, ly: 0, region, into: { frame, planes }, signal: NOT_ABORTED });
+  const dir = warmUpDir();
+  try {
+    images.forEach(({ bytes, rounds }, index) => {
+      const { reader, close } = handedOverReader(bytes, dir, String(index));
+      try {
+        const part = reader.part(0);
+        const channels = part.channels.map((c) => c.name);
+        const frame = part.dataWindow;
+        const planes = part.channels.map((c) => planeView(c.pixelType, new SharedArrayBuffer(frameSamples(c, frame) * PIXEL_TYPE_BYTES[c.pixelType]), frameSamples(c, frame)));
+        for (let round = 0; round < rounds; round++) {
+          for (let yMin = frame.yMin; yMin <= frame.yMax; yMin += BAND_ROWS) {
+            const region = { xMin: frame.xMin, xMax: frame.xMax, yMin, yMax: Math.min(frame.yMax, yMin + BAND_ROWS - 1) };
+            reader.decode({ part: 0, lx: 0, ly: 0, region, into: { frame, planes }, signal: NOT_ABORTED });
+          }
+          sumThumbnailBins(reader, channels);
+        }
+      } finally {
+        close();
       }
-      sumThumbnailBins(reader, channels);
-    }
+    });
+  } finally {
+    if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /**
- * A reader over the image as a band's is made: from the main thread's parse handed over (header-handoff.ts). Its
- * objects then have the shapes a band's have (a deserialized object's, not the parser's), and the decode code compiled
- * here is the code the bands run: warmed on the parser's objects, it was thrown away and compiled again at the first
- * real bands (V8's "wrong map" deoptimisations of chunkPlace, uncompressedBytes and the binning loops, every worker).
+ * A reader over the image as a band's is made: over a file (a source of the shape a band's reader reads through), from
+ * the main thread's parse handed over (header-handoff.ts). Its objects then have the shapes a band's have (a deserialized
+ * object's, not the parser's), and the decode code compiled here is the code the bands run: warmed on the parser's
+ * objects, it was thrown away and compiled again at the first real bands (V8's "wrong map" deoptimisations of
+ * chunkPlace, uncompressedBytes and the binning loops, every worker); warmed on an in-memory source, the reader's chunk
+ * loop was (at its first read from a file). In memory only where no temporary file can be written.
  */
-function handedOverReader(bytes: Uint8Array): ExrReader {
-  const source = memorySource(bytes);
-  const identity = { sizeBytes: bytes.length, mtimeMs: 0, inode: 0 };
-  return ExrReader.fromParsed(source, takeHandoff(makeHandoff(identity, ExrReader.open(source).parsed), identity)!);
+function handedOverReader(bytes: Uint8Array, dir: string | null, name: string): { reader: ExrReader; close(): void } {
+  let source: ByteSource & { close?(): void } = memorySource(bytes);
+  let identity = { sizeBytes: bytes.length, mtimeMs: 0, inode: 0 };
+  if (dir) {
+    const path = join(dir, `${name}.exr`);
+    writeFileSync(path, bytes);
+    const file = openFileSource(path);
+    source = file;
+    identity = { sizeBytes: file.sizeBytes, ...file.identity };
+  }
+  const reader = ExrReader.fromParsed(source, takeHandoff(makeHandoff(identity, ExrReader.open(source).parsed), identity)!);
+  return { reader, close: () => source.close?.() };
+}
+
+/** A temporary folder for the warm-up's files, or null where none can be made (the warm-up then reads from memory). */
+function warmUpDir(): string | null {
+  try {
+    return mkdtempSync(join(tmpdir(), 'exrview-warm-up-'));
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { TASK_HANDLERS } from './tasks.js';
 import { GATE, type TaskReply, type TaskRequest } from './messages.js';
 import { warmUpDecoder } from './warm-up.js';
 import { detachOnce } from './detach-protector.js';
+import { flagSignal } from './flag-signal.js';
 
 const data = workerData as { warmUp?: boolean; gates: SharedArrayBuffer };
 const gates = new Int32Array(data.gates);
@@ -45,11 +46,7 @@ async function run(request: TaskRequest): Promise<{ reply: TaskReply; transfer: 
   const t0 = performance.now();
   const startedAtMs = performance.timeOrigin + t0;
   const abortFlag = new Int32Array(request.abortFlag);
-  const signal = {
-    get aborted() {
-      return Atomics.load(abortFlag, 0) !== 0;
-    },
-  };
+  const signal = flagSignal(abortFlag);
   try {
     const handler = TASK_HANDLERS[request.kind];
     if (!handler) throw new ExrError('unsupported', `unknown task kind "${request.kind}"`);
