@@ -94,7 +94,10 @@ const BAND_ROWS = 32;
 /**
  * One more image, tall and narrow, of one-line chunks, decoded once: the reader's chunk loop and its callbacks run per
  * chunk, and a real band has hundreds of chunks where the small images have a few. Without it they were compiled in
- * each worker's first real bands (2 workers, cold bench: 20-35 ms a worker); with it, 2,048 chunks for 48 KB of samples.
+ * each worker's first real bands (2 workers, cold bench: 20-35 ms a worker); with it, 1,024 chunks for 48 KB of samples
+ * (+30 ms of warm-up a worker on the 2-core machine). Not made into a thumbnail: the thumbnail code compiled on an
+ * image narrower than its thumbnail would meet the other branch in a real one (`thumbs` on 16 cores, A/B interleaved:
+ * no slower without it, 239 against 244 ms median).
  */
 const TALL_HEIGHT_PX = 1024;
 function tallImage(): Uint8Array {
@@ -104,15 +107,15 @@ function tallImage(): Uint8Array {
   return writeExr([{ compression: 'none', dataWindow: { xMin: 0, yMin: 0, xMax: widthPx - 1, yMax: TALL_HEIGHT_PX - 1 }, channels }]);
 }
 
-/** Decodes each warm-up image ROUNDS times (the tall one once), in bands into shared planes, and sums it into thumbnail bins; throws what the codec throws. */
+/** Decodes each warm-up image ROUNDS times (the tall one once), in bands into shared planes, and sums it into thumbnail bins (not the tall one); throws what the codec throws. */
 export function warmUpCodec(): void {
   const images = [
-    ...warmUpImages().map(({ compression, bytes }) => ({ bytes, rounds: compression === 'dwaa' ? ROUNDS * DWA_ROUNDS_FACTOR : ROUNDS })),
-    { bytes: tallImage(), rounds: 1 },
+    ...warmUpImages().map(({ compression, bytes }) => ({ bytes, rounds: compression === 'dwaa' ? ROUNDS * DWA_ROUNDS_FACTOR : ROUNDS, thumbnail: true })),
+    { bytes: tallImage(), rounds: 1, thumbnail: false },
   ];
   const dir = warmUpDir();
   try {
-    images.forEach(({ bytes, rounds }, index) => {
+    images.forEach(({ bytes, rounds, thumbnail }, index) => {
       const { reader, close } = handedOverReader(bytes, dir, String(index));
       try {
         const part = reader.part(0);
@@ -124,7 +127,7 @@ export function warmUpCodec(): void {
             const region = { xMin: frame.xMin, xMax: frame.xMax, yMin, yMax: Math.min(frame.yMax, yMin + BAND_ROWS - 1) };
             reader.decode({ part: 0, lx: 0, ly: 0, region, into: { frame, planes }, signal: NOT_ABORTED });
           }
-          sumThumbnailBins(reader, channels);
+          if (thumbnail) sumThumbnailBins(reader, channels);
         }
       } finally {
         close();
