@@ -95,9 +95,9 @@ const BAND_ROWS = 32;
  * One more image, tall and narrow, of one-line chunks, decoded once: the reader's chunk loop and its callbacks run per
  * chunk, and a real band has hundreds of chunks where the small images have a few. Without it they were compiled in
  * each worker's first real bands (2 workers, cold bench: 20-35 ms a worker); with it, 1,024 chunks for 48 KB of samples
- * (+30 ms of warm-up a worker on the 2-core machine). Not made into a thumbnail: the thumbnail code compiled on an
- * image narrower than its thumbnail would meet the other branch in a real one (`thumbs` on 16 cores, A/B interleaved:
- * no slower without it, 239 against 244 ms median).
+ * (with its thumbnail, +30 ms of warm-up a worker on the 2-core machine). Not made into a thumbnail: that compiled the
+ * thumbnail code on an image narrower than its thumbnail and bought nothing measurable (`thumbs` on 16 cores, A/B
+ * interleaved, 8 rounds: 239 ms median without it, 244 with it, 240 before the tall image).
  */
 const TALL_HEIGHT_PX = 1024;
 function tallImage(): Uint8Array {
