@@ -39,6 +39,15 @@
 # warm (medians of the ratios) 0.74 and 0.968 on one (its cold passes spent 700-900 ms more in decompression, summed
 # over workers), 0.956 and 0.968 on the other. A/B on one host (16 cores, 4 rounds, medians) against 9d8e661: cold
 # 276.7 -> 250.4 ms, warm 260.3 -> 237.3 ms. Cold runs still make 28-36 plane buffers at 16 cores (warm 0-8).
+# At 1d08719/3930dcb (the worker warm-up decodes in bands, through a file source, and a tall image of one-line chunks:
+# the reader's chunk loop is compiled there, not in the first real bands, and no longer thrown away by them), A/B
+# against 899e9cd on one H100 host (4 rounds interleaved, medians): 16 cores cold 217.3 -> 208.3 ms, warm 194.9 ->
+# 193.2 (cold over warm 0.897 -> 0.928); 8 cores 0.965 -> 1.004. At 3930dcb, VARIANTS="cold warm" CORES="16 8" ROUNDS=5
+# on an H100 host: cold over warm (medians of the per-round ratios) 0.944 at 16 cores (0.89-1.00), 0.96 at 8
+# (0.89-0.99); cold 2.09-2.26x OpenEXR at 16 cores. What is left is fresh plane memory: cold runs make 32-36 plane
+# buffers at 16 cores (warm 0-8), unpack +80-150 ms and system time +100-200 ms summed over workers; without the
+# huge-page advice (variants cold-nohuge, warm-nohuge) the same (0.945 against 0.910, 3 rounds). Hosts also slow down
+# mid-run: one round's decompression summed over workers took 4.6 s against 2.7 (the 0.74 above was such a host).
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),

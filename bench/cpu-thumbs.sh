@@ -23,6 +23,10 @@
 # 40 files, 8 rounds, two runs on one H200 host: 0.939x and 0.936x, one on an H100 host: 0.918x; bench's own thumbnail
 # pass 0.86-0.88x its decode (was 0.93-0.99).
 # At eccbbf5 (a worker's header open does less), ROUNDS=8 on an H100 host: 0.952x (cold decode 254.3 ms, thumbs 242 ms).
+# At 637fbd8 (the worker warm-up reworked for the cold decode, which got ~4% faster), .thumbkit A/B interleaved, 8
+# rounds, one H100 host, thumbs over the cold decode (medians of the per-round ratios): 899e9cd 0.988, 3930dcb 1.0,
+# 637fbd8 0.981 (per-round 0.90-1.04); on another host 899e9cd 0.993 against 3930dcb 1.039. This script: 1.074x at
+# 3930dcb (5 rounds), 0.857x at 637fbd8 on a host whose cold decodes ranged 249-356 ms (8 rounds).
 # Hosts differ by ~10% from run to run: a slow run here was every worker slowed at once with no kernel wait (sampled
 # with bench/thread-states.c), so compare builds only interleaved on one machine.
 set -u
