@@ -1,5 +1,5 @@
 // The warm-ups (the workers' codecs, the main thread's jobs) decode what they should without throwing; their speed-up is a benchmark figure.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,22 @@ describe('warmUpDecoder', () => {
     const ms = warmUpDecoder();
     expect(ms).toBeGreaterThan(0);
     expect(Number.isFinite(ms)).toBe(true);
+  });
+
+  it('reads its images from temporary files it removes, and from memory where none can be written', () => {
+    const before = process.env.TMPDIR;
+    const dir = mkdtempSync(join(tmpdir(), 'exrview-warm-up-test-'));
+    try {
+      process.env.TMPDIR = dir;
+      expect(() => warmUpCodec()).not.toThrow();
+      expect(readdirSync(dir)).toEqual([]);
+      process.env.TMPDIR = join(dir, 'missing');
+      expect(() => warmUpCodec()).not.toThrow();
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,5 +1,6 @@
-// Warms a fresh decode worker: small in-memory images in each compression the writer makes, decoded a few times and
-// summed into thumbnail bins (the thumbnail path's own chunk reading and box filter).
+// Warms a fresh decode worker: small images in each compression the writer makes, written to temporary files, decoded
+// a few times in bands as band tasks decode, and summed into thumbnail bins (the thumbnail path's own chunk reading and
+// box filter).
 //
 // A fresh worker runs the codec's TypeScript (reader, unpackers, predictors) in V8's interpreter until the JIT has
 // compiled it; on the first folder of a session that cost as much again as the decoding (16 workers on the lent
@@ -8,12 +9,12 @@
 // not write DWA); B44 and the lossless codecs run in the native kernels where those loaded; HTJ2K's WebAssembly is left
 // to load on first use rather than in every worker of every session.
 
-import { reserveTransientChunks } from '../../exr/compression/index.js';
-import { reserveTransientReads } from '../../exr/file-source.js';
-import { ExrReader, memorySource, openFileSource, type ByteSource } from '../../exr/index.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { reserveTransientChunks } from '../../exr/compression/index.js';
+import { reserveTransientReads } from '../../exr/file-source.js';
+import { ExrReader, memorySource, openFileSource, type ByteSource } from '../../exr/index.js';
 import { flagSignal } from './flag-signal.js';
 import { writeExr } from '../../exr/writer.js';
 import type { Compression } from '../../exr/types.js';
@@ -150,11 +151,15 @@ function handedOverReader(bytes: Uint8Array, dir: string | null, name: string): 
   let source: ByteSource & { close?(): void } = memorySource(bytes);
   let identity = { sizeBytes: bytes.length, mtimeMs: 0, inode: 0 };
   if (dir) {
-    const path = join(dir, `${name}.exr`);
-    writeFileSync(path, bytes);
-    const file = openFileSource(path);
-    source = file;
-    identity = { sizeBytes: file.sizeBytes, ...file.identity };
+    try {
+      const path = join(dir, `${name}.exr`);
+      writeFileSync(path, bytes);
+      const file = openFileSource(path);
+      source = file;
+      identity = { sizeBytes: file.sizeBytes, ...file.identity };
+    } catch {
+      // a full disk: this image from memory, as without a folder
+    }
   }
   const reader = ExrReader.fromParsed(source, takeHandoff(makeHandoff(identity, ExrReader.open(source).parsed), identity)!);
   return { reader, close: () => source.close?.() };
