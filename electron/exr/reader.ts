@@ -392,6 +392,9 @@ interface UnpackPlan {
 }
 
 const PLAN_HEAD_WORDS = 6;
+const PLAN_CHANNEL_COUNT = 0;
+const PLAN_Y0 = 1;
+const PLAN_ROWS = 2;
 const PLAN_REGION_Y_MIN = 3;
 const PLAN_REGION_Y_MAX = 4;
 const PLAN_FRAME_Y_MIN = 5;
@@ -437,8 +440,8 @@ const unpackRows = nativeKernels?.unpackRows;
 
 /** Copies the part of a decompressed block that lies in the plan's region into the channel planes, laid out over its frame. */
 function unpackBlock(raw: Uint8Array, block: BlockLayout, plan: UnpackPlan): void {
-  plan.words[1] = block.y0;
-  plan.words[2] = block.heightPx;
+  plan.words[PLAN_Y0] = block.y0;
+  plan.words[PLAN_ROWS] = block.heightPx;
   if (unpackRows) unpackRows(raw, plan.words, plan.views);
   else unpackBlockTs(raw, plan);
 }
@@ -446,9 +449,9 @@ function unpackBlock(raw: Uint8Array, block: BlockLayout, plan: UnpackPlan): voi
 /** unpackBlock in TypeScript, for the block whose y0 and rows are in the plan: the fallback without the native kernels, and their oracle in tests. */
 export function unpackBlockTs(raw: Uint8Array, plan: UnpackPlan): void {
   const { words, views } = plan;
-  const count = words[0]!;
-  const y0 = words[1]!;
-  const y1 = y0 + words[2]! - 1;
+  const count = words[PLAN_CHANNEL_COUNT]!;
+  const y0 = words[PLAN_Y0]!;
+  const y1 = y0 + words[PLAN_ROWS]! - 1;
   const regionYMin = words[PLAN_REGION_Y_MIN]!;
   const regionYMax = words[PLAN_REGION_Y_MAX]!;
   const frameYMin = words[PLAN_FRAME_Y_MIN]!;
