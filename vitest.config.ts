@@ -1,6 +1,7 @@
 // Unit tests sit beside the code (*.test.ts); e2e tests run under Playwright (scripts/e2e.mjs).
-// Two projects: every test with the native kernels on (where they were built), and the codec's
-// conformance tests (and the thumbnails' output) again with EXRVIEW_NATIVE=0, so that the fallbacks stay checked too.
+// Projects: every test with the native kernels on (where they were built); the codec's conformance tests (and the
+// thumbnails' output) again with EXRVIEW_NATIVE=0, so that the fallbacks stay checked too; and the native kernels'
+// comparisons with the vector units capped (EXRVIEW_NATIVE_VECTORS).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { wgslText } from './vite.config.js';
@@ -22,6 +23,10 @@ const CODEC_CONFORMANCE = [
   'electron/host/thumbnails/on-pool.test.ts',
   'electron/host/thumbnails/bins.test.ts',
 ];
+
+/** The native kernels against their TypeScript oracles: run again with the CPU's vector units capped (AVX2; none), so
+ * that the narrower kernels a user's CPU may pick stay checked on a machine that has wider ones. */
+const NATIVE_AGAINST_TYPESCRIPT = ['electron/exr/compression/native-codecs.test.ts', 'electron/host/thumbnails/bins.test.ts', 'electron/host/thumbnails/compose.test.ts'];
 
 /** Outside the codec, what the kernels do for the thumbnails' output (PNGs in the workers) and its fallback (sharp). */
 const OUTPUT_FALLBACKS = ['electron/host/export/png-native.test.ts', 'electron/cli/thumbs-output.test.ts'];
@@ -53,6 +58,10 @@ export default defineConfig({
           env: { EXRVIEW_NATIVE: '0' },
         },
       },
+      ...(['avx2', 'none'] as const).map((cap) => ({
+        extends: true as const,
+        test: { name: `native-${cap}`, include: NATIVE_AGAINST_TYPESCRIPT, env: { EXRVIEW_NATIVE_VECTORS: cap } },
+      })),
     ],
   },
 });

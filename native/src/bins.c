@@ -96,6 +96,36 @@ __attribute__((target("avx2"))) static void columns_by_gather(const uint16_t *fi
 }
 #undef GATHER_EIGHT
 
+/** Sixteen columns of columns_by_gather_512: a line's codes widened, their values gathered, added in float64. */
+#define GATHER_SIXTEEN(codes16, lo, hi)                                                                           \
+  do {                                                                                                            \
+    const __m512 f_ = _mm512_i32gather_ps(_mm512_cvtepu16_epi32(codes16), table, 4);                             \
+    lo = _mm512_add_pd(lo, _mm512_cvtps_pd(_mm512_castps512_ps256(f_)));                                          \
+    hi = _mm512_add_pd(hi, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f_), 1)))); \
+  } while (0)
+
+/** columns_by_gather with AVX-512's sixteen-wide gathers, thirty-two columns at a time, the rest by columns_by_gather:
+ * 0.42 -> 0.38 ns a sample from a 65,536-entry table, 0.25 -> 0.19 from a 4,000-entry one (2-core VM's Xeon). GCC's
+ * AVX-512 gathers start from a zeroed register, so they need no asm to break a chain (see gather_eight). */
+__attribute__((target("avx512f,avx512bw,avx2"))) static void columns_by_gather_512(const uint16_t *first, int64_t stride, int64_t lineCount, int64_t n, const float *table, double *col) {
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m512d a = _mm512_setzero_pd(), b = _mm512_setzero_pd(), c = _mm512_setzero_pd(), d = _mm512_setzero_pd();
+    const uint16_t *p = first + i;
+    for (int64_t l = 0; l < lineCount; l++, p += stride) {
+      const __m512i codes = _mm512_loadu_si512((const void *)p);
+      GATHER_SIXTEEN(_mm512_castsi512_si256(codes), a, b);
+      GATHER_SIXTEEN(_mm512_extracti64x4_epi64(codes, 1), c, d);
+    }
+    _mm512_storeu_pd(col + i, a);
+    _mm512_storeu_pd(col + i + 8, b);
+    _mm512_storeu_pd(col + i + 16, c);
+    _mm512_storeu_pd(col + i + 24, d);
+  }
+  if (i < n) columns_by_gather(first + i, stride, lineCount, n - i, table, col + i);
+}
+#undef GATHER_SIXTEEN
+
 /** Columns [i, i + count) summed through sane_half, one by one: where a NaN or infinity is among them. */
 static void columns_by_sane_half(const uint16_t *first, int64_t stride, int64_t lineCount, int64_t i, int64_t count, double *col) {
   for (int64_t k = i; k < i + count; k++) {
@@ -218,8 +248,55 @@ static int sum_in_order(ExrContext *ctx, const ExrHalfLines *lines, const float 
   return EXR_OK;
 }
 
+#ifdef EXR_X86_VECTORS
+/** Sixteen all-ones words then sixteen zeros: the sixteen from RUN_MASKS + 16 - len keep a run's first len columns. */
+static const int64_t RUN_MASKS[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+
+/** sum_runs with vectors: each run read sixteen columns at a time, the columns past its end masked to zero, so the
+ * runs' varying lengths (a 4K line's 15, an 1,708-pixel crop's 6 and 7) cost no mispredicted loop exits. Those cost
+ * ~10 ns a bin, most of a call that sums a few lines (3.3 of 3.7 us for one 3,840-sample line into 256 bins).
+ * `col` is readable sixteen columns past its end. */
+__attribute__((target("avx2"))) static int sum_runs_avx2(ExrContext *ctx, const ExrHalfLines *lines, const double *col) {
+  const int32_t *binOf = lines->binOf, *runEnd = lines->runEnd;
+  const int64_t firstX = lines->firstX, last = firstX + lines->n;
+  const double *c = col - firstX;
+  int64_t s = firstX;
+  // the next bin is the one after, skipping empty ones (their runs end before s): found from tx, not from binOf[s],
+  // which would make every bin wait for two loads that wait for the bin before
+  int32_t tx = binOf[s];
+  while (s < last) {
+    if (tx < 0 || (uint64_t)tx >= lines->runEndLength || (uint64_t)(lines->rowStart + tx) >= lines->accLength) return exr_fail(ctx, "bin outside the row");
+    const int64_t end = runEnd[tx] < last ? runEnd[tx] : last;
+    if (end <= s) {
+      tx++;
+      continue;
+    }
+    if (binOf[s] != tx) return exr_fail(ctx, "bin map and runs disagree");
+    const double *p = c + s;
+    int64_t left = end - s;
+    __m256d a = _mm256_setzero_pd(), b = _mm256_setzero_pd();
+    for (; left > 16; left -= 16, p += 16) {
+      a = _mm256_add_pd(a, _mm256_add_pd(_mm256_loadu_pd(p), _mm256_loadu_pd(p + 4)));
+      b = _mm256_add_pd(b, _mm256_add_pd(_mm256_loadu_pd(p + 8), _mm256_loadu_pd(p + 12)));
+    }
+    const double *m = (const double *)(RUN_MASKS + 16 - left);
+    a = _mm256_add_pd(a, _mm256_add_pd(_mm256_and_pd(_mm256_loadu_pd(p), _mm256_loadu_pd(m)), _mm256_and_pd(_mm256_loadu_pd(p + 4), _mm256_loadu_pd(m + 4))));
+    b = _mm256_add_pd(b, _mm256_add_pd(_mm256_and_pd(_mm256_loadu_pd(p + 8), _mm256_loadu_pd(m + 8)), _mm256_and_pd(_mm256_loadu_pd(p + 12), _mm256_loadu_pd(m + 12))));
+    const __m256d ab = _mm256_add_pd(a, b);
+    const __m128d half = _mm_add_pd(_mm256_castpd256_pd128(ab), _mm256_extractf128_pd(ab, 1));
+    lines->acc[lines->rowStart + tx] += _mm_cvtsd_f64(_mm_add_sd(half, _mm_unpackhi_pd(half, half)));
+    s = end;
+    tx++;
+  }
+  return EXR_OK;
+}
+#endif
+
 /** Adds each run of the column sums to its bin (four accumulators: the sums are exact in any order). */
 static int sum_runs(ExrContext *ctx, const ExrHalfLines *lines, const double *col) {
+#ifdef EXR_X86_VECTORS
+  if (exr_cpu_vectors() & EXR_CPU_AVX2) return sum_runs_avx2(ctx, lines, col);
+#endif
   const int32_t *binOf = lines->binOf, *runEnd = lines->runEnd;
   const int64_t firstX = lines->firstX, last = firstX + lines->n;
   const double *c = col - firstX;
@@ -249,8 +326,10 @@ int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *
   if ((uint64_t)(firstX + n) > lines->binOfLength) return exr_fail(ctx, "sample columns past the bin map");
   if ((uint64_t)(lines->firstIndex + (lineCount - 1) * stride + n) > lines->samplesLength) return exr_fail(ctx, "lines past the samples");
   if (!anyOrder) return sum_in_order(ctx, lines, table);
-  double *col = exr_scratch(ctx, SCRATCH_COLUMNS, (size_t)n * sizeof(double));
+  // sixteen columns more, zeros, for sum_runs_avx2's loads past the last run
+  double *col = exr_scratch(ctx, SCRATCH_COLUMNS, ((size_t)n + 16) * sizeof(double));
   if (!col) return EXR_FAIL;
+  memset(col + n, 0, 16 * sizeof(double));
   const uint16_t *first = lines->samples + lines->firstIndex;
 #ifdef EXR_X86_VECTORS
   const int vectors = exr_cpu_vectors();
@@ -261,6 +340,10 @@ int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *
   }
   if (halfBits && (vectors & (EXR_CPU_AVX2 | EXR_CPU_F16C)) == (EXR_CPU_AVX2 | EXR_CPU_F16C)) {
     columns_by_f16c(first, stride, lineCount, n, col);
+    return sum_runs(ctx, lines, col);
+  }
+  if (vectors == (EXR_CPU_AVX2 | EXR_CPU_F16C | EXR_CPU_AVX512)) {
+    columns_by_gather_512(first, stride, lineCount, n, table, col);
     return sum_runs(ctx, lines, col);
   }
   if (vectors & EXR_CPU_AVX2) {

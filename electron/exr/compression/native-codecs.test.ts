@@ -324,6 +324,24 @@ describe.skipIf(!native)('native kernels against the TypeScript codecs', () => {
     );
   });
 
+  // The predictor's vector steps take 64 bytes at a time from each half and interleave the second half as they sum it:
+  // every length from 0 to past a few steps, odd ones (the first half a byte longer) included, and any bytes.
+  it('zip and rle: the predictor gives the TypeScript codec\'s bytes at every length, step edges and odd lengths included', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 700 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.boolean(), (byteCount, seed, smooth) => {
+        const next = lcg(seed);
+        const raw = Uint8Array.from({ length: byteCount }, (_, i) => (smooth ? (i >> 3) + Math.floor(next() * 4) : Math.floor(next() * 256)) & 0xff);
+        const block: BlockLayout = { channels: [channel('Y', 'half')], x0: 0, y0: 0, widthPx: 1, heightPx: 1 };
+        const zipped = compressZip(raw, block);
+        const rle = compressRle(raw, block);
+        expect(decompressZip(zipped, block, byteCount)).toEqual(raw);
+        expect(filled(byteCount, (out) => native!.into.zip!(zipped, block, out))).toEqual(raw);
+        expect(filled(byteCount, (out) => native!.into.rle!(rle, block, out))).toEqual(raw);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('dwa DC section: inflated and unpredicted as TypeScript does; corrupt or mis-sized data refused alike', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: -2, max: 2 }), fc.boolean(), (count, seed, countError, corrupt) => {
