@@ -24,7 +24,12 @@
 #define RLC_ENTRY 64
 
 struct HuffmanTables {
+  /* Code lengths, valid for the symbols in usedSymbols only (the zero runs between them are not written). */
   uint8_t codeLength[SYMBOL_COUNT];
+  /* The symbols with a code, ascending, as read: the table is built from these alone. A DWA chunk's AC table spans
+   * nearly all 65,536 values and codes a few hundred; walking the whole span, twice, was 3x the time of decoding. */
+  int32_t usedSymbols[SYMBOL_COUNT];
+  int32_t usedCount;
   int32_t lengthCount[MAX_CODE_BITS + 2];
   /* Canonical first (lowest) code of each length. */
   int64_t firstCode[MAX_CODE_BITS + 2];
@@ -54,6 +59,7 @@ static int64_t read_code_lengths(ExrContext *ctx, HuffmanTables *t, const uint8_
   size_t pos = HEADER_BYTES;
   uint32_t bits = 0;
   int bitCount = 0;
+  t->usedCount = 0;
   for (uint32_t symbol = im; symbol <= iM; symbol++) {
     if (bitCount < 6) {
       if (pos >= end) return exr_fail(ctx, "Huffman code table is truncated");
@@ -65,6 +71,7 @@ static int64_t read_code_lengths(ExrContext *ctx, HuffmanTables *t, const uint8_
     bits &= (1u << bitCount) - 1;
     if (length < SHORT_ZEROCODE_RUN) {
       t->codeLength[symbol] = (uint8_t)length;
+      if (length) t->usedSymbols[t->usedCount++] = (int32_t)symbol;
       continue;
     }
     uint32_t run;
@@ -81,7 +88,6 @@ static int64_t read_code_lengths(ExrContext *ctx, HuffmanTables *t, const uint8_
       run = length - SHORT_ZEROCODE_RUN + 2;
     }
     if (symbol + run > iM + 1) return exr_fail(ctx, "Huffman code table runs past its last symbol");
-    memset(t->codeLength + symbol, 0, run);
     symbol += run - 1;
   }
   return (int64_t)pos;
@@ -89,19 +95,21 @@ static int64_t read_code_lengths(ExrContext *ctx, HuffmanTables *t, const uint8_
 
 /* Builds the canonical code and the lookup table from codeLength[im..iM] (see buildDecoder in huffman.ts). */
 static int build_decoder(ExrContext *ctx, HuffmanTables *t, uint32_t im, uint32_t iM) {
-  // four histograms, added up after: one would make every symbol's count wait for the last one's store when lengths
-  // repeat (most are 0), a fifth of a PIZ chunk's Huffman time over 65,536 symbols
+  // four histograms, added up after: one would make every count wait for the last one's store when lengths repeat
   int32_t counts[4][MAX_CODE_BITS + 2];
   memset(counts, 0, sizeof counts);
-  uint32_t s = im;
-  for (; s + 3 <= iM; s += 4) {
-    counts[0][t->codeLength[s]]++;
-    counts[1][t->codeLength[s + 1]]++;
-    counts[2][t->codeLength[s + 2]]++;
-    counts[3][t->codeLength[s + 3]]++;
+  const int32_t *used = t->usedSymbols;
+  const int32_t usedCount = t->usedCount;
+  int32_t u = 0;
+  for (; u + 4 <= usedCount; u += 4) {
+    counts[0][t->codeLength[used[u]]]++;
+    counts[1][t->codeLength[used[u + 1]]]++;
+    counts[2][t->codeLength[used[u + 2]]]++;
+    counts[3][t->codeLength[used[u + 3]]]++;
   }
-  for (; s <= iM; s++) counts[0][t->codeLength[s]]++;
+  for (; u < usedCount; u++) counts[0][t->codeLength[used[u]]]++;
   for (int length = 0; length < MAX_CODE_BITS + 2; length++) t->lengthCount[length] = counts[0][length] + counts[1][length] + counts[2][length] + counts[3][length];
+  t->lengthCount[0] = (int32_t)(iM - im + 1) - usedCount;
   int minLength = 0, maxLength = 0;
   for (int length = 1; length <= MAX_CODE_BITS; length++) {
     if (t->lengthCount[length] == 0) continue;
@@ -129,10 +137,9 @@ static int build_decoder(ExrContext *ctx, HuffmanTables *t, uint32_t im, uint32_
     offset += t->lengthCount[length];
   }
   memset(t->rankCursor, 0, sizeof t->rankCursor);
-  for (uint32_t symbol = im; symbol <= iM; symbol++) {
-    int length = t->codeLength[symbol];
-    if (length == 0) continue;
-    t->symbolsByCode[t->symbolOffset[length] + t->rankCursor[length]++] = (int32_t)symbol;
+  for (u = 0; u < usedCount; u++) {
+    const int length = t->codeLength[used[u]];
+    t->symbolsByCode[t->symbolOffset[length] + t->rankCursor[length]++] = used[u];
   }
 
   const int64_t tableSize = (int64_t)1 << LOOKUP_BITS;
