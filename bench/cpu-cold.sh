@@ -48,6 +48,9 @@
 # buffers at 16 cores (warm 0-8), unpack +80-150 ms and system time +100-200 ms summed over workers; without the
 # huge-page advice (variants cold-nohuge, warm-nohuge) the same (0.945 against 0.910, 3 rounds). Hosts also slow down
 # mid-run: one round's decompression summed over workers took 4.6 s against 2.7 (the 0.74 above was such a host).
+# At 236112c (the ZIP predictor by AVX-512), VARIANTS="cold warm" CORES="16 8" ROUNDS=4 on an H100 host: cold over warm
+# 0.979 at 16 cores, 0.958 at 8; at 02b1483 (Huffman tables from the coded symbols only) on another: 0.934 (cold 214.1,
+# warm 200.0 ms) and 0.992 (401.1, 397.9 ms); .cpu/run.sh there: 1.48/1.93/1.95/2.34/2.61x OpenEXR at 1/2/4/8/16 cores.
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),
