@@ -18,6 +18,10 @@ import { nativeKernels } from '../../exr/compression/native.js';
  * cores 391.3 against 405.9, medians of 4), on the 2-core VM slower and erratically (8 ZIP files, cold: 602-790 against
  * 577-658 ms; the kernel's time 2-3x). A small probe at start-up (8 MB each way) did not tell the two apart, so the
  * advice stays on. Warm runs, whose buffers are reused, did not differ. EXRVIEW_HUGE_PAGES=0 turns it off (for comparing).
+ * Tried again at 02b1483 on the 2-core VM (8 ZIP files, cold, 4 rounds alternated): advised 508-738 ms, not 474-525;
+ * the guest had gigabytes free in 2 and 4 MB blocks, so the cost is the hypervisor backing never-touched memory, and a
+ * native probe timing first touch both ways (4-16 MB, in the first worker) said 0.12-0.22 ms a MB advised in five runs
+ * out of six (huge pages the previous run had just freed) and 1.1-1.5 in the others, against 0.42-0.51 not advised.
  */
 export const hugePageAdvice: ((buffer: SharedArrayBuffer) => void) | undefined =
   nativeKernels && process.env.EXRVIEW_HUGE_PAGES !== '0' ? (buffer) => void nativeKernels!.adviseHugePages(new Uint8Array(buffer)) : undefined;
