@@ -27,9 +27,9 @@
 # rounds, one H100 host, thumbs over the cold decode (medians of the per-round ratios): 899e9cd 0.988, 3930dcb 1.0,
 # 637fbd8 0.981 (per-round 0.90-1.04); on another host 899e9cd 0.993 against 3930dcb 1.039. This script: 1.074x at
 # 3930dcb (5 rounds), 0.857x at 637fbd8 on a host whose cold decodes ranged 249-356 ms (8 rounds).
-# At 236112c (the box filter's bin runs by masked vectors, PIZ codes gathered sixteen at a time, the ZIP predictor by
-# AVX-512), .thumbkit A/B against c213f6c interleaved (10 rounds, one H100 host): 0.991 -> 0.973; later, 8 rounds on
-# another: 0.969 -> 0.943 (cold decode 271.0 and 277.2 ms, thumbs 270.5 -> 254.5). At 02b1483 (Huffman tables built
+# .thumbkit A/B against c213f6c, interleaved, H100 hosts: the box filter's bin runs by masked vectors and PIZ codes
+# gathered sixteen at a time (236112c's bins.c alone), 10 rounds: 0.991 -> 0.973; all of 236112c (the ZIP predictor
+# by AVX-512 too), 8 rounds on another host: 0.969 -> 0.943 (cold decode 271.0 and 277.2 ms, thumbs 270.5 -> 254.5). At 02b1483 (Huffman tables built
 # from the coded symbols only: DWA's decode a quarter faster), thumbs-vs-decode on the 40 files (6 rounds, H100):
 # 0.929 (cold decode 253.0 ms, thumbs 235 ms; resize 531 ms, decompress 2,325 ms summed over workers).
 # Hosts differ by ~10% from run to run: a slow run here was every worker slowed at once with no kernel wait (sampled
