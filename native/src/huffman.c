@@ -93,7 +93,7 @@ static int64_t read_code_lengths(ExrContext *ctx, HuffmanTables *t, const uint8_
   return (int64_t)pos;
 }
 
-/* Builds the canonical code and the lookup table from codeLength[im..iM] (see buildDecoder in huffman.ts). */
+/* Builds the canonical code and the lookup table from the lengths of usedSymbols (see buildDecoder in huffman.ts). */
 static int build_decoder(ExrContext *ctx, HuffmanTables *t, uint32_t im, uint32_t iM) {
   // four histograms, added up after: one would make every count wait for the last one's store when lengths repeat
   int32_t counts[4][MAX_CODE_BITS + 2];

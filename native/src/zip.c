@@ -97,6 +97,7 @@ static void interleave(const uint8_t *first, const uint8_t *second, uint8_t *dst
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
+#define ZIP_X86_VECTORS 1
 
 /** Byte-wise inclusive prefix sums of 64 bytes, unbiased, plus `carry` (every byte the running sum so far); the next
  * carry into *next. Each 16-byte lane is summed by shifts, then the lanes' totals are added across: the only serial
@@ -119,22 +120,18 @@ __attribute__((target("avx512f,avx512bw"))) static inline __m512i prefix64(__m51
   return _mm512_add_epi8(v, carry);
 }
 
-/** unbias_prefix, 64 bytes at a time. */
+/** unbias_prefix, 64 bytes at a time; the last bytes by unbias_prefix. */
 __attribute__((target("avx512f,avx512bw"))) static uint8_t unbias_prefix_512(uint8_t *bytes, size_t count, uint8_t running) {
   __m512i carry = _mm512_set1_epi8((char)running);
   size_t i = 0;
   for (; i + 64 <= count; i += 64) _mm512_storeu_si512((void *)(bytes + i), prefix64(_mm512_loadu_si512((const void *)(bytes + i)), carry, &carry));
-  running = (uint8_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(carry));
-  for (; i < count; i++) {
-    running = (uint8_t)(running + bytes[i] - 128);
-    bytes[i] = running;
-  }
-  return running;
+  return unbias_prefix(bytes + i, count - i, (uint8_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(carry)));
 }
 
 /** The second half's prefix sums, 64 bytes at a time, interleaved with the (done) first half straight into dst: the
- * second half is never stored back. dst[2i] = first[i], dst[2i + 1] = second[i] for i < pairs. */
-__attribute__((target("avx512f,avx512bw"))) static void unbias_prefix_interleave_512(const uint8_t *first, const uint8_t *second, uint8_t *dst, size_t pairs, uint8_t running) {
+ * second half is never stored back. dst[2i] = first[i], dst[2i + 1] = second[i] for i < pairs; the last pairs by
+ * unbias_prefix and interleave. */
+__attribute__((target("avx512f,avx512bw"))) static void unbias_prefix_interleave_512(const uint8_t *first, uint8_t *second, uint8_t *dst, size_t pairs, uint8_t running) {
   __m512i carry = _mm512_set1_epi8((char)running);
   // unpacklo/hi pair bytes within 16-byte lanes: these put the lanes' halves back in order
   const __m512i lowOrder = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
@@ -147,12 +144,8 @@ __attribute__((target("avx512f,avx512bw"))) static void unbias_prefix_interleave
     _mm512_storeu_si512((void *)(dst + 2 * i), _mm512_permutex2var_epi64(lo, lowOrder, hi));
     _mm512_storeu_si512((void *)(dst + 2 * i + 64), _mm512_permutex2var_epi64(lo, highOrder, hi));
   }
-  running = (uint8_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(carry));
-  for (; i < pairs; i++) {
-    running = (uint8_t)(running + second[i] - 128);
-    dst[2 * i] = first[i];
-    dst[2 * i + 1] = running;
-  }
+  unbias_prefix(second + i, pairs - i, (uint8_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(carry)));
+  interleave(first + i, second + i, dst + 2 * i, pairs - i);
 }
 
 /** prefix64 for 32 bytes with AVX2: the two lanes summed by shifts, the first lane's total added to the second. */
@@ -169,21 +162,16 @@ __attribute__((target("avx2"))) static inline __m256i prefix32(__m256i v, __m256
   return _mm256_add_epi8(v, carry);
 }
 
-/** unbias_prefix, 32 bytes at a time. */
+/** unbias_prefix_512 with AVX2, 32 bytes at a time. */
 __attribute__((target("avx2"))) static uint8_t unbias_prefix_256(uint8_t *bytes, size_t count, uint8_t running) {
   __m256i carry = _mm256_set1_epi8((char)running);
   size_t i = 0;
   for (; i + 32 <= count; i += 32) _mm256_storeu_si256((__m256i *)(bytes + i), prefix32(_mm256_loadu_si256((const __m256i *)(bytes + i)), carry, &carry));
-  running = (uint8_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(carry));
-  for (; i < count; i++) {
-    running = (uint8_t)(running + bytes[i] - 128);
-    bytes[i] = running;
-  }
-  return running;
+  return unbias_prefix(bytes + i, count - i, (uint8_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(carry)));
 }
 
 /** unbias_prefix_interleave_512 with AVX2, 32 bytes at a time. */
-__attribute__((target("avx2"))) static void unbias_prefix_interleave_256(const uint8_t *first, const uint8_t *second, uint8_t *dst, size_t pairs, uint8_t running) {
+__attribute__((target("avx2"))) static void unbias_prefix_interleave_256(const uint8_t *first, uint8_t *second, uint8_t *dst, size_t pairs, uint8_t running) {
   __m256i carry = _mm256_set1_epi8((char)running);
   size_t i = 0;
   for (; i + 32 <= pairs; i += 32) {
@@ -193,41 +181,33 @@ __attribute__((target("avx2"))) static void unbias_prefix_interleave_256(const u
     _mm256_storeu_si256((__m256i *)(dst + 2 * i), _mm256_permute2x128_si256(lo, hi, 0x20));
     _mm256_storeu_si256((__m256i *)(dst + 2 * i + 32), _mm256_permute2x128_si256(lo, hi, 0x31));
   }
-  running = (uint8_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(carry));
-  for (; i < pairs; i++) {
-    running = (uint8_t)(running + second[i] - 128);
-    dst[2 * i] = first[i];
-    dst[2 * i + 1] = running;
-  }
+  unbias_prefix(second + i, pairs - i, (uint8_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(carry)));
+  interleave(first + i, second + i, dst + 2 * i, pairs - i);
 }
 #endif
 
-/** Decodes in place in `coded` (both halves), then interleaves into dst. */
+/** Decodes in place in `coded` (both halves), then interleaves into dst: by AVX-512BW (AVX2) 64 (32) bytes a step where
+ * the CPU has them, the second half interleaved as it is summed (the 16-byte steps and the separate interleave were a
+ * third of ZIP's time after inflation). */
 static void unpredict_in_scratch(uint8_t *coded, uint8_t *dst, size_t byteCount) {
   if (byteCount == 0) return;
-#if defined(__x86_64__) && defined(__GNUC__)
-  // AVX-512BW (AVX2): 64 (32) bytes a step, and the second half interleaved as it is summed (a third of ZIP's time after inflation
-  // went to the 16-byte steps and the separate interleave)
-  const int vectors = exr_cpu_vectors();
-  if (vectors & (EXR_CPU_AVX512 | EXR_CPU_AVX2)) {
-    const size_t firstHalfBytes = (byteCount + 1) / 2;
-    if (vectors & EXR_CPU_AVX512) {
-      const uint8_t running = unbias_prefix_512(coded, firstHalfBytes, 128);
-      unbias_prefix_interleave_512(coded, coded + firstHalfBytes, dst, byteCount - firstHalfBytes, running);
-    } else {
-      const uint8_t running = unbias_prefix_256(coded, firstHalfBytes, 128);
-      unbias_prefix_interleave_256(coded, coded + firstHalfBytes, dst, byteCount - firstHalfBytes, running);
-    }
-    if (byteCount % 2 == 1) dst[byteCount - 1] = coded[firstHalfBytes - 1];
-    return;
-  }
-#endif
   size_t firstHalfBytes = (byteCount + 1) / 2;
   size_t secondHalfBytes = byteCount - firstHalfBytes;
+  uint8_t *first = coded, *second = coded + firstHalfBytes;
   // The first byte has no bias: start the running sum at +128 to cancel the one removed from it.
-  uint8_t running = unbias_prefix(coded, firstHalfBytes, 128);
-  unbias_prefix(coded + firstHalfBytes, secondHalfBytes, running);
-  interleave(coded, coded + firstHalfBytes, dst, secondHalfBytes);
+  const uint8_t start = 128;
+#ifdef ZIP_X86_VECTORS
+  const int vectors = exr_cpu_vectors();
+  if (vectors & EXR_CPU_AVX512) {
+    unbias_prefix_interleave_512(first, second, dst, secondHalfBytes, unbias_prefix_512(first, firstHalfBytes, start));
+  } else if (vectors & EXR_CPU_AVX2) {
+    unbias_prefix_interleave_256(first, second, dst, secondHalfBytes, unbias_prefix_256(first, firstHalfBytes, start));
+  } else
+#endif
+  {
+    unbias_prefix(second, secondHalfBytes, unbias_prefix(first, firstHalfBytes, start));
+    interleave(first, second, dst, secondHalfBytes);
+  }
   if (byteCount % 2 == 1) dst[byteCount - 1] = coded[firstHalfBytes - 1];
 }
 
