@@ -55,6 +55,8 @@
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),
 # command `bash bench/cpu-cold.sh` (CORES="16 2" ROUNDS=3 SETS=all by default; VARIANTS names the runs, see below).
+# SETTLE=S waits S seconds before each run: a guest that reports free memory to its host does so a couple of seconds
+# after a free, so without a pause a run finds the previous one's memory still backed (decode/huge-pages.ts).
 set -u
 cd "$(dirname "$0")/.."
 mkdir -p /tmp/n && xz -dc .cpu/node.xz > /tmp/n/node && chmod +x /tmp/n/node
@@ -79,6 +81,7 @@ run_variant() { # $1 variant, $2 cores, $3 set
     cold-sparkplug) $pin node --always-sparkplug bin/exrview.mjs bench $D --json --no-warmup ;;
     cold-rounds20) EXRVIEW_WARM_UP_ROUNDS=20 $pin node bin/exrview.mjs bench $D --json --no-warmup ;;
     cold-planes) EXRVIEW_BENCH_PREFAULT_PLANES=8 $pin node bin/exrview.mjs bench $D --json --no-warmup ;;
+    cold-huge) EXRVIEW_HUGE_PAGES=1 $pin node bin/exrview.mjs bench $D --json --no-warmup ;;
     cold-nohuge) EXRVIEW_HUGE_PAGES=0 $pin node bin/exrview.mjs bench $D --json --no-warmup ;;
     warm-nohuge) EXRVIEW_HUGE_PAGES=0 $pin node bin/exrview.mjs bench $D --json ;;
   esac
@@ -88,6 +91,7 @@ for set in ${SETS:-all}; do for c in $CORES; do for r in $(seq 1 "$ROUNDS"); do
   o=$(taskset -c 0-$((c-1)) .cpu/openexr/exr_decode_ref $c $files | tail -1 | sed -E 's/total ([0-9.]+) ms.*/\1/')
   echo "{\"set\":\"$set\",\"cores\":$c,\"round\":$r,\"variant\":\"openexr\",\"openexrMs\":$o}"
   for v in $VARIANTS; do
+    sleep "${SETTLE:-0}"
     e=$(run_variant "$v" "$c" "$set" 2>/dev/null | tail -1)
     echo "{\"set\":\"$set\",\"cores\":$c,\"round\":$r,\"variant\":\"$v\",\"exrview\":${e:-null}}"
   done

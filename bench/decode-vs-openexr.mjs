@@ -2,7 +2,10 @@
 // Decode speed against OpenEXR 3.4 (libdeflate) side by side in one run: the whole folder, its ZIP and PIZ subsets, and
 // one file of each other compression. Each round runs OpenEXR's exr_decode_ref (as many threads as cores), `exrview bench`
 // (warm: after its untimed pass) and `exrview bench --no-warmup` (cold: the first pass of a fresh process), in turns.
-// Usage: node bench/decode-vs-openexr.mjs DIR [--rounds N] [--sets all,zip,piz,each]   (DIR: ../shared/tools/make-bench-set.sh)
+// Usage: node bench/decode-vs-openexr.mjs DIR [--rounds N] [--sets all,zip,piz,each] [--settle-s S]   (DIR: ../shared/tools/make-bench-set.sh)
+// A cold run starts S seconds (default 4) after the run before it ended: a virtual machine that reports free memory to
+// its host does so a couple of seconds after a free, and a user's first start does not find the last process's memory
+// still backed (electron/host/decode/huge-pages.ts).
 // speed = OpenEXR's time / exrview's time (best of the rounds): above 1 exrview is faster. JSON on the last line.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, linkSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -14,9 +17,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name, dflt) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : dflt; };
 const dir = process.argv[2];
 const rounds = Number(arg('rounds', '2'));
+const settleMs = 1000 * Number(arg('settle-s', '4'));
 const wanted = arg('sets', 'all,zip,piz,each').split(',');
 if (!dir || dir.startsWith('--')) {
-  console.error('usage: node bench/decode-vs-openexr.mjs DIR [--rounds N] [--sets all,zip,piz,each]   (DIR: e.g. from ../shared/tools/make-bench-set.sh)');
+  console.error('usage: node bench/decode-vs-openexr.mjs DIR [--rounds N] [--sets all,zip,piz,each] [--settle-s S]   (DIR: e.g. from ../shared/tools/make-bench-set.sh)');
   process.exit(2);
 }
 const refTool = join(process.env.EXR_REF_DIR ?? join(root, '..', 'shared', 'tools', 'openexr-3.4'), 'exr_decode_ref');
@@ -71,6 +75,7 @@ for (const set of sets) {
       const w = exrviewMs(folder, false);
       warm.push(w.decode.wallMs);
       stages.push(w.stages);
+      await new Promise((resolve) => setTimeout(resolve, settleMs));
       cold.push(exrviewMs(folder, true).decode.wallMs);
     }
     const speed = best(o) / best(warm);
@@ -85,4 +90,4 @@ for (const set of sets) {
     rmSync(folder, { recursive: true, force: true });
   }
 }
-console.log(JSON.stringify({ bench: 'decode-vs-openexr', openexr: refTool, threads, rounds, results }));
+console.log(JSON.stringify({ bench: 'decode-vs-openexr', openexr: refTool, threads, rounds, settleMs, results }));

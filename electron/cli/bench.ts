@@ -9,7 +9,8 @@ import type { ThumbnailJobResult } from '../host/thumbnails/job.js';
 import { decodeLevel } from '../host/decode/image-decode.js';
 import { levelLayout, planeByteLength } from '../host/decode/layout.js';
 import { ByteWindow } from '../host/decode/byte-window.js';
-import { hugePageAdvice, PlaneMemory } from '../host/decode/plane-memory.js';
+import { PlaneMemory } from '../host/decode/plane-memory.js';
+import { hugePageAdvice, hugePages } from '../host/decode/huge-pages.js';
 import { warmUpJobs } from '../host/decode/warm-up-jobs.js';
 import { thumbnailOnPool } from '../host/thumbnails/on-pool.js';
 import { readHeader, readHeaderParts } from '../host/library/summary.js';
@@ -256,6 +257,8 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
       warmup: options.warmup,
       // the workers load the addon from the same place with the same environment as this process
       nativeKernels: nativeStatus.on ? 'on' : `off: ${nativeStatus.reason}`,
+      // whether new plane memory was advised into 2 MB pages, and why (decode/huge-pages.ts)
+      hugePages: hugePages.reason,
       decode: { wallMs: round(median.wallMs), mpxPerS: round(median.pixels / 1e3 / median.wallMs) },
       stages: {
         readMs: round(median.readMs),
@@ -280,7 +283,7 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
       const share = (v: number) => `${Math.round((100 * v) / Math.max(busy, 1e-9))}%`;
       process.stdout.write(
         `${files.length} files, ${round(median.pixels / 1e6)} Mpx decoded in ${round(median.wallMs)} ms wall (${summary.decode.mpxPerS} Mpx/s, ${pool.size} workers)\n` +
-          `  native decompression kernels ${summary.nativeKernels}\n` +
+          `  native decompression kernels ${summary.nativeKernels}; huge pages ${summary.hugePages}\n` +
           `  read ${round(median.readMs)} ms (${share(median.readMs)}), decompress ${round(median.decompressMs)} ms (${share(median.decompressMs)}), unpack ${round(median.unpackMs)} ms (${share(median.unpackMs)}) summed over workers\n` +
           `  process CPU ${round(median.userCpuMs)} ms user, ${round(median.systemCpuMs)} ms system, ${median.minorPageFaults} minor page faults; main thread busy ${round(median.mainThreadBusyMs)} ms\n` +
           `${files.length - thumbs.failures.length} thumbnails (long side ${options.thumbnailPx} px) in ${round(thumbs.wallMs)} ms wall, ${summary.thumbnails.overDecode}x the decode\n` +

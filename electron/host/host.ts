@@ -26,7 +26,8 @@ import type {
 import type { DisplayParams } from '../../shaders/display-params.js';
 import { DecodePool } from './decode/pool.js';
 import { DecodedLevels, type LevelPlanes, type LevelRef } from './decode/levels.js';
-import { hugePageAdvice, PlaneMemory } from './decode/plane-memory.js';
+import { PlaneMemory } from './decode/plane-memory.js';
+import { hugePageAdvice } from './decode/huge-pages.js';
 import { warmUpJobs } from './decode/warm-up-jobs.js';
 import { DiskCache } from './cache/disk-cache.js';
 import { HeaderCache } from './cache/header-cache.js';

@@ -1,30 +1,14 @@
-// Shared memory for decoded planes and chunk stores: buffers handed back are reused, new ones are advised into huge pages.
+// Shared memory for decoded planes and chunk stores: buffers handed back are reused, new ones advised into huge pages where that pays.
 //
 // Touching fresh memory costs a page fault per 4 KB page; on the virtual machines measured here that was 6-8 µs a
 // page (0.4-0.6 GB/s), as much as decompressing the pixels. A viewer decodes images of the same few sizes over and over,
 // so buffers whose image left the RAM cache are kept (up to a budget) and given to the next decode that fits in them; a
-// new buffer is advised into 2 MB pages where the native kernels can ask the kernel for it (13x faster first touch).
+// new buffer is advised into 2 MB pages where that pays (huge-pages.ts).
 //
 // Buffers are made in size classes (a little over the bytes asked) and a kept buffer serves smaller requests too (down
 // to an eighth of it): renders of one show are seldom exactly one size (3840 and 3841 wide, data windows cropped
 // differently), and with exact sizes a folder's first pass made a new buffer for nearly every image. A buffer taken is therefore at
 // least, not exactly, the bytes asked for: its users view its first bytes (planeView, decode/plane-bytes.ts).
-
-import { nativeKernels } from '../../exr/compression/native.js';
-
-/**
- * The native kernels' madvise(MADV_HUGEPAGE) where they loaded (Linux), else nothing to advise with. What it buys
- * depends on the machine: on the lent 16-core VM a cold bench ran faster advised (16 cores 215.8 against 230.3 ms, 8
- * cores 391.3 against 405.9, medians of 4), on the 2-core VM slower and erratically (8 ZIP files, cold: 602-790 against
- * 577-658 ms; the kernel's time 2-3x). A small probe at start-up (8 MB each way) did not tell the two apart, so the
- * advice stays on. Warm runs, whose buffers are reused, did not differ. EXRVIEW_HUGE_PAGES=0 turns it off (for comparing).
- * Tried again at 02b1483 on the 2-core VM (8 ZIP files, cold, 4 rounds alternated): advised 508-738 ms, not 474-525;
- * the guest had gigabytes free in 2 and 4 MB blocks, so the cost is the hypervisor backing never-touched memory, and a
- * native probe timing first touch both ways (4-16 MB, in the first worker) said 0.12-0.22 ms a MB advised in five runs
- * out of six (huge pages the previous run had just freed) and 1.1-1.5 in the others, against 0.42-0.51 not advised.
- */
-export const hugePageAdvice: ((buffer: SharedArrayBuffer) => void) | undefined =
-  nativeKernels && process.env.EXRVIEW_HUGE_PAGES !== '0' ? (buffer) => void nativeKernels!.adviseHugePages(new Uint8Array(buffer)) : undefined;
 
 export interface PlaneMemoryOptions {
   /** Most bytes of free buffers kept for reuse. */
