@@ -8,8 +8,7 @@
 // lowest priority: about half a second of the workers' time on 2 cores and 2.4 MB written to the temporary folder and
 // removed.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { thumbnailOnPool } from '../thumbnails/on-pool.js';
 import { readHeader } from '../library/summary.js';
@@ -18,6 +17,7 @@ import { levelLayout } from './layout.js';
 import type { PlaneMemory } from './plane-memory.js';
 import type { DecodePool } from './pool.js';
 import { warmUpImages } from './warm-up.js';
+import { makeWarmUpFolder, removeWarmUpFolder } from './warm-up-folder.js';
 
 /** Passes over the images, so that the per-band code runs often enough for V8 to optimise it (a guess, not tuned). */
 const ROUNDS = 6;
@@ -44,8 +44,10 @@ export async function warmUpJobs(pool: DecodePool, memory: PlaneMemory | undefin
 
 /** warmUpJobs' work: the images' pixels decoded and their thumbnails made `rounds` times; throws what a job throws. */
 export async function runWarmUpJobs(pool: DecodePool, memory: PlaneMemory | undefined, rounds: number): Promise<{ pixels: number; thumbnails: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'exrview-warm-up-'));
   const done = { pixels: 0, thumbnails: 0 };
+  // the jobs read files, as an artist's do: without a folder to write them to there is nothing to warm with
+  const dir = makeWarmUpFolder();
+  if (!dir) return done;
   try {
     const paths = warmUpImages(JOB_IMAGE_WIDTH_PX, JOB_IMAGE_HEIGHT_PX).map(({ compression, bytes }) => {
       const path = join(dir, `${compression}.exr`);
@@ -65,7 +67,7 @@ export async function runWarmUpJobs(pool: DecodePool, memory: PlaneMemory | unde
       );
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeWarmUpFolder(dir);
   }
   return done;
 }

@@ -9,8 +9,7 @@
 // not write DWA); B44 and the lossless codecs run in the native kernels where those loaded; HTJ2K's WebAssembly is left
 // to load on first use rather than in every worker of every session.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reserveTransientChunks } from '../../exr/compression/index.js';
 import { reserveTransientReads } from '../../exr/file-source.js';
@@ -28,6 +27,7 @@ import { sharedToneMapMemo, type ToneMapView } from '../thumbnails/tone-map.js';
 import { DEFAULT_DISPLAY } from '../../../shaders/display-params.js';
 import { WARM_UP_DWAA_BASE64 } from './warm-up-dwa.js';
 import { makeHandoff, takeHandoff } from './header-handoff.js';
+import { makeWarmUpFolder, removeWarmUpFolder } from './warm-up-folder.js';
 
 const WARM_COMPRESSIONS: Compression[] = ['zip', 'zips', 'piz', 'rle', 'pxr24', 'none'];
 const WIDTH_PX = 256;
@@ -114,7 +114,7 @@ export function warmUpCodec(): void {
     ...warmUpImages().map(({ compression, bytes }) => ({ bytes, rounds: compression === 'dwaa' ? ROUNDS * DWA_ROUNDS_FACTOR : ROUNDS, thumbnail: true })),
     { bytes: tallImage(), rounds: 1, thumbnail: false },
   ];
-  const dir = warmUpDir();
+  const dir = makeWarmUpFolder();
   try {
     images.forEach(({ bytes, rounds, thumbnail }, index) => {
       const { reader, close } = handedOverReader(bytes, dir, String(index));
@@ -135,7 +135,7 @@ export function warmUpCodec(): void {
       }
     });
   } finally {
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    removeWarmUpFolder(dir);
   }
 }
 
@@ -163,15 +163,6 @@ function handedOverReader(bytes: Uint8Array, dir: string | null, name: string): 
   }
   const reader = ExrReader.fromParsed(source, takeHandoff(makeHandoff(identity, ExrReader.open(source).parsed), identity)!);
   return { reader, close: () => source.close?.() };
-}
-
-/** A temporary folder for the warm-up's files, or null where none can be made (the warm-up then reads from memory). */
-function warmUpDir(): string | null {
-  try {
-    return mkdtempSync(join(tmpdir(), 'exrview-warm-up-'));
-  } catch {
-    return null;
-  }
 }
 
 /**
