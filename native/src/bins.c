@@ -301,11 +301,16 @@ static int sum_runs(ExrContext *ctx, const ExrHalfLines *lines, const double *co
   const int64_t firstX = lines->firstX, last = firstX + lines->n;
   const double *c = col - firstX;
   int64_t s = firstX;
+  // bins walked as sum_runs_avx2 walks them, so both take and refuse the same maps
+  int32_t tx = binOf[s];
   while (s < last) {
-    const int32_t tx = binOf[s];
     if (tx < 0 || (uint64_t)tx >= lines->runEndLength || (uint64_t)(lines->rowStart + tx) >= lines->accLength) return exr_fail(ctx, "bin outside the row");
-    int64_t end = runEnd[tx] < last ? runEnd[tx] : last;
-    if (end <= s) return exr_fail(ctx, "bin run does not advance");
+    const int64_t end = runEnd[tx] < last ? runEnd[tx] : last;
+    if (end <= s) {
+      tx++;
+      continue;
+    }
+    if (binOf[s] != tx) return exr_fail(ctx, "bin map and runs disagree");
     double a = 0, b = 0, d = 0, e = 0;
     for (; s + 3 < end; s += 4) {
       a += c[s];
@@ -315,6 +320,7 @@ static int sum_runs(ExrContext *ctx, const ExrHalfLines *lines, const double *co
     }
     for (; s < end; s++) a += c[s];
     lines->acc[lines->rowStart + tx] += (a + b) + (d + e);
+    tx++;
   }
   return EXR_OK;
 }

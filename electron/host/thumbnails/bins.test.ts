@@ -96,6 +96,19 @@ describe('sumHalfLines', () => {
     }
   });
 
+  it.skipIf(!nativeKernels)('the native kernel steps over a bin no column falls in (a thumbnail wider than its channel)', () => {
+    // columns 0-1 in bin 0, 2-3 in bin 2; bin 1 empty (its run ends where it starts, as makeAxisBins leaves it)
+    const binOf = new Int32Array([0, 0, 2, 2]);
+    const runEnd = new Int32Array([2, 0, 4]);
+    const u16 = Uint16Array.from([0x3c00, 0x4000, 0x4200, 0x4400]);
+    const native = new Float64Array(3);
+    const ts = new Float64Array(3);
+    nativeKernels!.sumHalfLines(u16, 0, 4, 1, 0, 4, binOf, runEnd, native, 0, SANE_HALF, true, true);
+    sumHalfLinesTs(u16, 0, 4, 1, 0, 4, { binOf, runEnd, acc: ts, anyOrder: true }, 0, SANE_HALF);
+    expect(Array.from(native)).toEqual([3, 0, 7]);
+    expect(native).toEqual(ts);
+  });
+
   it.skipIf(!nativeKernels)('the native kernel refuses geometry outside its arrays instead of reading past them', () => {
     const binOf = new Int32Array([0, 0, 1, 1]);
     const runEnd = new Int32Array([2, 4]);
@@ -108,6 +121,9 @@ describe('sumHalfLines', () => {
     expect(() => sum(0, 4, 2, 1, 4, 0)).toThrow(/past the bin map/);
     expect(() => sum(0, 4, 1, 0, 4, 1)).toThrow(/bin outside the row/);
     expect(() => sum(0, 4, 1, 0, 4.5, 0)).toThrow(TypeError);
+    // runs that do not say where the map does (bin 1's run would start at column 1, which the map puts in bin 0)
+    const runsDisagree = () => nativeKernels!.sumHalfLines(u16, 0, 4, 1, 0, 4, binOf, new Int32Array([1, 4]), acc, 0, SANE_HALF, true, true);
+    expect(runsDisagree).toThrow(/bin map and runs disagree/);
     expect(() => nativeKernels!.sumHalfLines(u16, 0, 4, 1, 0, 4, binOf, runEnd, acc, 0, new Float32Array(10), true, true)).toThrow(TypeError);
   });
 });
