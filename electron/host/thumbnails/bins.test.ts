@@ -146,7 +146,7 @@ describe('composeWithLut', () => {
   it.skipIf(!nativeKernels)('composes natively what the TypeScript composes, every half code included', () => {
     const lut = new Uint16Array(65536);
     for (let code = 0; code < lut.length; code++) lut[code] = (code * 40503) & 0xffff;
-    for (const maxCode of [65535, 1000, 0]) {
+    for (const maxCode of [65535, 4094, 1000, 17, 0]) {
       const ts = Float32Array.from(composeWithLut(lut, maxCode, false));
       const native = Float32Array.from(composeWithLut(lut, maxCode, true));
       expect(native).toEqual(ts);
