@@ -51,6 +51,13 @@
 # At 236112c (the ZIP predictor by AVX-512), VARIANTS="cold warm" CORES="16 8" ROUNDS=4 on an H100 host: cold over warm
 # 0.979 at 16 cores, 0.958 at 8; at 02b1483 (Huffman tables from the coded symbols only) on another: 0.934 (cold 214.1,
 # warm 200.0 ms) and 0.992 (401.1, 397.9 ms); .cpu/run.sh there: 1.48/1.93/1.95/2.34/2.61x OpenEXR at 1/2/4/8/16 cores.
+# At 9a2e4df (huge pages only where the guest keeps its free memory, decode/huge-pages.ts: the lent machines have no
+# reporting balloon, so they stay advised), SETTLE=4 VARIANTS="cold cold-huge cold-nohuge warm" CORES="16 2" ROUNDS=3
+# on an H100 host: 16 cores cold 275-291 ms, cold-huge 250-286, cold-nohuge 273-300, warm 241-252 (OpenEXR 742-876);
+# 2 cores cold 1542-1618, cold-huge 1505-1655, cold-nohuge 1386-1703, warm 1396-1654. A C probe there (256 MB first
+# touched 3 s after the last free): 0.22-0.28 ms a MB advised, 0.63-0.65 not. On another H100 host, SETTLE=4
+# VARIANTS="cold warm" CORES=16 ROUNDS=5: cold 150.6-179.1 ms, warm 149.6-181.9, cold over warm (median of the
+# per-round ratios) 1.00.
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),
