@@ -248,6 +248,31 @@ static int sum_in_order(ExrContext *ctx, const ExrHalfLines *lines, const float 
   return EXR_OK;
 }
 
+/** A run of column sums and the bin it goes to. */
+typedef struct {
+  int64_t end;
+  int32_t bin;
+} BinRun;
+
+/** The run that starts at column s, in bin `bin` or a later one (bins whose runs end before s are empty and stepped
+ * over): found from the last bin, not from binOf[s], which would make every bin wait for two loads that wait for the
+ * bin before. end -1, the failure set, where the bin lies outside the row or the map does not put s in it. */
+static inline BinRun next_run(ExrContext *ctx, const ExrHalfLines *lines, int32_t bin, int64_t s, int64_t last) {
+  for (;; bin++) {
+    if (bin < 0 || (uint64_t)bin >= lines->runEndLength || (uint64_t)(lines->rowStart + bin) >= lines->accLength) {
+      exr_fail(ctx, "bin outside the row");
+      return (BinRun){-1, bin};
+    }
+    const int64_t end = lines->runEnd[bin] < last ? lines->runEnd[bin] : last;
+    if (end <= s) continue;
+    if (lines->binOf[s] != bin) {
+      exr_fail(ctx, "bin map and runs disagree");
+      return (BinRun){-1, bin};
+    }
+    return (BinRun){end, bin};
+  }
+}
+
 #ifdef EXR_X86_VECTORS
 /** Sixteen all-ones words then sixteen zeros: the sixteen from RUN_MASKS + 16 - len keep a run's first len columns. */
 static const int64_t RUN_MASKS[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
@@ -257,21 +282,14 @@ static const int64_t RUN_MASKS[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
  * ~10 ns a bin, most of a call that sums a few lines (3.3 of 3.7 us for one 3,840-sample line into 256 bins).
  * `col` is readable sixteen columns past its end. */
 __attribute__((target("avx2"))) static int sum_runs_avx2(ExrContext *ctx, const ExrHalfLines *lines, const double *col) {
-  const int32_t *binOf = lines->binOf, *runEnd = lines->runEnd;
   const int64_t firstX = lines->firstX, last = firstX + lines->n;
   const double *c = col - firstX;
-  int64_t s = firstX;
-  // the next bin is the one after, skipping empty ones (their runs end before s): found from tx, not from binOf[s],
-  // which would make every bin wait for two loads that wait for the bin before
-  int32_t tx = binOf[s];
-  while (s < last) {
-    if (tx < 0 || (uint64_t)tx >= lines->runEndLength || (uint64_t)(lines->rowStart + tx) >= lines->accLength) return exr_fail(ctx, "bin outside the row");
-    const int64_t end = runEnd[tx] < last ? runEnd[tx] : last;
-    if (end <= s) {
-      tx++;
-      continue;
-    }
-    if (binOf[s] != tx) return exr_fail(ctx, "bin map and runs disagree");
+  int32_t tx = lines->binOf[firstX];
+  for (int64_t s = firstX; s < last; tx++) {
+    const BinRun run = next_run(ctx, lines, tx, s, last);
+    if (run.end < 0) return EXR_FAIL;
+    const int64_t end = run.end;
+    tx = run.bin;
     const double *p = c + s;
     int64_t left = end - s;
     __m256d a = _mm256_setzero_pd(), b = _mm256_setzero_pd();
@@ -286,7 +304,6 @@ __attribute__((target("avx2"))) static int sum_runs_avx2(ExrContext *ctx, const 
     const __m128d half = _mm_add_pd(_mm256_castpd256_pd128(ab), _mm256_extractf128_pd(ab, 1));
     lines->acc[lines->rowStart + tx] += _mm_cvtsd_f64(_mm_add_sd(half, _mm_unpackhi_pd(half, half)));
     s = end;
-    tx++;
   }
   return EXR_OK;
 }
@@ -297,20 +314,15 @@ static int sum_runs(ExrContext *ctx, const ExrHalfLines *lines, const double *co
 #ifdef EXR_X86_VECTORS
   if (exr_cpu_vectors() & EXR_CPU_AVX2) return sum_runs_avx2(ctx, lines, col);
 #endif
-  const int32_t *binOf = lines->binOf, *runEnd = lines->runEnd;
   const int64_t firstX = lines->firstX, last = firstX + lines->n;
   const double *c = col - firstX;
-  int64_t s = firstX;
-  // bins walked as sum_runs_avx2 walks them, so both take and refuse the same maps
-  int32_t tx = binOf[s];
-  while (s < last) {
-    if (tx < 0 || (uint64_t)tx >= lines->runEndLength || (uint64_t)(lines->rowStart + tx) >= lines->accLength) return exr_fail(ctx, "bin outside the row");
-    const int64_t end = runEnd[tx] < last ? runEnd[tx] : last;
-    if (end <= s) {
-      tx++;
-      continue;
-    }
-    if (binOf[s] != tx) return exr_fail(ctx, "bin map and runs disagree");
+  // bins walked by next_run, as sum_runs_avx2 walks them, so both take and refuse the same maps
+  int32_t tx = lines->binOf[firstX];
+  for (int64_t s = firstX; s < last; tx++) {
+    const BinRun run = next_run(ctx, lines, tx, s, last);
+    if (run.end < 0) return EXR_FAIL;
+    const int64_t end = run.end;
+    tx = run.bin;
     double a = 0, b = 0, d = 0, e = 0;
     for (; s + 3 < end; s += 4) {
       a += c[s];
@@ -320,7 +332,6 @@ static int sum_runs(ExrContext *ctx, const ExrHalfLines *lines, const double *co
     }
     for (; s < end; s++) a += c[s];
     lines->acc[lines->rowStart + tx] += (a + b) + (d + e);
-    tx++;
   }
   return EXR_OK;
 }
