@@ -58,6 +58,11 @@
 # touched 3 s after the last free): 0.22-0.28 ms a MB advised, 0.63-0.65 not. On another H100 host, SETTLE=4
 # VARIANTS="cold warm" CORES=16 ROUNDS=5: cold 150.6-179.1 ms, warm 149.6-181.9, cold over warm (median of the
 # per-round ratios) 1.00.
+# At 35b893e, SETTLE=4 VARIANTS="cold warm" CORES="16 8" ROUNDS=4 on an H100 host: cold over warm (medians of the
+# per-round ratios) 0.961 at 16 cores (0.92-0.99), 1.089 at 8 (0.87-1.17); cold 2.06-2.51x OpenEXR at 16 cores. Before
+# it on another H100 host, 4 rounds of cold, warm and cold with EXRVIEW_BENCH_PREFAULT_PLANES=40 (every plane buffer the
+# pass makes, touched before the clock): cold 170.7-244.7 ms, prefaulted 169.4-234.6, warm 154.1-181.5. Prefaulting
+# did not move the cold pass at 16 cores, whose workers were 97% busy (EXRVIEW_TRACE): what is left there is the host.
 #
 # Prepare here: ../shared/tools/cpu-kit.sh DIR (makes .cpu/), npm run build. With the device tool, carry
 # [".cpu", "dist/cli.mjs", "dist/decode-worker.mjs", "dist/native"] (.cpu with all of dist is over the 64 MiB carried),

@@ -32,6 +32,8 @@
 # by AVX-512 too), 8 rounds on another host: 0.969 -> 0.943 (cold decode 271.0 and 277.2 ms, thumbs 270.5 -> 254.5). At 02b1483 (Huffman tables built
 # from the coded symbols only: DWA's decode a quarter faster), thumbs-vs-decode on the 40 files (6 rounds, H100):
 # 0.929 (cold decode 253.0 ms, thumbs 235 ms; resize 531 ms, decompress 2,325 ms summed over workers).
+# At 35b893e (thumbs-vs-decode pauses 4 s before each cold command), the 40 files' thumbs-vs-decode, 6 rounds, on an
+# H100 host: 0.943 by medians (cold decode 201.4 ms, thumbs 190), 0.94 by the best runs, per round 0.83-1.01.
 # Hosts differ by ~10% from run to run: a slow run here was every worker slowed at once with no kernel wait (sampled
 # with bench/thread-states.c), so compare builds only interleaved on one machine.
 set -u
