@@ -1,10 +1,49 @@
-// Lint: TypeScript rules plus the process layering of DESIGN.md, at error level.
+// Lint: TypeScript rules plus the layering of ARCHITECTURE.md, at error level.
+// Each room may import only the rooms below it; a room outside the codec reaches it only through codec/index.ts.
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'zlib', 'worker_threads', 'child_process', 'http', 'net', 'crypto', 'url', 'stream'];
+const nodeBuiltins = ['fs', 'path', 'os', 'zlib', 'worker_threads', 'child_process', 'http', 'net', 'crypto', 'url', 'stream'];
+const ELECTRON = { regex: '^electron(/(main|renderer|common|utility))?$', message: 'Only electron/main.ts and electron/preload.ts import electron.' };
+const NO_NODE = [
+  { group: ['node:*'], message: 'This room runs in the browser: no Node modules.' },
+  ...nodeBuiltins.map((name) => ({ group: [name], message: 'This room runs in the browser: no Node modules.' })),
+];
+
+/** The rooms, lowest first; each may import the rooms listed in its `may` and nothing else of the project. */
+const ROOMS = {
+  codec: { may: [], what: 'the codec imports nothing of the app' },
+  shaders: { may: [], what: 'the display core (shaders/) depends on nothing but WebGPU' },
+  contract: { may: [], what: 'the contract between host and renderer depends on nothing' },
+  host: { may: ['codec', 'contract', 'shaders'], what: 'the host sits on the codec, the contract and the display core' },
+  transport: { may: ['contract'], what: 'transport/ is what both transports share: it knows the contract only' },
+  server: { may: ['codec', 'contract', 'host', 'transport', 'shaders'], what: 'the server sits on the host and transport' },
+  cli: { may: ['codec', 'contract', 'host', 'server', 'shaders'], what: 'the command line sits on the host and the server' },
+  electron: { may: ['codec', 'contract', 'host', 'transport', 'server', 'cli', 'shaders'], what: 'the Electron shell is the top of the Node side' },
+  renderer: { may: ['contract', 'shaders'], what: 'the renderer sees only the contract and the display core' },
+};
+const ALL = Object.keys(ROOMS).concat(['testing', 'bench', 'e2e', 'scripts']);
+
+/** Relative import patterns that reach a room from anywhere (any depth of ../). */
+const into = (room) => [`../${room}/**`, `../../${room}/**`, `../../../${room}/**`, `../../../../${room}/**`, `../${room}`, `../../${room}`];
+
+const roomRules = Object.entries(ROOMS).map(([room, { may, what }]) => {
+  const forbidden = ALL.filter((r) => r !== room && !may.includes(r));
+  const patterns = [
+    ...(room === 'electron' ? [] : [ELECTRON]),
+    { group: forbidden.flatMap(into), message: `${what} (ARCHITECTURE.md).` },
+    // outside the codec, only its façade
+    ...(room === 'codec' ? [] : [{ group: ['**/codec/*', '**/codec/**', '!**/codec/index.js'], message: 'Import the codec through codec/index.js, not its internals.' }]),
+    ...(room === 'renderer' || room === 'shaders' || room === 'contract' ? NO_NODE : []),
+  ];
+  return {
+    files: [`${room}/**/*.{ts,tsx}`],
+    ignores: ['**/*.test.ts', ...(room === 'electron' ? ['electron/main.ts', 'electron/preload.ts'] : [])],
+    rules: { 'no-restricted-imports': ['error', { patterns }] },
+  };
+});
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'native/build/**', '.gpu/**', '.gl/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'native/build/**', '.gpu/**', '.gl/**', '.cpu/**', 'test-results/**', 'playwright-report/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -12,51 +51,10 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  ...roomRules,
   {
-    // the codec imports nothing of the app; node:zlib/fs only at its edge
-    files: ['electron/exr/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { regex: '^electron(/(main|renderer|common|utility))?$', message: 'Only electron/main.ts and electron/preload.ts import electron.' },
-          { group: ['../host/*', '../cli/*', '../server/*', '../../renderer/*', '../../shaders/*', '**/host/**', '**/cli/**', '**/server/**', '**/renderer/**'], message: 'electron/exr is the codec: it imports nothing of the app.' },
-        ],
-      }],
-    },
-  },
-  {
-    // only main.ts and preload.ts touch electron
-    files: ['electron/**/*.ts', 'renderer/**/*.{ts,tsx}', 'shaders/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts'],
-    ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/exr/**'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ regex: '^electron(/(main|renderer|common|utility))?$', message: 'Only electron/main.ts and electron/preload.ts import electron.' }],
-      }],
-    },
-  },
-  {
-    // the renderer never imports Node-side code (type-only imports of the HostApi contract aside)
-    files: ['renderer/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: nodeBuiltins.filter((n) => !n.includes('*')).map((name) => ({ name, message: 'The renderer runs in the browser: no Node modules.' })),
-        patterns: [
-          { group: ['node:*'], message: 'The renderer runs in the browser: no Node modules.' },
-          { regex: '^electron(/(main|renderer|common|utility))?$', message: 'Only electron/main.ts and electron/preload.ts import electron.' },
-          { group: ['**/electron/exr/**', '**/electron/host/**', '**/electron/cli/**', '**/electron/server/**'], allowTypeImports: true, message: 'The renderer talks to the host only through HostApi (type-only imports).' },
-        ],
-      }],
-    },
-  },
-  {
-    // shaders/ depends on nothing
-    files: ['shaders/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['node:*', 'electron', '**/electron/**', '**/renderer/**'], message: 'shaders/ depends on nothing but WebGPU.' },
-        ],
-      }],
-    },
+    // tests may reach a room's internals, and harnesses live in testing/, but only main.ts and preload.ts touch electron
+    files: ['**/*.test.ts', 'testing/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts', 'scripts/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ELECTRON] }] },
   },
 );

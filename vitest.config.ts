@@ -10,26 +10,26 @@ const addon = fileURLToPath(new URL('./dist/native/exr_kernels.node', import.met
 
 /** What decodes pixels: conformance against OpenEXR, damaged and hostile files, every codec, the thumbnail decoder. */
 const CODEC_CONFORMANCE = [
-  'electron/exr/reference.test.ts',
-  'electron/exr/generated.test.ts',
-  'electron/exr/damaged.test.ts',
-  'electron/exr/hostile.test.ts',
-  'electron/exr/reader.test.ts',
-  'electron/exr/deep.test.ts',
-  'electron/exr/stats.test.ts',
-  'electron/exr/compression/*.test.ts',
-  'electron/exr/fuzz/regressions.test.ts',
-  'electron/host/thumbnails/binned-decode.test.ts',
-  'electron/host/thumbnails/on-pool.test.ts',
-  'electron/host/thumbnails/bins.test.ts',
+  'codec/reference.test.ts',
+  'codec/generated.test.ts',
+  'codec/damaged.test.ts',
+  'codec/hostile.test.ts',
+  'codec/reader.test.ts',
+  'codec/deep.test.ts',
+  'codec/stats.test.ts',
+  'codec/compression/*.test.ts',
+  'testing/codec/fuzz/regressions.test.ts',
+  'host/thumbnails/binned-decode.test.ts',
+  'host/thumbnails/on-pool.test.ts',
+  'host/thumbnails/bins.test.ts',
 ];
 
 /** The native kernels against their TypeScript oracles: run again with the CPU's vector units capped (AVX2; none), so
  * that the narrower kernels a user's CPU may pick stay checked on a machine that has wider ones. */
-const NATIVE_AGAINST_TYPESCRIPT = ['electron/exr/compression/native-codecs.test.ts', 'electron/host/thumbnails/bins.test.ts', 'electron/host/thumbnails/compose.test.ts'];
+const NATIVE_AGAINST_TYPESCRIPT = ['codec/compression/native-codecs.test.ts', 'host/thumbnails/bins.test.ts', 'host/thumbnails/compose.test.ts'];
 
 /** Outside the codec, what the kernels do for the thumbnails' output (PNGs in the workers) and its fallback (sharp). */
-const OUTPUT_FALLBACKS = ['electron/host/export/png-native.test.ts', 'electron/cli/thumbs-output.test.ts'];
+const OUTPUT_FALLBACKS = ['host/export/png-native.test.ts', 'cli/thumbs-output.test.ts'];
 
 export default defineConfig({
   // renderer modules import their WGSL as text, as in the app's build
@@ -45,7 +45,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'native',
-          include: ['electron/**/*.test.ts', 'renderer/**/*.test.ts', 'shaders/**/*.test.ts', 'native/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['codec', 'contract', 'host', 'transport', 'server', 'cli', 'electron', 'renderer', 'shaders', 'native', 'testing', 'scripts'].map((room) => `${room}/**/*.test.ts`),
         },
       },
       {
@@ -54,7 +54,7 @@ export default defineConfig({
           name: 'typescript',
           include: [...CODEC_CONFORMANCE, ...OUTPUT_FALLBACKS],
           // the native-against-TypeScript comparisons need the addon; native.test.ts checks it is off here
-          exclude: ['electron/exr/compression/native-codecs.test.ts'],
+          exclude: ['codec/compression/native-codecs.test.ts'],
           env: { EXRVIEW_NATIVE: '0' },
         },
       },

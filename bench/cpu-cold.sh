@@ -24,7 +24,7 @@
 # (medians 0.86, 0.86, 0.93). What is left of the gap is fresh memory: the first two or three files' planes at every
 # core count, and at 16 cores as many as 7-10 files' worth in flight at once.
 # At 09f5a7a (descriptor table grown before the workers start; their optimizing compiles on their own threads, see
-# electron/host/decode/worker-process.ts), CORES="16 8 2" ROUNDS=3 on an H200 host: cold 1.92/2.02/1.80x OpenEXR and
+# host/decode/worker-process.ts), CORES="16 8 2" ROUNDS=3 on an H200 host: cold 1.92/2.02/1.80x OpenEXR and
 # warm 1.89/1.95/1.90x at 16 cores, 1.72/1.85/1.68 and 1.68/1.90/1.63 at 8, 1.75/1.50/1.50 and 1.55/1.78/1.49 at 2;
 # cold over warm (medians of the ratios) 1.01, 1.03, 0.97. What had looked like fresh memory was mostly a 16-22 ms stall
 # of every thread growing the descriptor table mid-decode and the workers' first work waiting for V8's 4 compile threads.

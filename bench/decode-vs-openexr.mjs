@@ -5,7 +5,7 @@
 // Usage: node bench/decode-vs-openexr.mjs DIR [--rounds N] [--sets all,zip,piz,each] [--settle-s S]   (DIR: ../shared/tools/make-bench-set.sh)
 // A cold run starts S seconds (default 4) after the run before it ended: a virtual machine that reports free memory to
 // its host does so a couple of seconds after a free, and a user's first start does not find the last process's memory
-// still backed (electron/host/decode/huge-pages.ts).
+// still backed (host/decode/huge-pages.ts).
 // speed = OpenEXR's time / exrview's time (best of the rounds): above 1 exrview is faster. JSON on the last line.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, linkSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

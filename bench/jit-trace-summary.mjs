@@ -1,5 +1,5 @@
 // Where V8's optimising compiler and deoptimiser spent a bench run, pass by pass. Every decode worker is an isolate of
-// its own and compiles on its own thread (electron/host/decode/worker-process.ts), so a function that turns hot in the
+// its own and compiles on its own thread (host/decode/worker-process.ts), so a function that turns hot in the
 // middle of a pass stalls that worker while it compiles; this says how much of that fell in each pass.
 // Usage: EXRVIEW_BENCH_PASS_MARKS=1 node --trace-opt --trace-deopt bin/exrview.mjs bench DIR --json [--runs N] > OUT.txt
 //        node bench/jit-trace-summary.mjs OUT.txt [--top N]

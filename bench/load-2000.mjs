@@ -40,7 +40,7 @@ const quantile = (xs, q) => {
 /** The writer, bundled on the fly (the bench runs in plain Node, the codec is TypeScript). */
 async function loadWriter(work) {
   const outfile = join(work, 'writer.mjs');
-  await build({ entryPoints: [join(root, 'electron/exr/writer.ts')], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'error' });
+  await build({ entryPoints: [join(root, 'codec/writer.ts')], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'error' });
   return import(pathToFileURL(outfile).href);
 }
 

@@ -10,10 +10,10 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { uncompressedBytes, chunkPlace } from '../electron/exr/blocks.js';
-import { decompressInto, usesNativeKernel } from '../electron/exr/compression/index.js';
-import { nativeStatus } from '../electron/exr/compression/native.js';
-import { ExrReader, openFileSource, type BlockLayout, type Compression } from '../electron/exr/index.js';
+import { uncompressedBytes, chunkPlace } from '../codec/blocks.js';
+import { decompressInto, usesNativeKernel } from '../codec/compression/index.js';
+import { nativeStatus } from '../codec/compression/native.js';
+import { ExrReader, openFileSource, type BlockLayout, type Compression } from '../codec/index.js';
 
 interface Chunk {
   compression: Compression;

@@ -1,4 +1,4 @@
-// Where a run's worker time went, from the decode pool's traces (EXRVIEW_TRACE=PREFIX: electron/host/decode/pool-trace.ts).
+// Where a run's worker time went, from the decode pool's traces (EXRVIEW_TRACE=PREFIX: host/decode/pool-trace.ts).
 // Usage: node bench/pool-trace-summary.mjs TRACE.json... [--kind band|thumbnailBand] [--passes]   Prints one JSON line last.
 //
 // Per trace, over the tasks of one kind (the most numerous by default): the span from the first task's start to the

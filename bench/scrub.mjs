@@ -24,7 +24,7 @@ const args = ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulka
 const gpuArgs = process.env.EXRVIEW_BENCH_HW ? ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan'] : args;
 
 const dir = mkdtempSync(join(tmpdir(), 'exrview-bench-'));
-await build({ entryPoints: [join(root, 'renderer/testing/gpu-harness.ts')], bundle: true, format: 'esm', outfile: join(dir, 'h.js'), loader: { '.wgsl': 'text' }, target: 'es2022', logLevel: 'warning' });
+await build({ entryPoints: [join(root, 'testing/renderer/gpu-harness.ts')], bundle: true, format: 'esm', outfile: join(dir, 'h.js'), loader: { '.wgsl': 'text' }, target: 'es2022', logLevel: 'warning' });
 const js = readFileSync(join(dir, 'h.js'));
 const server = createServer((req, res) => {
   if (req.url === '/h.js') { res.setHeader('content-type', 'text/javascript'); res.end(js); return; }

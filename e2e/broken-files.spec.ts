@@ -13,7 +13,7 @@ let whole: Buffer;
 
 test.beforeAll(async () => {
   buildProject();
-  const { writeExrFile } = await import('../electron/exr/writer.js');
+  const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-whole-'));
   const box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
   writeExrFile(join(dir, 'good.exr'), [{ dataWindow: box, compression: 'zip', channels: ['R', 'G', 'B'].map((name, c) => ({

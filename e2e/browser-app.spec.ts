@@ -20,7 +20,7 @@ let url = '';
 test.beforeAll(async () => {
   buildProject();
   // a dynamic import: the lint rule's 'electron/*' pattern (meant for the electron package) also matches this path
-  const { writeExrFile } = await import('../electron/exr/writer.js');
+  const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-e2e-'));
   const box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
   writeExrFile(join(dir, 'ramp.exr'), [{ dataWindow: box, compression: 'zip', channels: [

@@ -20,7 +20,7 @@ let downloadsDir = '';
 test.beforeAll(async () => {
   buildProject();
   // dynamic imports: the lint rule's 'electron/*' pattern (meant for the electron package) also matches these paths
-  const { writeExrFile } = await import('../electron/exr/writer.js');
+  const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-export-e2e-'));
   downloadsDir = mkdtempSync(join(tmpdir(), 'exrview-export-dl-'));
   const box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
@@ -32,7 +32,7 @@ test.beforeAll(async () => {
   const counts = new Uint32Array(W * H);
   for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) counts[y * W + x] = deepCount(x, y);
   const total = counts.reduce((s, n) => s + n, 0);
-  const { floatToHalf } = await import('../electron/exr/half.js');
+  const { floatToHalf } = await import('../codec/core/half.js');
   const fill = (v: number) => new Uint16Array(total).fill(floatToHalf(v));
   const z = new Float32Array(total).map((_, i) => 1 + i);
   writeExrFile(join(dir, 'deep.exr'), [{ dataWindow: box, compression: 'zips', deepSampleCounts: counts, channels: [

@@ -13,7 +13,7 @@ let url = '';
 let close: () => Promise<void> = async () => {};
 
 test.beforeAll(async () => {
-  const served = await serveHarness('renderer/testing/gpu-harness.ts');
+  const served = await serveHarness('testing/renderer/gpu-harness.ts');
   url = served.url;
   close = served.close;
 });

@@ -18,8 +18,8 @@ let url = '';
 test.beforeAll(async () => {
   if (noTool) return;
   buildProject();
-  const { writeExrFile } = await import('../electron/exr/writer.js');
-  const { floatToHalf } = await import('../electron/exr/half.js');
+  const { writeExrFile } = await import('../codec/writer.js');
+  const { floatToHalf } = await import('../codec/core/half.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-e2e-htj2k-'));
   const box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
   // a warm diagonal ramp with a dark disc: structure a broken decode would not reproduce

@@ -13,8 +13,8 @@ let url = '';
 test.beforeAll(async () => {
   buildProject();
   // dynamic imports: the lint rule's 'electron/*' pattern (meant for the electron package) also matches these paths
-  const { writeSequence, damageMiddleChunk } = await import('../electron/host/samples/sequence.js');
-  const { writeExrFile } = await import('../electron/exr/writer.js');
+  const { writeSequence, damageMiddleChunk } = await import('../host/samples/sequence.js');
+  const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-e2e-seq-'));
   // 30 fps in the files: the player's rate comes from the framesPerSecond attribute, not the default 24
   writeSequence({ dir, name: 'shot', frames: 48, widthPx: 160, heightPx: 90, compression: 'zip', framesPerSecond: 30 });

@@ -21,7 +21,7 @@ let dir = '';
 
 test.beforeAll(async () => {
   buildProject();
-  const { writeExrFile } = await import('../electron/exr/writer.js');
+  const { writeExrFile } = await import('../codec/writer.js');
   dir = mkdtempSync(join(tmpdir(), 'exrview-compare-'));
   const box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
   const rgb = (f: (x: number, y: number, c: number) => number) => ['R', 'G', 'B'].map((name, c) => ({ name, pixelType: 'float' as const, data: plane((x, y) => f(x, y, c)) }));

@@ -23,7 +23,7 @@ let url = '';
 let close: () => Promise<void> = async () => {};
 
 test.beforeAll(async () => {
-  const served = await serveHarness('renderer/testing/compare-harness.ts');
+  const served = await serveHarness('testing/renderer/compare-harness.ts');
   url = served.url;
   close = served.close;
 });
@@ -209,7 +209,7 @@ const hasOiio = spawnSync('oiiotool', ['--version'], { encoding: 'utf8' }).statu
 test('metrics: the GPU figures match oiiotool --diff on generated pairs (mean, RMS, PSNR, max error and where, pixels over the threshold)', async ({ page }) => {
   test.skip(!hasOiio, 'oiiotool is not installed (Debian: openimageio-tools)');
   await open(page);
-  const { writeExrFile } = await import('../electron/exr/writer.js');
+  const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-oiio-'));
   const W = 73, H = 41;
   let seed = 5;

@@ -1,4 +1,4 @@
-// Serves one bundled test harness (renderer/testing/*.ts) on 127.0.0.1 for the GPU shader specs: a page that loads it.
+// Serves one bundled test harness (testing/renderer/*.ts) on 127.0.0.1 for the GPU shader specs: a page that loads it.
 import { build } from 'esbuild';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -13,7 +13,7 @@ let dir = '';
 
 test.beforeAll(async () => {
   buildProject();
-  const { writeExrFile } = await import('../electron/exr/writer.js');
+  const { writeExrFile } = await import('../codec/writer.js');
   dir = mkdtempSync(join(tmpdir(), 'exrview-layout-'));
   // two single images (numbered names would make them one sequence item)
   mkdirSync(join(dir, 'sq010'));

@@ -23,7 +23,7 @@ function sky(x: number, y: number, c: number): number {
 
 test.beforeAll(async () => {
   buildProject();
-  const { writeExrFile } = await import('../electron/exr/writer.js');
+  const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-env-'));
   mkdirSync(shots, { recursive: true });
   writeExrFile(join(dir, 'sky.exr'), [{

@@ -15,7 +15,7 @@ const shots = join('test-results', 'lookdev');
 
 test.beforeAll(async () => {
   buildProject();
-  const { writeExrFile } = await import('../electron/exr/writer.js');
+  const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-hdr-'));
   mkdirSync(shots, { recursive: true });
   const box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };

@@ -16,7 +16,7 @@ const shots = join('test-results', 'lookdev');
 
 test.beforeAll(async () => {
   buildProject();
-  const { writeExrFile } = await import('../electron/exr/writer.js');
+  const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-lut-'));
   downloadsDir = mkdtempSync(join(tmpdir(), 'exrview-lut-dl-'));
   mkdirSync(shots, { recursive: true });

@@ -14,8 +14,8 @@ let server: Served | null = null;
 test.beforeAll(async () => {
   buildProject();
   // a dynamic import: the lint rule's 'electron/*' pattern (meant for the electron package) also matches this path
-  const { writeExrFile } = await import('../electron/exr/writer.js');
-  const { floatToHalf } = await import('../electron/exr/half.js');
+  const { writeExrFile } = await import('../codec/writer.js');
+  const { floatToHalf } = await import('../codec/core/half.js');
   const plane = (f: (x: number, y: number) => number) => {
     const data = new Uint16Array(W * H);
     for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) data[y * W + x] = floatToHalf(f(x, y));

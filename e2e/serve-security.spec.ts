@@ -9,8 +9,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.js';
 
 // Loaded by URL: e2e/'s lint rule keeps the `electron` package out with a pattern that also matches this repository's
 // electron/ folder; this spec needs the server and host modules themselves, not the package.
-type ServerModule = typeof import('../electron/server/server.js');
-type HostModule = typeof import('../electron/host/host.js');
+type ServerModule = typeof import('../server/server.js');
+type HostModule = typeof import('../host/host.js');
 const load = async <T>(path: string): Promise<T> => (await import(new URL(path, import.meta.url).href)) as T;
 
 let server: Awaited<ReturnType<ServerModule['startServer']>>;
@@ -19,8 +19,8 @@ let evil: Server;
 let evilUrl = '';
 
 test.beforeAll(async () => {
-  const { startServer } = await load<ServerModule>('../electron/server/server.ts');
-  const { createHost } = await load<HostModule>('../electron/host/host.ts');
+  const { startServer } = await load<ServerModule>('../server/server.ts');
+  const { createHost } = await load<HostModule>('../host/host.ts');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-e2e-serve-'));
   const served = join(dir, 'served');
   const page = join(dir, 'page');

@@ -2,7 +2,7 @@
 
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import { createPreloadApi } from './shell/preload-api.js';
-import { DROP_CHANNEL } from './shell/shell-api.js';
+import { DROP_CHANNEL } from '../contract/shell-api.js';
 
 const { host, shell } = createPreloadApi({
   invoke: (channel, args) => ipcRenderer.invoke(channel, args),

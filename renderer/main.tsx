@@ -2,7 +2,7 @@
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App.js';
 import { Controller } from './app/controller.js';
-import { connectHost } from './host/index.js';
+import { connectHost } from './host-client/index.js';
 import { createAppStore } from './state/store.js';
 import './ui/app.css';
 

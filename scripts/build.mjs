@@ -18,13 +18,13 @@ const common = {
 };
 
 const nodeEntries = [
-  { in: 'electron/cli/main.ts', out: 'cli' },
-  { in: 'electron/host/decode/worker.ts', out: 'decode-worker' },
-  { in: 'electron/host/samples/make-samples.ts', out: 'make-samples' },
+  { in: 'cli/main.ts', out: 'cli' },
+  { in: 'host/decode/worker.ts', out: 'decode-worker' },
+  { in: 'host/samples/make-samples.ts', out: 'make-samples' },
   // the host alone, for benches that drive it without the command (bench/preview-path.mjs)
-  { in: 'electron/host/host.ts', out: 'host' },
+  { in: 'host/host.ts', out: 'host' },
   // the GPU thumbnail process of `exrview thumbs --gpu` (Dawn's webgpu package stays external, loaded only there)
-  { in: 'electron/host/thumbnails/gpu/child.ts', out: 'gpu-thumbs-child' },
+  { in: 'host/thumbnails/gpu/child.ts', out: 'gpu-thumbs-child' },
 ].filter((e) => existsSync(`${root}/${e.in}`));
 
 const t0 = performance.now();

@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 
 const root = join(__dirname, '..');
-const FOLDERS = ['electron', 'renderer', 'shaders', 'bench', 'scripts'];
+const FOLDERS = ['codec', 'contract', 'host', 'transport', 'server', 'cli', 'electron', 'renderer', 'shaders', 'testing', 'bench', 'scripts'];
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {

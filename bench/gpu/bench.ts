@@ -1,7 +1,7 @@
 // The GPU bench proper: upload paths, assemble + MIP + tone-map GPU time per workgroup shape, GPU vs CPU thumbnails, crossover.
 import { availableParallelism, cpus } from 'node:os';
 import { createUploader, type Uploader, type UploadSource } from '../../shaders/upload.js';
-import { buildCalibration, type CostSample } from '../../electron/host/thumbnails/gpu/calibration.js';
+import { buildCalibration, type CostSample } from '../../host/thumbnails/gpu/calibration.js';
 import { GpuTimer, adapterKey, median, type DawnDevice } from './dawn.js';
 import { makeHalfPlanes, halfToFloatPlanes, type Planes } from './images.js';
 import { DummyPlanes, GpuImageWork, ShaderKit, WORKGROUP_SHAPES, destroyScratch, gpuThumbnail, previewTargetBindGroup, thumbnailScratch } from './gpu-work.js';

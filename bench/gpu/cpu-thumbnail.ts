@@ -1,9 +1,9 @@
-// The project's CPU thumbnail path on all cores: electron/host's boxFilter per channel and row band in worker threads, then its tone-map.
+// The project's CPU thumbnail path on all cores: host's boxFilter per channel and row band in worker threads, then its tone-map.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { boxFilter, thumbnailSize } from '../../electron/host/thumbnails/job.js';
-import { toneMapHalfRgba } from '../../electron/host/thumbnails/tone-map.js';
-import { floatToHalf } from '../../electron/exr/index.js';
+import { boxFilter, thumbnailSize } from '../../host/thumbnails/job.js';
+import { toneMapHalfRgba } from '../../host/thumbnails/tone-map.js';
+import { floatToHalf } from '../../codec/index.js';
 import { DEFAULT_DISPLAY } from '../../shaders/display-params.js';
 import type { Planes } from './images.js';
 

@@ -1,6 +1,6 @@
 // Synthetic test images for the GPU bench: smooth gradients plus seeded noise, as half or float planes (never zeros).
 
-import { floatToHalf as toHalf } from '../../electron/exr/index.js';
+import { floatToHalf as toHalf } from '../../codec/index.js';
 
 /** half bits → float (table: 65536 entries). */
 export const HALF_TO_FLOAT: Float32Array = (() => {

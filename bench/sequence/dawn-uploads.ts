@@ -1,6 +1,6 @@
 // Uploads for the sequence bench on a real GPU through Dawn: the renderer's frame slots (staging ring, slot textures,
 // assemble and MIP passes), each frame counted as uploaded once the GPU has finished it. `webgpu` is loaded only here.
-import type { DecodedImage } from '../../electron/host/api.js';
+import type { DecodedImage } from '../../contract/host-api.js';
 import { DummyPlanes } from '../../shaders/passes.js';
 import { ShaderKit } from '../../shaders/pipelines.js';
 import { FrameSlots } from '../../renderer/gpu/frame-slots.js';

@@ -1,7 +1,7 @@
 // Writes a test sequence with every core: each worker thread renders and compresses its share of the frames.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { writeSequence, type SequenceSpec } from '../../electron/host/samples/sequence.js';
+import { writeSequence, type SequenceSpec } from '../../host/samples/sequence.js';
 
 /** The sequence `spec`, frames split over `threads` workers of this same script (see main.ts: role 'make'). */
 export async function makeSequenceParallel(script: URL, spec: SequenceSpec, threads = availableParallelism()): Promise<number> {

@@ -4,7 +4,7 @@
 // planes copied into them: the CPU side of an upload, what the host pipeline must keep up with. 'dawn': the renderer's
 // own frame slots on a Dawn device: the staging ring, the slot textures, the layer's assemble and MIP passes, counted
 // as done only once the GPU has finished them.
-import type { DecodedImage, HostApi, PixelLease } from '../../electron/host/api.js';
+import type { DecodedImage, HostApi, PixelLease } from '../../contract/host-api.js';
 import type { LoadResult, PipelineIo, UploadResult } from '../../renderer/playback/pipeline.js';
 
 export interface LeasedFrame {

@@ -2,8 +2,8 @@
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { COMMAND_NAMES, HELP_FLAGS, VERSION_FLAGS } from '../cli/commands.js';
-import { nearest } from '../cli/suggest.js';
+import { COMMAND_NAMES, HELP_FLAGS, VERSION_FLAGS } from '../../cli/commands.js';
+import { nearest } from '../../cli/suggest.js';
 
 /**
  * The command's arguments when the app's arguments (after the executable) name a command or ask for help or the

@@ -2,7 +2,7 @@
 
 import { realpath, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { PathRefusedError, isInside } from '../transport/path-guard.js';
+import { PathRefusedError, isInside } from '../../transport/path-guard.js';
 
 export class FolderGrants {
   private readonly roots = new Set<string>();

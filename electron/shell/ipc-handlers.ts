@@ -1,13 +1,13 @@
 // The main-process side of HostApi over IPC, as plain functions: sender check, argument check, path grants, then the host.
 
-import type { DecodedImage, FolderInfo, HostApi } from '../host/api.js';
-import { plainPlaneData } from '../host/decode/plane-bytes.js';
-import { CALL_METHODS, SIGNAL_METHODS, type CallMethod, type SignalMethod, type TransportMethod } from '../transport/host-methods.js';
-import { PathRefusedError } from '../transport/path-guard.js';
-import { validateArgs } from '../transport/validate-args.js';
+import type { DecodedImage, FolderInfo, HostApi } from '../../contract/host-api.js';
+import { plainPlaneData } from '../../host/decode/plane-bytes.js';
+import { CALL_METHODS, SIGNAL_METHODS, type CallMethod, type SignalMethod, type TransportMethod } from '../../contract/host-methods.js';
+import { PathRefusedError } from '../../transport/path-guard.js';
+import { validateArgs } from '../../contract/validate-args.js';
 import type { FolderGrants } from './folder-grants.js';
 import { isAppPage } from './navigation-guard.js';
-import { METHOD_CHANNELS } from './shell-api.js';
+import { METHOD_CHANNELS } from '../../contract/shell-api.js';
 
 /** What the main process knows about who sent an IPC message (from the event's sender and senderFrame). */
 export interface SenderInfo {

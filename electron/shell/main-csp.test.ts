@@ -2,7 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../transport/csp.js';
+import { contentSecurityPolicy } from '../../transport/csp.js';
 
 describe('the CSP in main.ts', () => {
   it('is contentSecurityPolicy() word for word', () => {

@@ -1,7 +1,7 @@
 // The application menu as plain data: File (Open Folder…, Open Recent, Export…), View, Help; main.ts hands it to Menu.buildFromTemplate.
 
 import { basename } from 'node:path';
-import type { ShellCommand, ViewAction } from './shell-api.js';
+import type { ShellCommand, ViewAction } from '../../contract/shell-api.js';
 
 /** The subset of Electron's MenuItemConstructorOptions used here (structurally compatible with it). */
 export interface MenuItem {

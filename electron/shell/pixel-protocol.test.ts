@@ -1,7 +1,7 @@
 // The Electron pixel route with the standard Request/Response Electron's protocol.handle uses (Node's own, here): checks, the container, leases.
 import { describe, expect, it } from 'vitest';
-import type { DecodedImage, DecodeRequest, HostApi, PixelLease } from '../host/api.js';
-import { decodeContainer } from '../server/container.js';
+import type { DecodedImage, DecodeRequest, HostApi, PixelLease } from '../../contract/host-api.js';
+import { decodeContainer } from '../../server/container.js';
 import { APP_ORIGIN } from './navigation-guard.js';
 import { handlePixelRequest, PIXEL_TOKEN_HEADER, type PixelRoute } from './pixel-protocol.js';
 

@@ -5,10 +5,10 @@
 // files of folders the user opened (the host knows no others), and a token made per session that only the preload gives out.
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { CANCELLED_MESSAGE, type DecodedImage, type DecodeRequest, type HostApi, type PixelLease } from '../host/api.js';
-import { withExactPlanes } from '../host/decode/plane-bytes.js';
-import { CONTAINER_CONTENT_TYPE, containerPieces } from '../server/container.js';
-import { ArgumentError, validateArgs } from '../transport/validate-args.js';
+import { CANCELLED_MESSAGE, type DecodedImage, type DecodeRequest, type HostApi, type PixelLease } from '../../contract/host-api.js';
+import { withExactPlanes } from '../../host/decode/plane-bytes.js';
+import { CONTAINER_CONTENT_TYPE, containerPieces } from '../../server/container.js';
+import { ArgumentError, validateArgs } from '../../contract/validate-args.js';
 import { APP_ORIGIN } from './navigation-guard.js';
 
 export const PIXEL_PATH = '/api/decodeImage';

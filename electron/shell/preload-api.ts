@@ -1,8 +1,8 @@
 // The page side of HostApi over IPC, built from three IPC primitives so it can be tested without Electron (preload.ts passes ipcRenderer's).
 
-import type { HostApi, HostEvent } from '../host/api.js';
-import { CALL_METHODS, SIGNAL_METHODS, type CallMethod, type SignalMethod } from '../transport/host-methods.js';
-import { COMMAND_CHANNEL, EVENT_CHANNEL, METHOD_CHANNELS, PIXEL_TOKEN_CHANNEL, type ShellApi, type ShellCommand } from './shell-api.js';
+import type { HostApi, HostEvent } from '../../contract/host-api.js';
+import { CALL_METHODS, SIGNAL_METHODS, type CallMethod, type SignalMethod } from '../../contract/host-methods.js';
+import { COMMAND_CHANNEL, EVENT_CHANNEL, METHOD_CHANNELS, PIXEL_TOKEN_CHANNEL, type ShellApi, type ShellCommand } from '../../contract/shell-api.js';
 
 export interface PreloadIpc {
   invoke(channel: string, args: unknown[]): Promise<unknown>;

@@ -4,8 +4,8 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TRANSPORT_METHODS } from '../transport/host-methods.js';
-import { DROP_CHANNEL, METHOD_CHANNELS } from './shell-api.js';
+import { TRANSPORT_METHODS } from '../../contract/host-methods.js';
+import { DROP_CHANNEL, METHOD_CHANNELS } from '../../contract/shell-api.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let code = '';

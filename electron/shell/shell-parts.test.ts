@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { menuTemplate, type MenuItem } from './menu-template.js';
 import { targetFromArgv, targetFromPath } from './open-targets.js';
-import type { ShellCommand } from './shell-api.js';
+import type { ShellCommand } from '../../contract/shell-api.js';
 import { chromiumSwitches } from './webgpu-switches.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'exrview-shell-'));

@@ -1,5 +1,5 @@
 /* DWA's RLE channels: one channel's decoded byte planes (all low bytes, then the next byte, ...) into its rows of
- * little-endian samples in the chunk. The TypeScript version is copyRlePlane in electron/exr/compression/dwa.ts. */
+ * little-endian samples in the chunk. The TypeScript version is copyRlePlane in codec/compression/dwa.ts. */
 #include "kernels.h"
 
 int exr_dwa_rle_plane(ExrContext *ctx, const uint8_t *data, size_t dataBytes, size_t start, size_t width, size_t height, int wide,

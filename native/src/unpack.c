@@ -1,5 +1,5 @@
 /* The reader's unpack: a decompressed block's lines copied into the channel planes, as unpackBlock in
- * electron/exr/reader.ts does (its TypeScript is the fallback and the oracle). A tile of 128 lines and 4 channels is
+ * codec/reader.ts does (its TypeScript is the fallback and the oracle). A tile of 128 lines and 4 channels is
  * 512 copies of a few hundred bytes: one call here instead of 512 typed-array views and sets. */
 #include "kernels.h"
 

@@ -4,10 +4,10 @@
 // layoutWords, then the source bytes and the layout's int32s (native-layout.ts). One record of
 // kernel 99 first carries B44's pLinear log table (65536 u16) when a file needs it.
 import { writeFileSync } from 'node:fs';
-import { chunkPlace, uncompressedBytes } from '../../electron/exr/blocks.js';
-import { b44LogTable } from '../../electron/exr/compression/b44-log-table.js';
-import { nativeLayout } from '../../electron/exr/compression/native-layout.js';
-import { ExrReader, openFileSource, type Compression } from '../../electron/exr/index.js';
+import { chunkPlace, uncompressedBytes } from '../../codec/blocks.js';
+import { b44LogTable } from '../../codec/compression/b44-log-table.js';
+import { nativeLayout } from '../../codec/compression/native-layout.js';
+import { ExrReader, openFileSource, type Compression } from '../../codec/index.js';
 
 const KERNELS: Partial<Record<Compression, number>> = { zip: 0, zips: 0, rle: 1, piz: 2, pxr24: 3, b44: 4, b44a: 4 };
 

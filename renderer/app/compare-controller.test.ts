@@ -1,7 +1,7 @@
 // The Comparison figures follow the pair on screen: a run still computing an earlier pair (the reference against
 // itself, say, all zeros) never lands after the current image changed.
 import { describe, expect, it } from 'vitest';
-import type { DecodedImage, FileEntry, PartSummary } from '../host/api-types.js';
+import type { DecodedImage, FileEntry, PartSummary } from '../host-client/api-types.js';
 import { emptyChannelMetrics, type MetricsTotals, type Region } from '../../shaders/compare-reference.js';
 import type { Timed } from '../gpu/analysis.js';
 import type { ViewEngine } from '../gpu/view-engine.js';

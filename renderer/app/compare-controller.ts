@@ -1,7 +1,7 @@
 // Wires the compare and inspect slices to the engine: the reference (its layer pinned on the GPU, its planes kept on
 // the CPU for the pixel values and the CPU path), the compare view, and the Comparison and Statistics figures (GPU
 // reductions; the CPU reference where the engine has none). Pointer-move values never pass through here.
-import type { DecodedImage, LayerSummary, PartSummary } from '../host/api-types.js';
+import type { DecodedImage, LayerSummary, PartSummary } from '../host-client/api-types.js';
 import { COMPARE_MODE_LABELS, isDifference, statsSourceCode, type StatsSource } from '../../shaders/compare-params.js';
 import { colormapCode } from '../../shaders/colormaps.js';
 import {
@@ -12,7 +12,7 @@ import { assembleRgba } from '../cpu/assemble.js';
 import { alignedDataRegion, type CompareView } from '../gpu/compare-geometry.js';
 import type { ImageKey } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
-import { colormapSource, layerChoice, planesOf, type ChannelPick, type LayerChoice } from '../state/layer-choice.js';
+import { colormapSource, layerChoice, planesOf, type ChannelPick, type LayerChoice } from '../model/layer-choice.js';
 import type { ComparisonReport, MetricRow, ReferenceRef, StatisticsReport, StatRow } from '../state/compare-state.js';
 import type { AppState, AppStore, StoreActions } from '../state/store.js';
 

@@ -1,14 +1,14 @@
 // Wires host, store and engine outside React: folders, thumbnails, the image on screen, per-image timings.
-import type { DecodedImage, FileEntry, FolderInfo, HostInfo, PartSummary, StageTimingsMs } from '../host/api-types.js';
+import type { DecodedImage, FileEntry, FolderInfo, HostInfo, PartSummary, StageTimingsMs } from '../host-client/api-types.js';
 import { CpuEngine } from '../cpu/cpu-engine.js';
 import { NoWebGpuError } from '../gpu/device.js';
 import { GpuEngine, type ImageKey, type ShowReport, type TextureSource } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
 import type { HistogramSource } from '../gpu/shown-histogram.js';
-import { fitView, oneToOne, zoomAt, type PanZoom } from '../gpu/view-geometry.js';
-import type { RendererHost } from '../host/index.js';
-import { maxSampleCount, SAMPLES_PLANE, samplesDisplay, withSampleCountPlane } from '../state/deep-samples.js';
-import { layerChoice, planesOf } from '../state/layer-choice.js';
+import { fitView, oneToOne, zoomAt, type PanZoom } from '../model/view-geometry.js';
+import type { RendererHost } from '../host-client/index.js';
+import { maxSampleCount, SAMPLES_PLANE, samplesDisplay, withSampleCountPlane } from '../model/deep-samples.js';
+import { layerChoice, planesOf } from '../model/layer-choice.js';
 import { gridItems, sequenceOf } from '../state/grid-items.js';
 import { storeActions, type AppStore } from '../state/store.js';
 import { documentSink, type DownloadSink } from './downloads.js';

@@ -1,5 +1,5 @@
 // Browser mode's export destination: the host's encoded files offered as downloads (a Blob behind an <a download>).
-import type { ExportResult } from '../host/api-types.js';
+import type { ExportResult } from '../host-client/api-types.js';
 
 type Download = NonNullable<ExportResult['downloads']>[number];
 

@@ -1,6 +1,6 @@
 // Export from the viewer: the targets, the request through the current view, and the user's reading of a result.
 import { describe, expect, it } from 'vitest';
-import type { FileEntry, PartSummary } from '../host/api-types.js';
+import type { FileEntry, PartSummary } from '../host-client/api-types.js';
 import { createAppStore, storeActions } from '../state/store.js';
 import { buildExportRequest, describeExport, existingPathOf, exportTargets, exportView, folderOf } from './export-request.js';
 

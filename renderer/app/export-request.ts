@@ -1,5 +1,5 @@
 // Export from the viewer, the pure part: which files, the request through the current view, and what the result means to the user.
-import type { ExportRequest, ExportResult, FileEntry, ViewTransform } from '../host/api-types.js';
+import type { ExportRequest, ExportResult, FileEntry, ViewTransform } from '../host-client/api-types.js';
 import { selectedInOrder } from '../state/selection.js';
 import { formatCube } from '../../shaders/lut-cube.js';
 import type { ExportLine, ExportOutcome } from '../state/export-outcome.js';

@@ -1,8 +1,8 @@
 // Running an export against a host: downloads offered in browser mode, confirmed overwrite into the same folder, failures shown.
 import { describe, expect, it } from 'vitest';
-import type { ExportRequest, ExportResult, FileEntry, HostApi } from '../host/api-types.js';
-import { BufferPool } from '../host/buffer-pool.js';
-import type { RendererHost } from '../host/index.js';
+import type { ExportRequest, ExportResult, FileEntry, HostApi } from '../host-client/api-types.js';
+import { BufferPool } from '../host-client/buffer-pool.js';
+import type { RendererHost } from '../host-client/index.js';
 import { createAppStore, storeActions } from '../state/store.js';
 import type { DownloadSink } from './downloads.js';
 import { runExport } from './export-runner.js';

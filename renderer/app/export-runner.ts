@@ -1,5 +1,5 @@
 // Runs an export from the viewer: the request through the current view, downloads in browser mode, the outcome into the store.
-import type { RendererHost } from '../host/index.js';
+import type { RendererHost } from '../host-client/index.js';
 import type { AppStore, StoreActions } from '../state/store.js';
 import { offerDownloads, type DownloadSink } from './downloads.js';
 import { buildExportRequest, describeExport, exportTargets, type ExportOutcome } from './export-request.js';

@@ -1,7 +1,7 @@
 // The frame playback rests on becomes the image: only once paused for FRAME_REST_MS, never while playing or scrubbing
 // past it, never a missing or damaged frame, never the frame that already is the image.
 import { describe, expect, it } from 'vitest';
-import type { SequenceInfo } from '../host/api-types.js';
+import type { SequenceInfo } from '../host-client/api-types.js';
 import type { Presented } from '../playback/pipeline.js';
 import { FrameAtRest } from './frame-at-rest.js';
 

@@ -1,6 +1,6 @@
 // The frame playback stopped on becomes the image on screen once it rests there: the pixel inspector, header,
 // Statistics, Comparison and histogram then describe that frame, not the one the sequence was opened on.
-import type { SequenceInfo } from '../host/api-types.js';
+import type { SequenceInfo } from '../host-client/api-types.js';
 import type { Presented } from '../playback/pipeline.js';
 
 /** How long a frame stays on screen, paused, before it is loaded as the image: scrubbing loads nothing until it stops. */

@@ -3,8 +3,8 @@
 import type { GpuEngine, ImageKey } from '../gpu/engine.js';
 import { sheetLayout } from '../gpu/sheet-layout.js';
 import type { LayerTexture } from '../../shaders/passes.js';
-import { layerChoice } from '../state/layer-choice.js';
-import type { PartSummary } from '../host/api-types.js';
+import { layerChoice } from '../model/layer-choice.js';
+import type { PartSummary } from '../host-client/api-types.js';
 
 export interface LayersHost {
   engine(): GpuEngine | null;

@@ -1,10 +1,10 @@
 // The sequence player: the frame pipeline (renderer/playback) over the host and the GPU engine's ring of frame slots,
 // driven by requestAnimationFrame. The frame on screen changes every frame, so it is not React state: the player bar
 // and diagnostics subscribe here and write the DOM themselves.
-import type { DecodedImage, SequenceInfo } from '../host/api-types.js';
+import type { DecodedImage, SequenceInfo } from '../host-client/api-types.js';
 import type { GpuEngine } from '../gpu/engine.js';
-import { planesOf, type LayerChoice } from '../state/layer-choice.js';
-import type { RendererHost } from '../host/index.js';
+import { planesOf, type LayerChoice } from '../model/layer-choice.js';
+import type { RendererHost } from '../host-client/index.js';
 import { snapFrame, timelineFrames, type ClockSpec } from '../playback/clock.js';
 import { FramePipeline, PLAYER_MAX_LOADS, PREROLL_MS, type PipelineIo, type Presented } from '../playback/pipeline.js';
 import { slotCountFor } from '../gpu/slot-budget.js';

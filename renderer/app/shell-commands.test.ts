@@ -1,7 +1,7 @@
 // Electron shell commands reach the viewer: folders (and the file to show), Export…, view commands, help; none without a shell.
 import { describe, expect, it } from 'vitest';
-import type { FolderInfo } from '../host/api-types.js';
-import type { ShellApi, ShellCommand } from '../../electron/shell/shell-api.js';
+import type { FolderInfo } from '../host-client/api-types.js';
+import type { ShellApi, ShellCommand } from '../../contract/shell-api.js';
 import { createAppStore, storeActions } from '../state/store.js';
 import { installShellCommands, type ShellTarget } from './shell-commands.js';
 

@@ -1,5 +1,5 @@
 // Electron only: menu commands, drops and OS open-file events from the shell (window.exrviewShell), turned into controller actions.
-import type { ShellApi, ShellCommand, ViewAction } from '../../electron/shell/shell-api.js';
+import type { ShellApi, ShellCommand, ViewAction } from '../../contract/shell-api.js';
 import type { Controller } from './controller.js';
 
 declare global {

@@ -1,6 +1,6 @@
 // The grid's thumbnail requests: an embedded preview shows first and never replaces the thumbnail, which is always asked for.
 import { describe, expect, it } from 'vitest';
-import type { FileEntry, HostApi, PartSummary, Thumbnail } from '../host/api-types.js';
+import type { FileEntry, HostApi, PartSummary, Thumbnail } from '../host-client/api-types.js';
 import { ThumbnailRequests, type ThumbnailSink } from './thumbnail-requests.js';
 
 type ThumbRequest = Parameters<HostApi['getThumbnail']>[0];

@@ -1,5 +1,5 @@
 // The grid's thumbnail requests to the host: one per file the engine lacks, and where the file has an embedded preview, that first.
-import type { FileEntry, HostApi, Thumbnail } from '../host/api-types.js';
+import type { FileEntry, HostApi, Thumbnail } from '../host-client/api-types.js';
 
 /** What the requests need of the engine. */
 export interface ThumbnailSink {

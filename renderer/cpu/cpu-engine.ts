@@ -1,15 +1,15 @@
 // The CPU fallback when WebGPU is missing: a worker tone-maps the preview into a 2D canvas (nearest sampling), and the
 // grid's thumbnails are tone-mapped on the main thread. Slower, same display path (the CPU reference), and it says why.
-import type { DecodedImage, Thumbnail } from '../host/api-types.js';
+import type { DecodedImage, Thumbnail } from '../host-client/api-types.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
 import { halfToFloat, toneMapImage } from '../../shaders/tonemap-reference.js';
 import { imageKeyString, type GridCell, type ImageKey, type ShowReport, type TextureSource } from '../gpu/engine.js';
 import { FrameStats } from '../gpu/frame-stats.js';
-import { planesOf, type LayerChoice } from '../state/layer-choice.js';
+import { planesOf, type LayerChoice } from '../model/layer-choice.js';
 import type { CpuStats, ViewEngine } from '../gpu/view-engine.js';
 import type { HdrSupport } from '../gpu/hdr-output.js';
 import type { HistogramSource } from '../gpu/shown-histogram.js';
-import type { PanZoom } from '../gpu/view-geometry.js';
+import type { PanZoom } from '../model/view-geometry.js';
 import { ATLAS_CELL_PX } from '../gpu/thumb-atlas.js';
 import { boxDownsampleHalfRgba, fitSize } from '../gpu/thumb-filter.js';
 import { assembleRgba } from './assemble.js';

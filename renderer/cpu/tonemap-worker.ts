@@ -1,7 +1,7 @@
 // The CPU path's worker: holds the image on screen as float RGBA and tone-maps the visible canvas area on request.
 import { toneMapPixel } from '../../shaders/tonemap-reference.js';
 import type { DisplayParams } from '../../shaders/display-params.js';
-import type { PanZoom } from '../gpu/view-geometry.js';
+import type { PanZoom } from '../model/view-geometry.js';
 
 let image: { rgba: Float32Array; widthPx: number; heightPx: number; x0: number; y0: number } | null = null;
 

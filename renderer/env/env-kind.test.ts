@@ -1,6 +1,6 @@
 // The Environment view's guess: the envmap attribute wins over the shape; 2:1 and 1:6 shapes suggest lat-long and cube.
 import { describe, expect, it } from 'vitest';
-import type { FileHeader } from '../host/api-types.js';
+import type { FileHeader } from '../host-client/api-types.js';
 import { guessEnvKind } from './env-kind.js';
 
 const header = (text: string | null): FileHeader => ({ parts: [{ index: 0, attributes: text ? [{ name: 'envmap', type: 'envmap', text }] : [] }] }) as unknown as FileHeader;

@@ -1,5 +1,5 @@
 // Which images the Environment view offers itself for: the `envmap` attribute, or a 2:1 (lat-long) or 1:6 (cube) shape.
-import type { FileHeader } from '../host/api-types.js';
+import type { FileHeader } from '../host-client/api-types.js';
 
 export type EnvKind = 'latlong' | 'cube';
 

@@ -1,11 +1,11 @@
 // Where A (the current image) and B (the reference) land on the canvas in each compare mode, aligned by display window;
 // packed as compare.wgsl's geometry. Pure.
-import type { BoxTuple } from '../host/api-types.js';
+import type { BoxTuple } from '../host-client/api-types.js';
 import { FLAG_NEAREST, FLAG_OUTLINES, FLAG_PIXEL_GRID } from '../../shaders/display-params.js';
 import { SHOW_A, SHOW_B, SHOW_METRIC_BASE, SHOW_SPLIT, differenceCode, isDifference, type CompareMode } from '../../shaders/compare-params.js';
 import type { CompareGeometry, ComparePlacement } from '../../shaders/compare-layouts.js';
 import type { Region } from '../../shaders/compare-reference.js';
-import type { PanZoom } from './view-geometry.js';
+import type { PanZoom } from '../model/view-geometry.js';
 
 export interface PlacedImage { dataWindow: BoxTuple; displayWindow: BoxTuple; levelCount: number }
 

@@ -2,7 +2,7 @@
 // It draws only when invalidated; a frame writes two small uniform blocks and encodes two passes, nothing else.
 // Images go up through a ring of mapped staging buffers (renderer/gpu/upload.ts); the preview is tone-mapped by a
 // compute pass straight into the canvas texture where the canvas format allows storage writes, else by a render pass.
-import type { DecodedImage, Thumbnail } from '../host/api-types.js';
+import type { DecodedImage, Thumbnail } from '../host-client/api-types.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
 import { HDR_CANVAS_FORMAT, hdrCanvasConfiguration, mediaIsHdr, probeHdrSupport, type HdrSupport } from './hdr-output.js';
 import { GRID_CELL_BYTES, GRID_VIEW_BYTES, PREVIEW_VIEW_BYTES, UniformBlock, packGridView, packPreviewView } from '../../shaders/layouts.js';
@@ -12,13 +12,13 @@ import { requestGpuDevice, type GpuDeviceInfo } from './device.js';
 import { FrameSlots } from './frame-slots.js';
 import { FrameStats } from './frame-stats.js';
 import { CachedTexture, GpuImage } from './gpu-image.js';
-import { layerKey, planesOf, type LayerChoice } from '../state/layer-choice.js';
+import { layerKey, planesOf, type LayerChoice } from '../model/layer-choice.js';
 import { GpuTimer } from './gpu-timer.js';
 import { ShownHistogram, type HistogramSource } from './shown-histogram.js';
 import { ByteLru, type CacheCounters } from './lru.js';
 import { ThumbAtlas } from './thumb-atlas.js';
 import { createPlaneUploader, type PlaneUploader, type UploadedPlane } from './upload.js';
-import { emptyGeometry, previewGeometry, type PanZoom } from './view-geometry.js';
+import { emptyGeometry, previewGeometry, type PanZoom } from '../model/view-geometry.js';
 import { ComparePreview } from './compare-preview.js';
 import { LayerSheet } from './layer-sheet.js';
 import type { SheetTile } from './sheet-layout.js';

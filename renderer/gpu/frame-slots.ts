@@ -4,12 +4,12 @@
 // that passes through it: no texture is created or destroyed per frame (fresh GPU memory is as slow to touch as fresh
 // RAM on a software adapter). The planes go up through the engine's staging ring; the layer is assembled and reduced
 // into the slot's own MIP chain in the same submission order, so nothing waits on the CPU side.
-import type { DecodedImage, DecodedPlane } from '../host/api-types.js';
+import type { DecodedImage, DecodedPlane } from '../host-client/api-types.js';
 import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 import { GpuImage } from './gpu-image.js';
 import { mipChainBytes } from '../../shaders/tonemap-reference.js';
-import type { LayerChoice } from '../state/layer-choice.js';
+import type { LayerChoice } from '../model/layer-choice.js';
 import type { GpuTimer } from './gpu-timer.js';
 import { planeFormat, type PlaneUploader, type UploadedPlane } from './upload.js';
 

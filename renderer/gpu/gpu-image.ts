@@ -1,8 +1,8 @@
 // One image on the GPU: the planes uploaded so far and the MIP chains of the layers assembled from them.
 // The textures themselves are entries of the engine's texture cache (budgeted by plane and by layer): an entry that
 // is evicted takes its texture out of the image; a layer already built outlives the planes it was made from.
-import type { BoxTuple, DecodedImage } from '../host/api-types.js';
-import { layerKey, type LayerChoice } from '../state/layer-choice.js';
+import type { BoxTuple, DecodedImage } from '../host-client/api-types.js';
+import { layerKey, type LayerChoice } from '../model/layer-choice.js';
 import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
 import { mipChainBytes } from '../../shaders/tonemap-reference.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';

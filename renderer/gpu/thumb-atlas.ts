@@ -1,5 +1,5 @@
 // The thumbnail atlas: one rgba16float texture of fixed cells, filled from the host's linear half RGBA, LRU by cell.
-import type { Thumbnail } from '../host/api-types.js';
+import type { Thumbnail } from '../host-client/api-types.js';
 import { ATLAS_FORMAT } from '../../shaders/pipelines.js';
 import { boxDownsampleHalfRgba, fitSize } from './thumb-filter.js';
 

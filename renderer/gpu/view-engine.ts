@@ -1,10 +1,10 @@
 // What the UI drives: the GPU engine, or the CPU fallback when WebGPU is missing. Same calls, either path.
-import type { Thumbnail } from '../host/api-types.js';
+import type { Thumbnail } from '../host-client/api-types.js';
 import type { DisplayParams } from '../../shaders/display-params.js';
 import type { EngineStats, GridCell, ImageKey, ShowReport } from './engine.js';
 import type { FrameStats } from './frame-stats.js';
-import type { LayerChoice } from '../state/layer-choice.js';
-import type { PanZoom } from './view-geometry.js';
+import type { LayerChoice } from '../model/layer-choice.js';
+import type { PanZoom } from '../model/view-geometry.js';
 import type { HdrSupport } from './hdr-output.js';
 import type { CompareView } from './compare-geometry.js';
 import type { HistogramSource } from './shown-histogram.js';

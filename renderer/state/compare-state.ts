@@ -1,10 +1,10 @@
 // The compare and inspect slices of the store: the reference and compare mode, colormap and range, the statistics
 // region, the panels' results, the Layers view and histogram; and their actions. Pure data and setters.
-import type { FileEntry } from '../host/api-types.js';
+import type { FileEntry } from '../host-client/api-types.js';
 import type { CompareMode } from '../../shaders/compare-params.js';
 import type { Colormap } from '../../shaders/colormaps.js';
 import type { MetricSummary, Region } from '../../shaders/compare-reference.js';
-import type { ChannelPick } from './layer-choice.js';
+import type { ChannelPick } from '../model/layer-choice.js';
 
 /** The reference: a file (kept whole, so it outlives a change of folder), a part, and the layer and channel it was set with. */
 export interface ReferenceRef { file: FileEntry; part: number; layer: string; channel: ChannelPick }

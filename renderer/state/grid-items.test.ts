@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FileEntry, SequenceInfo } from '../host/api-types.js';
+import type { FileEntry, SequenceInfo } from '../host-client/api-types.js';
 import { gridItems, sequenceOf } from './grid-items.js';
 import { initialState, type LibrarySlice } from './store.js';
 

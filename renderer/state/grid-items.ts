@@ -1,5 +1,5 @@
 // What the grid shows: single files as they are, and each frame sequence as one item with its range and a filmstrip. Pure.
-import type { FileEntry, SequenceInfo } from '../host/api-types.js';
+import type { FileEntry, SequenceInfo } from '../host-client/api-types.js';
 import { visibleFiles, type LibrarySlice } from './store.js';
 
 export interface GridItem {

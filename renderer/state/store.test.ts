@@ -1,8 +1,8 @@
 // The store's actions and selectors: exposure steps and limits, filter/sort, next/previous, layer picks.
 import { describe, expect, it } from 'vitest';
-import type { FileEntry } from '../host/api-types.js';
+import type { FileEntry } from '../host-client/api-types.js';
 import { createAppStore, storeActions, visibleFiles, EXPOSURE_RANGE_EV } from './store.js';
-import { layerChoice } from './layer-choice.js';
+import { layerChoice } from '../model/layer-choice.js';
 
 const file = (id: string, name: string, sizeBytes = 1, mtimeMs = 0): FileEntry => ({ id, folderId: 'f', relativePath: name, name, sizeBytes, mtimeMs, status: 'ok' });
 

@@ -1,11 +1,11 @@
 // The one store: typed slices (library, view, image, ui) and actions callable outside React.
 // Per-pointer-move values (pan/zoom, the pixel under the cursor) live here too but no component subscribes to them.
 import { createStore } from 'zustand/vanilla';
-import type { DecodedImage, FileEntry, FileHeader, FolderInfo, SequenceInfo } from '../host/api-types.js';
+import type { DecodedImage, FileEntry, FileHeader, FolderInfo, SequenceInfo } from '../host-client/api-types.js';
 import type { LoopMode } from '../playback/clock.js';
 import { DEFAULT_DISPLAY, DEFAULT_HDR, type DisplayParams, type HdrOutput } from '../../shaders/display-params.js';
-import type { PanZoom } from '../gpu/view-geometry.js';
-import type { ChannelPick } from './layer-choice.js';
+import type { PanZoom } from '../model/view-geometry.js';
+import type { ChannelPick } from '../model/layer-choice.js';
 import { pruneSelection, type Selection } from './selection.js';
 import type { ExportOutcome } from './export-outcome.js';
 import { initialCompare, initialInspect, type CompareSlice, type InspectSlice } from './compare-state.js';

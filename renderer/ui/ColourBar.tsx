@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { COLORMAP_LABELS, colormapStops, type Colormap } from '../../shaders/colormaps.js';
 import { fmtValue } from './format.js';
 import { useApp } from './context.js';
-import { colormapSource } from '../state/layer-choice.js';
+import { colormapSource } from '../model/layer-choice.js';
 
 export function ColourBar() {
   const cm = useApp((s) => s.inspect.colormap);

@@ -1,7 +1,7 @@
 // Part / view / layer / channel pickers for the image on screen.
 import { CHANNEL_VIEWS } from '../../shaders/display-params.js';
-import { maxSampleCount } from '../state/deep-samples.js';
-import type { ChannelPick } from '../state/layer-choice.js';
+import { maxSampleCount } from '../model/deep-samples.js';
+import type { ChannelPick } from '../model/layer-choice.js';
 import { useApp, useController } from './context.js';
 
 export function Pickers() {

@@ -4,9 +4,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { guessEnvKind, type EnvKind } from '../env/env-kind.js';
 import { EnvironmentView } from './EnvironmentView.js';
-import { canvasToImage, oneToOne, panBy, zoomAt } from '../gpu/view-geometry.js';
+import { canvasToImage, oneToOne, panBy, zoomAt } from '../model/view-geometry.js';
 import { alignmentShift, pickAt } from '../gpu/compare-geometry.js';
-import { layerChoice } from '../state/layer-choice.js';
+import { layerChoice } from '../model/layer-choice.js';
 import { pixelReadout } from './pixel-readout.js';
 import { shortValue, shownValues } from './pixel-values.js';
 import { Pickers } from './Pickers.js';

@@ -1,6 +1,6 @@
 // The preview's message for unreadable files: where (part, chunk), the codec's reason, and advice that fits it.
 import { describe, expect, it } from 'vitest';
-import type { FileEntry } from '../host/api-types.js';
+import type { FileEntry } from '../host-client/api-types.js';
 import { describeProblem, splitReason } from './file-problem.js';
 
 const file = (patch: Partial<FileEntry>): FileEntry => ({ id: 'f1', folderId: 'd1', relativePath: 'x.exr', name: 'x.exr', sizeBytes: 1, mtimeMs: 1, status: 'ok', ...patch });

@@ -1,5 +1,5 @@
 // What the preview says about a file it cannot show: what happened (file, part, chunk, the codec's reason) and what to do. Pure.
-import type { FileEntry } from '../host/api-types.js';
+import type { FileEntry } from '../host-client/api-types.js';
 
 export interface Problem { title: string; where: string; reason: string; advice: string; retrying: boolean }
 

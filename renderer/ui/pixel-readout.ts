@@ -1,7 +1,7 @@
 // The pixel inspector's text: raw values of every channel of the layer at an absolute pixel. Pure.
-import type { DecodedImage } from '../host/api-types.js';
+import type { DecodedImage } from '../host-client/api-types.js';
 import { planeValue } from '../cpu/assemble.js';
-import { sampleCountAt } from '../state/deep-samples.js';
+import { sampleCountAt } from '../model/deep-samples.js';
 
 export function formatValue(v: number): string {
   if (Number.isNaN(v)) return 'NaN';

@@ -1,6 +1,6 @@
 // The pixel-values overlay's numbers: A's, B's (shifted by the alignment) and the difference image's, per displayed channel.
 import { describe, expect, it } from 'vitest';
-import type { DecodedImage } from '../host/api-types.js';
+import type { DecodedImage } from '../host-client/api-types.js';
 import { displayedSlots, shortValue, shownValues } from './pixel-values.js';
 
 function image(fileId: string, x0: number, y0: number, w: number, h: number, f: (x: number, y: number, c: number) => number): DecodedImage {

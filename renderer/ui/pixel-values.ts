@@ -1,10 +1,10 @@
 // What the pixel-values overlay and the readout show at an image pixel: the displayed channels' values of A, B or the
 // difference image, read from the CPU copies of the planes. Pure.
-import type { DecodedImage } from '../host/api-types.js';
+import type { DecodedImage } from '../host-client/api-types.js';
 import { planeValue } from '../cpu/assemble.js';
 import { differenceValue, isDifference, type CompareMode } from '../../shaders/compare-params.js';
 import type { ChannelView } from '../../shaders/display-params.js';
-import type { LayerChoice } from '../state/layer-choice.js';
+import type { LayerChoice } from '../model/layer-choice.js';
 
 export interface ShownChannel { label: string; colour: string; value: number }
 

@@ -3,7 +3,7 @@
 import type { Controller } from '../app/controller.js';
 import { alignmentShift, pickAt, sideBySide } from '../gpu/compare-geometry.js';
 import type { Region } from '../../shaders/compare-reference.js';
-import { layerChoice } from '../state/layer-choice.js';
+import { layerChoice } from '../model/layer-choice.js';
 import { shortValue, shownValues } from './pixel-values.js';
 
 /** Device px per image px from which values are drawn: room for a few short numbers. */

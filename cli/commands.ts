@@ -1,0 +1,123 @@
+// The commands of `exrview` and their options: one table that the argument parser, the help and the Electron shell all read.
+
+import type { DisplayTransform } from '../shaders/display-params.js';
+
+export interface OptionSpec {
+  name: string;
+  /** The value's placeholder (`--size PX`); absent for a flag. */
+  value?: string;
+  help: string;
+  /** The values it takes, each with one line of help, listed under the option. */
+  choices?: Readonly<Record<string, string>>;
+}
+
+export interface CommandSpec {
+  /** What follows `exrview` in the one-line usage. */
+  synopsis: string;
+  /** One line for the overview. */
+  summary: string;
+  /** Sentences for the command's own help. */
+  details: string[];
+  options: OptionSpec[];
+  examples: string[];
+}
+
+/** One line per display transform, so a new one cannot be added without saying what it is (TypeScript checks every name). */
+export const TONE_MAP_HELP: Readonly<Record<DisplayTransform, string>> = {
+  linear: 'no curve, no encoding: values clipped to 0..1',
+  srgb: 'sRGB encoding, no curve: values above 1 clip (the default)',
+  rec709: 'Rec. 709 encoding, no curve',
+  aces: 'ACES filmic fit (Hill), sRGB-encoded',
+  agx: 'AgX (Sobotka), sRGB-encoded: soft highlights, hue-stable',
+  'pbr-neutral': 'Khronos PBR Neutral, sRGB-encoded: keeps base colours',
+  reinhard: 'Reinhard x/(1+x), sRGB-encoded',
+};
+
+const JSON_FLAG: OptionSpec = { name: 'json', help: 'print JSON instead of text' };
+
+export const COMMANDS = {
+  info: {
+    synopsis: 'info FILE [--json]',
+    summary: 'every attribute of every part, as exrheader shows it',
+    details: [],
+    options: [JSON_FLAG],
+    examples: ['exrview info shot.0001.exr', 'exrview info shot.0001.exr --json'],
+  },
+  stats: {
+    synopsis: 'stats FILE --json',
+    summary: 'decode every part, per-channel min/max/mean/NaN/Inf as JSON',
+    details: [
+      'Decodes every non-deep part fully (level 0 of tiled parts) and prints one JSON object.',
+      'min, max and mean are over finite values (null when there are none); NaN and ±Inf are counted apart.',
+      'Deep parts list their channels without statistics.',
+    ],
+    options: [{ name: 'json', help: 'print JSON (the only output format; accepted for scripts that pass it)' }],
+    examples: ['exrview stats shot.0001.exr --json'],
+  },
+  thumbs: {
+    synopsis: 'thumbs DIR --out DIR [--size PX] [--format png|jpg] [--exposure EV] [--tonemap NAME] [--gpu auto|on|off]',
+    summary: 'one thumbnail per EXR (PNG or JPEG) with a timing summary',
+    details: [
+      'Writes one thumbnail per EXR in DIR, with the same base name, showing a progress bar on a terminal and a timing summary at the end.',
+      'Thumbnails are cached between runs in $EXRVIEW_CACHE_DIR, else $XDG_CACHE_HOME/exrview, else ~/.cache/exrview.',
+    ],
+    options: [
+      { name: 'out', value: 'DIR', help: 'the folder the thumbnails are written to (made when missing)' },
+      { name: 'size', value: 'PX', help: 'long side in pixels, 1 to 8192 (default 256)' },
+      { name: 'format', value: 'png|jpg', help: 'image format (default png)' },
+      { name: 'exposure', value: 'EV', help: 'exposure in stops, before the tone map (default 0)' },
+      { name: 'tonemap', value: 'NAME', help: 'display transform after the exposure (default srgb), one of:', choices: TONE_MAP_HELP },
+      { name: 'gpu', value: 'auto|on|off', help: 'auto: the GPU for the sizes where it measured faster (default); on: always; off: CPU only' },
+    ],
+    examples: ['exrview thumbs shots/ --out thumbs/', 'exrview thumbs shots/ --out thumbs/ --size 512 --format jpg --tonemap agx --exposure -1'],
+  },
+  bench: {
+    synopsis: 'bench DIR [--json] [--runs N] [--no-warmup] [--size PX]',
+    summary: 'decode, then thumbnail, timings per stage',
+    details: [
+      'Decodes every EXR in DIR on the worker pool, then makes every thumbnail, and reports the time of each stage (read, decompress, unpack or resize).',
+      'With --json the summary is one JSON object on the last line.',
+    ],
+    options: [
+      JSON_FLAG,
+      { name: 'runs', value: 'N', help: 'timed runs, 1 to 100; the median is reported (default 1)' },
+      { name: 'no-warmup', help: 'skip the untimed first pass (it compiles the decoders and warms the disk cache)' },
+      { name: 'size', value: 'PX', help: 'long side of the thumbnails in pixels, 1 to 8192 (default 256)' },
+    ],
+    examples: ['exrview bench shots/', 'exrview bench shots/ --json --runs 5'],
+  },
+  serve: {
+    synopsis: 'serve [DIR] [--port N]',
+    summary: 'the viewer in a browser, on 127.0.0.1 with an access token',
+    details: [
+      'Serves the viewer to any browser with WebGPU and prints the address, with its access token.',
+      'Without DIR: the folder the viewer showed last, else the sample images. Stops on Ctrl-C.',
+    ],
+    options: [{ name: 'port', value: 'N', help: 'the port, 0 to 65535 (default 0: any free port)' }],
+    examples: ['exrview serve shots/', 'exrview serve shots/ --port 8080'],
+  },
+  help: {
+    synopsis: 'help [COMMAND]',
+    summary: "this overview, or a command's options and examples",
+    details: [],
+    options: [],
+    examples: ['exrview help thumbs'],
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof COMMANDS;
+export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+/** Arguments that ask for help or the version rather than name a command or a path. */
+export const HELP_FLAGS: readonly string[] = ['--help', '-h'];
+export const VERSION_FLAGS: readonly string[] = ['--version', '-V'];
+
+/** The command's options for parseArgs: those that take a value, then the flags. */
+export function optionsOf(command: CommandName): [withValue: string[], bare: string[]] {
+  const options: readonly OptionSpec[] = COMMANDS[command].options;
+  return [options.filter((o) => o.value !== undefined).map((o) => o.name), options.filter((o) => o.value === undefined).map((o) => o.name)];
+}

@@ -1,0 +1,185 @@
+// Checks the arguments of a HostApi call that arrived from an untrusted side (a browser page, a renderer process).
+
+import type { DecodeRequest, ExportRequest, HostApi, PlaybackPlan, ThumbnailRequest, ViewLut } from './host-api.js';
+import type { TransportMethod } from './host-methods.js';
+
+/** A call whose arguments do not match the HostApi contract: answered 400, never passed to the host. */
+export class ArgumentError extends Error {}
+
+const MAX_STRING_CHARS = 4096;
+const MAX_LIST_ITEMS = 100_000;
+const PRIORITIES = ['preview', 'playback', 'prefetch', 'thumbnail-visible', 'thumbnail-hidden'] as const;
+const THUMB_PRIORITIES = ['thumbnail-visible', 'thumbnail-hidden'] as const;
+const DISPLAY_TRANSFORMS = ['srgb', 'rec709', 'aces', 'agx', 'pbr-neutral', 'reinhard', 'linear'] as const;
+const EXPORT_KINDS = ['image', 'thumbnail', 'exr-layer'] as const;
+const EXPORT_FORMATS = ['png', 'jpg', 'exr'] as const;
+const CHANNEL_MODES = ['rgb', 'rgba', 'r', 'g', 'b', 'a', 'luminance'];
+const LUT_SHAPERS = ['display', 'log', 'linear'] as const;
+/** A 65^3 .cube as text is about 7 MB; the parser bounds the rest. */
+const MAX_CUBE_CHARS = 12 * 1024 * 1024;
+
+type Args<M extends TransportMethod> = Parameters<HostApi[M]>;
+
+/** Returns the arguments typed for `method`, or throws ArgumentError saying what is wrong. */
+export function validateArgs<M extends TransportMethod>(method: M, raw: unknown): Args<M> {
+  if (!Array.isArray(raw)) throw new ArgumentError(`${method}: "args" must be an array`);
+  const args = raw as unknown[];
+  const check = VALIDATORS[method] as (args: unknown[]) => Args<M>;
+  return check(args);
+}
+
+const VALIDATORS: { [M in TransportMethod]: (args: unknown[]) => Args<M> } = {
+  getInfo: (a) => (arity('getInfo', a, 0, 0), []),
+  openFolder: (a) => {
+    arity('openFolder', a, 0, 2);
+    const path = optional(a[0], (v) => str(v, 'openFolder: path'));
+    const options = optional(a[1], (v) => {
+      const o = obj(v, 'openFolder: options', ['recursive']);
+      return { recursive: optional(o.recursive, (r) => bool(r, 'openFolder: options.recursive')) };
+    });
+    return [path, options];
+  },
+  closeFolder: (a) => (arity('closeFolder', a, 1, 1), [str(a[0], 'closeFolder: folderId')]),
+  listFiles: (a) => (arity('listFiles', a, 1, 1), [str(a[0], 'listFiles: folderId')]),
+  listSequences: (a) => (arity('listSequences', a, 1, 1), [str(a[0], 'listSequences: folderId')]),
+  getHeader: (a) => (arity('getHeader', a, 1, 1), [str(a[0], 'getHeader: fileId')]),
+  decodeImage: (a) => (arity('decodeImage', a, 1, 1), [decodeRequest(a[0])]),
+  getThumbnail: (a) => (arity('getThumbnail', a, 1, 1), [thumbnailRequest(a[0])]),
+  exportImages: (a) => (arity('exportImages', a, 1, 1), [exportRequest(a[0])]),
+  cancel: (a) => (arity('cancel', a, 1, 1), [str(a[0], 'cancel: requestId')]),
+  setVisible: (a) => {
+    arity('setVisible', a, 2, 2);
+    return [strList(a[0], 'setVisible: fileIds'), a[1] === null ? null : str(a[1], 'setVisible: currentFileId')];
+  },
+  setPlayback: (a) => (arity('setPlayback', a, 1, 1), [a[0] === null ? null : playbackPlan(a[0])]),
+};
+
+/** Longest plan taken: a few loops of a long shot ahead is plenty (the renderer sends a new one as it plays). */
+const MAX_PLAN_FRAMES = 4096;
+
+function playbackPlan(v: unknown): PlaybackPlan {
+  const where = 'setPlayback: plan';
+  const o = obj(v, where, ['fileIds', 'part', 'channels']);
+  const fileIds = strList(o.fileIds, `${where}.fileIds`);
+  if (fileIds.length > MAX_PLAN_FRAMES) throw new ArgumentError(`${where}.fileIds has more than ${MAX_PLAN_FRAMES} frames: send the next ones in a later plan`);
+  return { fileIds, part: int(o.part, `${where}.part`), channels: strList(o.channels, `${where}.channels`) };
+}
+
+function decodeRequest(v: unknown): DecodeRequest {
+  const where = 'decodeImage: request';
+  const o = obj(v, where, ['requestId', 'fileId', 'part', 'lx', 'ly', 'channels', 'priority']);
+  return {
+    requestId: str(o.requestId, `${where}.requestId`),
+    fileId: str(o.fileId, `${where}.fileId`),
+    part: int(o.part, `${where}.part`),
+    lx: optional(o.lx, (x) => int(x, `${where}.lx`)),
+    ly: optional(o.ly, (x) => int(x, `${where}.ly`)),
+    channels: optional(o.channels, (x) => strList(x, `${where}.channels`)),
+    priority: oneOf(o.priority, PRIORITIES, `${where}.priority`),
+  };
+}
+
+function thumbnailRequest(v: unknown): ThumbnailRequest {
+  const where = 'getThumbnail: request';
+  const o = obj(v, where, ['requestId', 'fileId', 'longSidePx', 'priority', 'embeddedPreview']);
+  const longSidePx = int(o.longSidePx, `${where}.longSidePx`);
+  if (longSidePx < 1 || longSidePx > 4096) throw new ArgumentError(`${where}.longSidePx must be 1..4096, got ${longSidePx}`);
+  return {
+    requestId: str(o.requestId, `${where}.requestId`),
+    fileId: str(o.fileId, `${where}.fileId`),
+    longSidePx,
+    priority: oneOf(o.priority, THUMB_PRIORITIES, `${where}.priority`),
+    ...(o.embeddedPreview === undefined ? {} : { embeddedPreview: bool(o.embeddedPreview, `${where}.embeddedPreview`) }),
+  };
+}
+
+function exportRequest(v: unknown): ExportRequest {
+  const where = 'exportImages: request';
+  const o = obj(v, where, ['fileIds', 'kind', 'format', 'outDir', 'overwrite', 'view', 'part', 'longSidePx']);
+  const view = obj(o.view, `${where}.view`, ['exposureEv', 'offset', 'gamma', 'displayTransform', 'layer', 'channelMode', 'lut']);
+  const channelMode = str(view.channelMode, `${where}.view.channelMode`);
+  if (!CHANNEL_MODES.includes(channelMode) && !channelMode.startsWith('channel:')) {
+    throw new ArgumentError(`${where}.view.channelMode "${channelMode}" is not one of ${CHANNEL_MODES.join(', ')} or channel:NAME`);
+  }
+  return {
+    fileIds: strList(o.fileIds, `${where}.fileIds`),
+    kind: oneOf(o.kind, EXPORT_KINDS, `${where}.kind`),
+    format: oneOf(o.format, EXPORT_FORMATS, `${where}.format`),
+    outDir: optional(o.outDir, (x) => str(x, `${where}.outDir`)),
+    overwrite: bool(o.overwrite, `${where}.overwrite`),
+    view: {
+      exposureEv: num(view.exposureEv, `${where}.view.exposureEv`),
+      offset: num(view.offset, `${where}.view.offset`),
+      gamma: num(view.gamma, `${where}.view.gamma`),
+      displayTransform: oneOf(view.displayTransform, DISPLAY_TRANSFORMS, `${where}.view.displayTransform`),
+      layer: str(view.layer, `${where}.view.layer`, true),
+      channelMode: channelMode as ExportRequest['view']['channelMode'],
+      ...(view.lut === undefined ? {} : { lut: viewLut(view.lut, `${where}.view.lut`) }),
+    },
+    part: optional(o.part, (x) => int(x, `${where}.part`)),
+    longSidePx: optional(o.longSidePx, (x) => int(x, `${where}.longSidePx`)),
+  };
+}
+
+function viewLut(v: unknown, where: string): ViewLut {
+  const o = obj(v, where, ['name', 'shaper', 'cube']);
+  if (typeof o.cube !== 'string' || o.cube.length > MAX_CUBE_CHARS) throw new ArgumentError(`${where}.cube must be the text of a .cube file of at most ${MAX_CUBE_CHARS} characters`);
+  return { name: str(o.name, `${where}.name`, true), shaper: oneOf(o.shaper, LUT_SHAPERS, `${where}.shaper`), cube: o.cube };
+}
+
+function arity(method: string, args: unknown[], min: number, max: number): void {
+  if (args.length < min || args.length > max) {
+    const expected = min === max ? `${min}` : `${min} to ${max}`;
+    throw new ArgumentError(`${method} takes ${expected} argument${max === 1 ? '' : 's'}, got ${args.length}`);
+  }
+}
+
+/** JSON has no `undefined`: a null or missing optional argument means "omitted". */
+function optional<T>(v: unknown, check: (v: unknown) => T): T | undefined {
+  return v === undefined || v === null ? undefined : check(v);
+}
+
+function str(v: unknown, what: string, allowEmpty = false): string {
+  if (typeof v !== 'string') throw new ArgumentError(`${what} must be a string`);
+  if (v.length > MAX_STRING_CHARS) throw new ArgumentError(`${what} is longer than ${MAX_STRING_CHARS} characters`);
+  if (!allowEmpty && v.length === 0) throw new ArgumentError(`${what} must not be empty`);
+  return v;
+}
+
+function strList(v: unknown, what: string): string[] {
+  if (!Array.isArray(v)) throw new ArgumentError(`${what} must be an array of strings`);
+  if (v.length > MAX_LIST_ITEMS) throw new ArgumentError(`${what} has more than ${MAX_LIST_ITEMS} items`);
+  return v.map((item, i) => str(item, `${what}[${i}]`));
+}
+
+function int(v: unknown, what: string): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new ArgumentError(`${what} must be a non-negative integer`);
+  return v;
+}
+
+function num(v: unknown, what: string): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ArgumentError(`${what} must be a finite number`);
+  return v;
+}
+
+function bool(v: unknown, what: string): boolean {
+  if (typeof v !== 'boolean') throw new ArgumentError(`${what} must be true or false`);
+  return v;
+}
+
+function oneOf<T extends string>(v: unknown, allowed: readonly T[], what: string): T {
+  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) {
+    throw new ArgumentError(`${what} must be one of ${allowed.join(', ')}`);
+  }
+  return v as T;
+}
+
+/** A plain object with only the listed keys (unknown keys are refused so typos do not pass silently). */
+function obj(v: unknown, what: string, keys: readonly string[]): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ArgumentError(`${what} must be an object`);
+  const o = v as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (!keys.includes(key)) throw new ArgumentError(`${what} has an unknown field "${key}"`);
+  }
+  return o;
+}

@@ -1,0 +1,41 @@
+// The deep decode worker task: decode a deep part and flatten it (front-to-back "over") for display, keeping the sample counts.
+
+import { ExrReader, openFileSource, type DecodedImage } from '../../codec/index.js';
+import { decodeDeep } from '../../codec/index.js';
+import { flattenDeep } from '../../codec/index.js';
+import type { AbortSignalLike } from '../../codec/index.js';
+
+export interface DeepFlatTaskArgs {
+  path: string;
+  part: number;
+  lx?: number;
+  ly?: number;
+  channels?: string[];
+}
+
+export interface DeepFlatTaskResult {
+  image: DecodedImage;
+  sampleCounts: Uint32Array;
+}
+
+export function deepFlatTask(args: DeepFlatTaskArgs, ctx: { signal: AbortSignalLike }): { result: DeepFlatTaskResult; transfer: ArrayBuffer[] } {
+  const source = openFileSource(args.path);
+  try {
+    const reader = ExrReader.open(source);
+    const deep = decodeDeep(reader, {
+      part: args.part,
+      lx: args.lx ?? 0,
+      ly: args.ly ?? args.lx ?? 0,
+      ...(args.channels ? { channels: args.channels } : {}),
+      signal: ctx.signal,
+    });
+    const image = flattenDeep(deep);
+    image.timings.readMs = source.stats.readMs;
+    image.timings.bytesRead = source.stats.bytesRead;
+    const sampleCounts = deep.sampleCounts;
+    const transfer = [...image.channels.map((c) => c.data.buffer as ArrayBuffer), sampleCounts.buffer as ArrayBuffer];
+    return { result: { image, sampleCounts }, transfer: [...new Set(transfer)] };
+  } finally {
+    source.close();
+  }
+}

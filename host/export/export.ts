@@ -1,0 +1,227 @@
+// Export: images or thumbnails as 8-bit PNG/JPEG through the view (sharp encodes), a layer or part as EXR (the project's writer); never overwrites unasked.
+
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { encodeRgba8 } from './encode.js';
+import { FileExistsError, writeFileAtomically } from './atomic-file.js';
+import { HALF_TO_FLOAT } from '../../codec/index.js';
+import { writeExr, type WriteChannel } from '../../codec/index.js';
+import { DEFAULT_DISPLAY, type ChannelView, type DisplayParams } from '../../shaders/display-params.js';
+import { toneMapImage } from '../../shaders/tonemap-reference.js';
+import { parseCube, type Lut } from '../../shaders/lut-cube.js';
+import { toneMapHalfRgba } from '../thumbnails/tone-map.js';
+import type { DecodedImage, DecodedPlane, ExportRequest, ExportResult, FileEntry, Thumbnail, ViewLut, ViewTransform } from '../../contract/host-api.js';
+import { planeSamples } from '../decode/plane-bytes.js';
+
+export interface ExportSources {
+  file(fileId: string): { entry: FileEntry; absPath: string };
+  decode(fileId: string, part: number, channels: string[] | null): Promise<DecodedImage>;
+  thumbnail(fileId: string, longSidePx: number): Promise<Thumbnail>;
+}
+
+const MIME = { png: 'image/png', jpg: 'image/jpeg', exr: 'image/x-exr' } as const;
+export const DEFAULT_EXPORT_LONG_SIDE_PX = 256;
+
+export async function exportImages(request: ExportRequest, sources: ExportSources): Promise<ExportResult> {
+  if (request.kind === 'exr-layer' ? request.format !== 'exr' : request.format === 'exr') {
+    throw new Error(`cannot export ${request.kind === 'exr-layer' ? 'a layer' : `${request.kind}s`} as ${request.format.toUpperCase()}: layers go to EXR, images and thumbnails to PNG or JPEG`);
+  }
+  if (request.outDir !== undefined) {
+    const info = await stat(request.outDir).catch(() => null);
+    if (!info?.isDirectory()) throw new Error(`export folder ${request.outDir} does not exist: pick an existing folder`);
+  }
+  const result: ExportResult = { written: [], skipped: [], failed: [] };
+  for (const fileId of request.fileIds) {
+    try {
+      const { entry } = sources.file(fileId);
+      const name = outputName(entry.name, request);
+      if (request.outDir !== undefined) {
+        const path = join(request.outDir, name);
+        if (!request.overwrite && (await exists(path))) {
+          result.skipped.push({ fileId, reason: `${path} already exists: export again with overwrite on, or pick another folder` });
+          continue;
+        }
+        const bytes = await encode(fileId, request, sources, entry);
+        await writeSafely(path, bytes, request.overwrite);
+        result.written.push({ fileId, path, bytes: bytes.length });
+      } else {
+        const bytes = await encode(fileId, request, sources, entry);
+        (result.downloads ??= []).push({ fileId, name, mimeType: MIME[request.format], data: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer });
+      }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (/already exists/.test(reason)) result.skipped.push({ fileId, reason });
+      else result.failed.push({ fileId, reason });
+    }
+  }
+  return result;
+}
+
+function outputName(fileName: string, request: ExportRequest): string {
+  const base = fileName.replace(/\.exr$/i, '');
+  const layer = request.view.layer ? `_${request.view.layer.replace(/[^\w.-]+/g, '_')}` : '';
+  if (request.kind === 'exr-layer') return `${base}${layer || `_part${request.part ?? 0}`}.exr`;
+  return `${base}${layer}.${request.format}`;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null)) !== null;
+}
+
+/** Whole or not at all (atomic-file.ts); an existing file is replaced only when the request says so. */
+async function writeSafely(path: string, bytes: Uint8Array, overwrite: boolean): Promise<void> {
+  await writeFileAtomically(path, bytes, overwrite).catch((error: unknown) => {
+    throw error instanceof FileExistsError ? new Error(`${path} already exists: export again with overwrite on, or pick another folder`) : error;
+  });
+}
+
+async function encode(fileId: string, request: ExportRequest, sources: ExportSources, entry: FileEntry): Promise<Uint8Array> {
+  const part = request.part ?? firstFlatPart(entry);
+  if (request.kind === 'exr-layer') return encodeExrLayer(await sources.decode(fileId, part, layerChannels(entry, part, request.view.layer)), request.view.layer, entry, part);
+  if (request.kind === 'thumbnail') {
+    const thumb = await sources.thumbnail(fileId, request.longSidePx ?? DEFAULT_EXPORT_LONG_SIDE_PX);
+    return encode8(toneMapHalfRgba(new Uint16Array(thumb.rgbaHalf), thumb.widthPx, thumb.heightPx, displayParams(request.view)), thumb.widthPx, thumb.heightPx, request.format);
+  }
+  const channels = viewChannels(entry, part, request.view);
+  const image = await sources.decode(fileId, part, channels.filter((c): c is string => c !== null));
+  const params = displayParams(request.view);
+  const { widthPx, heightPx } = image;
+  const halfBits = assembleHalfRgba(image, channels);
+  const rgba8 = halfBits ? toneMapHalfRgba(halfBits, widthPx, heightPx, params) : toneMapImage(assembleRgba(image, channels), widthPx, heightPx, params);
+  return encode8(rgba8, widthPx, heightPx, request.format);
+}
+
+
+async function encode8(rgba8: Uint8ClampedArray, widthPx: number, heightPx: number, format: 'png' | 'jpg' | 'exr'): Promise<Uint8Array> {
+  const encoded = await encodeRgba8(rgba8, widthPx, heightPx, format === 'png' ? 'png' : 'jpg', 92);
+  return new Uint8Array(encoded.buffer, encoded.byteOffset, encoded.length);
+}
+
+/** The view as the tone-map's parameters; a single channel ('channel:NAME') is shown as grey through 'r'. */
+export function displayParams(view: ViewTransform): DisplayParams {
+  const mode = view.channelMode;
+  const channelView: ChannelView = mode.startsWith('channel:') ? 'r' : (mode as ChannelView);
+  const lut = view.lut ? { lut: parsedLut(view.lut), shaper: view.lut.shaper, name: view.lut.name } : null;
+  return { ...DEFAULT_DISPLAY, exposureEv: view.exposureEv, offset: view.offset, gamma: view.gamma, transform: view.displayTransform, channelView, nanInf: false, lut };
+}
+
+/** The last LUT parsed: an export of many files shares one view, so its .cube text is parsed once. */
+let lastLut: { cube: string; lut: Lut } | null = null;
+
+function parsedLut(v: ViewLut): Lut {
+  if (lastLut?.cube !== v.cube) {
+    try {
+      lastLut = { cube: v.cube, lut: parseCube(v.cube) };
+    } catch (error) {
+      throw new Error(`the LUT ${v.name || '(unnamed)'} cannot be read, ${error instanceof Error ? error.message : String(error)}: fix the file or load another LUT`);
+    }
+  }
+  return lastLut.lut;
+}
+
+function firstFlatPart(entry: FileEntry): number {
+  const part = entry.summary?.parts.find((p) => p.type === 'scanlineimage' || p.type === 'tiledimage') ?? entry.summary?.parts[0];
+  if (!part) throw new Error(`${entry.name} has no parts to export`);
+  return part.index;
+}
+
+function partOf(entry: FileEntry, part: number) {
+  const summary = entry.summary?.parts[part];
+  if (!summary) throw new Error(`${entry.name} has no part ${part}`);
+  return summary;
+}
+
+/** Every channel of a layer ('' is the base layer); the whole part when the layer is not found and is ''. */
+function layerChannels(entry: FileEntry, part: number, layer: string): string[] | null {
+  const summary = partOf(entry, part);
+  const found = summary.layers.find((l) => l.name === layer);
+  if (found) return found.channels;
+  if (layer === '') return null;
+  throw new Error(`${entry.name} part ${part} has no layer "${layer}" (it has ${summary.layers.map((l) => l.name || '(base)').join(', ')})`);
+}
+
+/** Which channels feed R, G, B, A of the view: a layer's R/G/B/A, a single channel as grey, or the layer's first channel as grey. */
+function viewChannels(entry: FileEntry, part: number, view: ViewTransform): [string | null, string | null, string | null, string | null] {
+  const summary = partOf(entry, part);
+  if (view.channelMode.startsWith('channel:')) {
+    const name = view.channelMode.slice('channel:'.length);
+    if (!summary.channels.some((c) => c.name === name)) throw new Error(`${entry.name} part ${part} has no channel "${name}"`);
+    return [name, null, null, null];
+  }
+  const names = layerChannels(entry, part, view.layer) ?? summary.channels.map((c) => c.name);
+  const prefix = view.layer ? `${view.layer}.` : '';
+  const find = (suffixes: string[]) => suffixes.map((s) => prefix + s).find((n) => names.includes(n)) ?? null;
+  const r = find(['R', 'r', 'red']);
+  const g = find(['G', 'g', 'green']);
+  const b = find(['B', 'b', 'blue']);
+  const a = find(['A', 'a', 'alpha']);
+  if (r || g || b) return [r, g, b, a];
+  const grey = names.find((n) => n !== a) ?? names[0] ?? null;
+  if (!grey) throw new Error(`${entry.name} part ${part} layer "${view.layer}" has no channels`);
+  return [grey, grey, grey, a];
+}
+
+function planeValue(plane: DecodedPlane): (x: number, y: number) => number {
+  const view = planeSamples(plane);
+  const half = plane.pixelType === 'half';
+  // subsampled planes (e.g. chroma) are read nearest-sample
+  return (x, y) => {
+    const v = view[Math.floor(y / plane.ySampling) * plane.widthSamples + Math.floor(x / plane.xSampling)]!;
+    return half ? HALF_TO_FLOAT[v]! : v;
+  };
+}
+
+/** Interleaved half RGBA bits when every chosen plane is half and full resolution (the common case), else null. */
+function assembleHalfRgba(image: DecodedImage, channels: [string | null, string | null, string | null, string | null]): Uint16Array | null {
+  const planes = channels.map((name) => (name ? image.planes.find((p) => p.name === name) : undefined));
+  if (planes.some((p) => p && (p.pixelType !== 'half' || p.xSampling !== 1 || p.ySampling !== 1))) return null;
+  const pixels = image.widthPx * image.heightPx;
+  const out = new Uint16Array(pixels * 4);
+  const ONE = 0x3c00;
+  for (let c = 0; c < 4; c++) {
+    const plane = planes[c];
+    const src = plane ? (planeSamples(plane) as Uint16Array) : null;
+    for (let i = 0, o = c; i < pixels; i++, o += 4) out[o] = src ? src[i]! : c === 3 ? ONE : 0;
+  }
+  return out;
+}
+
+/** Interleaved linear RGBA (float) from the chosen planes; a missing colour is 0, a missing alpha 1. */
+function assembleRgba(image: DecodedImage, channels: [string | null, string | null, string | null, string | null]): Float32Array {
+  const { widthPx, heightPx } = image;
+  const out = new Float32Array(widthPx * heightPx * 4);
+  const readers = channels.map((name) => {
+    const plane = name ? image.planes.find((p) => p.name === name) : undefined;
+    return plane ? planeValue(plane) : null;
+  });
+  for (let c = 0; c < 4; c++) {
+    const read = readers[c];
+    for (let y = 0, i = c; y < heightPx; y++) {
+      for (let x = 0; x < widthPx; x++, i += 4) out[i] = read ? read(x, y) : c === 3 ? 1 : 0;
+    }
+  }
+  return out;
+}
+
+/** The layer's channels as an EXR of their own (prefix removed, so `diffuse.R` becomes `R`), ZIP compressed. */
+function encodeExrLayer(image: DecodedImage, layer: string, entry: FileEntry, part: number): Uint8Array {
+  const summary = partOf(entry, part);
+  const prefix = layer ? `${layer}.` : '';
+  const channels: WriteChannel[] = image.planes.map((p) => ({
+    name: prefix && p.name.startsWith(prefix) ? p.name.slice(prefix.length) : p.name,
+    pixelType: p.pixelType,
+    xSampling: p.xSampling,
+    ySampling: p.ySampling,
+    data: planeSamples(p),
+  }));
+  const [x0, y0, x1, y1] = image.dataWindow;
+  const [dx0, dy0, dx1, dy1] = summary.displayWindow;
+  return writeExr([
+    {
+      compression: 'zip',
+      dataWindow: { xMin: x0, yMin: y0, xMax: x1, yMax: y1 },
+      displayWindow: { xMin: dx0, yMin: dy0, xMax: dx1, yMax: dy1 },
+      channels,
+    },
+  ]);
+}

@@ -1,0 +1,68 @@
+// Which planes feed R, G, B, A for a layer and channel pick, and what the tone-map then shows. Pure.
+import type { LayerSummary } from '../host-client/api-types.js';
+import type { ChannelView } from '../../shaders/display-params.js';
+import type { AssembleMode } from '../../shaders/layouts.js';
+import { SAMPLES_PLANE } from './deep-samples.js';
+
+/** The channel picker's value: a view of the layer's RGBA, one named channel in grey, or a deep part's sample counts. */
+export type ChannelPick = ChannelView | `channel:${string}` | 'samples';
+
+/** Which planes go to R, G, B, A (null: 0 for colour, 1 for alpha) and how they combine. */
+export interface LayerChoice {
+  slots: readonly (string | null)[];
+  mode: AssembleMode;
+}
+
+export function layerKey(c: LayerChoice): string {
+  return `${c.mode}:${c.slots.map((s) => s ?? '-').join('|')}`;
+}
+
+/** The planes a layer choice reads, each once. */
+export function planesOf(c: LayerChoice): string[] {
+  return [...new Set(c.slots.filter((s): s is string => s !== null))];
+}
+
+const suffix = (name: string): string => name.slice(name.lastIndexOf('.') + 1);
+
+export function findSuffix(channels: readonly string[], ...names: string[]): string | null {
+  for (const n of names) {
+    const hit = channels.find((c) => suffix(c) === n);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+export function layerChoice(layer: LayerSummary, pick: ChannelPick): { choice: LayerChoice; channelView: ChannelView } {
+  const ch = layer.channels;
+  if (pick === 'samples') return { choice: { slots: [SAMPLES_PLANE, null, null, null], mode: 'y' }, channelView: 'rgb' };
+  if (pick.startsWith('channel:')) {
+    const name = pick.slice('channel:'.length);
+    return { choice: { slots: [name, null, null, null], mode: 'y' }, channelView: 'rgb' };
+  }
+  const view = pick as ChannelView;
+  const a = findSuffix(ch, 'A', 'a', 'alpha');
+  const r = findSuffix(ch, 'R', 'r', 'red');
+  const g = findSuffix(ch, 'G', 'g', 'green');
+  const b = findSuffix(ch, 'B', 'b', 'blue');
+  if (r || g || b) return { choice: { slots: [r, g, b, a], mode: 'direct' }, channelView: view };
+  const y = findSuffix(ch, 'Y');
+  if (y) {
+    const ry = findSuffix(ch, 'RY');
+    const by = findSuffix(ch, 'BY');
+    return { choice: { slots: [y, ry, by, a], mode: ry && by ? 'yc' : 'y' }, channelView: view };
+  }
+  const first = ch.find((c) => c !== a) ?? ch[0] ?? null;
+  return { choice: { slots: [first, null, null, a], mode: 'y' }, channelView: view };
+}
+
+/**
+ * What one colormapped value is made of for a channel pick: the RGBA slots read (one for a single channel, R, G and B
+ * for a colour view, whose luminance the colormap shows) and the name the colour bar gives it.
+ */
+export function colormapSource(pick: ChannelPick): { label: string; slots: number[] } {
+  const one = ['r', 'g', 'b', 'a'].indexOf(pick);
+  if (one >= 0) return { label: pick.toUpperCase(), slots: [one] };
+  if (pick.startsWith('channel:')) return { label: pick.slice('channel:'.length), slots: [0] };
+  if (pick === 'samples') return { label: 'sample count', slots: [0] };
+  return { label: 'luminance', slots: [0, 1, 2] };
+}
