@@ -6,9 +6,8 @@
 # core count; the last line is the summary: each tool's time over the rounds (best and median) and its scaling, 8-core
 # time over 16-core time, from the best times (as run.sh's done-when reads it), from the medians, and per round.
 #
-# Why: one host's two rounds decide run.sh's clause, and OpenEXR's own 8-core time moves 10-20% between rounds. On an
-# H100 host at eccbbf5, run.sh gave exrview 1.640 against OpenEXR 1.678 (best of two), and five rounds after it on the
-# same machine gave 1.677 against 1.549 (best) and 1.602 against 1.483 (medians), exrview ahead in every round.
+# Why: one host's two rounds decide run.sh's clause, and OpenEXR's own 8-core time moves a lot between rounds, enough to
+# reverse the verdict (bench/results/cpu-16-cores.md).
 set -u
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-5}

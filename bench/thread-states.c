@@ -4,7 +4,7 @@
 // ./thread-states OUT.txt node bin/exrview.mjs thumbs DIR --out OUT. Every 0.25 ms it writes one line to OUT.txt: the
 // milliseconds since the command started, then tid:state:wchan:ticks for each of its threads (state R, S, D...; wchan
 // the kernel function a sleeping thread waits in; ticks its user and system CPU time so far, in clock ticks). `node bench/thread-states-summary.mjs OUT.txt` sums them. This is how
-// the 16-22 ms stall of every decode worker in expand_files was found (host/decode/worker-process.ts).
+// the stall of every decode worker in expand_files was found (host/decode/worker-process.ts).
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>

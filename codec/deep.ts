@@ -4,7 +4,7 @@ import { checkedRegion, chunkPlace, chunksForRegion } from './blocks.js';
 import { decompress } from './compression/index.js';
 import { invalid, unsupported } from './core/errors.js';
 import { findLevel, type PartInfo } from './part.js';
-import type { AbortSignalLike, ExrReader, PlaneData, StageTimings } from './reader.js';
+import type { AbortSignalLike, DecodedPlace, ExrReader, PlaneData, StageTimings } from './reader.js';
 import { PIXEL_TYPE_BYTES, type BlockLayout, type Box2i, type PixelType } from './core/types.js';
 
 export interface DeepChannel {
@@ -14,14 +14,7 @@ export interface DeepChannel {
   data: PlaneData;
 }
 
-export interface DeepImage {
-  part: number;
-  lx: number;
-  ly: number;
-  /** Absolute coordinates of the decoded pixels. */
-  region: Box2i;
-  widthPx: number;
-  heightPx: number;
+export interface DeepImage extends DecodedPlace {
   /** Samples per pixel, widthPx × heightPx, rows top to bottom. */
   sampleCounts: Uint32Array;
   /** Where each pixel's samples start in every channel's data (length pixels + 1; the last is the total). */

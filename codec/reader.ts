@@ -32,7 +32,8 @@ export interface StageTimings {
   chunks: number;
 }
 
-export interface DecodedImage {
+/** Where a decode's pixels come from: the part, the level and the region of it (flat and deep decodes alike). */
+export interface DecodedPlace {
   part: number;
   lx: number;
   ly: number;
@@ -40,6 +41,9 @@ export interface DecodedImage {
   region: Box2i;
   widthPx: number;
   heightPx: number;
+}
+
+export interface DecodedImage extends DecodedPlace {
   channels: DecodedChannel[];
   timings: StageTimings;
 }

@@ -5,7 +5,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { serveHarness } from './harness-server.js';
 import { randomHdr } from './hdr-input.js';
 import { DISPLAY_TRANSFORMS, CHANNEL_VIEWS, DEFAULT_DISPLAY, HIST_BINS, type DisplayParams } from '../shaders/display-params.js';
-import { histogram, mipReduce, toneMapPixel } from '../shaders/tonemap-reference.js';
+import { histogram, mipReduce, toneMapPixel } from '../shaders/tonemap-cpu.js';
 import { formatCube, lutFromFunction, type Lut } from '../shaders/lut-cube.js';
 import { LUT_SHAPERS, type LutShaper } from '../shaders/lut-apply.js';
 

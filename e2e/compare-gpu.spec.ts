@@ -1,4 +1,4 @@
-// The compare shaders in headless Chromium (WebGPU on SwiftShader) against the CPU reference (shaders/compare-reference.ts)
+// The compare shaders in headless Chromium (WebGPU on SwiftShader) against the CPU reference (shaders/compare-cpu.ts)
 // on random HDR input with NaN, ±Inf, negatives and huge values: every difference mode, the metrics and statistics
 // reductions; and the GPU metrics against `oiiotool --diff` on pairs written by the project's writer.
 import { test, expect, type Page } from '@playwright/test';
@@ -14,8 +14,8 @@ import { colormapCode, colormapTable, COLORMAPS } from '../shaders/colormaps.js'
 import {
   compareRaw, colormapPixel, metricsReference, pairHistogramReference, regionOf, statsReference, summariseAll, unionRegion, valueAt,
   type ChannelMetrics, type ChannelStats, type MetricsTotals, type Region, type RgbaLayer,
-} from '../shaders/compare-reference.js';
-import { floatToHalf, halfToFloat, toneMapPixel } from '../shaders/tonemap-reference.js';
+} from '../shaders/compare-cpu.js';
+import { floatToHalf, halfToFloat, toneMapPixel } from '../shaders/tonemap-cpu.js';
 import { HIST_BINS } from '../shaders/display-params.js';
 import { histogramSampleStep } from '../shaders/compare-layouts.js';
 

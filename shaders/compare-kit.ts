@@ -5,8 +5,8 @@ import tonemapCoreSrc from './tonemap-core.wgsl';
 import lutSrc from './lut.wgsl';
 import compareCore from './compare-core.wgsl';
 import compareSrc from './compare.wgsl';
-import compareComputeSrc from './compare-compute.wgsl';
 import reduceCommon from './reduce-common.wgsl';
+import reducePasses from './reduce-passes.wgsl';
 import metricsSrc from './metrics.wgsl';
 import statsSrc from './stats.wgsl';
 import histogramBinsSrc from './histogram-bins.wgsl';
@@ -17,8 +17,9 @@ const tonemapCore = tonemapCoreSrc + lutSrc;
 import { colormapTable } from './colormaps.js';
 import { COMPARE_VIEW_BYTES, METRIC_PARTIAL_BYTES, REDUCE_PARAMS_BYTES, STAT_PARTIAL_BYTES, packReduceParams, reduceWorkgroups, type ReducePlacement } from './compare-layouts.js';
 import { LUT_PARAMS_BYTES, PALETTE_BYTES, UniformBlock } from './layouts.js';
-import type { Region } from './compare-reference.js';
-import { STORAGE_TARGET_FORMATS, TONEMAP_WORKGROUP, type ShaderKit, type WorkgroupShape } from './pipelines.js';
+import type { Region } from './compare-cpu.js';
+import { encodeTargetCompute } from './passes.js';
+import { STORAGE_TARGET_FORMATS, TONEMAP_WORKGROUP, targetComputeSource, type ShaderKit, type WorkgroupShape } from './pipelines.js';
 
 const ALL = GPUShaderStage.FRAGMENT | GPUShaderStage.VERTEX | GPUShaderStage.COMPUTE;
 export type ReduceKind = 'metrics' | 'stats';
@@ -114,7 +115,7 @@ export class CompareKit {
   compute(format: GPUTextureFormat, shape: WorkgroupShape = TONEMAP_WORKGROUP): GPUComputePipeline {
     if (!STORAGE_TARGET_FORMATS.includes(format)) throw new Error(`the compare pass cannot store ${format}`);
     return this.cached(`compare-compute:${format}:${shape[0]}x${shape[1]}`, () => {
-      const code = tonemapCore + compareCore + compareSrc + compareComputeSrc.replace('texture_storage_2d<TARGET_FORMAT,', `texture_storage_2d<${format},`);
+      const code = tonemapCore + compareCore + compareSrc + targetComputeSource(format, 'comparePixel');
       return this.device.createComputePipeline({
         label: `compare compute ${format}`,
         layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.viewLayout, this.pairLayout, this.staticLayout, this.kit.previewTargetLayout(format)] }),
@@ -126,7 +127,7 @@ export class CompareKit {
   /** Pass 1 ('partial') or pass 2 ('finish') of the metrics or statistics reduction. */
   reduce(kind: ReduceKind, entry: 'partial' | 'finish'): GPUComputePipeline {
     return this.cached(`reduce:${kind}:${entry}`, () => {
-      const code = compareCore + reduceCommon + (kind === 'metrics' ? metricsSrc : statsSrc);
+      const code = compareCore + reduceCommon + reducePasses + (kind === 'metrics' ? metricsSrc : statsSrc);
       return this.device.createComputePipeline({
         label: `${kind} ${entry}`,
         layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.reduceLayout] }),
@@ -161,14 +162,8 @@ export class CompareKit {
 export function encodeCompare(ck: CompareKit, encoder: GPUCommandEncoder, target: GPUTexture, groups: { view: GPUBindGroup; pair: GPUBindGroup; target?: GPUBindGroup }, timestampWrites?: GPUComputePassTimestampWrites): void {
   if (groups.target) {
     const shape = TONEMAP_WORKGROUP;
-    const pass = encoder.beginComputePass(timestampWrites ? { label: 'compare (compute)', timestampWrites } : { label: 'compare (compute)' });
-    pass.setPipeline(ck.compute(target.format, shape));
-    pass.setBindGroup(0, groups.view);
-    pass.setBindGroup(1, groups.pair);
-    pass.setBindGroup(2, ck.staticGroup);
-    pass.setBindGroup(3, groups.target);
-    pass.dispatchWorkgroups(Math.ceil(target.width / shape[0]), Math.ceil(target.height / shape[1]));
-    pass.end();
+    const bindGroups = [groups.view, groups.pair, ck.staticGroup, groups.target];
+    encodeTargetCompute(encoder, 'compare (compute)', ck.compute(target.format, shape), bindGroups, target, shape, timestampWrites);
     return;
   }
   const pass = encoder.beginRenderPass({

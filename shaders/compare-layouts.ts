@@ -2,7 +2,7 @@
 // compare.wgsl, reduce-common.wgsl, metrics.wgsl and stats.wgsl), packed and parsed without the GPU.
 import { HIST_SAMPLE_MAX_PX, type DisplayParams } from './display-params.js';
 import { DISPLAY_WORDS, packDisplay, type UniformBlock } from './layouts.js';
-import type { ChannelMetrics, ChannelStats, MetricsTotals, Region } from './compare-reference.js';
+import type { ChannelMetrics, ChannelStats, MetricsTotals, Region } from './compare-cpu.js';
 
 /** `CompareView` in compare.wgsl: the Display block, then 24 words of geometry. */
 export const COMPARE_VIEW_BYTES = DISPLAY_WORDS * 4 + 96;

@@ -108,7 +108,8 @@ fn comparePixel(pos: vec2f) -> vec4f {
   let bg = vec4f(vec3f(view.background), 1.0);
   let along = select(pos.x, pos.y, view.splitAxis == 1u);
   if (view.mode == SHOW_SPLIT && abs(along - view.splitPx) < 1.0) { return vec4f(0.9, 0.9, 0.9, 1.0); }
-  if ((view.viewFlags & CMP_OUTLINES) != 0u) {
+  // A's outline stays on A's side of a split: side by side, B's half is B's alone
+  if ((view.viewFlags & CMP_OUTLINES) != 0u && (view.mode != SHOW_SPLIT || along < view.splitPx)) {
     let dMin = view.originA + view.displayMin / view.texelsPerPx;
     let dMax = view.originA + view.displayMax / view.texelsPerPx;
     if (onEdge(pos, dMin, dMax)) { return vec4f(0.9, 0.75, 0.2, 1.0); }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DISPLAY, SDR_WHITE_NITS, hdrScale } from './display-params.js';
 import { DISPLAY_WORDS, HDR_ON, HDR_ROLL_OFF, UniformBlock, packDisplay } from './layouts.js';
-import { rollOff, srgbOetf, srgbOetfExtended, toneMapPixel } from './tonemap-reference.js';
+import { rollOff, srgbOetf, srgbOetfExtended, toneMapPixel } from './tonemap-cpu.js';
 
 describe('HDR output reference', () => {
   it('shows exposed 1.0 at paper white and keeps values above it', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CubeParseError, formatCube, lutFromFunction, parseCube } from './lut-cube.js';
 import { applyLut, logShaper, LOG_MAX_EV, LOG_MIN_EV } from './lut-apply.js';
 import { DEFAULT_DISPLAY } from './display-params.js';
-import { srgbOetf, toneMapPixel } from './tonemap-reference.js';
+import { srgbOetf, toneMapPixel } from './tonemap-cpu.js';
 
 const IDENTITY_2 = `# identity
 TITLE "tiny # id"

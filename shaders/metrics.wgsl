@@ -1,6 +1,6 @@
 // Comparison metrics of A against B per channel: sums of A−B, |A−B| and (A−B)² over finite pairs, the largest |A−B|
 // and where (first in row order on ties), differing pixels, NaN/Inf in either. Mirrors metricsReference() in
-// compare-reference.ts. Needs compare-core.wgsl and reduce-common.wgsl.
+// compare-cpu.ts. Needs compare-core.wgsl, reduce-common.wgsl and reduce-passes.wgsl (its two passes run over this partial).
 
 struct MetricPartial {
   n: vec4u,
@@ -18,12 +18,9 @@ struct MetricPartial {
   peak: vec4f,          // largest value of A or B over finite pairs (oiiotool's PSNR peak, with 1)
 };
 
-@group(0) @binding(3) var<storage, read_write> partials: array<MetricPartial>;
-@group(0) @binding(4) var<storage, read_write> result: array<MetricPartial>;
+alias Partial = MetricPartial;
 
-var<workgroup> scratch: array<MetricPartial, 64>;
-
-fn emptyMetric() -> MetricPartial {
+fn emptyPartial() -> MetricPartial {
   var m: MetricPartial;
   m.maxAbs = vec4f(-1.0);
   m.maxAt = vec4u(0xffffffffu);
@@ -31,7 +28,7 @@ fn emptyMetric() -> MetricPartial {
   return m;
 }
 
-fn combineMetric(a: MetricPartial, b: MetricPartial) -> MetricPartial {
+fn combinePartials(a: MetricPartial, b: MetricPartial) -> MetricPartial {
   var m: MetricPartial;
   m.n = a.n + b.n; m.nanA = a.nanA + b.nanA; m.infA = a.infA + b.infA; m.nanB = a.nanB + b.nanB; m.infB = a.infB + b.infB;
   m.differ = a.differ + b.differ; m.pixelsDiffer = a.pixelsDiffer + b.pixelsDiffer;
@@ -43,7 +40,7 @@ fn combineMetric(a: MetricPartial, b: MetricPartial) -> MetricPartial {
   return m;
 }
 
-fn accumulateMetric(m: ptr<function, MetricPartial>, p: vec2u) {
+fn accumulatePartial(m: ptr<function, MetricPartial>, p: vec2u) {
   let abs2 = vec2i(p) + params.regionMin;
   let a = fetchA(abs2);
   let b = fetchB(abs2);
@@ -70,36 +67,4 @@ fn accumulateMetric(m: ptr<function, MetricPartial>, p: vec2u) {
     }
   }
   if (anyDiff) { (*m).pixelsDiffer.x += 1u; }
-}
-
-@compute @workgroup_size(8, 8)
-fn partial(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(local_invocation_index) li: u32, @builtin(num_workgroups) groups: vec3u) {
-  var acc = emptyMetric();
-  let base = wg.xy * (WG_SIDE * TILE) + lid.xy * TILE;
-  for (var dy = 0u; dy < TILE; dy++) {
-    for (var dx = 0u; dx < TILE; dx++) {
-      let p = base + vec2u(dx, dy);
-      if (p.x < params.regionSize.x && p.y < params.regionSize.y) { accumulateMetric(&acc, p); }
-    }
-  }
-  scratch[li] = acc;
-  workgroupBarrier();
-  for (var s = WG_THREADS / 2u; s > 0u; s >>= 1u) {
-    if (li < s) { scratch[li] = combineMetric(scratch[li], scratch[li + s]); }
-    workgroupBarrier();
-  }
-  if (li == 0u) { partials[wg.y * groups.x + wg.x] = scratch[0]; }
-}
-
-@compute @workgroup_size(64)
-fn finish(@builtin(local_invocation_index) li: u32) {
-  var acc = emptyMetric();
-  for (var i = li; i < params.partialCount; i += WG_THREADS) { acc = combineMetric(acc, partials[i]); }
-  scratch[li] = acc;
-  workgroupBarrier();
-  for (var s = WG_THREADS / 2u; s > 0u; s >>= 1u) {
-    if (li < s) { scratch[li] = combineMetric(scratch[li], scratch[li + s]); }
-    workgroupBarrier();
-  }
-  if (li == 0u) { result[0] = scratch[0]; }
 }

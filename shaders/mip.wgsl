@@ -2,7 +2,7 @@
 // rgba32float because core WebGPU cannot write rgba16float storage textures (that needs "texture-formats-tier1").
 
 // Workgroup shape: pipeline-overridable so a benchmark can compare shapes on the same text (shaders/pipelines.ts
-// MIP_WORKGROUP holds the default, 8x8, the fastest of 8x8 / 16x16 / 256x1 measured on an H100: bench/gpu/NOTES.md).
+// MIP_WORKGROUP holds the default, the fastest shape tried: bench/gpu/NOTES.md).
 override WG_X: u32 = 8u;
 override WG_Y: u32 = 8u;
 

@@ -2,7 +2,7 @@
 // histogram-pair.wgsl with its parameters buffer, reused from run to run; the same bins as encodeHistogram's.
 import { REDUCE_PARAMS_BYTES, histogramSampleStep, packReduceParams, type ReducePlacement } from './compare-layouts.js';
 import type { CompareKit } from './compare-kit.js';
-import type { Region } from './compare-reference.js';
+import type { Region } from './compare-cpu.js';
 import { UniformBlock } from './layouts.js';
 import { HISTOGRAM_BYTES } from './passes.js';
 

@@ -2,7 +2,7 @@
 import { ASSEMBLE_BYTES, UniformBlock, packAssemble, type AssembleMode, type AssembleSlot } from './layouts.js';
 import { MIP_FORMAT, MIP_WORKGROUP, TONEMAP_WORKGROUP, type ShaderKit, type WorkgroupShape } from './pipelines.js';
 import { HIST_BINS } from './display-params.js';
-import { mipLevelCount, nextLevelSize } from './tonemap-reference.js';
+import { mipLevelCount, nextLevelSize } from './tonemap-cpu.js';
 
 /** assemble.wgsl and histogram.wgsl declare @workgroup_size(8, 8). */
 const WG = 8;
@@ -114,12 +114,23 @@ export function previewTargetBindGroup(kit: ShaderKit, target: GPUTexture): GPUB
  * groups 0-2 as for the render pass, `targetGroup` from previewTargetBindGroup. Covers every target pixel.
  */
 export function encodePreviewCompute(kit: ShaderKit, encoder: GPUCommandEncoder, target: GPUTexture, groups: { view: GPUBindGroup; image: GPUBindGroup; target: GPUBindGroup }, timestampWrites?: GPUComputePassTimestampWrites, shape: WorkgroupShape = TONEMAP_WORKGROUP): void {
-  const pass = encoder.beginComputePass(timestampWrites ? { label: 'tone-map (compute)', timestampWrites } : { label: 'tone-map (compute)' });
-  pass.setPipeline(kit.previewCompute(target.format, shape));
-  pass.setBindGroup(0, groups.view);
-  pass.setBindGroup(1, groups.image);
-  pass.setBindGroup(2, kit.staticBindGroup);
-  pass.setBindGroup(3, groups.target);
+  const bindGroups = [groups.view, groups.image, kit.staticBindGroup, groups.target];
+  encodeTargetCompute(encoder, 'tone-map (compute)', kit.previewCompute(target.format, shape), bindGroups, target, shape, timestampWrites);
+}
+
+/** A display pass's compute form (target-compute.wgsl) over every pixel of `target`, with its bind groups 0-3. */
+export function encodeTargetCompute(
+  encoder: GPUCommandEncoder,
+  label: string,
+  pipeline: GPUComputePipeline,
+  bindGroups: readonly GPUBindGroup[],
+  target: GPUTexture,
+  shape: WorkgroupShape,
+  timestampWrites?: GPUComputePassTimestampWrites,
+): void {
+  const pass = encoder.beginComputePass(timestampWrites ? { label, timestampWrites } : { label });
+  pass.setPipeline(pipeline);
+  bindGroups.forEach((group, index) => pass.setBindGroup(index, group));
   pass.dispatchWorkgroups(Math.ceil(target.width / shape[0]), Math.ceil(target.height / shape[1]));
   pass.end();
 }

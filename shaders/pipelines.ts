@@ -4,7 +4,7 @@
 import tonemapCoreSrc from './tonemap-core.wgsl';
 import lutSrc from './lut.wgsl';
 import previewSrc from './preview.wgsl';
-import previewComputeSrc from './preview-compute.wgsl';
+import targetComputeSrc from './target-compute.wgsl';
 import gridSrc from './grid.wgsl';
 import mipSrc from './mip.wgsl';
 import histogramBinsSrc from './histogram-bins.wgsl';
@@ -23,12 +23,17 @@ export const ATLAS_FORMAT: GPUTextureFormat = 'rgba16float';
 
 /** Workgroup shape of a compute pipeline, passed as the shader's WG_X / WG_Y overrides. */
 export type WorkgroupShape = readonly [number, number];
-/** MIP reduction: 8x8, measured fastest of 8x8 / 16x16 / 256x1 on an H100 (0.117 / 0.120 / 0.137 ms at 4K). */
+/** MIP reduction: 8x8, the fastest of the shapes tried (bench/gpu/NOTES.md). */
 export const MIP_WORKGROUP: WorkgroupShape = [8, 8];
-/** The compute tone-map: 16x16, the shape the H100 measurement of it used (bench/gpu/NOTES.md). */
+/** The compute tone-map: 16x16, the shape it was measured with (bench/gpu/NOTES.md). */
 export const TONEMAP_WORKGROUP: WorkgroupShape = [16, 16];
 /** Formats the compute tone-map can store to (bgra8unorm only on a device with 'bgra8unorm-storage'). */
 export const STORAGE_TARGET_FORMATS: readonly GPUTextureFormat[] = ['rgba8unorm', 'bgra8unorm', 'rgba16float', 'rgba32float'];
+
+/** The compute entry of a display pass (target-compute.wgsl): `pixelFn`'s colour stored into a `format` storage texture. */
+export function targetComputeSource(format: GPUTextureFormat, pixelFn: 'previewPixel' | 'comparePixel'): string {
+  return targetComputeSrc.replace('texture_storage_2d<TARGET_FORMAT,', `texture_storage_2d<${format},`).replace('PIXEL_FN(', `${pixelFn}(`);
+}
 
 // group 0 and 2 are read by both tone-map paths: the render pass (vertex + fragment) and the compute pass
 const FRAG_VERT = GPUShaderStage.FRAGMENT | GPUShaderStage.VERTEX | GPUShaderStage.COMPUTE;
@@ -170,7 +175,7 @@ export class ShaderKit {
   previewCompute(format: GPUTextureFormat, shape: WorkgroupShape = TONEMAP_WORKGROUP): GPUComputePipeline {
     if (!STORAGE_TARGET_FORMATS.includes(format)) throw new Error(`the compute tone-map cannot store ${format}`);
     return this.cached(`preview-compute:${format}:${shape[0]}x${shape[1]}`, () => {
-      const code = tonemapCore + previewSrc + previewComputeSrc.replace('texture_storage_2d<TARGET_FORMAT,', `texture_storage_2d<${format},`);
+      const code = tonemapCore + previewSrc + targetComputeSource(format, 'previewPixel');
       return this.device.createComputePipeline({
         label: `preview compute ${format}`,
         layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.previewViewLayout, this.imageLayout, this.staticLayout, this.previewTargetLayout(format)] }),

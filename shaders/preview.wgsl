@@ -52,7 +52,7 @@ fn onBorder(p: vec2f, minPx: vec2f, maxPx: vec2f) -> bool {
 }
 
 // One canvas pixel of the preview; pos: the pixel's centre in canvas px (what @builtin(position).xy gives).
-// Shared by the fragment entry below and the compute entry in preview-compute.wgsl, so both paths draw the same.
+// Shared by the fragment entry below and the compute entry (target-compute.wgsl), so both paths draw the same.
 fn previewPixel(pos: vec2f) -> vec4f {
   let px = floor(pos);
   let img = (pos - view.originPx) * view.texelsPerPx;

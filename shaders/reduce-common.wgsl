@@ -1,6 +1,6 @@
 // What metrics.wgsl, stats.wgsl and histogram-pair.wgsl share: the region they reduce, the two layers' placement, the tiling.
-// A workgroup of 8x8 threads covers 32x32 region pixels (each thread a 4x4 tile, in row order); pass 1 (`partial`)
-// writes one partial per workgroup, pass 2 (`finish`, one workgroup) folds the partials into result[0].
+// A workgroup of 8x8 threads covers 32x32 region pixels (each thread a 4x4 tile, in row order); the reductions' pass 1
+// (`partial`, reduce-passes.wgsl) writes one partial per workgroup, pass 2 (`finish`, one workgroup) folds them into result[0].
 
 struct ReduceParams {
   regionMin: vec2i,     // absolute px in A's pixel space

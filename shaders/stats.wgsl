@@ -1,6 +1,6 @@
 // Statistics per channel of A, B or a difference image over a region: finite count, mean and M2 (Welford per thread,
 // Chan's combination across threads and workgroups), min, max, NaN and Inf counts. Mirrors statsReference() in
-// compare-reference.ts. Needs compare-core.wgsl and reduce-common.wgsl.
+// compare-cpu.ts. Needs compare-core.wgsl, reduce-common.wgsl and reduce-passes.wgsl (its two passes run over this partial).
 
 struct StatPartial {
   n: vec4u,
@@ -12,21 +12,18 @@ struct StatPartial {
   hi: vec4f,
 };
 
+alias Partial = StatPartial;
+
 const F32_MAX: f32 = 3.402823466e38;
 
-@group(0) @binding(3) var<storage, read_write> partials: array<StatPartial>;
-@group(0) @binding(4) var<storage, read_write> result: array<StatPartial>;
-
-var<workgroup> scratch: array<StatPartial, 64>;
-
-fn emptyStat() -> StatPartial {
+fn emptyPartial() -> StatPartial {
   var s: StatPartial;
   s.lo = vec4f(F32_MAX);
   s.hi = vec4f(-F32_MAX);
   return s;
 }
 
-fn combineStat(a: StatPartial, b: StatPartial) -> StatPartial {
+fn combinePartials(a: StatPartial, b: StatPartial) -> StatPartial {
   var s: StatPartial;
   s.n = a.n + b.n; s.nan = a.nan + b.nan; s.inf = a.inf + b.inf;
   s.lo = min(a.lo, b.lo); s.hi = max(a.hi, b.hi);
@@ -50,7 +47,7 @@ fn statValue(a: vec4f, b: vec4f) -> vec4f {
   return differenceVec(params.valueMode - 2u, a, b);
 }
 
-fn accumulateStat(s: ptr<function, StatPartial>, p: vec2u) {
+fn accumulatePartial(s: ptr<function, StatPartial>, p: vec2u) {
   let abs2 = vec2i(p) + params.regionMin;
   let v = statValue(fetchA(abs2), fetchB(abs2));
   for (var c = 0u; c < 4u; c++) {
@@ -66,36 +63,4 @@ fn accumulateStat(s: ptr<function, StatPartial>, p: vec2u) {
     (*s).lo[c] = min((*s).lo[c], x);
     (*s).hi[c] = max((*s).hi[c], x);
   }
-}
-
-@compute @workgroup_size(8, 8)
-fn partial(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(local_invocation_index) li: u32, @builtin(num_workgroups) groups: vec3u) {
-  var acc = emptyStat();
-  let base = wg.xy * (WG_SIDE * TILE) + lid.xy * TILE;
-  for (var dy = 0u; dy < TILE; dy++) {
-    for (var dx = 0u; dx < TILE; dx++) {
-      let p = base + vec2u(dx, dy);
-      if (p.x < params.regionSize.x && p.y < params.regionSize.y) { accumulateStat(&acc, p); }
-    }
-  }
-  scratch[li] = acc;
-  workgroupBarrier();
-  for (var s = WG_THREADS / 2u; s > 0u; s >>= 1u) {
-    if (li < s) { scratch[li] = combineStat(scratch[li], scratch[li + s]); }
-    workgroupBarrier();
-  }
-  if (li == 0u) { partials[wg.y * groups.x + wg.x] = scratch[0]; }
-}
-
-@compute @workgroup_size(64)
-fn finish(@builtin(local_invocation_index) li: u32) {
-  var acc = emptyStat();
-  for (var i = li; i < params.partialCount; i += WG_THREADS) { acc = combineStat(acc, partials[i]); }
-  scratch[li] = acc;
-  workgroupBarrier();
-  for (var s = WG_THREADS / 2u; s > 0u; s >>= 1u) {
-    if (li < s) { scratch[li] = combineStat(scratch[li], scratch[li + s]); }
-    workgroupBarrier();
-  }
-  if (li == 0u) { result[0] = scratch[0]; }
 }

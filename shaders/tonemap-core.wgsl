@@ -1,5 +1,5 @@
 // The display path of one pixel: channel view, NaN/Inf, exposure, transform, gamma, false colour, clipping, alpha.
-// Mirrors toneMapPixel() in tonemap-reference.ts line for line; shared by the preview and the thumbnail grid.
+// Mirrors toneMapPixel() in tonemap-cpu.ts line for line; shared by the preview and the thumbnail grid.
 
 struct Display {
   exposureScale: f32,

@@ -399,7 +399,7 @@ ${vs}
       },
     },
     {
-      // the renderer's own compute tone-map (shaders/preview-compute.wgsl through ShaderKit), as the engine runs it
+      // the renderer's own compute tone-map (shaders/target-compute.wgsl through ShaderKit), as the engine runs it
       name: 'previewComputePass',
       encode: (e, ts) => work.encodeToneMapCompute(e, storage, storageGroup, ts),
     },

@@ -5,7 +5,7 @@
 import { CompareKit, ReduceBuffers, encodeCompare } from '../../shaders/compare-kit.js';
 import { COMPARE_VIEW_BYTES, packCompareView, parseMetrics, type ReducePlacement } from '../../shaders/compare-layouts.js';
 import { differenceCode, statsSourceCode, SHOW_METRIC_BASE } from '../../shaders/compare-params.js';
-import { metricsReference, statsReference, type Region } from '../../shaders/compare-reference.js';
+import { metricsReference, statsReference, type Region } from '../../shaders/compare-cpu.js';
 import { DEFAULT_DISPLAY, FLAG_NEAREST } from '../../shaders/display-params.js';
 import { PALETTE_BYTES, UniformBlock, packPalette } from '../../shaders/layouts.js';
 import { createMipTexture } from '../../shaders/passes.js';

@@ -59,7 +59,7 @@ export class GpuImageWork {
     return uniform;
   }
 
-  /** The renderer's compute tone-map (shaders/preview-compute.wgsl) into a storage `target`; `targetGroup` from previewTargetBindGroup. */
+  /** The renderer's compute tone-map (shaders/target-compute.wgsl) into a storage `target`; `targetGroup` from previewTargetBindGroup. */
   encodeToneMapCompute(encoder: GPUCommandEncoder, target: GPUTexture, targetGroup: GPUBindGroup, timestampWrites?: GPUComputePassTimestampWrites): void {
     this.writeView(target);
     encodePreviewCompute(this.kit, encoder, target, { view: this.viewGroup, image: this.imageBindGroup, target: targetGroup }, timestampWrites);

@@ -51,7 +51,7 @@ export function hostIo(host: HostApi & PixelLease, channels: string[], uploads: 
 /**
  * Upload buffers made once per slot and plane, written for every frame. `planeBytes` (one entry per plane) makes and
  * touches them before playback, as a renderer makes its slot textures and staging memory once: their first touch is
- * not a frame's cost (on the 2-core VMs measured, fresh memory costs about 3 ms a MB, 330 ms for six 1080p slots).
+ * not a frame's cost (first touch of fresh memory would cost more than a frame's whole budget).
  */
 export function copyUploads(slotCount: number, planeBytes: number[]): Uploads {
   const slots = new Map<number, ArrayBuffer[]>();

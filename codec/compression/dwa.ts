@@ -26,10 +26,10 @@ const inflateExact = nativeCodecsInUse?.inflateExact ?? inflateExactZlib;
 // the AC values' Huffman decoding in the native kernels where they loaded: the TypeScript decoder is as fast once the
 // JIT has tiered it up, but in every fresh worker V8 deoptimises it several times before it gets there
 const huffmanDecode = nativeCodecsInUse?.huffmanDecodeInto ?? huffmanDecodeInto;
-// an RLE channel (alpha, in renders) is a per-sample byte interleave: 15% of a 4K RGBA DWAA file's decode in JavaScript
+// an RLE channel (alpha, in renders) is a per-sample byte interleave, a large share of a DWAA file's decode in JavaScript
 const nativeRlePlane = nativeCodecsInUse?.dwaRlePlane;
 // the DC and RLE sections' predictor and run decoding: in TypeScript they are compiled again in every worker, and
-// their first real DWA chunks (larger than the warm-up image's) were among the first pass's compiles on 16 cores
+// their first real DWA chunks (larger than the warm-up image's) would otherwise compile them mid-decode
 const nativeDcInto = nativeCodecsInUse?.dwaDcInto;
 const nativeRleBytesInto = nativeCodecsInUse?.dwaRleBytesInto;
 
@@ -70,6 +70,14 @@ const AC_PER_BLOCK_MAX = 63;
  * (V8's "lost precision" in every worker's first DWA bands).
  */
 const blocksAlong = (samples: number): number => (samples + 7) >>> 3;
+/** A lossy plane's 8x8 blocks: the plane's size in samples, and its blocks across, down and in all. */
+function blockGrid(plane: Plane): { width: number; height: number; blocksX: number; blocksY: number; blockCount: number } {
+  const width = plane.widthSamples;
+  const height = plane.heightSamples;
+  const blocksX = blocksAlong(width);
+  const blocksY = blocksAlong(height);
+  return { width, height, blocksX, blocksY, blockCount: blocksX * blocksY };
+}
 
 const PIXEL_TYPE_BY_CODE: readonly PixelType[] = ['uint', 'half', 'float'];
 
@@ -383,12 +391,7 @@ interface CoefficientCursor {
  */
 function decodeLossy(planes: readonly Plane[], toLinear: Uint16Array, cursor: CoefficientCursor, out16: Uint16Array): void {
   const componentCount = planes.length;
-  const first = planes[0]!;
-  const width = first.widthSamples;
-  const height = first.heightSamples;
-  const blocksX = blocksAlong(width);
-  const blocksY = blocksAlong(height);
-  const blockCount = blocksX * blocksY;
+  const { width, height, blocksX, blocksY, blockCount } = blockGrid(planes[0]!);
   const isFloat0 = planes[0]!.channel.pixelType === 'float';
   const isFloat1 = componentCount === 3 && planes[1]!.channel.pixelType === 'float';
   const isFloat2 = componentCount === 3 && planes[2]!.channel.pixelType === 'float';
@@ -536,12 +539,7 @@ function prepareKernel(kernel: DwaKernel, ac: Uint16Array, dc: Uint16Array, maxB
  */
 function decodeLossyKernel(planes: readonly Plane[], identity: boolean, cursor: CoefficientCursor, out16: Uint16Array, chunk: KernelChunk): void {
   const componentCount = planes.length;
-  const first = planes[0]!;
-  const width = first.widthSamples;
-  const height = first.heightSamples;
-  const blocksX = blocksAlong(width);
-  const blocksY = blocksAlong(height);
-  const blockCount = blocksX * blocksY;
+  const { width, height, blocksX, blocksY, blockCount } = blockGrid(planes[0]!);
   const dcStart = cursor.dcPos;
   if (dcStart + componentCount * blockCount > cursor.dc.length) throw invalid('DWA DC data ends early');
   cursor.dcPos = dcStart + componentCount * blockCount;

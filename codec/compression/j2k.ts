@@ -738,25 +738,31 @@ function inverseDwt(tc: TileComponent): Int32Array | Float64Array {
   for (let r = 1; r < tc.resolutions.length; r++) {
     const res = tc.resolutions[r]!;
     const lower = tc.resolutions[r - 1]!;
-    image = image instanceof Int32Array ? synthesizeInt(res, lower, image) : synthesizeWide(res, lower, image as Float64Array);
+    image = synthesize(res, lower, image);
   }
   return image;
 }
 
-/** One level of 5/3 synthesis in 32-bit integers: interleave, lift each row, then lift the rows. */
-function synthesizeInt(res: Resolution, lower: Resolution, low: Int32Array): Int32Array {
+/**
+ * One level of 5/3 synthesis: interleave, lift each row, then lift the rows. Planes are Int32Array for most components and
+ * Float64Array for those whose coefficients pass 2^30 (32-bit float and uint channels), where a shift would wrap: the lifts
+ * halve with shifts on integers (the common, hot case) and floor division on doubles, one loop-invariant branch.
+ */
+function synthesize<Plane extends Int32Array | Float64Array>(res: Resolution, lower: Resolution, low: Plane): Plane {
   const w = res.x1 - res.x0;
   const h = res.y1 - res.y0;
-  const out = new Int32Array(w * h);
-  const hl = res.bands[0]!.data as Int32Array;
-  const lh = res.bands[1]!.data as Int32Array;
-  const hh = res.bands[2]!.data as Int32Array;
+  const int = low instanceof Int32Array;
+  const out = (int ? new Int32Array(w * h) : new Float64Array(w * h)) as Plane;
+  const hl = res.bands[0]!.data as Plane;
+  const lh = res.bands[1]!.data as Plane;
+  const hh = res.bands[2]!.data as Plane;
   const lowW = lower.x1 - lower.x0;
   const highW = res.bands[0]!.x1 - res.bands[0]!.x0;
   const firstLow = res.x0 & 1;
   const firstLowRow = res.y0 & 1;
   // rows of LL and HL start at the lower resolution's y0, rows of LH and HH at floor(y0 / 2)
   const lhY0 = res.bands[1]!.y0;
+  const floor = Math.floor;
   for (let y = 0; y < h; y++) {
     // even coordinates on the resolution grid take low-pass samples, odd ones high-pass
     const v = res.y0 + y;
@@ -770,97 +776,43 @@ function synthesizeInt(res: Resolution, lower: Resolution, low: Int32Array): Int
     for (let x = firstLow, i = leftStart; x < w; x += 2, i++) out[row + x] = left[i]!;
     for (let x = 1 - firstLow, i = rightStart; x < w; x += 2, i++) out[row + x] = right[i]!;
     if (w === 1) {
-      if (firstLow === 1) out[row] = out[row]! >> 1;
+      if (firstLow === 1) out[row] = int ? out[row]! >> 1 : floor(out[row]! / 2);
       continue;
     }
     // low-pass (even) samples: X = Y - floor((left + right + 2) / 4), mirrored at the ends
     for (let x = firstLow; x < w; x += 2) {
       const l = x > 0 ? out[row + x - 1]! : out[row + x + 1]!;
       const rr = x + 1 < w ? out[row + x + 1]! : out[row + x - 1]!;
-      out[row + x] = out[row + x]! - ((l + rr + 2) >> 2);
+      out[row + x] = out[row + x]! - (int ? (l + rr + 2) >> 2 : floor((l + rr + 2) / 4));
     }
     // high-pass (odd) samples: X = Y + floor((left + right) / 2)
     for (let x = 1 - firstLow; x < w; x += 2) {
       const l = x > 0 ? out[row + x - 1]! : out[row + x + 1]!;
       const rr = x + 1 < w ? out[row + x + 1]! : out[row + x - 1]!;
-      out[row + x] = out[row + x]! + ((l + rr) >> 1);
+      out[row + x] = out[row + x]! + (int ? (l + rr) >> 1 : floor((l + rr) / 2));
     }
   }
   if (h === 1) {
-    if (firstLowRow === 1) for (let x = 0; x < w; x++) out[x] = out[x]! >> 1;
+    if (firstLowRow === 1) for (let x = 0; x < w; x++) out[x] = int ? out[x]! >> 1 : floor(out[x]! / 2);
     return out;
   }
   for (let k = firstLowRow; k < h; k += 2) {
     const up = (k > 0 ? k - 1 : k + 1) * w;
     const down = (k + 1 < h ? k + 1 : k - 1) * w;
     const row = k * w;
-    for (let x = 0; x < w; x++) out[row + x] = out[row + x]! - ((out[up + x]! + out[down + x]! + 2) >> 2);
+    for (let x = 0; x < w; x++) {
+      const sum = out[up + x]! + out[down + x]! + 2;
+      out[row + x] = out[row + x]! - (int ? sum >> 2 : floor(sum / 4));
+    }
   }
   for (let k = 1 - firstLowRow; k < h; k += 2) {
     const up = (k > 0 ? k - 1 : k + 1) * w;
     const down = (k + 1 < h ? k + 1 : k - 1) * w;
     const row = k * w;
-    for (let x = 0; x < w; x++) out[row + x] = out[row + x]! + ((out[up + x]! + out[down + x]!) >> 1);
-  }
-  return out;
-}
-
-/** synthesizeInt in doubles, for components whose coefficients pass 2^30 (32-bit float and uint channels). */
-function synthesizeWide(res: Resolution, lower: Resolution, low: Float64Array): Float64Array {
-  const w = res.x1 - res.x0;
-  const h = res.y1 - res.y0;
-  const out = new Float64Array(w * h);
-  const hl = res.bands[0]!.data as Float64Array;
-  const lh = res.bands[1]!.data as Float64Array;
-  const hh = res.bands[2]!.data as Float64Array;
-  const lowW = lower.x1 - lower.x0;
-  const highW = res.bands[0]!.x1 - res.bands[0]!.x0;
-  const firstLow = res.x0 & 1;
-  const firstLowRow = res.y0 & 1;
-  // rows of LL and HL start at the lower resolution's y0, rows of LH and HH at floor(y0 / 2)
-  const lhY0 = res.bands[1]!.y0;
-  const floor = Math.floor;
-  for (let y = 0; y < h; y++) {
-    const v = res.y0 + y;
-    const lowRow = (v & 1) === 0;
-    const left = lowRow ? low : lh;
-    const right = lowRow ? hl : hh;
-    const sy = (v >> 1) - (lowRow ? lower.y0 : lhY0);
-    const leftStart = sy * lowW;
-    const rightStart = sy * highW;
-    const row = y * w;
-    for (let x = firstLow, i = leftStart; x < w; x += 2, i++) out[row + x] = left[i]!;
-    for (let x = 1 - firstLow, i = rightStart; x < w; x += 2, i++) out[row + x] = right[i]!;
-    if (w === 1) {
-      if (firstLow === 1) out[row] = floor(out[row]! / 2);
-      continue;
+    for (let x = 0; x < w; x++) {
+      const sum = out[up + x]! + out[down + x]!;
+      out[row + x] = out[row + x]! + (int ? sum >> 1 : floor(sum / 2));
     }
-    for (let x = firstLow; x < w; x += 2) {
-      const l = x > 0 ? out[row + x - 1]! : out[row + x + 1]!;
-      const rr = x + 1 < w ? out[row + x + 1]! : out[row + x - 1]!;
-      out[row + x] = out[row + x]! - floor((l + rr + 2) / 4);
-    }
-    for (let x = 1 - firstLow; x < w; x += 2) {
-      const l = x > 0 ? out[row + x - 1]! : out[row + x + 1]!;
-      const rr = x + 1 < w ? out[row + x + 1]! : out[row + x - 1]!;
-      out[row + x] = out[row + x]! + floor((l + rr) / 2);
-    }
-  }
-  if (h === 1) {
-    if (firstLowRow === 1) for (let x = 0; x < w; x++) out[x] = floor(out[x]! / 2);
-    return out;
-  }
-  for (let k = firstLowRow; k < h; k += 2) {
-    const up = (k > 0 ? k - 1 : k + 1) * w;
-    const down = (k + 1 < h ? k + 1 : k - 1) * w;
-    const row = k * w;
-    for (let x = 0; x < w; x++) out[row + x] = out[row + x]! - floor((out[up + x]! + out[down + x]! + 2) / 4);
-  }
-  for (let k = 1 - firstLowRow; k < h; k += 2) {
-    const up = (k > 0 ? k - 1 : k + 1) * w;
-    const down = (k + 1 < h ? k + 1 : k - 1) * w;
-    const row = k * w;
-    for (let x = 0; x < w; x++) out[row + x] = out[row + x]! + floor((out[up + x]! + out[down + x]!) / 2);
   }
   return out;
 }

@@ -19,7 +19,7 @@ const MAX_CHANNEL_LISTS = 64;
  * Shapes by what a layout depends on (each channel's sampling, type and pLinear; not names), not by the channel array:
  * every open of a file makes a new array, and a worker opens each file of a folder for its first band. Keyed by the
  * array, every open built its layouts again, often enough for V8 to compile buildLayout mid-decode in each worker, on
- * the worker's own thread (146-175 ms of compiling in one pass over 40 4K files at 16 workers, V8's --trace-opt).
+ * the worker's own thread.
  */
 const byChannels = new WeakMap<readonly Channel[], Map<string, Int32Array>>();
 const bySignature = new Map<string, Map<string, Int32Array>>();
@@ -42,7 +42,7 @@ export function nativeLayout(block: BlockLayout): Int32Array {
   const shapes = shapesFor(block.channels);
   // Which lines carry which channel depends on y0 only when a channel is subsampled vertically, and a line's samples on
   // x0 only when one is subsampled horizontally: a tiled part's tiles are then one or two shapes, not one per column
-  // (built per column, buildLayout ran often enough to be compiled mid-decode in each worker, 8-9 ms twice a worker)
+  // (built per column, buildLayout ran often enough to be compiled mid-decode in each worker)
   const xDependent = block.channels.some((c) => c.xSampling !== 1);
   const yDependent = block.channels.some((c) => c.ySampling !== 1);
   const key = `${xDependent ? block.x0 : ''}:${yDependent ? block.y0 : ''}:${block.widthPx}:${block.heightPx}`;

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ExrReader, memorySource } from '../../codec/index.js';
 import { writeExrFile } from '../../codec/writer.js';
 import { DEFAULT_DISPLAY } from '../../shaders/display-params.js';
-import { toneMapPixel } from '../../shaders/tonemap-reference.js';
+import { toneMapPixel } from '../../shaders/tonemap-cpu.js';
 import type { ExportRequest, FileEntry, ViewTransform } from '../../contract/host-api.js';
 import { createHost, type Host } from '../host.js';
 import { box, halfChannels } from '../samples/samples.js';

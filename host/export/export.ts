@@ -7,7 +7,7 @@ import { FileExistsError, writeFileAtomically } from './atomic-file.js';
 import { HALF_TO_FLOAT } from '../../codec/index.js';
 import { writeExr, type WriteChannel } from '../../codec/index.js';
 import { DEFAULT_DISPLAY, type ChannelView, type DisplayParams } from '../../shaders/display-params.js';
-import { toneMapImage } from '../../shaders/tonemap-reference.js';
+import { toneMapImage } from '../../shaders/tonemap-cpu.js';
 import { parseCube, type Lut } from '../../shaders/lut-cube.js';
 import { toneMapHalfRgba } from '../thumbnails/tone-map.js';
 import type { DecodedImage, DecodedPlane, ExportRequest, ExportResult, FileEntry, Thumbnail, ViewLut, ViewTransform } from '../../contract/host-api.js';

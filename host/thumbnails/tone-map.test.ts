@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DISPLAY, DISPLAY_TRANSFORMS, type DisplayParams } from '../../shaders/display-params.js';
-import { toneMapImage } from '../../shaders/tonemap-reference.js';
+import { toneMapImage } from '../../shaders/tonemap-cpu.js';
 import { HALF_TO_FLOAT } from '../../codec/index.js';
 import { lcg } from '../../testing/codec/test-layouts.js';
 import { fillToneMapMemo, isPerChannel, sharedToneMapMemo, toneMapHalfRgba } from './tone-map.js';

@@ -1,8 +1,8 @@
-// The CPU reference tone-map (shaders/tonemap-reference.ts) applied to half RGBA images, memoised per half value where the transform allows.
+// The CPU reference tone-map (shaders/tonemap-cpu.ts) applied to half RGBA images, memoised per half value where the transform allows.
 
 import { HALF_TO_FLOAT } from '../../codec/index.js';
 import type { DisplayParams } from '../../shaders/display-params.js';
-import { toneMapImage, toneMapPixel } from '../../shaders/tonemap-reference.js';
+import { toneMapImage, toneMapPixel } from '../../shaders/tonemap-cpu.js';
 
 /** Transforms that map each channel on its own (no channel mixing), so one channel's result depends on its value alone. */
 const PER_CHANNEL = new Set(['linear', 'srgb', 'rec709', 'reinhard']);

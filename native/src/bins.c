@@ -43,8 +43,8 @@ static void columns_by_table(const uint16_t *first, int64_t stride, int64_t line
 
 #ifdef EXR_X86_VECTORS
 /** table[idx] for eight indices. The gather merges into its destination register, so the compiler's gathers each
- * waited for the last instruction that wrote that register, a chain of table lookups one latency after another
- * (0.57-0.84 ns a sample); zeroing the destination first, which only asm can ask for, ends the chain (0.35-0.5). */
+ * waited for the last instruction that wrote that register, a chain of table lookups one latency after another;
+ * zeroing the destination first, which only asm can ask for, ends the chain. */
 __attribute__((target("avx2"))) static inline __m256 gather_eight(const float *table, __m256i idx) {
   __m256 out;
   __m256 mask = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
@@ -105,8 +105,8 @@ __attribute__((target("avx2"))) static void columns_by_gather(const uint16_t *fi
   } while (0)
 
 /** columns_by_gather with AVX-512's sixteen-wide gathers, thirty-two columns at a time, the rest by columns_by_gather:
- * 0.42 -> 0.38 ns a sample from a 65,536-entry table, 0.25 -> 0.19 from a 4,000-entry one (2-core VM's Xeon). GCC's
- * AVX-512 gathers start from a zeroed register, so they need no asm to break a chain (see gather_eight). */
+ * kept because it beats the AVX2 form on both small and full tables. GCC's AVX-512 gathers start from a zeroed
+ * register, so they need no asm to break a chain (see gather_eight). */
 __attribute__((target("avx512f,avx512bw,avx2"))) static void columns_by_gather_512(const uint16_t *first, int64_t stride, int64_t lineCount, int64_t n, const float *table, double *col) {
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
@@ -189,8 +189,8 @@ __attribute__((target("avx2,f16c"))) static void columns_by_f16c(const uint16_t 
     hi = _mm512_add_pd(hi, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f_), 1)))); \
   } while (0)
 
-/** columns_by_f16c with AVX-512, thirty-two columns at a time, the rest by columns_by_f16c: 0.16 -> 0.10 ns a sample
- * on the 2-core VM's AMD EPYC, 0.30-0.37 -> 0.19-0.24 on the 16-core machine's Xeon (15 lines a call). */
+/** columns_by_f16c with AVX-512, thirty-two columns at a time, the rest by columns_by_f16c: kept because it beats the
+ * AVX2 form on both AMD and Intel CPUs. */
 __attribute__((target("avx512f,avx512bw,avx2,f16c"))) static void columns_by_f16c_512(const uint16_t *first, int64_t stride, int64_t lineCount, int64_t n, double *col) {
   const __m512i exponentBits = _mm512_set1_epi16(0x7c00);
   int64_t i = 0;
@@ -278,9 +278,8 @@ static inline BinRun next_run(ExrContext *ctx, const ExrHalfLines *lines, int32_
 static const int64_t RUN_MASKS[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 
 /** sum_runs with vectors: each run read sixteen columns at a time, the columns past its end masked to zero, so the
- * runs' varying lengths (a 4K line's 15, an 1,708-pixel crop's 6 and 7) cost no mispredicted loop exits. Those cost
- * ~10 ns a bin, most of a call that sums a few lines (3.3 of 3.7 us for one 3,840-sample line into 256 bins).
- * `col` is readable sixteen columns past its end. */
+ * runs' varying lengths (a 4K line's 15, an 1,708-pixel crop's 6 and 7) cost no mispredicted loop exits, which were
+ * most of a call that sums only a few lines. `col` is readable sixteen columns past its end. */
 __attribute__((target("avx2"))) static int sum_runs_avx2(ExrContext *ctx, const ExrHalfLines *lines, const double *col) {
   const int64_t firstX = lines->firstX, last = firstX + lines->n;
   const double *c = col - firstX;
@@ -376,8 +375,8 @@ int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *
 #ifdef EXR_X86_VECTORS
 /** exr_compose_half_table eight codes at a time: the CPU converts the halves; NaN and infinities (exponent bits all
  * set) are then put right by sane_half. A PIZ chunk's table has up to 65,536 codes and is made for every chunk of a
- * thumbnail: 145 us for a full table one by one (2-core VM), a third of a 4K PIZ file's box filter; 6.7-8.9 us this
- * way. A sixteen-wide AVX-512 form measured the same (6.3-9.3 us) and was dropped. */
+ * thumbnail, so one code at a time was a large share of a PIZ file's box filter. A sixteen-wide AVX-512 form was no
+ * faster than this one, so AVX-512 CPUs use this too. */
 __attribute__((target("avx2,f16c"))) static void compose_half_table_avx2(const uint16_t *lut, int64_t used, float *out) {
   const __m128i exponentBits = _mm_set1_epi16(0x7c00);
   int64_t code = 0;

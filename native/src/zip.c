@@ -187,8 +187,8 @@ __attribute__((target("avx2"))) static void unbias_prefix_interleave_256(const u
 #endif
 
 /** Decodes in place in `coded` (both halves), then interleaves into dst: by AVX-512BW (AVX2) 64 (32) bytes a step where
- * the CPU has them, the second half interleaved as it is summed (the 16-byte steps and the separate interleave were a
- * third of ZIP's time after inflation). */
+ * the CPU has them, the second half interleaved as it is summed, so that it is never stored and read back (16-byte
+ * steps and a separate interleave were a large share of ZIP's time after inflation). */
 static void unpredict_in_scratch(uint8_t *coded, uint8_t *dst, size_t byteCount) {
   if (byteCount == 0) return;
   size_t firstHalfBytes = (byteCount + 1) / 2;

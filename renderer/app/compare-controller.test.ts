@@ -2,7 +2,7 @@
 // itself, say, all zeros) never lands after the current image changed.
 import { describe, expect, it } from 'vitest';
 import type { DecodedImage, FileEntry, PartSummary } from '../host-client/api-types.js';
-import { emptyChannelMetrics, type MetricsTotals, type Region } from '../../shaders/compare-reference.js';
+import { emptyChannelMetrics, type MetricsTotals, type Region } from '../../shaders/compare-cpu.js';
 import type { Timed } from '../gpu/analysis.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
 import { createAppStore, storeActions } from '../state/store.js';

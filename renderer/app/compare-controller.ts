@@ -7,7 +7,7 @@ import { colormapCode } from '../../shaders/colormaps.js';
 import {
   intersectRegion, meanAndSd, metricsReference, statsReference, summariseAll, summariseChannel, unionRegion,
   type ChannelStats, type MetricsTotals, type Region, type RgbaLayer,
-} from '../../shaders/compare-reference.js';
+} from '../../shaders/compare-cpu.js';
 import { assembleRgba } from '../cpu/assemble.js';
 import { alignedDataRegion, type CompareView } from '../gpu/compare-geometry.js';
 import type { ImageKey } from '../gpu/engine.js';

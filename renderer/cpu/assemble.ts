@@ -1,6 +1,6 @@
 // CPU assembly of a layer into interleaved float RGBA (the CPU path's version of assemble.wgsl; no subsampling).
 import type { DecodedImage, DecodedPlane } from '../host-client/api-types.js';
-import { halfToFloat } from '../../shaders/tonemap-reference.js';
+import { halfToFloat } from '../../shaders/tonemap-cpu.js';
 import type { LayerChoice } from '../model/layer-choice.js';
 
 /** One sample of a plane at data-window pixel (x, y), as a number. */

@@ -2,7 +2,7 @@
 // grid's thumbnails are tone-mapped on the main thread. Slower, same display path (the CPU reference), and it says why.
 import type { DecodedImage, Thumbnail } from '../host-client/api-types.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
-import { halfToFloat, toneMapImage } from '../../shaders/tonemap-reference.js';
+import { halfToFloat, toneMapImage } from '../../shaders/tonemap-cpu.js';
 import { imageKeyString, type GridCell, type ImageKey, type ShowReport, type TextureSource } from '../gpu/engine.js';
 import { FrameStats } from '../gpu/frame-stats.js';
 import { planesOf, type LayerChoice } from '../model/layer-choice.js';

@@ -1,5 +1,5 @@
 // The CPU path's worker: holds the image on screen as float RGBA and tone-maps the visible canvas area on request.
-import { toneMapPixel } from '../../shaders/tonemap-reference.js';
+import { toneMapPixel } from '../../shaders/tonemap-cpu.js';
 import type { DisplayParams } from '../../shaders/display-params.js';
 import type { PanZoom } from '../model/view-geometry.js';
 

@@ -3,7 +3,7 @@
 // frame loop with their GPU time (timestamp queries where the adapter has them) and wall time.
 import { parseMetrics, parseStats, type ReducePlacement } from '../../shaders/compare-layouts.js';
 import { ReduceBuffers, type CompareKit, type ReduceKind } from '../../shaders/compare-kit.js';
-import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-reference.js';
+import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-cpu.js';
 
 export interface Timed<T> { value: T; gpuMs: number; wallMs: number }
 

@@ -4,7 +4,7 @@ import type { BoxTuple } from '../host-client/api-types.js';
 import { FLAG_NEAREST, FLAG_OUTLINES, FLAG_PIXEL_GRID } from '../../shaders/display-params.js';
 import { SHOW_A, SHOW_B, SHOW_METRIC_BASE, SHOW_SPLIT, differenceCode, isDifference, type CompareMode } from '../../shaders/compare-params.js';
 import type { CompareGeometry, ComparePlacement } from '../../shaders/compare-layouts.js';
-import type { Region } from '../../shaders/compare-reference.js';
+import type { Region } from '../../shaders/compare-cpu.js';
 import type { PanZoom } from '../model/view-geometry.js';
 
 export interface PlacedImage { dataWindow: BoxTuple; displayWindow: BoxTuple; levelCount: number }

@@ -24,7 +24,7 @@ import { LayerSheet } from './layer-sheet.js';
 import type { SheetTile } from './sheet-layout.js';
 import { Analysis, type Timed } from './analysis.js';
 import { alignedDataRegion, compareGeometry, type CompareView } from './compare-geometry.js';
-import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-reference.js';
+import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-cpu.js';
 import type { ReducePlacement } from '../../shaders/compare-layouts.js';
 
 export interface ImageKey { fileId: string; part: number }

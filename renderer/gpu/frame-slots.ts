@@ -8,7 +8,7 @@ import type { DecodedImage, DecodedPlane } from '../host-client/api-types.js';
 import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 import { GpuImage } from './gpu-image.js';
-import { mipChainBytes } from '../../shaders/tonemap-reference.js';
+import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
 import type { LayerChoice } from '../model/layer-choice.js';
 import type { GpuTimer } from './gpu-timer.js';
 import { planeFormat, type PlaneUploader, type UploadedPlane } from './upload.js';

@@ -4,7 +4,7 @@
 import type { BoxTuple, DecodedImage } from '../host-client/api-types.js';
 import { layerKey, type LayerChoice } from '../model/layer-choice.js';
 import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
-import { mipChainBytes } from '../../shaders/tonemap-reference.js';
+import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 import type { GpuTimer } from './gpu-timer.js';
 import type { UploadedPlane } from './upload.js';

@@ -3,7 +3,7 @@
 import { isDifference, statsSourceCode, type DifferenceMode } from '../../shaders/compare-params.js';
 import type { CompareKit } from '../../shaders/compare-kit.js';
 import type { ReducePlacement } from '../../shaders/compare-layouts.js';
-import { unionRegion } from '../../shaders/compare-reference.js';
+import { unionRegion } from '../../shaders/compare-cpu.js';
 import { PairHistogramPass } from '../../shaders/pair-histogram.js';
 import type { CompareView } from './compare-geometry.js';
 import { Histogrammer, layerHistogram } from './histogrammer.js';

@@ -1,7 +1,7 @@
 // How many frames the playback ring of slot textures holds: a slot's bytes against a GPU memory budget. Pure, so that
 // the sequence bench plays with the player's own ring.
 import type { DecodedPlane } from '../host-client/api-types.js';
-import { mipChainBytes } from '../../shaders/tonemap-reference.js';
+import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
 import { planeFormat } from './upload.js';
 
 /**

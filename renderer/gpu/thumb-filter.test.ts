@@ -1,6 +1,6 @@
 // Thumbnail shrinking: half conversion exact both ways, area averages in linear light, no aliasing of fine detail.
 import { describe, expect, it } from 'vitest';
-import { halfToFloat } from '../../shaders/tonemap-reference.js';
+import { halfToFloat } from '../../shaders/tonemap-cpu.js';
 import { boxDownsampleHalfRgba, fitSize, floatToHalf } from './thumb-filter.js';
 
 function image(w: number, h: number, f: (x: number, y: number, c: number) => number): Uint16Array {

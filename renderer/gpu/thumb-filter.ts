@@ -1,5 +1,5 @@
 // Shrinking a thumbnail to its atlas cell without aliasing: an area-weighted box filter in linear light (the host's values are linear). Pure.
-import { floatToHalf, halfToFloat } from '../../shaders/tonemap-reference.js';
+import { floatToHalf, halfToFloat } from '../../shaders/tonemap-cpu.js';
 
 export { floatToHalf };
 

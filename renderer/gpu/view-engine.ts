@@ -9,7 +9,7 @@ import type { HdrSupport } from './hdr-output.js';
 import type { CompareView } from './compare-geometry.js';
 import type { HistogramSource } from './shown-histogram.js';
 import type { Timed } from './analysis.js';
-import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-reference.js';
+import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-cpu.js';
 
 export interface CpuStats { path: 'cpu'; reason: string; frames: number; lastRenderMs: number }
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DecodedImage } from '../host-client/api-types.js';
 import { DEFAULT_DISPLAY } from '../../shaders/display-params.js';
-import { falseColourZone, toneMapPixel } from '../../shaders/tonemap-reference.js';
+import { falseColourZone, toneMapPixel } from '../../shaders/tonemap-cpu.js';
 import { pixelReadout } from '../ui/pixel-readout.js';
 import { maxSampleCount, sampleCountAt, samplesDisplay, SAMPLES_PLANE, withSampleCountPlane } from './deep-samples.js';
 import { layerChoice } from './layer-choice.js';

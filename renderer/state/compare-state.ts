@@ -3,7 +3,7 @@
 import type { FileEntry } from '../host-client/api-types.js';
 import type { CompareMode } from '../../shaders/compare-params.js';
 import type { Colormap } from '../../shaders/colormaps.js';
-import type { MetricSummary, Region } from '../../shaders/compare-reference.js';
+import type { MetricSummary, Region } from '../../shaders/compare-cpu.js';
 import type { ChannelPick } from '../model/layer-choice.js';
 
 /** The reference: a file (kept whole, so it outlives a change of folder), a part, and the layer and channel it was set with. */

@@ -2,7 +2,7 @@
 // mode, region): values inside pixels when zoomed in (as tev), the statistics rectangle, the wipe grip, A and B labels.
 import type { Controller } from '../app/controller.js';
 import { alignmentShift, pickAt, sideBySide } from '../gpu/compare-geometry.js';
-import type { Region } from '../../shaders/compare-reference.js';
+import type { Region } from '../../shaders/compare-cpu.js';
 import { layerChoice } from '../model/layer-choice.js';
 import { shortValue, shownValues } from './pixel-values.js';
 

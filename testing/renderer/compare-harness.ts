@@ -7,7 +7,7 @@ import { PALETTE_BYTES, UniformBlock, packPalette } from '../../shaders/layouts.
 import { HISTOGRAM_BYTES, createMipTexture } from '../../shaders/passes.js';
 import { PairHistogramPass } from '../../shaders/pair-histogram.js';
 import { ShaderKit } from '../../shaders/pipelines.js';
-import type { Region } from '../../shaders/compare-reference.js';
+import type { Region } from '../../shaders/compare-cpu.js';
 
 interface LayerIn { rgba: number[]; x0: number; y0: number; widthPx: number; heightPx: number }
 

@@ -4,7 +4,7 @@ import { DEFAULT_DISPLAY, FLAG_NEAREST, type DisplayParams } from '../../shaders
 import { PREVIEW_VIEW_BYTES, UniformBlock, packPreviewView } from '../../shaders/layouts.js';
 import { HISTOGRAM_BYTES, createMipTexture, encodeHistogram, encodeMips, encodePreviewCompute, layerBindGroup, previewTargetBindGroup } from '../../shaders/passes.js';
 import { ShaderKit } from '../../shaders/pipelines.js';
-import { halfToFloat, nextLevelSize } from '../../shaders/tonemap-reference.js';
+import { halfToFloat, nextLevelSize } from '../../shaders/tonemap-cpu.js';
 import { parseCube } from '../../shaders/lut-cube.js';
 import type { LutShaper } from '../../shaders/lut-apply.js';
 import type { DecodedImage, DecodedPlane, Thumbnail } from '../../renderer/host-client/api-types.js';

@@ -1,5 +1,5 @@
-// CPU reference of every display transform, the MIP reduction and the histogram: the oracle the GPU is tested
-// against, and what the host's export and `exrview thumbs --gpu off` use. Pure TypeScript, no dependencies.
+// The CPU implementation of every display transform, the MIP reduction and the histogram: what export, thumbnails and
+// renderer/cpu run, and the oracle the GPU path is tested against. Pure TypeScript, no dependencies.
 import {
   CHECKER_DARK, CHECKER_LIGHT, CHECKER_PX, EXPOSED_LIMIT, FALSE_COLOUR_BOUNDS_EV, FALSE_COLOUR_COLOURS,
   HIST_BINS, HIST_MAX_LOG2, HIST_MIN_LOG2, INF_COLOUR, LUMA, NAN_COLOUR, OVER_COLOUR, UNDER_COLOUR,

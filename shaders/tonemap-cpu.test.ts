@@ -1,9 +1,9 @@
-// The CPU reference against published values and invariants (the GPU is tested against this in Chromium).
+// The CPU tone-map (tonemap-cpu.ts) against published values and invariants (the GPU is tested against this in Chromium).
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DISPLAY } from './display-params.js';
-import { acesFitted, agx, falseColourZone, halfToFloat, histogramBin, mipReduce, pbrNeutral, srgbOetf, toneMapPixel } from './tonemap-reference.js';
+import { acesFitted, agx, falseColourZone, halfToFloat, histogramBin, mipReduce, pbrNeutral, srgbOetf, toneMapPixel } from './tonemap-cpu.js';
 
-describe('tonemap reference', () => {
+describe('tonemap cpu', () => {
   it('encodes sRGB and stays in [0, 1] for every transform on wild input', () => {
     expect(srgbOetf(0.18)).toBeCloseTo(0.46135, 4);
     expect(srgbOetf(1)).toBeCloseTo(1, 6);

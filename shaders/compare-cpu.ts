@@ -1,9 +1,9 @@
-// CPU reference of the compare and inspect passes (metrics.wgsl, stats.wgsl, compare.wgsl's values): the oracle of
-// the shader tests and the path used where WebGPU is missing. f64 throughout; same per-pixel rules as the shaders.
+// The CPU implementation of the compare and inspect passes (metrics.wgsl, stats.wgsl, compare.wgsl's values): the path
+// used where WebGPU is missing, and the oracle of the shader tests. f64 throughout; same per-pixel rules as the shaders.
 import { DIFFERENCE_MODES, SHOW_A, SHOW_B, SHOW_METRIC_BASE, differenceValue, type StatsSource } from './compare-params.js';
 import { colormapRgb } from './colormaps.js';
 import { EXPOSED_LIMIT, HIST_BINS, INF_COLOUR, LUMA, NAN_COLOUR, type ChannelView } from './display-params.js';
-import { countHistogramPixel } from './tonemap-reference.js';
+import { countHistogramPixel } from './tonemap-cpu.js';
 
 /** A layer as float RGBA over its data window, placed in A's pixel space (B shifted by the display-window alignment). */
 export interface RgbaLayer { rgba: Float32Array; x0: number; y0: number; widthPx: number; heightPx: number }
