@@ -11,15 +11,16 @@ const NO_NODE = [
 
 /** The rooms, lowest first; each may import the rooms listed in its `may` and nothing else of the project. */
 const ROOMS = {
+  common: { may: [], what: 'common/ holds pure helpers for every room: it imports none of them' },
   codec: { may: [], what: 'the codec imports nothing of the app' },
-  shaders: { may: [], what: 'the display core (shaders/) depends on nothing but WebGPU' },
-  contract: { may: [], what: 'the contract between host and renderer depends on nothing' },
-  host: { may: ['codec', 'contract', 'shaders'], what: 'the host sits on the codec, the contract and the display core' },
-  transport: { may: ['contract'], what: 'transport/ is what both transports share: it knows the contract only' },
-  server: { may: ['codec', 'contract', 'host', 'transport', 'shaders'], what: 'the server sits on the host and transport' },
-  cli: { may: ['codec', 'contract', 'host', 'server', 'shaders'], what: 'the command line sits on the host and the server' },
-  electron: { may: ['codec', 'contract', 'host', 'transport', 'server', 'cli', 'shaders'], what: 'the Electron shell is the top of the Node side' },
-  renderer: { may: ['contract', 'shaders'], what: 'the renderer sees only the contract and the display core' },
+  shaders: { may: ['common'], what: 'the display core (shaders/) depends on nothing but WebGPU' },
+  contract: { may: ['common'], what: 'the contract between host and renderer depends on nothing' },
+  host: { may: ['common', 'codec', 'contract', 'shaders'], what: 'the host sits on the codec, the contract and the display core' },
+  transport: { may: ['common', 'contract'], what: 'transport/ is what both transports share: it knows the contract only' },
+  server: { may: ['common', 'codec', 'contract', 'host', 'transport', 'shaders'], what: 'the server sits on the host and transport' },
+  cli: { may: ['common', 'codec', 'contract', 'host', 'server', 'shaders'], what: 'the command line sits on the host and the server' },
+  electron: { may: ['common', 'codec', 'contract', 'host', 'transport', 'server', 'cli', 'shaders'], what: 'the Electron shell is the top of the Node side' },
+  renderer: { may: ['common', 'contract', 'shaders'], what: 'the renderer sees only the contract and the display core' },
 };
 const ALL = Object.keys(ROOMS).concat(['testing', 'bench', 'e2e', 'scripts']);
 
@@ -33,7 +34,7 @@ const roomRules = Object.entries(ROOMS).map(([room, { may, what }]) => {
     { group: forbidden.flatMap(into), message: `${what} (ARCHITECTURE.md).` },
     // outside the codec, only its façade
     ...(room === 'codec' ? [] : [{ group: ['**/codec/*', '**/codec/**', '!**/codec/index.js'], message: 'Import the codec through codec/index.js, not its internals.' }]),
-    ...(room === 'renderer' || room === 'shaders' || room === 'contract' ? NO_NODE : []),
+    ...(['common', 'contract', 'shaders', 'renderer'].includes(room) ? NO_NODE : []),
   ];
   return {
     files: [`${room}/**/*.{ts,tsx}`],

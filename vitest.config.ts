@@ -29,7 +29,7 @@ const CODEC_CONFORMANCE = [
 const NATIVE_AGAINST_TYPESCRIPT = ['codec/compression/native-codecs.test.ts', 'host/thumbnails/bins.test.ts', 'host/thumbnails/compose.test.ts'];
 
 /** Outside the codec, what the kernels do for the thumbnails' output (PNGs in the workers) and its fallback (sharp). */
-const OUTPUT_FALLBACKS = ['host/export/png-native.test.ts', 'cli/thumbs-output.test.ts'];
+const OUTPUT_FALLBACKS = ['host/io/png-native.test.ts', 'cli/thumbs-output.test.ts'];
 
 export default defineConfig({
   // renderer modules import their WGSL as text, as in the app's build
@@ -45,7 +45,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'native',
-          include: ['codec', 'contract', 'host', 'transport', 'server', 'cli', 'electron', 'renderer', 'shaders', 'native', 'testing', 'scripts'].map((room) => `${room}/**/*.test.ts`),
+          include: ['common', 'codec', 'contract', 'host', 'transport', 'server', 'cli', 'electron', 'renderer', 'shaders', 'native', 'testing', 'scripts'].map((room) => `${room}/**/*.test.ts`),
         },
       },
       {

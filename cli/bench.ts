@@ -11,10 +11,10 @@ import { levelLayout, planeByteLength } from '../host/decode/layout.js';
 import { ByteWindow } from '../host/decode/byte-window.js';
 import { PlaneMemory } from '../host/decode/plane-memory.js';
 import { hugePageAdvice, hugePages } from '../host/decode/huge-pages.js';
-import { warmUpJobs } from '../host/decode/warm-up-jobs.js';
+import { warmUpJobs } from '../host/worker/warm-up-jobs.js';
 import { thumbnailOnPool } from '../host/thumbnails/on-pool.js';
-import { readHeader, readHeaderParts } from '../host/library/summary.js';
-import { fsReason } from '../host/fs-reason.js';
+import { readHeader, readHeaderParts } from '../host/headers/summary.js';
+import { fsReason } from '../host/io/fs-reason.js';
 import type { StageTimings } from '../codec/index.js';
 import { FileError, describeFailure } from './failures.js';
 

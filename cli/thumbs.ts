@@ -3,8 +3,8 @@
 // the rest, and every image when the GPU is off or missing, take the CPU path. The summary says which and why.
 
 import { encodeRgba8, loadEncoder } from '../host/export/encode.js';
-import { writeFileAtomically } from '../host/export/atomic-file.js';
-import { fsReason } from '../host/fs-reason.js';
+import { writeFileAtomically } from '../host/io/atomic-file.js';
+import { fsReason } from '../host/io/fs-reason.js';
 import { nativeStatus } from '../codec/index.js';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';

@@ -19,7 +19,7 @@ const common = {
 
 const nodeEntries = [
   { in: 'cli/main.ts', out: 'cli' },
-  { in: 'host/decode/worker.ts', out: 'decode-worker' },
+  { in: 'host/worker/worker.ts', out: 'decode-worker' },
   { in: 'host/samples/make-samples.ts', out: 'make-samples' },
   // the host alone, for benches that drive it without the command (bench/preview-path.mjs)
   { in: 'host/host.ts', out: 'host' },

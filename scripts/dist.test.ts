@@ -111,7 +111,7 @@ describe.skipIf(!linux)(linux ? 'npm run dist' : 'npm run dist (skipped: the sta
       const packed = asar.listPackage(archive, { isPack: false }).map((p) => p.replace(/\\/g, '/'));
       const own = packed.filter((p) => !p.startsWith('/node_modules/'));
       expect(own.filter((p) => /\.(map|ts|tsx)$|\.test\.|\.spec\./.test(p))).toEqual([]);
-      expect(own.filter((p) => /^\/(electron|renderer|shaders|native|e2e|bench|scripts|bin)\//.test(p))).toEqual([]);
+      expect(own.filter((p) => /^\/(common|codec|contract|host|transport|server|cli|electron|renderer|shaders|native|testing|e2e|bench|scripts|bin)\//.test(p))).toEqual([]);
       // the GPU thumbnail process needs Node and Dawn's webgpu package, which the app does not carry; the sample maker ran at
       // build time; the host alone is for benches (main and the command line carry their own)
       expect(own).not.toContain('/dist/gpu-thumbs-child.mjs');

@@ -1,10 +1,10 @@
-// No import cycles among the project's modules: static, dynamic and type-only imports all count (a cycle of types still ties two modules together).
+// No import cycles among the project's modules, nor loops between its folders (static, dynamic and type-only imports all count).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 
 const root = join(__dirname, '..');
-const FOLDERS = ['codec', 'contract', 'host', 'transport', 'server', 'cli', 'electron', 'renderer', 'shaders', 'testing', 'bench', 'scripts'];
+const FOLDERS = ['common', 'codec', 'contract', 'host', 'transport', 'server', 'cli', 'electron', 'renderer', 'shaders', 'testing', 'bench', 'scripts'];
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -68,5 +68,23 @@ it('has no import cycles', () => {
   expect(files.length).toBeGreaterThan(100);
   const graph = new Map(files.map((f) => [f, importsOf(f)]));
   const found = cycles(graph).map((c) => c.map((f) => relative(root, f)).sort().join(' ↔ '));
+  expect(found).toEqual([]);
+});
+
+it('has no import loops between folders', () => {
+  const files = FOLDERS.flatMap((f) => (existsSync(join(root, f)) ? sources(join(root, f)) : []));
+  // a file's folder → the folders of what it imports; imports within one folder are no edge
+  const graph = new Map<string, Set<string>>();
+  for (const file of files) {
+    const from = relative(root, dirname(file));
+    const edges = graph.get(from) ?? new Set<string>();
+    graph.set(from, edges);
+    for (const target of importsOf(file)) {
+      const to = relative(root, dirname(target));
+      if (to !== from) edges.add(to);
+    }
+  }
+  const folderGraph = new Map([...graph].map(([folder, edges]) => [folder, [...edges]]));
+  const found = cycles(folderGraph).map((c) => c.sort().join(' ↔ '));
   expect(found).toEqual([]);
 });

@@ -1,4 +1,4 @@
-// Remakes host/decode/warm-up-dwa.ts: a 128x64 RGBA half image from the project's writer, DWAA-compressed by
+// Remakes host/worker/warm-up-dwa.ts: a 128x64 RGBA half image from the project's writer, DWAA-compressed by
 // OpenEXR 3.4's exr_recompress (the writer does not write DWA), as base64 for the decode workers' warm-up.
 //   npx tsx scripts/make-warm-up-dwa.mts [OPENEXR_3_4_DIR]
 import { execFileSync } from 'node:child_process';
@@ -31,7 +31,7 @@ writeExrFile(join(dir, 'src.exr'), [{ compression: 'none', dataWindow: { xMin: 0
 execFileSync(join(tools, 'exr_recompress'), [join(dir, 'src.exr'), join(dir, 'dwaa.exr'), 'dwaa']);
 const base64 = readFileSync(join(dir, 'dwaa.exr')).toString('base64');
 writeFileSync(
-  join(root, 'host/decode/warm-up-dwa.ts'),
+  join(root, 'host/worker/warm-up-dwa.ts'),
   `// A 128x64 RGBA half DWAA image for the decode workers' warm-up (made by scripts/make-warm-up-dwa.mts: the project's\n` +
     `// writer, then OpenEXR 3.4's exr_recompress, since the writer does not write DWA).\n` +
     `export const WARM_UP_DWAA_BASE64 =\n  '${base64.replace(/(.{110})/g, "$1' +\n  '")}';\n`,

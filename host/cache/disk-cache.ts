@@ -5,7 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { writeFileAtomicallySync } from '../export/atomic-file.js';
+import { writeFileAtomicallySync } from '../io/atomic-file.js';
 
 /** Bumped whenever the thumbnail recipe or this layout changes, so old files read as misses. */
 export const CACHE_FORMAT = 1;
@@ -99,7 +99,7 @@ export class DiskCache {
   /**
    * False when no thumbnail of this image and parameters is cached (a miss, counted), known at once: a folder opened
    * for the first time asks for every thumbnail together, and with a lookup on the thread pool for each, its first
-   * jobs waited for all of them (5-8 ms before 16 workers had work). True: get() reads it.
+   * jobs waited for all of them before any worker had work. True: get() reads it.
    */
   mayHave(path: string, params: string): boolean {
     if (existsSync(this.fileFor(path, params))) return true;

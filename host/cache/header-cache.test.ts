@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir, useHostFixture, writeRgb } from '../../testing/host/test-files.js';
-import { readHeaderParts } from '../library/summary.js';
+import { readHeaderParts } from '../headers/summary.js';
 import { HeaderCache } from './header-cache.js';
 
 let dir: ReturnType<typeof tempDir> | null = null;

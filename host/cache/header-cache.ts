@@ -3,8 +3,8 @@
 // the thread pool the encoders and cache writes share, and the workers wait for the plan).
 
 import type { PartInfo } from '../../codec/index.js';
-import type { HeaderHandoff } from '../decode/header-handoff.js';
-import { readHeader } from '../library/summary.js';
+import type { HeaderHandoff } from '../headers/header-handoff.js';
+import { readHeader } from '../headers/summary.js';
 import { RamCache } from './ram-cache.js';
 
 interface Kept {

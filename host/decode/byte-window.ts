@@ -1,8 +1,8 @@
 // A byte budget for decodes in flight: a job waits for room before its planes are allocated, and jobs get room in rank order.
 //
 // Planes are allocated when a decode is submitted. Submitting a whole folder at once would allocate every image's planes
-// up front: gigabytes of fresh memory whose first touch (a page fault per 4 KB) costs more than the decoding on the
-// machines measured, and none of it reusable until a file finishes. With a window, a finished file's planes are handed
+// up front: gigabytes of fresh memory whose first touch (a page fault per 4 KB) can cost more than the decoding, and
+// none of it reusable until a file finishes. With a window, a finished file's planes are handed
 // back before the next ones are taken, so the same few buffers serve the whole folder.
 
 interface Waiter {

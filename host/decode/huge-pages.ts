@@ -1,15 +1,8 @@
 // Whether new plane memory is advised into 2 MB pages: yes where the native kernels can ask, unless the machine is a virtual machine that hands its free memory back to the host.
 //
-// A guest whose virtio balloon reports free pages (VIRTIO_BALLOON_F_REPORTING) tells the host, a couple of seconds after
-// they are freed, which free blocks of 2 MB and more it may discard. A huge page is such a block, so its first touch
-// is a host fault for every 4 KB of it, while 4 KB pages come from smaller free blocks the host still backs. On the
-// 2-core Firecracker VM (kernel 6.18, THP on madvise, reporting on) a 128 MB buffer first touched 3 s after the last
-// free took 1.3-2.7 ms a MB advised against 0.42-0.60 not (a C probe, 3 rounds alternated), and a cold `exrview
-// bench --no-warmup` of the 8 ZIP files, 4 s after the previous process, 537-617 ms advised against 492-510 not, and of
-// one 4K file of 23 half channels (382 MB of fresh planes) 584-676 ms against 284-306 (OpenEXR 3.4: 279-317). Where
-// nothing discards free memory the advice pays (lent 16-core VM: 217.9 against 242.6 ms cold at 16 cores). A probe at
-// start-up timing a first touch each way did not tell the two apart: blocks freed in the last seconds are not reported
-// yet, so it found them fast; the balloon's negotiated features say it for certain.
+// A guest whose virtio balloon reports free pages lets the host discard free 2 MB blocks, and a huge page is such a
+// block: its first touch then faults once per 4 KB, so there the advice costs more than it saves. The balloon's
+// negotiated features say this for certain, where a start-up timing probe could not (bench/results/host-notes.md).
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExrReader, openFileSource } from '../../codec/index.js';
-import { readHeaderParts } from '../library/summary.js';
+import { readHeaderParts } from '../headers/summary.js';
 import { decodeLevel } from './image-decode.js';
 import { bandCountFor, levelLayout, planBands, planeByteLength } from './layout.js';
 import { PlaneMemory } from './plane-memory.js';

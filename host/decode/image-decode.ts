@@ -7,8 +7,8 @@ import type { DecodedChannel, DecodedImage, StageTimings } from '../../codec/ind
 import { bandCountFor, planBands, planeByteLength, planeView, type LevelLayout } from './layout.js';
 import type { PlaneMemory } from './plane-memory.js';
 import type { DecodePool, JobHandle, JobPlan } from './pool.js';
-import type { BandTaskArgs } from './tasks.js';
-import type { HeaderHandoff } from './header-handoff.js';
+import type { BandTaskArgs } from './band-task.js';
+import type { HeaderHandoff } from '../headers/header-handoff.js';
 
 export interface LevelDecodeRequest {
   path: string;

@@ -6,9 +6,8 @@
 //
 // A preview gets its planes first: its decode decompresses each chunk into a small reused buffer and unpacks only
 // what is shown, and the chunk store is filled after, in the background, by a second pass. Filling the store inside
-// the first pass would put the first touch of the whole decompressed image (381 MB for a 23-channel 4K render) on
-// the path from the click to the pixels, and fresh memory costs 3-4 µs a page on the machines measured (1.35 s for
-// those 381 MB): that is three times OpenEXR's whole decode of the RGBA it shows. A prefetch, off that path, fills
+// the first pass would put the first touch of the whole decompressed image (every layer of a many-channel render) on
+// the path from the click to the pixels, which costs more than decoding the layer shown. A prefetch, off that path, fills
 // the store in its one pass. Memory of levels that leave the cache is handed to the next decode (plane-memory.ts)
 // once no one reads it any more: requests that pass the planes on (the transports) lease them and release them when
 // sent.
@@ -23,7 +22,7 @@ import { levelLayout, type LevelLayout } from './layout.js';
 import type { PlaneMemory } from './plane-memory.js';
 import type { DecodePool, JobHandle } from './pool.js';
 import { HeaderCache } from '../cache/header-cache.js';
-import type { HeaderHandoff } from './header-handoff.js';
+import type { HeaderHandoff } from '../headers/header-handoff.js';
 
 /** One level of one file as it is on disk now. */
 export interface LevelRef {

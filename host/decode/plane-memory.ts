@@ -1,14 +1,14 @@
 // Shared memory for decoded planes and chunk stores: buffers handed back are reused, new ones advised into huge pages where that pays.
 //
-// Touching fresh memory costs a page fault per 4 KB page; on the virtual machines measured here that was 6-8 µs a
-// page (0.4-0.6 GB/s), as much as decompressing the pixels. A viewer decodes images of the same few sizes over and over,
-// so buffers whose image left the RAM cache are kept (up to a budget) and given to the next decode that fits in them; a
-// new buffer is advised into 2 MB pages where that pays (huge-pages.ts).
+// Touching fresh memory can cost as much as decompressing the pixels into it, and a viewer decodes images of the same
+// few sizes over and over: so buffers whose image left the RAM cache are kept (up to a budget) for the next decode
+// that fits in them, and a new buffer is advised into 2 MB pages where that pays (huge-pages.ts).
 //
-// Buffers are made in size classes (a little over the bytes asked) and a kept buffer serves smaller requests too (down
-// to an eighth of it): renders of one show are seldom exactly one size (3840 and 3841 wide, data windows cropped
-// differently), and with exact sizes a folder's first pass made a new buffer for nearly every image. A buffer taken is therefore at
-// least, not exactly, the bytes asked for: its users view its first bytes (planeView, decode/plane-bytes.ts).
+// Buffers are made in size classes (a little over the bytes asked) and a kept buffer serves smaller requests too,
+// because renders of one show are seldom exactly one size. A buffer taken is therefore at least, not exactly, the
+// bytes asked for: its users view its first bytes (planeView, decode/plane-bytes.ts).
+
+import { KeptBuffers } from '../../common/kept-buffers.js';
 
 export interface PlaneMemoryOptions {
   /** Most bytes of free buffers kept for reuse. */
@@ -28,8 +28,7 @@ const MIN_CLASSED_BYTES = 64 << 10;
 
 /**
  * A kept buffer serves a request of at least this fraction of its size. Low, because an idle kept buffer does nothing
- * while fresh memory costs 2.5-4 ms a MB on the machines measured: a folder's 2K (or cropped) images after its 4K ones
- * then reuse the 4K planes' buffers. The RAM cache counts a plane's whole buffer, so the waste stays within its budget.
+ * while fresh memory is slow to touch: a folder's 2K (or cropped) images after its 4K ones then reuse the 4K planes' buffers. The RAM cache counts a plane's whole buffer, so the waste stays within its budget.
  */
 const MIN_FILL = 1 / 8;
 
@@ -41,13 +40,14 @@ export function sizeClassBytes(byteLength: number): number {
 }
 
 export class PlaneMemory {
-  private readonly free = new Map<number, SharedArrayBuffer[]>();
-  private freeBytes = 0;
+  private readonly kept: KeptBuffers<SharedArrayBuffer>;
   /** Buffers taken that were reused, and new ones. */
   reused = 0;
   allocated = 0;
 
-  constructor(private readonly options: PlaneMemoryOptions) {}
+  constructor(private readonly options: PlaneMemoryOptions) {
+    this.kept = new KeptBuffers(options.keepBytes);
+  }
 
   /**
    * A buffer of at least `byteLength` bytes: the smallest kept one that fits (and is at most 8 times the request), else
@@ -55,12 +55,9 @@ export class PlaneMemory {
    */
   take(byteLength: number): SharedArrayBuffer {
     let bestSize = Infinity;
-    for (const size of this.free.keys()) if (size >= byteLength && size < bestSize && byteLength >= size * MIN_FILL) bestSize = size;
-    if (bestSize !== Infinity) {
-      const list = this.free.get(bestSize)!;
-      const kept = list.pop()!;
-      if (list.length === 0) this.free.delete(bestSize);
-      this.freeBytes -= bestSize;
+    for (const size of this.kept.sizes()) if (size >= byteLength && size < bestSize && byteLength >= size * MIN_FILL) bestSize = size;
+    const kept = bestSize !== Infinity ? this.kept.take(bestSize) : undefined;
+    if (kept) {
       this.reused++;
       return kept;
     }
@@ -70,28 +67,12 @@ export class PlaneMemory {
     return buffer;
   }
 
-  /** Hands a buffer back; the caller guarantees nothing reads or writes it any more. */
+  /** Hands a buffer back; the caller guarantees nothing reads or writes it any more. Small ones are left to the allocator. */
   give(buffer: SharedArrayBuffer): void {
-    const byteLength = buffer.byteLength;
-    if (byteLength < (this.options.minBytes ?? MIN_MANAGED_BYTES) || byteLength > this.options.keepBytes) return;
-    // oldest sizes out first: a folder of one resolution keeps its size, a one-off size does not stay
-    while (this.freeBytes + byteLength > this.options.keepBytes) {
-      const [size, list] = this.free.entries().next().value!;
-      list.shift();
-      this.freeBytes -= size;
-      if (list.length === 0) this.free.delete(size);
-    }
-    const list = this.free.get(byteLength);
-    if (list) {
-      // most recently used size last
-      this.free.delete(byteLength);
-      this.free.set(byteLength, list);
-      list.push(buffer);
-    } else this.free.set(byteLength, [buffer]);
-    this.freeBytes += byteLength;
+    if (buffer.byteLength >= (this.options.minBytes ?? MIN_MANAGED_BYTES)) this.kept.give(buffer);
   }
 
   get keptBytes(): number {
-    return this.freeBytes;
+    return this.kept.keptBytes;
   }
 }

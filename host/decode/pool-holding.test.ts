@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { tempDir, writeRgb } from '../../testing/host/test-files.js';
 import { DecodePool } from './pool.js';
+import type { TaskTypes, WorkerPool } from '../worker/tasks.js';
 
 let dir: ReturnType<typeof tempDir>;
-let pool: DecodePool | null = null;
+let pool: WorkerPool | null = null;
 let big: string;
 const small: string[] = [];
 
@@ -31,7 +32,7 @@ const thumbnail = (path: string, priority: number) => pool!.run('thumbnail', { p
 
 it('hands each worker its next task as well as the one it runs, or only the one with tasksPerWorker 1', async () => {
   for (const [tasksPerWorker, posted] of [[2, 2], [1, 1]] as const) {
-    pool = new DecodePool({ workers: 1, tasksPerWorker });
+    pool = new DecodePool<TaskTypes>({ workers: 1, tasksPerWorker });
     const jobs = [big, ...small].map((path) => thumbnail(path, 3));
     expect(pool.posted).toBe(posted);
     await Promise.all(jobs);
@@ -42,7 +43,7 @@ it('hands each worker its next task as well as the one it runs, or only the one 
 });
 
 it('runs a more urgent job next: the less urgent task the worker held goes back', async () => {
-  pool = new DecodePool({ workers: 1 });
+  pool = new DecodePool<TaskTypes>({ workers: 1 });
   const order: string[] = [];
   const track = (name: string, path: string, priority: number) => thumbnail(path, priority).then(() => order.push(name));
   const first = track('first', big, 5);
@@ -56,7 +57,7 @@ it('runs a more urgent job next: the less urgent task the worker held goes back'
 });
 
 it('gives a worker with nothing left a task another worker holds and has not started', async () => {
-  pool = new DecodePool({ workers: 2 });
+  pool = new DecodePool<TaskTypes>({ workers: 2 });
   await pool.start();
   const order: string[] = [];
   // worker 1: big, then small1 held; worker 2: small0, then small2 held; worker 2 then runs out while 1 is on big
@@ -67,7 +68,7 @@ it('gives a worker with nothing left a task another worker holds and has not sta
 });
 
 it('gives back the tasks a dying worker held unstarted, without counting them as tried', async () => {
-  pool = new DecodePool({ workers: 1 });
+  pool = new DecodePool<TaskTypes>({ workers: 1 });
   await pool.start();
   const first = thumbnail(big, 3);
   const held = thumbnail(small[0]!, 3);

@@ -7,10 +7,11 @@ import { DEFAULT_DISPLAY } from '../../shaders/display-params.js';
 import { nativeKernels } from '../../codec/compression/native.js';
 import { ExrError } from '../../codec/index.js';
 import { tempDir } from '../../testing/host/test-files.js';
-import { readHeaderParts } from '../library/summary.js';
+import { readHeaderParts } from '../headers/summary.js';
 import { decodeLevel } from './image-decode.js';
 import { levelLayout } from './layout.js';
 import { DecodePool } from './pool.js';
+import type { TaskTypes, WorkerPool } from '../worker/tasks.js';
 import { PoolTrace, type PoolTraceFile } from './pool-trace.js';
 
 const root = join(__dirname, '..', '..');
@@ -18,7 +19,7 @@ const corpus = join(root, '..', 'shared', 'corpus', 'openexr-images');
 const hasCorpus = existsSync(corpus);
 const file = (name: string) => join(corpus, name);
 
-let pool: DecodePool | null = null;
+let pool: WorkerPool | null = null;
 afterEach(async () => {
   await pool?.close();
   pool = null;
@@ -35,7 +36,7 @@ async function decodeFile(path: string, priority = 0) {
 
 describe.skipIf(!hasCorpus)('DecodePool', () => {
   it('runs a level as bands on every worker, into shared planes, with stage timings', async () => {
-    pool = new DecodePool({ workers: 2 });
+    pool = new DecodePool<TaskTypes>({ workers: 2 });
     const { result, timings } = await (await decodeFile(file('ScanLines/Desk.exr'))).promise;
     const image = result.image;
     expect(image.widthPx * image.heightPx).toBeGreaterThan(0);
@@ -51,7 +52,7 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
   });
 
   it('starts every worker on request, each loaded and answering', async () => {
-    pool = new DecodePool({ workers: 3 });
+    pool = new DecodePool<TaskTypes>({ workers: 3 });
     expect(pool.workerThreads).toHaveLength(0);
     await pool.start();
     expect(pool.workerThreads).toHaveLength(3);
@@ -59,7 +60,7 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
   });
 
   it('runs lower priority numbers first', async () => {
-    pool = new DecodePool({ workers: 1 });
+    pool = new DecodePool<TaskTypes>({ workers: 1 });
     const order: string[] = [];
     const track = (name: string, priority: number) =>
       pool!.run('thumbnail', { path: file('TestImages/GammaChart.exr'), longSidePx: 32 }, priority).promise.then(() => order.push(name));
@@ -72,7 +73,7 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
   });
 
   it('gives a more urgent job the next free worker, ahead of the bands left of a running one', async () => {
-    pool = new DecodePool({ workers: 1 });
+    pool = new DecodePool<TaskTypes>({ workers: 1 });
     const order: string[] = [];
     const big = (await decodeFile(file('ScanLines/Tree.exr'), 3)).promise.then(() => order.push('big'));
     // the big level is many bands; once it has started, a preview-priority job arrives
@@ -83,7 +84,7 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
   });
 
   it('cancels queued and running jobs with an aborted error, and keeps working', async () => {
-    pool = new DecodePool({ workers: 1 });
+    pool = new DecodePool<TaskTypes>({ workers: 1 });
     const running = await decodeFile(file('ScanLines/Tree.exr'));
     const queued = await decodeFile(file('ScanLines/Desk.exr'));
     queued.cancel();
@@ -96,7 +97,7 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
   });
 
   it('reports a damaged file as a typed error naming part and chunk', async () => {
-    pool = new DecodePool({ workers: 1 });
+    pool = new DecodePool<TaskTypes>({ workers: 1 });
     const damaged = join(corpus, 'Damaged', 'asan_heap-oob_7f09128c0ec1_358_ecaca7fb3f230d9d842074e1dd88f29b_exr');
     await expect(pool.run('thumbnail', { path: damaged, longSidePx: 16 }).promise).rejects.toBeInstanceOf(ExrError);
   });
@@ -104,7 +105,7 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
   it.skipIf(!nativeKernels)('close() lets a task that has started end, so what it writes is whole; it still ends the jobs', async () => {
     const out = tempDir('exrview-pool-close-');
     try {
-      pool = new DecodePool({ workers: 1 });
+      pool = new DecodePool<TaskTypes>({ workers: 1 });
       await pool.start();
       // a tone-map task with a PNG to write: tens of milliseconds or more, and it does not stop at an abort flag
       const widthPx = 2048, heightPx = 2048;
@@ -131,7 +132,7 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
   });
 
   it('replaces a worker that dies, retries its task once, and keeps working', async () => {
-    pool = new DecodePool({ workers: 1 });
+    pool = new DecodePool<TaskTypes>({ workers: 1 });
     const job = await decodeFile(file('ScanLines/Desk.exr'));
     // kill the worker while it holds a band
     await new Promise((r) => setTimeout(r, 5));
@@ -146,7 +147,7 @@ describe('DecodePool trace', () => {
   it('records each task with its worker and times, and writes them once the pool closes', async () => {
     const temp = tempDir('exrview-pool-trace-');
     const dir = temp.path;
-    pool = new DecodePool({ workers: 2, trace: new PoolTrace(join(dir, 'run')) });
+    pool = new DecodePool<TaskTypes>({ workers: 2, trace: new PoolTrace(join(dir, 'run')) });
     await Promise.all(Array.from({ length: 6 }, () => pool!.run('ping', null).promise));
     await pool.close();
     pool = null;
@@ -169,7 +170,7 @@ describe('DecodePool trace', () => {
     if (!hasCorpus) return;
     const temp = tempDir('exrview-pool-trace-');
     const dir = temp.path;
-    pool = new DecodePool({ workers: 2, trace: new PoolTrace(join(dir, 'run')) });
+    pool = new DecodePool<TaskTypes>({ workers: 2, trace: new PoolTrace(join(dir, 'run')) });
     await (await decodeFile(file('ScanLines/Desk.exr'))).promise;
     await pool.close();
     pool = null;

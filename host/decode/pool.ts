@@ -18,7 +18,7 @@ import { ExrError } from '../../codec/index.js';
 import { prepareProcessForWorkers } from './worker-process.js';
 import { GATE, GATES_PER_WORKER, type TaskReply, type TaskRequest } from './messages.js';
 import { epochMs, PoolTrace } from './pool-trace.js';
-import type { TaskTypes } from './tasks.js';
+import type { TaskKind } from './task-handler.js';
 
 export interface JobTimings {
   /** Waiting for a worker, until the job's first task was handed to one (where it may wait behind the task running). */
@@ -128,7 +128,11 @@ export function defaultWorkerPath(): string {
 
 declare const __filename: string | undefined;
 
-export class DecodePool {
+/**
+ * The pool runs tasks of any kind by name; what each kind is lives with the workers (worker/tasks.ts). `Kinds` only
+ * types `run`: a pool made as DecodePool<TaskTypes> checks a kind's arguments and result.
+ */
+export class DecodePool<Kinds extends Record<keyof Kinds, TaskKind> = Record<string, TaskKind>> {
   readonly size: number;
   private readonly tasksPerWorker: number;
   private readonly workerPath: string;
@@ -171,8 +175,8 @@ export class DecodePool {
   }
 
   /** One task of a registered kind, as a job of its own. */
-  run<K extends keyof TaskTypes>(kind: K, args: TaskTypes[K]['args'], priority = 0): JobHandle<TaskTypes[K]['result']> {
-    return this.submit(kind, args, priority) as JobHandle<TaskTypes[K]['result']>;
+  run<K extends keyof Kinds & string>(kind: K, args: Kinds[K]['args'], priority = 0): JobHandle<Kinds[K]['result']> {
+    return this.submit(kind, args, priority) as JobHandle<Kinds[K]['result']>;
   }
 
   /** Any registered task kind (the host's own kinds too), as a job of one task. */

@@ -6,7 +6,7 @@
 
 import { statSync } from 'node:fs';
 import { ExrReader, openFileSource, type FileSource } from '../../codec/index.js';
-import { takeHandoff, type HeaderHandoff } from './header-handoff.js';
+import { takeHandoff, type HeaderHandoff } from '../headers/header-handoff.js';
 
 interface OpenFile {
   reader: ExrReader;

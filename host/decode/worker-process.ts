@@ -1,15 +1,13 @@
 // Process-wide settings the decode workers need, made once before the first one starts.
 //
 // The file-descriptor table. Linux grows the table of a process with several threads only after an RCU grace period,
-// and every thread that opens a file meanwhile waits for it. Sixteen workers keeping up to 8 files open each
-// (reader-cache.ts) took the table past its 128 entries in the middle of a decode, and all of them stalled for 16-22 ms
-// (thread states sampled from /proc on the 16-core machine, in both `exrview thumbs` and a cold `exrview bench`). Grown
-// here in one step, that wait happens once, before the workers exist.
+// and every thread that opens a file meanwhile waits for it. Many workers keeping files open (reader-cache.ts) take
+// the table past its first size in the middle of a decode, and all of them stall; grown here in one step, that wait
+// happens once, before the workers exist.
 //
 // The optimizing compiler. Under Node, V8 optimizes hot functions on the platform's background threads, four of them
-// for the whole process: sixteen workers warming up at once queue their codec's functions there, and their first real
-// work ran unoptimized until the queue drained (a cold `exrview bench` on 16 cores took 200 ms against 158 ms with a
-// pause before the clock; with the compiler on the workers' own threads, 145 ms). Workers made after this flag is set
+// for the whole process: many workers warming up at once queue their codec's functions there, and their first real
+// work ran unoptimized until the queue drained. Workers made after this flag is set
 // compile on their own thread during their warm-up (warm-up.ts), which is what the warm-up is for. Not under Electron,
 // whose V8 may refuse flags once it has started and whose background threads Chromium sizes to the machine.
 

@@ -19,7 +19,7 @@ function loadSharp(): Promise<Sharp> {
 /** Loads the encoder ahead of the first image (a command that will write images loads it while it starts up). */
 export async function loadEncoder(): Promise<void> {
   const sharp = await loadSharp();
-  // the first image also starts libvips (~8 ms): pay it here too
+  // the first image also starts libvips: pay that here too
   await sharp(Buffer.alloc(4), { raw: { width: 1, height: 1, channels: 4 } }).removeAlpha().png().toBuffer();
 }
 

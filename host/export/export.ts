@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeRgba8 } from './encode.js';
-import { FileExistsError, writeFileAtomically } from './atomic-file.js';
+import { FileExistsError, writeFileAtomically } from '../io/atomic-file.js';
 import { HALF_TO_FLOAT } from '../../codec/index.js';
 import { writeExr, type WriteChannel } from '../../codec/index.js';
 import { DEFAULT_DISPLAY, type ChannelView, type DisplayParams } from '../../shaders/display-params.js';

@@ -6,10 +6,10 @@ import type { PartInfo } from '../../codec/index.js';
 import type { FileEntry, FolderInfo, HostEvent, SequenceInfo } from '../../contract/host-api.js';
 import { framesPerSecondValue, listSequences } from './sequence-list.js';
 import { parseFrameName } from './sequences.js';
-import { readSummary, type SummaryResult } from './summary.js';
+import { readSummary, type SummaryResult } from '../headers/summary.js';
 import { watchTree, type TreeWatcher } from './watcher.js';
-import { fsReason } from '../fs-reason.js';
-import type { HeaderHandoff } from '../decode/header-handoff.js';
+import { fsReason } from '../io/fs-reason.js';
+import type { HeaderHandoff } from '../headers/header-handoff.js';
 
 export interface LibraryOptions {
   onEvent(event: HostEvent): void;

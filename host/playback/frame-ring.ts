@@ -7,11 +7,9 @@
 // so a second loop plays from memory) and the window moves on. A new plan (a jump, a new direction, another layer)
 // cancels the decodes of frames it no longer holds.
 //
-// Keeping a frame for the second loop costs fresh memory, whose first touch can cost as much as the decode (45-65 ms
-// for a 1080p half RGBA frame on the 2-core VMs measured). So a frame is decoded to be kept only while the ring is
-// comfortably ahead (keepLeadFrames ready); otherwise into memory recycled from the frames just shown. The cache fills
-// as time allows and never at the cost of a frame: what loop 1 could not keep, loop 2 (with time freed by what was
-// kept) keeps more of.
+// Keeping a frame for the second loop costs fresh memory, whose first touch can cost as much as the decode. So a
+// frame is decoded to be kept only while the ring is comfortably ahead (keepLeadFrames ready), otherwise into memory
+// recycled from the frames just shown: the cache fills as time allows, never at the cost of a frame.
 
 import type { PlaybackPlan } from '../../contract/host-api.js';
 import type { LevelPlanes } from '../decode/levels.js';

@@ -57,3 +57,17 @@ export function hasExrFiles(dir: string): boolean {
     return false;
   }
 }
+
+let version: string | null = null;
+
+/** The package's version, from its package.json; 'unknown' where that cannot be read. */
+export function packageVersion(): string {
+  if (version) return version;
+  try {
+    const parsed = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: string };
+    version = parsed.version ?? 'unknown';
+  } catch {
+    version = 'unknown';
+  }
+  return version;
+}

@@ -1,9 +1,8 @@
 // A thumbnail job's shared buffer: a count of bands done and a flag a band, then each band's sums.
 //
 // Bands write their sums into their own slots; the band that brings the count to the number of bands adds them up,
-// divides and writes the half RGBA (and 8-bit RGBA) into buffers of its own that it hands over (compose.ts). (Adding up,
-// means and halves for every file on the main thread took ~10 ms a 4K thumbnail: with 16 workers, more than the
-// workers' time per file, so the main thread set the pace.) The Atomics order every band's writes before the last
+// divides and writes the half RGBA (and 8-bit RGBA) into buffers of its own that it hands over (compose.ts): done on
+// the main thread, that finishing set the pace of a folder on many workers. The Atomics order every band's writes before the last
 // band's reads. A band counts once, by its own flag: run again after its worker died, it finds its sums in and leaves
 // them; the slots stay as they are, so the main thread can make the thumbnail from them if its maker's reply was lost.
 

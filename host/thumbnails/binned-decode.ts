@@ -38,9 +38,8 @@ function axisBins(first: number, levelSizePx: number, sampling: number, bins: nu
 }
 
 /**
- * The tables bin by bin: each bin's samples are one run, found by arithmetic and filled natively. (Sample by sample,
- * this ran in a fresh worker's interpreter for its first band: 4-18 ms of a 4K thumbnail's first band on the lent
- * machine, against 0.4 ms for the band's box filter.) Exact: every product and quotient here is an integer below 2^53
+ * The tables bin by bin: each bin's samples are one run, found by arithmetic and filled natively (sample by sample,
+ * this ran in a fresh worker's interpreter for its first band, at many times the cost of the box filter). Exact: every product and quotient here is an integer below 2^53
  * whose distance from the next integer is at least 1 / its divisor.
  */
 export function makeAxisBins(first: number, levelSizePx: number, sampling: number, bins: number): AxisBins {

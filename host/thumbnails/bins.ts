@@ -2,8 +2,7 @@
 //
 // Summing one line at a time is latency-bound: every sample's add waits for the one before it, and each bin's
 // short run ends in a hard-to-predict branch. Summing up to four lines that fall in the same bin row column by
-// column gives four independent loads per add and a quarter of the runs (measured on the 4K set: 43 vs 71 ms
-// a file). Sums are in float64, so the order of addition changes results only in their last bits.
+// column gives four independent loads per add and a quarter of the runs. Sums are in float64, so the order of addition changes results only in their last bits.
 
 import { nativeKernels } from '../../codec/index.js';
 import { HALF_TO_FLOAT } from '../../codec/index.js';
@@ -124,8 +123,7 @@ let composedUsed = 0;
 /** The value of each PIZ code as SANE_HALF would give it once the LUT has turned the code back into half bits. */
 export function composeWithLut(lut: Uint16Array, maxCode: number, native = nativeKernels !== null): Float32Array {
   const used = maxCode + 1;
-  // natively where loaded: up to 65536 lookups a chunk (a profile of 16 workers' thumbnails of a PIZ, DWAA and B44A
-  // folder found 3% of their time in this loop, run by workers whose JIT had not compiled it yet)
+  // natively where loaded: up to 65536 lookups a chunk, a loop that workers otherwise ran before their JIT compiled it
   if (native && nativeKernels) nativeKernels.composeHalfTable(lut, used, composedTable);
   else for (let code = 0; code < used; code++) composedTable[code] = SANE_HALF[lut[code]!]!;
   if (used < composedUsed) composedTable.fill(0, used, composedUsed);

@@ -2,7 +2,7 @@
 // RGBA (in the native kernels where they loaded, thumb_finish.c, the same arithmetic; else here), and tone-mapped.
 
 import { nativeKernels } from '../../codec/index.js';
-import { pngFromRgba8 } from '../export/png-native.js';
+import { pngFromRgba8 } from '../io/png-native.js';
 import { writeThumbnailFiles, type ThumbnailFiles, type ThumbnailFilesWritten } from './files.js';
 import { floatToHalf, type Level, type PartInfo } from '../../codec/index.js';
 import { bandSums, type ThumbnailSumsLayout } from './band-sums.js';

@@ -3,8 +3,8 @@
 // thread's busy time in `exrview thumbs` on 16 cores).
 
 import { writeCacheFileSync, type CacheFileTarget } from '../cache/disk-cache.js';
-import { writeFileAtomicallySync } from '../export/atomic-file.js';
-import { fsReason } from '../fs-reason.js';
+import { writeFileAtomicallySync } from '../io/atomic-file.js';
+import { fsReason } from '../io/fs-reason.js';
 
 /** Files to write once a thumbnail is made. */
 export interface ThumbnailFiles {

@@ -21,7 +21,7 @@ const workerSource = (dir: string) => `
 import { writeFileSync } from 'node:fs';
 import { serve } from './testing/codec/fuzz/worker-protocol.ts';
 import { classify, isEngineReason } from './testing/codec/fuzz/target.ts';
-import { readSummary } from './host/library/summary.ts';
+import { readSummary } from './host/headers/summary.ts';
 import { thumbnailJob } from './host/thumbnails/job.ts';
 const path = ${JSON.stringify(join(dir, 'case.exr'))};
 serve(async (bytes) => {
@@ -53,7 +53,7 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-const regressionsDir = join(root, 'electron', 'exr', 'regressions');
+const regressionsDir = join(root, 'testing', 'codec', 'regressions');
 const regressions = readdirSync(regressionsDir).filter((n) => n.endsWith('.exr')).sort();
 
 describe('damaged files through the folder scan and the thumbnail job', () => {

@@ -8,7 +8,7 @@ import { decodeBinned, sumBins } from './binned-decode.js';
 import { bandIsIn, bandSums, countBandIn, type ThumbnailSumsLayout } from './band-sums.js';
 import { clampHalf, makeThumbnail, sourceOfLevel, toRgbaHalf, type ThumbnailOutputs } from './compose.js';
 import type { ThumbnailFilesWritten } from './files.js';
-import type { HeaderHandoff } from '../decode/header-handoff.js';
+import type { HeaderHandoff } from '../headers/header-handoff.js';
 
 export interface ThumbnailJobArgs {
   path: string;

@@ -6,8 +6,8 @@ import { bandCountFor, levelLayout, planBands } from '../decode/layout.js';
 import { PlaneMemory } from '../decode/plane-memory.js';
 import type { DecodePool, JobHandle, JobPlan } from '../decode/pool.js';
 import type { PartInfo } from '../../codec/index.js';
-import { readHeader } from '../library/summary.js';
-import type { HeaderHandoff } from '../decode/header-handoff.js';
+import { readHeader } from '../headers/summary.js';
+import type { HeaderHandoff } from '../headers/header-handoff.js';
 import { layoutSums, resetCounters, type ThumbnailSumsLayout } from './band-sums.js';
 import type { ToneMapView } from './tone-map.js';
 import { bandBinRows } from './binned-decode.js';
@@ -18,8 +18,7 @@ import { planThumbnail, thumbnailResult, type ThumbnailBandArgs, type ThumbnailB
 
 /**
  * The shared buffers of thumbnails being made, handed back once a job is done and reused by the next of its size.
- * Arrays made fresh for every band cost more than summing: 150-200 ms of a 20-file folder's 520-590 ms of resizing on
- * 2 workers, first touches of new memory.
+ * Arrays made fresh for every band cost more than the summing, in first touches of new memory.
  */
 const sumsMemory = new PlaneMemory({ keepBytes: 64 << 20, minBytes: 0 });
 

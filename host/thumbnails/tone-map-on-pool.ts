@@ -1,5 +1,4 @@
-// Thumbnails tone-mapped to 8-bit on the decode workers, never on the calling thread (a folder's worth took the
-// command's main thread 30-55 ms, and the pool waits on that thread): a view's memo table (tone-map.ts viewMemo, shared
+// Thumbnails tone-mapped to 8-bit on the decode workers, never on the calling thread (the pool waits on that thread): a view's memo table (tone-map.ts viewMemo, shared
 // with the workers) made up front for a command's one view, and the pool task for a thumbnail not made just now (from
 // the disk cache).
 // A thumbnail being made is tone-mapped by the worker that finishes it (job.ts), with no task of its own.
@@ -12,9 +11,9 @@ import type { FileWriteError } from './files.js';
 import type { ThumbnailOutputOptions } from './params.js';
 
 /**
- * Computes a view's whole memo table now, on this thread (20-40 ms): a command that tone-maps a folder through one
- * view does it while its workers start. Left to fill as the workers meet new values, every worker's first thumbnails
- * evaluated the view in the interpreter, code not yet compiled: 16 workers took ~15 ms each on them.
+ * Computes a view's whole memo table now, on this thread: a command that tone-maps a folder through one view does it
+ * while its workers start. Left to fill as the workers meet new values, every worker's first thumbnails evaluated the
+ * view in the interpreter, code not yet compiled.
  */
 export function prepareToneMap(view: DisplayParams): void {
   const memo = viewMemo(view);

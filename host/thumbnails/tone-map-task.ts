@@ -2,7 +2,7 @@
 // and that as a PNG when asked.
 
 import type { DisplayParams } from '../../shaders/display-params.js';
-import { pngFromRgba8 } from '../export/png-native.js';
+import { pngFromRgba8 } from '../io/png-native.js';
 import { writePngFile, type FileWriteError } from './files.js';
 import { toneMapHalfRgba } from './tone-map.js';
 

@@ -41,7 +41,7 @@ const FORMATS: Record<DecodedPlane['pixelType'], { format: UploadFormat; kind: '
   uint: { format: 'r32uint', kind: 'uint' },
 };
 
-/** GPU resources for images of one size and plane layout, kept between them (allocation was 90 % of a 4K GPU thumbnail on the H100). */
+/** GPU resources for images of one size and plane layout, kept between them: allocating them dominated a GPU thumbnail. */
 interface Scratch {
   planes: GPUTexture[];
   mip: GPUTexture;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker, CaseRunner } from './harness.js';
 
 const root = join(__dirname, '..', '..', '..');
-export const regressionsDir = join(root, 'electron', 'exr', 'regressions');
+export const regressionsDir = join(root, 'testing', 'codec', 'regressions');
 const files = readdirSync(regressionsDir).filter((n) => n.endsWith('.exr')).sort();
 
 let work = '';

@@ -2,10 +2,9 @@
 // decode workers, so that a worker's first band of a file opens it without parsing it again.
 //
 // Why: every worker is an isolate of its own and compiles hot functions on its own thread (worker-process.ts). The
-// header parser runs once per file a worker meets, so it turns hot late, in the middle of a folder: on the 16-core
-// machine its compiles (parseAttributeList, readOffsetTables, ChunkExtents, cString...) were about half of what the
-// workers compiled in a timed pass, 130-160 ms of worker time a pass at 16 cores, and twice the isolates compile it
-// twice over. Handed over, a worker only opens the file and checks it is the version the main thread read.
+// header parser runs once per file a worker meets, so it turns hot late, in the middle of a folder, and its compiles
+// were a large share of what the workers compiled. Handed over, a worker only opens the file and checks it is the
+// version the main thread read.
 
 import { deserialize, serialize } from 'node:v8';
 import type { ParsedFile } from '../../codec/index.js';

@@ -7,7 +7,7 @@ import { buildParts } from '../../codec/index.js';
 import { minChunkHeaderBytes } from '../../codec/index.js';
 import { withTables, type ParsedFile } from '../../codec/index.js';
 import { prefixSource } from '../../codec/index.js';
-import { makeHandoff, type HeaderHandoff } from '../decode/header-handoff.js';
+import { makeHandoff, type HeaderHandoff } from './header-handoff.js';
 import type { FileSummary, LayerSummary, PartSummary } from '../../contract/host-api.js';
 import { partLayers } from '../../codec/index.js';
 

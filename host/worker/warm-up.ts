@@ -2,10 +2,9 @@
 // a few times in bands as band tasks decode, and summed into thumbnail bins (the thumbnail path's own chunk reading and
 // box filter).
 //
-// A fresh worker runs the codec's TypeScript (reader, unpackers, predictors) in V8's interpreter until the JIT has
-// compiled it; on the first folder of a session that cost as much again as the decoding (16 workers on the lent
-// machine: 7.6 s of CPU cold against 4.1-5.0 s warm for the same 40 files). Workers started ahead of need (pool.start)
-// pay it before the first job instead of during it. DWA, mostly TypeScript, comes as a small DWAA file (the writer does
+// A fresh worker runs the codec's TypeScript in V8's interpreter until the JIT has compiled it, which on a session's
+// first folder costs about as much again as the decoding; workers started ahead of need (pool.start) pay it before the
+// first job instead. DWA, mostly TypeScript, comes as a small DWAA file (the writer does
 // not write DWA); B44 and the lossless codecs run in the native kernels where those loaded; HTJ2K's WebAssembly is left
 // to load on first use rather than in every worker of every session.
 
@@ -14,11 +13,11 @@ import { join } from 'node:path';
 import { reserveTransientChunks } from '../../codec/index.js';
 import { reserveTransientReads } from '../../codec/index.js';
 import { ExrReader, memorySource, openFileSource, type ByteSource } from '../../codec/index.js';
-import { flagSignal } from './flag-signal.js';
+import { flagSignal } from '../decode/flag-signal.js';
 import { writeExr } from '../../codec/index.js';
 import type { Compression } from '../../codec/index.js';
 import { layoutSums } from '../thumbnails/band-sums.js';
-import { frameSamples, planeView } from './layout.js';
+import { frameSamples, planeView } from '../decode/layout.js';
 import { PIXEL_TYPE_BYTES } from '../../codec/index.js';
 import { bandBinRows } from '../thumbnails/binned-decode.js';
 import { channelsOf, chooseThumbnailChannels } from '../thumbnails/channels.js';
@@ -26,7 +25,7 @@ import { thumbnailBand } from '../thumbnails/job.js';
 import { sharedToneMapMemo, type ToneMapView } from '../thumbnails/tone-map.js';
 import { DEFAULT_DISPLAY } from '../../shaders/display-params.js';
 import { WARM_UP_DWAA_BASE64 } from './warm-up-dwa.js';
-import { makeHandoff, takeHandoff } from './header-handoff.js';
+import { makeHandoff, takeHandoff } from '../headers/header-handoff.js';
 import { makeWarmUpFolder, removeWarmUpFolder } from './warm-up-folder.js';
 
 const WARM_COMPRESSIONS: Compression[] = ['zip', 'zips', 'piz', 'rle', 'pxr24', 'none'];
@@ -36,8 +35,7 @@ const HEIGHT_PX = 64;
 const ROUNDS = Number(process.env.EXRVIEW_WARM_UP_ROUNDS) > 0 ? Number(process.env.EXRVIEW_WARM_UP_ROUNDS) : 3;
 /**
  * The DWAA image is decoded this many times more: its two chunks call the per-chunk driver (decodeLossyKernel) too few
- * times in 3 rounds for V8 to optimise it, and 15 of 16 workers then compiled it in their first real DWA bands, 5-6 ms
- * each on the worker's own thread (lent machine, cold bench). 12 rounds compile it here; they cost 1-3 ms a worker.
+ * times in the plain rounds for V8 to optimise it, which workers then did in their first real DWA bands.
  */
 const DWA_ROUNDS_FACTOR = 4;
 
@@ -47,7 +45,7 @@ const NOT_ABORTED = flagSignal(new Int32Array(new SharedArrayBuffer(4)));
 /**
  * A thumbnail of the whole image as one band task makes it: summed into its slot, then finished in place. 128x32 (2x2
  * pixels a bin), not 16x4: the finishing loops (adding up, means, halves) then run enough to be compiled here rather
- * than in a worker's first real thumbnails, of which each of 16 workers makes only two or three a 40-file folder.
+ * than in a worker's first real thumbnails, of which each worker makes only a few a folder.
  */
 const THUMB_WIDTH_PX = 128;
 const THUMB_HEIGHT_PX = 32;
@@ -55,8 +53,7 @@ const THUMB_HEIGHT_PX = 32;
 /**
  * The thumbnails are tone-mapped too, as the finishing worker does for `exrview thumbs` and the viewer, so that loop is
  * compiled before the first real thumbnail; and encoded as PNGs, so that the thread's compressor and PNG buffers are
- * made here (a worker's first PNG took 2.0 ms on the lent machine, later ones 1.6). Its own memo table: a view's shared
- * one is filled by whoever uses that view.
+ * made here. Its own memo table: a view's shared one is filled by whoever uses that view.
  */
 const WARM_VIEW: ToneMapView = { params: { ...DEFAULT_DISPLAY, nanInf: false }, memo: sharedToneMapMemo() };
 
@@ -88,17 +85,14 @@ export function warmUpImages(widthPx = WIDTH_PX, heightPx = HEIGHT_PX): { compre
 
 /**
  * Rows of a warm-up band (a multiple of every scanline chunk height): a band task decodes its rows into shared planes
- * (tasks.ts), so the warm-up does too, through the same path; whole-image decodes went through the allocating one.
+ * (decode/band-task.ts), so the warm-up does too, through the same path; whole-image decodes went through the allocating one.
  */
 const BAND_ROWS = 32;
 
 /**
  * One more image, tall and narrow, of one-line chunks, decoded once: the reader's chunk loop and its callbacks run per
- * chunk, and a real band has hundreds of chunks where the small images have a few. Without it they were compiled in
- * each worker's first real bands (2 workers, cold bench: 20-35 ms a worker); with it, 1,024 chunks for 48 KB of samples
- * (with its thumbnail, +30 ms of warm-up a worker on the 2-core machine). Not made into a thumbnail: that compiled the
- * thumbnail code on an image narrower than its thumbnail and bought nothing measurable (`thumbs` on 16 cores, A/B
- * interleaved, 8 rounds: 239 ms median without it, 244 with it, 240 before the tall image).
+ * chunk, and a real band has hundreds of chunks where the small images have a few: without it they were compiled in
+ * each worker's first real bands. Not made into a thumbnail: on an image narrower than its thumbnail that bought nothing.
  */
 const TALL_HEIGHT_PX = 1024;
 function tallImage(): Uint8Array {

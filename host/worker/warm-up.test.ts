@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExrError, ExrReader, memorySource } from '../../codec/index.js';
-import { DecodePool } from './pool.js';
+import { DecodePool } from '../decode/pool.js';
 import { warmUpCodec, warmUpDecoder, warmUpImages } from './warm-up.js';
 import { WARM_UP_DWAA_BASE64 } from './warm-up-dwa.js';
 import { JOB_IMAGE_HEIGHT_PX, JOB_IMAGE_WIDTH_PX, runWarmUpJobs, warmUpJobs } from './warm-up-jobs.js';

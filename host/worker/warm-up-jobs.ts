@@ -2,20 +2,18 @@
 // pool's real jobs (header read, band plan, replies, the thumbnail's sums to pixels) a few times.
 //
 // The workers warm their codecs when they start (warm-up.ts), but the main thread plans and collects every band of
-// every file, and in a fresh process it runs that code in V8's interpreter: on the 2-core VM a first folder's main
-// thread was busy 35-58 ms against 12-15 ms for a later one (10 4K files), and with 16 workers waiting on it that is
-// wall time. Done once per process, right after the workers are warm and before an artist's first folder, at the
-// lowest priority: about half a second of the workers' time on 2 cores and 2.4 MB written to the temporary folder and
-// removed.
+// every file, and in a fresh process it runs that code in V8's interpreter while every worker waits on it. Done once
+// per process, right after the workers are warm and before an artist's first folder, at the lowest priority; the
+// images written to the temporary folder are removed.
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { thumbnailOnPool } from '../thumbnails/on-pool.js';
-import { readHeader } from '../library/summary.js';
-import { decodeLevel } from './image-decode.js';
-import { levelLayout } from './layout.js';
-import type { PlaneMemory } from './plane-memory.js';
-import type { DecodePool } from './pool.js';
+import { readHeader } from '../headers/summary.js';
+import { decodeLevel } from '../decode/image-decode.js';
+import { levelLayout } from '../decode/layout.js';
+import type { PlaneMemory } from '../decode/plane-memory.js';
+import type { DecodePool } from '../decode/pool.js';
 import { warmUpImages } from './warm-up.js';
 import { makeWarmUpFolder, removeWarmUpFolder } from './warm-up-folder.js';
 

@@ -4,10 +4,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ExrError } from '../../codec/index.js';
 import { TASK_HANDLERS } from './tasks.js';
-import { GATE, type TaskReply, type TaskRequest } from './messages.js';
+import { GATE, type TaskReply, type TaskRequest } from '../decode/messages.js';
 import { warmUpDecoder } from './warm-up.js';
 import { detachOnce } from './detach-protector.js';
-import { flagSignal } from './flag-signal.js';
+import { flagSignal } from '../decode/flag-signal.js';
 
 const data = workerData as { warmUp?: boolean; gates: SharedArrayBuffer };
 const gates = new Int32Array(data.gates);

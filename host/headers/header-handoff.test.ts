@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExrReader, openFileSource } from '../../codec/index.js';
 import { writeExr, writeExrFile, type WritePart } from '../../codec/writer.js';
-import { readHeader, readSummary } from '../library/summary.js';
+import { readHeader, readSummary } from './summary.js';
 import { takeHandoff } from './header-handoff.js';
-import { closeAllReaders, readerCacheCounts, withReader } from './reader-cache.js';
+import { closeAllReaders, readerCacheCounts, withReader } from '../decode/reader-cache.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'exrview-handoff-'));
 afterAll(() => {

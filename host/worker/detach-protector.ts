@@ -5,7 +5,7 @@
 // reads a typed array is thrown away at once ("code dependencies" deoptimisations) and compiled again as it turns hot.
 // A worker detaches buffers as a matter of course (a thumbnail's outputs are transferred to the main thread), so it was
 // going to happen, but it happened at the worker's first finished thumbnail: after its warm-up had compiled the codec
-// (all of which was thrown away), and with 16 workers often in the middle of a timed pass, which then compiled the
+// (all of which was thrown away), and with many workers often in the middle of a timed pass, which then compiled the
 // codec again (`node --trace-protector-invalidation --trace-deopt` on `exrview bench`). Done first, once per isolate,
 // the code compiled from then on is the code the worker keeps.
 

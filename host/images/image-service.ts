@@ -1,0 +1,157 @@
+// The host's decoded images by file id: checked against the library, served from the frame ring, the RAM cache or a decode.
+
+import type { DecodedImage, DecodeRequest, FileEntry, FileHeader, PlaybackPlan } from '../../contract/host-api.js';
+import { attributeValueText } from '../../codec/index.js';
+import type { JobBroker } from '../decode/broker.js';
+import type { DecodedLevels, LevelRef } from '../decode/levels.js';
+import { readSummary } from '../headers/summary.js';
+import type { Library } from '../library/library.js';
+import { frameBytes } from '../playback/frame-bytes.js';
+import { FrameRing, type FrameRingStats } from '../playback/frame-ring.js';
+
+export interface ImageServiceOptions {
+  /** Byte budget of the frames a playing sequence decodes ahead. */
+  playbackBudgetBytes: number;
+  /** Decode the images next to the current one ahead of time. */
+  prefetch: boolean;
+}
+
+export class ImageService {
+  /** Decodes started ahead of a preview. */
+  prefetches = 0;
+  private readonly ring: FrameRing;
+
+  constructor(
+    private readonly library: Library,
+    private readonly levels: DecodedLevels,
+    private readonly broker: JobBroker,
+    private readonly options: ImageServiceOptions,
+  ) {
+    this.ring = new FrameRing(
+      {
+        decode: async (fileId, part, channels, requestId, keep) => {
+          // planes in header order, as every decodeImage hands them out (an unknown file or channel rejects)
+          const level = this.levelOf(fileId, part, 0, 0, [...channels]);
+          return this.levels.get(level.ref, level.channels, 'playback', requestId, true, keep);
+        },
+        cancel: (requestId) => this.broker.cancel(requestId),
+        frameBytes: (fileId, part, channels) => {
+          const file = this.library.file(fileId);
+          return file?.entry.status === 'ok' ? frameBytes(file.entry.summary?.parts[part], channels) : null;
+        },
+      },
+      options.playbackBudgetBytes,
+    );
+  }
+
+  get playback(): FrameRingStats {
+    return this.ring.stats;
+  }
+
+  /** The file a request names, when it can be decoded; else an error that says why not and what to do. */
+  fileOf(fileId: string): { entry: FileEntry; absPath: string } {
+    const file = this.library.file(fileId);
+    if (!file) throw new Error(`unknown file "${fileId}": it was removed or its folder closed; list the folder again`);
+    if (file.entry.status === 'incomplete') throw new Error(`${file.entry.name} is still being written: try again when it is complete`);
+    if (file.entry.status === 'error') throw new Error(`${file.entry.name}: ${file.entry.error ?? 'cannot be read'}`);
+    return file;
+  }
+
+  async header(fileId: string): Promise<FileHeader> {
+    const { absPath } = this.fileOf(fileId);
+    const result = await readSummary(absPath);
+    if (result.kind !== 'ok') throw new Error(`${absPath}: ${result.reason}`);
+    return {
+      fileId,
+      version: 2,
+      multipart: result.summary.multipart,
+      parts: result.parts.map((p) => ({
+        index: p.index,
+        attributes: p.attributes.map((a) => ({ name: a.name, type: a.typeName, text: attributeValueText(a) })),
+      })),
+    };
+  }
+
+  setPlayback(plan: PlaybackPlan | null): void {
+    this.ring.setPlan(plan);
+  }
+
+  /** A level's planes; with `lease` they stay valid until release(), else only until the next decode may reuse them. */
+  async decode(request: DecodeRequest, lease: boolean): Promise<{ image: DecodedImage; release(): void }> {
+    const t0 = performance.now();
+    const lx = request.lx ?? 0;
+    const ly = request.ly ?? lx;
+    const { ref, channels } = this.levelOf(request.fileId, request.part, lx, ly, request.channels);
+    // a frame of the playing sequence: from the frame ring, which decoded it ahead (a plain decodeImage, whose planes
+    // may be read after any release, waits for the ring and then takes the level from the RAM cache as usual)
+    const fromRing = lx === 0 && ly === 0 ? this.ring.take(request.fileId, request.part, channels) : null;
+    if (fromRing && !lease)
+      await fromRing.then(
+        (got) => got.release(),
+        () => {},
+      );
+    const got = fromRing && lease ? await fromRing : await this.levels.get(ref, channels, request.priority, request.requestId, lease);
+    return {
+      image: { ...got.image, fileId: request.fileId, source: got.source, timings: { ...got.timings, hostMs: performance.now() - t0 } },
+      release: got.release,
+    };
+  }
+
+  /** Prefetches of the images next to the current one; those no longer next to it are dropped. */
+  prefetchAround(currentFileId: string | null): void {
+    const wanted = new Set(currentFileId && this.options.prefetch ? this.library.neighbours(currentFileId) : []);
+    this.broker.cancelWhere((meta, priority) => priority === 'prefetch' && !wanted.has(meta.fileId) && meta.fileId !== currentFileId);
+    for (const fileId of wanted) this.prefetch(fileId);
+  }
+
+  /**
+   * Decodes ahead what a preview of this file will ask for: the first flat part's first layer (RGBA first). Its
+   * chunks are decompressed once and kept, so whichever layer the preview shows is unpacked without a decode.
+   */
+  private prefetch(fileId: string): void {
+    const file = this.library.file(fileId);
+    if (!file || file.entry.status !== 'ok' || !file.entry.summary) return;
+    const part = file.entry.summary.parts.find((p) => p.type === 'scanlineimage' || p.type === 'tiledimage');
+    const layer = part?.layers[0];
+    if (!part || !layer) return;
+    const { ref, channels } = this.levelOf(fileId, part.index, 0, 0, layer.channels);
+    if (this.levels.has(ref, channels) || this.levels.decoding(ref)) return;
+    this.prefetches++;
+    this.levels.get(ref, channels, 'prefetch', null, true).then(
+      (got) => got.release(),
+      () => {
+        // a prefetch that fails or is cancelled costs nothing: the preview request will say what went wrong
+      },
+    );
+  }
+
+  /** The level a request names, and its channels in header order (every channel when none are named). */
+  private levelOf(
+    fileId: string,
+    part: number,
+    lx: number,
+    ly: number,
+    requested: string[] | undefined,
+  ): { ref: LevelRef; channels: string[] } {
+    const { entry, absPath } = this.fileOf(fileId);
+    const partSummary = entry.summary?.parts[part];
+    if (!partSummary) throw new Error(`${entry.name} has no part ${part} (it has ${entry.summary?.parts.length ?? 0})`);
+    const all = partSummary.channels.map((c) => c.name);
+    for (const name of requested ?? []) {
+      if (!all.includes(name)) throw new Error(`${entry.name} part ${part} has no channel "${name}" (it has ${all.join(', ')})`);
+    }
+    const ref: LevelRef = {
+      fileId,
+      absPath,
+      sizeBytes: entry.sizeBytes,
+      mtimeMs: entry.mtimeMs,
+      part,
+      lx,
+      ly,
+      displayWindow: partSummary.displayWindow,
+      deep: partSummary.type === 'deepscanline' || partSummary.type === 'deeptile',
+      allChannels: all,
+    };
+    return { ref, channels: requested ? all.filter((c) => requested.includes(c)) : all };
+  }
+}

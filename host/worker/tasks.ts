@@ -1,0 +1,40 @@
+// The task table: every kind a decode worker runs, by name — the one place that knows them all (the pool runs any).
+
+import type { StageTimings } from '../../codec/index.js';
+import { bandTask, type BandTaskArgs } from '../decode/band-task.js';
+import { deepFlatTask, type DeepFlatTaskArgs, type DeepFlatTaskResult } from '../decode/deep-task.js';
+import type { DecodePool } from '../decode/pool.js';
+import type { TaskHandler } from '../decode/task-handler.js';
+import { thumbnailBandTask } from '../thumbnails/band-task.js';
+import {
+  thumbnailJob,
+  type ThumbnailBandArgs,
+  type ThumbnailBandResult,
+  type ThumbnailJobArgs,
+  type ThumbnailJobResult,
+} from '../thumbnails/job.js';
+import { toneMapTask, type ToneMapTaskArgs, type ToneMapTaskResult } from '../thumbnails/tone-map-task.js';
+
+/** Task kinds by name. */
+export const TASK_HANDLERS: Record<string, TaskHandler> = {
+  /** Nothing: answers once the worker has loaded (DecodePool.start). */
+  ping: () => ({ result: null, transfer: [] }),
+  band: bandTask,
+  thumbnail: thumbnailJob,
+  thumbnailBand: thumbnailBandTask,
+  deepFlat: deepFlatTask,
+  toneMap: toneMapTask,
+};
+
+/** A type, not an interface: a pool of these kinds must pass where any pool is asked for (an index signature). */
+export type TaskTypes = {
+  ping: { args: null; result: null };
+  band: { args: BandTaskArgs; result: StageTimings };
+  thumbnail: { args: ThumbnailJobArgs; result: ThumbnailJobResult };
+  thumbnailBand: { args: ThumbnailBandArgs; result: ThumbnailBandResult };
+  deepFlat: { args: DeepFlatTaskArgs; result: DeepFlatTaskResult };
+  toneMap: { args: ToneMapTaskArgs; result: ToneMapTaskResult };
+};
+
+/** A pool whose `run` knows the arguments and result of every kind in the table. */
+export type WorkerPool = DecodePool<TaskTypes>;
