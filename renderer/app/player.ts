@@ -83,8 +83,9 @@ export class Player {
     return !!this.pipeline?.playing && this.pipeline.clockStartMs === null;
   }
 
+  /** The playback's counts as of the last step settled: the player bar and Diagnostics both show these. */
   summary(): PlaybackSummary | null {
-    return this.pipeline ? this.pipeline.timeline.summary(performance.now()) : null;
+    return this.pipeline?.summary() ?? null;
   }
 
   /** Frames found damaged since the sequence was opened, and those the folder scan found. */
@@ -251,10 +252,10 @@ export class Player {
         const fill = await slots.fill(slot, image, cur.choice);
         return { uploadMs: fill.uploadMs, buildMs: fill.buildGpuMs };
       },
+      // no emit here: the pipeline's onChange follows every present, once the step's counts are in
       present: (slot, frame) => {
         if (gen !== this.generation) return;
         engine.presentSlot(slot, { fileId: fileOf.get(frame) ?? '', part: cur.part }, cur.choice);
-        this.emit();
       },
       // the planes went to the GPU: their buffers take the next frame's pixels
       release: (image) => host.pool.give(image.planes.map((p) => p.data)),

@@ -63,8 +63,8 @@ export function PlaybackDiagnostics({ report, records }: { report: PlaybackRepor
     <h3>Playback</h3>
     <dl>
       <dt>Sequence</dt><dd data-key="playback-sequence">{report.sequence}</dd>
-      <dt>Frame rate</dt><dd data-key="playback-fps">{report.achievedFps} fps achieved ({report.recentFps} in the last 2 s) of {report.targetFps}</dd>
-      <dt>Frames</dt><dd data-key="playback-frames">{report.shown} shown, <span data-key="playback-dropped">{report.dropped}</span> dropped ({report.skipped} not asked for in time), {report.missing} missing, {report.damaged} damaged; {report.fromRamCache} from the host's RAM cache</dd>
+      <dt>Frame rate</dt><dd data-key="playback-fps" data-counted-at-ms={report.countedAtMs}>{report.achievedFps} fps achieved (<span data-key="playback-recent-fps">{report.recentFps}</span> in the last 2 s) of {report.targetFps}</dd>
+      <dt>Frames</dt><dd data-key="playback-frames" data-counted-at-ms={report.countedAtMs}>{report.shown} shown, <span data-key="playback-dropped">{report.dropped}</span> dropped ({report.skipped} not asked for in time), {report.missing} missing, {report.damaged} damaged; {report.fromRamCache} from the host's RAM cache</dd>
       {report.damagedFrames.length > 0 && <><dt>Damaged</dt><dd data-key="playback-damaged">{report.damagedFrames.join(', ')}</dd></>}
       <dt>Per frame (median)</dt><dd data-key="playback-stages">host {m.hostMs} ms (queue {m.queueMs}, read {m.readMs}, decompress {m.decompressMs}, unpack {m.unpackMs}), transfer {m.transferMs}, upload {m.uploadMs}, build GPU {m.buildMs}; request to ready {m.latencyMs} ms, ready {m.marginMs} ms before due</dd>
       <dt>Host frame ring</dt><dd>{report.loading} loading, {report.uploading} uploading, {report.ready} ready; one load every {report.serviceMs} ms</dd>

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from 'react';
 import type { LoopMode } from '../playback/clock.js';
 import { useApp, useController } from './context.js';
+import { fpsFigure } from './playback-report.js';
 
 const MODES: { value: LoopMode; label: string }[] = [
   { value: 'loop', label: 'Loop' },
@@ -18,6 +19,7 @@ export function PlayerBar() {
   const slider = useRef<HTMLInputElement>(null);
   const label = useRef<HTMLOutputElement>(null);
   const dropped = useRef<HTMLOutputElement>(null);
+  const fps = useRef<HTMLOutputElement>(null);
   const marks = useRef<HTMLOutputElement>(null);
   const buffering = useRef<HTMLOutputElement>(null);
 
@@ -32,8 +34,17 @@ export function PlayerBar() {
         label.current.title = shown?.reason ?? '';
       }
       if (buffering.current) buffering.current.textContent = p.buffering ? 'buffering…' : '';
+      // the counts Diagnostics shows, as of the same step (the pipeline tells this bar whenever one changes)
       const s = p.summary();
-      if (dropped.current) dropped.current.textContent = s ? `${s.dropped}` : '0';
+      const countedAtMs = s ? String(Math.round(s.elapsedMs)) : '';
+      if (dropped.current) {
+        dropped.current.textContent = s ? `${s.dropped}` : '0';
+        dropped.current.dataset.countedAtMs = countedAtMs;
+      }
+      if (fps.current) {
+        fps.current.textContent = s ? `${fpsFigure(s.recentFps) ?? 0}` : '0';
+        fps.current.dataset.countedAtMs = countedAtMs;
+      }
       if (marks.current) {
         const bad = p.damagedFrames;
         marks.current.textContent = bad.length ? `damaged frames: ${bad.join(', ')}` : '';
@@ -66,6 +77,7 @@ export function PlayerBar() {
       <button type="button" onClick={() => a.setPlayback({ inFrame: p.frame })} title="In point at the frame on screen (I)">In {pb.inFrame ?? sequence.firstFrame}</button>
       <button type="button" onClick={() => a.setPlayback({ outFrame: p.frame })} title="Out point at the frame on screen (O)">Out {pb.outFrame ?? sequence.lastFrame}</button>
       {(pb.inFrame !== null || pb.outFrame !== null) && <button type="button" onClick={() => a.setPlayback({ inFrame: null, outFrame: null })}>Clear in/out</button>}
+      <span title="Frames shown in the last 2 s of playback, as Diagnostics counts them"><output ref={fps} aria-label="Achieved frame rate">0</output> fps</span>
       <span>Dropped <output ref={dropped} aria-label="Dropped frames">0</output></span>
       <output ref={buffering} className="note" aria-label="Buffering" title="Play waits up to a second for frames to be decoded ahead, rather than drop the first ones" />
       <output ref={marks} className="damaged-frames" aria-label="Damaged frames" />

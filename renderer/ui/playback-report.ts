@@ -3,6 +3,9 @@ import type { Player } from '../app/player.js';
 
 const round = (v: number, d = 2): number | null => (Number.isFinite(v) ? Math.round(v * 10 ** d) / 10 ** d : null);
 
+/** A frame rate as the player bar and Diagnostics both show it. */
+export const fpsFigure = (fps: number): number | null => round(fps, 1);
+
 export function playbackReport(p: Player) {
   const s = p.summary();
   const q = p.open;
@@ -12,8 +15,10 @@ export function playbackReport(p: Player) {
   return {
     sequence: `${q.relativePattern} ${q.firstFrame}-${q.lastFrame}, ${q.widthPx}x${q.heightPx}`,
     targetFps: s.targetFps,
-    achievedFps: round(s.achievedFps, 1),
-    recentFps: round(s.recentFps, 1),
+    achievedFps: fpsFigure(s.achievedFps),
+    recentFps: fpsFigure(s.recentFps),
+    // how far into the playback these counts are: the player bar's are the same when this is
+    countedAtMs: Math.round(s.elapsedMs),
     shown: s.shown,
     dropped: s.dropped,
     skipped: s.skipped,
