@@ -1,19 +1,42 @@
-// The command from outside: exit codes, one-line errors without stack traces, the stats JSON shape.
+// The command from outside: exit codes, one-line errors without stack traces, the stats table and JSON shape, paths out of place.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writeExrFile } from '../codec/writer.js';
+import { writeExrFile } from '../codec/index.js';
 
 const root = join(__dirname, '..');
 const bin = join(root, 'bin', 'exrview.mjs');
 const corpus = join(root, '..', 'shared', 'corpus', 'openexr-images');
+const references = join(root, '..', 'shared', 'corpus', 'reference');
 
 function exrview(...args: string[]) {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** 4 x 2 pixels: a half channel, finite values from 0 to 1e7, NaN and ±Inf among finite ones, and only NaN. */
+function writeStatsFile(path: string): void {
+  const float = (values: number[]) => ({ pixelType: 'float' as const, data: Float32Array.from(values) });
+  writeExrFile(path, [{ compression: 'zip', dataWindow: { xMin: 0, yMin: 0, xMax: 3, yMax: 1 }, channels: [
+    { name: 'A', pixelType: 'half', data: new Uint16Array(8).fill(0x3c00) },
+    { name: 'B', ...float([0, 0.25, 0.5, 1, 2, 4, 8, 1e7]) },
+    { name: 'G', ...float([NaN, 1, 2, 3, NaN, Infinity, -Infinity, 6]) },
+    { name: 'R', ...float(new Array<number>(8).fill(NaN)) },
+  ] }]);
+}
+
+/** A folder of two readable EXR files, one cut short and one that is not an EXR file. */
+function writeMixedFolder(dir: string, good = ['a.exr', 'b.exr']): void {
+  mkdirSync(dir, { recursive: true });
+  for (const name of good) writeStatsFile(join(dir, name));
+  const whole = readFileSync(join(dir, good[0]!));
+  writeFileSync(join(dir, 'cut.exr'), whole.subarray(0, whole.length >> 1));
+  writeFileSync(join(dir, 'text.exr'), 'hello, this is not an image');
+}
+
+const noStackTrace = (text: string) => expect(text).not.toMatch(/\n\s+at /);
 
 beforeAll(() => {
   if (!existsSync(join(root, 'dist', 'cli.mjs'))) throw new Error('dist/cli.mjs is missing: run `node scripts/build.mjs` (npm test does)');
@@ -32,7 +55,7 @@ describe('exrview command', () => {
     const r = exrview('stats', '/nonexistent/x.exr', '--json');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^exrview: \/nonexistent\/x\.exr: cannot open: .+\n$/);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
+    noStackTrace(r.stderr);
   });
 
   it('exits 1 for a file that is not an EXR, naming the reason', () => {
@@ -44,6 +67,154 @@ describe('exrview command', () => {
     expect(r.stderr).toBe(`exrview: ${file}: not an OpenEXR file (wrong magic number)\n`);
     const info = exrview('info', file);
     expect(info.code).toBe(1);
+  });
+
+  it('stats without --json prints each part and an aligned table of its channels', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'exrview-cli-')), 'stats.exr');
+    writeStatsFile(file);
+    const r = exrview('stats', file);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        `${file}: 1 part, 4 channels`,
+        '',
+        'part 0: scanlineimage, zip compression',
+        '  data window (0, 0) - (3, 1), 4 x 2 pixels; display window (0, 0) - (3, 1)',
+        '  channel  type    min   max     mean  NaN  Inf',
+        '  A        half      1     1        1    0    0',
+        '  B        float     0  1e+7  1.25e+6    0    0',
+        '  G        float     1     6        3    2    2',
+        '  R        float  none  none     none    8    0',
+        '',
+        'min, max and mean are over finite values ("none" when there are none); NaN and Inf are counted apart.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('stats --json prints one line of JSON in the DESIGN.md shape, numbers as %.9g', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'exrview-cli-')), 'stats.exr');
+    writeStatsFile(file);
+    const r = exrview('stats', file, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const channel = (name: string, pixelType: string, rest: string) =>
+      `{"name":"${name}","pixelType":"${pixelType}","xSampling":1,"ySampling":1,${rest}}`;
+    expect(r.stdout).toBe(
+      '{"parts":[{"name":"","type":"scanlineimage","compression":"zip","dataWindow":[0,0,3,1],"displayWindow":[0,0,3,1],"channels":[' +
+        [
+          channel('A', 'half', '"min":1,"max":1,"mean":1,"nanCount":0,"infCount":0'),
+          channel('B', 'float', '"min":0,"max":10000000,"mean":1250001.97,"nanCount":0,"infCount":0'),
+          channel('G', 'float', '"min":1,"max":6,"mean":3,"nanCount":2,"infCount":2'),
+          channel('R', 'float', '"min":null,"max":null,"mean":null,"nanCount":8,"infCount":0'),
+        ].join(',') +
+        ']}]}\n',
+    );
+  });
+
+  it.skipIf(!existsSync(references))('stats --json prints byte for byte what shared/corpus/reference holds', () => {
+    // multi-part, scan lines, tiles, subsampled luma/chroma
+    for (const name of ['Beachball/multipart.0001', 'ScanLines/Desk', 'Tiles/GoldenGate', 'LuminanceChroma/Garden']) {
+      const want = join(references, `${name}.json`);
+      const r = exrview('stats', join(corpus, `${name}.exr`), '--json');
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      expect(r.stdout.trim(), name).toBe(readFileSync(want, 'utf8').trim());
+    }
+  });
+
+  it('info and stats on a folder: exit 2, naming one of its files and the commands that take a folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exrview-cli-'));
+    writeMixedFolder(dir);
+    for (const command of ['info', 'stats']) {
+      const r = exrview(command, dir);
+      expect(r.code, command).toBe(2);
+      expect(r.stdout).toBe('');
+      const [message, usage] = r.stderr.split('\n');
+      expect(message).toBe(
+        `exrview: ${dir}: is a folder, not an EXR file; run \`exrview ${command} ${join(dir, 'a.exr')}\` on one of its files, ` +
+          `or to view the folder run \`exrview serve ${dir}\` (\`exrview thumbs ${dir} --out OUT\` for thumbnails)`,
+      );
+      expect(usage).toMatch(new RegExp(`^usage: exrview ${command} FILE`));
+      expect(r.stderr).not.toContain('EISDIR');
+    }
+    const empty = mkdtempSync(join(tmpdir(), 'exrview-cli-'));
+    const noExr = exrview('info', empty);
+    expect(noExr.code).toBe(2);
+    expect(noExr.stderr).toContain(
+      `${empty}: is a folder, not an EXR file; it holds no .exr files; run \`exrview info FILE\` on an EXR file, or `,
+    );
+  });
+
+  it('info or stats on a missing, a cut-short or a non-EXR file: exit 1, one line naming the file and the reason', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exrview-cli-'));
+    writeMixedFolder(dir);
+    const cases: [string, RegExp][] = [
+      [join(dir, 'missing.exr'), /cannot open: no such file or directory/],
+      [join(dir, 'text.exr'), /not an OpenEXR file \(wrong magic number\)/],
+    ];
+    for (const [file, reason] of cases) {
+      const r = exrview('info', file);
+      expect(r.code, file).toBe(1);
+      const [message, ...rest] = r.stderr.split('\n');
+      expect(message).toMatch(new RegExp(`^exrview: ${file.replace(/[.]/g, '\\.')}: ${reason.source}`));
+      expect(rest).toEqual(['']);
+    }
+    const cut = exrview('stats', join(dir, 'cut.exr'));
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toMatch(new RegExp(`^exrview: ${join(dir, 'cut.exr').replace(/[.]/g, '\\.')}: [^\n]+\n$`));
+  });
+
+  it('a folder or an EXR file where the command belongs: exit 2, with the commands that take it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exrview-cli-'));
+    writeMixedFolder(dir);
+    const folder = exrview(dir);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr.split('\n')[0]).toBe(
+      `exrview: ${dir}: is a folder, not a command; to view it run \`exrview serve ${dir}\` ` +
+        `(\`exrview thumbs ${dir} --out OUT\` for thumbnails)`,
+    );
+    expect(folder.stderr).not.toContain('unknown command');
+    const file = join(dir, 'a.exr');
+    const exr = exrview(file);
+    expect(exr.code).toBe(2);
+    expect(exr.stderr.split('\n')[0]).toBe(
+      `exrview: ${file}: is an EXR file, not a command; run \`exrview info ${file}\` for its header, ` +
+        `\`exrview stats ${file}\` for its values, or \`exrview serve ${dir}\` to view its folder`,
+    );
+    // a path with a space is quoted so that the suggestion can be pasted back
+    const spaced = join(dir, 'my shots');
+    mkdirSync(spaced);
+    expect(exrview(spaced).stderr).toContain(`run \`exrview serve '${spaced}'\``);
+    // a word that is neither still gets the nearest command
+    expect(exrview('stat').stderr).toContain('unknown command "stat": did you mean "stats"?');
+  });
+
+  it('thumbs with files that cannot be read: says how many were written and how many failed, exit 1', () => {
+    const base = mkdtempSync(join(tmpdir(), 'exrview-cli-'));
+    const thumbs = (dir: string) => {
+      const r = spawnSync(process.execPath, [bin, 'thumbs', dir, '--out', join(base, 'out'), '--size', '16', '--gpu', 'off'], {
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, EXRVIEW_CACHE_DIR: join(base, 'cache') },
+      });
+      noStackTrace(r.stderr);
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    writeMixedFolder(join(base, 'two'));
+    const two = thumbs(join(base, 'two'));
+    expect(two.code).toBe(1);
+    expect(two.stdout).toMatch(/^wrote 2 thumbnails in [\d.]+ ms /);
+    const lines = two.stderr.trimEnd().split('\n');
+    expect(lines.slice(0, -1).sort()).toEqual([
+      `exrview: ${join(base, 'two', 'cut.exr')}: the file is incomplete (still being written?)`,
+      `exrview: ${join(base, 'two', 'text.exr')}: not an OpenEXR file (wrong magic number)`,
+    ]);
+    expect(lines.at(-1)).toBe('exrview: wrote 2 thumbnails; 2 files could not be read (listed above)');
+    writeMixedFolder(join(base, 'one'), ['a.exr']);
+    rmSync(join(base, 'one', 'text.exr'));
+    const one = thumbs(join(base, 'one'));
+    expect(one.code).toBe(1);
+    expect(one.stdout).toMatch(/^wrote 1 thumbnail in /);
+    expect(one.stderr.trimEnd().split('\n').at(-1)).toBe('exrview: wrote 1 thumbnail; 1 file could not be read (listed above)');
   });
 
   it.skipIf(!existsSync(corpus))('prints stats in exactly the DESIGN.md shape', () => {

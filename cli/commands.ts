@@ -44,15 +44,15 @@ export const COMMANDS = {
     examples: ['exrview info shot.0001.exr', 'exrview info shot.0001.exr --json'],
   },
   stats: {
-    synopsis: 'stats FILE --json',
-    summary: 'decode every part, per-channel min/max/mean/NaN/Inf as JSON',
+    synopsis: 'stats FILE [--json]',
+    summary: 'decode every part, per-channel min/max/mean/NaN/Inf',
     details: [
-      'Decodes every non-deep part fully (level 0 of tiled parts) and prints one JSON object.',
-      'min, max and mean are over finite values (null when there are none); NaN and ±Inf are counted apart.',
-      'Deep parts list their channels without statistics.',
+      'Decodes every non-deep part fully (level 0 of tiled parts) and prints, for each part, its windows and a table of its channels.',
+      'min, max and mean are over finite values ("none" when there are none); NaN and ±Inf are counted apart.',
+      'Deep parts list their channels without statistics. With --json: one JSON object, in the shape scripts read.',
     ],
-    options: [{ name: 'json', help: 'print JSON (the only output format; accepted for scripts that pass it)' }],
-    examples: ['exrview stats shot.0001.exr --json'],
+    options: [JSON_FLAG],
+    examples: ['exrview stats shot.0001.exr', 'exrview stats shot.0001.exr --json'],
   },
   thumbs: {
     synopsis: 'thumbs DIR --out DIR [--size PX] [--format png|jpg] [--exposure EV] [--tonemap NAME] [--gpu auto|on|off]',
@@ -95,6 +95,17 @@ export const COMMANDS = {
     ],
     options: [{ name: 'port', value: 'N', help: 'the port, 0 to 65535 (default 0: any free port)' }],
     examples: ['exrview serve shots/', 'exrview serve shots/ --port 8080'],
+  },
+  ocio: {
+    synopsis: 'ocio apply CONFIG cs SRC DST | ocio apply CONFIG dv SRC DISPLAY VIEW | ocio list CONFIG [--json]',
+    summary: 'apply an OpenColorIO processor to raw float32 RGBA, or list a config',
+    details: [
+      'apply reads little-endian float32 RGBA on stdin and writes the result on stdout, as OpenColorIO\'s ocio_apply does;',
+      'cs converts colour space SRC to DST, dv converts SRC through DISPLAY\'s VIEW ($OCIO_LOOKS overrides its looks).',
+      'list prints the colour spaces, displays with their views, looks and roles as JSON.',
+    ],
+    options: [JSON_FLAG],
+    examples: ['exrview ocio list studio.ocio --json', 'exrview ocio apply studio.ocio cs ACEScg sRGB < in.f32 > out.f32'],
   },
   help: {
     synopsis: 'help [COMMAND]',

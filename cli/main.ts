@@ -8,6 +8,8 @@ import { packageRoot } from '../host/settings/app-paths.js';
 import { HELP_FLAGS, isCommandName, optionsOf, VERSION_FLAGS } from './commands.js';
 import { describeFailure, FileError } from './failures.js';
 import { describeFile } from './info.js';
+import { folderGivenForFile, pathGivenForCommand } from './path-hints.js';
+import { statsText } from './stats-text.js';
 import { commandHelp, overallHelp, parseArgs, unknownCommand, usageHint, UsageError } from './usage.js';
 
 export async function main(argv: string[]): Promise<number> {
@@ -19,7 +21,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (HELP_FLAGS.includes(command)) return print(overallHelp(packageVersion()));
     if (VERSION_FLAGS.includes(command)) return print(`exrview ${packageVersion()}`);
-    if (!isCommandName(command)) throw unknownCommand(command);
+    if (!isCommandName(command)) throw pathGivenForCommand(command) ?? unknownCommand(command);
     // `exrview thumbs --help`, whatever else is on the line
     if (rest.some((arg) => HELP_FLAGS.includes(arg))) return print(commandHelp(command));
     switch (command) {
@@ -32,14 +34,16 @@ export async function main(argv: string[]): Promise<number> {
       case 'info': {
         const args = parseArgs(rest, ...optionsOf('info'));
         const file = onePath(args.positional, 'info', 'FILE');
+        notAFolder(file, 'info');
         process.stdout.write(withFile(file, () => describeFile(file, args.flags.has('json'))));
         return 0;
       }
       case 'stats': {
         const args = parseArgs(rest, ...optionsOf('stats'));
         const file = onePath(args.positional, 'stats', 'FILE');
+        notAFolder(file, 'stats');
         const stats = withFile(file, () => fileStatsOf(file));
-        process.stdout.write(statsJson(stats) + '\n');
+        process.stdout.write(args.flags.has('json') ? statsJson(stats) + '\n' : statsText(file, stats));
         return 0;
       }
       case 'bench': {
@@ -59,6 +63,10 @@ export async function main(argv: string[]): Promise<number> {
       case 'serve': {
         const { runServe } = await import('./serve.js');
         return await runServe(rest);
+      }
+      case 'ocio': {
+        const { runOcio } = await import('./ocio.js');
+        return await runOcio(rest);
       }
     }
   } catch (error) {
@@ -94,6 +102,12 @@ export function packageVersion(): string {
 function onePath(positional: string[], command: string, what: string): string {
   if (positional.length !== 1) throw new UsageError(`${command} takes one ${what}, got ${positional.length === 0 ? 'none' : `${positional.length}: ${positional.join(' ')}`}`);
   return positional[0]!;
+}
+
+/** A folder where a FILE belongs is bad usage (exit 2), said with the commands that fit, not the system's EISDIR. */
+function notAFolder(path: string, command: 'info' | 'stats'): void {
+  const error = folderGivenForFile(path, command);
+  if (error) throw error;
 }
 
 /** Runs `fn`, turning any codec or I/O failure into a FileError naming the file. */

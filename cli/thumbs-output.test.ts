@@ -74,6 +74,8 @@ describe.skipIf(!!why)('exrview thumbs output', () => {
     });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`exrview: ${join(images, 'a.exr')}: cannot write ${join(out, 'a.png')}: `);
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toBe('exrview: wrote 1 thumbnail; 1 thumbnail could not be written (listed above)');
+    expect(r.stdout).toMatch(/^wrote 1 thumbnail in /);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(readdirSync(out).sort()).toEqual(['a.png', 'b.png']);
   });

@@ -22,6 +22,7 @@ import type { ThumbnailDetail, ThumbnailOutputOptions } from '../host/thumbnails
 import { describeFailure } from './failures.js';
 import { optionsOf } from './commands.js';
 import { parseArgs, UsageError } from './usage.js';
+import { emptyTotals, failureSummary, ms, timingSummary, type Totals } from './thumbs-summary.js';
 
 interface ThumbsOptions {
   dir: string;
@@ -55,27 +56,6 @@ function parseOptions(argv: string[]): ThumbsOptions {
 export function commandCacheDir(): string {
   if (process.env.EXRVIEW_CACHE_DIR) return resolve(process.env.EXRVIEW_CACHE_DIR);
   return join(process.env.XDG_CACHE_HOME ? resolve(process.env.XDG_CACHE_HOME) : join(homedir(), '.cache'), 'exrview');
-}
-
-interface Totals {
-  readMs: number;
-  decompressMs: number;
-  unpackMs: number;
-  resizeMs: number;
-  queueMs: number;
-  toneMapMs: number;
-  /** sharp, on this thread's behalf (JPEG; PNG without the native kernels, or from the GPU path). */
-  encodeMs: number;
-  /** PNG encoded by the workers that made the thumbnails. */
-  workerEncodeMs: number;
-  /** Files written here (sharp's output). */
-  writeMs: number;
-  /** Files written by the workers (their PNGs). */
-  workerWriteMs: number;
-  /** GPU path: planes sent to the GPU process, made, read back (wall, per image, summed). */
-  gpuMs: number;
-  bytesRead: number;
-  sources: Map<string, number>;
 }
 
 /** The built GPU process beside the command's bundle (dist/cli.mjs → dist/gpu-thumbs-child.mjs). */
@@ -167,7 +147,7 @@ async function gpuThumbnail(host: Host, child: GpuThumbsChild, entry: FileEntry,
   });
   addStages(totals, image.timings, image.source === 'ram-cache' ? 'GPU (RAM cache)' : 'GPU');
   totals.gpuMs += made.wallMs;
-  await encodeAndWrite(made.rgba, made.widthPx, made.heightPx, path, options.format, totals);
+  await asOutput(() => encodeAndWrite(made.rgba, made.widthPx, made.heightPx, path, options.format, totals));
 }
 
 export async function runThumbs(argv: string[]): Promise<number> {
@@ -193,13 +173,16 @@ export async function runThumbs(argv: string[]): Promise<number> {
       process.stderr.write(`exrview: ${options.dir}: no .exr files in this folder\n`);
       return 1;
     }
-    let failures = 0;
-    const fail = (file: string, reason: string) => {
-      failures++;
+    let unreadFiles = 0;
+    let unwrittenThumbnails = 0;
+    const fail = (file: string, error: unknown) => {
+      if (error instanceof OutputError) unwrittenThumbnails++;
+      else unreadFiles++;
+      const reason = describeFailure(error);
       process.stderr.write(`${progress.active ? '\n' : ''}exrview: ${file}: ${reason}\n`);
     };
     const progress = new ProgressBar(entries.length, Boolean(process.stdout.isTTY));
-    const totals: Totals = { readMs: 0, decompressMs: 0, unpackMs: 0, resizeMs: 0, queueMs: 0, toneMapMs: 0, encodeMs: 0, workerEncodeMs: 0, writeMs: 0, workerWriteMs: 0, gpuMs: 0, bytesRead: 0, sources: new Map() };
+    const totals = emptyTotals();
     const params = { ...DEFAULT_DISPLAY, exposureEv: options.exposureEv, transform: options.transform, nanInf: false };
     // the view's tone-map table, made while the workers are still starting
     host.prepareToneMap(params);
@@ -236,7 +219,9 @@ export async function runThumbs(argv: string[]): Promise<number> {
             addTimings(totals, detail);
             const t = detail.thumbnail;
             const ll = cubeToLatLongHalf(new Uint16Array(t.rgbaHalf), t.widthPx, t.heightPx);
-            await writeThumbnail(host, { ...detail, thumbnail: { ...t, widthPx: ll.widthPx, heightPx: ll.heightPx, rgbaHalf: ll.rgbaHalf.buffer as ArrayBuffer } }, outPath, options.format, params, totals);
+            const latLongThumbnail = { ...t, widthPx: ll.widthPx, heightPx: ll.heightPx, rgbaHalf: ll.rgbaHalf.buffer as ArrayBuffer };
+            const latLong = { ...detail, thumbnail: latLongThumbnail };
+            await asOutput(() => writeThumbnail(host, latLong, outPath, options.format, params, totals));
             return;
           }
           const src = child ? gpuSource(entry) : null;
@@ -255,9 +240,9 @@ export async function runThumbs(argv: string[]): Promise<number> {
           // a PNG is encoded and written by the worker that finished the thumbnail: this thread feeds the workers
           const detail = await host.getThumbnailDetailed({ requestId: entry.id, fileId: entry.id, longSidePx: options.sizePx, priority: 'thumbnail-visible' }, params, pngOutput(options.format, outPath));
           addTimings(totals, detail);
-          await writeThumbnail(host, detail, outPath, options.format, params, totals);
+          await asOutput(() => writeThumbnail(host, detail, outPath, options.format, params, totals));
         } catch (error) {
-          fail(file, describeFailure(error));
+          fail(file, error);
         } finally {
           progress.tick();
         }
@@ -266,8 +251,12 @@ export async function runThumbs(argv: string[]): Promise<number> {
     const thumbsMs = performance.now() - tThumbs;
     progress.finish();
     const pathNote = describePath(options, gpu, gpuMade, entries.length, gpuFellBack);
-    printSummary(entries.length - failures, thumbsMs, performance.now() - tStart, totals, pathNote, (await host.getInfo()).decodeWorkers);
-    return failures > 0 ? 1 : 0;
+    const made = entries.length - unreadFiles - unwrittenThumbnails;
+    process.stdout.write(timingSummary(made, thumbsMs, performance.now() - tStart, totals, pathNote, (await host.getInfo()).decodeWorkers));
+    const failed = failureSummary(made, unreadFiles, unwrittenThumbnails);
+    // on stderr with the files it counts, so that it follows them on a terminal and stays with them when stdout is redirected
+    if (failed) process.stderr.write(`exrview: ${failed}\n`);
+    return failed ? 1 : 0;
   } finally {
     await gpu?.child?.close();
     await host.close();
@@ -300,6 +289,17 @@ function addStages(totals: Totals, t: StageTimingsMs, source: string): void {
   totals.queueMs += t.queueMs;
   totals.bytesRead += t.bytesRead;
   totals.sources.set(source, (totals.sources.get(source) ?? 0) + 1);
+}
+
+/** A thumbnail made but not encoded or written: counted apart from the files that could not be read. */
+class OutputError extends Error {}
+
+async function asOutput(fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (error) {
+    throw error instanceof OutputError ? error : new OutputError(describeFailure(error));
+  }
 }
 
 /** A PNG thumbnail is encoded and written by a worker (where the native kernels loaded; sharp here otherwise). */
@@ -338,25 +338,6 @@ async function writeAtomically(path: string, encoded: Uint8Array, totals: Totals
     throw new Error(`cannot write ${path}: ${fsReason(error)}`);
   });
   totals.writeMs += performance.now() - t;
-}
-
-/** Where a stage ran: on the workers, on this thread, or both. */
-function whereNote(onWorkersMs: number, hereMs: number, here: string): string {
-  if (onWorkersMs > 0 && hereMs > 0) return `${ms(onWorkersMs)} on the workers and ${ms(hereMs)} ${here}`;
-  return onWorkersMs > 0 ? `${ms(onWorkersMs)} (on the workers)` : `${ms(hereMs)} (${here})`;
-}
-
-const ms = (v: number) => `${v < 10 ? v.toFixed(1) : Math.round(v)} ms`;
-
-function printSummary(made: number, thumbsMs: number, totalMs: number, t: Totals, pathNote: string, workers: number): void {
-  const sources = [...t.sources.entries()].map(([k, n]) => `${n} ${k}`).join(', ') || 'none';
-  process.stdout.write(
-    `${made} thumbnails in ${ms(thumbsMs)} (${ms(totalMs)} with start-up and folder scan); path: ${pathNote}, ${workers} workers\n` +
-      `  from: ${sources}\n` +
-      `  stages (summed over workers): read ${ms(t.readMs)} (${(t.bytesRead / 1e6).toFixed(1)} MB), decompress ${ms(t.decompressMs)}, unpack ${ms(t.unpackMs)}, resize ${ms(t.resizeMs)}, queue ${ms(t.queueMs)}\n` +
-      (t.gpuMs > 0 ? `  GPU path (send planes, upload, assemble, MIP, tone-map, read back): ${ms(t.gpuMs)}\n` : '') +
-      `  output: tone-map ${ms(t.toneMapMs)} (on the workers), encode ${whereNote(t.workerEncodeMs, t.encodeMs, 'with sharp')}, write ${whereNote(t.workerWriteMs, t.writeMs, 'here')}\n`,
-  );
 }
 
 /** A one-line bar on a terminal; nothing when stdout is a file or pipe. */

@@ -1,0 +1,24 @@
+// One op applied to RGBA float32 pixels in place: the dispatch to each op's module.
+
+import { applyCdl } from './ops/cdl.js';
+import { applyExposureContrast } from './ops/exposure-contrast.js';
+import { applyGamma } from './ops/gamma.js';
+import { applyLog } from './ops/log.js';
+import { applyLut1D } from './ops/lut1d.js';
+import { applyLut3D } from './ops/lut3d.js';
+import { applyMatrix } from './ops/matrix.js';
+import type { Op } from './ops/op.js';
+import { applyRange } from './ops/range.js';
+
+export function applyOp(op: Op, rgba: Float32Array): void {
+  switch (op.type) {
+    case 'matrix': return applyMatrix(op, rgba);
+    case 'range': return applyRange(op, rgba);
+    case 'gamma': return applyGamma(op, rgba);
+    case 'log': return applyLog(op, rgba);
+    case 'cdl': return applyCdl(op, rgba);
+    case 'exposureContrast': return applyExposureContrast(op, rgba);
+    case 'lut1d': return applyLut1D(op, rgba);
+    case 'lut3d': return applyLut3D(op, rgba);
+  }
+}

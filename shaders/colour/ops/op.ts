@@ -1,0 +1,97 @@
+// The ops a processor runs: plain data, one kind per OCIO op type, each applied in place to RGBA float32 pixels.
+
+export type Direction = 'forward' | 'inverse';
+
+/** out = m·in + offset over RGBA (m row-major 4×4). */
+export interface MatrixOp {
+  type: 'matrix';
+  m: number[];
+  offset: number[];
+}
+
+/** Scale and offset from [minIn, maxIn] to [minOut, maxOut], clamped to the out bounds that are set. */
+export interface RangeOp {
+  type: 'range';
+  minIn?: number;
+  maxIn?: number;
+  minOut?: number;
+  maxOut?: number;
+}
+
+export type GammaStyle = 'basic' | 'basicMirror' | 'basicPassThru' | 'moncurve' | 'moncurveMirror';
+
+/** Exponent (basic) or exponent with a linear segment (moncurve); per channel R, G, B, A. */
+export interface GammaOp {
+  type: 'gamma';
+  style: GammaStyle;
+  direction: Direction;
+  gamma: number[];
+  /** Moncurve only. */
+  offset: number[];
+}
+
+/** OCIO's log params per channel: [logSideSlope, logSideOffset, linSideSlope, linSideOffset, linSideBreak?, linearSlope?]. */
+export interface LogOp {
+  type: 'log';
+  direction: Direction;
+  base: number;
+  params: number[][];
+  camera: boolean;
+}
+
+export interface CdlOp {
+  type: 'cdl';
+  direction: Direction;
+  clamp: boolean;
+  slope: number[];
+  offset: number[];
+  power: number[];
+  saturation: number;
+}
+
+export type ExposureContrastStyle = 'linear' | 'video' | 'log';
+
+export interface ExposureContrastOp {
+  type: 'exposureContrast';
+  direction: Direction;
+  style: ExposureContrastStyle;
+  exposure: number;
+  contrast: number;
+  gamma: number;
+  pivot: number;
+  logExposureStep: number;
+  logMidGray: number;
+}
+
+/** A 1D LUT on [0, 1], `values` interleaved RGB, `length` entries per channel. */
+export interface Lut1DOp {
+  type: 'lut1d';
+  direction: Direction;
+  length: number;
+  values: Float32Array;
+  interpolation: 'linear' | 'nearest';
+  /** Identifies the table for pair-inverse detection. */
+  source: string;
+}
+
+/** A 3D LUT on [0, 1]³, `values` RGB with blue fastest (index (r·n + g)·n + b). */
+export interface Lut3DOp {
+  type: 'lut3d';
+  direction: Direction;
+  size: number;
+  values: Float32Array;
+  interpolation: 'linear' | 'tetrahedral' | 'nearest';
+  source: string;
+}
+
+export type Op = MatrixOp | RangeOp | GammaOp | LogOp | CdlOp | ExposureContrastOp | Lut1DOp | Lut3DOp;
+
+export const IDENTITY_MATRIX: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+
+export function identityMatrixOp(): MatrixOp {
+  return { type: 'matrix', m: [...IDENTITY_MATRIX], offset: [0, 0, 0, 0] };
+}
+
+export function flip(direction: Direction): Direction {
+  return direction === 'forward' ? 'inverse' : 'forward';
+}
