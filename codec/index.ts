@@ -17,6 +17,7 @@ export { encodeAttributeValue } from './attributes-write.js';
 export { lumaChromaToRgba, lumaChromaKind, luminanceWeights, DEFAULT_CHROMATICITIES, type LumaChromaKind } from './luma-chroma.js';
 export { partLayers, partViews, splitView, previewOf, type Layer, type LayerChannel, type PartLayers } from './layers.js';
 export { readerStats, fileStatsOf } from './file-stats.js';
+export { missingRegions, type ChunkFailure, type MissingChunks } from './missing.js';
 
 // Below the façade: what the host's staged decode, thumbnails and command line use of the codec's stages.
 export { nativeStatus, nativeKernels } from './compression/native.js';

@@ -5,6 +5,7 @@ import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type C
 import { decompressInto, decompressTransient } from './compression/index.js';
 import { nativeKernels } from './compression/native.js';
 import { aborted, asExrError, ExrError, invalid, unsupported } from './core/errors.js';
+import { blockInRegion, type ChunkFailure, type MissingChunks } from './missing.js';
 import { headersFromPrefix, type RawHeaders, type VersionFlags } from './header.js';
 import { buildParts, DEFAULT_LIMITS, findLevel, type Level, type PartInfo, type ReadLimits } from './part.js';
 import { floorMod, sampleCount } from './core/sampling.js';
@@ -46,6 +47,8 @@ export interface DecodedPlace {
 export interface DecodedImage extends DecodedPlace {
   channels: DecodedChannel[];
   timings: StageTimings;
+  /** A tolerant decode's chunks that could not be read (their pixels are zero); absent when every chunk was. */
+  missing?: MissingChunks;
 }
 
 export interface AbortSignalLike {
@@ -74,6 +77,12 @@ export interface DecodeOptions {
    * selected channels are unpacked from it and the file is not touched. Laid out by `chunkStoreLayout`.
    */
   chunkStore?: { bytes: Uint8Array; mode: 'fill' | 'read' };
+  /**
+   * Decode every chunk that can be: one that cannot be read, parsed or decompressed is listed in the result's
+   * `missing` and its pixels (and chunk store bytes) are zeroed, instead of failing the decode. Aborts still throw.
+   * Off by default: statistics and conformance want the first error.
+   */
+  tolerant?: boolean;
 }
 
 export interface OpenOptions {
@@ -247,6 +256,7 @@ export class ExrReader {
       unpackBlock(raw, place.block, plan);
     };
     const store = options.chunkStore;
+    let missing: MissingChunks | undefined;
     const storeLayout = store ? this.chunkStoreLayout(partIndex, lx, ly) : null;
     if (store && store.bytes.length !== storeLayout!.totalBytes) {
       throw invalid(`chunk store holds ${store.bytes.length} bytes, the level needs ${storeLayout!.totalBytes}`, { part: partIndex });
@@ -263,6 +273,18 @@ export class ExrReader {
         timings.chunks++;
       }
     } else {
+      const failures: ChunkFailure[] | null = options.tolerant ? [] : null;
+      // a chunk that failed: zeros where its pixels (and decompressed bytes) go, in memory that may hold another
+      // image's (fresh planes are zero already: a hostile header's huge chunk is not written to)
+      const planesMayHoldOld = options.into !== undefined || options.allocate !== undefined;
+      const onFailure = (chunkIndex: number, error: ExrError): void => {
+        const place = chunkPlace(part, chunkIndex);
+        const bytes = uncompressedBytes(place.block);
+        const at = store ? storeLayout!.offsets[chunkIndex - level.firstChunk]! : 0;
+        if (store) store.bytes.fill(0, at, at + bytes);
+        if (planesMayHoldOld) unpack(place, new Uint8Array(bytes));
+        failures!.push({ chunk: chunkIndex, region: blockInRegion(place.block, region), reason: error.message });
+      };
       this.forEachChunk(partIndex, chunkIndices, timings, options.signal, (chunkIndex, chunk) => {
         const place = chunkPlace(part, chunkIndex);
         checkChunkCoordinates(part, place.block, place.tileX, place.tileY, place.level, chunk);
@@ -283,10 +305,15 @@ export class ExrReader {
         t = t2;
         unpack(place, raw);
         timings.unpackMs += performance.now() - t;
-      }, true);
+      }, true, failures ? onFailure : undefined);
+      if (failures?.length) {
+        failures.sort((a, b) => a.chunk - b.chunk);
+        missing = { failures, chunksRead: chunkIndices.length - failures.length, chunksTotal: chunkIndices.length };
+      }
     }
 
     return {
+      ...(missing ? { missing } : {}),
       part: partIndex,
       lx,
       ly,
@@ -325,11 +352,19 @@ export class ExrReader {
     visit: (chunkIndex: number, chunk: ChunkHeader) => void,
     /** `visit` is done with each chunk's bytes when it returns: they may be read into a reused buffer. */
     transient = false,
+    /** Where chunks that cannot be read, parsed or visited go (tolerant decodes); without it the first one throws. */
+    onFailure?: (chunkIndex: number, error: ExrError) => void,
   ): void {
     const part = this.part(partIndex);
     const table = this.offsets[partIndex]!;
     const minHeader = minChunkHeaderBytes(part, this.multipart);
-    const order = chunkIndices.slice().sort((a, b) => table[a]! - table[b]!);
+    let order = chunkIndices.slice().sort((a, b) => table[a]! - table[b]!);
+    if (onFailure) {
+      // chunks the offset table does not place in the file are missing; the others are read as usual
+      const unplaced = order.filter((c) => table[c]! < 0);
+      for (const chunk of unplaced) onFailure(chunk, invalid('chunk is not in the file (incomplete file?)', { part: partIndex, chunk }));
+      if (unplaced.length) order = order.filter((c) => table[c]! >= 0);
+    }
     let i = 0;
     while (i < order.length) {
       if (signal?.aborted) throw aborted();
@@ -361,7 +396,11 @@ export class ExrReader {
           const chunkBytes = span.subarray(offset - spanStart, this.extents.endOf(offset) - spanStart);
           visit(chunkIndex, parseChunk(chunkBytes, part, this.multipart));
         } catch (error) {
-          throw error instanceof ExrError && error.kind === 'aborted' ? error : asExrError(error, { part: partIndex, chunk: chunkIndex });
+          if (error instanceof ExrError && error.kind === 'aborted') throw error;
+          const tagged = asExrError(error, { part: partIndex, chunk: chunkIndex });
+          if (!onFailure) throw tagged;
+          onFailure(chunkIndex, tagged);
+          continue;
         }
         timings.chunks++;
       }

@@ -61,6 +61,10 @@ export interface FileEntry {
   status: 'ok' | 'error' | 'incomplete';
   /** What went wrong and what to do, when status is 'error'. */
   error?: string;
+  /**
+   * From the header. Also on an 'error' file whose header reads but whose chunks do not all (cut short): its readable
+   * chunks can be decoded, with the rest in the image's `missing`.
+   */
   summary?: FileSummary;
 }
 
@@ -187,6 +191,18 @@ export interface DecodedImage {
   /** Where the pixels came from: the RAM cache, or a decode. */
   source: 'ram-cache' | 'decode';
   timings: StageTimingsMs;
+  /** Chunks of a damaged file that could not be read: their pixels are zero. Absent when every chunk was read. */
+  missing?: MissingRegions;
+}
+
+/** What of a damaged image could not be read, and why. */
+export interface MissingRegions {
+  /** The pixels no chunk could be read for (absolute, inclusive, within the dataWindow), as few boxes as cover them. */
+  regions: BoxTuple[];
+  /** The first failure, as the codec says it ("part 0, chunk 14: chunk is not in the file (incomplete file?)"). */
+  reason: string;
+  chunksRead: number;
+  chunksTotal: number;
 }
 
 export interface ThumbnailRequest {

@@ -1,10 +1,11 @@
 // Files that cannot be read, in browser mode as a new user meets them: a damaged file's grid cell carries a broken-file
-// mark with the codec's reason (tooltip and status bar) and its preview says file, part, chunk, reason and what to do;
-// a file still being written says so and is shown once the writer finishes (the host looks again); a folder without
-// any EXR says so instead of an empty grid. Screenshots go with the run.
+// mark with the codec's reason (tooltip and status bar); its preview shows the chunks that can be read, with the missing
+// pixels hatched and a banner that says how much was read, where, why and what to do (a file whose header does not read
+// gets a card that says so); its header is shown; a file still being written says so and is shown once the writer
+// finishes (the host looks again); a folder without any EXR says so instead of an empty grid. Screenshots go with the run.
 import { buildProject, floatPlane, serveFolder, type Served } from './serve-fixture.js';
 import { test, expect, type Page } from '@playwright/test';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -42,7 +43,17 @@ function damagedChunks(): Buffer {
   return b;
 }
 
-test('a damaged file: a broken-file mark with the codec\'s reason in its cell (tooltip, status bar); the preview says file, part, chunk, reason and what to do', async ({ page }) => {
+/** Pixels the preview's overlay canvas has painted (the hatching of missing pixels; nothing else is drawn here). */
+async function overlayPaintedPx(page: Page): Promise<number> {
+  return page.locator('canvas.preview-overlay').evaluate((c: HTMLCanvasElement) => {
+    const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+    return n;
+  });
+}
+
+test('a damaged file: a broken-file mark with the codec\'s reason in its cell (tooltip, status bar); the preview shows what reads and says what is missing, where, why and what to do', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'exrview-broken-'));
   writeFileSync(join(dir, 'a_good.exr'), whole);
   writeFileSync(join(dir, 'b_chunk.exr'), damagedChunks());
@@ -66,14 +77,20 @@ test('a damaged file: a broken-file mark with the codec\'s reason in its cell (t
     await expect(status).toContainText(/b_chunk\.exr: part 0, chunk \d+/);
     await expect(grid.getByRole('option', { name: 'a_good.exr' })).not.toHaveClass(/\bbad\b/);
 
-    // opening it: the preview says which file, part and chunk, the reason and what to do; so does the status bar
+    // opening it: the chunks that read are shown, the spoiled one hatched; a banner says how much was read, which rows
+    // are missing, which chunk, the reason and what to do; no card takes the image's place
     await chunk.click();
     const problem = page.getByRole('alert', { name: 'Cannot show this file' });
-    await expect(problem).toContainText('Cannot show b_chunk.exr');
-    await expect(problem.locator('.path')).toContainText(/b_chunk\.exr · part 0, chunk \d+/);
-    await expect(problem.locator('.reason')).not.toBeEmpty();
-    await expect(problem.locator('.advice')).toContainText(/render or copy it again/);
-    await expect(status).toContainText(/b_chunk\.exr: part 0, chunk \d+/);
+    const partial = page.getByRole('status', { name: 'Part of this file could not be read' });
+    await expect(partial).toContainText('2 of 3 chunks of b_chunk.exr could be read');
+    await expect(partial.locator('.path')).toContainText('b_chunk.exr · first missing: part 0, chunk 1');
+    await expect(partial.locator('.missing-text')).toContainText('Missing rows 16–31: shown hatched');
+    await expect(partial.locator('.reason')).not.toBeEmpty();
+    await expect(partial.locator('.advice')).toContainText(/render or copy it again/);
+    await expect(problem).toHaveCount(0);
+    await expect(page.getByRole('img', { name: 'Preview' })).toHaveAttribute('data-has-image', 'true');
+    await expect.poll(() => overlayPaintedPx(page)).toBeGreaterThan(100);
+    await expect(page.locator('details.header-panel > summary')).toHaveText('Header (version 2)');
     await shot(page, 'broken-chunk');
 
     await notExr.click();
@@ -81,12 +98,66 @@ test('a damaged file: a broken-file mark with the codec\'s reason in its cell (t
     await expect(problem.locator('.reason')).toContainText('not an OpenEXR file');
     await expect(problem.locator('.advice')).toContainText(/damaged/);
     await expect(status).toContainText('c_not_exr.exr: not an OpenEXR file');
+    await expect(partial).toHaveCount(0);
+    await expect(page.locator('details.header-panel > summary')).toHaveText('Header (cannot be read)');
     await shot(page, 'broken-header');
 
     // a good file afterwards shows, and the message goes
     await grid.getByRole('option', { name: 'a_good.exr' }).click();
     await expect(problem).toHaveCount(0);
     await expect(page.getByRole('img', { name: 'Preview' })).toHaveAttribute('data-has-image', 'true');
+    await expect.poll(() => overlayPaintedPx(page)).toBe(0);
+  } finally {
+    server.stop();
+  }
+});
+
+test('a file cut short, selected after a good one: its readable rows shown and the rest hatched, its header, no stale statistics', async ({ page }) => {
+  const { writeExrFile } = await import('../codec/writer.js');
+  const { ExrReader, openFileSource } = await import('../codec/index.js');
+  const dir = mkdtempSync(join(tmpdir(), 'exrview-cut-'));
+  writeFileSync(join(dir, 'a_good.exr'), whole);
+  // 13 chunks of 16 lines: cut inside chunk 6, so that 6 of 13 read
+  const cutH = 200;
+  const full = join(dir, 'full.tmp');
+  writeExrFile(full, [{ dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: cutH - 1 }, compression: 'zip', channels: ['R', 'G', 'B'].map((name, c) => ({
+    name, pixelType: 'float' as const, data: floatPlane(W, cutH, (x, y) => 0.2 + (c * 0.3) + (x / W) * 0.4 + (y / cutH) * 0.4),
+  })) }]);
+  const source = openFileSource(full);
+  const chunk6 = ExrReader.open(source).offsets[0]![6]!;
+  source.close();
+  writeFileSync(join(dir, 'b_cut.exr'), readFileSync(full).subarray(0, chunk6 + 20));
+  rmSync(full);
+  const server: Served = await serveFolder(dir);
+  try {
+    await page.goto(server.url);
+    const grid = page.getByRole('listbox', { name: 'Images' });
+    const cut = grid.getByRole('option', { name: 'b_cut.exr' });
+    // incomplete while it might still be written, an error once it stops changing (the host's settle time)
+    await expect(cut).toHaveAttribute('title', /b_cut\.exr: the file is incomplete/, { timeout: 20_000 });
+    const stats = page.getByRole('region', { name: 'Statistics' });
+
+    await grid.getByRole('option', { name: 'a_good.exr' }).click();
+    await expect(page.getByRole('img', { name: 'Preview' })).toHaveAttribute('data-has-image', 'true');
+    await expect(stats.locator('[data-key=stats-region]')).toContainText(`whole image, ${W}×${H}`);
+
+    await cut.click();
+    const partial = page.getByRole('status', { name: 'Part of this file could not be read' });
+    await expect(partial).toContainText('6 of 13 chunks of b_cut.exr could be read');
+    await expect(partial.locator('.missing-text')).toContainText(`Missing rows 96–${cutH - 1}: shown hatched`);
+    await expect(partial.locator('.advice')).toContainText(/ends early/);
+    await expect(page.getByRole('alert', { name: 'Cannot show this file' })).toHaveCount(0);
+    await expect(page.getByRole('img', { name: 'Preview' })).toHaveAttribute('data-has-image', 'true');
+    await expect.poll(() => overlayPaintedPx(page)).toBeGreaterThan(100);
+    // the header is fine, so it is shown
+    const header = page.locator('details.header-panel');
+    await expect(header.locator('summary')).toHaveText('Header (version 2)');
+    if (!(await header.evaluate((d: HTMLDetailsElement) => d.open))) await header.locator('summary').click();
+    await expect(header.getByRole('table', { name: 'Part 0 header' })).toContainText('dataWindow');
+    // Statistics are this file's, or say there is nothing to measure: never the good file's
+    await expect(stats).toContainText(new RegExp(`whole image, ${W}×${cutH}|nothing to measure`));
+    await expect(stats).not.toContainText(`${W}×${H}`);
+    await shot(page, 'cut-short-after-good');
   } finally {
     server.stop();
   }

@@ -205,8 +205,13 @@ class NodeHost implements Host {
     const id = (what: string, fileId: string): string => `${what}-${fileId}-${Math.random().toString(36).slice(2)}`;
     return exportImages(request, {
       file: (fileId) => this.images.fileOf(fileId),
-      decode: (fileId, part, channels) =>
-        this.decodeImage({ requestId: id('export', fileId), fileId, part, ...(channels ? { channels } : {}), priority: 'preview' }),
+      decode: async (fileId, part, channels) => {
+        const image = await this.decodeImage({ requestId: id('export', fileId), fileId, part, ...(channels ? { channels } : {}), priority: 'preview' });
+        // a damaged file is not exported with holes in it
+        const damage = image.missing;
+        if (damage) throw new Error(`${damage.reason}: ${damage.chunksTotal - damage.chunksRead} of ${damage.chunksTotal} chunks cannot be read, so it is not exported; render or copy it again`);
+        return image;
+      },
       thumbnail: (fileId, longSidePx) =>
         this.getThumbnail({ requestId: id('export-thumb', fileId), fileId, longSidePx, priority: 'thumbnail-visible' }),
     });

@@ -1,6 +1,6 @@
 // The band task: rows of one level decoded in a worker straight into the planes the main thread shares with it.
 
-import type { Box2i, StageTimings } from '../../codec/index.js';
+import type { Box2i, MissingChunks, StageTimings } from '../../codec/index.js';
 import { frameSamples, planeView } from './layout.js';
 import { withReader } from './reader-cache.js';
 import type { TaskContext, TaskOutput } from './task-handler.js';
@@ -22,11 +22,16 @@ export interface BandTaskArgs {
   chunkStore?: { buffer: SharedArrayBuffer; mode: 'fill' | 'read' };
   /** The main thread's parse of the file, where it has one: the worker then does not parse it (header-handoff.ts). */
   handoff?: HeaderHandoff;
+  /** Decode every chunk that can be, listing the others (the result's `missing`), rather than fail at the first. */
+  tolerant?: boolean;
 }
 
+/** A band's stage timings, and with a tolerant decode the chunks of it that could not be read (their pixels zeroed). */
+export type BandResult = StageTimings & { missing?: MissingChunks };
+
 /** Decodes rows `region` of a level straight into the shared planes: one band of a level decode. */
-export function bandTask(args: BandTaskArgs, ctx: TaskContext): TaskOutput<StageTimings> {
-  const { value: timings, read } = withReader(
+export function bandTask(args: BandTaskArgs, ctx: TaskContext): TaskOutput<BandResult> {
+  const { value: decoded, read } = withReader(
     args.path,
     (reader) => {
       const part = reader.part(args.part);
@@ -49,11 +54,13 @@ export function bandTask(args: BandTaskArgs, ctx: TaskContext): TaskOutput<Stage
             }
           : {}),
         signal: ctx.signal,
-      }).timings;
+        ...(args.tolerant ? { tolerant: true } : {}),
+      });
     },
     args.handoff,
   );
-  return { result: { ...timings, readMs: read.readMs, bytesRead: read.bytesRead }, transfer: [] };
+  const { timings, missing } = decoded;
+  return { result: { ...timings, readMs: read.readMs, bytesRead: read.bytesRead, ...(missing ? { missing } : {}) }, transfer: [] };
 }
 
 /** The store's first `byteLength` bytes; all of it when shorter (the reader then refuses it, saying so). */

@@ -3,11 +3,11 @@
 // The planes (and the chunk store, when one is kept) are SharedArrayBuffers taken when the first band starts; the
 // workers write into them and the caller receives them as they are: no copy on the way out of the pool.
 
-import type { DecodedChannel, DecodedImage, StageTimings } from '../../codec/index.js';
+import { ExrError, type ChunkFailure, type DecodedChannel, type DecodedImage, type MissingChunks, type StageTimings } from '../../codec/index.js';
 import { bandCountFor, planBands, planeByteLength, planeView, type LevelLayout } from './layout.js';
 import type { PlaneMemory } from './plane-memory.js';
 import type { DecodePool, JobHandle, JobPlan } from './pool.js';
-import type { BandTaskArgs } from './band-task.js';
+import type { BandResult, BandTaskArgs } from './band-task.js';
 import type { HeaderHandoff } from '../headers/header-handoff.js';
 
 export interface LevelDecodeRequest {
@@ -26,6 +26,11 @@ export interface LevelDecodeRequest {
   chunks?: 'keep' | { store: SharedArrayBuffer };
   /** The main thread's parse of the file (header-handoff.ts), handed to every band; the workers parse it themselves without. */
   handoff?: HeaderHandoff | null;
+  /**
+   * Decode every chunk that can be: those that cannot are zeroed and listed in the image's `missing` (a damaged file
+   * shows what it holds). The decode still fails when no chunk at all could be read.
+   */
+  tolerant?: boolean;
 }
 
 export interface LevelDecode {
@@ -63,19 +68,21 @@ function levelPlan(pool: DecodePool, request: LevelDecodeRequest, layout: LevelL
           planes: buffers,
           ...(chunkStore ? { chunkStore } : {}),
           ...(request.handoff ? { handoff: request.handoff } : {}),
+          ...(request.tolerant ? { tolerant: true } : {}),
         };
         return { kind: 'band', args };
       });
     },
     combine: (results) => {
       const timings: StageTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
-      for (const r of results as StageTimings[]) {
+      for (const r of results as BandResult[]) {
         timings.readMs += r.readMs;
         timings.decompressMs += r.decompressMs;
         timings.unpackMs += r.unpackMs;
         timings.bytesRead += r.bytesRead;
         timings.chunks += r.chunks;
       }
+      const missing = bandsMissing(results as BandResult[]);
       const channels: DecodedChannel[] = layout.planes.map((p, i) => ({ ...p, data: planeView(p.pixelType, buffers[i]!, p.widthSamples * p.heightSamples) }));
       const { frame } = layout;
       const image: DecodedImage = {
@@ -87,8 +94,36 @@ function levelPlan(pool: DecodePool, request: LevelDecodeRequest, layout: LevelL
         heightPx: frame.yMax - frame.yMin + 1,
         channels,
         timings,
+        ...(missing ? { missing } : {}),
       };
       return { image, chunkStore: chunkStore?.buffer ?? null };
     },
   };
+}
+
+/**
+ * The chunks the bands could not read, in chunk order (each chunk is in one band); none when every one was read. A level
+ * of which no chunk could be read fails with the first chunk's reason: there is nothing to show.
+ */
+export function bandsMissing(results: readonly BandResult[]): MissingChunks | null {
+  const failures: ChunkFailure[] = [];
+  let chunksRead = 0;
+  let chunksTotal = 0;
+  for (const r of results) {
+    if (!r.missing) {
+      chunksRead += r.chunks;
+      chunksTotal += r.chunks;
+      continue;
+    }
+    failures.push(...r.missing.failures);
+    chunksRead += r.missing.chunksRead;
+    chunksTotal += r.missing.chunksTotal;
+  }
+  if (failures.length === 0) return null;
+  failures.sort((a, b) => a.chunk - b.chunk);
+  if (chunksRead === 0) {
+    const first = failures[0]!;
+    throw new ExrError('invalid', `${first.reason} (and no other chunk of the image could be read either)`);
+  }
+  return { failures, chunksRead, chunksTotal };
 }

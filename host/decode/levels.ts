@@ -12,8 +12,8 @@
 // once no one reads it any more: requests that pass the planes on (the transports) lease them and release them when
 // sent.
 
-import type { DecodedImage as CodecImage, PartInfo, StageTimings } from '../../codec/index.js';
-import type { BoxTuple, DecodedImage, DecodedPlane, Priority, StageTimingsMs } from '../../contract/host-api.js';
+import { ExrError, missingRegions, type DecodedImage as CodecImage, type MissingChunks, type PartInfo, type StageTimings } from '../../codec/index.js';
+import type { BoxTuple, DecodedImage, DecodedPlane, MissingRegions, Priority, StageTimingsMs } from '../../contract/host-api.js';
 import { RamCache } from '../cache/ram-cache.js';
 import type { JobBroker } from './broker.js';
 import type { DeepFlatTaskResult } from './deep-task.js';
@@ -106,6 +106,8 @@ export class DecodedLevels {
    * can be reused. Playback decodes keep no chunk store: a frame is shown once per loop, and the store of a
    * many-layer frame would take several times the budget of the frames ahead. `keep` false: a new decode is not kept
    * in the RAM cache (a transient level, see CachedLevel.transient); a level already there is handed out as usual.
+   * Levels are decoded tolerantly: a preview (or its prefetch) of a damaged file gets the chunks that could be read,
+   * with the others in the image's `missing`; any other request for such a level fails with the first chunk's reason.
    */
   async get(ref: LevelRef, channels: readonly string[], priority: Priority, requestId: string | null, lease: boolean, keep = true): Promise<LevelPlanes> {
     const chunks: ChunkKeeping = priority === 'playback' ? 'none' : priority === 'preview' ? 'after' : 'during';
@@ -124,6 +126,8 @@ export class DecodedLevels {
     try {
       for (let round = 0; round < 3; round++) {
         if (level) hold(level);
+        const damage = level?.image.missing;
+        if (damage && priority !== 'preview' && priority !== 'prefetch') throw new ExrError('invalid', damage.reason);
         const missing = level ? channels.filter((c) => !level!.planes.has(c)) : channels;
         if (level && missing.length === 0) return this.handOut(level, channels, source, timings, lease);
         if (level && !level.chunkStore && (level.storeFill === 'running' || level.storeFill === 'due')) await this.fillStore(ref, level, priority, requestId);
@@ -189,6 +193,7 @@ export class DecodedLevels {
         priority: poolPriority,
         memory: this.memory,
         ...(keep ? { chunks: 'keep' as const } : {}),
+        tolerant: true,
       });
   }
 
@@ -227,7 +232,18 @@ export class DecodedLevels {
       const run = await this.broker.run<LevelDecode>(
         `${level.key}\0store`,
         { fileId: ref.fileId, kind: 'store' },
-        (poolPriority) => decodeLevel(this.pool, { path: ref.absPath, layout, handoff: handoffOf(this.headers, ref), channels: [], priority: poolPriority, memory: this.memory, chunks: 'keep' }),
+        (poolPriority) =>
+          decodeLevel(this.pool, {
+            path: ref.absPath,
+            layout,
+            handoff: handoffOf(this.headers, ref),
+            channels: [],
+            priority: poolPriority,
+            memory: this.memory,
+            chunks: 'keep',
+            // the chunks the level's decode could not read are zeroed in the store too
+            tolerant: true,
+          }),
         priority,
         requestId,
       );
@@ -302,6 +318,8 @@ export class DecodedLevels {
         widthPx: codec.widthPx,
         heightPx: codec.heightPx,
         ...(ref.deep ? { deepSampleCounts: bufferOf((result as DeepFlatTaskResult).sampleCounts) as ArrayBuffer } : {}),
+        // the same chunks are missing from every channel set of the level (a chunk store holds them zeroed)
+        ...(codec.missing ? { missing: missingOf(codec.missing) } : {}),
       },
       planes: new Map(),
       chunkStore: null,
@@ -406,6 +424,16 @@ function levelBytes(level: CachedLevel): number {
   let bytes = level.chunkStore?.byteLength ?? 0;
   for (const p of level.planes.values()) bytes += p.data.byteLength;
   return bytes + (level.image.deepSampleCounts?.byteLength ?? 0);
+}
+
+/** A tolerant decode's failed chunks as the renderer is told of them: the boxes they cover and the first reason. */
+export function missingOf(missing: MissingChunks): MissingRegions {
+  return {
+    regions: missingRegions(missing.failures).map((b): BoxTuple => [b.xMin, b.yMin, b.xMax, b.yMax]),
+    reason: missing.failures[0]!.reason,
+    chunksRead: missing.chunksRead,
+    chunksTotal: missing.chunksTotal,
+  };
 }
 
 function stageMs(t: StageTimings): Omit<StageTimingsMs, 'hostMs' | 'queueMs'> {

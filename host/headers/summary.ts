@@ -17,8 +17,11 @@ const MAX_TABLES_END_BYTE = 16 << 20;
 /** handoff: the whole parse for the decode workers (header-handoff.ts); null where they must open the file themselves. */
 export type SummaryResult =
   | { kind: 'ok'; sizeBytes: number; mtimeMs: number; summary: FileSummary; parts: PartInfo[]; headerBytes: number; handoff: HeaderHandoff | null }
-  /** Header or chunks not all there yet: a file being written (or cut short). */
-  | { kind: 'incomplete'; sizeBytes: number; mtimeMs: number; reason: string }
+  /**
+   * Header or chunks not all there yet: a file being written (or cut short). `summary` when the header is whole: what
+   * chunks there are can be decoded once the file stops changing.
+   */
+  | { kind: 'incomplete'; sizeBytes: number; mtimeMs: number; reason: string; summary?: FileSummary }
   | { kind: 'error'; sizeBytes: number; mtimeMs: number; reason: string };
 
 interface OpenFile {
@@ -34,7 +37,7 @@ export async function readSummary(path: string): Promise<SummaryResult> {
       const { parsed, ...summarised } = await summarise(file);
       return { kind: 'ok', ...stat, ...summarised, handoff: parsed && makeHandoff(identity, parsed) };
     } catch (error) {
-      if (error instanceof IncompleteFile) return { kind: 'incomplete', ...stat, reason: error.message };
+      if (error instanceof IncompleteFile) return { kind: 'incomplete', ...stat, reason: error.message, summary: error.summary };
       const reason = error instanceof Error ? error.message : String(error);
       // a header cut off at the end of the file is a file still being written, not a broken one (yet)
       if (/unexpected end|too short|too small for its|claims \d+ bytes/.test(reason)) return { kind: 'incomplete', ...stat, reason };
@@ -49,10 +52,10 @@ export async function readHeaderParts(path: string): Promise<PartInfo[]> {
 }
 
 /** readHeaderParts with the header's size in the file and, where the offset tables could be read, the handoff. */
-export async function readHeader(path: string): Promise<{ parts: PartInfo[]; headerBytes: number; handoff: HeaderHandoff | null }> {
+export async function readHeader(path: string): Promise<{ parts: PartInfo[]; multipart: boolean; headerBytes: number; handoff: HeaderHandoff | null }> {
   return withFile(path, async (file, identity) => {
-    const { parts, headerEndByte, parsed } = await readParts(file);
-    return { parts, headerBytes: headerEndByte, handoff: parsed && makeHandoff(identity, parsed) };
+    const { parts, multipart, headerEndByte, parsed } = await readParts(file);
+    return { parts, multipart, headerBytes: headerEndByte, handoff: parsed && makeHandoff(identity, parsed) };
   });
 }
 
@@ -79,12 +82,21 @@ async function withFile<T>(path: string, use: (file: OpenFile, stat: { sizeBytes
   }
 }
 
-class IncompleteFile extends Error {}
+/** Chunks missing from a file whose header is whole (`summary`, set once the header is summarised). */
+class IncompleteFile extends Error {
+  summary?: FileSummary;
+}
 
 async function summarise(file: OpenFile): Promise<{ summary: FileSummary; parts: PartInfo[]; headerBytes: number; parsed: ParsedFile | null }> {
   const { parts, prefix, headerEndByte, multipart, parsed } = await readParts(file);
-  await checkComplete(file, prefix, headerEndByte, parts, multipart);
-  return { summary: toSummary(parts, multipart), parts, headerBytes: headerEndByte, parsed };
+  const summary = toSummary(parts, multipart);
+  try {
+    await checkComplete(file, prefix, headerEndByte, parts, multipart);
+  } catch (error) {
+    if (error instanceof IncompleteFile) error.summary = summary;
+    throw error;
+  }
+  return { summary, parts, headerBytes: headerEndByte, parsed };
 }
 
 interface HeaderRead {

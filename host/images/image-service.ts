@@ -4,7 +4,7 @@ import type { DecodedImage, DecodeRequest, FileEntry, FileHeader, PlaybackPlan }
 import { attributeValueText } from '../../codec/index.js';
 import type { JobBroker } from '../decode/broker.js';
 import type { DecodedLevels, LevelRef } from '../decode/levels.js';
-import { readSummary } from '../headers/summary.js';
+import { readHeader } from '../headers/summary.js';
 import type { Library } from '../library/library.js';
 import { frameBytes } from '../playback/frame-bytes.js';
 import { FrameRing, type FrameRingStats } from '../playback/frame-ring.js';
@@ -57,15 +57,29 @@ export class ImageService {
     return file;
   }
 
+  /**
+   * A file whose pixels can be shown, whole or in part: also a damaged one whose header reads (its summary is known),
+   * whose decodes list the chunks they could not read.
+   */
+  private readableFileOf(fileId: string): { entry: FileEntry; absPath: string } {
+    const file = this.library.file(fileId);
+    return file?.entry.status === 'error' && file.entry.summary ? file : this.fileOf(fileId);
+  }
+
+  /** Every attribute of every part: also for a damaged file, as long as its header reads. */
   async header(fileId: string): Promise<FileHeader> {
-    const { absPath } = this.fileOf(fileId);
-    const result = await readSummary(absPath);
-    if (result.kind !== 'ok') throw new Error(`${absPath}: ${result.reason}`);
+    const { absPath } = this.readableFileOf(fileId);
+    let header: Awaited<ReturnType<typeof readHeader>>;
+    try {
+      header = await readHeader(absPath);
+    } catch (error) {
+      throw new Error(`${absPath}: ${error instanceof Error ? error.message : String(error)}`);
+    }
     return {
       fileId,
       version: 2,
-      multipart: result.summary.multipart,
-      parts: result.parts.map((p) => ({
+      multipart: header.multipart,
+      parts: header.parts.map((p) => ({
         index: p.index,
         attributes: p.attributes.map((a) => ({ name: a.name, type: a.typeName, text: attributeValueText(a) })),
       })),
@@ -133,7 +147,7 @@ export class ImageService {
     ly: number,
     requested: string[] | undefined,
   ): { ref: LevelRef; channels: string[] } {
-    const { entry, absPath } = this.fileOf(fileId);
+    const { entry, absPath } = this.readableFileOf(fileId);
     const partSummary = entry.summary?.parts[part];
     if (!partSummary) throw new Error(`${entry.name} has no part ${part} (it has ${entry.summary?.parts.length ?? 0})`);
     const all = partSummary.channels.map((c) => c.name);

@@ -294,6 +294,8 @@ export class Library {
         // it stopped changing and is still not whole: cut short, not being written
         this.stopSettling(folder, absPath);
         entry = { ...entry, status: 'error', error: `the file is incomplete: ${result.reason}. It stopped changing before it was complete; write or copy it again` };
+        // its header is whole: the chunks it has can be shown (the rest marked as missing)
+        if (result.summary) entry.summary = result.summary;
       } else {
         this.startSettling(folder, absPath, result.sizeBytes, result.mtimeMs, stableSinceMs);
       }

@@ -1,4 +1,5 @@
-// Damaged files through the host's own readers: the folder scan's header summary and the thumbnail job (its own chunk decoder), under the codec fuzz harness.
+// Damaged files through the host's own readers: the folder scan's header summary and the thumbnail jobs (the flat one's own
+// chunk decoder, the deep one's flattening), under the codec fuzz harness.
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ import { serve } from './testing/codec/fuzz/worker-protocol.ts';
 import { classify, isEngineReason } from './testing/codec/fuzz/target.ts';
 import { readSummary } from './host/headers/summary.ts';
 import { thumbnailJob } from './host/thumbnails/job.ts';
+import { deepThumbnailPart, deepThumbnailTask } from './host/thumbnails/deep-thumbnail.ts';
 const path = ${JSON.stringify(join(dir, 'case.exr'))};
 serve(async (bytes) => {
   writeFileSync(path, bytes);
@@ -32,12 +34,14 @@ serve(async (bytes) => {
       if (isEngineReason(summary.reason)) return { verdict: 'crash', kind: 'summary', reason: summary.reason };
       return { verdict: 'refused', kind: summary.kind, reason: summary.reason };
     }
-    thumbnailJob({ path, longSidePx: 7 }, { signal: { aborted: false } });
-    thumbnailJob({ path, longSidePx: 64 }, { signal: { aborted: false } });
+    // a deep-only file's thumbnail is flattened in a task of its own, as the pool does
+    const deepPart = deepThumbnailPart(summary.parts);
+    for (const longSidePx of [7, 64]) {
+      if (deepPart) deepThumbnailTask({ path, part: deepPart.index, longSidePx }, { signal: { aborted: false } });
+      else thumbnailJob({ path, longSidePx }, { signal: { aborted: false } });
+    }
     return { verdict: 'decoded' };
   } catch (error) {
-    // the thumbnail job refuses a deep-only file with a plain Error: a message, not a crash
-    if (error instanceof Error && error.constructor === Error && /only deep parts/.test(error.message)) return { verdict: 'refused', kind: 'deep-only', reason: error.message };
     return classify(error);
   }
 });

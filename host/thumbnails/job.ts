@@ -55,10 +55,10 @@ export function chooseLevel(part: PartInfo, widthPx: number, heightPx: number): 
   return best;
 }
 
-/** The part a thumbnail is made from: the first flat (non-deep) part with a channel. */
+/** The part a thumbnail is made from: the first flat (non-deep) part with a channel (a deep-only file's: deep-thumbnail.ts). */
 export function thumbnailPart(parts: readonly PartInfo[]): PartInfo {
   const flat = parts.filter((p) => !p.isDeep);
-  if (flat.length === 0) throw new Error('the file holds only deep parts, which have no thumbnail yet');
+  if (flat.length === 0) throw new Error('the file holds only deep parts: its thumbnail is made by the deep thumbnail task');
   const part = flat.find((p) => p.channels.length > 0);
   if (!part) throw new ExrError('unsupported', 'no part of the file has any channels: there is no image to show');
   return part;

@@ -1,6 +1,7 @@
 // A thumbnail made by every free worker: planned from the header here, summed in bands of whole chunks on the pool; the
 // last band in adds them up and makes the half RGBA (band-sums.ts), and the 8-bit RGBA through a view when asked. A
-// preview asked for meanwhile waits at most for the bands running, not a whole file.
+// preview asked for meanwhile waits at most for the bands running, not a whole file. A file of deep parts only is
+// flattened in one task (deep-thumbnail.ts).
 
 import { bandCountFor, levelLayout, planBands } from '../decode/layout.js';
 import { PlaneMemory } from '../decode/plane-memory.js';
@@ -14,6 +15,7 @@ import { bandBinRows } from './binned-decode.js';
 import { channelsOf } from './channels.js';
 import type { ThumbnailFiles } from './files.js';
 import { makeThumbnail, type ThumbnailOutputs } from './compose.js';
+import { deepThumbnailPart, type DeepThumbnailArgs } from './deep-thumbnail.js';
 import { planThumbnail, thumbnailResult, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobResult, type ThumbnailPlan } from './job.js';
 
 /**
@@ -52,6 +54,11 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
     ...(options.files ? { files: options.files } : {}),
   };
   const planOf = (parts: PartInfo[]): JobPlan<ThumbnailJobResult> => {
+    const deepPart = deepThumbnailPart(parts);
+    if (deepPart) {
+      const args: DeepThumbnailArgs = { path, part: deepPart.index, longSidePx, ...outputs };
+      return { tasks: () => [{ kind: 'deepThumbnail', args }], combine: (results) => results[0] as ThumbnailJobResult };
+    }
     const plan = planThumbnail(parts, longSidePx);
     const channels = channelsOf(plan.choice);
     const layout = levelLayout(plan.part, plan.level.lx, plan.level.ly, channels);

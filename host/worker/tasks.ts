@@ -1,11 +1,11 @@
 // The task table: every kind a decode worker runs, by name — the one place that knows them all (the pool runs any).
 
-import type { StageTimings } from '../../codec/index.js';
-import { bandTask, type BandTaskArgs } from '../decode/band-task.js';
+import { bandTask, type BandResult, type BandTaskArgs } from '../decode/band-task.js';
 import { deepFlatTask, type DeepFlatTaskArgs, type DeepFlatTaskResult } from '../decode/deep-task.js';
 import type { DecodePool } from '../decode/pool.js';
 import type { TaskHandler } from '../decode/task-handler.js';
 import { thumbnailBandTask } from '../thumbnails/band-task.js';
+import { deepThumbnailTask, type DeepThumbnailArgs } from '../thumbnails/deep-thumbnail.js';
 import {
   thumbnailJob,
   type ThumbnailBandArgs,
@@ -23,16 +23,18 @@ export const TASK_HANDLERS: Record<string, TaskHandler> = {
   thumbnail: thumbnailJob,
   thumbnailBand: thumbnailBandTask,
   deepFlat: deepFlatTask,
+  deepThumbnail: deepThumbnailTask,
   toneMap: toneMapTask,
 };
 
 /** A type, not an interface: a pool of these kinds must pass where any pool is asked for (an index signature). */
 export type TaskTypes = {
   ping: { args: null; result: null };
-  band: { args: BandTaskArgs; result: StageTimings };
+  band: { args: BandTaskArgs; result: BandResult };
   thumbnail: { args: ThumbnailJobArgs; result: ThumbnailJobResult };
   thumbnailBand: { args: ThumbnailBandArgs; result: ThumbnailBandResult };
   deepFlat: { args: DeepFlatTaskArgs; result: DeepFlatTaskResult };
+  deepThumbnail: { args: DeepThumbnailArgs; result: ThumbnailJobResult };
   toneMap: { args: ToneMapTaskArgs; result: ToneMapTaskResult };
 };
 

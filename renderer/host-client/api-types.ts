@@ -4,6 +4,7 @@ export type {
   HostEvent,
   BoxTuple,
   DecodedImage,
+  MissingRegions,
   DecodeRequest,
   DecodedPlane,
   Thumbnail,

@@ -1,10 +1,12 @@
 // The 2D layer over the preview canvas, drawn outside React and only when something it shows changed (view, images,
-// mode, region): values inside pixels when zoomed in (as tev), the statistics rectangle, the wipe grip, A and B labels.
+// mode, region): a damaged image's missing pixels hatched, values inside pixels when zoomed in (as tev), the statistics
+// rectangle, the wipe grip, A and B labels.
 import type { Controller } from '../app/controller.js';
 import { alignmentShift, pickAt, sideBySide } from '../gpu/compare-geometry.js';
 import type { Region } from '../../shaders/compare-cpu.js';
 import { layerChoice } from '../model/layer-choice.js';
 import { shortValue, shownValues } from './pixel-values.js';
+import { drawMissingHatch } from './missing-hatch.js';
 
 /** Device px per image px from which values are drawn: room for a few short numbers. */
 export const VALUES_MIN_ZOOM = 36;
@@ -47,6 +49,8 @@ export class PreviewOverlay {
 
     const part = this.c.currentPart();
     const a = s.image.decoded;
+    // a damaged image's pixels that could not be read (A's half of a side by side)
+    if (a?.missing && a.fileId === s.image.currentFileId) drawMissingHatch(ctx, a.missing.regions, toCanvas, dpr);
     const layer = part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
     if (s.inspect.pixelValues && v.zoom >= VALUES_MIN_ZOOM && a && layer && a.fileId === s.image.currentFileId) {
       const aChoice = layerChoice(layer, s.image.channel).choice;
