@@ -5,7 +5,7 @@ import { DummyPlanes } from '../../shaders/passes.js';
 import { ShaderKit } from '../../shaders/pipelines.js';
 import { FrameSlots } from '../../renderer/gpu/frame-slots.js';
 import { GpuTimer } from '../../renderer/gpu/gpu-timer.js';
-import { createPlaneUploader } from '../../renderer/gpu/upload.js';
+import { createPlaneUploader } from '../../renderer/gpu/plane-uploader.js';
 import type { Uploads } from './node-io.js';
 
 /** dawn.node does not keep its instance alive by itself (bench/gpu/dawn.ts says why): every one stays referenced here. */

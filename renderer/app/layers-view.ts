@@ -1,6 +1,8 @@
 // The Layers view's driver: every layer of the image on screen made ready on the GPU (only the planes it lacks are
-// loaded) and laid out as tiles of the preview; redone when the image, the part or the preview's size changes.
+// fetched and handed over) and laid out as tiles of the preview; redone when the image, the part or the preview's size changes.
 import type { GpuEngine, ImageKey } from '../gpu/engine.js';
+import { handOver } from '../loading/hand-over.js';
+import type { FetchedImage } from '../loading/plane-fetcher.js';
 import { sheetLayout } from '../gpu/sheet-layout.js';
 import type { LayerTexture } from '../../shaders/passes.js';
 import { layerChoice } from '../model/layer-choice.js';
@@ -8,6 +10,8 @@ import type { PartSummary } from '../host-client/api-types.js';
 
 export interface LayersHost {
   engine(): GpuEngine | null;
+  /** The planes of `channels` of an image from the host (what a layer lacks on the GPU). */
+  fetch(key: ImageKey, channels: readonly string[]): Promise<FetchedImage>;
   key(): ImageKey | null;
   part(): PartSummary | undefined;
   sizePx(): { widthPx: number; heightPx: number; dpr: number };
@@ -36,7 +40,8 @@ export class LayersView {
       this.host.drawn(0);
       const out: LayerTexture[] = [];
       for (const l of part.layers) {
-        const t = await engine.prepareLayer(key, layerChoice(l, 'rgb').choice);
+        const choice = layerChoice(l, 'rgb').choice;
+        const { value: t } = await handOver(engine, (k, c) => this.host.fetch(k, c), key, choice, 'prefetch', (image) => engine.prepareLayer(key, choice, image));
         if (seq !== this.seq) return;
         if (t) out.push(t);
       }
@@ -45,6 +50,9 @@ export class LayersView {
     }
     this.layout();
   }
+
+  /** The layers' textures are gone (a device loss): the next update makes them again. */
+  forget(): void { this.layers = []; this.forKey = ''; }
 
   /** Tiles for the current size (device px; the labels use the same layout in CSS px). */
   layout(): void {

@@ -3,7 +3,7 @@
 import type { DecodedImage, Thumbnail } from '../host-client/api-types.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
 import { halfToFloat, toneMapImage } from '../../shaders/tonemap-cpu.js';
-import { imageKeyString, type GridCell, type ImageKey, type ShowReport, type TextureSource } from '../gpu/engine.js';
+import { imageKeyString, PlanesLackingError, type GridCell, type ImageKey, type ShowReport } from '../gpu/engine-types.js';
 import { FrameStats } from '../gpu/frame-stats.js';
 import { planesOf, type LayerChoice } from '../model/layer-choice.js';
 import type { CpuStats, ViewEngine } from '../gpu/view-engine.js';
@@ -31,7 +31,7 @@ export class CpuEngine implements ViewEngine {
   private lastRenderMs = NaN;
   private pending: ((ms: number) => void)[] = [];
 
-  constructor(private readonly source: TextureSource, readonly reason: string) {
+  constructor(readonly reason: string) {
     this.worker.onmessage = (m: MessageEvent<{ widthPx: number; heightPx: number; pixels: Uint8ClampedArray<ArrayBuffer>; renderMs: number }>) => {
       this.inFlight = false;
       this.lastRenderMs = m.data.renderMs;
@@ -51,17 +51,22 @@ export class CpuEngine implements ViewEngine {
   }
   setPanZoom(v: PanZoom): void { this.panZoom = v; this.invalidate(); }
 
-  async show(key: ImageKey, choice: LayerChoice): Promise<ShowReport> {
+  lacks(key: ImageKey, choice: LayerChoice): string[] {
+    const image = this.images.get(imageKeyString(key));
+    return planesOf(choice).filter((n) => !image?.planes.some((p) => p.name === n));
+  }
+
+  async show(key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null): Promise<ShowReport> {
     const t0 = performance.now();
     const k = imageKeyString(key);
     let image = this.images.get(k);
-    const missing = planesOf(choice).filter((n) => !image?.planes.some((p) => p.name === n));
+    const missing = this.lacks(key, choice);
     const source = missing.length ? 'uploaded' : 'gpu-cache';
-    let loaded: DecodedImage | null = null;
     if (missing.length) {
       // only the planes the layer reads and this engine does not hold yet
-      loaded = await this.source.loadImage(key, missing);
-      image = image ? { ...image, planes: [...image.planes, ...loaded.planes.filter((p) => missing.includes(p.name))] } : loaded;
+      const planes = fetched?.planes.filter((p) => missing.includes(p.name)) ?? [];
+      if (planes.length < missing.length) throw new PlanesLackingError(missing.filter((n) => !planes.some((p) => p.name === n)));
+      image = image ? { ...image, planes: [...image.planes, ...planes] } : { ...fetched!, planes };
       this.images.clear();
       this.images.set(k, image);
     }
@@ -71,7 +76,7 @@ export class CpuEngine implements ViewEngine {
     const done = new Promise<number>((r) => this.pending.push(r));
     this.invalidate();
     await done;
-    return { key: k, source, planesUploaded: missing, uploadBytes: 0, uploadPath: '', uploadCallMs: 0, uploadCpuCopyMs: 0, uploadWaitMs: 0, uploadWallMs: NaN, uploadGBps: NaN, layerBuilt: true, showMs: performance.now() - t0, decoded: loaded };
+    return { key: k, source, planesUploaded: missing, uploadBytes: 0, uploadPath: '', uploadCallMs: 0, uploadCpuCopyMs: 0, uploadWaitMs: 0, uploadWallMs: NaN, uploadGBps: NaN, layerBuilt: true, showMs: performance.now() - t0 };
   }
 
   isCached(key: ImageKey): boolean { return this.images.has(imageKeyString(key)); }

@@ -11,7 +11,7 @@ import { GpuImage } from './gpu-image.js';
 import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
 import type { LayerChoice } from '../model/layer-choice.js';
 import type { GpuTimer } from './gpu-timer.js';
-import { planeFormat, type PlaneUploader, type UploadedPlane } from './upload.js';
+import { planeFormat, type PlaneUploader, type UploadedPlane } from './plane-uploader.js';
 
 export interface FrameSlotsDevice {
   device: GPUDevice;

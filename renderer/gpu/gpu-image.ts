@@ -7,7 +7,7 @@ import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, type Dumm
 import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 import type { GpuTimer } from './gpu-timer.js';
-import type { UploadedPlane } from './upload.js';
+import type { UploadedPlane } from './plane-uploader.js';
 
 export class GpuImage {
   readonly planes = new Map<string, UploadedPlane>();

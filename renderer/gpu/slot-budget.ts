@@ -2,7 +2,7 @@
 // the sequence bench plays with the player's own ring.
 import type { DecodedPlane } from '../host-client/api-types.js';
 import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
-import { planeFormat } from './upload.js';
+import { planeFormat } from './plane-uploader.js';
 
 /**
  * GPU memory the player's slot ring may take: four slots of a 4K half RGBA frame (243 MB each, the layer's float MIP

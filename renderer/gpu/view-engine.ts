@@ -1,7 +1,8 @@
-// What the UI drives: the GPU engine, or the CPU fallback when WebGPU is missing. Same calls, either path.
-import type { Thumbnail } from '../host-client/api-types.js';
+// What the UI drives: the GPU engine, or the CPU fallback when WebGPU is missing. Same calls, either path. An engine
+// receives: it is asked which planes it lacks and handed them with the show; it never fetches.
+import type { DecodedImage, Thumbnail } from '../host-client/api-types.js';
 import type { DisplayParams } from '../../shaders/display-params.js';
-import type { EngineStats, GridCell, ImageKey, ShowReport } from './engine.js';
+import type { EngineStats, GridCell, ImageKey, ShowReport } from './engine-types.js';
 import type { FrameStats } from './frame-stats.js';
 import type { LayerChoice } from '../model/layer-choice.js';
 import type { PanZoom } from '../model/view-geometry.js';
@@ -22,8 +23,13 @@ export interface ViewEngine {
   /** Whether HDR output can be had here and why not (the CPU path never can). */
   hdrSupport(): HdrSupport;
   setPanZoom(v: PanZoom): void;
-  show(key: ImageKey, choice: LayerChoice): Promise<ShowReport>;
+  /** The planes of `choice` to hand over with show or setReference (none where the engine holds the layer). */
+  lacks(key: ImageKey, choice: LayerChoice): string[];
+  /** Draws the layer from what the engine holds and `fetched`, which carries (at least) what lacks() named. */
+  show(key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null): Promise<ShowReport>;
   isCached(key: ImageKey): boolean;
+  /** Draws no image until the next show (GPU engine only): nothing on screen rather than the image shown before. */
+  clearImage?(): void;
   putThumbnail(fileId: string, t: Thumbnail): void;
   hasThumbnail(fileId: string): boolean;
   setGridCells(cells: GridCell[]): void;
@@ -31,7 +37,7 @@ export interface ViewEngine {
   invalidateGrid(): void;
   stats(): EngineStats | CpuStats;
   /** The compare modes' reference (pinned while it is) and the compare pass's view; the CPU path draws A alone. */
-  setReference(key: ImageKey | null, choice: LayerChoice | null): Promise<ShowReport | null>;
+  setReference(key: ImageKey | null, choice: LayerChoice | null, fetched?: DecodedImage | null): Promise<ShowReport | null>;
   setCompareView(v: CompareView | null): void;
   /** GPU reductions; null where the engine cannot (the caller computes on the CPU). */
   metrics(region: Region, threshold: number): Promise<Timed<MetricsTotals> | null>;
@@ -39,5 +45,7 @@ export interface ViewEngine {
   /** The file whose layer the GPU reductions read as A now (GPU engine only): until a show lands it is the previous one. */
   shownFileId?(): string | null;
   forgetFile(fileId: string): void;
+  /** After a device loss (GPU engine only): nothing is held any more; hand everything over again. */
+  onDeviceRestored?: (() => void) | null;
   dispose(): void;
 }

@@ -8,7 +8,8 @@ import { halfToFloat, nextLevelSize } from '../../shaders/tonemap-cpu.js';
 import { parseCube } from '../../shaders/lut-cube.js';
 import type { LutShaper } from '../../shaders/lut-apply.js';
 import type { DecodedImage, DecodedPlane, Thumbnail } from '../../renderer/host-client/api-types.js';
-import { GpuEngine, type ImageKey, type TextureSource } from '../../renderer/gpu/engine.js';
+import { GpuEngine, type ImageKey } from '../../renderer/gpu/engine.js';
+import type { LayerChoice } from '../../renderer/model/layer-choice.js';
 import { statsSourceCode } from '../../shaders/compare-params.js';
 
 let kitPromise: Promise<ShaderKit> | null = null;
@@ -58,7 +59,7 @@ async function toneMapWithCube(input: number[], w: number, h: number, params: Pa
   }
 }
 
-/** The same through the compute tone-map (preview-compute.wgsl) into an rgba32float storage texture. */
+/** The same through the compute tone-map (target-compute.wgsl) into an rgba32float storage texture. */
 async function toneMapCompute(input: number[], w: number, h: number, params: Partial<DisplayParams>): Promise<number[]> {
   return toneMapVia('compute', input, w, h, params);
 }
@@ -152,7 +153,8 @@ export function syntheticImage(fileId: string, w: number, h: number, gain: numbe
   };
 }
 
-export class SyntheticSource implements TextureSource {
+/** Where the engine scenarios' images come from, as the host is for the app. */
+export class SyntheticSource {
   loads = 0;
   constructor(private readonly sizePx: number) {}
   async loadImage(key: ImageKey): Promise<DecodedImage> {
@@ -166,6 +168,14 @@ export class SyntheticSource implements TextureSource {
     for (let i = 0; i < 32 * 32; i++) for (let c = 0; c < 4; c++) rgba[i * 4 + c] = p[c]![i]!;
     return { fileId, widthPx: 32, heightPx: 32, rgbaHalf: rgba.buffer, source: 'full-decode', timings: img.timings };
   }
+}
+
+/** As the app's click path does: the engine says what it lacks, the source's image is handed over with the show. */
+async function showFrom(source: SyntheticSource, engine: GpuEngine, key: ImageKey, choice: LayerChoice) {
+  return engine.show(key, choice, engine.lacks(key, choice).length ? await source.loadImage(key) : null);
+}
+async function referenceFrom(source: SyntheticSource, engine: GpuEngine, key: ImageKey, choice: LayerChoice) {
+  return engine.setReference(key, choice, engine.lacks(key, choice).length ? await source.loadImage(key) : null);
 }
 
 const RGBA = { slots: ['R', 'G', 'B', 'A'], mode: 'direct' as const };
@@ -183,7 +193,7 @@ const frame = (): Promise<void> => new Promise((r) => requestAnimationFrame(() =
 
 async function makeEngine(sizePx: number, budgetBytes: number): Promise<{ engine: GpuEngine; source: SyntheticSource; canvas: HTMLCanvasElement }> {
   const source = new SyntheticSource(sizePx);
-  const engine = await GpuEngine.create(source, { budgetBytes });
+  const engine = await GpuEngine.create({ budgetBytes });
   const canvas = document.createElement('canvas');
   canvas.width = 128; canvas.height = 128;
   document.body.appendChild(canvas);
@@ -195,7 +205,7 @@ async function makeEngine(sizePx: number, budgetBytes: number): Promise<{ engine
 /** Parameter changes: exposure, transform, channel view → no upload, no load; a new layer → a rebuild, no upload. */
 async function engineNoUploadOnParams(): Promise<Record<string, unknown>> {
   const { engine, source, canvas } = await makeEngine(128, 64 << 20);
-  const first = await engine.show({ fileId: 'img1', part: 0 }, RGBA);
+  const first = await showFrom(source, engine, { fileId: 'img1', part: 0 }, RGBA);
   await engine.device.queue.onSubmittedWorkDone();
   await frame();
   const meanAt0 = await canvasMean(engine, 'preview');
@@ -209,8 +219,8 @@ async function engineNoUploadOnParams(): Promise<Record<string, unknown>> {
   await frame(); await frame();
   await engine.device.queue.onSubmittedWorkDone();
   const meanAt2 = await canvasMean(engine, 'preview');
-  const layerSwitch = await engine.show({ fileId: 'img1', part: 0 }, { slots: ['G', 'G', 'G', null], mode: 'direct' });
-  const again = await engine.show({ fileId: 'img1', part: 0 }, RGBA);
+  const layerSwitch = await showFrom(source, engine, { fileId: 'img1', part: 0 }, { slots: ['G', 'G', 'G', null], mode: 'direct' });
+  const again = await showFrom(source, engine, { fileId: 'img1', part: 0 }, RGBA);
   const s = engine.stats();
   engine.dispose();
   canvas.remove();
@@ -220,15 +230,15 @@ async function engineNoUploadOnParams(): Promise<Record<string, unknown>> {
 /** Cache under a budget that holds two 128² images: showing four evicts the oldest, never the one on screen. */
 async function engineEviction(): Promise<Record<string, unknown>> {
   const { engine, source, canvas } = await makeEngine(128, 1);
-  const one = await engine.show({ fileId: 'img1', part: 0 }, RGBA);
+  const one = await showFrom(source, engine, { fileId: 'img1', part: 0 }, RGBA);
   const perImage = engine.stats().cache.bytes;
   // each image is cached as its planes and its layer's MIP chain: one entry each
   const entriesPerImage = engine.stats().cache.entries;
   engine.setBudget(perImage * 2 + 1);
-  for (const id of ['img2', 'img3', 'img4']) await engine.show({ fileId: id, part: 0 }, RGBA);
+  for (const id of ['img2', 'img3', 'img4']) await showFrom(source, engine, { fileId: id, part: 0 }, RGBA);
   const s1 = engine.stats();
   const cached = ['img1', 'img2', 'img3', 'img4'].map((id) => engine.isCached({ fileId: id, part: 0 }));
-  const back = await engine.show({ fileId: 'img3', part: 0 }, RGBA);
+  const back = await showFrom(source, engine, { fileId: 'img3', part: 0 }, RGBA);
   const s2 = engine.stats();
   engine.setBudget(1);
   const s3 = engine.stats();
@@ -242,12 +252,13 @@ async function engineEviction(): Promise<Record<string, unknown>> {
 async function engineDeviceLoss(): Promise<Record<string, unknown>> {
   const { engine, source, canvas } = await makeEngine(64, 64 << 20);
   engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: 1 });
-  await engine.show({ fileId: 'img5', part: 0 }, RGBA);
+  await showFrom(source, engine, { fileId: 'img5', part: 0 }, RGBA);
   await engine.device.queue.onSubmittedWorkDone();
   await frame();
   const before = await canvasMean(engine, 'preview');
   const oldDevice = engine.device;
-  const restoredEvent = new Promise<void>((r) => { engine.onDeviceRestored = r; });
+  // the new device holds nothing: the image is handed over again, as the app's controller does
+  const restoredEvent = new Promise<void>((r) => { engine.onDeviceRestored = () => void showFrom(source, engine, { fileId: 'img5', part: 0 }, RGBA).then(() => r()); });
   oldDevice.destroy();
   await restoredEvent;
   await engine.device.queue.onSubmittedWorkDone();
@@ -263,7 +274,7 @@ async function engineDeviceLoss(): Promise<Record<string, unknown>> {
 /** The grid: thumbnails drawn in one pass; exposure changes redraw without uploading. */
 async function engineGrid(): Promise<Record<string, unknown>> {
   const source = new SyntheticSource(32);
-  const engine = await GpuEngine.create(source, { budgetBytes: 64 << 20 });
+  const engine = await GpuEngine.create({ budgetBytes: 64 << 20 });
   const canvas = document.createElement('canvas');
   canvas.width = 256; canvas.height = 64;
   document.body.appendChild(canvas);
@@ -291,7 +302,7 @@ async function engineToneMapPaths(): Promise<Record<string, unknown>> {
   const captures: CanvasCaptureLike[] = [];
   for (const [name, options] of [['compute', { canvasFormat: 'rgba8unorm' as const }], ['renderPass', { canvasFormat: 'rgba8unorm' as const, toneMapPath: 'render pass' as const }]] as const) {
     const source = new SyntheticSource(96);
-    const engine = await GpuEngine.create(source, { budgetBytes: 64 << 20, ...options });
+    const engine = await GpuEngine.create({ budgetBytes: 64 << 20, ...options });
     const canvas = document.createElement('canvas');
     canvas.width = 80; canvas.height = 60;
     document.body.appendChild(canvas);
@@ -299,7 +310,7 @@ async function engineToneMapPaths(): Promise<Record<string, unknown>> {
     // zoomed out (trilinear from the MIP chain) with outlines: every branch of previewPixel in one frame
     engine.setPanZoom({ zoom: 0.6, centerX: 48, centerY: 48 });
     engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: 1.5, transform: 'aces' });
-    const shown = await engine.show({ fileId: 'img2', part: 0 }, RGBA);
+    const shown = await showFrom(source, engine, { fileId: 'img2', part: 0 }, RGBA);
     await engine.device.queue.onSubmittedWorkDone();
     await frame(); await frame();
     const c = await engine.capture('preview');
@@ -321,7 +332,7 @@ type CanvasCaptureLike = { widthPx: number; heightPx: number; bytesPerRow: numbe
 
 /** The engine on the preferred canvas format: which tone-map path it chose for this adapter, and why. */
 async function engineDefaultPath(): Promise<Record<string, unknown>> {
-  const engine = await GpuEngine.create(new SyntheticSource(8), { budgetBytes: 1 << 20 });
+  const engine = await GpuEngine.create({ budgetBytes: 1 << 20 });
   const s = engine.stats();
   const r = { format: engine.canvasFormat, toneMapPath: s.toneMapPath, reason: s.toneMapPathReason, features: s.features, uploader: s.uploader };
   engine.dispose();
@@ -333,10 +344,11 @@ async function engineDefaultPath(): Promise<Record<string, unknown>> {
  * mapping, the preview drawn through the HDR path and read back from the rgba16float canvas texture.
  */
 async function engineHdr(): Promise<Record<string, unknown>> {
-  const sdr = await GpuEngine.create(new SyntheticSource(8), { budgetBytes: 1 << 20, assumeHdrMedia: false });
+  const sdr = await GpuEngine.create({ budgetBytes: 1 << 20, assumeHdrMedia: false });
   const mediaStandard = sdr.hdrSupport();
   sdr.dispose();
-  const engine = await GpuEngine.create(new SyntheticSource(96), { budgetBytes: 64 << 20, assumeHdrMedia: true });
+  const source = new SyntheticSource(96);
+  const engine = await GpuEngine.create({ budgetBytes: 64 << 20, assumeHdrMedia: true });
   const mediaHigh = engine.hdrSupport();
   const out: Record<string, unknown> = { mediaStandard, mediaHigh };
   const canvas = document.createElement('canvas');
@@ -347,7 +359,7 @@ async function engineHdr(): Promise<Record<string, unknown>> {
   // +3 EV: the synthetic ramp goes well above 1, which SDR clamps and HDR must not
   engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: 3, hdr: { paperWhiteNits: 203, peakNits: 1000, rollOff: false } });
   out.previewFormatOn = engine.previewFormat;
-  await engine.show({ fileId: 'img2', part: 0 }, RGBA);
+  await showFrom(source, engine, { fileId: 'img2', part: 0 }, RGBA);
   await frame(); await frame();
   const c = await engine.capture('preview');
   out.captureFormat = c.format;
@@ -379,14 +391,14 @@ window.gpuHarness = { toneMap, toneMapCompute, toneMapWithCube, mips, histogram,
 async function benchScrub(widthPx: number, heightPx: number, steps: number): Promise<Record<string, unknown>> {
   const source = new SyntheticSource(0);
   source.loadImage = async (key) => { source.loads++; return syntheticImage(key.fileId, widthPx, heightPx, 2); };
-  const engine = await GpuEngine.create(source, { budgetBytes: 2048 * 2 ** 20 });
+  const engine = await GpuEngine.create({ budgetBytes: 2048 * 2 ** 20 });
   const canvas = document.createElement('canvas');
   canvas.width = 1280; canvas.height = 720;
   document.body.appendChild(canvas);
   engine.attachPreview(canvas);
   engine.setPanZoom({ zoom: Math.min(1280 / widthPx, 720 / heightPx), centerX: widthPx / 2, centerY: heightPx / 2 });
   const t0 = performance.now();
-  const first = await engine.show({ fileId: 'a', part: 0 }, RGBA);
+  const first = await showFrom(source, engine, { fileId: 'a', part: 0 }, RGBA);
   await engine.device.queue.onSubmittedWorkDone();
   const firstShowMs = performance.now() - t0;
   const uploadsBefore = engine.stats().imageUploads;
@@ -401,12 +413,12 @@ async function benchScrub(widthPx: number, heightPx: number, steps: number): Pro
     gpuMs.push(engine.stats().toneMapGpuMs);
   }
   const uploadsCaused = engine.stats().imageUploads - uploadsBefore;
-  await engine.show({ fileId: 'b', part: 0 }, RGBA);
+  await showFrom(source, engine, { fileId: 'b', part: 0 }, RGBA);
   await engine.device.queue.onSubmittedWorkDone();
   const cached: number[] = [];
   for (let i = 0; i < 5; i++) {
     const c0 = performance.now();
-    const r = await engine.show({ fileId: i % 2 ? 'b' : 'a', part: 0 }, RGBA);
+    const r = await showFrom(source, engine, { fileId: i % 2 ? 'b' : 'a', part: 0 }, RGBA);
     await engine.device.queue.onSubmittedWorkDone();
     if (r.source !== 'gpu-cache') throw new Error('bench: expected a GPU cache hit');
     cached.push(performance.now() - c0);
@@ -426,15 +438,15 @@ window.gpuHarness.benchScrub = benchScrub as never;
 async function benchCompareScrub(widthPx: number, heightPx: number, steps: number): Promise<Record<string, unknown>> {
   const source = new SyntheticSource(0);
   source.loadImage = async (key) => { source.loads++; return syntheticImage(key.fileId, widthPx, heightPx, 2); };
-  const engine = await GpuEngine.create(source, { budgetBytes: 2048 * 2 ** 20 });
+  const engine = await GpuEngine.create({ budgetBytes: 2048 * 2 ** 20 });
   const canvas = document.createElement('canvas');
   canvas.width = 1280; canvas.height = 720;
   document.body.appendChild(canvas);
   engine.attachPreview(canvas);
   const panZoom = { zoom: Math.min(1280 / widthPx, 720 / heightPx), centerX: widthPx / 2, centerY: heightPx / 2 };
   engine.setPanZoom(panZoom);
-  await engine.show({ fileId: 'a', part: 0 }, RGBA);
-  await engine.setReference({ fileId: 'b', part: 0 }, RGBA);
+  await showFrom(source, engine, { fileId: 'a', part: 0 }, RGBA);
+  await referenceFrom(source, engine, { fileId: 'b', part: 0 }, RGBA);
   await engine.device.queue.onSubmittedWorkDone();
   const before = engine.stats();
   const loadsBefore = source.loads;

@@ -1,0 +1,142 @@
+// The click path's last leg: the image the store names as current, shown. Its planes are fetched once from the host
+// (what the engine lacks, with what the CPU copy lacks, in one request), handed to the engine, kept on the CPU for the
+// pixel inspector, and the show's figures recorded (host read/decode, transfer, upload, show).
+import type { FileEntry, PartSummary, StageTimingsMs } from '../host-client/api-types.js';
+import type { RendererHost } from '../host-client/index.js';
+import type { DisplayParams } from '../../shaders/display-params.js';
+import type { ShowReport } from '../gpu/engine-types.js';
+import type { ViewEngine } from '../gpu/view-engine.js';
+import { layerChoice, planesOf } from '../model/layer-choice.js';
+import { maxSampleCount, samplesDisplay } from '../model/deep-samples.js';
+import type { AppStore, StoreActions } from '../state/store.js';
+import { CpuCopy } from '../loading/cpu-copy.js';
+import { handOver } from '../loading/hand-over.js';
+import type { FetchedImage, PlaneFetcher } from '../loading/plane-fetcher.js';
+
+/** What the diagnostics panel shows for one image. */
+export interface ImageRecord {
+  fileId: string;
+  name: string;
+  host: StageTimingsMs | null;
+  hostSource: string;
+  transferBytes: number;
+  transferMs: number;
+  show: ShowReport;
+  at: number;
+}
+
+export interface CurrentImageHost {
+  host: RendererHost;
+  store: AppStore;
+  actions: StoreActions;
+  fetcher: PlaneFetcher;
+  engine(): ViewEngine | null;
+  /** Whether planes no longer kept on the CPU may be reused (no engine reads them: the GPU path). */
+  recyclesPlanes(): boolean;
+  currentFile(): FileEntry | undefined;
+  currentPart(): PartSummary | undefined;
+  fit(): void;
+  /** After a show landed (and again once its upload's wall time is known). */
+  shown(): void;
+}
+
+export class CurrentImage {
+  readonly records: ImageRecord[] = [];
+  private seq = 0;
+  /** The last show() found nothing to show: a show of the image before, landing late, must not put it back. */
+  private empty = false;
+  private readonly cpu: CpuCopy;
+
+  constructor(private readonly h: CurrentImageHost) {
+    this.cpu = new CpuCopy({
+      get: () => h.store.getState().image.decoded,
+      set: (decoded) => h.actions.setImage({ decoded }),
+      release: () => (h.recyclesPlanes() ? (planes) => h.host.pool.give(planes.map((p) => p.data)) : null),
+    });
+  }
+
+  /** The display the engine draws with: the view's, with the shown layer's channel view (deep sample counts scaled). */
+  display(): DisplayParams {
+    const s = this.h.store.getState();
+    const part = this.h.currentPart();
+    const layer = part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
+    const view = layer ? layerChoice(layer, s.image.channel).channelView : 'rgb';
+    const decoded = s.image.decoded;
+    if (s.image.channel === 'samples' && decoded?.fileId === s.image.currentFileId) return samplesDisplay(s.view.display, maxSampleCount(decoded));
+    return { ...s.view.display, channelView: view };
+  }
+
+  /** `newImage`: another file or part (its header is read); `refit`: fit it to the preview (not for another frame of a sequence). */
+  async show(newImage: boolean, refit = newImage): Promise<void> {
+    const seq = ++this.seq;
+    const { store, actions, host } = this.h;
+    const s = store.getState();
+    const file = this.h.currentFile();
+    const part = this.h.currentPart();
+    const engine = this.h.engine();
+    if (!engine) return;
+    if (!file) { this.clear(); return; }
+    if (!part) {
+      // nothing to show: the preview says why (FileProblem) over an empty preview, the status line names the file
+      this.clear();
+      if (file.status !== 'ok') actions.setUi({ status: `${file.name}: ${file.error ?? (file.status === 'incomplete' ? 'still being written; shown once complete' : 'cannot be read')}` });
+      return;
+    }
+    const layer = part.layers.find((l) => l.name === s.image.layer) ?? part.layers[0];
+    if (!layer) return;
+    const { choice } = layerChoice(layer, s.image.channel);
+    this.empty = false;
+    if (newImage) {
+      if (refit) this.h.fit();
+      void host.api.getHeader(file.id).then((h) => { if (store.getState().image.currentFileId === file.id) actions.setImage({ header: h }); }, () => {});
+    }
+    engine.setDisplay(this.display());
+    actions.setImage({ loading: true, error: null });
+    host.api.setVisible([], file.id);
+    try {
+      const key = { fileId: file.id, part: s.image.part };
+      const needed = planesOf(choice);
+      const fetch = this.h.fetcher.fetch.bind(this.h.fetcher);
+      const { value: report, fetched } = await handOver(engine, fetch, key, choice, 'preview', (image) => engine.show(key, choice, image), this.cpu.lacks(key, needed));
+      if (seq !== this.seq) { if (this.empty) engine.clearImage?.(); return; }
+      if (fetched) this.cpu.keep(fetched.image);
+      // a GPU-cache hit fetched nothing: what the CPU copy lacks comes after the image is on screen
+      const cpuLacks = this.cpu.lacks(key, needed);
+      if (cpuLacks.length) {
+        const more = await fetch(key, cpuLacks, 'prefetch');
+        if (seq !== this.seq) return;
+        this.cpu.keep(more.image);
+      }
+      actions.setImage({ loading: false });
+      this.record(file, report, report.source === 'uploaded' ? fetched : null);
+      this.h.shown();
+      setTimeout(() => this.h.shown(), 500); // upload wall time arrives after the GPU finishes
+    } catch (e) {
+      if (seq !== this.seq) return;
+      const message = e instanceof Error ? e.message : String(e);
+      // the failure is shown alone: never over the image shown before
+      this.clear(message);
+      // the status line names the file and the codec's reason; the preview says what to do
+      actions.setUi({ status: `${file.name}: ${message}` });
+    }
+  }
+
+  /** Nothing on screen: the engine draws no image, and no CPU copy stands in for one (`error`: why, if it failed). */
+  clear(error: string | null = null): void {
+    this.empty = true;
+    this.h.engine()?.clearImage?.();
+    this.h.actions.setImage({ loading: false, error, decoded: null });
+  }
+
+  /** A GPU-cache hit moved nothing: its host and transfer figures are those of the fetch that brought the image. */
+  private record(file: FileEntry, show: ShowReport, fetched: FetchedImage | null): void {
+    const prior = [...this.records].reverse().find((r) => r.fileId === file.id && r.host);
+    this.records.push({
+      fileId: file.id, name: file.name, host: fetched ? fetched.host : prior?.host ?? null,
+      hostSource: fetched ? fetched.hostSource : `${prior?.hostSource ?? 'n/a'}, now GPU cache`,
+      transferBytes: fetched ? fetched.transferBytes : prior?.transferBytes ?? 0, transferMs: fetched ? fetched.transferMs : prior?.transferMs ?? 0,
+      show, at: Date.now(),
+    });
+    if (this.records.length > 100) this.records.shift();
+  }
+}

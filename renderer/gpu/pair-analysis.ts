@@ -1,0 +1,60 @@
+// The figures of what the preview shows, on the GPU: the histogram (counted only when the shown pixels change), and
+// the comparison metrics and statistics of the shown layer (A) against the reference (B), or of A alone.
+import type { CompareKit } from '../../shaders/compare-kit.js';
+import type { ReducePlacement } from '../../shaders/compare-layouts.js';
+import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-cpu.js';
+import { Analysis, type Timed } from './analysis.js';
+import { alignedDataRegion, type CompareView } from './compare-geometry.js';
+import { ShownHistogram, type HistogramSource } from './shown-histogram.js';
+import type { OnScreen, Shown } from './engine-types.js';
+
+export class PairAnalysis {
+  private readonly analysis: Analysis;
+  private readonly histogram: ShownHistogram;
+
+  constructor(ck: CompareKit, timestamps: boolean, private readonly screen: OnScreen, deliver: (bins: Uint32Array, source: HistogramSource) => void) {
+    this.analysis = new Analysis(ck, timestamps);
+    this.histogram = new ShownHistogram(ck, deliver);
+  }
+
+  get runs(): number { return this.analysis.runs; }
+  get lastGpuMs(): number { return this.analysis.lastGpuMs; }
+
+  /** B's placement in A's pixel space for the reductions (A the shown layer; B the reference, or A itself). */
+  private placement(): { a: Shown; b: Shown; at: ReducePlacement } | null {
+    const a = this.screen.current;
+    if (!a) return null;
+    const b = this.screen.reference ?? a;
+    const dw = a.image.dataWindow;
+    const br = alignedDataRegion({ dataWindow: a.image.dataWindow, displayWindow: a.image.displayWindow, levelCount: 1 }, { dataWindow: b.image.dataWindow, displayWindow: b.image.displayWindow, levelCount: 1 });
+    return { a, b, at: { aX0: dw[0], aY0: dw[1], aWidthPx: a.image.widthPx, aHeightPx: a.image.heightPx, bX0: br.x0, bY0: br.y0, bWidthPx: br.widthPx, bHeightPx: br.heightPx } };
+  }
+
+  /** Comparison metrics of the shown layer against the reference over `region` (A's pixel space); null without both. */
+  async metrics(region: Region, threshold: number): Promise<Timed<MetricsTotals> | null> {
+    const p = this.placement();
+    if (!p || !this.screen.reference) return null;
+    return this.analysis.metrics(p.a.layer.texture, p.b.layer.texture, region, p.at, threshold);
+  }
+
+  /** Statistics of the shown layer (0), the reference (1) or a difference image (2 + metric) over `region`. */
+  async statistics(region: Region, valueMode: number): Promise<Timed<ChannelStats[]> | null> {
+    const p = this.placement();
+    if (!p) return null;
+    return this.analysis.stats(p.a.layer.texture, p.b.layer.texture, region, p.at, valueMode);
+  }
+
+  /**
+   * The histogram of what the preview shows now, counted only when that changed; `contentChanged`: the shown texture
+   * holds other pixels than when last counted (a playback slot written again).
+   */
+  refreshHistogram(view: CompareView | null, contentChanged = false): void {
+    const p = this.placement();
+    if (p) this.histogram.update(p.a.layer.texture, this.screen.reference?.layer.texture ?? null, view, p.at, contentChanged);
+  }
+
+  destroy(): void {
+    this.analysis.destroy();
+    this.histogram.destroy();
+  }
+}

@@ -1,0 +1,148 @@
+// The engine's textures under one VRAM budget: planes and layers' MIP chains, one LRU entry each (`image#p:name`,
+// `image#l:layer`). It says which planes a layer lacks, uploads those it is handed, and builds the layer from them;
+// what is on screen (the shown layer, the reference, the planes being built from) is never evicted.
+import type { DecodedImage, DecodedPlane } from '../host-client/api-types.js';
+import { layerKey, planesOf, type LayerChoice } from '../model/layer-choice.js';
+import { CachedTexture, GpuImage } from './gpu-image.js';
+import { ByteLru, type CacheCounters } from './lru.js';
+import type { GpuSession } from './gpu-session.js';
+import type { UploadedPlane } from './plane-uploader.js';
+import {
+  imageKeyString, PlanesLackingError, type CompareCounters, type ImageKey, type OnScreen, type Shown, type ShowReport, type UploadFigures,
+} from './engine-types.js';
+
+export class TextureCache {
+  private readonly lru: ByteLru<CachedTexture>;
+  private readonly images = new Map<string, GpuImage>();
+  lastUpload: UploadFigures = { path: '', bytes: 0, callMs: NaN, cpuCopyMs: NaN, waitMs: NaN, wallMs: NaN, GBps: NaN, submits: 0 };
+  imageUploads = 0;
+  imageUploadBytes = 0;
+  /** Images handed over with planes the GPU lacked. */
+  sourceLoads = 0;
+
+  constructor(budgetBytes: number, private readonly screen: OnScreen, private readonly counters: CompareCounters) {
+    this.lru = new ByteLru<CachedTexture>(budgetBytes);
+  }
+
+  /** The planes of `choice` the GPU would need handed over to show it: none while its layer is cached. */
+  lacks(key: ImageKey, choice: LayerChoice): string[] {
+    const keyString = imageKeyString(key);
+    const image = this.images.get(keyString);
+    if (image?.layers.has(layerKey(choice)) && this.lru.peek(`${keyString}#l:${layerKey(choice)}`)) return [];
+    return image ? image.missing(planesOf(choice)) : planesOf(choice);
+  }
+
+  /**
+   * The layer from the cache, else built from the planes held and those in `fetched` (uploaded first). Throws
+   * PlanesLackingError when a plane is neither; null when the session's device was lost under the upload.
+   */
+  async obtain(session: GpuSession, key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null, report: ShowReport): Promise<Shown | null> {
+    const keyString = imageKeyString(key);
+    const layerEntry = `${keyString}#l:${layerKey(choice)}`;
+    const needed = planesOf(choice);
+    let image = this.images.get(keyString);
+    const cached = image && this.lru.get(layerEntry) ? image.layers.get(layerKey(choice)) : undefined;
+    if (cached) return { key, keyString, choice, image: image!, layer: cached };
+    const missing = image ? image.missing(needed) : needed;
+    if (missing.length > 0) {
+      const planes = fetched?.planes.filter((p) => missing.includes(p.name)) ?? [];
+      if (planes.length < missing.length) throw new PlanesLackingError(missing.filter((n) => !planes.some((p) => p.name === n)));
+      const uploaded = await this.upload(session, keyString, layerEntry, needed, fetched!, planes, report);
+      if (!uploaded) return null;
+      image = uploaded;
+    }
+    // the planes this layer reads are in use again
+    for (const name of needed) this.lru.get(`${keyString}#p:${name}`);
+    const layer = image!.buildLayer(session.kit, session.dummies, choice, session.mipTimer);
+    const forget = () => this.forgetTexture(keyString, (img) => img.layers.delete(layerKey(choice)));
+    this.lru.set(layerEntry, new CachedTexture(layer.texture, layer.bytes, forget), this.onScreen(keyString, layerEntry, needed));
+    report.layerBuilt = true;
+    return { key, keyString, choice, image: image!, layer };
+  }
+
+  private async upload(session: GpuSession, keyString: string, layerEntry: string, needed: readonly string[], fetched: DecodedImage,
+    planes: DecodedPlane[], report: ShowReport): Promise<GpuImage | null> {
+    this.sourceLoads++;
+    this.counters.loaded();
+    const tUp = performance.now();
+    const up = await session.uploader.uploadImage(planes);
+    if (session.lost) { for (const p of up.planes) p.texture.destroy(); return null; }
+    const image = this.images.get(keyString) ?? new GpuImage(fetched);
+    this.images.set(keyString, image);
+    // the planes this layer is about to be built from stay, whatever the budget
+    const keep = this.onScreen(keyString, layerEntry, needed);
+    for (const p of up.planes) this.cachePlane(keyString, image, p, keep);
+    this.imageUploads += up.planes.length;
+    this.imageUploadBytes += up.bytes;
+    this.counters.loaded();
+    const path = session.uploader.path;
+    Object.assign(report, {
+      source: 'uploaded', planesUploaded: up.planes.map((p) => p.name), uploadBytes: up.bytes, uploadPath: path,
+      uploadCallMs: up.callMs, uploadCpuCopyMs: up.cpuCopyMs, uploadWaitMs: up.waitMs,
+    });
+    const figures: UploadFigures = { path, bytes: up.bytes, callMs: up.callMs, cpuCopyMs: up.cpuCopyMs, waitMs: up.waitMs, wallMs: NaN, GBps: NaN, submits: up.submits };
+    this.lastUpload = figures;
+    // asked before the layer build is submitted: resolves when the copies (and earlier work) are done, not the build
+    void session.device.queue.onSubmittedWorkDone().then(() => {
+      report.uploadWallMs = figures.wallMs = performance.now() - tUp;
+      report.uploadGBps = figures.GBps = up.bytes / 1e9 / (figures.wallMs / 1e3);
+    });
+    return image;
+  }
+
+  private cachePlane(keyString: string, image: GpuImage, plane: UploadedPlane, keep: ReadonlySet<string>): void {
+    image.planes.set(plane.name, plane);
+    const forget = () => this.forgetTexture(keyString, (img) => img.planes.delete(plane.name));
+    this.lru.set(`${keyString}#p:${plane.name}`, new CachedTexture(plane.texture, plane.bytes, forget), keep);
+  }
+
+  /** An evicted texture leaves its image; an image with no textures left is forgotten. */
+  private forgetTexture(keyString: string, remove: (image: GpuImage) => void): void {
+    const image = this.images.get(keyString);
+    if (!image) return;
+    remove(image);
+    if (image.empty && !this.isOnScreen(keyString)) this.images.delete(keyString);
+  }
+
+  private isOnScreen(keyString: string): boolean {
+    return this.screen.current?.keyString === keyString || this.screen.reference?.keyString === keyString;
+  }
+
+  /** Cache entries the screen uses now, and the reference's layer: never evicted. */
+  private onScreen(keyString: string, layerEntry: string, planes: readonly string[]): Set<string> {
+    const keep = new Set([layerEntry, ...planes.map((n) => `${keyString}#p:${n}`)]);
+    for (const s of [this.screen.current, this.screen.reference]) if (s) keep.add(`${s.keyString}#l:${layerKey(s.choice)}`);
+    return keep;
+  }
+
+  /** Whether the image has a layer on the GPU (no counting, no reordering). */
+  isCached(key: ImageKey): boolean {
+    const image = this.images.get(imageKeyString(key));
+    return !!image && image.layers.size > 0;
+  }
+
+  /** Whether a layer's MIP chain is in the cache now (no counting). */
+  holds(s: Shown): boolean { return !!this.lru.peek(`${s.keyString}#l:${layerKey(s.choice)}`); }
+
+  /** The file changed on disk: its textures go (a show uploads it again). */
+  forgetFile(fileId: string): void {
+    for (const k of this.lru.keys()) if (k.startsWith(`${fileId}#`)) this.lru.delete(k);
+    for (const k of [...this.images.keys()]) if (k.startsWith(`${fileId}#`) && !this.isOnScreen(k)) this.images.delete(k);
+  }
+
+  setBudget(bytes: number): void {
+    this.lru.budgetBytes = bytes;
+    const cur = this.screen.current;
+    this.lru.trim(cur ? this.onScreen(cur.keyString, `${cur.keyString}#l:${layerKey(cur.choice)}`, planesOf(cur.choice)) : undefined);
+  }
+
+  counts(): { cache: CacheCounters; cachedPlanes: number; cachedLayers: number } {
+    const keys = this.lru.keys();
+    return { cache: this.lru.counters(), cachedPlanes: keys.filter((k) => k.includes('#p:')).length, cachedLayers: keys.filter((k) => k.includes('#l:')).length };
+  }
+
+  /** Every texture died with the device: forget them without destroying. */
+  forgetAll(): void { this.lru.forgetAll(); this.images.clear(); }
+
+  clear(): void { this.lru.clear(); this.images.clear(); }
+}
