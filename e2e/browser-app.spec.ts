@@ -68,7 +68,8 @@ test('open a folder, see thumbnails, scrub exposure, switch layer and channel, r
 
   const exposure = page.getByRole('slider', { name: 'Exposure' });
   await exposure.focus();
-  for (let i = 0; i < 4; i++) await exposure.press('ArrowRight');
+  // a third of a stop a press: six make +2 EV
+  for (let i = 0; i < 6; i++) await exposure.press('ArrowRight');
   await expect(exposure).toHaveValue('2');
   await settle(page);
   const after = await meanBrightness(preview);
@@ -107,7 +108,7 @@ test('open a folder, see thumbnails, scrub exposure, switch layer and channel, r
   await expect(diag.locator('[data-key=host]')).toContainText('ms');
   await expect(diag.locator('[data-key=tonemap-gpu]')).toContainText('ms');
   await expect(diag.locator('[data-key=tonemap-path]')).toContainText(/^(compute|render pass): /);
-  await expect(diag.locator('[data-key=last-upload]')).toContainText('GB/s');
+  await expect(diag.locator('[data-key=last-upload]')).toContainText(/\d (MB|GB)\/s/);
   const uploads = await diag.locator('[data-key=uploads]').textContent();
   // exposure changed, layer and channel switched: the planes went up once (6 planes of ramp.exr)
   expect(uploads).toMatch(/^6 planes/);

@@ -144,7 +144,7 @@ test('reference, difference modes and the Comparison metrics of two files whose 
   await page.getByRole('img', { name: 'Preview' }).focus();
   await page.keyboard.press('b');
   await expect(page.getByRole('button', { name: 'showing B' })).toBeVisible();
-  await expect(page.getByRole('img', { name: /^Histogram of B:/ })).toBeVisible();
+  await expect(page.getByRole('img', { name: /^Histogram of image B \(reference\):/ })).toBeVisible();
 });
 
 test('Shift-drag a rectangle and read its Statistics; the whole image agrees with exrview stats; a colormap with its colour bar; pixel values when zoomed in', async ({ page }) => {

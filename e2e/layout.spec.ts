@@ -49,6 +49,8 @@ test('every toolbar control has a tooltip naming its key, and the help overlay l
   await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name: 'top.exr' }).click();
   await page.getByRole('button', { name: /Set as reference/ }).click();
   await page.getByRole('combobox', { name: 'Compare mode' }).selectOption({ label: 'Wipe' });
+  // at this width the Inspect group is in the toolbar's ⋯ menu
+  if (!(await page.getByRole('combobox', { name: 'Colormap' }).isVisible())) await page.getByRole('button', { name: 'More controls' }).click();
   await page.getByRole('combobox', { name: 'Colormap' }).selectOption('turbo');
   await shot(page, 'toolbar');
   const titles = await page.locator('.toolbar [title]:not(.ref-name), .preview-bar button[title]').evaluateAll((els) => els.map((e) => ({ name: e.getAttribute('aria-label') ?? e.textContent?.trim() ?? '', title: e.getAttribute('title')! })));
@@ -62,8 +64,8 @@ test('every toolbar control has a tooltip naming its key, and the help overlay l
   const unnamed: string[] = [];
   const unlisted: string[] = [];
   for (const { name, title } of titles) {
-    // the keys a tooltip names: "(E / Shift+E: …)", "(Shift+L)", "(1, double-click)"; range fields edit by typing
-    const keys = /\(([^()]*)\)\s*$/.exec(title)?.[1]?.split(/[;:]/)[0]?.split(/,| \/ /).map((k) => k.trim().split(' ')[0]!).filter((k) => /^(Shift\+)?(\S|Esc)$/.test(k)) ?? [];
+    // the keys a tooltip names: "(E / Shift+E: …)", "(Shift+L)", "(1, double-click)", "(Tab)"; range fields edit by typing
+    const keys = /\(([^()]*)\)\s*$/.exec(title)?.[1]?.split(/[;:]/)[0]?.split(/,| \/ /).map((k) => k.trim().split(' ')[0]!).filter((k) => /^(Shift\+)?(\S|Esc|Tab)$/.test(k)) ?? [];
     if (/Range (minimum|maximum)|Exposure value/.test(name)) continue;
     if (!keys.length) { unnamed.push(`${name}: ${title}`); continue; }
     for (const k of keys) if (!listed.some((cell) => cell === k || cell.startsWith(`${k} `))) unlisted.push(`${name}: ${k}`);

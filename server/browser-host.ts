@@ -48,6 +48,24 @@ export function browserModeHost(host: HostApi & Partial<PixelLease>, rootReal: s
     return admitted;
   };
 
+  /**
+   * A typed folder: relative to the served folder, absolute inside it, or as the page shows folders ("served/sub", what
+   * the Folder field holds). Refused with what to do: only the served folder and those below it can be opened here.
+   */
+  const resolveTyped = async (path: string): Promise<string> => {
+    const shownForm = path === rootName || path.startsWith(`${rootName}/`) ? path.slice(rootName.length).replace(/^\/+/, '') || '.' : null;
+    try {
+      return await resolveInside(rootReal, path, 'folder');
+    } catch (e) {
+      if (!(e instanceof PathRefusedError)) throw e;
+      if (shownForm !== null) {
+        try { return await resolveInside(rootReal, shownForm, 'folder'); } catch { /* the first reason is the one to give */ }
+      }
+      throw new PathRefusedError(`${e.message}. This page opens only "${rootName}" and the folders in it (type one as "${rootName}/NAME"); `
+        + 'for another folder, stop this server and run exrview serve with that folder, or with a folder that holds both');
+    }
+  };
+
   return {
     async getInfo(): Promise<HostInfo> {
       const info = await host.getInfo();
@@ -63,7 +81,7 @@ export function browserModeHost(host: HostApi & Partial<PixelLease>, rootReal: s
     },
     async openFolder(path, options) {
       // no folder picker in a browser: no path means the served folder itself
-      const real = path === undefined ? rootReal : await resolveInside(rootReal, path, 'folder');
+      const real = path === undefined ? rootReal : await resolveTyped(path);
       const folder = await host.openFolder(real, options);
       if (!folder) return null;
       folders.set(folder.id, real);

@@ -246,6 +246,16 @@ describe('API: folders and files stay inside the served folder', () => {
     expect(info.body.toString()).not.toContain(dir);
   });
 
+  it('opens a folder typed as the page shows it ("served/sub"), and a refusal says what to do', async () => {
+    const r = await call('openFolder', { args: ['served/sub'] });
+    expect(r.status).toBe(200);
+    expect((json(r).result as { displayPath: string }).displayPath).toBe('served/sub');
+    const refused = await call('openFolder', { args: [outside] });
+    expect(refused.status).toBe(403);
+    expect(json(refused).error).toMatch(/opens only "served" and the folders in it.*exrview serve/);
+    expectNoSecret(refused);
+  });
+
   it('lists only files that really lie in the folder (not a symlink out of it)', () => {
     expect(listed.map((f) => f.relativePath).sort()).toEqual(['a.exr', 'sub/b.exr']);
   });

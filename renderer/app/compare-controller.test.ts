@@ -7,6 +7,7 @@ import type { Timed } from '../gpu/analysis.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
 import { createAppStore, storeActions } from '../state/store.js';
 import { CompareController } from './compare-controller.js';
+import { isCurrent, statisticsSubject } from '../model/subject.js';
 
 const part: PartSummary = {
   index: 0, name: '', type: 'scanlineimage', view: null, compression: 'zip', dataWindow: [0, 0, 1, 1], displayWindow: [0, 0, 1, 1],
@@ -35,14 +36,16 @@ describe('CompareController', () => {
     let shown = 'a';
     const engine = {
       shownFileId: () => shown,
-      setReference: async (key: { fileId: string }) => ({ decoded: decoded(key.fileId) }),
+      lacks: () => ['R', 'G', 'B'],
+      setReference: async () => null,
       setCompareView: () => {},
       metrics: (region: Region) => new Promise<Timed<MetricsTotals>>((land) => runs.push({ region, land })),
       statistics: async () => null,
     } as unknown as ViewEngine;
     const files = [file('a'), file('b')];
     const compare = new CompareController({
-      engine: () => engine, store, actions, decode: async (key) => decoded(key.fileId),
+      engine: () => engine, store, actions,
+      fetch: async (key) => ({ image: decoded(key.fileId), hostSource: 'decode', host: decoded(key.fileId).timings, transferBytes: 0, transferMs: 0 }),
       currentPart: () => files.find((f) => f.id === store.getState().image.currentFileId)?.summary?.parts[0],
     });
     compare.start();
@@ -73,5 +76,44 @@ describe('CompareController', () => {
     expect(m?.a).toContain('b.exr');
     expect(m?.rows[0]!.summary.meanAbsError).toBeCloseTo(0.25);
     expect(m?.pixelsDiffer).toBe(4);
+  });
+
+  it('never shows Statistics of another mode or image as current: they carry the subject they were computed for', async () => {
+    const store = createAppStore();
+    const actions = storeActions(store);
+    const engine = {
+      shownFileId: () => store.getState().image.currentFileId, lacks: () => ['R', 'G', 'B'],
+      setReference: async () => null, setCompareView: () => {},
+      // no GPU reductions: the CPU reference computes from the planes
+      metrics: async () => null, statistics: async () => null,
+    } as unknown as ViewEngine;
+    const files = [file('a'), file('b')];
+    const compare = new CompareController({
+      engine: () => engine, store, actions,
+      fetch: async (key) => ({ image: decoded(key.fileId), hostSource: 'decode', host: decoded(key.fileId).timings, transferBytes: 0, transferMs: 0 }),
+      currentPart: () => files.find((f) => f.id === store.getState().image.currentFileId)?.summary?.parts[0],
+    });
+    compare.start();
+    actions.setFiles('f', files);
+    actions.selectFile('b');
+    actions.setImage({ decoded: decoded('b') });
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    const current = () => isCurrent(store.getState().inspect.stats, statisticsSubject(store.getState()));
+
+    actions.setCompare({ reference: { file: files[0]!, part: 0, layer: '', channel: 'rgb' }, mode: 'absolute-error' });
+    for (let i = 0; i < 5 && !current(); i++) await settle();
+    expect(store.getState().inspect.stats?.source).toBe('Absolute error (A − B) · A: b.exr · (base), B: a.exr');
+    expect(current()).toBe(true);
+
+    // another mode: the absolute error's figures are not this mode's, until its own land
+    actions.setCompare({ mode: 'relative-squared-error' });
+    expect(current(), 'absolute-error figures under relative squared error').toBe(false);
+    for (let i = 0; i < 5 && !current(); i++) await settle();
+    expect(current()).toBe(true);
+    expect(store.getState().inspect.stats?.source).toBe('Relative squared error (A − B) · A: b.exr · (base), B: a.exr');
+
+    // another image: the figures go at once
+    actions.selectFile('a');
+    expect(store.getState().inspect.stats).toBeNull();
   });
 });

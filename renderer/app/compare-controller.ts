@@ -2,7 +2,10 @@
 // the CPU for the pixel values and the CPU path), the compare view, and the Comparison and Statistics figures (GPU
 // reductions; the CPU reference where the engine has none). Pointer-move values never pass through here.
 import type { DecodedImage, LayerSummary, PartSummary } from '../host-client/api-types.js';
-import { COMPARE_MODE_LABELS, isDifference, statsSourceCode, type StatsSource } from '../../shaders/compare-params.js';
+import { handOver } from '../loading/hand-over.js';
+import { lacking, mergePlanes } from '../loading/cpu-copy.js';
+import type { FetchedImage } from '../loading/plane-fetcher.js';
+import { COMPARE_MODE_LABELS, statsSourceCode, type StatsSource } from '../../shaders/compare-params.js';
 import { colormapCode } from '../../shaders/colormaps.js';
 import {
   intersectRegion, meanAndSd, metricsReference, statsReference, summariseAll, summariseChannel, unionRegion,
@@ -13,6 +16,7 @@ import { alignedDataRegion, type CompareView } from '../gpu/compare-geometry.js'
 import type { ImageKey } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
 import { colormapSource, layerChoice, planesOf, type ChannelPick, type LayerChoice } from '../model/layer-choice.js';
+import { comparisonSubject, measuredSource, statisticsSubject } from '../model/subject.js';
 import type { ComparisonReport, MetricRow, ReferenceRef, StatisticsReport, StatRow } from '../state/compare-state.js';
 import type { AppState, AppStore, StoreActions } from '../state/store.js';
 
@@ -22,7 +26,7 @@ export interface CompareHost {
   store: AppStore;
   actions: StoreActions;
   /** The planes of `channels` of an image from the host (its RAM cache makes a repeat cheap). */
-  decode(key: ImageKey, channels: string[]): Promise<DecodedImage>;
+  fetch(key: ImageKey, channels: readonly string[]): Promise<FetchedImage>;
   currentPart(): PartSummary | undefined;
 }
 
@@ -71,6 +75,8 @@ export class CompareController {
       if (pairOf(s) !== pairOf(prev) || s.compare.reference !== prev.compare.reference) this.analysisSeq++;
       // another image on screen: the figures of the last pair go (the panel says computing) until the new pair's arrive
       if (s.compare.reference && s.image.currentFileId !== prev.image.currentFileId && s.compare.metrics) this.host.actions.setCompare({ metrics: null, metricsNote: '' });
+      // another image, part, layer or channel: its Statistics are computed afresh (the panel says computing… meanwhile)
+      if (pairOf(s) !== pairOf(prev) && s.inspect.stats) { this.wholeStats = null; this.host.actions.setInspect({ stats: null }); }
       if (s.compare.reference !== prev.compare.reference || (s.compare.reference && (s.image.layer !== prev.image.layer || s.image.channel !== prev.image.channel || s.image.currentFileId !== prev.image.currentFileId))) void this.syncReference();
       if (s.compare !== prev.compare || s.inspect.colormap !== prev.inspect.colormap || s.inspect.rangeMin !== prev.inspect.rangeMin || s.inspect.rangeMax !== prev.inspect.rangeMax || s.view.wipeFraction !== prev.view.wipeFraction) this.pushView();
       if (s.inspect.autoRange && (s.inspect.colormap !== prev.inspect.colormap || s.image.channel !== prev.image.channel || s.inspect.autoRange !== prev.inspect.autoRange)) this.autoRange();
@@ -111,15 +117,13 @@ export class CompareController {
     if (keyText === this.refKey) { void this.analyse(); return; }
     this.refKey = keyText;
     try {
-      const report = await engine.setReference(key, choice);
+      // one request for what the engine lacks and what B's CPU copy lacks; then the engine takes its part of it
+      const { fetched } = await handOver(engine, (k, c) => this.host.fetch(k, c), key, choice, 'prefetch',
+        (image) => engine.setReference(key, choice, image), lacking(this.referenceImage, key, planesOf(choice)));
       if (this.refKey !== keyText) return;
-      const have = this.referenceImage && this.referenceImage.fileId === key.fileId && this.referenceImage.part === key.part ? this.referenceImage : null;
-      const lacking = planesOf(choice).filter((n) => !have?.planes.some((p) => p.name === n) && !report?.decoded?.planes.some((p) => p.name === n));
-      let image = report?.decoded ?? have;
-      if (lacking.length) {
-        const more = await this.host.decode(key, lacking);
-        image = image ? { ...image, planes: [...image.planes.filter((p) => !more.planes.some((q) => q.name === p.name)), ...more.planes] } : more;
-      } else if (image && have && image !== have) image = { ...image, planes: [...have.planes.filter((p) => !image!.planes.some((q) => q.name === p.name)), ...image.planes] };
+      let image = fetched ? mergePlanes(this.referenceImage, fetched.image) : this.referenceImage;
+      const more = lacking(image, key, planesOf(choice));
+      if (more.length) image = mergePlanes(image, (await this.host.fetch(key, more)).image);
       if (this.refKey !== keyText) return;
       this.referenceImage = image;
       this.referenceChoice = choice;
@@ -129,6 +133,12 @@ export class CompareController {
     } catch (e) {
       if (this.refKey === keyText) this.host.actions.setCompare({ metrics: null, metricsNote: `the reference ${ref.file.name} could not be loaded: ${e instanceof Error ? e.message : String(e)}. Pick another reference.` });
     }
+  }
+
+  /** A new device holds no reference: hand it over again. */
+  resync(): void {
+    this.refKey = '';
+    void this.syncReference();
   }
 
   /** Whether the run numbered `seq`, started on state `started`, still computes the pair on screen. */
@@ -184,7 +194,7 @@ export class CompareController {
         a: `${s.library.files.find((f) => f.id === a.fileId)?.name ?? a.fileId} · ${layerText(layer.name)}`,
         b: `${ref.file.name} · ${layerText(referenceLayer(ref, s.image.currentFileId, s.image.layer, s.image.channel)?.layer.name ?? ref.layer)}`,
         rows, all: summariseAll(used.map((c) => totals.channels[c]!), region), pixelsDiffer: totals.pixelsDiffer, pixels: region.widthPx * region.heightPx, region,
-        notes: this.notes(part, bPart!, aNames, bNames, !!s.inspect.region),
+        notes: this.notes(part, bPart!, aNames, bNames, !!s.inspect.region), subject: comparisonSubject(s),
       };
       this.host.actions.setCompare({ metrics: report, metricsNote: '' });
     } else if (ref && !b) {
@@ -192,8 +202,8 @@ export class CompareController {
     }
 
     // Statistics
-    const source: StatsSource = ref && b && isDifference(s.compare.mode) ? { kind: 'difference', mode: s.compare.mode }
-      : ref && b && s.compare.mode === 'flip' && s.compare.showB ? { kind: 'b' } : { kind: 'a' };
+    // B not loaded yet: A is measured, under a subject that says so (the panel waits for B's figures)
+    const source: StatsSource = ref && b ? measuredSource(s) : { kind: 'a' };
     const statsOver = source.kind === 'difference' ? union : source.kind === 'b' ? bRegion! : aRegion;
     const region = within(statsOver);
     const t0 = performance.now();
@@ -212,9 +222,13 @@ export class CompareController {
       return { name: names[c]!, n: st.n, min: st.n ? st.min : NaN, max: st.n ? st.max : NaN, mean, sd, nan: st.nan, inf: st.inf };
     });
     const rows = rowsOf(channels);
-    const sourceText = source.kind === 'a' ? `A: ${s.library.files.find((f) => f.id === a.fileId)?.name ?? ''} · ${layerText(layer.name)}`
-      : source.kind === 'b' ? `B: ${ref!.file.name}` : `${COMPARE_MODE_LABELS[source.kind === 'difference' ? source.mode : 'off']} (A − B)`;
-    const report: StatisticsReport = { path, gpuMs, wallMs: performance.now() - t0, source: sourceText, region, whole: !s.inspect.region, rows };
+    const aText = `${s.library.files.find((f) => f.id === a.fileId)?.name ?? ''} · ${layerText(layer.name)}`;
+    // a difference names both images: the panel's figures are of this pair, in this mode
+    const sourceText = source.kind === 'a' ? `A: ${aText}` : source.kind === 'b' ? `B: ${ref!.file.name}`
+      : `${COMPARE_MODE_LABELS[source.kind === 'difference' ? source.mode : 'off']} (A − B) · A: ${aText}, B: ${ref!.file.name}`;
+    const report: StatisticsReport = {
+      subject: statisticsSubject(s, source), path, gpuMs, wallMs: performance.now() - t0, source: sourceText, region, whole: !s.inspect.region, rows,
+    };
     this.host.actions.setInspect({ stats: report });
     if (report.whole) { this.wholeStats = report; if (s.inspect.autoRange) this.autoRange(report); return; }
     // a rectangle's figures are shown; the colormap's auto range still comes from the whole image

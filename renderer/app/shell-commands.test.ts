@@ -42,7 +42,7 @@ describe('shell commands', () => {
     send({ type: 'view', action: 'exposure-up' });
     send({ type: 'view', action: 'exposure-up' });
     send({ type: 'view', action: 'exposure-down' });
-    expect(store.getState().view.display.exposureEv).toBe(0.5);
+    expect(store.getState().view.display.exposureEv).toBe(0.33);
     send({ type: 'view', action: 'exposure-reset' });
     expect(store.getState().view.display.exposureEv).toBe(0);
     for (const action of ['zoom-in', 'zoom-out', 'zoom-fit', 'zoom-actual'] as const) send({ type: 'view', action });

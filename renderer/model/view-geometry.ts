@@ -26,6 +26,11 @@ export function fitView(display: BoxTuple, data: BoxTuple, canvasWidthPx: number
   return { zoom, centerX: (x0 + x1) / 2, centerY: (y0 + y1) / 2 };
 }
 
+/** The canvas area one image is fitted into: all of it, or its half when A and B are shown side by side. */
+export function fitArea(canvasWidthPx: number, canvasHeightPx: number, sideBySide: boolean): { widthPx: number; heightPx: number } {
+  return { widthPx: sideBySide ? canvasWidthPx / 2 : canvasWidthPx, heightPx: canvasHeightPx };
+}
+
 /** 1:1 around the same centre. */
 export function oneToOne(v: PanZoom): PanZoom {
   return { ...v, zoom: 1 };

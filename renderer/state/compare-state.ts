@@ -5,6 +5,7 @@ import type { CompareMode } from '../../shaders/compare-params.js';
 import type { Colormap } from '../../shaders/colormaps.js';
 import type { MetricSummary, Region } from '../../shaders/compare-cpu.js';
 import type { ChannelPick } from '../model/layer-choice.js';
+import type { SubjectKey } from '../model/subject.js';
 
 /** The reference: a file (kept whole, so it outlives a change of folder), a part, and the layer and channel it was set with. */
 export interface ReferenceRef { file: FileEntry; part: number; layer: string; channel: ChannelPick }
@@ -12,6 +13,8 @@ export interface ReferenceRef { file: FileEntry; part: number; layer: string; ch
 export interface MetricRow { name: string; summary: MetricSummary }
 
 export interface ComparisonReport {
+  /** The pair and region these metrics were computed for (see model/subject). */
+  subject: SubjectKey;
   path: 'gpu' | 'cpu';
   /** GPU time of the difference + reduction passes (NaN without timestamps or on the CPU), and wall time. */
   gpuMs: number;
@@ -30,6 +33,8 @@ export interface ComparisonReport {
 export interface StatRow { name: string; n: number; min: number; max: number; mean: number; sd: number; nan: number; inf: number }
 
 export interface StatisticsReport {
+  /** The image, layer, channel, measured source and region these figures were computed for (see model/subject). */
+  subject: SubjectKey;
   path: 'gpu' | 'cpu';
   gpuMs: number;
   wallMs: number;

@@ -7,11 +7,15 @@ import { layerChoice } from '../model/layer-choice.js';
 const file = (id: string, name: string, sizeBytes = 1, mtimeMs = 0): FileEntry => ({ id, folderId: 'f', relativePath: name, name, sizeBytes, mtimeMs, status: 'ok' });
 
 describe('store', () => {
-  it('steps exposure by 0.5 EV and clamps to the range', () => {
+  it('steps exposure by a third of a stop on the grid of thirds and clamps to the range', () => {
     const store = createAppStore();
     const a = storeActions(store);
     a.stepExposure(1); a.stepExposure(1); a.stepExposure(-1);
-    expect(store.getState().view.display.exposureEv).toBe(0.5);
+    expect(store.getState().view.display.exposureEv).toBe(0.33);
+    a.stepExposure(1); a.stepExposure(1);
+    expect(store.getState().view.display.exposureEv).toBe(1);
+    a.setExposure(0.25); a.stepExposure(1);
+    expect(store.getState().view.display.exposureEv).toBe(0.67);
     a.setExposure(1000);
     expect(store.getState().view.display.exposureEv).toBe(EXPOSURE_RANGE_EV);
   });

@@ -10,6 +10,7 @@ import { pruneSelection, type Selection } from './selection.js';
 import type { ExportOutcome } from './export-outcome.js';
 import { initialCompare, initialInspect, type CompareSlice, type InspectSlice } from './compare-state.js';
 import type { CompareMode } from '../../shaders/compare-params.js';
+import { defaultLayout, type LayoutSlice } from './layout.js';
 
 export type SortKey = 'name' | 'mtime' | 'size';
 
@@ -92,9 +93,10 @@ export interface ExportSlice {
   outcome: ExportOutcome | null;
 }
 
-export interface AppState { library: LibrarySlice; view: ViewSlice; image: ImageSlice; ui: UiSlice; export: ExportSlice; playback: PlaybackSlice; compare: CompareSlice; inspect: InspectSlice }
+export interface AppState { library: LibrarySlice; view: ViewSlice; image: ImageSlice; ui: UiSlice; export: ExportSlice; playback: PlaybackSlice; compare: CompareSlice; inspect: InspectSlice; layout: LayoutSlice }
 
-export const EXPOSURE_STEP_EV = 0.5;
+/** A third of a stop, as cameras and grading panels step. */
+export const EXPOSURE_STEP_EV = 1 / 3;
 export const EXPOSURE_RANGE_EV = 20;
 
 export function initialState(): AppState {
@@ -107,6 +109,7 @@ export function initialState(): AppState {
     playback: { sequenceId: null, playing: false, direction: 1, mode: 'loop', fps: 24, inFrame: null, outFrame: null },
     compare: initialCompare(),
     inspect: initialInspect(),
+    layout: defaultLayout(1280),
   };
 }
 
@@ -148,8 +151,9 @@ export function storeActions(store: AppStore) {
       set((s) => ({ view: { ...s.view, display: { ...s.view.display, exposureEv: clampExposure(ev) } } }));
     },
     stepExposure(steps: number): void {
-      const ev = store.getState().view.display.exposureEv;
-      set((s) => ({ view: { ...s.view, display: { ...s.view.display, exposureEv: clampExposure(ev + steps * EXPOSURE_STEP_EV) } } }));
+      // on the grid of steps (0.33 + 0.33 would drift off the thirds)
+      const ev = (Math.round(store.getState().view.display.exposureEv / EXPOSURE_STEP_EV) + steps) * EXPOSURE_STEP_EV;
+      set((s) => ({ view: { ...s.view, display: { ...s.view.display, exposureEv: clampExposure(ev) } } }));
     },
     setHdrSupport(support: { available: boolean; reason: string }): void {
       set((s) => ({ view: { ...s.view, hdr: { ...s.view.hdr, support } } }));
@@ -226,6 +230,7 @@ export function storeActions(store: AppStore) {
     toggleHelp(): void { set((s) => ({ ui: { ...s.ui, helpOpen: !s.ui.helpOpen, helpTopic: 'shortcuts' } })); },
     setCompare(patch: Partial<CompareSlice>): void { set((s) => ({ compare: { ...s.compare, ...patch } })); },
     setInspect(patch: Partial<InspectSlice>): void { set((s) => ({ inspect: { ...s.inspect, ...patch } })); },
+    setLayout(patch: Partial<LayoutSlice>): void { set((s) => ({ layout: { ...s.layout, ...patch } })); },
     setWipe(fraction: number): void { set((s) => ({ view: { ...s.view, wipeFraction: Math.min(Math.max(fraction, 0), 1) } })); },
     /** The image on screen (its part, layer and channel) becomes the reference; again on the reference clears it. */
     toggleReference(): void {

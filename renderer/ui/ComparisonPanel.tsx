@@ -3,17 +3,25 @@
 import { fmtCount, fmtDb, fmtValue } from './format.js';
 import { useApp } from './context.js';
 import { PlayingNote } from './PlayingNote.js';
+import { comparisonSubject, isCurrent } from '../model/subject.js';
 
 export function ComparisonPanel() {
   const ref = useApp((s) => s.compare.reference);
-  const m = useApp((s) => s.compare.metrics);
+  // metrics of another pair or region are never shown as this one's
+  const stored = useApp((s) => s.compare.metrics);
+  const subject = useApp((s) => comparisonSubject(s));
+  const m = isCurrent(stored, subject) ? stored : null;
   const note = useApp((s) => s.compare.metricsNote);
+  const shownName = useApp((s) => s.library.files.find((f) => f.id === s.image.currentFileId)?.name ?? null);
+  const unreadable = useApp((s) => s.image.error !== null || s.library.files.find((f) => f.id === s.image.currentFileId)?.status !== 'ok');
   if (!ref) return null;
+  const waiting = shownName === null ? 'no image on screen to compare with B'
+    : unreadable ? `nothing to compare: ${shownName} cannot be shown` : note || `computing… (${shownName})`;
   const rows = m ? [...m.rows, { name: 'all', summary: m.all }] : [];
   return (
     <section className="panel comparison" role="region" aria-label="Comparison">
       <h2>Comparison</h2>
-      {!m && <p className="note">{note || 'computing…'}</p>}
+      {!m && <p className="note">{waiting}</p>}
       {m && <>
         <PlayingNote />
         <p className="pair"><b>A</b> {m.a}<br /><b>B</b> {m.b}</p>

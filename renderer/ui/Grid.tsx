@@ -5,12 +5,30 @@ import { clickSelect, keySelect } from '../state/selection.js';
 import { gridItems } from '../state/grid-items.js';
 import { selectionOf } from '../state/store.js';
 import { cellPosition, gridLayout } from './grid-layout.js';
-import { useApp, useController } from './context.js';
+import { useApp, useController, useEngine } from './context.js';
 import { Icon } from './icons.js';
+import { middleEllipsis } from './format.js';
 
 const CELL_PX = 128;
 const GAP_PX = 8;
 const LABEL_PX = 16;
+const LABEL_FONT = '12px system-ui, sans-serif';
+
+let measureCtx: CanvasRenderingContext2D | null | undefined;
+/** The label cut in the middle to fit the cell (names that differ at their end stay told apart); the title has it whole. */
+function fitLabel(label: string, widthPx: number): string {
+  if (measureCtx === undefined) measureCtx = document.createElement('canvas').getContext('2d');
+  const ctx = measureCtx;
+  if (!ctx) return middleEllipsis(label, Math.floor(widthPx / 7));
+  ctx.font = LABEL_FONT;
+  if (ctx.measureText(label).width <= widthPx) return label;
+  let lo = 1, hi = [...label].length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (ctx.measureText(middleEllipsis(label, mid)).width <= widthPx) lo = mid; else hi = mid - 1;
+  }
+  return middleEllipsis(label, lo);
+}
 
 export function Grid() {
   const c = useController();
@@ -23,7 +41,7 @@ export function Grid() {
   const scroller = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [box, setBox] = useState({ width: 300, height: 600, scrollTop: 0 });
-  const [engineReady, setEngineReady] = useState(false);
+  const engine = useEngine();
   // a thumbnail that fails marks its cell: re-render when the count of failures changes, not on every thumbnail
   const [, setFailures] = useState(0);
   useEffect(() => c.subscribe(() => setFailures(c.thumbFailures.size)), [c]);
@@ -32,9 +50,15 @@ export function Grid() {
     const el = scroller.current!;
     const ro = new ResizeObserver(() => setBox((b) => ({ ...b, width: el.clientWidth, height: el.clientHeight })));
     ro.observe(el);
-    const t = setInterval(() => { if (c.engine) { setEngineReady(true); clearInterval(t); } }, 50);
-    return () => { ro.disconnect(); clearInterval(t); };
-  }, [c]);
+    return () => ro.disconnect();
+  }, []);
+
+  // another folder starts at its top, not at the scroll position of the last one
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = 0;
+    setBox((b) => (b.scrollTop === 0 ? b : { ...b, scrollTop: 0 }));
+  }, [library.folderId]);
 
   const layout = gridLayout(files.length, box.width, box.scrollTop, box.height, CELL_PX + LABEL_PX, GAP_PX);
   const shown = files.slice(layout.first, layout.last + 1);
@@ -61,13 +85,13 @@ export function Grid() {
 
   useLayoutEffect(() => {
     const cv = canvas.current;
-    if (!cv || !engineReady || !c.engine) return;
+    if (!cv || !engine) return;
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(1, Math.round(box.width * dpr)), h = Math.max(1, Math.round(box.height * dpr));
     if (cv.width !== w || cv.height !== h) { cv.width = w; cv.height = h; }
-    if (!cv.dataset.attached) { c.engine.attachGrid(cv); cv.dataset.attached = '1'; }
+    if (!cv.dataset.attached) { engine.attachGrid(cv); cv.dataset.attached = '1'; }
     // a sequence's cell is a filmstrip: its first, middle and last frames side by side
-    c.engine.setGridCells(shown.flatMap((f, k) => {
+    engine.setGridCells(shown.flatMap((f, k) => {
       const p = cellPosition(layout, layout.first + k);
       const widthPx = (CELL_PX * dpr) / f.strip.length;
       return f.strip.map((fileId, i) => ({ fileId, xPx: p.xPx * dpr + i * widthPx, yPx: (p.yPx - box.scrollTop) * dpr, widthPx, heightPx: CELL_PX * dpr }));
@@ -110,7 +134,7 @@ export function Grid() {
               onMouseDown={(e) => { if (e.shiftKey) e.preventDefault(); /* no text selection on Shift-click */ }}
               onClick={(e) => onOptionClick(e, f.id)}>
               {problem(f) && <span className="broken-mark" aria-hidden="true"><Icon name={statusOf(f) === 'incomplete' ? 'hourglass' : 'warning'} sizePx={34} /><span className="broken-reason">{statusOf(f) === 'incomplete' ? 'still being written' : 'cannot be read'}</span></span>}
-              <span className="cell-name">{f.label}</span>
+              <span className="cell-name">{fitLabel(f.label, CELL_PX - 4)}</span>
             </div>
           );
         })}

@@ -3,10 +3,11 @@ import { useApp, useController } from './context.js';
 
 /** Every shortcut (shortcuts.ts and the preview's own keys); the toolbar's tooltips name the same keys. */
 export const KEYS: [string, string][] = [
-  ['E / Shift+E', 'exposure +0.5 / −0.5 EV'], ['0', 'reset exposure, offset, gamma and fit'],
+  ['E / Shift+E', 'exposure +⅓ / −⅓ EV (on the exposure control: wheel, arrows, or type a value; Shift: a stop)'], ['0', 'reset exposure, offset, gamma and fit'],
   ['G / Shift+G', 'gamma +0.1 / −0.1'], ['T / Shift+T', 'next / previous display transform (tone-map)'],
   ['Z', 'false colour (EV zones) on / off'], ['X', 'clipping marks on / off'], ['I', 'NaN / Inf marks on / off'],
-  ['F', 'fit'], ['+ / − / 1, h j k l (preview focused)', 'zoom in / out / 1:1, pan'],
+  ['F', 'fit (side by side: each image whole in its half)'], ['Shift+F', 'full screen on / off'],
+  ['Tab', 'hide / show the grid and the inspector: the image alone (drag their edges to resize, ‹ › to fold)'], ['+ / − / 1, h j k l (preview focused)', 'zoom in / out / 1:1, pan'],
   ['wheel', 'zoom at the cursor'], ['drag', 'pan'], ['double-click', '1:1'],
   ['N / P, arrows', 'next / previous image'],
   ['click, Ctrl/Cmd-click, Shift-click', 'select one, add or remove one, add a range (grid)'],

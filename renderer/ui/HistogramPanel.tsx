@@ -9,8 +9,9 @@ import { useApp, useController } from './context.js';
 
 /** The caption's name of what the bins count. */
 export function histogramSubject(source: HistogramSource): string {
-  if (source === 'a') return 'A';
-  if (source === 'b') return 'B';
+  // "image A", not "A": after R, G and B a bare A reads as the alpha channel
+  if (source === 'a') return 'image A';
+  if (source === 'b') return 'image B (reference)';
   // the signed error is counted by magnitude, on the same log2 axis
   return source === 'error' ? 'Error, |A − B|' : COMPARE_MODE_LABELS[source];
 }
@@ -27,14 +28,19 @@ export function HistogramPanel() {
   const ref = useRef<HTMLCanvasElement>(null);
   const [, tick] = useState(0);
   useEffect(() => c.subscribe(() => tick((n) => n + 1)), [c]);
-  const bins = c.histogram;
-  const subject = histogramSubject(c.histogramSource);
+  const currentFileId = useApp((s) => s.image.currentFileId);
+  const shownName = useApp((s) => s.library.files.find((f) => f.id === s.image.currentFileId)?.name ?? '');
+  // the bins count what the engine shows: until the picked image is shown they are another image's
+  const stale = !!c.engine?.shownFileId && c.engine.shownFileId() !== currentFileId;
+  const bins = stale ? null : c.histogram;
+  const subject = stale ? 'computing…' : histogramSubject(c.histogramSource);
   useEffect(() => {
     const cv = ref.current;
-    if (!cv || !bins) return;
+    if (!cv) return;
     const ctx = cv.getContext('2d')!;
     const W = cv.width, H = cv.height;
     ctx.clearRect(0, 0, W, H);
+    if (!bins) return;
     const y = (n: number) => (log ? Math.log10(1 + n) : n);
     let top = 1;
     for (const [k] of SERIES) for (let i = 1; i < HIST_BINS; i++) top = Math.max(top, y(bins[k * HIST_BINS + i]!));
@@ -57,7 +63,7 @@ export function HistogramPanel() {
   if (!open || layers || nothing) return null;
   return (
     <figure className="histogram" role="img" aria-label={`Histogram of ${subject}: R, G, B and luminance over log2 value, ${log ? 'log' : 'linear'} counts`}>
-      <figcaption>
+      <figcaption title={shownName}>
         Histogram · {subject}
         <button type="button" className="link" onClick={() => c.actions.setInspect({ histogramLog: !log })} title="Count axis: linear or log (Y)">{log ? 'log' : 'linear'}</button>
       </figcaption>

@@ -1,8 +1,16 @@
 // Part / view / layer / channel pickers for the image on screen.
-import { CHANNEL_VIEWS } from '../../shaders/display-params.js';
+import { CHANNEL_VIEWS, type ChannelView } from '../../shaders/display-params.js';
 import { maxSampleCount } from '../model/deep-samples.js';
 import type { ChannelPick } from '../model/layer-choice.js';
 import { useApp, useController } from './context.js';
+
+/**
+ * The display modes by what they show, apart from the layer's own channels below them (which may be named R, G, B, A
+ * too): "R" twice in one list, once as a mode and once as a channel, read as a mistake.
+ */
+const VIEW_LABELS: Record<ChannelView, string> = {
+  rgb: 'RGB', rgba: 'RGBA (over a checkerboard)', r: 'red only', g: 'green only', b: 'blue only', a: 'alpha as grey', luminance: 'luminance',
+};
 
 export function Pickers() {
   const c = useController();
@@ -34,10 +42,14 @@ export function Pickers() {
       <select aria-label="Layer" value={layer?.name ?? ''} onChange={(e) => c.actions.setLayer(e.target.value)}>
         {part?.layers.map((l) => <option key={l.name} value={l.name}>{l.name || '(base)'}</option>)}
       </select>
-      <select aria-label="Channel" value={channel} onChange={(e) => c.actions.setChannel(e.target.value as ChannelPick)}>
-        {CHANNEL_VIEWS.map((v) => <option key={v} value={v}>{v.toUpperCase()}</option>)}
-        {layer?.channels.map((ch) => <option key={ch} value={`channel:${ch}`}>{ch}</option>)}
-        {deep && <option value="samples">samples</option>}
+      <select aria-label="Channel" title="What to show: a display mode of the layer, or one of its channels" value={channel} onChange={(e) => c.actions.setChannel(e.target.value as ChannelPick)}>
+        <optgroup label="Display">
+          {CHANNEL_VIEWS.map((v) => <option key={v} value={v}>{VIEW_LABELS[v]}</option>)}
+        </optgroup>
+        <optgroup label="Channels">
+          {layer?.channels.map((ch) => <option key={ch} value={`channel:${ch}`}>{ch}</option>)}
+          {deep && <option value="samples">samples (count per pixel)</option>}
+        </optgroup>
       </select>
       {channel === 'samples' && maxCount !== null && (
         <span className="samples-legend" aria-label="Sample count scale">

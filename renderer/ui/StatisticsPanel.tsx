@@ -3,13 +3,18 @@
 import { fmtCount, fmtValue } from './format.js';
 import { useApp, useController } from './context.js';
 import { PlayingNote } from './PlayingNote.js';
+import { isCurrent, statisticsSubject } from '../model/subject.js';
 
 export function StatisticsPanel() {
   const c = useController();
-  const st = useApp((s) => s.inspect.stats);
+  // figures computed for another image, layer, channel, mode or region are never shown as this one's
+  const stored = useApp((s) => s.inspect.stats);
+  const subject = useApp((s) => statisticsSubject(s));
+  const st = isCurrent(stored, subject) ? stored : null;
+  const shownName = useApp((s) => s.library.files.find((f) => f.id === s.image.currentFileId)?.name ?? null);
   const region = useApp((s) => s.inspect.region);
   const unreadable = useApp((s) => s.image.error !== null || s.library.files.find((f) => f.id === s.image.currentFileId)?.status !== 'ok');
-  if (!st) return <section className="panel statistics" role="region" aria-label="Statistics"><h2>Statistics</h2><p className="note">{unreadable ? 'nothing to measure: the image cannot be shown' : 'computing…'}</p></section>;
+  if (!st) return <section className="panel statistics" role="region" aria-label="Statistics"><h2>Statistics</h2><p className="note">{shownName === null ? 'no image on screen' : unreadable ? `nothing to measure: ${shownName} cannot be shown` : `computing… (${shownName})`}</p></section>;
   const r = st.region;
   return (
     <section className="panel statistics" role="region" aria-label="Statistics">

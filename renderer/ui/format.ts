@@ -1,4 +1,4 @@
-// Number formatting for the inspector panels: finite values to 5 significant digits, NaN/Inf and counts as words.
+// Formatting for the panels: finite values to 5 significant digits, NaN/Inf and counts as words; names shortened in the middle.
 export function fmtValue(v: number): string {
   if (Number.isNaN(v)) return '—';
   if (v === Infinity) return '+Inf';
@@ -14,4 +14,17 @@ export function fmtCount(n: number): string {
 
 export function fmtDb(v: number): string {
   return Number.isNaN(v) ? '—' : v === Infinity ? '∞ (identical)' : `${v.toFixed(2)} dB`;
+}
+
+/**
+ * `name` in at most `maxChars` characters, cut in the middle so that what tells names apart stays: the start (the shot)
+ * and the end (version, frame, extension), e.g. "shot_14_b…_v003.exr". The end keeps a little more than the start.
+ */
+export function middleEllipsis(name: string, maxChars: number): string {
+  const chars = [...name];
+  if (chars.length <= maxChars) return name;
+  if (maxChars <= 1) return '…';
+  const keep = maxChars - 1;
+  const head = Math.floor(keep / 2);
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (keep - head)).join('')}`;
 }

@@ -1,4 +1,4 @@
-// Keyboard shortcuts in the spirit of tev: E / Shift+E ±0.5 EV, F fit, 0 reset, N/P and arrows, ? help; compare and
+// Keyboard shortcuts in the spirit of tev: E / Shift+E ±⅓ EV, F fit, 0 reset, Tab panels, Shift+F full screen, N/P and arrows, ? help; compare and
 // inspect: R reference, B A/B flip, C / Shift+C compare mode, W wipe direction, M colormap, Shift+L layers, Shift+H
 // histogram, V values; on a sequence as in players (mrv2, RV): J back, K stop, L forwards, Space play/stop, ←/→ one
 // frame, I/O in and out points; and one for every other control of the toolbar (Help.tsx lists them all).
@@ -7,13 +7,14 @@ import { COMPARE_MODES } from '../../shaders/compare-params.js';
 import { COLORMAPS } from '../../shaders/colormaps.js';
 import { DISPLAY_TRANSFORMS } from '../../shaders/display-params.js';
 import type { SortKey } from '../state/store.js';
+import { toggleFullscreen } from './fullscreen.js';
 
 const SORTS: readonly SortKey[] = ['name', 'mtime', 'size'];
 const GAMMA_STEP = 0.1;
 
-/** Puts the keyboard in a toolbar field (the folder path, the filter). */
+/** Puts the keyboard in a field (the toolbar's folder path, the grid's filter). */
 function focusField(label: string): void {
-  const el = document.querySelector<HTMLInputElement>(`.toolbar input[aria-label="${label}"]`);
+  const el = document.querySelector<HTMLInputElement>(`.app input[aria-label="${label}"]`);
   el?.focus();
   el?.select();
 }
@@ -21,12 +22,24 @@ function focusField(label: string): void {
 const cycle = <T,>(list: readonly T[], v: T, d: number): T => list[(list.indexOf(v) + d + list.length) % list.length]!;
 
 export function installShortcuts(c: Controller): () => void {
+  // how the focused element got the focus: Tab hides the panels unless the keyboard brought it there (then Tab moves on)
+  let lastInputKey = false, focusByKey = false;
+  const onAnyKey = (): void => { lastInputKey = true; };
+  const onPointer = (): void => { lastInputKey = false; };
+  const onFocus = (): void => { focusByKey = lastInputKey; };
   const onKey = (e: KeyboardEvent): void => {
     const t = e.target as HTMLElement | null;
     if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
     // a control that handled the key itself (the grid's listbox keys) has the last word
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     const a = c.actions;
+    if (e.key === 'Tab') {
+      // as in paint and grading tools; a control the keyboard reached keeps Tab for moving on
+      if (e.shiftKey || (t && t !== document.body && focusByKey)) return;
+      a.setLayout({ panelsHidden: !c.store.getState().layout.panelsHidden });
+      e.preventDefault();
+      return;
+    }
     if (c.player.open && playerKey(c, e.key)) {
       e.preventDefault();
       return;
@@ -35,7 +48,8 @@ export function installShortcuts(c: Controller): () => void {
     switch (e.key) {
       case 'e': a.stepExposure(1); break;
       case 'E': a.stepExposure(-1); break;
-      case 'f': case 'F': c.fit(); break;
+      case 'f': c.fit(); break;
+      case 'F': toggleFullscreen(); break;
       case '0': a.setDisplay({ exposureEv: 0, offset: 0, gamma: 1 }); c.fit(); break;
       case 'n': case 'N': case 'ArrowRight': case 'ArrowDown': c.stepItem(1); break;
       case 'p': case 'P': case 'ArrowLeft': case 'ArrowUp': c.stepItem(-1); break;
@@ -61,7 +75,7 @@ export function installShortcuts(c: Controller): () => void {
       case 's': a.setExport({ open: true, outcome: null }); break;
       case 'S': a.setSort(cycle(SORTS, s.library.sort, 1)); break;
       case 'o': case 'O': focusField('Folder'); break;
-      case '/': focusField('Filter'); break;
+      case '/': a.setLayout({ gridOpen: true, panelsHidden: false }); setTimeout(() => focusField('Filter'), 0); break;
       case 'v': case 'V': a.setInspect({ pixelValues: !s.inspect.pixelValues }); break;
       case 'u': document.querySelector<HTMLButtonElement>('.toolbar .lut button[title^="Load"]')?.click(); break;
       case 'U': a.setDisplay({ lut: null }); break;
@@ -74,8 +88,16 @@ export function installShortcuts(c: Controller): () => void {
     }
     e.preventDefault();
   };
+  window.addEventListener('keydown', onAnyKey, true);
+  window.addEventListener('pointerdown', onPointer, true);
+  window.addEventListener('focusin', onFocus);
   window.addEventListener('keydown', onKey);
-  return () => window.removeEventListener('keydown', onKey);
+  return () => {
+    window.removeEventListener('keydown', onAnyKey, true);
+    window.removeEventListener('pointerdown', onPointer, true);
+    window.removeEventListener('focusin', onFocus);
+    window.removeEventListener('keydown', onKey);
+  };
 }
 
 /** The player's keys while a sequence is on screen; false for keys that are not the player's. */
