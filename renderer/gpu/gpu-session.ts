@@ -10,8 +10,8 @@ import type { EngineOptions, ToneMapPath } from './engine-types.js';
 
 /**
  * Which tone-map path a canvas format allows on a device. Compute wherever the canvas texture can be a storage
- * texture: measured on an H100 (bench/gpu/NOTES.md) the same toneMapPixel takes 0.096 ms at 4K in a compute pass and
- * 3.27 ms as the preview's fragment pass. rgba8unorm takes storage writes in core WebGPU; bgra8unorm (the preferred
+ * texture: the same toneMapPixel runs an order of magnitude faster in a compute pass than as the preview's fragment
+ * pass (bench/gpu/NOTES.md). rgba8unorm takes storage writes in core WebGPU; bgra8unorm (the preferred
  * canvas format on most desktops) only with the 'bgra8unorm-storage' feature.
  */
 export function chooseToneMapPath(format: GPUTextureFormat, features: ReadonlySet<string>, want: 'auto' | ToneMapPath = 'auto'): { path: ToneMapPath; reason: string } {
@@ -19,7 +19,7 @@ export function chooseToneMapPath(format: GPUTextureFormat, features: ReadonlySe
   if (format === 'bgra8unorm' && !features.has('bgra8unorm-storage')) return { path: 'render pass', reason: "the canvas format bgra8unorm needs the 'bgra8unorm-storage' feature for storage writes, and the device has none" };
   if (!STORAGE_TARGET_FORMATS.includes(format)) return { path: 'render pass', reason: `the canvas format ${format} cannot be a storage texture` };
   const why = format === 'bgra8unorm' ? "canvas bgra8unorm with 'bgra8unorm-storage'" : `canvas ${format} takes storage writes`;
-  return { path: 'compute', reason: `${why}: tone-map in a compute pass straight into the canvas texture (H100: 0.096 ms vs 3.27 ms as a render pass at 4K)` };
+  return { path: 'compute', reason: `${why}: tone-map in a compute pass straight into the canvas texture` };
 }
 
 export class GpuSession {

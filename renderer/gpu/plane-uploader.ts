@@ -1,6 +1,6 @@
 // The upload step, one module: puts the decoded planes of one image on the GPU as r16float / r32float / r32uint, untouched.
 // Fast path: shaders/upload.ts's ring of mapped staging buffers (one CPU copy per byte, one submission per image, no
-// wait in the steady state; 32-49 GB/s of transfer on an H100 against 1.2 GB/s for writeTexture: bench/gpu/NOTES.md).
+// wait in the steady state; many times writeTexture's rate on a discrete GPU: bench/gpu/NOTES.md).
 // Fallback, only where the ring cannot be made (mapping refused, out of memory): queue.writeTexture per plane.
 import type { DecodedPlane } from '../host-client/api-types.js';
 import type { PlaneTexture } from '../../shaders/passes.js';

@@ -6,8 +6,8 @@ import { planeFormat } from './plane-uploader.js';
 
 /**
  * GPU memory the player's slot ring may take: four slots of a 4K half RGBA frame (243 MB each, the layer's float MIP
- * chain and the planes). With 512 MB, two slots (one shown, one filling) left no lead, and a cold 4K loop on 16 cores
- * played at 14.5-24 fps (most runs under 20) where four play 23.5-24 (H200 machine, same runs).
+ * chain and the planes). Two slots (one shown, one filling) leave no lead for a frame that arrives late; four keep a
+ * 4K loop at its rate (bench/results/host-notes.md).
  */
 export const SLOT_BUDGET_BYTES = 1024 << 20;
 
