@@ -3,7 +3,10 @@
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['fs', 'path', 'os', 'zlib', 'worker_threads', 'child_process', 'http', 'net', 'crypto', 'url', 'stream'];
-const ELECTRON = { regex: '^electron(/(main|renderer|common|utility))?$', message: 'Only electron/main.ts and electron/preload.ts import electron.' };
+const ELECTRON = {
+  regex: '^electron(/(main|renderer|common|utility))?$',
+  message: 'Only electron/main.ts and electron/preload.ts import electron.',
+};
 const NO_NODE = [
   { group: ['node:*'], message: 'This room runs in the browser: no Node modules.' },
   ...nodeBuiltins.map((name) => ({ group: [name], message: 'This room runs in the browser: no Node modules.' })),
@@ -19,13 +22,23 @@ const ROOMS = {
   transport: { may: ['common', 'contract'], what: 'transport/ is what both transports share: it knows the contract only' },
   server: { may: ['common', 'codec', 'contract', 'host', 'transport', 'shaders'], what: 'the server sits on the host and transport' },
   cli: { may: ['common', 'codec', 'contract', 'host', 'server', 'shaders'], what: 'the command line sits on the host and the server' },
-  electron: { may: ['common', 'codec', 'contract', 'host', 'transport', 'server', 'cli', 'shaders'], what: 'the Electron shell is the top of the Node side' },
+  electron: {
+    may: ['common', 'codec', 'contract', 'host', 'transport', 'server', 'cli', 'shaders'],
+    what: 'the Electron shell is the top of the Node side',
+  },
   renderer: { may: ['common', 'contract', 'shaders'], what: 'the renderer sees only the contract and the display core' },
 };
 const ALL = Object.keys(ROOMS).concat(['testing', 'bench', 'e2e', 'scripts']);
 
 /** Relative import patterns that reach a room from anywhere (any depth of ../). */
-const into = (room) => [`../${room}/**`, `../../${room}/**`, `../../../${room}/**`, `../../../../${room}/**`, `../${room}`, `../../${room}`];
+const into = (room) => [
+  `../${room}/**`,
+  `../../${room}/**`,
+  `../../../${room}/**`,
+  `../../../../${room}/**`,
+  `../${room}`,
+  `../../${room}`,
+];
 
 const roomRules = Object.entries(ROOMS).map(([room, { may, what }]) => {
   const forbidden = ALL.filter((r) => r !== room && !may.includes(r));
@@ -33,7 +46,14 @@ const roomRules = Object.entries(ROOMS).map(([room, { may, what }]) => {
     ...(room === 'electron' ? [] : [ELECTRON]),
     { group: forbidden.flatMap(into), message: `${what} (ARCHITECTURE.md).` },
     // outside the codec, only its façade
-    ...(room === 'codec' ? [] : [{ group: ['**/codec/*', '**/codec/**', '!**/codec/index.js'], message: 'Import the codec through codec/index.js, not its internals.' }]),
+    ...(room === 'codec'
+      ? []
+      : [
+          {
+            group: ['**/codec/*', '**/codec/**', '!**/codec/index.js'],
+            message: 'Import the codec through codec/index.js, not its internals.',
+          },
+        ]),
     ...(['common', 'contract', 'shaders', 'renderer'].includes(room) ? NO_NODE : []),
   ];
   return {
@@ -44,7 +64,19 @@ const roomRules = Object.entries(ROOMS).map(([room, { may, what }]) => {
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'native/build/**', '.gpu/**', '.gl/**', '.cpu/**', 'test-results/**', 'playwright-report/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'release/**',
+      'node_modules/**',
+      'native/build/**',
+      '.gpu/**',
+      '.gl/**',
+      '.cpu/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -4,9 +4,16 @@ import { defineConfig } from '@playwright/test';
 
 export const CHROMIUM_PATH = process.env.EXRVIEW_CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader',
-  '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run',
+  '--no-sandbox',
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-vulkan=swiftshader',
+  '--use-webgpu-adapter=swiftshader',
+  '--use-angle=swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 
 export default defineConfig({

@@ -26,7 +26,11 @@ const CODEC_CONFORMANCE = [
 
 /** The native kernels against their TypeScript oracles: run again with the CPU's vector units capped (AVX2; none), so
  * that the narrower kernels a user's CPU may pick stay checked on a machine that has wider ones. */
-const NATIVE_AGAINST_TYPESCRIPT = ['codec/compression/native-codecs.test.ts', 'host/thumbnails/bins.test.ts', 'host/thumbnails/compose.test.ts'];
+const NATIVE_AGAINST_TYPESCRIPT = [
+  'codec/compression/native-codecs.test.ts',
+  'host/thumbnails/bins.test.ts',
+  'host/thumbnails/compose.test.ts',
+];
 
 /** Outside the codec, what the kernels do for the thumbnails' output (PNGs in the workers) and its fallback (sharp). */
 const OUTPUT_FALLBACKS = ['host/io/png-native.test.ts', 'cli/thumbs-output.test.ts'];
@@ -45,7 +49,21 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'native',
-          include: ['common', 'codec', 'contract', 'host', 'transport', 'server', 'cli', 'electron', 'renderer', 'shaders', 'native', 'testing', 'scripts'].map((room) => `${room}/**/*.test.ts`),
+          include: [
+            'common',
+            'codec',
+            'contract',
+            'host',
+            'transport',
+            'server',
+            'cli',
+            'electron',
+            'renderer',
+            'shaders',
+            'native',
+            'testing',
+            'scripts',
+          ].map((room) => `${room}/**/*.test.ts`),
         },
       },
       {

@@ -20,7 +20,9 @@ export async function bundleBench(entryPoints, outdir) {
     sourcemap: 'inline',
     logLevel: 'warning',
     // bundled CommonJS (and the webgpu package) call require: an ES module has none of its own
-    banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);",
+    },
   });
   console.log(`${outdir}/bench.mjs`);
 }

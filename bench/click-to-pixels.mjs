@@ -16,36 +16,78 @@ const runsAt = argv.indexOf('--runs');
 const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 3;
 const files = argv.filter((a, i) => a.endsWith('.exr') && argv[i - 1] !== '--runs').map((f) => resolve(f));
 if (files.length === 0) {
-  console.error('usage: node bench/click-to-pixels.mjs FILE.exr [FILE.exr ...] [--runs N]   (e.g. bench/make-multilayer.sh makes a 23-channel 4K file)');
+  console.error(
+    'usage: node bench/click-to-pixels.mjs FILE.exr [FILE.exr ...] [--runs N]   (e.g. bench/make-multilayer.sh makes a 23-channel 4K file)',
+  );
   process.exit(2);
 }
 const executablePath = process.env.EXRVIEW_CHROMIUM ?? '/usr/bin/chromium';
-if (!existsSync(executablePath)) { console.log(JSON.stringify({ skipped: `no Chromium at ${executablePath}` })); process.exit(0); }
-const args = ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader',
-  '--use-angle=swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+if (!existsSync(executablePath)) {
+  console.log(JSON.stringify({ skipped: `no Chromium at ${executablePath}` }));
+  process.exit(0);
+}
+const args = [
+  '--no-sandbox',
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-vulkan=swiftshader',
+  '--use-webgpu-adapter=swiftshader',
+  '--use-angle=swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const refTool = join(root, '..', 'shared', 'tools', 'openexr-3.4', 'exr_decode_ref');
 
 /** `exrview serve` on a folder holding only `file`, with its own user data folder; resolves with its URL and pid. */
 async function serve(file) {
   const dir = mkdtempSync(join(tmpdir(), 'exrview-click-'));
   // browser mode lists no symlink that points out of the served folder: a hard link (or a copy across file systems)
-  try { linkSync(file, join(dir, basename(file))); } catch { copyFileSync(file, join(dir, basename(file))); }
+  try {
+    linkSync(file, join(dir, basename(file)));
+  } catch {
+    copyFileSync(file, join(dir, basename(file)));
+  }
   const userData = mkdtempSync(join(tmpdir(), 'exrview-click-user-'));
-  const child = spawn(process.execPath, [join(root, 'bin/exrview.mjs'), 'serve', dir, '--port', '0'], { env: { ...process.env, EXRVIEW_USER_DATA: userData, XDG_CACHE_HOME: userData }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(root, 'bin/exrview.mjs'), 'serve', dir, '--port', '0'], {
+    env: { ...process.env, EXRVIEW_USER_DATA: userData, XDG_CACHE_HOME: userData },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise((ok, fail) => {
     let out = '';
-    child.stdout.on('data', (d) => { out += d; const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out); if (m) ok(m[1]); });
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
+      if (m) ok(m[1]);
+    });
     child.on('exit', (code) => fail(new Error(`exrview serve exited with ${code}`)));
   });
-  return { url, pid: child.pid, stop: () => { child.kill(); rmSync(dir, { recursive: true, force: true }); rmSync(userData, { recursive: true, force: true }); } };
+  return {
+    url,
+    pid: child.pid,
+    stop: () => {
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(userData, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Peak resident memory of a process so far (Linux), MB. */
 function peakRssMb(pid) {
-  try { return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024; } catch { return null; }
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+  } catch {
+    return null;
+  }
 }
 function rssMb(pid) {
-  try { return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024; } catch { return null; }
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+  } catch {
+    return null;
+  }
 }
 
 /** Clicks the file's thumbnail and waits for the record the controller writes once the first frame showing it is submitted. */
@@ -62,17 +104,36 @@ async function clickAndMeasure(page, name) {
 async function record(page, before, t0) {
   await page.waitForFunction((n) => window.exrviewApp.controller.records.length > n, before, { timeout: 300_000 });
   // the upload's wall time arrives once the GPU has done the copies
-  await page.waitForFunction(() => { const r = window.exrviewApp.controller.records.at(-1); return r.show.source !== 'uploaded' || Number.isFinite(r.show.uploadWallMs); }, null, { timeout: 60_000 });
+  await page.waitForFunction(
+    () => {
+      const r = window.exrviewApp.controller.records.at(-1);
+      return r.show.source !== 'uploaded' || Number.isFinite(r.show.uploadWallMs);
+    },
+    null,
+    { timeout: 60_000 },
+  );
   return page.evaluate((start) => {
     const c = window.exrviewApp.controller;
     const r = c.records.at(-1);
     const s = c.engine.stats();
     return {
       clickToFrameMs: r.at - performance.timeOrigin - start,
-      hostSource: r.hostSource, hostMs: r.host?.hostMs ?? null, readMs: r.host?.readMs ?? null, decompressMs: r.host?.decompressMs ?? null, unpackMs: r.host?.unpackMs ?? null,
-      transferBytes: r.transferBytes, transferMs: r.transferMs, transferGBps: r.transferMs > 0 ? r.transferBytes / 1e6 / r.transferMs : null,
-      planesUploaded: r.show.planesUploaded, uploadBytes: r.show.uploadBytes, uploadCallMs: r.show.uploadCallMs, uploadWallMs: r.show.uploadWallMs,
-      showMs: r.show.showMs, mipGpuMs: s.mipGpuMs, toneMapGpuMs: s.toneMapGpuMs, imageUploads: s.imageUploads,
+      hostSource: r.hostSource,
+      hostMs: r.host?.hostMs ?? null,
+      readMs: r.host?.readMs ?? null,
+      decompressMs: r.host?.decompressMs ?? null,
+      unpackMs: r.host?.unpackMs ?? null,
+      transferBytes: r.transferBytes,
+      transferMs: r.transferMs,
+      transferGBps: r.transferMs > 0 ? r.transferBytes / 1e6 / r.transferMs : null,
+      planesUploaded: r.show.planesUploaded,
+      uploadBytes: r.show.uploadBytes,
+      uploadCallMs: r.show.uploadCallMs,
+      uploadWallMs: r.show.uploadWallMs,
+      showMs: r.show.showMs,
+      mipGpuMs: s.mipGpuMs,
+      toneMapGpuMs: s.toneMapGpuMs,
+      imageUploads: s.imageUploads,
     };
   }, t0);
 }
@@ -84,7 +145,10 @@ function openexrMs(file) {
   return Math.min(...best);
 }
 
-const median = (xs) => { const s = xs.filter((x) => x !== null).sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : null; };
+const median = (xs) => {
+  const s = xs.filter((x) => x !== null).sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : null;
+};
 const round = (v) => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 100) / 100 : v);
 
 const results = [];
@@ -107,7 +171,10 @@ for (const file of files) {
       cold.push(await clickAndMeasure(page, name));
       rss = { baselineMb: baseRss, peakMb: peakRssMb(server.pid) };
       // a layer switch, where the file has another layer
-      const layers = await page.getByRole('combobox', { name: 'Layer' }).locator('option').evaluateAll((os) => os.map((o) => o.value));
+      const layers = await page
+        .getByRole('combobox', { name: 'Layer' })
+        .locator('option')
+        .evaluateAll((os) => os.map((o) => o.value));
       if (layers.length > 1) {
         const before = await page.evaluate(() => window.exrviewApp.controller.records.length);
         const t0 = await page.evaluate(() => performance.now());
@@ -123,16 +190,33 @@ for (const file of files) {
       server.stop();
     }
   }
-  const summarise = (xs) => xs.length === 0 ? null : Object.fromEntries(Object.keys(xs[0]).map((k) => [k, typeof xs[0][k] === 'number' || xs[0][k] === null ? round(median(xs.map((x) => x[k]))) : xs[0][k]]));
+  const summarise = (xs) =>
+    xs.length === 0
+      ? null
+      : Object.fromEntries(
+          Object.keys(xs[0]).map((k) => [
+            k,
+            typeof xs[0][k] === 'number' || xs[0][k] === null ? round(median(xs.map((x) => x[k]))) : xs[0][k],
+          ]),
+        );
   const c = summarise(cold);
   const oe = median(openexr);
   results.push({
-    file: name, runs,
+    file: name,
+    runs,
     openexr34Ms2Threads: oe,
-    cold: c, warm: summarise(warm), layerSwitch: summarise(layerSwitch),
+    cold: c,
+    warm: summarise(warm),
+    layerSwitch: summarise(layerSwitch),
     hostReadyOverOpenexr: oe && c ? round(c.hostMs / oe) : null,
     hostTransferUploadMs: c ? round(c.hostMs + c.transferMs + c.uploadCallMs) : null,
     serverRss: rss,
   });
 }
-console.log(JSON.stringify({ bench: 'click-to-pixels', adapter: 'SwiftShader (software: MIP and tone-map times are not the product floor)', results }));
+console.log(
+  JSON.stringify({
+    bench: 'click-to-pixels',
+    adapter: 'SwiftShader (software: MIP and tone-map times are not the product floor)',
+    results,
+  }),
+);

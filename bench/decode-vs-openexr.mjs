@@ -14,13 +14,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const arg = (name, dflt) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : dflt; };
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
 const dir = process.argv[2];
 const rounds = Number(arg('rounds', '2'));
 const settleMs = 1000 * Number(arg('settle-s', '4'));
 const wanted = arg('sets', 'all,zip,piz,each').split(',');
 if (!dir || dir.startsWith('--')) {
-  console.error('usage: node bench/decode-vs-openexr.mjs DIR [--rounds N] [--sets all,zip,piz,each] [--settle-s S]   (DIR: e.g. from ../shared/tools/make-bench-set.sh)');
+  console.error(
+    'usage: node bench/decode-vs-openexr.mjs DIR [--rounds N] [--sets all,zip,piz,each] [--settle-s S]   (DIR: e.g. from ../shared/tools/make-bench-set.sh)',
+  );
   process.exit(2);
 }
 const refTool = join(process.env.EXR_REF_DIR ?? join(root, '..', 'shared', 'tools', 'openexr-3.4'), 'exr_decode_ref');
@@ -29,14 +34,20 @@ if (!existsSync(refTool)) {
   process.exit(1);
 }
 const threads = availableParallelism();
-const all = readdirSync(dir).filter((n) => n.endsWith('.exr')).sort();
+const all = readdirSync(dir)
+  .filter((n) => n.endsWith('.exr'))
+  .sort();
 const compressionOf = (name) => /_([a-z0-9]+)\.exr$/.exec(name)?.[1] ?? 'other';
 
 /** A folder holding `names` of DIR (hard links, else copies): exrview bench takes folders. */
 function subset(names) {
   const d = mkdtempSync(join(tmpdir(), 'exrview-set-'));
   for (const n of names) {
-    try { linkSync(join(dir, n), join(d, n)); } catch { copyFileSync(join(dir, n), join(d, n)); }
+    try {
+      linkSync(join(dir, n), join(d, n));
+    } catch {
+      copyFileSync(join(dir, n), join(d, n));
+    }
   }
   return d;
 }
@@ -45,7 +56,8 @@ const sets = [];
 if (wanted.includes('all')) sets.push({ name: 'all', names: all });
 for (const c of ['zip', 'piz']) if (wanted.includes(c)) sets.push({ name: `${c} only`, names: all.filter((n) => compressionOf(n) === c) });
 if (wanted.includes('each')) {
-  for (const c of [...new Set(all.map(compressionOf))].filter((c) => c !== 'zip' && c !== 'piz')) sets.push({ name: `${c} (1 file)`, names: all.filter((n) => compressionOf(n) === c).slice(0, 1) });
+  for (const c of [...new Set(all.map(compressionOf))].filter((c) => c !== 'zip' && c !== 'piz'))
+    sets.push({ name: `${c} (1 file)`, names: all.filter((n) => compressionOf(n) === c).slice(0, 1) });
 }
 
 function openexrMs(folder, names) {
@@ -54,7 +66,9 @@ function openexrMs(folder, names) {
 }
 
 function exrviewMs(folder, cold) {
-  const r = spawnSync(process.execPath, [join(root, 'bin/exrview.mjs'), 'bench', folder, '--json', ...(cold ? ['--no-warmup'] : [])], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'bin/exrview.mjs'), 'bench', folder, '--json', ...(cold ? ['--no-warmup'] : [])], {
+    encoding: 'utf8',
+  });
   const summary = JSON.parse(r.stdout.trim().split('\n').pop());
   if (summary.failures?.length) throw new Error(`exrview failed on ${summary.failures.map((f) => f.file).join(', ')}`);
   return summary;
@@ -69,7 +83,10 @@ for (const set of sets) {
   try {
     // the page cache warm for both, then turns so machine noise hits both alike
     openexrMs(folder, set.names);
-    const o = [], warm = [], cold = [], stages = [];
+    const o = [],
+      warm = [],
+      cold = [],
+      stages = [];
     for (let i = 0; i < rounds; i++) {
       o.push(openexrMs(folder, set.names));
       const w = exrviewMs(folder, false);
@@ -81,11 +98,19 @@ for (const set of sets) {
     const speed = best(o) / best(warm);
     const coldSpeed = best(o) / best(cold);
     results.push({
-      set: set.name, files: set.names.length, openexrMs: o, exrviewWarmMs: warm, exrviewColdMs: cold,
-      speed: round(speed), coldSpeed: round(coldSpeed), coldOverWarm: round(best(cold) / best(warm)),
+      set: set.name,
+      files: set.names.length,
+      openexrMs: o,
+      exrviewWarmMs: warm,
+      exrviewColdMs: cold,
+      speed: round(speed),
+      coldSpeed: round(coldSpeed),
+      coldOverWarm: round(best(cold) / best(warm)),
       stages: stages[warm.indexOf(best(warm))],
     });
-    console.log(`${set.name.padEnd(16)} OpenEXR 3.4 ${best(o).toFixed(0).padStart(6)} ms   exrview warm ${best(warm).toFixed(0).padStart(6)} ms (${speed.toFixed(2)}x)   cold ${best(cold).toFixed(0).padStart(6)} ms (${coldSpeed.toFixed(2)}x)`);
+    console.log(
+      `${set.name.padEnd(16)} OpenEXR 3.4 ${best(o).toFixed(0).padStart(6)} ms   exrview warm ${best(warm).toFixed(0).padStart(6)} ms (${speed.toFixed(2)}x)   cold ${best(cold).toFixed(0).padStart(6)} ms (${coldSpeed.toFixed(2)}x)`,
+    );
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

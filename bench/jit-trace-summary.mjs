@@ -51,7 +51,8 @@ for (const line of readFileSync(file, 'utf8').split('\n')) {
     current.deopts.set(key, (current.deopts.get(key) ?? 0) + 1);
   }
 }
-if (marks === 0) console.error('no pass marks in the file: was EXRVIEW_BENCH_PASS_MARKS=1 set? (everything is counted as start-and-warm-up)');
+if (marks === 0)
+  console.error('no pass marks in the file: was EXRVIEW_BENCH_PASS_MARKS=1 set? (everything is counted as start-and-warm-up)');
 
 const summary = passes
   .filter((p) => p.compiles > 0 || p.deopts.size > 0)
@@ -59,11 +60,20 @@ const summary = passes
     pass: p.pass,
     compiles: p.compiles,
     compileMs: round(p.compileMs),
-    slowest: Object.fromEntries([...p.byFunction].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, ms]) => [name, round(ms)])),
+    slowest: Object.fromEntries(
+      [...p.byFunction]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, top)
+        .map(([name, ms]) => [name, round(ms)]),
+    ),
     deopts: Object.fromEntries([...p.deopts].sort((a, b) => b[1] - a[1]).slice(0, top)),
   }));
 for (const p of summary) {
-  console.log(`${p.pass}: ${p.compiles} compiles, ${p.compileMs} ms; ${Object.entries(p.slowest).map(([n, ms]) => `${n} ${ms}`).join(', ')}`);
+  console.log(
+    `${p.pass}: ${p.compiles} compiles, ${p.compileMs} ms; ${Object.entries(p.slowest)
+      .map(([n, ms]) => `${n} ${ms}`)
+      .join(', ')}`,
+  );
   for (const [what, count] of Object.entries(p.deopts)) console.log(`  deopt ${count}x ${what}`);
 }
 console.log(JSON.stringify({ file, passes: summary }));

@@ -26,8 +26,16 @@ const PAGE_WAIT_MS = Number(values['page-wait-ms']);
 const CHROMIUM = process.env.EXRVIEW_CHROMIUM ?? '/usr/bin/chromium';
 // as playwright.config.ts (GPU.md's flags plus --use-angle=swiftshader)
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader',
-  '--use-angle=swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--no-sandbox',
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-vulkan=swiftshader',
+  '--use-webgpu-adapter=swiftshader',
+  '--use-angle=swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 const log = (...a) => console.error('load:', ...a);
 const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
@@ -53,7 +61,8 @@ function makeFolder(writer, dir, n) {
     const plane = (c) => {
       const p = new Uint16Array(w * h);
       // half bits of a smooth gradient per file and channel (0x3000..0x3c00: 0.125..1)
-      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) p[y * w + x] = 0x3000 + (((x * 7 + y * 3 + i * 11 + c * 97) % 256) << 4) / 1.33;
+      for (let y = 0; y < h; y++)
+        for (let x = 0; x < w; x++) p[y * w + x] = 0x3000 + (((x * 7 + y * 3 + i * 11 + c * 97) % 256) << 4) / 1.33;
       return p;
     };
     const part = {
@@ -252,8 +261,20 @@ async function main() {
         perSecond: Math.round((final.shown / (scrollMs / 1000)) * 10) / 10,
         overTime: thumbsOverTime.filter((_, i) => i % Math.max(1, Math.floor(thumbsOverTime.length / 20)) === 0),
       },
-      exposureKeyLatencyMs: { samples: latencies.length, median: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), max: quantile(latencies, 1) },
-      serverRss: { peakMb: mb(peak), startMb: mb(rss.samples[0]?.[1] ?? 0), endMb: mb(rss.samples.at(-1)?.[1] ?? 0), ramBudgetMb: mb(budgetBytes), underBudget: peak < budgetBytes, series },
+      exposureKeyLatencyMs: {
+        samples: latencies.length,
+        median: quantile(latencies, 0.5),
+        p95: quantile(latencies, 0.95),
+        max: quantile(latencies, 1),
+      },
+      serverRss: {
+        peakMb: mb(peak),
+        startMb: mb(rss.samples[0]?.[1] ?? 0),
+        endMb: mb(rss.samples.at(-1)?.[1] ?? 0),
+        ramBudgetMb: mb(budgetBytes),
+        underBudget: peak < budgetBytes,
+        series,
+      },
       renderPath: final.path,
       pageErrors,
     };

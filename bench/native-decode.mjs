@@ -43,7 +43,11 @@ const median = (values) => {
   return s[Math.floor((s.length - 1) / 2)];
 };
 
-const runners = { native: () => runExrview(true), typescript: () => runExrview(false), ...(existsSync(refTool) ? { openexr: runOpenExr } : {}) };
+const runners = {
+  native: () => runExrview(true),
+  typescript: () => runExrview(false),
+  ...(existsSync(refTool) ? { openexr: runOpenExr } : {}),
+};
 const names = Object.keys(runners);
 const results = Object.fromEntries(names.map((n) => [n, []]));
 // warm the page cache and each program once
@@ -59,11 +63,16 @@ const summary = Object.fromEntries(
     name,
     {
       wallMs: median(results[name].map((r) => r.wallMs)),
-      ...(name === 'openexr' ? {} : { decompressMs: median(results[name].map((r) => r.decompressMs)), nativeKernels: results[name][0].kernels }),
+      ...(name === 'openexr'
+        ? {}
+        : { decompressMs: median(results[name].map((r) => r.decompressMs)), nativeKernels: results[name][0].kernels }),
       allWallMs: results[name].map((r) => r.wallMs),
     },
   ]),
 );
 const result = { files: files.length, threads, rounds, openexr: existsSync(refTool) ? refTool : null, ...summary };
-for (const name of names) console.log(`${name.padEnd(10)} decode wall median ${summary[name].wallMs} ms${summary[name].decompressMs !== undefined ? `, decompress stage ${summary[name].decompressMs} ms summed over workers` : ''}`);
+for (const name of names)
+  console.log(
+    `${name.padEnd(10)} decode wall median ${summary[name].wallMs} ms${summary[name].decompressMs !== undefined ? `, decompress stage ${summary[name].decompressMs} ms summed over workers` : ''}`,
+  );
 console.log(JSON.stringify(result));

@@ -45,7 +45,12 @@ function readChunks(path: string): { chunks: Chunk[]; pixels: number } {
       const count = part.isTiled ? part.levels[0]!.tilesX * part.levels[0]!.tilesY : part.chunkCount;
       for (let index = 0; index < count; index++) {
         const block = chunkPlace(part, index).block;
-        chunks.push({ compression: part.compression, data: reader.readChunk(part.index, index).data.slice(), block, expectedBytes: uncompressedBytes(block) });
+        chunks.push({
+          compression: part.compression,
+          data: reader.readChunk(part.index, index).data.slice(),
+          block,
+          expectedBytes: uncompressedBytes(block),
+        });
       }
     }
     return { chunks, pixels };
@@ -99,7 +104,11 @@ function child(files: string[], rounds: number): void {
 function runChild(nativeOn: boolean, files: string[], rounds: number): { native: typeof nativeStatus; figures: FileFigures[] } {
   const script = fileURLToPath(import.meta.url);
   const env = { ...process.env, EXRVIEW_NATIVE: nativeOn ? '1' : '0' };
-  const r = spawnSync(process.execPath, [...process.execArgv, script, '--child', String(rounds), ...files], { encoding: 'utf8', env, maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, [...process.execArgv, script, '--child', String(rounds), ...files], {
+    encoding: 'utf8',
+    env,
+    maxBuffer: 64 << 20,
+  });
   if (r.status !== 0) throw new Error(`bench child failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
@@ -121,7 +130,10 @@ function main(): void {
     console.error('usage: npx tsx bench/native-kernels.ts DIR [--rounds N] [--passes N]');
     process.exit(2);
   }
-  const files = readdirSync(dir).filter((n) => n.endsWith('.exr')).sort().map((n) => join(dir, n));
+  const files = readdirSync(dir)
+    .filter((n) => n.endsWith('.exr'))
+    .sort()
+    .map((n) => join(dir, n));
   const best = new Map<string, { ts: FileFigures; native: FileFigures }>();
   let status: typeof nativeStatus | null = null;
   for (let pass = 0; pass < passes; pass++) {
@@ -131,14 +143,25 @@ function main(): void {
       const result = runChild(on, files, rounds);
       if (on) status = result.native;
       for (const f of result.figures) {
-        const entry = best.get(f.file) ?? { ts: { ...f, bestWallMs: Infinity, bestCpuMs: Infinity }, native: { ...f, bestWallMs: Infinity, bestCpuMs: Infinity } };
+        const entry = best.get(f.file) ?? {
+          ts: { ...f, bestWallMs: Infinity, bestCpuMs: Infinity },
+          native: { ...f, bestWallMs: Infinity, bestCpuMs: Infinity },
+        };
         const side = on ? entry.native : entry.ts;
-        Object.assign(side, { native: f.native, sha1: f.sha1, bestWallMs: Math.min(side.bestWallMs, f.bestWallMs), bestCpuMs: Math.min(side.bestCpuMs, f.bestCpuMs) });
+        Object.assign(side, {
+          native: f.native,
+          sha1: f.sha1,
+          bestWallMs: Math.min(side.bestWallMs, f.bestWallMs),
+          bestCpuMs: Math.min(side.bestCpuMs, f.bestCpuMs),
+        });
         best.set(f.file, entry);
       }
     }
   }
-  const perCompression = new Map<string, { files: number; megapixels: number; tsCpuMs: number; nativeCpuMs: number; tsWallMs: number; nativeWallMs: number }>();
+  const perCompression = new Map<
+    string,
+    { files: number; megapixels: number; tsCpuMs: number; nativeCpuMs: number; tsWallMs: number; nativeWallMs: number }
+  >();
   const mismatches: string[] = [];
   const perFile = [...best.entries()].map(([file, { ts, native }]) => {
     if (ts.sha1 !== native.sha1) mismatches.push(file);

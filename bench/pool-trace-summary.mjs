@@ -58,7 +58,10 @@ function summarise(name, workers, kind, tasks) {
   const end = Math.max(...tasks.map((t) => t.endedAtMs));
   const byWorker = new Map();
   for (const t of tasks) byWorker.set(t.worker, [...(byWorker.get(t.worker) ?? []), t]);
-  let headMs = 0, tailMs = 0, gapsMs = 0, longGapsMs = 0;
+  let headMs = 0,
+    tailMs = 0,
+    gapsMs = 0,
+    longGapsMs = 0;
   const firstTaskMs = [];
   for (const list of byWorker.values()) {
     list.sort((a, b) => a.startedAtMs - b.startedAtMs);
@@ -102,7 +105,9 @@ for (const s of summaries) {
     `${s.trace}: ${s.tasks} ${s.kind} tasks on ${s.workers} workers over ${s.spanMs} ms, busy ${Math.round(s.busyShare * 100)}%; ` +
       `idle worker-ms: head ${s.idleMs.head}, gaps ${s.idleMs.gaps} (${s.idleMs.gapsOverHalfMs} in gaps over 0.5 ms), tail ${s.idleMs.tail}; ` +
       `task median ${s.taskMs.median} ms, a worker's first ${s.taskMs.firstPerWorker} ms; reply waits median ${s.replyWaitMs.median} ms, p90 ${s.replyWaitMs.p90}, max ${s.replyWaitMs.max}` +
-      (s.thumbnailFinishing ? `; finishing bands encode ${s.thumbnailFinishing.encodeMs} ms, write ${s.thumbnailFinishing.writeMs} ms` : ''),
+      (s.thumbnailFinishing
+        ? `; finishing bands encode ${s.thumbnailFinishing.encodeMs} ms, write ${s.thumbnailFinishing.writeMs} ms`
+        : ''),
   );
 }
 console.log(JSON.stringify(summaries));

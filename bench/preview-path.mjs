@@ -9,7 +9,10 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const arg = (name, dflt) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : dflt; };
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
 const file = process.argv[2] && !process.argv[2].startsWith('--') ? resolve(process.argv[2]) : null;
 if (!file) {
   console.error('usage: node bench/preview-path.mjs FILE.exr [--runs N] [--channels R,G,B,A]');
@@ -33,7 +36,13 @@ for (let i = 0; i < runs; i++) {
     if (!entry) throw new Error(`${file} is not listed (is it a readable EXR?)`);
     await host.startWorkers();
     const t0 = performance.now();
-    const image = await host.decodeImage({ requestId: `p${i}`, fileId: entry.id, part: 0, priority: 'preview', ...(channels?.length ? { channels } : {}) });
+    const image = await host.decodeImage({
+      requestId: `p${i}`,
+      fileId: entry.id,
+      part: 0,
+      priority: 'preview',
+      ...(channels?.length ? { channels } : {}),
+    });
     hostMs.push(performance.now() - t0);
     stages = image.timings;
   } finally {
@@ -42,13 +51,21 @@ for (let i = 0; i < runs; i++) {
   }
 }
 const openexrMs = [];
-if (existsSync(refTool)) for (let i = 0; i < runs; i++) openexrMs.push(Number(/total ([\d.]+) ms/.exec(execFileSync(refTool, [String(threads), file], { encoding: 'utf8' }))[1]));
+if (existsSync(refTool))
+  for (let i = 0; i < runs; i++)
+    openexrMs.push(Number(/total ([\d.]+) ms/.exec(execFileSync(refTool, [String(threads), file], { encoding: 'utf8' }))[1]));
 const best = (xs) => (xs.length ? Math.min(...xs) : null);
 const round = (v) => (v === null ? null : Number(v.toFixed(2)));
-console.log(JSON.stringify({
-  bench: 'preview-path', file: basename(file), threads, runs, channels: channels?.length ? channels : 'all',
-  hostReadyMs: { best: round(best(hostMs)), all: hostMs.map(round) },
-  openexr34Ms: { best: round(best(openexrMs)), all: openexrMs.map(round) },
-  speed: openexrMs.length ? round(best(openexrMs) / best(hostMs)) : null,
-  stages,
-}));
+console.log(
+  JSON.stringify({
+    bench: 'preview-path',
+    file: basename(file),
+    threads,
+    runs,
+    channels: channels?.length ? channels : 'all',
+    hostReadyMs: { best: round(best(hostMs)), all: hostMs.map(round) },
+    openexr34Ms: { best: round(best(openexrMs)), all: openexrMs.map(round) },
+    speed: openexrMs.length ? round(best(openexrMs) / best(hostMs)) : null,
+    stages,
+  }),
+);

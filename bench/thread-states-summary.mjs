@@ -44,8 +44,11 @@ for (const line of readFileSync(file, 'utf8').split('\n')) {
   steps.set(step, s);
 }
 const top = (map, n) => Object.fromEntries([...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, n));
-const timeline = [...steps.entries()].sort((a, b) => a[0] - b[0]).map(([step, s]) => ({ ms: fromMs + step * stepMs, running: Number((s.running / s.samples).toFixed(1)), waits: top(s.waits, 3) }));
+const timeline = [...steps.entries()]
+  .sort((a, b) => a[0] - b[0])
+  .map(([step, s]) => ({ ms: fromMs + step * stepMs, running: Number((s.running / s.samples).toFixed(1)), waits: top(s.waits, 3) }));
 const cpuMsByThread = new Map([...ticks.entries()].map(([tid, t]) => [tid, (t.last - t.first) * MS_PER_TICK]).filter(([, ms]) => ms > 0));
-for (const row of timeline) console.log(`${String(row.ms).padStart(6)} ms  running ${String(row.running).padStart(4)}  ${JSON.stringify(row.waits)}`);
+for (const row of timeline)
+  console.log(`${String(row.ms).padStart(6)} ms  running ${String(row.running).padStart(4)}  ${JSON.stringify(row.waits)}`);
 console.log(`CPU over the window by thread (ms): ${JSON.stringify(top(cpuMsByThread, 40))}`);
 console.log(JSON.stringify({ file, threadSamplesByWait: top(waits, 12), cpuMsByThread: Object.fromEntries(cpuMsByThread), timeline }));

@@ -56,7 +56,9 @@ for (let i = 0; i < rounds; i++) {
     // the decode as one cold command, like thumbs (whose main thread is not warmed either: EXRVIEW_WARM_UP_JOBS=0);
     // and after an untimed warm-up pass (steady state)
     settle();
-    decodeColdMs.push(JSON.parse(run(['bench', dir, '--json', '--no-warmup'], { EXRVIEW_WARM_UP_JOBS: '0' }).trim().split('\n').pop()).decode.wallMs);
+    decodeColdMs.push(
+      JSON.parse(run(['bench', dir, '--json', '--no-warmup'], { EXRVIEW_WARM_UP_JOBS: '0' }).trim().split('\n').pop()).decode.wallMs,
+    );
     const warm = JSON.parse(run(['bench', dir, '--json']).trim().split('\n').pop());
     decodeMs.push(warm.decode.wallMs);
     benchThumbsOverDecode.push(warm.thumbnails.overDecode);

@@ -74,7 +74,10 @@ interface ThumbnailFigures {
 }
 
 /** Runs one job per file, largest first (the last one to start is small, so no worker idles long at the end): the results of those that worked, in file order, and why the others failed. */
-async function runAll<R>(files: string[], submit: (path: string, rank: number) => Promise<{ result: R }>): Promise<{ wallMs: number; results: R[]; failures: { file: string; reason: string }[] }> {
+async function runAll<R>(
+  files: string[],
+  submit: (path: string, rank: number) => Promise<{ result: R }>,
+): Promise<{ wallMs: number; results: R[]; failures: { file: string; reason: string }[] }> {
   const order = files.map((path) => ({ path, sizeBytes: statSync(path).size })).sort((a, b) => b.sizeBytes - a.sizeBytes);
   const t0 = performance.now();
   const jobs = new Map(order.map(({ path }, rank) => [path, submit(path, rank)]));
@@ -95,7 +98,13 @@ interface FileDecode {
 }
 
 /** Every flat part of a file (level 0, every channel) decoded in bands on the pool; the pixels are dropped and their memory reused, as the viewer's RAM cache does. */
-async function decodeFile(pool: DecodePool, memory: PlaneMemory, window: ByteWindow, path: string, rank: number): Promise<{ result: FileDecode }> {
+async function decodeFile(
+  pool: DecodePool,
+  memory: PlaneMemory,
+  window: ByteWindow,
+  path: string,
+  rank: number,
+): Promise<{ result: FileDecode }> {
   const { parts, handoff } = await readHeader(path);
   const layouts = parts.filter((p) => !p.isDeep).map((p) => levelLayout(p, 0, 0, null));
   const bytes = layouts.reduce((sum, l) => sum + l.chunkStoreBytes, 0);
@@ -103,10 +112,14 @@ async function decodeFile(pool: DecodePool, memory: PlaneMemory, window: ByteWin
   try {
     // one priority for every file, as the viewer gives a folder's thumbnails or a sequence's frames: the pool takes them
     // oldest first (the window lets them in largest first) and cuts each into bands for a shared queue (bandCountFor)
-    const levels = await Promise.all(layouts.map((layout) => decodeLevel(pool, { path, layout, handoff, channels: null, priority: FOLDER_PRIORITY, memory }).promise));
+    const levels = await Promise.all(
+      layouts.map((layout) => decodeLevel(pool, { path, layout, handoff, channels: null, priority: FOLDER_PRIORITY, memory }).promise),
+    );
     const timings: StageTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
     let pixels = 0;
-    for (const { result: { image: result } } of levels) {
+    for (const {
+      result: { image: result },
+    } of levels) {
       for (const c of result.channels) memory.give(c.data.buffer as SharedArrayBuffer);
       pixels += result.widthPx * result.heightPx;
       timings.readMs += result.timings.readMs;
@@ -167,9 +180,21 @@ async function decodeAll(pool: DecodePool, memory: PlaneMemory, files: string[])
 /** The host's thumbnail job for every file (cheapest source, box filter in linear light), no cache and no encoding. */
 async function thumbnailAll(pool: DecodePool, files: string[], longSidePx: number): Promise<ThumbnailFigures> {
   const loopBefore = perfHooks.eventLoopUtilization();
-  const { wallMs, results, failures } = await runAll<ThumbnailJobResult>(files, (path) => thumbnailOnPool(pool, path, longSidePx, FOLDER_PRIORITY).promise);
+  const { wallMs, results, failures } = await runAll<ThumbnailJobResult>(
+    files,
+    (path) => thumbnailOnPool(pool, path, longSidePx, FOLDER_PRIORITY).promise,
+  );
   const mainThreadBusyMs = perfHooks.eventLoopUtilization(loopBefore).active;
-  const figures: ThumbnailFigures = { wallMs, readMs: 0, decompressMs: 0, resizeMs: 0, bytesRead: 0, mainThreadBusyMs, sources: {}, failures };
+  const figures: ThumbnailFigures = {
+    wallMs,
+    readMs: 0,
+    decompressMs: 0,
+    resizeMs: 0,
+    bytesRead: 0,
+    mainThreadBusyMs,
+    sources: {},
+    failures,
+  };
   for (const r of results) {
     figures.readMs += r.timings.readMs;
     figures.decompressMs += r.timings.decompressMs;
@@ -266,14 +291,24 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
         unpackMs: round(median.unpackMs),
         bytesRead: median.bytesRead,
       },
-      process: { userCpuMs: round(median.userCpuMs), systemCpuMs: round(median.systemCpuMs), minorPageFaults: median.minorPageFaults, mainThreadBusyMs: round(median.mainThreadBusyMs) },
+      process: {
+        userCpuMs: round(median.userCpuMs),
+        systemCpuMs: round(median.systemCpuMs),
+        minorPageFaults: median.minorPageFaults,
+        mainThreadBusyMs: round(median.mainThreadBusyMs),
+      },
       planeBuffers: { made: median.planeBuffersMade, reused: median.planeBuffersReused },
       thumbnails: {
         longSidePx: options.thumbnailPx,
         wallMs: round(thumbs.wallMs),
         overDecode: round(thumbs.wallMs / median.wallMs, 3),
         sources: thumbs.sources,
-        stages: { readMs: round(thumbs.readMs), decompressMs: round(thumbs.decompressMs), resizeMs: round(thumbs.resizeMs), bytesRead: thumbs.bytesRead },
+        stages: {
+          readMs: round(thumbs.readMs),
+          decompressMs: round(thumbs.decompressMs),
+          resizeMs: round(thumbs.resizeMs),
+          bytesRead: thumbs.bytesRead,
+        },
         mainThreadBusyMs: round(thumbs.mainThreadBusyMs),
       },
       failures,

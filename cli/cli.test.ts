@@ -19,12 +19,18 @@ function exrview(...args: string[]) {
 /** 4 x 2 pixels: a half channel, finite values from 0 to 1e7, NaN and ±Inf among finite ones, and only NaN. */
 function writeStatsFile(path: string): void {
   const float = (values: number[]) => ({ pixelType: 'float' as const, data: Float32Array.from(values) });
-  writeExrFile(path, [{ compression: 'zip', dataWindow: { xMin: 0, yMin: 0, xMax: 3, yMax: 1 }, channels: [
-    { name: 'A', pixelType: 'half', data: new Uint16Array(8).fill(0x3c00) },
-    { name: 'B', ...float([0, 0.25, 0.5, 1, 2, 4, 8, 1e7]) },
-    { name: 'G', ...float([NaN, 1, 2, 3, NaN, Infinity, -Infinity, 6]) },
-    { name: 'R', ...float(new Array<number>(8).fill(NaN)) },
-  ] }]);
+  writeExrFile(path, [
+    {
+      compression: 'zip',
+      dataWindow: { xMin: 0, yMin: 0, xMax: 3, yMax: 1 },
+      channels: [
+        { name: 'A', pixelType: 'half', data: new Uint16Array(8).fill(0x3c00) },
+        { name: 'B', ...float([0, 0.25, 0.5, 1, 2, 4, 8, 1e7]) },
+        { name: 'G', ...float([NaN, 1, 2, 3, NaN, Infinity, -Infinity, 6]) },
+        { name: 'R', ...float(new Array<number>(8).fill(NaN)) },
+      ],
+    },
+  ]);
 }
 
 /** A folder of two readable EXR files, one cut short and one that is not an EXR file. */
@@ -264,12 +270,18 @@ describe('exrview command', () => {
     for (const stage of ['readMs', 'decompressMs', 'resizeMs']) expect(summary.thumbnails.stages[stage]).toBeGreaterThanOrEqual(0);
   });
 
-  it('bench marks each pass on standard output with EXRVIEW_BENCH_PASS_MARKS=1, among V8\'s trace, and jit-trace-summary reads them', () => {
+  it("bench marks each pass on standard output with EXRVIEW_BENCH_PASS_MARKS=1, among V8's trace, and jit-trace-summary reads them", () => {
     const dir = mkdtempSync(join(tmpdir(), 'exrview-cli-'));
     const count = 64 * 48;
     const data = Uint16Array.from({ length: count }, (_, i) => 0x3c00 + (i % 512));
     for (const compression of ['zip', 'piz'] as const) {
-      writeExrFile(join(dir, `${compression}.exr`), [{ compression, dataWindow: { xMin: 0, yMin: 0, xMax: 63, yMax: 47 }, channels: ['B', 'G', 'R'].map((name) => ({ name, pixelType: 'half' as const, data })) }]);
+      writeExrFile(join(dir, `${compression}.exr`), [
+        {
+          compression,
+          dataWindow: { xMin: 0, yMin: 0, xMax: 63, yMax: 47 },
+          channels: ['B', 'G', 'R'].map((name) => ({ name, pixelType: 'half' as const, data })),
+        },
+      ]);
     }
     const r = spawnSync(process.execPath, ['--trace-opt', '--trace-deopt', bin, 'bench', dir, '--json', '--runs', '2'], {
       encoding: 'utf8',

@@ -67,9 +67,16 @@ export const COMMANDS = {
       { name: 'format', value: 'png|jpg', help: 'image format (default png)' },
       { name: 'exposure', value: 'EV', help: 'exposure in stops, before the tone map (default 0)' },
       { name: 'tonemap', value: 'NAME', help: 'display transform after the exposure (default srgb), one of:', choices: TONE_MAP_HELP },
-      { name: 'gpu', value: 'auto|on|off', help: 'auto: the GPU for the sizes where it measured faster (default); on: always; off: CPU only' },
+      {
+        name: 'gpu',
+        value: 'auto|on|off',
+        help: 'auto: the GPU for the sizes where it measured faster (default); on: always; off: CPU only',
+      },
     ],
-    examples: ['exrview thumbs shots/ --out thumbs/', 'exrview thumbs shots/ --out thumbs/ --size 512 --format jpg --tonemap agx --exposure -1'],
+    examples: [
+      'exrview thumbs shots/ --out thumbs/',
+      'exrview thumbs shots/ --out thumbs/ --size 512 --format jpg --tonemap agx --exposure -1',
+    ],
   },
   bench: {
     synopsis: 'bench DIR [--json] [--runs N] [--no-warmup] [--size PX]',
@@ -100,8 +107,8 @@ export const COMMANDS = {
     synopsis: 'ocio apply CONFIG cs SRC DST | ocio apply CONFIG dv SRC DISPLAY VIEW | ocio list CONFIG [--json]',
     summary: 'apply an OpenColorIO processor to raw float32 RGBA, or list a config',
     details: [
-      'apply reads little-endian float32 RGBA on stdin and writes the result on stdout, as OpenColorIO\'s ocio_apply does;',
-      'cs converts colour space SRC to DST, dv converts SRC through DISPLAY\'s VIEW ($OCIO_LOOKS overrides its looks).',
+      "apply reads little-endian float32 RGBA on stdin and writes the result on stdout, as OpenColorIO's ocio_apply does;",
+      "cs converts colour space SRC to DST, dv converts SRC through DISPLAY's VIEW ($OCIO_LOOKS overrides its looks).",
       'list prints the colour spaces, displays with their views, looks and roles as JSON.',
     ],
     options: [JSON_FLAG],

@@ -55,7 +55,8 @@ describe('exrview help', () => {
       const help = exrview('help', name);
       expect(help.code, name).toBe(0);
       expect(help.stdout.split('\n')[0]).toBe(`usage: exrview ${COMMANDS[name].synopsis}`);
-      for (const option of COMMANDS[name].options) expect(help.stdout, `${name} --${option.name}`).toMatch(new RegExp(`^  --${option.name}\\b`, 'm'));
+      for (const option of COMMANDS[name].options)
+        expect(help.stdout, `${name} --${option.name}`).toMatch(new RegExp(`^  --${option.name}\\b`, 'm'));
       expect(help.stdout).toContain('-h, --help');
       expect(help.stdout).toContain('examples:');
       for (const example of COMMANDS[name].examples) expect(help.stdout).toContain(`  ${example}\n`);
@@ -68,7 +69,8 @@ describe('exrview help', () => {
   it('thumbs --help lists every --tonemap name with what it does', () => {
     expect(Object.keys(TONE_MAP_HELP).sort()).toEqual([...DISPLAY_TRANSFORMS].sort());
     const help = exrview('thumbs', '--help').stdout;
-    for (const name of DISPLAY_TRANSFORMS) expect(help).toMatch(new RegExp(`^ {24}${name} +${TONE_MAP_HELP[name].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    for (const name of DISPLAY_TRANSFORMS)
+      expect(help).toMatch(new RegExp(`^ {24}${name} +${TONE_MAP_HELP[name].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
   });
 });
 

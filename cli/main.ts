@@ -50,9 +50,11 @@ export async function main(argv: string[]): Promise<number> {
         const args = parseArgs(rest, ...optionsOf('bench'));
         const dir = onePath(args.positional, 'bench', 'DIR');
         const runs = Number(args.flags.get('runs') ?? 1);
-        if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs must be a whole number from 1 to 100, not "${args.flags.get('runs')}"`);
+        if (!Number.isInteger(runs) || runs < 1 || runs > 100)
+          throw new UsageError(`--runs must be a whole number from 1 to 100, not "${args.flags.get('runs')}"`);
         const thumbnailPx = Number(args.flags.get('size') ?? 256);
-        if (!Number.isInteger(thumbnailPx) || thumbnailPx < 1 || thumbnailPx > 8192) throw new UsageError(`--size must be a whole number of pixels from 1 to 8192, not "${args.flags.get('size')}"`);
+        if (!Number.isInteger(thumbnailPx) || thumbnailPx < 1 || thumbnailPx > 8192)
+          throw new UsageError(`--size must be a whole number of pixels from 1 to 8192, not "${args.flags.get('size')}"`);
         const { runBench } = await import('./bench.js');
         return await runBench(dir, { json: args.flags.has('json'), runs, warmup: !args.flags.has('no-warmup'), thumbnailPx });
       }
@@ -100,7 +102,10 @@ export function packageVersion(): string {
 }
 
 function onePath(positional: string[], command: string, what: string): string {
-  if (positional.length !== 1) throw new UsageError(`${command} takes one ${what}, got ${positional.length === 0 ? 'none' : `${positional.length}: ${positional.join(' ')}`}`);
+  if (positional.length !== 1)
+    throw new UsageError(
+      `${command} takes one ${what}, got ${positional.length === 0 ? 'none' : `${positional.length}: ${positional.join(' ')}`}`,
+    );
   return positional[0]!;
 }
 
@@ -118,4 +123,3 @@ export function withFile<T>(file: string, fn: () => T): T {
     throw new FileError(file, describeFailure(error));
   }
 }
-

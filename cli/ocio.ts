@@ -8,7 +8,8 @@ import { UsageError } from './usage.js';
 /** `exrview ocio apply CONFIG cs SRC DST`, `… dv SRC DISPLAY VIEW`, `exrview ocio list CONFIG --json`. */
 export async function runOcio(args: string[]): Promise<number> {
   const [action, configPath, ...rest] = args;
-  if (action !== 'apply' && action !== 'list') throw new UsageError(`ocio takes "apply" or "list", not ${action === undefined ? 'nothing' : `"${action}"`}`);
+  if (action !== 'apply' && action !== 'list')
+    throw new UsageError(`ocio takes "apply" or "list", not ${action === undefined ? 'nothing' : `"${action}"`}`);
   if (configPath === undefined) throw new UsageError(`ocio ${action} needs a CONFIG`);
   if (action === 'list') {
     const extra = rest.filter((a) => a !== '--json');
@@ -20,10 +21,13 @@ export async function runOcio(args: string[]): Promise<number> {
   const [mode, ...names] = rest;
   if (mode === 'cs' && names.length !== 2) throw new UsageError('ocio apply CONFIG cs takes SRC DST');
   if (mode === 'dv' && names.length !== 3) throw new UsageError('ocio apply CONFIG dv takes SRC DISPLAY VIEW');
-  if (mode !== 'cs' && mode !== 'dv') throw new UsageError(`ocio apply CONFIG takes "cs" or "dv", not ${mode === undefined ? 'nothing' : `"${mode}"`}`);
+  if (mode !== 'cs' && mode !== 'dv')
+    throw new UsageError(`ocio apply CONFIG takes "cs" or "dv", not ${mode === undefined ? 'nothing' : `"${mode}"`}`);
   const builder = load(configPath);
   const ops = guard(configPath, () =>
-    mode === 'cs' ? builder.colourSpace(names[0]!, names[1]!) : builder.displayView(names[0]!, names[1]!, names[2]!, process.env.OCIO_LOOKS),
+    mode === 'cs'
+      ? builder.colourSpace(names[0]!, names[1]!)
+      : builder.displayView(names[0]!, names[1]!, names[2]!, process.env.OCIO_LOOKS),
   );
   const input = await readStdin();
   if (input.length % 16 !== 0) throw new UsageError(`stdin holds ${input.length} bytes, not whole RGBA float32 pixels (16 bytes each)`);
@@ -52,7 +56,12 @@ function guard<T>(configPath: string, run: () => T): T {
     return run();
   } catch (error) {
     if (error instanceof ColourConfigError) {
-      const where = error.file === configPath ? (error.line !== undefined ? `line ${error.line}: ` : '') : `${error.file}${error.line !== undefined ? `:${error.line}` : ''}: `;
+      const where =
+        error.file === configPath
+          ? error.line !== undefined
+            ? `line ${error.line}: `
+            : ''
+          : `${error.file}${error.line !== undefined ? `:${error.line}` : ''}: `;
       throw new FileError(configPath, where + error.reason);
     }
     throw error;

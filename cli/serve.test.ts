@@ -14,7 +14,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('exrview serve', () => {
   it('prints "exrview: serving DIR at URL", answers API calls with the token, and stops on the signal', async () => {
-    writeExrFile(join(dir, 'one.exr'), [{ dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 1 }, channels: [{ name: 'Y', pixelType: 'float', data: new Float32Array(4) }] }]);
+    writeExrFile(join(dir, 'one.exr'), [
+      { dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 1 }, channels: [{ name: 'Y', pixelType: 'float', data: new Float32Array(4) }] },
+    ]);
     process.env.XDG_CACHE_HOME = join(dir, 'cache');
     const lines: string[] = [];
     let stop!: () => void;
@@ -29,11 +31,19 @@ describe('exrview serve', () => {
     const token = match![4]!;
     const unauthorised = await fetch(`http://127.0.0.1:${port}/api/getInfo`, { method: 'POST', body: '{}' });
     expect(unauthorised.status).toBe(401);
-    const info = await fetch(`http://127.0.0.1:${port}/api/getInfo`, { method: 'POST', headers: { 'X-Exrview-Token': token }, body: '{"args":[]}' });
+    const info = await fetch(`http://127.0.0.1:${port}/api/getInfo`, {
+      method: 'POST',
+      headers: { 'X-Exrview-Token': token },
+      body: '{"args":[]}',
+    });
     const body = (await info.json()) as { result: { mode: string; folders: { id: string; displayPath: string }[] } };
     expect(body.result.mode).toBe('browser');
     expect(body.result.folders.map((f) => f.displayPath)).toEqual([dir.split('/').pop()]);
-    const list = await fetch(`http://127.0.0.1:${port}/api/listFiles`, { method: 'POST', headers: { 'X-Exrview-Token': token }, body: JSON.stringify({ args: [body.result.folders[0]!.id] }) });
+    const list = await fetch(`http://127.0.0.1:${port}/api/listFiles`, {
+      method: 'POST',
+      headers: { 'X-Exrview-Token': token },
+      body: JSON.stringify({ args: [body.result.folders[0]!.id] }),
+    });
     expect(((await list.json()) as { result: { name: string }[] }).result.map((f) => f.name)).toEqual(['one.exr']);
     stop();
     expect(await done).toBe(0);

@@ -26,7 +26,8 @@ export async function runServe(argv: string[], options: ServeOptions = {}): Prom
   const dir = resolve(args.positional[0] ?? defaultFolder(root));
   checkFolder(dir);
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
-  if (!rendererBuilt(root)) print(`exrview: the viewer page is not built (${rendererDir(root)}): run \`npm run build\`; the API is served meanwhile`);
+  if (!rendererBuilt(root))
+    print(`exrview: the viewer page is not built (${rendererDir(root)}): run \`npm run build\`; the API is served meanwhile`);
 
   // listen for Ctrl-C before anything starts: a signal that comes while starting or right after the address is printed
   // must still close the server and the decode workers
@@ -58,7 +59,9 @@ function defaultFolder(root: string): string {
   if (last && isFolder(last)) return last;
   const samples = samplesDir(root);
   if (hasExrFiles(samples)) return samples;
-  throw new UsageError(`no folder given, none opened before, and no samples in ${samples}: run \`exrview serve DIR\` (or \`npm start\`, which makes the samples)`);
+  throw new UsageError(
+    `no folder given, none opened before, and no samples in ${samples}: run \`exrview serve DIR\` (or \`npm start\`, which makes the samples)`,
+  );
 }
 
 function checkFolder(dir: string): void {
@@ -82,7 +85,8 @@ function isFolder(path: string): boolean {
 function parsePort(value: string | true | undefined): number {
   if (value === undefined) return 0;
   const port = Number(value);
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535 (0: any free port), got "${String(value)}"`);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || port > 65535)
+    throw new UsageError(`--port must be a number from 0 to 65535 (0: any free port), got "${String(value)}"`);
   return port;
 }
 

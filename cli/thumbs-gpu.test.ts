@@ -27,7 +27,11 @@ describe.skipIf(!!why)('exrview thumbs --gpu', () => {
   const dir = tempDir('exrview-thumbs-gpu-');
   const images = join(dir.path, 'images');
   const run = (args: string[], extraEnv: Record<string, string> = {}, cache = 'cache') =>
-    spawnSync(process.execPath, [bin, 'thumbs', images, ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, EXRVIEW_CACHE_DIR: join(dir.path, cache), ...extraEnv } });
+    spawnSync(process.execPath, [bin, 'thumbs', images, ...args], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, EXRVIEW_CACHE_DIR: join(dir.path, cache), ...extraEnv },
+    });
 
   beforeAll(() => {
     mkdirSync(images);
@@ -65,7 +69,22 @@ describe.skipIf(!!why)('exrview thumbs --gpu', () => {
     expect(adapter).not.toBe('');
     // a calibration with the crossover at 0.75 MP: tiled-mip.exr (1024x768) on the GPU, the four smaller ones on the CPU
     const cache = join(dir.path, 'cache-auto');
-    saveCalibration(cache, buildCalibration({ adapter, cpuThreads: 1, longSidePx: 256, gpu: [{ pixels: 1, ms: 30 }, { pixels: 1e6, ms: 40 }], cpu: [{ pixels: 2e5, ms: 10 }, { pixels: 1e6, ms: 50 }] }));
+    saveCalibration(
+      cache,
+      buildCalibration({
+        adapter,
+        cpuThreads: 1,
+        longSidePx: 256,
+        gpu: [
+          { pixels: 1, ms: 30 },
+          { pixels: 1e6, ms: 40 },
+        ],
+        cpu: [
+          { pixels: 2e5, ms: 10 },
+          { pixels: 1e6, ms: 50 },
+        ],
+      }),
+    );
     const r = run(['--out', join(dir.path, 'auto'), '--gpu', 'auto'], {}, 'cache-auto');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`path: GPU for 1 of 5 \\(${adapter.replace(/[.()]/g, '\\$&')}: GPU faster above 0\\.75 MP`));
@@ -84,9 +103,27 @@ describe.skipIf(!!why)('exrview thumbs --gpu', () => {
 
   it('a crash of the GPU process does not end the command: auto goes on on the CPU and says so', () => {
     const crasher = join(dir.path, 'crash-child.mjs');
-    writeFileSync(crasher, "process.send({ type: 'ready', adapter: { key: 'crash test', vendor: '', architecture: '', device: '', description: 'crash test' } });\nprocess.on('message', () => process.abort());\n");
+    writeFileSync(
+      crasher,
+      "process.send({ type: 'ready', adapter: { key: 'crash test', vendor: '', architecture: '', device: '', description: 'crash test' } });\nprocess.on('message', () => process.abort());\n",
+    );
     const cache = join(dir.path, 'cache-crash');
-    saveCalibration(cache, buildCalibration({ adapter: 'crash test', cpuThreads: 1, longSidePx: 256, gpu: [{ pixels: 1e5, ms: 1 }, { pixels: 1e6, ms: 2 }], cpu: [{ pixels: 1e5, ms: 10 }, { pixels: 1e6, ms: 100 }] }));
+    saveCalibration(
+      cache,
+      buildCalibration({
+        adapter: 'crash test',
+        cpuThreads: 1,
+        longSidePx: 256,
+        gpu: [
+          { pixels: 1e5, ms: 1 },
+          { pixels: 1e6, ms: 2 },
+        ],
+        cpu: [
+          { pixels: 1e5, ms: 10 },
+          { pixels: 1e6, ms: 100 },
+        ],
+      }),
+    );
     const r = run(['--out', join(dir.path, 'crash'), '--gpu', 'auto'], { EXRVIEW_GPU_CHILD: crasher }, 'cache-crash');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/GPU for 0 of 5 \(crash test: GPU faster .*the GPU process ended \(SIGABRT\): 5 made on the CPU instead/);

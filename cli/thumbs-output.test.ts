@@ -27,15 +27,22 @@ describe.skipIf(!!why)('exrview thumbs output', () => {
   writeRgb(join(images, 'a.exr'), 300, 120, (x, y) => [(x / 30) ** 2, y / 120 - 0.2, Math.sin(x * y) * 4], { compression: 'piz' });
   writeRgb(join(images, 'b.exr'), 90, 200, (x, y) => [0.18, x / 90, (y / 200) * 16], { compression: 'zip', withAlpha: true });
 
-  for (const [transform, exposureEv] of [['srgb', 0], ['agx', 1.5]] as [DisplayTransform, number][]) {
+  for (const [transform, exposureEv] of [
+    ['srgb', 0],
+    ['agx', 1.5],
+  ] as [DisplayTransform, number][]) {
     it(`--tonemap ${transform} --exposure ${exposureEv}: made now and from the cache, each PNG is the reference tone-map of its thumbnail`, async () => {
       const cache = join(dir.path, `cache-${transform}`);
       const run = (out: string) => {
-        const r = spawnSync(process.execPath, [bin, 'thumbs', images, '--out', out, '--size', '64', '--gpu', 'off', '--tonemap', transform, '--exposure', String(exposureEv)], {
-          encoding: 'utf8',
-          timeout: 120_000,
-          env: { ...process.env, EXRVIEW_CACHE_DIR: cache },
-        });
+        const r = spawnSync(
+          process.execPath,
+          [bin, 'thumbs', images, '--out', out, '--size', '64', '--gpu', 'off', '--tonemap', transform, '--exposure', String(exposureEv)],
+          {
+            encoding: 'utf8',
+            timeout: 120_000,
+            env: { ...process.env, EXRVIEW_CACHE_DIR: cache },
+          },
+        );
         expect(r.status, r.stderr).toBe(0);
         return r.stdout;
       };
@@ -48,11 +55,18 @@ describe.skipIf(!!why)('exrview thumbs output', () => {
         const folder = (await host.openFolder(images))!;
         for (const entry of await host.listFiles(folder.id)) {
           const t = await host.getThumbnail({ requestId: entry.id, fileId: entry.id, longSidePx: 64, priority: 'thumbnail-visible' });
-          const expected = toneMapHalfRgba(new Uint16Array(t.rgbaHalf), t.widthPx, t.heightPx, { ...DEFAULT_DISPLAY, transform, exposureEv, nanInf: false });
+          const expected = toneMapHalfRgba(new Uint16Array(t.rgbaHalf), t.widthPx, t.heightPx, {
+            ...DEFAULT_DISPLAY,
+            transform,
+            exposureEv,
+            nanInf: false,
+          });
           const rgb = Buffer.alloc(t.widthPx * t.heightPx * 3);
           for (let i = 0; i < t.widthPx * t.heightPx; i++) expected.subarray(i * 4, i * 4 + 3).forEach((v, c) => (rgb[i * 3 + c] = v));
           for (const out of [coldOut, warmOut]) {
-            const png = await sharp(join(out, entry.name.replace(/\.exr$/, '.png'))).raw().toBuffer({ resolveWithObject: true });
+            const png = await sharp(join(out, entry.name.replace(/\.exr$/, '.png')))
+              .raw()
+              .toBuffer({ resolveWithObject: true });
             expect([png.info.width, png.info.height, png.info.channels]).toEqual([t.widthPx, t.heightPx, 3]);
             expect(Buffer.compare(png.data, rgb), `${entry.name} in ${out}`).toBe(0);
           }

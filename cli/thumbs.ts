@@ -12,7 +12,14 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_DISPLAY, DISPLAY_TRANSFORMS, type DisplayTransform } from '../shaders/display-params.js';
 import type { FileEntry, PartSummary, StageTimingsMs } from '../contract/host-api.js';
-import { calibrationPath, chooseThumbnailPath, loadCalibration, saveCalibration, type Calibration, type ThumbnailPathChoice } from '../host/thumbnails/gpu/calibration.js';
+import {
+  calibrationPath,
+  chooseThumbnailPath,
+  loadCalibration,
+  saveCalibration,
+  type Calibration,
+  type ThumbnailPathChoice,
+} from '../host/thumbnails/gpu/calibration.js';
 import { isSoftwareAdapter } from '../host/thumbnails/gpu/dawn.js';
 import { calibrateGpuThumbnails, GpuChildError, GpuThumbsChild } from '../host/thumbnails/gpu/client.js';
 import { createHost, type Host } from '../host/host.js';
@@ -36,17 +43,22 @@ interface ThumbsOptions {
 
 function parseOptions(argv: string[]): ThumbsOptions {
   const args = parseArgs(argv, ...optionsOf('thumbs'));
-  if (args.positional.length !== 1) throw new UsageError(`thumbs takes one DIR, got ${args.positional.length === 0 ? 'none' : args.positional.length}`);
+  if (args.positional.length !== 1)
+    throw new UsageError(`thumbs takes one DIR, got ${args.positional.length === 0 ? 'none' : args.positional.length}`);
   const out = args.flags.get('out');
   if (typeof out !== 'string') throw new UsageError('thumbs needs --out DIR: the folder the thumbnails are written to');
   const sizePx = Number(args.flags.get('size') ?? 256);
-  if (!Number.isInteger(sizePx) || sizePx < 1 || sizePx > 8192) throw new UsageError(`--size must be a whole number of pixels from 1 to 8192, not "${args.flags.get('size')}"`);
-  const format = String(args.flags.get('format') ?? 'png').toLowerCase().replace('jpeg', 'jpg');
+  if (!Number.isInteger(sizePx) || sizePx < 1 || sizePx > 8192)
+    throw new UsageError(`--size must be a whole number of pixels from 1 to 8192, not "${args.flags.get('size')}"`);
+  const format = String(args.flags.get('format') ?? 'png')
+    .toLowerCase()
+    .replace('jpeg', 'jpg');
   if (format !== 'png' && format !== 'jpg') throw new UsageError(`--format must be png or jpg, not "${args.flags.get('format')}"`);
   const exposureEv = Number(args.flags.get('exposure') ?? 0);
   if (!Number.isFinite(exposureEv)) throw new UsageError(`--exposure must be a number of stops, not "${args.flags.get('exposure')}"`);
   const transform = String(args.flags.get('tonemap') ?? 'srgb').toLowerCase() as DisplayTransform;
-  if (!DISPLAY_TRANSFORMS.includes(transform)) throw new UsageError(`--tonemap must be one of ${DISPLAY_TRANSFORMS.join(', ')}, not "${transform}"`);
+  if (!DISPLAY_TRANSFORMS.includes(transform))
+    throw new UsageError(`--tonemap must be one of ${DISPLAY_TRANSFORMS.join(', ')}, not "${transform}"`);
   const gpu = String(args.flags.get('gpu') ?? 'auto');
   if (gpu !== 'auto' && gpu !== 'on' && gpu !== 'off') throw new UsageError(`--gpu must be auto, on or off, not "${gpu}"`);
   return { dir: resolve(args.positional[0]!), outDir: resolve(out), sizePx, format, exposureEv, transform, gpu };
@@ -77,7 +89,13 @@ interface GpuPlan {
 /** Starts the GPU process and gets the adapter's calibration (measured now and stored when missing). */
 async function planGpu(options: ThumbsOptions, params: DisplayView): Promise<GpuPlan> {
   // inside the installed app a child process would start the app again (its runAsNode fuse is off), not Node with Dawn
-  if (process.versions.electron) return { child: null, calibration: null, unavailable: 'the installed app has no GPU process for thumbnails (run `npx exrview thumbs` from a checkout for it)', calibrationNote: '' };
+  if (process.versions.electron)
+    return {
+      child: null,
+      calibration: null,
+      unavailable: 'the installed app has no GPU process for thumbnails (run `npx exrview thumbs` from a checkout for it)',
+      calibrationNote: '',
+    };
   let child: GpuThumbsChild;
   try {
     child = await GpuThumbsChild.start(gpuChildEntry());
@@ -87,20 +105,36 @@ async function planGpu(options: ThumbsOptions, params: DisplayView): Promise<Gpu
   if (options.gpu === 'on') return { child, calibration: null, unavailable: '', calibrationNote: '' };
   const dir = commandCacheDir();
   const stored = loadCalibration(dir, child.adapter.key, 1);
-  if (stored && stored.longSidePx === options.sizePx) return { child, calibration: stored, unavailable: '', calibrationNote: `calibration of ${stored.measuredAt.slice(0, 10)}` };
+  if (stored && stored.longSidePx === options.sizePx)
+    return { child, calibration: stored, unavailable: '', calibrationNote: `calibration of ${stored.measuredAt.slice(0, 10)}` };
   // a software rasteriser shares the cores the CPU path uses and measured slower at every size: not worth seconds of calibration
   if (isSoftwareAdapter(child.adapter)) {
     await child.close();
-    return { child: null, calibration: null, unavailable: `the only adapter is a software rasteriser (${child.adapter.key}), slower than the CPU path at every size`, calibrationNote: '' };
+    return {
+      child: null,
+      calibration: null,
+      unavailable: `the only adapter is a software rasteriser (${child.adapter.key}), slower than the CPU path at every size`,
+      calibrationNote: '',
+    };
   }
   const t0 = performance.now();
   try {
     const calibration = await calibrateGpuThumbnails(child, { longSidePx: options.sizePx, display: params });
     saveCalibration(dir, calibration);
-    return { child, calibration, unavailable: '', calibrationNote: `calibrated now in ${ms(performance.now() - t0)}, stored in ${calibrationPath(dir)}` };
+    return {
+      child,
+      calibration,
+      unavailable: '',
+      calibrationNote: `calibrated now in ${ms(performance.now() - t0)}, stored in ${calibrationPath(dir)}`,
+    };
   } catch (error) {
     await child.close();
-    return { child: null, calibration: null, unavailable: `calibration failed: ${error instanceof Error ? error.message : String(error)}`, calibrationNote: '' };
+    return {
+      child: null,
+      calibration: null,
+      unavailable: `calibration failed: ${error instanceof Error ? error.message : String(error)}`,
+      calibrationNote: '',
+    };
   }
 }
 
@@ -110,7 +144,11 @@ function gpuSource(entry: FileEntry): { part: number; pixels: number; channels: 
   if (!part) return null;
   const choice = chooseThumbnailChannels(part.channels.map((c) => c.name));
   const slots =
-    choice.kind === 'rgb' ? [choice.r, choice.g, choice.b, choice.a] : choice.kind === 'grey' ? [choice.channel, choice.channel, choice.channel, choice.a] : [choice.y, choice.y, choice.y, choice.a];
+    choice.kind === 'rgb'
+      ? [choice.r, choice.g, choice.b, choice.a]
+      : choice.kind === 'grey'
+        ? [choice.channel, choice.channel, choice.channel, choice.a]
+        : [choice.y, choice.y, choice.y, choice.a];
   const [x0, y0, x1, y1] = part.dataWindow;
   return { part: part.index, pixels: (x1 - x0 + 1) * (y1 - y0 + 1), channels: channelsOf(choice), slots };
 }
@@ -135,15 +173,37 @@ function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
 function cubeShapedPart(entry: FileEntry): PartSummary | null {
   const part = entry.summary?.parts.find((p) => p.type === 'scanlineimage' || p.type === 'tiledimage');
   if (!part) return null;
-  const w = part.dataWindow[2] - part.dataWindow[0] + 1, h = part.dataWindow[3] - part.dataWindow[1] + 1;
+  const w = part.dataWindow[2] - part.dataWindow[0] + 1,
+    h = part.dataWindow[3] - part.dataWindow[1] + 1;
   return h === 6 * w ? part : null;
 }
 
-async function gpuThumbnail(host: Host, child: GpuThumbsChild, entry: FileEntry, src: NonNullable<ReturnType<typeof gpuSource>>, options: ThumbsOptions, params: DisplayView, totals: Totals, path: string): Promise<void> {
-  const image = await host.decodeImage({ requestId: `thumbs-gpu-${entry.id}`, fileId: entry.id, part: src.part, channels: src.channels, priority: 'thumbnail-visible' });
+async function gpuThumbnail(
+  host: Host,
+  child: GpuThumbsChild,
+  entry: FileEntry,
+  src: NonNullable<ReturnType<typeof gpuSource>>,
+  options: ThumbsOptions,
+  params: DisplayView,
+  totals: Totals,
+  path: string,
+): Promise<void> {
+  const image = await host.decodeImage({
+    requestId: `thumbs-gpu-${entry.id}`,
+    fileId: entry.id,
+    part: src.part,
+    channels: src.channels,
+    priority: 'thumbnail-visible',
+  });
   const made = await child.thumbnail({
-    widthPx: image.widthPx, heightPx: image.heightPx, originX: image.dataWindow[0], originY: image.dataWindow[1],
-    planes: image.planes, slots: src.slots, longSidePx: options.sizePx, display: params,
+    widthPx: image.widthPx,
+    heightPx: image.heightPx,
+    originX: image.dataWindow[0],
+    originY: image.dataWindow[1],
+    planes: image.planes,
+    slots: src.slots,
+    longSidePx: options.sizePx,
+    display: params,
   });
   addStages(totals, image.timings, image.source === 'ram-cache' ? 'GPU (RAM cache)' : 'GPU');
   totals.gpuMs += made.wallMs;
@@ -190,7 +250,9 @@ export async function runThumbs(argv: string[]): Promise<number> {
       gpu = await planGpu(options, params);
       if (options.gpu === 'on' && !gpu.child) {
         progress.finish();
-        process.stderr.write(`exrview: --gpu on: no GPU thumbnail path here: ${gpu.unavailable}; run with --gpu auto or --gpu off to use the CPU\n`);
+        process.stderr.write(
+          `exrview: --gpu on: no GPU thumbnail path here: ${gpu.unavailable}; run with --gpu auto or --gpu off to use the CPU\n`,
+        );
         return 1;
       }
     }
@@ -209,13 +271,21 @@ export async function runThumbs(argv: string[]): Promise<number> {
         const file = join(options.dir, entry.relativePath);
         const outPath = join(options.outDir, entry.name.replace(/\.exr$/i, `.${options.format}`));
         try {
-          if (entry.status !== 'ok') throw new Error(entry.status === 'incomplete' ? 'the file is incomplete (still being written?)' : (entry.error ?? 'cannot be read'));
+          if (entry.status !== 'ok')
+            throw new Error(
+              entry.status === 'incomplete' ? 'the file is incomplete (still being written?)' : (entry.error ?? 'cannot be read'),
+            );
           // a cube env map by its shape and envmap attribute (no await for other files: each one's job then starts
           // before the next file is looked at)
           const cubePart = cubeShapedPart(entry);
           if (cubePart && isCubeEnvmap(await host.getHeader(entry.id), cubePart)) {
             // an env map's thumbnail is lat-long: the stacked faces at 1.5x the size (a face is then a quarter of it) resampled on the CPU
-            const detail = await host.getThumbnailDetailed({ requestId: entry.id, fileId: entry.id, longSidePx: Math.ceil(options.sizePx * 1.5), priority: 'thumbnail-visible' });
+            const detail = await host.getThumbnailDetailed({
+              requestId: entry.id,
+              fileId: entry.id,
+              longSidePx: Math.ceil(options.sizePx * 1.5),
+              priority: 'thumbnail-visible',
+            });
             addTimings(totals, detail);
             const t = detail.thumbnail;
             const ll = cubeToLatLongHalf(new Uint16Array(t.rgbaHalf), t.widthPx, t.heightPx);
@@ -225,7 +295,11 @@ export async function runThumbs(argv: string[]): Promise<number> {
             return;
           }
           const src = child ? gpuSource(entry) : null;
-          const choice: ThumbnailPathChoice = !src ? { path: 'cpu', reason: '' } : options.gpu === 'on' ? { path: 'gpu', reason: '--gpu on' } : chooseThumbnailPath(src.pixels, gpu!.calibration, true);
+          const choice: ThumbnailPathChoice = !src
+            ? { path: 'cpu', reason: '' }
+            : options.gpu === 'on'
+              ? { path: 'gpu', reason: '--gpu on' }
+              : chooseThumbnailPath(src.pixels, gpu!.calibration, true);
           if (src && choice.path === 'gpu' && !child!.dead) {
             try {
               await gpuSlots(() => gpuThumbnail(host, child!, entry, src, options, params, totals, outPath));
@@ -238,7 +312,11 @@ export async function runThumbs(argv: string[]): Promise<number> {
             }
           }
           // a PNG is encoded and written by the worker that finished the thumbnail: this thread feeds the workers
-          const detail = await host.getThumbnailDetailed({ requestId: entry.id, fileId: entry.id, longSidePx: options.sizePx, priority: 'thumbnail-visible' }, params, pngOutput(options.format, outPath));
+          const detail = await host.getThumbnailDetailed(
+            { requestId: entry.id, fileId: entry.id, longSidePx: options.sizePx, priority: 'thumbnail-visible' },
+            params,
+            pngOutput(options.format, outPath),
+          );
           addTimings(totals, detail);
           await asOutput(() => writeThumbnail(host, detail, outPath, options.format, params, totals));
         } catch (error) {
@@ -271,7 +349,12 @@ function describePath(options: ThumbsOptions, gpu: GpuPlan | null, gpuMade: numb
   const died = fellBack > 0 ? `; ${gpu.child.dead ?? 'the GPU process failed'}: ${fellBack} made on the CPU instead` : '';
   if (options.gpu === 'on') return `GPU for ${gpuMade} of ${total} (--gpu on, ${adapter})${died}`;
   const c = gpu.calibration!;
-  const why = c.crossoverPixels === null ? 'CPU faster at every size' : c.crossoverPixels === 0 ? 'GPU faster at every size' : `GPU faster above ${(c.crossoverPixels / 1e6).toFixed(2)} MP`;
+  const why =
+    c.crossoverPixels === null
+      ? 'CPU faster at every size'
+      : c.crossoverPixels === 0
+        ? 'GPU faster at every size'
+        : `GPU faster above ${(c.crossoverPixels / 1e6).toFixed(2)} MP`;
   const model = (m: Calibration['gpu']) => `${m.fixedMs.toFixed(1)} ms + ${m.msPerMegapixel.toFixed(1)} ms/MP`;
   return `GPU for ${gpuMade} of ${total} (${adapter}: ${why}; per image GPU ${model(c.gpu)}, CPU ${model(c.cpu)} on one thread; ${gpu.calibrationNote})${died}`;
 }
@@ -307,12 +390,25 @@ function pngOutput(format: 'png' | 'jpg', path: string): ThumbnailOutputOptions 
   return format === 'png' ? { png: true, pngPath: path } : {};
 }
 
-async function writeThumbnail(host: Host, detail: ThumbnailDetail, path: string, format: 'png' | 'jpg', params: typeof DEFAULT_DISPLAY, totals: Totals): Promise<void> {
+async function writeThumbnail(
+  host: Host,
+  detail: ThumbnailDetail,
+  path: string,
+  format: 'png' | 'jpg',
+  params: typeof DEFAULT_DISPLAY,
+  totals: Totals,
+): Promise<void> {
   const { widthPx, heightPx, rgbaHalf } = detail.thumbnail;
   // made now: tone-mapped (and its PNG encoded and written) by the worker that finished it; from the cache (or
   // resampled here): by a worker now, so that this thread keeps the workers fed meanwhile
   const mapped = detail.rgba8
-    ? { rgba8: detail.rgba8, toneMapMs: detail.toneMapMs ?? 0, encodeMs: detail.encodeMs ?? 0, writeMs: detail.writeMs ?? 0, ...(detail.pngWritten ? { pngWritten: detail.pngWritten } : {}) }
+    ? {
+        rgba8: detail.rgba8,
+        toneMapMs: detail.toneMapMs ?? 0,
+        encodeMs: detail.encodeMs ?? 0,
+        writeMs: detail.writeMs ?? 0,
+        ...(detail.pngWritten ? { pngWritten: detail.pngWritten } : {}),
+      }
     : await host.toneMapThumbnail({ rgbaHalf, widthPx, heightPx }, params, 'thumbnail-visible', pngOutput(format, path));
   totals.toneMapMs += mapped.toneMapMs;
   if (mapped.pngWritten) {
@@ -325,7 +421,14 @@ async function writeThumbnail(host: Host, detail: ThumbnailDetail, path: string,
 }
 
 /** 8-bit RGBA (alpha dropped) to PNG or JPEG with sharp, here, written atomically. */
-async function encodeAndWrite(rgba8: Uint8Array | Uint8ClampedArray, widthPx: number, heightPx: number, path: string, format: 'png' | 'jpg', totals: Totals): Promise<void> {
+async function encodeAndWrite(
+  rgba8: Uint8Array | Uint8ClampedArray,
+  widthPx: number,
+  heightPx: number,
+  path: string,
+  format: 'png' | 'jpg',
+  totals: Totals,
+): Promise<void> {
   const tEncode = performance.now();
   const encoded = await encodeRgba8(rgba8, widthPx, heightPx, format, 90);
   totals.encodeMs += performance.now() - tEncode;

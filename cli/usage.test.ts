@@ -15,14 +15,19 @@ describe('parseArgs', () => {
 
   it('takes exactly the options each command documents', () => {
     expect(optionsOf('thumbs')).toEqual([['out', 'size', 'format', 'exposure', 'tonemap', 'gpu'], []]);
-    expect(optionsOf('bench')).toEqual([['runs', 'size'], ['json', 'no-warmup']]);
+    expect(optionsOf('bench')).toEqual([
+      ['runs', 'size'],
+      ['json', 'no-warmup'],
+    ]);
     expect(optionsOf('info')).toEqual([[], ['json']]);
     expect(optionsOf('stats')).toEqual([[], ['json']]);
     expect(optionsOf('serve')).toEqual([['port'], []]);
   });
 
   it('raises UsageError with a suggestion for an unknown option', () => {
-    expect(() => parseArgs(['--tonemp', 'agx'], ...optionsOf('thumbs'))).toThrow(new UsageError('unknown option --tonemp: did you mean --tonemap?'));
+    expect(() => parseArgs(['--tonemp', 'agx'], ...optionsOf('thumbs'))).toThrow(
+      new UsageError('unknown option --tonemp: did you mean --tonemap?'),
+    );
     expect(() => parseArgs(['-o', 'x'], ...optionsOf('thumbs'))).toThrow(new UsageError('unknown option -o: did you mean --out?'));
     expect(() => parseArgs(['--json'], [], [])).toThrow(new UsageError('unknown option --json: this command takes no options'));
     expect(() => parseArgs(['--size'], ...optionsOf('thumbs'))).toThrow(new UsageError('--size needs a value'));

@@ -12,7 +12,7 @@ export function overallHelp(version: string): string {
   for (const name of COMMAND_NAMES) lines.push(...twoColumns(COMMANDS[name].synopsis, COMMANDS[name].summary, 2, 30));
   lines.push(
     '',
-    'Run `exrview help COMMAND` (or `exrview COMMAND --help`) for a command\'s options and examples,',
+    "Run `exrview help COMMAND` (or `exrview COMMAND --help`) for a command's options and examples,",
     '`exrview --version` for the version.',
     'exit codes: 0 success, 1 a file could not be read or decoded, 2 bad usage',
   );
@@ -41,7 +41,8 @@ export function usageLine(name: CommandName): string {
 
 /** What follows a usage error's message: the command's usage and where its help is, or the overview's pointer. */
 export function usageHint(command: string | undefined): string {
-  if (command !== undefined && isCommandName(command) && command !== 'help') return `${usageLine(command)}\nrun \`exrview help ${command}\` for the options`;
+  if (command !== undefined && isCommandName(command) && command !== 'help')
+    return `${usageLine(command)}\nrun \`exrview help ${command}\` for the options`;
   return 'usage: exrview <command> [options]\nrun `exrview help` for the commands';
 }
 

@@ -14,14 +14,20 @@ const chlist: Attribute = {
     ],
   },
 };
-const box: Attribute = { name: 'dataWindow', typeName: 'box2i', value: { type: 'box2i', value: { xMin: 0, yMin: -3, xMax: 549, yMax: 831 } } };
+const box: Attribute = {
+  name: 'dataWindow',
+  typeName: 'box2i',
+  value: { type: 'box2i', value: { xMin: 0, yMin: -3, xMax: 549, yMax: 831 } },
+};
 const htj2k: Attribute = { name: 'compression', typeName: 'compression', value: { type: 'compression', value: 'htj2k32' } };
 const matrix: Attribute = { name: 'worldToCamera', typeName: 'm33f', value: { type: 'm33f', value: [1, 0, 0, 0, 1, 0, 0, 0, 1] } };
 
 describe('attribute text', () => {
   it('lays attributes out as exrheader does', () => {
     expect(attributeText(box)).toBe('dataWindow (type box2i): (0 -3) - (549 831)');
-    expect(attributeText(chlist)).toBe('channels (type chlist):\n    B, 16-bit floating-point, sampling 1 1\n    RY, 16-bit floating-point, sampling 2 2, plinear');
+    expect(attributeText(chlist)).toBe(
+      'channels (type chlist):\n    B, 16-bit floating-point, sampling 1 1\n    RY, 16-bit floating-point, sampling 2 2, plinear',
+    );
     expect(attributeText(matrix)).toBe('worldToCamera (type m33f):\n   (1 0 0\n    0 1 0\n    0 0 1)');
     expect(attributeText(htj2k)).toBe('compression (type compression): htj2k32: High-Throughput JPEG 2000 (32 lines)');
   });

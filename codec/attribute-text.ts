@@ -70,7 +70,12 @@ export function attributeText(a: Attribute): string {
     case 'm44f':
     case 'm44d': {
       const n = v.value.length === 9 ? 3 : 4;
-      const rows = Array.from({ length: n }, (_, r) => v.value.slice(r * n, r * n + n).map(num).join(' '));
+      const rows = Array.from({ length: n }, (_, r) =>
+        v.value
+          .slice(r * n, r * n + n)
+          .map(num)
+          .join(' '),
+      );
       return `${head}:\n   (${rows.join('\n    ')})`;
     }
     case 'preview':

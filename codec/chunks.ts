@@ -12,11 +12,18 @@ export type OffsetTables = Float64Array[];
  * Reads every part's offset table (from `prefix`, the file's first bytes already read, where it lies within them);
  * rebuilds a single-part table by scanning when entries are bad.
  */
-export function readOffsetTables(source: ByteSource, headerEndByte: number, parts: PartInfo[], multipart: boolean, prefix?: Uint8Array): OffsetTables {
+export function readOffsetTables(
+  source: ByteSource,
+  headerEndByte: number,
+  parts: PartInfo[],
+  multipart: boolean,
+  prefix?: Uint8Array,
+): OffsetTables {
   const tables: OffsetTables = [];
   const totalChunks = parts.reduce((sum, p) => sum + p.chunkCount, 0);
   const tablesEnd = headerEndByte + totalChunks * 8;
-  const bytes = prefix && tablesEnd <= prefix.length ? prefix.subarray(headerEndByte, tablesEnd) : source.readAt(headerEndByte, totalChunks * 8);
+  const bytes =
+    prefix && tablesEnd <= prefix.length ? prefix.subarray(headerEndByte, tablesEnd) : source.readAt(headerEndByte, totalChunks * 8);
   const r = new ByteReader(bytes);
   for (const part of parts) {
     const table = new Float64Array(part.chunkCount);

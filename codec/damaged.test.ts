@@ -50,7 +50,8 @@ describe.skipIf(!available)('damaged corpus (../shared/corpus/openexr-images/Dam
           const image = reader.decode({ part: part.index, tolerant: true });
           if (!image.missing) continue;
           expect(image.missing.chunksRead + image.missing.failures.length).toBe(image.missing.chunksTotal);
-          for (const failure of image.missing.failures) expect(failure.reason).toMatch(new RegExp(`^part ${part.index}, chunk ${failure.chunk}: .`));
+          for (const failure of image.missing.failures)
+            expect(failure.reason).toMatch(new RegExp(`^part ${part.index}, chunk ${failure.chunk}: .`));
         }
       } catch (error) {
         expect(error).toBeInstanceOf(ExrError);
@@ -82,12 +83,14 @@ function scanlineFile(): Uint8Array {
 }
 
 function tiledFile(): Uint8Array {
-  return writeExr([{
-    compression: 'zip',
-    dataWindow: { xMin: 0, yMin: 0, xMax: 63, yMax: 47 },
-    tiles: { xSizePx: 16, ySizePx: 16 },
-    channels: [{ name: 'Y', pixelType: 'half', data: Uint16Array.from(ramp(64, 48, 0), (v) => 0x3c00 + Math.round(v)) }],
-  }]);
+  return writeExr([
+    {
+      compression: 'zip',
+      dataWindow: { xMin: 0, yMin: 0, xMax: 63, yMax: 47 },
+      tiles: { xSizePx: 16, ySizePx: 16 },
+      channels: [{ name: 'Y', pixelType: 'half', data: Uint16Array.from(ramp(64, 48, 0), (v) => 0x3c00 + Math.round(v)) }],
+    },
+  ]);
 }
 
 /** Where each chunk of part 0 starts and ends in the file (chunks in file order). */
@@ -202,11 +205,24 @@ describe('tolerant decode', () => {
 });
 
 describe('missingRegions', () => {
-  const f = (chunk: number, xMin: number, yMin: number, xMax: number, yMax: number) => ({ chunk, region: { xMin, yMin, xMax, yMax }, reason: '' });
+  const f = (chunk: number, xMin: number, yMin: number, xMax: number, yMax: number) => ({
+    chunk,
+    region: { xMin, yMin, xMax, yMax },
+    reason: '',
+  });
 
   it('joins a row of tiles, then rows with the same columns; keeps apart what does not touch', () => {
-    const boxes = missingRegions([f(0, 0, 0, 15, 15), f(1, 16, 0, 31, 15), f(4, 0, 16, 15, 31), f(5, 16, 16, 31, 31), f(9, 48, 32, 63, 47)]);
-    expect(boxes).toEqual([{ xMin: 0, yMin: 0, xMax: 31, yMax: 31 }, { xMin: 48, yMin: 32, xMax: 63, yMax: 47 }]);
+    const boxes = missingRegions([
+      f(0, 0, 0, 15, 15),
+      f(1, 16, 0, 31, 15),
+      f(4, 0, 16, 15, 31),
+      f(5, 16, 16, 31, 31),
+      f(9, 48, 32, 63, 47),
+    ]);
+    expect(boxes).toEqual([
+      { xMin: 0, yMin: 0, xMax: 31, yMax: 31 },
+      { xMin: 48, yMin: 32, xMax: 63, yMax: 47 },
+    ]);
   });
 });
 

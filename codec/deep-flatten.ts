@@ -79,7 +79,16 @@ export function flattenDeep(deep: DeepImage): DecodedImage {
     data: toPlane(values[i]!, c.pixelType),
   }));
   const timings = { ...deep.timings, unpackMs: deep.timings.unpackMs + performance.now() - t0 };
-  return { part: deep.part, lx: deep.lx, ly: deep.ly, region: deep.region, widthPx: deep.widthPx, heightPx: deep.heightPx, channels, timings };
+  return {
+    part: deep.part,
+    lx: deep.lx,
+    ly: deep.ly,
+    region: deep.region,
+    widthPx: deep.widthPx,
+    heightPx: deep.heightPx,
+    channels,
+    timings,
+  };
 }
 
 function sampleReader(data: PlaneData, pixelType: PixelType): (index: number) => number {

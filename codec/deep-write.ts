@@ -25,7 +25,12 @@ export function sampleOffsets(sampleCounts: Uint32Array): Float64Array {
 }
 
 /** The block's uncompressed count table (int32 per pixel, cumulative within each line) and sample data (per line, per channel, per pixel). */
-export function encodeDeepChunk(deep: DeepSamples, dataWindow: Box2i, widthPx: number, block: BlockLayout): { counts: Uint8Array; samples: Uint8Array } {
+export function encodeDeepChunk(
+  deep: DeepSamples,
+  dataWindow: Box2i,
+  widthPx: number,
+  block: BlockLayout,
+): { counts: Uint8Array; samples: Uint8Array } {
   const offsets = sampleOffsets(deep.sampleCounts);
   const counts = new ByteWriter(block.widthPx * block.heightPx * 4);
   const xStart = block.x0 - dataWindow.xMin;

@@ -21,12 +21,23 @@ import { writeExr, type WriteChannel } from './writer.js';
 const box = (xMin: number, yMin: number, w: number, h: number): Box2i => ({ xMin, yMin, xMax: xMin + w - 1, yMax: yMin + h - 1 });
 const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-function writeDeep(dataWindow: Box2i, deep: { sampleCounts: Uint32Array; channels: WriteChannel[] }, compression: Compression, tiles?: { xSizePx: number; ySizePx: number }): Uint8Array {
+function writeDeep(
+  dataWindow: Box2i,
+  deep: { sampleCounts: Uint32Array; channels: WriteChannel[] },
+  compression: Compression,
+  tiles?: { xSizePx: number; ySizePx: number },
+): Uint8Array {
   return writeExr([{ compression, dataWindow, channels: deep.channels, deepSampleCounts: deep.sampleCounts, ...(tiles ? { tiles } : {}) }]);
 }
 
 /** The samples of pixel (x, y) of `channel` in a written deep source. */
-function samplesOf(deep: { sampleCounts: Uint32Array; channels: WriteChannel[] }, widthPx: number, name: string, x: number, y: number): number[] {
+function samplesOf(
+  deep: { sampleCounts: Uint32Array; channels: WriteChannel[] },
+  widthPx: number,
+  name: string,
+  x: number,
+  y: number,
+): number[] {
   let start = 0;
   const p = y * widthPx + x;
   for (let i = 0; i < p; i++) start += deep.sampleCounts[i]!;
@@ -55,7 +66,8 @@ describe('decodeDeep', () => {
           const reader = ExrReader.open(memorySource(writeDeep(box(x0, y0, w, h), deep, compression, tiles ?? undefined)));
           const all = decodeDeep(reader);
           expect(bytesOf(all.sampleCounts).equals(bytesOf(deep.sampleCounts))).toBe(true);
-          for (const c of deep.channels) expect(bytesOf(all.channels.find((d) => d.name === c.name)!.data).equals(bytesOf(c.data))).toBe(true);
+          for (const c of deep.channels)
+            expect(bytesOf(all.channels.find((d) => d.name === c.name)!.data).equals(bytesOf(c.data))).toBe(true);
 
           const rx0 = region[0] % w;
           const ry0 = region[1] % h;
@@ -81,7 +93,10 @@ describe('decodeDeep', () => {
 
   it('damaged deep files fail with an ExrError, never another exception (property)', () => {
     const deep = deepSource(23, 17, 3, 11);
-    const files = (['none', 'rle', 'zips'] as const).flatMap((c) => [writeDeep(box(-2, 5, 23, 17), deep, c), writeDeep(box(-2, 5, 23, 17), deep, c, { xSizePx: 8, ySizePx: 5 })]);
+    const files = (['none', 'rle', 'zips'] as const).flatMap((c) => [
+      writeDeep(box(-2, 5, 23, 17), deep, c),
+      writeDeep(box(-2, 5, 23, 17), deep, c, { xSizePx: 8, ySizePx: 5 }),
+    ]);
     fc.assert(
       fc.property(fc.nat(files.length - 1), fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 8 }), (which, edits) => {
         const bytes = files[which]!.slice();
@@ -105,7 +120,17 @@ describe('decodeDeep', () => {
   it('rejects a count table that decreases', () => {
     const deep = deepSource(6, 2, 3, 5);
     deep.sampleCounts.fill(2);
-    const bytes = writeDeep(box(0, 0, 6, 2), { sampleCounts: deep.sampleCounts, channels: deep.channels.map((c) => ({ ...c, data: c.pixelType === 'half' ? new Uint16Array(24) : c.pixelType === 'float' ? new Float32Array(24) : new Uint32Array(24) })) }, 'none');
+    const bytes = writeDeep(
+      box(0, 0, 6, 2),
+      {
+        sampleCounts: deep.sampleCounts,
+        channels: deep.channels.map((c) => ({
+          ...c,
+          data: c.pixelType === 'half' ? new Uint16Array(24) : c.pixelType === 'float' ? new Float32Array(24) : new Uint32Array(24),
+        })),
+      },
+      'none',
+    );
     const reader = ExrReader.open(memorySource(bytes));
     // chunk 0: y (4), three u64 sizes (24), then the table: make entry 3 smaller than entry 2
     const table = reader.offsets[0]![0]! + 4 + 24;
@@ -144,21 +169,32 @@ function deepImage(samples: { Z?: number[]; A: number[]; R: number[] }[]): DeepI
     { name: 'A', pixelType: 'half' as const, data: half(samples.flatMap((s) => s.A)) },
     { name: 'R', pixelType: 'half' as const, data: half(samples.flatMap((s) => s.R)) },
   ];
-  if (samples.some((s) => s.Z)) channels.push({ name: 'Z', pixelType: 'float' as const, data: Float32Array.from(samples.flatMap((s) => s.Z ?? [])) });
+  if (samples.some((s) => s.Z))
+    channels.push({ name: 'Z', pixelType: 'float' as const, data: Float32Array.from(samples.flatMap((s) => s.Z ?? [])) });
   return {
-    part: 0, lx: 0, ly: 0, region: box(0, 0, samples.length, 1), widthPx: samples.length, heightPx: 1,
-    sampleCounts, sampleOffsets, totalSamples: sampleOffsets[samples.length]!, channels,
+    part: 0,
+    lx: 0,
+    ly: 0,
+    region: box(0, 0, samples.length, 1),
+    widthPx: samples.length,
+    heightPx: 1,
+    sampleCounts,
+    sampleOffsets,
+    totalSamples: sampleOffsets[samples.length]!,
+    channels,
     timings: { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 },
   };
 }
 
 describe('flattenDeep', () => {
   it('composites front to back with "over", nearest Z first whatever the file order', () => {
-    const flat = flattenDeep(deepImage([
-      { Z: [5, 1], A: [0.5, 0.5], R: [0.5, 0.25] }, // front sample is the second: 0.25 + 0.5 * 0.5
-      { A: [], R: [] },
-      { Z: [2], A: [1], R: [0.75] },
-    ]));
+    const flat = flattenDeep(
+      deepImage([
+        { Z: [5, 1], A: [0.5, 0.5], R: [0.5, 0.25] }, // front sample is the second: 0.25 + 0.5 * 0.5
+        { A: [], R: [] },
+        { Z: [2], A: [1], R: [0.75] },
+      ]),
+    );
     const value = (name: string, i: number) => HALF_TO_FLOAT[flat.channels.find((c) => c.name === name)!.data[i]!]!;
     expect(value('R', 0)).toBeCloseTo(0.5, 3);
     expect(value('A', 0)).toBeCloseTo(0.75, 3);

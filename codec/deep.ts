@@ -75,7 +75,9 @@ export function decodeDeep(reader: ExrReader, options: DeepDecodeOptions = {}): 
     const block = place.block;
     if (part.isTiled) {
       if (chunk.tileX !== place.tileX || chunk.tileY !== place.tileY || chunk.levelX !== level.lx || chunk.levelY !== level.ly) {
-        throw invalid(`tile header says (${chunk.tileX}, ${chunk.tileY}) level (${chunk.levelX}, ${chunk.levelY}), expected (${place.tileX}, ${place.tileY}) level (${level.lx}, ${level.ly})`);
+        throw invalid(
+          `tile header says (${chunk.tileX}, ${chunk.tileY}) level (${chunk.levelX}, ${chunk.levelY}), expected (${place.tileX}, ${place.tileY}) level (${level.lx}, ${level.ly})`,
+        );
       }
     } else if (chunk.y !== block.y0) {
       throw invalid(`chunk starts at line ${chunk.y}, expected ${block.y0}`);
@@ -91,7 +93,9 @@ export function decodeDeep(reader: ExrReader, options: DeepDecodeOptions = {}): 
     }
     storedSamples += blockSamples;
     if (chunk.unpackedSampleBytes !== blockSamples * bytesPerSample) {
-      throw invalid(`deep chunk says its samples take ${chunk.unpackedSampleBytes} bytes, its ${blockSamples} samples need ${blockSamples * bytesPerSample}`);
+      throw invalid(
+        `deep chunk says its samples take ${chunk.unpackedSampleBytes} bytes, its ${blockSamples} samples need ${blockSamples * bytesPerSample}`,
+      );
     }
     const data = decompress(part.compression, chunk.data, block, chunk.unpackedSampleBytes);
     timings.decompressMs += performance.now() - t;
@@ -103,7 +107,6 @@ export function decodeDeep(reader: ExrReader, options: DeepDecodeOptions = {}): 
   timings.unpackMs += performance.now() - t0;
   return image;
 }
-
 
 /**
  * The chunk's uncompressed count table (int32 per pixel of the block). It is stored raw when it is
@@ -170,7 +173,11 @@ function assemble(
   const totalSamples = sampleOffsets[sampleCounts.length]!;
 
   const selected = part.channels.map((c, index) => ({ c, index })).filter(({ c }) => !wanted || wanted.has(c.name));
-  const channels: DeepChannel[] = selected.map(({ c }) => ({ name: c.name, pixelType: c.pixelType, data: newPlane(c.pixelType, totalSamples) }));
+  const channels: DeepChannel[] = selected.map(({ c }) => ({
+    name: c.name,
+    pixelType: c.pixelType,
+    data: newPlane(c.pixelType, totalSamples),
+  }));
   const outViews = channels.map((c) => new Uint8Array(c.data.buffer));
   for (const { block, counts, data } of chunks) {
     // where each line of the block starts in `data`, and each channel's slice of a line

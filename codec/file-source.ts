@@ -46,7 +46,8 @@ export function openFileSource(path: string): FileSource {
     },
     readAtTransient(byteOffset, byteLength) {
       if (byteLength > TRANSIENT_KEEP_BYTES) return readInto(Buffer.allocUnsafeSlow(byteLength), byteOffset, byteLength);
-      if (transientBuffer.length < byteLength) transientBuffer = Buffer.allocUnsafeSlow(Math.min(TRANSIENT_KEEP_BYTES, Math.max(byteLength, 2 * transientBuffer.length)));
+      if (transientBuffer.length < byteLength)
+        transientBuffer = Buffer.allocUnsafeSlow(Math.min(TRANSIENT_KEEP_BYTES, Math.max(byteLength, 2 * transientBuffer.length)));
       return readInto(transientBuffer, byteOffset, byteLength);
     },
     close() {

@@ -7,7 +7,12 @@ import { channelStats, partSummary, type PartStats } from './stats.js';
 /** Every non-deep part decoded in full (level 0); deep parts list their channels without statistics. */
 export function readerStats(reader: ExrReader): { parts: PartStats[] } {
   const parts = reader.parts.map((part): PartStats => {
-    const channelsHeader = part.channels.map((c) => ({ name: c.name, pixelType: c.pixelType, xSampling: c.xSampling, ySampling: c.ySampling }));
+    const channelsHeader = part.channels.map((c) => ({
+      name: c.name,
+      pixelType: c.pixelType,
+      xSampling: c.xSampling,
+      ySampling: c.ySampling,
+    }));
     if (part.isDeep) return { ...partSummary(part), channels: channelsHeader };
     const image = reader.decode({ part: part.index });
     return { ...partSummary(part), channels: channelsHeader.map((header, i) => ({ ...header, ...channelStats(image.channels[i]!) })) };

@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileStatsOf } from './file-stats.js';
 import { channelStats, statsJson } from './stats.js';
 import { openFileSource } from './file-source.js';
-import { deepSource, layeredChannels, planeOf, patternValue, rgbaSource, subsampledChannels, idValue } from '../testing/codec/oracle/images.js';
+import {
+  deepSource,
+  layeredChannels,
+  planeOf,
+  patternValue,
+  rgbaSource,
+  subsampledChannels,
+  idValue,
+} from '../testing/codec/oracle/images.js';
 import { findImageTools, findOracles, fnv1a, runJson, runText, sharedDir, type Oracles } from '../testing/codec/oracle/tools.js';
 import { floatToHalf } from './core/half.js';
 import { decodeDeep } from './deep.js';
@@ -38,7 +46,12 @@ interface Case {
   oiio?: boolean;
 }
 
-const box = (xMin: number, yMin: number, widthPx: number, heightPx: number): Box2i => ({ xMin, yMin, xMax: xMin + widthPx - 1, yMax: yMin + heightPx - 1 });
+const box = (xMin: number, yMin: number, widthPx: number, heightPx: number): Box2i => ({
+  xMin,
+  yMin,
+  xMax: xMin + widthPx - 1,
+  yMax: yMin + heightPx - 1,
+});
 let dir = '';
 const src = () => join(dir, 'source.exr');
 let halfPath = '';
@@ -83,27 +96,52 @@ function cases(): Case[] {
   for (const c of ALL) {
     // OpenImageIO writes DWA tiles only in sizes it likes (it falls back to ZIP for 17x13)
     const tile = c.startsWith('dwa') ? ['32', '16'] : ['17', '13'];
-    batched(`tiled ${tile.join('x')} ${c} half and float`, 'tiled', () => [src(), '-d', 'half', '-d', 'A=float'], ['--tile', ...tile, '--compression', c]);
+    batched(`tiled ${tile.join('x')} ${c} half and float`, 'tiled', () => [src(), '-d', 'half', '-d', 'A=float'], [
+      '--tile',
+      ...tile,
+      '--compression',
+      c,
+    ]);
   }
   for (const c of ['piz', 'b44', 'b44a', 'dwaa', 'pxr24']) {
     batched(`1x1 pixel ${c}`, 'one-pixel', () => [src(), '--cut', '1x1+6+5', '-d', 'half'], ['--compression', c]);
   }
   for (const c of ['zip', 'piz', 'dwab']) {
-    batched(`decreasing y ${c}`, 'decreasing', () => [src(), '--attrib', 'openexr:lineOrder', 'decreasingY', '-d', 'half'], ['--compression', c]);
+    batched(`decreasing y ${c}`, 'decreasing', () => [src(), '--attrib', 'openexr:lineOrder', 'decreasingY', '-d', 'half'], [
+      '--compression',
+      c,
+    ]);
   }
   for (const c of ['piz', 'b44a', 'dwaa', 'rle']) {
     batched(`negative data window origin ${c}`, 'origin', () => [src(), '--origin', '-13-7', '-d', 'half'], ['--compression', c]);
   }
-  oiioCase('8K image, zip', (path) => ['--pattern', 'fill:top=0:bottom=2', '8192x4320', '1', '--chnames', 'Y', '-d', 'half', '--compression', 'zip', '-o', path]);
+  oiioCase('8K image, zip', (path) => [
+    '--pattern',
+    'fill:top=0:bottom=2',
+    '8192x4320',
+    '1',
+    '--chnames',
+    'Y',
+    '-d',
+    'half',
+    '--compression',
+    'zip',
+    '-o',
+    path,
+  ]);
   for (const c of ALL) {
-    batched(`every half value (NaNs, infinities, subnormals), ${c}`, 'all-halves', () => [join(dir, 'all-halves.exr'), '-d', 'half'], ['--compression', c]);
+    batched(`every half value (NaNs, infinities, subnormals), ${c}`, 'all-halves', () => [join(dir, 'all-halves.exr'), '-d', 'half'], [
+      '--compression',
+      c,
+    ]);
   }
   if (tools.exrmaketiled) {
     // OpenEXR's own encoder, which keeps each channel's type: half, float and uint in one tile
     for (const c of ['piz', 'pxr24', 'b44', 'b44a', 'dwaa', 'dwab']) {
       out.push({
         name: `exrmaketiled: tiles 17x13 ${c}, half/float/uint channels in one chunk`,
-        make: (path) => execFileSync(tools.exrmaketiled!, ['-o', '-t', '17', '13', '-z', c, join(dir, 'mixed-types.exr'), path], { stdio: 'ignore' }),
+        make: (path) =>
+          execFileSync(tools.exrmaketiled!, ['-o', '-t', '17', '13', '-z', c, join(dir, 'mixed-types.exr'), path], { stdio: 'ignore' }),
       });
     }
   }
@@ -119,7 +157,9 @@ function cases(): Case[] {
       name: `writer: ${levelMode} ${roundingMode}, tiles 17x13, 61x37 at (-5, 3)`,
       make: (path) => {
         const dw = box(-5, 3, 61, 37);
-        writeExrFile(path, [{ ...rgbaSource(dw, i), compression: i % 2 ? 'piz' : 'zip', tiles: { xSizePx: 17, ySizePx: 13, levelMode, roundingMode } }]);
+        writeExrFile(path, [
+          { ...rgbaSource(dw, i), compression: i % 2 ? 'piz' : 'zip', tiles: { xSizePx: 17, ySizePx: 13, levelMode, roundingMode } },
+        ]);
       },
     });
     if (tools.exrmaketiled) {
@@ -128,7 +168,9 @@ function cases(): Case[] {
         oiio: true,
         make: (path) => {
           const flags = [levelMode === 'mipmapLevels' ? '-m' : '-r', roundingMode === 'roundUp' ? '-u' : '-d'];
-          execFileSync(tools.exrmaketiled!, [...flags, '-t', '17', '13', '-z', i % 2 ? 'b44' : 'piz', halfSource(), path], { stdio: 'ignore' });
+          execFileSync(tools.exrmaketiled!, [...flags, '-t', '17', '13', '-z', i % 2 ? 'b44' : 'piz', halfSource(), path], {
+            stdio: 'ignore',
+          });
         },
       });
     }
@@ -137,7 +179,10 @@ function cases(): Case[] {
   for (const c of WRITABLE) {
     out.push({
       name: `writer: 2x2 subsampled chroma and uint, negative origin, ${c}`,
-      make: (path) => writeExrFile(path, [{ compression: c, dataWindow: box(-14, -8, 38, 42), displayWindow: box(0, 0, 20, 20), channels: subsampledChannels(38, 42) }]),
+      make: (path) =>
+        writeExrFile(path, [
+          { compression: c, dataWindow: box(-14, -8, 38, 42), displayWindow: box(0, 0, 20, 20), channels: subsampledChannels(38, 42) },
+        ]),
     });
   }
   out.push({
@@ -161,9 +206,21 @@ function cases(): Case[] {
       const deep = deepSource(20, 11, 4);
       const parts: WritePart[] = [
         { ...rgba, name: 'beauty', compression: 'piz', view: 'left' },
-        { name: 'depth', compression: 'zip', dataWindow: box(0, 0, 50, 31), channels: [{ name: 'Z', pixelType: 'float', data: planeOf('float', 50, 31, (x, y) => x + y * 0.5) }], tiles: { xSizePx: 16, ySizePx: 8, levelMode: 'mipmapLevels', roundingMode: 'roundUp' } },
+        {
+          name: 'depth',
+          compression: 'zip',
+          dataWindow: box(0, 0, 50, 31),
+          channels: [{ name: 'Z', pixelType: 'float', data: planeOf('float', 50, 31, (x, y) => x + y * 0.5) }],
+          tiles: { xSizePx: 16, ySizePx: 8, levelMode: 'mipmapLevels', roundingMode: 'roundUp' },
+        },
         { name: 'chroma', compression: 'rle', dataWindow: box(-2, 4, 20, 10), channels: subsampledChannels(20, 10) },
-        { name: 'ids', compression: 'none', dataWindow: box(5, 5, 23, 19), channels: [{ name: 'id', pixelType: 'uint', data: planeOf('uint', 23, 19, idValue) }], tiles: { xSizePx: 7, ySizePx: 5, levelMode: 'ripmapLevels', roundingMode: 'roundDown' } },
+        {
+          name: 'ids',
+          compression: 'none',
+          dataWindow: box(5, 5, 23, 19),
+          channels: [{ name: 'id', pixelType: 'uint', data: planeOf('uint', 23, 19, idValue) }],
+          tiles: { xSizePx: 7, ySizePx: 5, levelMode: 'ripmapLevels', roundingMode: 'roundDown' },
+        },
         { name: 'deep', compression: 'zips', dataWindow: box(1, 1, 20, 11), channels: deep.channels, deepSampleCounts: deep.sampleCounts },
       ];
       writeExrFile(path, parts);
@@ -191,14 +248,28 @@ function cases(): Case[] {
         name: `writer: deep ${tiled ? 'tiled 17x13' : 'scanline'} ${c}, 0-5 samples per pixel, half/float/uint`,
         make: (path) => {
           const deep = deepSource(45, 38, 5, c.length + (tiled ? 10 : 0));
-          writeExrFile(path, [{ compression: c, dataWindow: box(-7, 3, 45, 38), channels: deep.channels, deepSampleCounts: deep.sampleCounts, ...(tiled ? { tiles: { xSizePx: 17, ySizePx: 13 } } : {}) }]);
+          writeExrFile(path, [
+            {
+              compression: c,
+              dataWindow: box(-7, 3, 45, 38),
+              channels: deep.channels,
+              deepSampleCounts: deep.sampleCounts,
+              ...(tiled ? { tiles: { xSizePx: 17, ySizePx: 13 } } : {}),
+            },
+          ]);
         },
         deep: true,
       });
     }
     // OpenImageIO writes deep parts in NONE and ZIPS only (RLE falls back to ZIPS)
     if (existsSync(deepCorpusFile) && c !== 'rle') {
-      batched(`oiiotool: deep tiled 17x13 ${c} from the corpus`, 'deep', () => [deepCorpusFile, '--tile', '17', '13'], ['--compression', c], true);
+      batched(
+        `oiiotool: deep tiled 17x13 ${c} from the corpus`,
+        'deep',
+        () => [deepCorpusFile, '--tile', '17', '13'],
+        ['--compression', c],
+        true,
+      );
     }
   }
   return out;
@@ -209,22 +280,24 @@ function levelStats(path: string): unknown {
   const source = openFileSource(path);
   try {
     const reader = ExrReader.open(source);
-    const parts = reader.parts.filter((p) => p.isTiled && !p.isDeep).map((p) => ({
-      part: p.index,
-      levels: p.levels
-        .slice()
-        .sort((a, b) => a.ly - b.ly || a.lx - b.lx)
-        .map((level) => {
-          const image = reader.decode({ part: p.index, lx: level.lx, ly: level.ly });
-          const r = image.region;
-          return {
-            lx: level.lx,
-            ly: level.ly,
-            dataWindow: [r.xMin, r.yMin, r.xMax, r.yMax],
-            channels: image.channels.map((c) => ({ name: c.name, ...channelStats(c) })),
-          };
-        }),
-    }));
+    const parts = reader.parts
+      .filter((p) => p.isTiled && !p.isDeep)
+      .map((p) => ({
+        part: p.index,
+        levels: p.levels
+          .slice()
+          .sort((a, b) => a.ly - b.ly || a.lx - b.lx)
+          .map((level) => {
+            const image = reader.decode({ part: p.index, lx: level.lx, ly: level.ly });
+            const r = image.region;
+            return {
+              lx: level.lx,
+              ly: level.ly,
+              dataWindow: [r.xMin, r.yMin, r.xMax, r.yMax],
+              channels: image.channels.map((c) => ({ name: c.name, ...channelStats(c) })),
+            };
+          }),
+      }));
     return { parts };
   } finally {
     source.close();
@@ -236,16 +309,18 @@ function deepHashes(path: string): unknown {
   const source = openFileSource(path);
   try {
     const reader = ExrReader.open(source);
-    const parts = reader.parts.filter((p) => p.isDeep).map((p) => {
-      const deep = decodeDeep(reader, { part: p.index });
-      const bytes = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-      return {
-        part: p.index,
-        samples: deep.totalSamples,
-        countsHash: fnv1a(bytes(deep.sampleCounts)),
-        channels: deep.channels.map((c) => ({ name: c.name, hash: fnv1a(bytes(c.data)) })),
-      };
-    });
+    const parts = reader.parts
+      .filter((p) => p.isDeep)
+      .map((p) => {
+        const deep = decodeDeep(reader, { part: p.index });
+        const bytes = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+        return {
+          part: p.index,
+          samples: deep.totalSamples,
+          countsHash: fnv1a(bytes(deep.sampleCounts)),
+          channels: deep.channels.map((c) => ({ name: c.name, hash: fnv1a(bytes(c.data)) })),
+        };
+      });
     return { parts };
   } finally {
     source.close();
@@ -259,11 +334,17 @@ describe.skipIf(skipReason !== null)('generated files: exrview decodes what Open
     writeExrFile(src(), [rgbaSource(box(0, 0, 97, 301))]);
     // three channels: OpenImageIO writes DWA only for images with at least three
     const halves = (f: (i: number) => number) => Uint16Array.from({ length: 65536 }, (_, i) => f(i) & 0xffff);
-    writeExrFile(join(dir, 'all-halves.exr'), [{ compression: 'zip', dataWindow: box(0, 0, 256, 256), channels: [
-      { name: 'R', pixelType: 'half', data: halves((i) => i) },
-      { name: 'G', pixelType: 'half', data: halves((i) => 65535 - i) },
-      { name: 'B', pixelType: 'half', data: halves((i) => i * 40503) },
-    ] }]);
+    writeExrFile(join(dir, 'all-halves.exr'), [
+      {
+        compression: 'zip',
+        dataWindow: box(0, 0, 256, 256),
+        channels: [
+          { name: 'R', pixelType: 'half', data: halves((i) => i) },
+          { name: 'G', pixelType: 'half', data: halves((i) => 65535 - i) },
+          { name: 'B', pixelType: 'half', data: halves((i) => i * 40503) },
+        ],
+      },
+    ]);
     const mixed = rgbaSource(box(0, 0, 61, 45), 9);
     mixed.channels[0] = { name: 'R', pixelType: 'half', data: Uint16Array.from(mixed.channels[0]!.data, (v) => floatToHalf(v)) };
     mixed.channels.push({ name: 'id', pixelType: 'uint', data: planeOf('uint', 61, 45, idValue) });
@@ -281,7 +362,8 @@ describe.skipIf(skipReason !== null)('generated files: exrview decodes what Open
       expect(want.startsWith('{"error"'), `OpenEXR rejects the generated file: ${want}`).toBe(false);
       // the tools fall back to other methods silently: the case must test what it says
       const intended = ALL.find((m) => new RegExp(`\\b${m}\\b`).test(c.name));
-      if (intended && !c.name.startsWith('writer: multipart') && !c.name.startsWith('exrmultipart')) expect(want).toContain(`"compression":"${intended}"`);
+      if (intended && !c.name.startsWith('writer: multipart') && !c.name.startsWith('exrmultipart'))
+        expect(want).toContain(`"compression":"${intended}"`);
       expect(statsJson(fileStatsOf(path))).toBe(want);
       if (c.deep) expect(deepHashes(path)).toEqual(runJson(oracles.deepRef, [path]));
       // every level of every tiled part, not only level 0

@@ -32,7 +32,12 @@ function header(o: HeaderOverrides = {}): Uint8Array {
   if (o.tiles) {
     attr('tiles', {
       type: 'tiledesc',
-      value: { xSizePx: o.tiles.x, ySizePx: o.tiles.y, levelMode: (['oneLevel', 'mipmapLevels', 'ripmapLevels'] as const)[o.tiles.mode]!, roundingMode: 'roundDown' },
+      value: {
+        xSizePx: o.tiles.x,
+        ySizePx: o.tiles.y,
+        levelMode: (['oneLevel', 'mipmapLevels', 'ripmapLevels'] as const)[o.tiles.mode]!,
+        roundingMode: 'roundDown',
+      },
     });
   }
   if (multipart) {

@@ -9,7 +9,11 @@ import type { Channel } from './core/types.js';
 import { writeExr } from './writer.js';
 
 const channel = (name: string): Channel => ({ name, pixelType: 'half', pLinear: false, xSampling: 1, ySampling: 1 });
-const multiView = (...views: string[]): Attribute => ({ name: 'multiView', typeName: 'stringvector', value: { type: 'stringvector', value: views } });
+const multiView = (...views: string[]): Attribute => ({
+  name: 'multiView',
+  typeName: 'stringvector',
+  value: { type: 'stringvector', value: views },
+});
 const summary = (names: string[], attributes: Attribute[] = []) =>
   partLayers(names.map(channel), attributes).layers.map((l) => `${l.view ?? '-'}:${l.name}:${l.channels.map((c) => c.channel).join(',')}`);
 
@@ -25,7 +29,23 @@ describe('partLayers', () => {
 
   it("splits views by OpenEXR's rule: one-component names are the default view's, else the second-to-last component", () => {
     // the channels of Beachball/singlepart.0001.exr
-    const names = ['A', 'B', 'G', 'R', 'Z', 'disparityL.x', 'forward.left.u', 'forward.left.v', 'forward.right.u', 'left.A', 'left.B', 'left.G', 'left.R', 'left.Z', 'whitebarmask.left.mask'];
+    const names = [
+      'A',
+      'B',
+      'G',
+      'R',
+      'Z',
+      'disparityL.x',
+      'forward.left.u',
+      'forward.left.v',
+      'forward.right.u',
+      'left.A',
+      'left.B',
+      'left.G',
+      'left.R',
+      'left.Z',
+      'whitebarmask.left.mask',
+    ];
     const layers = partLayers(names.map(channel), [multiView('right', 'left')]);
     expect(layers.views).toEqual(['right', 'left']);
     expect(layers.defaultView).toBe('right');
@@ -56,7 +76,10 @@ describe('partLayers', () => {
 describe('previewOf', () => {
   it('returns the preview attribute the writer stored, and null without one', () => {
     const rgba = Uint8Array.from({ length: 3 * 2 * 4 }, (_, i) => i * 7);
-    const data = { dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 1 }, channels: [{ name: 'Y', pixelType: 'half' as const, data: new Uint16Array(4) }] };
+    const data = {
+      dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 1 },
+      channels: [{ name: 'Y', pixelType: 'half' as const, data: new Uint16Array(4) }],
+    };
     const withPreview = ExrReader.open(memorySource(writeExr([{ ...data, preview: { widthPx: 3, heightPx: 2, rgba } }])));
     expect(previewOf(withPreview.parts[0]!.attributes)).toEqual({ widthPx: 3, heightPx: 2, rgba });
     expect(previewOf(ExrReader.open(memorySource(writeExr([data]))).parts[0]!.attributes)).toBeNull();

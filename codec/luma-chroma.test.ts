@@ -34,27 +34,45 @@ describe('luminance weights and detection', () => {
 
   it('keeps grey pixels exact: zero chroma gives R = G = B = Y, and Y alone is grey', () => {
     const y = Uint16Array.from([0x3c00, 0x4000, 0x3555, 0]);
-    const file = writeExr([{ dataWindow: box(0, 0, 2, 2), channels: [
-      { name: 'Y', pixelType: 'half', data: y },
-      { name: 'RY', pixelType: 'half', xSampling: 2, ySampling: 2, data: new Uint16Array(1) },
-      { name: 'BY', pixelType: 'half', xSampling: 2, ySampling: 2, data: new Uint16Array(1) },
-    ] }]);
+    const file = writeExr([
+      {
+        dataWindow: box(0, 0, 2, 2),
+        channels: [
+          { name: 'Y', pixelType: 'half', data: y },
+          { name: 'RY', pixelType: 'half', xSampling: 2, ySampling: 2, data: new Uint16Array(1) },
+          { name: 'BY', pixelType: 'half', xSampling: 2, ySampling: 2, data: new Uint16Array(1) },
+        ],
+      },
+    ]);
     const rgba = lumaChromaToRgba(ExrReader.open(memorySource(file)).decode(), null);
     for (const c of ['R', 'G', 'B']) expect(Array.from(rgba.channels.find((p) => p.name === c)!.data)).toEqual(Array.from(y));
     expect(Array.from(rgba.channels.find((p) => p.name === 'A')!.data)).toEqual([0x3c00, 0x3c00, 0x3c00, 0x3c00]);
-    const grey = writeExr([{ dataWindow: box(0, 0, 2, 2), channels: [{ name: 'Y', pixelType: 'float', data: Float32Array.from([1, 2, 1 / 3, 70000]) }] }]);
+    const grey = writeExr([
+      { dataWindow: box(0, 0, 2, 2), channels: [{ name: 'Y', pixelType: 'float', data: Float32Array.from([1, 2, 1 / 3, 70000]) }] },
+    ]);
     const greyRgba = lumaChromaToRgba(ExrReader.open(memorySource(grey)).decode(), null);
     expect(Array.from(greyRgba.channels[0]!.data)).toEqual([0x3c00, 0x4000, floatToHalf(1 / 3), 0x7c00]);
   });
 });
 
 /** Y/RY/BY (and A) over `dataWindow`, chroma 2x2 subsampled. */
-function ycPart(dataWindow: Box2i, types: { Y?: PixelType; C?: PixelType; A?: PixelType; without?: string[] }, extra: Partial<WritePart> = {}): WritePart {
+function ycPart(
+  dataWindow: Box2i,
+  types: { Y?: PixelType; C?: PixelType; A?: PixelType; without?: string[] },
+  extra: Partial<WritePart> = {},
+): WritePart {
   const w = dataWindow.xMax - dataWindow.xMin + 1;
   const h = dataWindow.yMax - dataWindow.yMin + 1;
   const channels: WriteChannel[] = [];
   const add = (name: string, pixelType: PixelType, sampling: number, value: (x: number, y: number) => number) => {
-    if (!types.without?.includes(name)) channels.push({ name, pixelType, xSampling: sampling, ySampling: sampling, data: planeOf(pixelType, w / sampling, h / sampling, value) });
+    if (!types.without?.includes(name))
+      channels.push({
+        name,
+        pixelType,
+        xSampling: sampling,
+        ySampling: sampling,
+        data: planeOf(pixelType, w / sampling, h / sampling, value),
+      });
   };
   add('Y', types.Y ?? 'half', 1, (x, y) => Math.abs(patternValue(0, x, y, 0)) + (x === 3 && y === 2 ? 70000 : 0));
   add('RY', types.C ?? 'half', 2, (x, y) => Math.sin(x * 0.7 + y) * 0.9);
@@ -109,9 +127,15 @@ describe.skipIf(skipReason !== null)('luminance/chroma: equal to OpenEXR RgbaInp
   const corpus = join(sharedDir, 'corpus/openexr-images');
   const corpusFiles = existsSync(corpus)
     ? [
-        ...readdirSync(join(corpus, 'LuminanceChroma')).filter((f) => f.endsWith('.exr')).map((f) => join(corpus, 'LuminanceChroma', f)),
-        ...readdirSync(join(corpus, 'Chromaticities')).filter((f) => f.endsWith('_YC.exr')).map((f) => join(corpus, 'Chromaticities', f)),
-        ...readdirSync(join(corpus, 'TestImages')).filter((f) => f.startsWith('Gray')).map((f) => join(corpus, 'TestImages', f)),
+        ...readdirSync(join(corpus, 'LuminanceChroma'))
+          .filter((f) => f.endsWith('.exr'))
+          .map((f) => join(corpus, 'LuminanceChroma', f)),
+        ...readdirSync(join(corpus, 'Chromaticities'))
+          .filter((f) => f.endsWith('_YC.exr'))
+          .map((f) => join(corpus, 'Chromaticities', f)),
+        ...readdirSync(join(corpus, 'TestImages'))
+          .filter((f) => f.startsWith('Gray'))
+          .map((f) => join(corpus, 'TestImages', f)),
       ]
     : [];
   for (const file of corpusFiles) {
@@ -122,8 +146,19 @@ describe.skipIf(skipReason !== null)('luminance/chroma: equal to OpenEXR RgbaInp
   }
 
   const generated: [string, () => WritePart][] = [
-    ['negative origin, custom chromaticities', () => ycPart(box(-6, -4, 38, 26), {}, { chromaticities: { red: [0.7, 0.29], green: [0.17, 0.8], blue: [0.13, 0.05], white: [0.32, 0.34] } })],
-    ['float luminance and chroma (converted to half), decreasing y, values beyond half', () => ycPart(box(2, 0, 30, 40), { Y: 'float', C: 'float', A: 'float' }, { lineOrder: 'decreasingY', compression: 'piz' })],
+    [
+      'negative origin, custom chromaticities',
+      () =>
+        ycPart(
+          box(-6, -4, 38, 26),
+          {},
+          { chromaticities: { red: [0.7, 0.29], green: [0.17, 0.8], blue: [0.13, 0.05], white: [0.32, 0.34] } },
+        ),
+    ],
+    [
+      'float luminance and chroma (converted to half), decreasing y, values beyond half',
+      () => ycPart(box(2, 0, 30, 40), { Y: 'float', C: 'float', A: 'float' }, { lineOrder: 'decreasingY', compression: 'piz' }),
+    ],
     ['uint luminance, RY without BY, no alpha', () => ycPart(box(0, 0, 20, 34), { Y: 'uint', without: ['BY', 'A'] })],
     ['chroma without luminance', () => ycPart(box(0, 0, 16, 16), { without: ['Y'] })],
     ['2x2 pixels', () => ycPart(box(0, 0, 2, 2), {})],

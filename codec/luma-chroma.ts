@@ -13,7 +13,10 @@ const f = Math.fround;
 /** Taps of the chroma filters (27 wide, every other input is a zero the filter skips). */
 const N = 27;
 const N2 = 13;
-const RECONSTRUCT = [0.002128, -0.00754, 0.019597, -0.043159, 0.087929, -0.186077, 0.627123, 0.627123, -0.186077, 0.087929, -0.043159, 0.019597, -0.00754, 0.002128].map(f);
+const RECONSTRUCT = [
+  0.002128, -0.00754, 0.019597, -0.043159, 0.087929, -0.186077, 0.627123, 0.627123, -0.186077, 0.087929, -0.043159, 0.019597, -0.00754,
+  0.002128,
+].map(f);
 const HALF_ONE = 0x3c00;
 const HALF_HALF = 0x3800;
 const HALF_MAX = 65504;
@@ -91,18 +94,27 @@ function newLine(widthPx: number): Line {
  */
 export function lumaChromaToRgba(image: DecodedImage, chromaticities: Chromaticities | null, prefix = ''): DecodedImage {
   const find = (name: string) => image.channels.find((c) => c.name === prefix + name) ?? null;
-  const kind = lumaChromaKind(image.channels.map((c) => c.name), prefix);
+  const kind = lumaChromaKind(
+    image.channels.map((c) => c.name),
+    prefix,
+  );
   if (!kind) throw new Error(`no ${prefix}Y, ${prefix}RY or ${prefix}BY channel to convert`);
   const widthPx = image.widthPx;
   const heightPx = image.heightPx;
   const yChannel = find('Y');
   const aChannel = find('A');
   for (const ch of [yChannel, aChannel]) {
-    if (ch && (ch.xSampling !== 1 || ch.ySampling !== 1)) throw new Error(`channel ${ch.name} is subsampled; RgbaInputFile reads it only at full resolution`);
+    if (ch && (ch.xSampling !== 1 || ch.ySampling !== 1))
+      throw new Error(`channel ${ch.name} is subsampled; RgbaInputFile reads it only at full resolution`);
   }
   const Y = yChannel ? asHalf(yChannel) : null;
   const A = aChannel ? asHalf(aChannel) : null;
-  const out = { R: new Uint16Array(widthPx * heightPx), G: new Uint16Array(widthPx * heightPx), B: new Uint16Array(widthPx * heightPx), A: new Uint16Array(widthPx * heightPx) };
+  const out = {
+    R: new Uint16Array(widthPx * heightPx),
+    G: new Uint16Array(widthPx * heightPx),
+    B: new Uint16Array(widthPx * heightPx),
+    A: new Uint16Array(widthPx * heightPx),
+  };
 
   if (kind === 'luminance') {
     for (let i = 0; i < widthPx * heightPx; i++) {
@@ -113,7 +125,8 @@ export function lumaChromaToRgba(image: DecodedImage, chromaticities: Chromatici
     const ry = find('RY');
     const by = find('BY');
     for (const ch of [ry, by]) {
-      if (ch && (ch.xSampling !== 2 || ch.ySampling !== 2)) throw new Error(`chroma channel ${ch.name} has sampling ${ch.xSampling}x${ch.ySampling}; RgbaInputFile reads only 2x2`);
+      if (ch && (ch.xSampling !== 2 || ch.ySampling !== 2))
+        throw new Error(`chroma channel ${ch.name} has sampling ${ch.xSampling}x${ch.ySampling}; RgbaInputFile reads only 2x2`);
     }
     const reader = new YcaLines(image, Y, A, ry ? asHalf(ry) : null, by ? asHalf(by) : null, ry?.widthSamples ?? by!.widthSamples);
     const yw = luminanceWeights(chromaticities);
@@ -138,7 +151,15 @@ export function lumaChromaToRgba(image: DecodedImage, chromaticities: Chromatici
       out.A.set(fixed.a, at);
     }
   }
-  const plane = (name: string, data: Uint16Array): DecodedChannel => ({ name, pixelType: 'half', xSampling: 1, ySampling: 1, widthSamples: widthPx, heightSamples: heightPx, data });
+  const plane = (name: string, data: Uint16Array): DecodedChannel => ({
+    name,
+    pixelType: 'half',
+    xSampling: 1,
+    ySampling: 1,
+    widthSamples: widthPx,
+    heightSamples: heightPx,
+    data,
+  });
   return { ...image, channels: [plane('R', out.R), plane('G', out.G), plane('B', out.B), plane('A', out.A)] };
 }
 
@@ -222,7 +243,10 @@ class YcaLines {
     const yca = newLine(w);
     yca.g.set(center.g);
     yca.a.set(center.a);
-    for (const [source, target] of [[taps.map((l) => l.r), yca.r], [taps.map((l) => l.b), yca.b]] as const) {
+    for (const [source, target] of [
+      [taps.map((l) => l.r), yca.r],
+      [taps.map((l) => l.b), yca.b],
+    ] as const) {
       const sum = new Float32Array(w);
       for (let k = 0; k < source.length; k++) {
         const c = RECONSTRUCT[k]!;

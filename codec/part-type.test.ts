@@ -73,23 +73,31 @@ describe('part type against the version field (single-part files)', () => {
   });
 
   it('refuses what OpenEXR refuses: tiled and deep flags together, tiles read as scanlines', () => {
-    expect(() => ExrReader.open(memorySource(editSinglePartHeader(tiled, typed('deeptile'), (v) => v | NON_IMAGE_FLAG)))).toThrow(/single-part tiled and also deep/);
+    expect(() => ExrReader.open(memorySource(editSinglePartHeader(tiled, typed('deeptile'), (v) => v | NON_IMAGE_FLAG)))).toThrow(
+      /single-part tiled and also deep/,
+    );
     // a tiled file whose tiled flag is cleared is read as scanlines, whose chunks it does not hold
     const reader = ExrReader.open(memorySource(editSinglePartHeader(tiled, typed('tiledimage'), (v) => v & ~TILED_FLAG)));
     expect(reader.parts[0]!.type).toBe('scanlineimage');
     expect(() => reader.decode()).toThrow(ExrError);
   });
 
-  it.skipIf(noRef !== null)(`agrees with OpenEXR 3.4 that a tiled file read as scanlines fails${noRef ? ` (skipped: ${noRef})` : ''}`, () => {
-    dir ||= mkdtempSync(join(tmpdir(), 'exrview-part-type-'));
-    const path = join(dir, 'flag-cleared.exr');
-    writeFileSync(path, editSinglePartHeader(tiled, typed('tiledimage'), (v) => v & ~TILED_FLAG));
-    let out = '';
-    try {
-      out = execFileSync(refStats, [path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    } catch (error) {
-      out = String((error as { stdout?: string }).stdout ?? '');
-    }
-    expect(out).toContain('"error"');
-  });
+  it.skipIf(noRef !== null)(
+    `agrees with OpenEXR 3.4 that a tiled file read as scanlines fails${noRef ? ` (skipped: ${noRef})` : ''}`,
+    () => {
+      dir ||= mkdtempSync(join(tmpdir(), 'exrview-part-type-'));
+      const path = join(dir, 'flag-cleared.exr');
+      writeFileSync(
+        path,
+        editSinglePartHeader(tiled, typed('tiledimage'), (v) => v & ~TILED_FLAG),
+      );
+      let out = '';
+      try {
+        out = execFileSync(refStats, [path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      } catch (error) {
+        out = String((error as { stdout?: string }).stdout ?? '');
+      }
+      expect(out).toContain('"error"');
+    },
+  );
 });

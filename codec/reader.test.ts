@@ -95,7 +95,13 @@ describe('opening', () => {
   it('reads headers longer than its first read (a 300 KB preview), over a file and over memory', () => {
     const rgba = Uint8Array.from({ length: 4 * 320 * 240 }, (_, i) => (i * 31) & 0xff);
     const luma = Uint16Array.from({ length: 12 }, (_, i) => 0x3c00 + i);
-    const bytes = writeExr([{ dataWindow: { xMin: 0, yMin: 0, xMax: 3, yMax: 2 }, channels: [{ name: 'Y', pixelType: 'half', data: luma }], preview: { widthPx: 320, heightPx: 240, rgba } }]);
+    const bytes = writeExr([
+      {
+        dataWindow: { xMin: 0, yMin: 0, xMax: 3, yMax: 2 },
+        channels: [{ name: 'Y', pixelType: 'half', data: luma }],
+        preview: { widthPx: 320, heightPx: 240, rgba },
+      },
+    ]);
     const dir = mkdtempSync(join(tmpdir(), 'exrview-reader-'));
     const path = join(dir, 'big-header.exr');
     writeFileSync(path, bytes);
@@ -119,8 +125,20 @@ describe('opening', () => {
     const dir = mkdtempSync(join(tmpdir(), 'exrview-reader-'));
     const tallPath = join(dir, 'tall.exr');
     const smallPath = join(dir, 'small.exr');
-    writeFileSync(tallPath, writeExr([{ dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 4999 }, compression: 'none', channels: [{ name: 'tall.Y', pixelType: 'half', data: tall }] }]));
-    writeFileSync(smallPath, writeExr([{ dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 1 }, channels: [{ name: 'small.Y', pixelType: 'half', data: small }] }]));
+    writeFileSync(
+      tallPath,
+      writeExr([
+        {
+          dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 4999 },
+          compression: 'none',
+          channels: [{ name: 'tall.Y', pixelType: 'half', data: tall }],
+        },
+      ]),
+    );
+    writeFileSync(
+      smallPath,
+      writeExr([{ dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 1 }, channels: [{ name: 'small.Y', pixelType: 'half', data: small }] }]),
+    );
     const sources = [openFileSource(tallPath), openFileSource(smallPath)];
     try {
       // the headers are read into one reused buffer per thread: the first reader's parse must not share it

@@ -1,6 +1,15 @@
 // The staged reader: headers and offset tables once, then read -> decompress -> unpack for any part, level, region or channel set.
 
-import { checkedRegion, chunkPlace, chunksForRegion, chunkStoreLayout, tileBlock, uncompressedBytes, type ChunkPlace, type ChunkStoreLayout } from './blocks.js';
+import {
+  checkedRegion,
+  chunkPlace,
+  chunksForRegion,
+  chunkStoreLayout,
+  tileBlock,
+  uncompressedBytes,
+  type ChunkPlace,
+  type ChunkStoreLayout,
+} from './blocks.js';
 import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type ChunkHeader, type OffsetTables } from './chunks.js';
 import { decompressInto, decompressTransient } from './compression/index.js';
 import { nativeKernels } from './compression/native.js';
@@ -121,7 +130,13 @@ export function parseFile(source: ByteSource, limits: ReadLimits = DEFAULT_LIMIT
 /** The rest of an open once the headers are parsed: the offset tables (from `prefix` where they lie in it) and the chunk ends. */
 export function withTables(source: ByteSource, raw: RawHeaders, parts: PartInfo[], prefix: Uint8Array): ParsedFile {
   const offsets = readOffsetTables(source, raw.headerEndByte, parts, raw.flags.multipart, prefix);
-  return { flags: raw.flags, parts, offsets, headerEndByte: raw.headerEndByte, chunkEnds: ChunkExtents.fromTables(offsets, source.sizeBytes).sorted };
+  return {
+    flags: raw.flags,
+    parts,
+    offsets,
+    headerEndByte: raw.headerEndByte,
+    chunkEnds: ChunkExtents.fromTables(offsets, source.sizeBytes).sorted,
+  };
 }
 
 export class ExrReader {
@@ -285,27 +300,35 @@ export class ExrReader {
         if (planesMayHoldOld) unpack(place, new Uint8Array(bytes));
         failures!.push({ chunk: chunkIndex, region: blockInRegion(place.block, region), reason: error.message });
       };
-      this.forEachChunk(partIndex, chunkIndices, timings, options.signal, (chunkIndex, chunk) => {
-        const place = chunkPlace(part, chunkIndex);
-        checkChunkCoordinates(part, place.block, place.tileX, place.tileY, place.level, chunk);
-        const expectedBytes = uncompressedBytes(place.block);
-        let t = performance.now();
-        let raw: Uint8Array;
-        if (store) {
-          // straight into the shared chunk store: no intermediate buffer, no copy
-          const at = storeLayout!.offsets[chunkIndex - level.firstChunk]!;
-          raw = store.bytes.subarray(at, at + expectedBytes);
-          decompressInto(part.compression, chunk.data, place.block, raw);
-        } else {
-          // unpacked into the planes below, before the next chunk reuses the buffer
-          raw = decompressTransient(part.compression, chunk.data, place.block, expectedBytes);
-        }
-        const t2 = performance.now();
-        timings.decompressMs += t2 - t;
-        t = t2;
-        unpack(place, raw);
-        timings.unpackMs += performance.now() - t;
-      }, true, failures ? onFailure : undefined);
+      this.forEachChunk(
+        partIndex,
+        chunkIndices,
+        timings,
+        options.signal,
+        (chunkIndex, chunk) => {
+          const place = chunkPlace(part, chunkIndex);
+          checkChunkCoordinates(part, place.block, place.tileX, place.tileY, place.level, chunk);
+          const expectedBytes = uncompressedBytes(place.block);
+          let t = performance.now();
+          let raw: Uint8Array;
+          if (store) {
+            // straight into the shared chunk store: no intermediate buffer, no copy
+            const at = storeLayout!.offsets[chunkIndex - level.firstChunk]!;
+            raw = store.bytes.subarray(at, at + expectedBytes);
+            decompressInto(part.compression, chunk.data, place.block, raw);
+          } else {
+            // unpacked into the planes below, before the next chunk reuses the buffer
+            raw = decompressTransient(part.compression, chunk.data, place.block, expectedBytes);
+          }
+          const t2 = performance.now();
+          timings.decompressMs += t2 - t;
+          t = t2;
+          unpack(place, raw);
+          timings.unpackMs += performance.now() - t;
+        },
+        true,
+        failures ? onFailure : undefined,
+      );
       if (failures?.length) {
         failures.sort((a, b) => a.chunk - b.chunk);
         missing = { failures, chunksRead: chunkIndices.length - failures.length, chunksTotal: chunkIndices.length };
@@ -384,7 +407,9 @@ export class ExrReader {
       }
       const t0 = performance.now();
       const span =
-        transient && this.source.readAtTransient ? this.source.readAtTransient(spanStart, spanEnd - spanStart) : this.source.readAt(spanStart, spanEnd - spanStart);
+        transient && this.source.readAtTransient
+          ? this.source.readAtTransient(spanStart, spanEnd - spanStart)
+          : this.source.readAt(spanStart, spanEnd - spanStart);
       timings.readMs += performance.now() - t0;
       timings.bytesRead += span.length;
       for (let k = i; k < j; k++) {

@@ -26,7 +26,8 @@ export function prefixSource(prefix: Uint8Array, sizeBytes: number): ByteSource 
   return {
     sizeBytes,
     readAt(byteOffset, byteLength) {
-      if (byteOffset + byteLength > prefix.length) throw new RangeError(`needs the file's first ${byteOffset + byteLength} bytes, ${prefix.length} were read`);
+      if (byteOffset + byteLength > prefix.length)
+        throw new RangeError(`needs the file's first ${byteOffset + byteLength} bytes, ${prefix.length} were read`);
       return prefix.subarray(byteOffset, byteOffset + byteLength);
     },
   };

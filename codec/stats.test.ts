@@ -40,9 +40,25 @@ describe('channelStats', () => {
   });
 
   it('gives null statistics when no value is finite, and converts uint through float32', () => {
-    const nan = channelStats({ name: 'Z', pixelType: 'float', xSampling: 1, ySampling: 1, widthSamples: 1, heightSamples: 1, data: new Float32Array([NaN]) });
+    const nan = channelStats({
+      name: 'Z',
+      pixelType: 'float',
+      xSampling: 1,
+      ySampling: 1,
+      widthSamples: 1,
+      heightSamples: 1,
+      data: new Float32Array([NaN]),
+    });
     expect(nan).toEqual({ min: null, max: null, mean: null, nanCount: 1, infCount: 0 });
-    const u = channelStats({ name: 'id', pixelType: 'uint', xSampling: 1, ySampling: 1, widthSamples: 2, heightSamples: 1, data: new Uint32Array([16777217, 0]) });
+    const u = channelStats({
+      name: 'id',
+      pixelType: 'uint',
+      xSampling: 1,
+      ySampling: 1,
+      widthSamples: 2,
+      heightSamples: 1,
+      data: new Uint32Array([16777217, 0]),
+    });
     expect(u.max).toBe(16777216); // float(16777217) rounds to even
   });
 });

@@ -26,7 +26,13 @@ export interface PartStats {
 }
 
 /** min/max/mean over finite values (as float32, summed in double like the reference), NaN and Inf counted apart. */
-export function channelStats(channel: DecodedChannel): { min: number | null; max: number | null; mean: number | null; nanCount: number; infCount: number } {
+export function channelStats(channel: DecodedChannel): {
+  min: number | null;
+  max: number | null;
+  mean: number | null;
+  nanCount: number;
+  infCount: number;
+} {
   let min = Infinity;
   let max = -Infinity;
   let sum = 0;
@@ -91,7 +97,12 @@ export function nine(v: number): number {
 }
 
 export function partSummary(part: PartInfo): Omit<PartStats, 'channels'> {
-  const box = (b: { xMin: number; yMin: number; xMax: number; yMax: number }): [number, number, number, number] => [b.xMin, b.yMin, b.xMax, b.yMax];
+  const box = (b: { xMin: number; yMin: number; xMax: number; yMax: number }): [number, number, number, number] => [
+    b.xMin,
+    b.yMin,
+    b.xMax,
+    b.yMax,
+  ];
   return {
     name: part.name,
     type: part.type,

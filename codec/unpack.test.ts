@@ -12,7 +12,15 @@ const PIXEL_TYPES: PixelType[] = ['half', 'float', 'uint'];
 /** A block, its bytes, and a region and frame around part of it, as the reader's decode plans them. */
 const caseArb = fc
   .record({
-    channels: fc.array(fc.record({ pixelType: fc.constantFrom(...PIXEL_TYPES), xSampling: fc.constantFrom(1, 2), ySampling: fc.constantFrom(1, 2, 3), wanted: fc.boolean() }), { minLength: 1, maxLength: 5 }),
+    channels: fc.array(
+      fc.record({
+        pixelType: fc.constantFrom(...PIXEL_TYPES),
+        xSampling: fc.constantFrom(1, 2),
+        ySampling: fc.constantFrom(1, 2, 3),
+        wanted: fc.boolean(),
+      }),
+      { minLength: 1, maxLength: 5 },
+    ),
     x0: fc.integer({ min: -20, max: 20 }),
     y0: fc.integer({ min: -20, max: 20 }),
     widthPx: fc.integer({ min: 1, max: 40 }),
@@ -22,14 +30,38 @@ const caseArb = fc
     seed: fc.integer(),
   })
   .map(({ channels, x0, y0, widthPx, heightPx, cut, grow, seed }) => {
-    const block: BlockLayout = { channels: channels.map((c, i): Channel => ({ name: `c${i}`, pixelType: c.pixelType, pLinear: false, xSampling: c.xSampling, ySampling: c.ySampling })), x0, y0, widthPx, heightPx };
-    const region: Box2i = { xMin: x0 + Math.min(cut[0]!, widthPx - 1), yMin: y0 + Math.min(cut[1]!, heightPx - 1), xMax: x0 + widthPx - 1, yMax: y0 + heightPx - 1 };
+    const block: BlockLayout = {
+      channels: channels.map((c, i): Channel => ({
+        name: `c${i}`,
+        pixelType: c.pixelType,
+        pLinear: false,
+        xSampling: c.xSampling,
+        ySampling: c.ySampling,
+      })),
+      x0,
+      y0,
+      widthPx,
+      heightPx,
+    };
+    const region: Box2i = {
+      xMin: x0 + Math.min(cut[0]!, widthPx - 1),
+      yMin: y0 + Math.min(cut[1]!, heightPx - 1),
+      xMax: x0 + widthPx - 1,
+      yMax: y0 + heightPx - 1,
+    };
     region.xMax = Math.max(region.xMin, region.xMax - cut[2]!);
     region.yMax = Math.max(region.yMin, region.yMax - cut[3]!);
-    const frame: Box2i = { xMin: region.xMin - grow[0]!, yMin: region.yMin - grow[1]!, xMax: region.xMax + grow[2]!, yMax: region.yMax + grow[3]! };
+    const frame: Box2i = {
+      xMin: region.xMin - grow[0]!,
+      yMin: region.yMin - grow[1]!,
+      xMax: region.xMax + grow[2]!,
+      yMax: region.yMax + grow[3]!,
+    };
     let bytes = 0;
     for (let y = y0; y < y0 + heightPx; y++) {
-      for (const c of block.channels) if (((y % c.ySampling) + c.ySampling) % c.ySampling === 0) bytes += sampleCount(c.xSampling, x0, x0 + widthPx - 1) * PIXEL_TYPE_BYTES[c.pixelType];
+      for (const c of block.channels)
+        if (((y % c.ySampling) + c.ySampling) % c.ySampling === 0)
+          bytes += sampleCount(c.xSampling, x0, x0 + widthPx - 1) * PIXEL_TYPE_BYTES[c.pixelType];
     }
     const raw = Uint8Array.from({ length: bytes }, (_, i) => (i * 31 + seed) & 0xff);
     return { block, region, frame, raw, wanted: channels.map((c) => c.wanted) };
@@ -42,7 +74,15 @@ function planesFor(block: BlockLayout, frame: Box2i, wanted: boolean[]): (Decode
     const widthSamples = sampleCount(ch.xSampling, frame.xMin, frame.xMax);
     const heightSamples = sampleCount(ch.ySampling, frame.yMin, frame.yMax);
     const data = new Uint8Array(widthSamples * heightSamples * PIXEL_TYPE_BYTES[ch.pixelType]).fill(0xa5);
-    return { name: ch.name, pixelType: ch.pixelType, xSampling: ch.xSampling, ySampling: ch.ySampling, widthSamples, heightSamples, data: new Uint16Array(data.buffer) };
+    return {
+      name: ch.name,
+      pixelType: ch.pixelType,
+      xSampling: ch.xSampling,
+      ySampling: ch.ySampling,
+      widthSamples,
+      heightSamples,
+      data: new Uint16Array(data.buffer),
+    };
   });
 }
 
@@ -73,7 +113,13 @@ describe.skipIf(!nativeKernels)('unpackRows (native)', () => {
   });
 
   it('refuses a block shorter than its lines, a plane too small for its rows, and a malformed plan', () => {
-    const block: BlockLayout = { channels: [{ name: 'Y', pixelType: 'half', pLinear: false, xSampling: 1, ySampling: 1 }], x0: 0, y0: 0, widthPx: 8, heightPx: 4 };
+    const block: BlockLayout = {
+      channels: [{ name: 'Y', pixelType: 'half', pLinear: false, xSampling: 1, ySampling: 1 }],
+      x0: 0,
+      y0: 0,
+      widthPx: 8,
+      heightPx: 4,
+    };
     const box: Box2i = { xMin: 0, yMin: 0, xMax: 7, yMax: 3 };
     const planes = planesFor(block, box, [true]);
     const plan = makeUnpackPlan(block, box, box, planes);

@@ -80,7 +80,16 @@ function buildPart(spec: Spec, tiled: boolean, index: number): WritePart {
     compression: spec.compression,
     dataWindow: { xMin, yMin, xMax: xMin + widthPx - 1, yMax: yMin + heightPx - 1 },
     lineOrder: !tiled && spec.decreasing ? 'decreasingY' : 'increasingY',
-    ...(tiled ? { tiles: { xSizePx: spec.tileX, ySizePx: spec.tileY, levelMode: spec.levelMode, roundingMode: spec.roundUp ? 'roundUp' : 'roundDown' } } : {}),
+    ...(tiled
+      ? {
+          tiles: {
+            xSizePx: spec.tileX,
+            ySizePx: spec.tileY,
+            levelMode: spec.levelMode,
+            roundingMode: spec.roundUp ? 'roundUp' : 'roundDown',
+          },
+        }
+      : {}),
     channels: spec.channels.map((c: ChannelSpec, i: number) => ({
       ...c,
       data: planeBits(c.pixelType, (widthPx / c.xSampling) * (heightPx / c.ySampling), spec.seed + i),
@@ -128,8 +137,12 @@ describe('writer round trip (property)', () => {
 
   it('multipart files mixing scanline and tiled parts read back bit for bit', () => {
     fc.assert(
-      fc.property(fc.array(fc.boolean().chain((tiled) => partSpec(tiled).map((spec) => [spec, tiled] as const)), { minLength: 2, maxLength: 4 }), (specs) =>
-        expectRoundTrip(specs.map(([spec, tiled], i) => buildPart(spec, tiled, i))),
+      fc.property(
+        fc.array(
+          fc.boolean().chain((tiled) => partSpec(tiled).map((spec) => [spec, tiled] as const)),
+          { minLength: 2, maxLength: 4 },
+        ),
+        (specs) => expectRoundTrip(specs.map(([spec, tiled], i) => buildPart(spec, tiled, i))),
       ),
       { numRuns: 40 },
     );

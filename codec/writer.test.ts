@@ -18,13 +18,19 @@ const EVERY_TYPE: Record<string, AttributeValue> = {
   aBox2i: { type: 'box2i', value: { xMin: -3, yMin: 4, xMax: 100, yMax: 2 ** 30 } },
   aBox2f: { type: 'box2f', value: { xMin: f32(-1.5), yMin: 0, xMax: f32(2.25), yMax: f32(1e30) } },
   aChlist: { type: 'chlist', value: [{ name: 'long.channel.name', pixelType: 'uint', pLinear: true, xSampling: 2, ySampling: 3 }] },
-  aChromaticities: { type: 'chromaticities', value: { red: [f32(0.64), f32(0.33)], green: [f32(0.3), f32(0.6)], blue: [f32(0.15), f32(0.06)], white: [f32(0.3127), f32(0.329)] } },
+  aChromaticities: {
+    type: 'chromaticities',
+    value: { red: [f32(0.64), f32(0.33)], green: [f32(0.3), f32(0.6)], blue: [f32(0.15), f32(0.06)], white: [f32(0.3127), f32(0.329)] },
+  },
   aCompression: { type: 'compression', value: 'dwab' },
   aDouble: { type: 'double', value: Math.PI },
   aEnvmap: { type: 'envmap', value: 1 },
   aFloat: { type: 'float', value: f32(-0.1) },
   aInt: { type: 'int', value: -123456 },
-  aKeycode: { type: 'keycode', value: { filmMfcCode: 1, filmType: 2, prefix: 3, count: 4, perfOffset: 5, perfsPerFrame: 6, perfsPerCount: 7 } },
+  aKeycode: {
+    type: 'keycode',
+    value: { filmMfcCode: 1, filmType: 2, prefix: 3, count: 4, perfOffset: 5, perfsPerFrame: 6, perfsPerCount: 7 },
+  },
   aLineOrder: { type: 'lineOrder', value: 'randomY' },
   aM33f: { type: 'm33f', value: [1, 2, 3, 4, 5, 6, 7, 8, f32(9.5)] },
   aM44d: { type: 'm44d', value: Array.from({ length: 16 }, (_, i) => i / 3) },
@@ -80,33 +86,52 @@ describe('headers', () => {
     expect(new DataView(tiled.buffer).getInt32(4, true)).toBe(2 | 0x200);
     const multi = ExrReader.open(memorySource(writeExr([small({ name: 'a' }), small({ name: 'b', tiles: { xSizePx: 3, ySizePx: 1 } })])));
     expect(multi.multipart).toBe(true);
-    expect(multi.parts.map((p) => [p.name, p.type, p.chunkCount])).toEqual([['a', 'scanlineimage', 1], ['b', 'tiledimage', 6]]);
+    expect(multi.parts.map((p) => [p.name, p.type, p.chunkCount])).toEqual([
+      ['a', 'scanlineimage', 1],
+      ['b', 'tiledimage', 6],
+    ]);
   });
 
   it('refuses what OpenEXR would not read', () => {
     expect(() => writeExr([small(), small()])).toThrow(/needs a name/);
-    expect(() => writeExr([small({ name: 'a' }), small({ name: 'b', displayWindow: { xMin: 0, yMin: 0, xMax: 9, yMax: 9 } })])).toThrow(/displayWindow/);
+    expect(() => writeExr([small({ name: 'a' }), small({ name: 'b', displayWindow: { xMin: 0, yMin: 0, xMax: 9, yMax: 9 } })])).toThrow(
+      /displayWindow/,
+    );
     expect(() => writeExr([small({ attributes: { dataWindow: { type: 'int', value: 1 } } })])).toThrow(/set by the writer/);
-    expect(() => writeExr([small({ channels: [{ name: 'Y', pixelType: 'half', data: new Uint16Array(11) }] })])).toThrow(/holds 11 samples, expected 12/);
-    expect(() => writeExr([small({ channels: [{ name: 'Y', pixelType: 'float', data: new Uint16Array(12) }] })])).toThrow(/is float but its data/);
-    expect(() => writeExr([small({ channels: [{ name: 'Y', pixelType: 'half', xSampling: 3, data: new Uint16Array(6) }] })])).toThrow(/multiple of channel "Y" sampling/);
+    expect(() => writeExr([small({ channels: [{ name: 'Y', pixelType: 'half', data: new Uint16Array(11) }] })])).toThrow(
+      /holds 11 samples, expected 12/,
+    );
+    expect(() => writeExr([small({ channels: [{ name: 'Y', pixelType: 'float', data: new Uint16Array(12) }] })])).toThrow(
+      /is float but its data/,
+    );
+    expect(() => writeExr([small({ channels: [{ name: 'Y', pixelType: 'half', xSampling: 3, data: new Uint16Array(6) }] })])).toThrow(
+      /multiple of channel "Y" sampling/,
+    );
     expect(() => writeExr([small({ tiles: { xSizePx: 2, ySizePx: 2 }, lineOrder: 'decreasingY' })])).toThrow(/decreasing/);
   });
 
   const tools = findImageTools();
-  it.skipIf(!tools.oiiotool)(`is read by OpenImageIO with every attribute${tools.oiiotool ? '' : ' (skipped: oiiotool is not installed)'}`, () => {
-    const dir = mkdtempSync(join(tmpdir(), 'exrview-writer-'));
-    try {
-      const path = join(dir, 'attributes.exr');
-      writeExrFile(path, [small({ attributes: { owner: { type: 'string', value: 'exrview' }, aInt: { type: 'int', value: 7 } }, preview: { widthPx: 1, heightPx: 1, rgba: Uint8Array.from([1, 2, 3, 4]) } })]);
-      const info = execFileSync(tools.oiiotool!, ['--info', '-v', path], { encoding: 'utf8' });
-      expect(info).toMatch(/4 x\s+3, 1 channel, half openexr/);
-      expect(info).toMatch(/Copyright: "exrview"|owner: "exrview"/);
-      expect(info).toMatch(/aInt: 7/);
-      // the temporary file was renamed into place, nothing is left beside it
-      expect(readdirSync(dir)).toEqual(['attributes.exr']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!tools.oiiotool)(
+    `is read by OpenImageIO with every attribute${tools.oiiotool ? '' : ' (skipped: oiiotool is not installed)'}`,
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'exrview-writer-'));
+      try {
+        const path = join(dir, 'attributes.exr');
+        writeExrFile(path, [
+          small({
+            attributes: { owner: { type: 'string', value: 'exrview' }, aInt: { type: 'int', value: 7 } },
+            preview: { widthPx: 1, heightPx: 1, rgba: Uint8Array.from([1, 2, 3, 4]) },
+          }),
+        ]);
+        const info = execFileSync(tools.oiiotool!, ['--info', '-v', path], { encoding: 'utf8' });
+        expect(info).toMatch(/4 x\s+3, 1 channel, half openexr/);
+        expect(info).toMatch(/Copyright: "exrview"|owner: "exrview"/);
+        expect(info).toMatch(/aInt: 7/);
+        // the temporary file was renamed into place, nothing is left beside it
+        expect(readdirSync(dir)).toEqual(['attributes.exr']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -58,7 +58,21 @@ export interface WritePart {
 }
 
 /** Attributes the writer derives from the part description, which `attributes` may not set. */
-const STRUCTURAL = new Set(['channels', 'compression', 'dataWindow', 'displayWindow', 'lineOrder', 'tiles', 'type', 'name', 'chunkCount', 'version', 'view', 'chromaticities', 'preview']);
+const STRUCTURAL = new Set([
+  'channels',
+  'compression',
+  'dataWindow',
+  'displayWindow',
+  'lineOrder',
+  'tiles',
+  'type',
+  'name',
+  'chunkCount',
+  'version',
+  'view',
+  'chromaticities',
+  'preview',
+]);
 const SHORT_NAME_BYTES = 31;
 
 /** An encoded file, as pieces in file order (so a large file can be streamed to disk without one big copy). */
@@ -110,10 +124,15 @@ export function encodeExr(parts: readonly WritePart[]): EncodedFile {
   const isDeep = parts.some((p) => p.deepSampleCounts !== undefined);
   // parts of one file share a display window: a part that names none takes the first part's
   const sharedDisplay = parts[0]!.displayWindow ?? parts[0]!.dataWindow;
-  const headerLists = parts.map((p) => headerAttributes(multipart ? { ...p, displayWindow: p.displayWindow ?? sharedDisplay } : p, multipart));
+  const headerLists = parts.map((p) =>
+    headerAttributes(multipart ? { ...p, displayWindow: p.displayWindow ?? sharedDisplay } : p, multipart),
+  );
   if (multipart) checkSharedAttributes(headerLists);
   const longNames = headerLists.some((list) =>
-    list.some(([name, value]) => byteLength(name) > SHORT_NAME_BYTES || (value.type === 'chlist' && value.value.some((c) => byteLength(c.name) > SHORT_NAME_BYTES))),
+    list.some(
+      ([name, value]) =>
+        byteLength(name) > SHORT_NAME_BYTES || (value.type === 'chlist' && value.value.some((c) => byteLength(c.name) > SHORT_NAME_BYTES)),
+    ),
   );
   const singleTiled = !multipart && !isDeep && parts[0]!.tiles !== undefined;
   const version = 2 | (singleTiled ? 0x200 : 0) | (longNames ? 0x400 : 0) | (isDeep ? 0x800 : 0) | (multipart ? 0x1000 : 0);
@@ -187,7 +206,13 @@ function headerAttributes(spec: WritePart, multipart: boolean): [string, Attribu
   const deep = spec.deepSampleCounts !== undefined;
   const compression = spec.compression ?? 'zip';
   const channels: Channel[] = spec.channels
-    .map((c) => ({ name: c.name, pixelType: c.pixelType, pLinear: c.pLinear ?? false, xSampling: c.xSampling ?? 1, ySampling: c.ySampling ?? 1 }))
+    .map((c) => ({
+      name: c.name,
+      pixelType: c.pixelType,
+      pLinear: c.pLinear ?? false,
+      xSampling: c.xSampling ?? 1,
+      ySampling: c.ySampling ?? 1,
+    }))
     .sort((a, b) => utf8Compare(a.name, b.name));
   if (spec.lineOrder === 'decreasingY' && spec.tiles) throw unsupported('writing tiled parts in decreasing-Y order');
   const attributes = new Map<string, AttributeValue>([
@@ -250,7 +275,8 @@ function prepare(spec: WritePart, info: PartInfo): Prepared {
   const deepCounts = spec.deepSampleCounts;
   if (deepCounts) {
     // OpenEXR reads deep parts in NONE, RLE and ZIPS only
-    if (!['none', 'rle', 'zips'].includes(info.compression)) throw unsupported(`deep parts cannot use ${info.compression.toUpperCase()} compression`);
+    if (!['none', 'rle', 'zips'].includes(info.compression))
+      throw unsupported(`deep parts cannot use ${info.compression.toUpperCase()} compression`);
     if (info.levels.length !== 1) throw unsupported('writing deep parts with more than one level');
     if (deepCounts.length !== info.widthPx * info.heightPx) {
       throw invalid(`deep sample counts hold ${deepCounts.length} entries, the data window has ${info.widthPx * info.heightPx} pixels`);
@@ -260,7 +286,8 @@ function prepare(spec: WritePart, info: PartInfo): Prepared {
     for (const ch of sorted) {
       if ((ch.xSampling ?? 1) !== 1 || (ch.ySampling ?? 1) !== 1) throw invalid(`deep channel "${ch.name}" is subsampled`);
       checkArrayType(ch);
-      if (ch.data.length !== total) throw invalid(`deep channel "${ch.name}" holds ${ch.data.length} samples, the counts add up to ${total}`);
+      if (ch.data.length !== total)
+        throw invalid(`deep channel "${ch.name}" holds ${ch.data.length} samples, the counts add up to ${total}`);
     }
     return { spec, info, sorted };
   }
@@ -268,7 +295,8 @@ function prepare(spec: WritePart, info: PartInfo): Prepared {
     checkArrayType(ch);
     const xs = ch.xSampling ?? 1;
     const ys = ch.ySampling ?? 1;
-    const expected = sampleCount(xs, info.dataWindow.xMin, info.dataWindow.xMax) * sampleCount(ys, info.dataWindow.yMin, info.dataWindow.yMax);
+    const expected =
+      sampleCount(xs, info.dataWindow.xMin, info.dataWindow.xMax) * sampleCount(ys, info.dataWindow.yMin, info.dataWindow.yMax);
     if (ch.data.length !== expected) throw invalid(`channel "${ch.name}" holds ${ch.data.length} samples, expected ${expected}`);
   }
   return { spec, info, sorted };
@@ -305,7 +333,10 @@ function levelPlanesOf(part: Prepared): Map<string, PackPlane[]> {
   if (info.levels.length === 1) return out;
   const rounding = info.tiles!.roundingMode;
   const floats = new Map<string, FloatPlane[]>();
-  floats.set('0,0', sorted.map((c) => toFloatPlane(c.data, c.pixelType, info.widthPx, info.heightPx)));
+  floats.set(
+    '0,0',
+    sorted.map((c) => toFloatPlane(c.data, c.pixelType, info.widthPx, info.heightPx)),
+  );
   for (const level of info.levels) {
     const key = `${level.lx},${level.ly}`;
     if (key === '0,0') continue;
@@ -324,7 +355,13 @@ function levelPlanesOf(part: Prepared): Map<string, PackPlane[]> {
     floats.set(key, source);
     out.set(
       key,
-      source.map((p, c) => ({ xSampling: 1, ySampling: 1, pixelType: sorted[c]!.pixelType, data: fromFloatPlane(p, sorted[c]!.pixelType), widthSamples: p.widthPx })),
+      source.map((p, c) => ({
+        xSampling: 1,
+        ySampling: 1,
+        pixelType: sorted[c]!.pixelType,
+        data: fromFloatPlane(p, sorted[c]!.pixelType),
+        widthSamples: p.widthPx,
+      })),
     );
   }
   return out;

@@ -61,7 +61,8 @@ function playbackPlan(v: unknown): PlaybackPlan {
   const where = 'setPlayback: plan';
   const o = obj(v, where, ['fileIds', 'part', 'channels']);
   const fileIds = strList(o.fileIds, `${where}.fileIds`);
-  if (fileIds.length > MAX_PLAN_FRAMES) throw new ArgumentError(`${where}.fileIds has more than ${MAX_PLAN_FRAMES} frames: send the next ones in a later plan`);
+  if (fileIds.length > MAX_PLAN_FRAMES)
+    throw new ArgumentError(`${where}.fileIds has more than ${MAX_PLAN_FRAMES} frames: send the next ones in a later plan`);
   return { fileIds, part: int(o.part, `${where}.part`), channels: strList(o.channels, `${where}.channels`) };
 }
 
@@ -123,7 +124,8 @@ function exportRequest(v: unknown): ExportRequest {
 
 function viewLut(v: unknown, where: string): ViewLut {
   const o = obj(v, where, ['name', 'shaper', 'cube']);
-  if (typeof o.cube !== 'string' || o.cube.length > MAX_CUBE_CHARS) throw new ArgumentError(`${where}.cube must be the text of a .cube file of at most ${MAX_CUBE_CHARS} characters`);
+  if (typeof o.cube !== 'string' || o.cube.length > MAX_CUBE_CHARS)
+    throw new ArgumentError(`${where}.cube must be the text of a .cube file of at most ${MAX_CUBE_CHARS} characters`);
   return { name: str(o.name, `${where}.name`, true), shaper: oneOf(o.shaper, LUT_SHAPERS, `${where}.shaper`), cube: o.cube };
 }
 

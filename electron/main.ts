@@ -1,6 +1,18 @@
 // The Electron main process: one hardened window on the app's own page, menus, folder grants, and HostApi over IPC (logic lives in shell/).
 
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  protocol,
+  session,
+  shell,
+  type IpcMainEvent,
+  type IpcMainInvokeEvent,
+  type WebContents,
+} from 'electron';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,7 +25,14 @@ import { createIpcHandlers, createSenderCheck, droppedPaths, type SenderInfo } f
 import { menuTemplate } from './shell/menu-template.js';
 import { APP_HOST, APP_SCHEME, APP_START_URL, blockNavigation, permissionAllowed, windowOpenDecision } from './shell/navigation-guard.js';
 import { targetFromArgv, targetFromPath, type OpenTarget } from './shell/open-targets.js';
-import { defaultUserDataDir, forgetFolder, loadSettings, rememberFolder, saveSettings, type Settings } from '../host/settings/settings-store.js';
+import {
+  defaultUserDataDir,
+  forgetFolder,
+  loadSettings,
+  rememberFolder,
+  saveSettings,
+  type Settings,
+} from '../host/settings/settings-store.js';
 import { handlePixelRequest, newPixelToken, PIXEL_PATH } from './shell/pixel-protocol.js';
 import { COMMAND_CHANNEL, DROP_CHANNEL, EVENT_CHANNEL, PIXEL_TOKEN_CHANNEL, type ShellCommand } from '../contract/shell-api.js';
 import { chromiumSwitches } from './shell/webgpu-switches.js';
@@ -27,7 +46,9 @@ const userDataDir = defaultUserDataDir();
 app.setPath('userData', userDataDir);
 for (const s of chromiumSwitches(process.platform)) app.commandLine.appendSwitch(s.name, s.value);
 // the page is served from app://exrview/: a secure, standard origin (module scripts, fetch) that maps only to dist/renderer
-protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+]);
 
 /** Arguments after the executable (packaged) or after `electron .` (development). */
 const userArgs = (argv: string[]) => argv.slice(app.isPackaged ? 1 : 2);
@@ -90,7 +111,10 @@ function run(): void {
     grants,
     isTrustedSender,
     pickFolder: async (purpose) => {
-      const options = { title: purpose === 'open' ? 'Open Folder' : 'Export To', properties: ['openDirectory' as const, 'createDirectory' as const] };
+      const options = {
+        title: purpose === 'open' ? 'Open Folder' : 'Export To',
+        properties: ['openDirectory' as const, 'createDirectory' as const],
+      };
       const result = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
       return result.canceled ? null : (result.filePaths[0] ?? null);
     },
@@ -153,7 +177,9 @@ function run(): void {
   // drops come from the preload's trusted drop listener (paths from webUtils.getPathForFile, which page script cannot forge)
   ipcMain.on(DROP_CHANNEL, (event, raw: unknown) => {
     if (!isTrustedSender(senderInfo(event))) return;
-    const target = droppedPaths(raw).map(targetFromPath).find((t) => t !== null);
+    const target = droppedPaths(raw)
+      .map(targetFromPath)
+      .find((t) => t !== null);
     if (target) void openTarget(target);
   });
   host.onEvent((event) => {
@@ -182,7 +208,10 @@ function run(): void {
 
   void app.whenReady().then(async () => {
     if (!rendererBuilt(root)) {
-      dialog.showErrorBox('exrview', `The viewer page is not built (${rendererDir(root)} is missing): run \`npm run build\`, then start exrview again.`);
+      dialog.showErrorBox(
+        'exrview',
+        `The viewer page is not built (${rendererDir(root)} is missing): run \`npm run build\`, then start exrview again.`,
+      );
       app.quit();
       return;
     }
@@ -195,10 +224,16 @@ function run(): void {
         const file = await findStaticFile(staticReal, url.pathname);
         if (!file) return new Response('not found', { status: 404 });
         return new Response(await readFile(file.path), {
-          headers: { 'Content-Type': file.contentType, 'Content-Security-Policy': contentSecurityPolicy(), 'X-Content-Type-Options': 'nosniff' },
+          headers: {
+            'Content-Type': file.contentType,
+            'Content-Security-Policy': contentSecurityPolicy(),
+            'X-Content-Type-Options': 'nosniff',
+          },
         });
       } catch (error) {
-        return new Response(error instanceof PathRefusedError ? 'forbidden' : 'error', { status: error instanceof PathRefusedError ? 403 : 500 });
+        return new Response(error instanceof PathRefusedError ? 'forbidden' : 'error', {
+          status: error instanceof PathRefusedError ? 403 : 500,
+        });
       }
     });
     // the CSP on every response, not only those of the app:// handler. Written out (not computed) so electronegativity can
@@ -219,7 +254,10 @@ function run(): void {
     session.defaultSession.setPermissionCheckHandler((_contents, permission) => permissionAllowed(permission));
 
     // the first folder: the one the OS or command line named, else the last one, else the samples
-    const first = pendingTarget ?? (settings.lastFolder ? targetFromPath(settings.lastFolder) : null) ?? (hasExrFiles(samplesDir(root)) ? { folder: samplesDir(root) } : null);
+    const first =
+      pendingTarget ??
+      (settings.lastFolder ? targetFromPath(settings.lastFolder) : null) ??
+      (hasExrFiles(samplesDir(root)) ? { folder: samplesDir(root) } : null);
     pendingTarget = null;
     if (first) await openTarget(first);
     queued.length = 0; // the page lists folders open at start through getInfo
@@ -232,7 +270,10 @@ function run(): void {
     win.on('close', () => {
       if (!win) return;
       const bounds = win.getNormalBounds();
-      settings = { ...settings, window: { widthPx: bounds.width, heightPx: bounds.height, x: bounds.x, y: bounds.y, maximized: win.isMaximized() } };
+      settings = {
+        ...settings,
+        window: { widthPx: bounds.width, heightPx: bounds.height, x: bounds.x, y: bounds.y, maximized: win.isMaximized() },
+      };
       save();
     });
     win.on('closed', () => {

@@ -132,7 +132,9 @@ describe('a file truncated or rewritten while it is read', () => {
     const marked = (await log.next(changedTo('big.exr', 'incomplete'))) as Extract<HostEvent, { type: 'files-changed' }>;
     expect(marked.files[0]!.status).toBe('incomplete');
     // a thumbnail of the cut file fails with a message; other files keep working meanwhile
-    await expect(host.getThumbnail({ requestId: 't1', fileId: big.id, longSidePx: 64, priority: 'thumbnail-visible' })).rejects.toThrow(/./);
+    await expect(host.getThumbnail({ requestId: 't1', fileId: big.id, longSidePx: 64, priority: 'thumbnail-visible' })).rejects.toThrow(
+      /./,
+    );
     const other = await host.decodeImage({ requestId: 'r2', fileId: ok.id, part: 0, priority: 'preview' });
     expect(other.widthPx).toBe(32);
 
@@ -167,7 +169,10 @@ describe('a folder deleted while open', () => {
     expect(await host.listFiles(folder.id)).toHaveLength(2);
 
     rmSync(doomed, { recursive: true, force: true });
-    const error = (await log.next((e) => e.type === 'folder-error' && e.folderId === folder.id)) as Extract<HostEvent, { type: 'folder-error' }>;
+    const error = (await log.next((e) => e.type === 'folder-error' && e.folderId === folder.id)) as Extract<
+      HostEvent,
+      { type: 'folder-error' }
+    >;
     expectClear(error.message);
     expect(error.message).toContain('shot');
     expect(error.message).toMatch(/deleted|moved|no longer exists/);
@@ -264,7 +269,8 @@ describe.skipIf(!mounted)('disk full (a 2 MB tmpfs)', () => {
     for (let i = 0; i < 3; i++) writeRgb(join(dir.path, `s${i}.exr`), 300, 200, noise);
     const folder = (await host.openFolder(dir.path))!;
     const files = await host.listFiles(folder.id);
-    const thumb = (i: number, n: number) => host.getThumbnail({ requestId: `t${i}.${n}`, fileId: files[i]!.id, longSidePx: 64, priority: 'thumbnail-visible' });
+    const thumb = (i: number, n: number) =>
+      host.getThumbnail({ requestId: `t${i}.${n}`, fileId: files[i]!.id, longSidePx: 64, priority: 'thumbnail-visible' });
 
     await thumb(0, 0);
     await until(() => host.stats.disk.writes === 1);

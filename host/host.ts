@@ -206,10 +206,19 @@ class NodeHost implements Host {
     return exportImages(request, {
       file: (fileId) => this.images.fileOf(fileId),
       decode: async (fileId, part, channels) => {
-        const image = await this.decodeImage({ requestId: id('export', fileId), fileId, part, ...(channels ? { channels } : {}), priority: 'preview' });
+        const image = await this.decodeImage({
+          requestId: id('export', fileId),
+          fileId,
+          part,
+          ...(channels ? { channels } : {}),
+          priority: 'preview',
+        });
         // a damaged file is not exported with holes in it
         const damage = image.missing;
-        if (damage) throw new Error(`${damage.reason}: ${damage.chunksTotal - damage.chunksRead} of ${damage.chunksTotal} chunks cannot be read, so it is not exported; render or copy it again`);
+        if (damage)
+          throw new Error(
+            `${damage.reason}: ${damage.chunksTotal - damage.chunksRead} of ${damage.chunksTotal} chunks cannot be read, so it is not exported; render or copy it again`,
+          );
         return image;
       },
       thumbnail: (fileId, longSidePx) =>

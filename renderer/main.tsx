@@ -8,7 +8,13 @@ import './ui/app.css';
 
 const store = createAppStore();
 const controller = new Controller(connectHost(), store);
-declare global { interface Window { exrviewApp?: { controller: Controller; store: typeof store } } }
+declare global {
+  interface Window {
+    exrviewApp?: { controller: Controller; store: typeof store };
+  }
+}
 window.exrviewApp = { controller, store };
 createRoot(document.getElementById('root')!).render(<App controller={controller} />);
-void controller.start().catch((e: unknown) => controller.actions.setUi({ status: `could not start: ${e instanceof Error ? e.message : String(e)}` }));
+void controller
+  .start()
+  .catch((e: unknown) => controller.actions.setUi({ status: `could not start: ${e instanceof Error ? e.message : String(e)}` }));

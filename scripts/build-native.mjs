@@ -27,7 +27,9 @@ function nodeIncludeDir() {
 function findLibdeflate(cc) {
   const pkgInclude = output('pkg-config', ['--variable=includedir', 'libdeflate']);
   const pkgLib = output('pkg-config', ['--variable=libdir', 'libdeflate']);
-  const includeDir = [pkgInclude, '/usr/include', '/usr/local/include', '/opt/homebrew/include'].find((d) => d && existsSync(join(d, 'libdeflate.h')));
+  const includeDir = [pkgInclude, '/usr/include', '/usr/local/include', '/opt/homebrew/include'].find(
+    (d) => d && existsSync(join(d, 'libdeflate.h')),
+  );
   // the compiler knows its multiarch library path (/usr/lib/x86_64-linux-gnu on Debian)
   const fromCompiler = output(cc, ['-print-file-name=libdeflate.a']);
   const archive = [
@@ -44,11 +46,13 @@ function findLibdeflate(cc) {
 /** What the build needs, or why it cannot run. */
 function toolchain() {
   if (process.env.EXRVIEW_NATIVE_BUILD === '0') return { kind: 'disabled', reason: 'turned off by EXRVIEW_NATIVE_BUILD=0' };
-  if (process.platform !== 'linux' && process.platform !== 'darwin') return { kind: 'missing', reason: `not built on ${process.platform} (Linux and macOS only)` };
+  if (process.platform !== 'linux' && process.platform !== 'darwin')
+    return { kind: 'missing', reason: `not built on ${process.platform} (Linux and macOS only)` };
   const cc = process.env.CC || 'cc';
   if (output(cc, ['--version']) === null) return { kind: 'missing', reason: `no C compiler (${cc}) found` };
   const nodeInclude = nodeIncludeDir();
-  if (!nodeInclude) return { kind: 'missing', reason: `no Node-API headers at ${join(dirname(dirname(process.execPath)), 'include', 'node')}` };
+  if (!nodeInclude)
+    return { kind: 'missing', reason: `no Node-API headers at ${join(dirname(dirname(process.execPath)), 'include', 'node')}` };
   const deflate = findLibdeflate(cc);
   if (deflate.error) return { kind: 'missing', reason: deflate.error };
   return { kind: 'ready', cc, nodeInclude, deflate };
@@ -64,8 +68,13 @@ export function buildNative(root) {
   const addon = join(outDir, ADDON_NAME);
   mkdirSync(outDir, { recursive: true });
   const srcDir = join(root, 'native', 'src');
-  const sources = readdirSync(srcDir).filter((n) => n.endsWith('.c')).sort().map((n) => join(srcDir, n));
-  const headers = readdirSync(srcDir).filter((n) => n.endsWith('.h')).map((n) => join(srcDir, n));
+  const sources = readdirSync(srcDir)
+    .filter((n) => n.endsWith('.c'))
+    .sort()
+    .map((n) => join(srcDir, n));
+  const headers = readdirSync(srcDir)
+    .filter((n) => n.endsWith('.h'))
+    .map((n) => join(srcDir, n));
   const tools = toolchain();
   const writeStatus = (status) => {
     writeFileSync(join(outDir, STATUS_NAME), `${JSON.stringify(status, null, 2)}\n`);
@@ -83,9 +92,19 @@ export function buildNative(root) {
   }
 
   const flags = [
-    '-O3', '-std=c11', '-D_POSIX_C_SOURCE=200809L', '-fPIC', '-shared', '-fvisibility=hidden', '-fstack-protector-strong',
-    '-Wall', '-Wextra', '-Wshadow', '-Werror=implicit-function-declaration',
-    `-I${tools.nodeInclude}`, `-I${tools.deflate.includeDir}`,
+    '-O3',
+    '-std=c11',
+    '-D_POSIX_C_SOURCE=200809L',
+    '-fPIC',
+    '-shared',
+    '-fvisibility=hidden',
+    '-fstack-protector-strong',
+    '-Wall',
+    '-Wextra',
+    '-Wshadow',
+    '-Werror=implicit-function-declaration',
+    `-I${tools.nodeInclude}`,
+    `-I${tools.deflate.includeDir}`,
   ];
   // Node-API symbols come from the running node (or Electron) binary; libdeflate's stay private
   const linkFlags = process.platform === 'darwin' ? ['-undefined', 'dynamic_lookup'] : ['-Wl,--exclude-libs,ALL', '-Wl,-z,noexecstack'];
@@ -104,7 +123,9 @@ export function buildNative(root) {
   if (r.stderr.trim()) process.stderr.write(r.stderr);
   // renamed into place so that a running decoder never loads a half-written file
   renameSync(partial, addon);
-  console.log(`exrview: native kernels built in ${Math.round(performance.now() - t0)} ms (${tools.cc}, libdeflate ${tools.deflate.archive})`);
+  console.log(
+    `exrview: native kernels built in ${Math.round(performance.now() - t0)} ms (${tools.cc}, libdeflate ${tools.deflate.archive})`,
+  );
   return writeStatus({ built: true, kind: 'built', reason: 'built', addon });
 }
 

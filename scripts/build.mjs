@@ -37,7 +37,9 @@ await build({
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   // CommonJS packages bundled into ESM may call require(): give them one
-  banner: { js: "import { createRequire as __exrviewCreateRequire } from 'node:module'; const require = __exrviewCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __exrviewCreateRequire } from 'node:module'; const require = __exrviewCreateRequire(import.meta.url);",
+  },
 });
 
 const electronEntries = [
@@ -45,9 +47,16 @@ const electronEntries = [
   { in: 'electron/preload.ts', out: 'preload' },
 ].filter((e) => existsSync(`${root}/${e.in}`));
 if (electronEntries.length) {
-  await build({ ...common, format: 'cjs', entryPoints: electronEntries,
+  await build({
+    ...common,
+    format: 'cjs',
+    entryPoints: electronEntries,
     // modules that find files beside themselves check __dirname first; import.meta is only their ESM fallback
-    logOverride: { 'empty-import-meta': 'silent' }, outdir: 'dist/electron', outExtension: { '.js': '.cjs' }, external: ['electron'] });
+    logOverride: { 'empty-import-meta': 'silent' },
+    outdir: 'dist/electron',
+    outExtension: { '.js': '.cjs' },
+    external: ['electron'],
+  });
 }
 
 if (existsSync(`${root}/renderer/index.html`)) {
@@ -56,7 +65,10 @@ if (existsSync(`${root}/renderer/index.html`)) {
 }
 // the first-start sample images are made by our own writer, not committed
 // (turntable.1024.exr: the last frame of the sample sequence, written last)
-if (existsSync(`${root}/dist/make-samples.mjs`) && !['layers.exr', 'turntable.1024.exr'].every((n) => existsSync(`${root}/assets/samples/${n}`))) {
+if (
+  existsSync(`${root}/dist/make-samples.mjs`) &&
+  !['layers.exr', 'turntable.1024.exr'].every((n) => existsSync(`${root}/assets/samples/${n}`))
+) {
   const { spawnSync } = await import('node:child_process');
   const made = spawnSync(process.execPath, [`${root}/dist/make-samples.mjs`, `${root}/assets/samples`], { stdio: 'inherit' });
   if (made.status !== 0) console.warn('exrview: could not write the sample images (see above); the app still starts without them');

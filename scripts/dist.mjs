@@ -15,8 +15,12 @@ const prebuilt = args.includes('--prebuilt');
 const builderArgs = args.filter((a) => a !== '--prebuilt');
 
 if (!prebuilt) {
-  const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
-  if (build.status !== 0) fail(`the build failed (exit ${build.status}): fix the error above, then run \`npm run dist\` again`, build.status ?? 1);
+  const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], {
+    stdio: 'inherit',
+    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+  });
+  if (build.status !== 0)
+    fail(`the build failed (exit ${build.status}): fix the error above, then run \`npm run dist\` again`, build.status ?? 1);
 }
 
 // the icons are made by the build; made here too when the drawing changed since, and an error stops the packaging
@@ -29,11 +33,18 @@ if (!icons.iconsUpToDate()) {
   }
 }
 
-const needed = ['dist/electron/main.cjs', 'dist/electron/preload.cjs', 'dist/cli.mjs', 'dist/decode-worker.mjs', 'dist/renderer/index.html'];
+const needed = [
+  'dist/electron/main.cjs',
+  'dist/electron/preload.cjs',
+  'dist/cli.mjs',
+  'dist/decode-worker.mjs',
+  'dist/renderer/index.html',
+];
 const missing = needed.filter((f) => !existsSync(join(root, f)));
 if (missing.length) fail(`not built: ${missing.join(', ')} missing: run \`npm run build\` (or \`npm run dist\` without --prebuilt)`);
 const samples = join(root, 'assets', 'samples');
-if (!existsSync(samples) || !readdirSync(samples).some((n) => n.endsWith('.exr'))) fail(`no sample images in ${samples}: run \`npm run build\`, which writes them`);
+if (!existsSync(samples) || !readdirSync(samples).some((n) => n.endsWith('.exr')))
+  fail(`no sample images in ${samples}: run \`npm run build\`, which writes them`);
 
 let builderCli;
 try {
@@ -47,7 +58,10 @@ const publish = builderArgs.some((a) => a === '--publish' || a === '-p' || a.sta
 const child = spawn(process.execPath, [builderCli, ...publish, ...builderArgs], { cwd: root, stdio: ['inherit', 'pipe', 'pipe'] });
 // electron-builder's own output passes through; its tail is kept to explain a failed download
 let tail = '';
-for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
+for (const [from, to] of [
+  [child.stdout, process.stdout],
+  [child.stderr, process.stderr],
+]) {
   from.on('data', (chunk) => {
     to.write(chunk);
     tail = (tail + chunk.toString()).slice(-8000);

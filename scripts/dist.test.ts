@@ -18,7 +18,8 @@ import { makeStandInElectron, readFuses } from './dist-test/stand-in-electron.js
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
 const builderConfig = JSON.parse(readFileSync(join(root, 'electron-builder.json'), 'utf8')) as { electronFuses: Record<string, boolean> };
-const electronVersion = (JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8')) as { version: string }).version;
+const electronVersion = (JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 const work = mkdtempSync(join(tmpdir(), 'exrview-dist-'));
 const unpackedApp = join(work, 'release', 'linux-unpacked');
@@ -26,7 +27,9 @@ const resources = join(unpackedApp, 'resources');
 const archive = join(resources, 'app.asar');
 /** The packed app as Node can read it: app.asar extracted into a folder of that name, app.asar.unpacked beside it. */
 const layout = join(work, 'layout', 'resources');
-const samples = readdirSync(join(root, 'assets', 'samples')).filter((n) => n.endsWith('.exr')).sort();
+const samples = readdirSync(join(root, 'assets', 'samples'))
+  .filter((n) => n.endsWith('.exr'))
+  .sort();
 
 function runDist(args: string[], timeoutMs: number) {
   const r = spawnSync(process.execPath, [join(root, 'scripts', 'dist.mjs'), ...args], { cwd: root, encoding: 'utf8', timeout: timeoutMs });
@@ -36,21 +39,47 @@ function runDist(args: string[], timeoutMs: number) {
 /** Runs the packed main entry (dist/electron/main.cjs inside app.asar) in Node, with scripts/dist-test/fake-electron.cjs as `electron`. */
 function runPackedMain(args: string[], name: string) {
   const reportFile = join(work, `${name}.report.json`);
-  const r = spawnSync(process.execPath, ['--require', join(root, 'scripts', 'dist-test', 'fake-electron.cjs'), join(layout, 'app.asar', 'dist', 'electron', 'main.cjs'), ...args], {
-    cwd: work,
-    encoding: 'utf8',
-    timeout: 90_000,
-    env: { ...process.env, FAKE_ELECTRON_REPORT: reportFile, FAKE_ELECTRON_VERSION: electronVersion, EXRVIEW_USER_DATA: join(work, name, 'user'), XDG_CACHE_HOME: join(work, name, 'cache'), EXRVIEW_CACHE_DIR: join(work, name, 'cache') },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--require',
+      join(root, 'scripts', 'dist-test', 'fake-electron.cjs'),
+      join(layout, 'app.asar', 'dist', 'electron', 'main.cjs'),
+      ...args,
+    ],
+    {
+      cwd: work,
+      encoding: 'utf8',
+      timeout: 90_000,
+      env: {
+        ...process.env,
+        FAKE_ELECTRON_REPORT: reportFile,
+        FAKE_ELECTRON_VERSION: electronVersion,
+        EXRVIEW_USER_DATA: join(work, name, 'user'),
+        XDG_CACHE_HOME: join(work, name, 'cache'),
+        EXRVIEW_CACHE_DIR: join(work, name, 'cache'),
+      },
+    },
+  );
   if (!existsSync(reportFile)) throw new Error(`the packed main wrote no report (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   const report = JSON.parse(readFileSync(reportFile, 'utf8')) as FakeElectronReport;
   // sharp warns that Electron's Linux binaries may not suit it (its own check of process.versions.electron): not this test's subject
-  const stderr = r.stderr.split('\n').filter((l) => !/^\(node:\d+\) \[SharpElectronLinux\]|^\(Use `node --trace-warnings/.test(l)).join('\n');
+  const stderr = r.stderr
+    .split('\n')
+    .filter((l) => !/^\(node:\d+\) \[SharpElectronLinux\]|^\(Use `node --trace-warnings/.test(l))
+    .join('\n');
   return { code: r.status, stdout: r.stdout, stderr, report };
 }
 
 interface FakeElectronReport {
-  windows: { preload: string; preloadExists: boolean; icon: string | null; iconExists: boolean | null; sandbox: boolean; contextIsolation: boolean }[];
+  windows: {
+    preload: string;
+    preloadExists: boolean;
+    icon: string | null;
+    iconExists: boolean | null;
+    sandbox: boolean;
+    contextIsolation: boolean;
+  }[];
   loadedUrl: string | null;
   errorBoxes: string[];
   workers: string[];
@@ -102,7 +131,16 @@ describe.skipIf(!linux)(linux ? 'npm run dist' : 'npm run dist (skipped: the sta
         .filter((e) => e.isFile() && !e.name.endsWith('.map'))
         .map((e) => `/${join(e.parentPath, e.name).slice(root.length).replace(/\\/g, '/').replace(/^\/+/, '')}`);
       expect(renderer.length).toBeGreaterThan(1);
-      for (const file of ['/package.json', '/dist/electron/main.cjs', '/dist/electron/preload.cjs', '/dist/cli.mjs', '/dist/decode-worker.mjs', '/assets/icons/512x512.png', ...renderer, ...samples.map((s) => `/assets/samples/${s}`)]) {
+      for (const file of [
+        '/package.json',
+        '/dist/electron/main.cjs',
+        '/dist/electron/preload.cjs',
+        '/dist/cli.mjs',
+        '/dist/decode-worker.mjs',
+        '/assets/icons/512x512.png',
+        ...renderer,
+        ...samples.map((s) => `/assets/samples/${s}`),
+      ]) {
         expect(packed.has(file), file).toBe(true);
       }
     });
@@ -111,7 +149,11 @@ describe.skipIf(!linux)(linux ? 'npm run dist' : 'npm run dist (skipped: the sta
       const packed = asar.listPackage(archive, { isPack: false }).map((p) => p.replace(/\\/g, '/'));
       const own = packed.filter((p) => !p.startsWith('/node_modules/'));
       expect(own.filter((p) => /\.(map|ts|tsx)$|\.test\.|\.spec\./.test(p))).toEqual([]);
-      expect(own.filter((p) => /^\/(common|codec|contract|host|transport|server|cli|electron|renderer|shaders|native|testing|e2e|bench|scripts|bin)\//.test(p))).toEqual([]);
+      expect(
+        own.filter((p) =>
+          /^\/(common|codec|contract|host|transport|server|cli|electron|renderer|shaders|native|testing|e2e|bench|scripts|bin)\//.test(p),
+        ),
+      ).toEqual([]);
       // the GPU thumbnail process needs Node and Dawn's webgpu package, which the app does not carry; the sample maker ran at
       // build time; the host alone is for benches (main and the command line carry their own)
       expect(own).not.toContain('/dist/gpu-thumbs-child.mjs');
@@ -127,9 +169,17 @@ describe.skipIf(!linux)(linux ? 'npm run dist' : 'npm run dist (skipped: the sta
 
     it('carries only dependencies the Node side imports (the renderer is bundled: React and zustand are dev dependencies)', () => {
       // esbuild renames a local createRequire() result that shadows require (require2): still an import of the package
-      const bundles = ['dist/electron/main.cjs', 'dist/cli.mjs', 'dist/decode-worker.mjs'].map((f) => readFileSync(join(root, f), 'utf8')).join('\n');
-      const imported = new Set([...bundles.matchAll(/(?:from\s*|import\(\s*|require\d*\(\s*)["']((?:@[^/"']+\/)?[^/"'.][^/"']*)/g)].map((m) => m[1]!).filter((n) => !n.startsWith('node:')));
-      const deps = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+      const bundles = ['dist/electron/main.cjs', 'dist/cli.mjs', 'dist/decode-worker.mjs']
+        .map((f) => readFileSync(join(root, f), 'utf8'))
+        .join('\n');
+      const imported = new Set(
+        [...bundles.matchAll(/(?:from\s*|import\(\s*|require\d*\(\s*)["']((?:@[^/"']+\/)?[^/"'.][^/"']*)/g)]
+          .map((m) => m[1]!)
+          .filter((n) => !n.startsWith('node:')),
+      );
+      const deps = Object.keys(
+        (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies,
+      );
       for (const dep of deps) expect(imported.has(dep), `${dep} is in dependencies but no Node-side bundle imports it`).toBe(true);
     });
 
@@ -141,18 +191,24 @@ describe.skipIf(!linux)(linux ? 'npm run dist' : 'npm run dist (skipped: the sta
       expect(natives.length).toBeGreaterThan(0); // sharp's
       for (const native of natives) expect(unpacked(native), native).toBe(true);
       // the project's own kernels, where this checkout built them
-      const ownNative = existsSync(join(root, 'dist', 'native')) ? readdirSync(join(root, 'dist', 'native')).filter((n) => n.endsWith('.node')) : [];
+      const ownNative = existsSync(join(root, 'dist', 'native'))
+        ? readdirSync(join(root, 'dist', 'native')).filter((n) => n.endsWith('.node'))
+        : [];
       for (const name of ownNative) expect(existsSync(join(resources, 'app.asar.unpacked', 'dist', 'native', name)), name).toBe(true);
       // a worker started from app.asar.unpacked resolves packages from app.asar.unpacked/node_modules only
       const worker = join(layout, 'app.asar.unpacked', 'dist', 'decode-worker.mjs');
-      const bare = [...readFileSync(worker, 'utf8').matchAll(/(?:from\s*|import\(\s*)["']((?:@[^/"']+\/)?[^/"'.][^"']*)["']/g)].map((m) => m[1]!).filter((n) => !n.startsWith('node:'));
+      const bare = [...readFileSync(worker, 'utf8').matchAll(/(?:from\s*|import\(\s*)["']((?:@[^/"']+\/)?[^/"'.][^"']*)["']/g)]
+        .map((m) => m[1]!)
+        .filter((n) => !n.startsWith('node:'));
       for (const specifier of bare) expect(() => createRequire(worker).resolve(specifier), specifier).not.toThrow();
     });
 
     it('ships the WebAssembly of every dependency that has some', () => {
       const packed = new Set(asar.listPackage(archive, { isPack: false }).map((p) => p.replace(/\\/g, '/')));
       for (const location of productionClosure(root)) {
-        const wasm = readdirSync(join(root, location), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.wasm'));
+        const wasm = readdirSync(join(root, location), { recursive: true, withFileTypes: true }).filter(
+          (e) => e.isFile() && e.name.endsWith('.wasm'),
+        );
         for (const file of wasm) {
           const path = `/${join(file.parentPath, file.name).slice(root.length).replace(/\\/g, '/').replace(/^\/+/, '')}`;
           expect(packed.has(path), path).toBe(true);
@@ -172,7 +228,8 @@ describe.skipIf(!linux)(linux ? 'npm run dist' : 'npm run dist (skipped: the sta
       expect(win.preload).toBe(join(layout, 'app.asar', 'dist', 'electron', 'preload.cjs'));
       expect(win.preloadExists).toBe(true);
       expect([win.sandbox, win.contextIsolation]).toEqual([true, true]);
-      if (process.platform === 'linux') expect([win.icon, win.iconExists]).toEqual([join(layout, 'app.asar', 'assets', 'icons', '512x512.png'), true]);
+      if (process.platform === 'linux')
+        expect([win.icon, win.iconExists]).toEqual([join(layout, 'app.asar', 'assets', 'icons', '512x512.png'), true]);
       expect(report.loadedUrl).toBe('app://exrview/index.html');
       const page = report.page!;
       expect(page.index).toEqual({ status: 200, type: 'text/html; charset=utf-8', csp: true });
@@ -244,8 +301,14 @@ describe.skipIf(!linux)(linux ? 'npm run dist' : 'npm run dist (skipped: the sta
             const args = computed[0] as string[];
             captured.fpmArgs = args;
             const readArg = (flag: string) => readFileSync(args[args.indexOf(flag) + 1]!, 'utf8');
-            const mapped = Object.fromEntries(args.filter((a) => a.includes('=/usr/')).map((a) => [a.slice(a.indexOf('=') + 1), a.slice(0, a.indexOf('='))]));
-            captured.debFiles = { afterInstall: readArg('--after-install'), mime: readFileSync(mapped['/usr/share/mime/packages/exrview.xml']!, 'utf8'), ...Object.fromEntries(Object.keys(mapped).map((k) => [k, mapped[k]!])) };
+            const mapped = Object.fromEntries(
+              args.filter((a) => a.includes('=/usr/')).map((a) => [a.slice(a.indexOf('=') + 1), a.slice(0, a.indexOf('='))]),
+            );
+            captured.debFiles = {
+              afterInstall: readArg('--after-install'),
+              mime: readFileSync(mapped['/usr/share/mime/packages/exrview.xml']!, 'utf8'),
+              ...Object.fromEntries(Object.keys(mapped).map((k) => [k, mapped[k]!])),
+            };
           } else {
             Object.assign(captured, computed as { desktop: string; desktopFileName: string });
           }
@@ -256,14 +319,30 @@ describe.skipIf(!linux)(linux ? 'npm run dist' : 'npm run dist (skipped: the sta
 
     it('AppImage: a desktop entry named exrview.desktop that opens .exr files with the exrview icon', () => {
       expect(captured.desktopFileName).toBe('exrview.desktop');
-      const entry = Object.fromEntries(captured.desktop!.trim().split('\n').slice(1).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
-      expect(entry).toMatchObject({ Name: 'exrview', Type: 'Application', Icon: 'exrview', StartupWMClass: 'exrview', MimeType: 'image/x-exr;', Categories: 'Graphics;' });
+      const entry = Object.fromEntries(
+        captured
+          .desktop!.trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
+      expect(entry).toMatchObject({
+        Name: 'exrview',
+        Type: 'Application',
+        Icon: 'exrview',
+        StartupWMClass: 'exrview',
+        MimeType: 'image/x-exr;',
+        Categories: 'Graphics;',
+      });
       expect(entry.Exec).toMatch(/ %U$/);
     });
 
     it('deb: every icon size in hicolor, the .exr MIME type, the desktop entry, and /usr/bin/exrview', () => {
       const files = captured.debFiles!;
-      for (const size of PNG_SIZES) expect(files[`/usr/share/icons/hicolor/${size}x${size}/apps/exrview.png`], `${size}`).toBe(iconFiles().find((f) => f.endsWith(`${sep}${size}x${size}.png`)));
+      for (const size of PNG_SIZES)
+        expect(files[`/usr/share/icons/hicolor/${size}x${size}/apps/exrview.png`], `${size}`).toBe(
+          iconFiles().find((f) => f.endsWith(`${sep}${size}x${size}.png`)),
+        );
       expect(files['/usr/share/applications/exrview.desktop']).toBeTruthy();
       expect(files.mime).toContain('<mime-type type="image/x-exr">');
       expect(files.mime).toContain('<glob pattern="*.exr"/>');
@@ -274,7 +353,6 @@ describe.skipIf(!linux)(linux ? 'npm run dist' : 'npm run dist (skipped: the sta
       expect(args).toContain(`${unpackedApp}/=/opt/exrview`);
     });
   });
-
 });
 
 /** Whether electron-builder could download Electron here: its zip already cached, or GitHub reachable. */
@@ -294,16 +372,25 @@ async function electronDownload(): Promise<{ possible: boolean; why: string }> {
 }
 
 const download = linux ? await electronDownload() : { possible: false, why: 'not Linux' };
-if (linux && !download.possible) console.log(`dist: the test with the real Electron is skipped: ${download.why}; the packaging above ran with a stand-in Electron instead`);
+if (linux && !download.possible)
+  console.log(
+    `dist: the test with the real Electron is skipped: ${download.why}; the packaging above ran with a stand-in Electron instead`,
+  );
 
 describe.skipIf(!linux)('npm run dist -- --dir with the real Electron', () => {
-  it.skipIf(!download.possible)(download.possible ? 'downloads Electron and packs the app around it' : `skipped: ${download.why}`, () => {
-    const out = join(work, 'real');
-    const dist = runDist(['--prebuilt', '--dir', `-c.directories.output=${out}`], 900_000);
-    expect(dist.code, dist.output).toBe(0);
-    const executable = join(out, 'linux-unpacked', 'exrview');
-    expect(existsSync(executable)).toBe(true);
-    expect(readFuses(executable)).toMatchObject(builderConfig.electronFuses);
-    expect(asar.listPackage(join(out, 'linux-unpacked', 'resources', 'app.asar'), { isPack: false }).map((p) => p.replace(/\\/g, '/'))).toContain('/dist/electron/main.cjs');
-  }, 900_000);
+  it.skipIf(!download.possible)(
+    download.possible ? 'downloads Electron and packs the app around it' : `skipped: ${download.why}`,
+    () => {
+      const out = join(work, 'real');
+      const dist = runDist(['--prebuilt', '--dir', `-c.directories.output=${out}`], 900_000);
+      expect(dist.code, dist.output).toBe(0);
+      const executable = join(out, 'linux-unpacked', 'exrview');
+      expect(existsSync(executable)).toBe(true);
+      expect(readFuses(executable)).toMatchObject(builderConfig.electronFuses);
+      expect(
+        asar.listPackage(join(out, 'linux-unpacked', 'resources', 'app.asar'), { isPack: false }).map((p) => p.replace(/\\/g, '/')),
+      ).toContain('/dist/electron/main.cjs');
+    },
+    900_000,
+  );
 });

@@ -10,5 +10,9 @@ if (!existsSync(chromium)) {
   process.exit(0);
 }
 const root = fileURLToPath(new URL('..', import.meta.url));
-const r = spawnSync(process.execPath, [`${root}/node_modules/@playwright/test/cli.js`, 'test', '--config', `${root}/playwright.config.ts`, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const r = spawnSync(
+  process.execPath,
+  [`${root}/node_modules/@playwright/test/cli.js`, 'test', '--config', `${root}/playwright.config.ts`, ...process.argv.slice(2)],
+  { cwd: root, stdio: 'inherit' },
+);
 process.exit(r.status ?? 1);

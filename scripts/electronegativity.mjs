@@ -18,7 +18,8 @@ export const JUSTIFIED = {
     "csp-evaluator warns that script-src 'self' is risky with JSONP, AngularJS or user uploads; app://exrview serves only the built renderer bundle (no JSONP, no Angular, no user files: images travel over IPC)",
   'PRELOAD_JS_CHECK main.ts':
     'the preload exposes only HostApi and onCommand through contextBridge, each a function on one fixed channel; ipcRenderer never reaches the page (electron/shell/preload-bundle.test.ts)',
-  'OPEN_EXTERNAL_JS_CHECK main.ts': 'only plain https URLs reach shell.openExternal (isSafeExternalUrl, electron/shell/navigation-guard.test.ts)',
+  'OPEN_EXTERNAL_JS_CHECK main.ts':
+    'only plain https URLs reach shell.openExternal (isSafeExternalUrl, electron/shell/navigation-guard.test.ts)',
 };
 
 /** The Electron side as packaged: main, preload, their plain modules, package.json, and the page's HTML when built. */
@@ -50,9 +51,17 @@ export function runElectronegativity() {
   const report = join(dir, 'findings.sarif');
   try {
     // -e: the installed Electron version, so it does not go online to look it up
-    const run = spawnSync(process.execPath, [cli, '-i', dir, '-r', '-v', 'false', '-e', electronVersion, '-o', report], { encoding: 'utf8', timeout: 120_000 });
-    if (run.status !== 0 || !existsSync(report)) return { error: `electronegativity failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().split('\n').pop()}` };
-    const findings = parseSarif(readFileSync(report, 'utf8')).map((f) => ({ ...f, key: `${f.issue} ${f.filename}`, why: JUSTIFIED[`${f.issue} ${f.filename}`] ?? null }));
+    const run = spawnSync(process.execPath, [cli, '-i', dir, '-r', '-v', 'false', '-e', electronVersion, '-o', report], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (run.status !== 0 || !existsSync(report))
+      return { error: `electronegativity failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().split('\n').pop()}` };
+    const findings = parseSarif(readFileSync(report, 'utf8')).map((f) => ({
+      ...f,
+      key: `${f.issue} ${f.filename}`,
+      why: JUSTIFIED[`${f.issue} ${f.filename}`] ?? null,
+    }));
     return { findings };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -65,7 +74,12 @@ function parseSarif(text) {
   return results.map((r) => {
     const where = r.locations?.[0]?.physicalLocation;
     const region = where?.region ?? {};
-    return { issue: r.ruleId, filename: where?.artifactLocation?.uri ?? '', location: `${region.startLine ?? 0}:${region.startColumn ?? 0}`, description: r.message?.text ?? '' };
+    return {
+      issue: r.ruleId,
+      filename: where?.artifactLocation?.uri ?? '',
+      location: `${region.startLine ?? 0}:${region.startColumn ?? 0}`,
+      description: r.message?.text ?? '',
+    };
   });
 }
 
@@ -75,7 +89,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.error(`exrview: ${result.error}`);
     process.exit(2);
   }
-  for (const f of result.findings) console.log(`${f.why ? 'justified' : 'UNJUSTIFIED'}  ${f.issue} ${f.filename}:${f.location}  ${f.why ?? f.description}`);
+  for (const f of result.findings)
+    console.log(`${f.why ? 'justified' : 'UNJUSTIFIED'}  ${f.issue} ${f.filename}:${f.location}  ${f.why ?? f.description}`);
   const bad = result.findings.filter((f) => !f.why);
   console.log(`exrview: electronegativity: ${result.findings.length} findings, ${bad.length} unjustified`);
   process.exit(bad.length ? 1 : 0);

@@ -15,10 +15,14 @@ if (tracked.status !== 0) {
 const files = tracked.stdout.split('\0').filter(Boolean);
 const cFiles = files.filter((f) => /\.(c|h|cpp)$/.test(f));
 
-const prettier = spawnSync(process.execPath, [`${root}/node_modules/prettier/bin/prettier.cjs`, check ? '--check' : '--write', '--log-level', 'warn', '.'], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const prettier = spawnSync(
+  process.execPath,
+  [`${root}/node_modules/prettier/bin/prettier.cjs`, check ? '--check' : '--write', '--log-level', 'warn', '.'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 let failed = prettier.status !== 0;
 if (failed && check) console.error('format: Prettier found files not formatted as above; run `npm run format` to rewrite them');
 

@@ -9,7 +9,15 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'exrview-fuzz-build-'));
 try {
-  const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', format: 'esm', logLevel: 'error', packages: 'external' };
+  const common = {
+    absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    logLevel: 'error',
+    packages: 'external',
+  };
   await build({ ...common, entryPoints: [join(root, 'testing/codec/fuzz/long-run.ts')], outfile: join(work, 'long-run.mjs') });
   await build({ ...common, entryPoints: [join(root, 'testing/codec/fuzz/case-worker.ts')], outfile: join(work, 'case-worker.mjs') });
   const { main } = await import(pathToFileURL(join(work, 'long-run.mjs')).href);

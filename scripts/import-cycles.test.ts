@@ -4,7 +4,21 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 
 const root = join(__dirname, '..');
-const FOLDERS = ['common', 'codec', 'contract', 'host', 'transport', 'server', 'cli', 'electron', 'renderer', 'shaders', 'testing', 'bench', 'scripts'];
+const FOLDERS = [
+  'common',
+  'codec',
+  'contract',
+  'host',
+  'transport',
+  'server',
+  'cli',
+  'electron',
+  'renderer',
+  'shaders',
+  'testing',
+  'bench',
+  'scripts',
+];
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -67,7 +81,12 @@ it('has no import cycles', () => {
   const files = FOLDERS.flatMap((f) => (existsSync(join(root, f)) ? sources(join(root, f)) : []));
   expect(files.length).toBeGreaterThan(100);
   const graph = new Map(files.map((f) => [f, importsOf(f)]));
-  const found = cycles(graph).map((c) => c.map((f) => relative(root, f)).sort().join(' ↔ '));
+  const found = cycles(graph).map((c) =>
+    c
+      .map((f) => relative(root, f))
+      .sort()
+      .join(' ↔ '),
+  );
   expect(found).toEqual([]);
 });
 

@@ -17,20 +17,34 @@ export const PNG_SIZES = [16, 24, 32, 48, 64, 128, 256, 512, 1024];
 export const ICO_SIZES = [16, 24, 32, 48, 64, 128, 256];
 /** ICNS entries (type, pixels) in the order iconutil writes them; @2x types hold twice the nominal size. */
 export const ICNS_ENTRIES = [
-  ['ic12', 64], ['ic07', 128], ['ic13', 256], ['ic08', 256], ['ic04', 16],
-  ['ic14', 512], ['ic09', 512], ['ic05', 32], ['ic10', 1024], ['ic11', 32],
+  ['ic12', 64],
+  ['ic07', 128],
+  ['ic13', 256],
+  ['ic08', 256],
+  ['ic04', 16],
+  ['ic14', 512],
+  ['ic09', 512],
+  ['ic05', 32],
+  ['ic10', 1024],
+  ['ic11', 32],
 ];
 const STAMP = '.source-sha256';
 
 /** Renders the drawing at `sizePx` square from the vector (not scaled down from a large bitmap), as PNG. */
 async function renderPng(svg, sizePx) {
   // the drawing is 1024 units wide: librsvg renders at 72 dpi per unit
-  return sharp(svg, { density: (72 * sizePx) / 1024 }).resize(sizePx, sizePx, { fit: 'fill' }).png({ compressionLevel: 9 }).toBuffer();
+  return sharp(svg, { density: (72 * sizePx) / 1024 })
+    .resize(sizePx, sizePx, { fit: 'fill' })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 }
 
 /** What the icons were made from: the drawing and this script. Unchanged → nothing to do. */
 function sourceHash(source) {
-  return createHash('sha256').update(readFileSync(source)).update(readFileSync(fileURLToPath(import.meta.url))).digest('hex');
+  return createHash('sha256')
+    .update(readFileSync(source))
+    .update(readFileSync(fileURLToPath(import.meta.url)))
+    .digest('hex');
 }
 
 export function iconFiles(outDir = ICON_DIR) {

@@ -31,7 +31,7 @@ function icnsChunks(icns: Buffer): { type: string; data: Buffer }[] {
   expect(icns.toString('latin1', 0, 4)).toBe('icns');
   expect(icns.readUInt32BE(4)).toBe(icns.length);
   const chunks = [];
-  for (let at = 8; at < icns.length; ) {
+  for (let at = 8; at < icns.length;) {
     const length = icns.readUInt32BE(at + 4);
     chunks.push({ type: icns.toString('latin1', at, at + 4), data: icns.subarray(at + 8, at + length) });
     at += length;

@@ -11,7 +11,9 @@ import { writeExrFile } from '../codec/writer.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tools = process.argv[2] ?? join(root, '..', 'shared', 'tools', 'openexr-3.4');
 const dir = mkdtempSync(join(tmpdir(), 'exrview-warm-up-'));
-const W = 128, H = 64, count = W * H;
+const W = 128,
+  H = 64,
+  count = W * H;
 /** float to half bits, truncating (enough for a warm-up image) */
 const toHalf = (v: number): number => {
   const dv = new DataView(new ArrayBuffer(4));
@@ -21,13 +23,23 @@ const toHalf = (v: number): number => {
   return e <= 0 ? 0 : ((x >>> 31) << 15) | (e << 10) | ((x >> 13) & 1023);
 };
 // smooth gradients with texture, as renders have: DWA's DCT sees real work
-const ch = (name: string, f: (x: number, y: number) => number) => ({ name, pixelType: 'half' as const, data: Uint16Array.from({ length: count }, (_, i) => toHalf(f(i % W, Math.floor(i / W)))) });
-writeExrFile(join(dir, 'src.exr'), [{ compression: 'none', dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 }, channels: [
-  ch('A', () => 1),
-  ch('B', (x, y) => 0.2 + 0.3 * Math.sin(x / 9) * Math.cos(y / 7)),
-  ch('G', (x, y) => 0.5 + 0.4 * Math.sin((x + y) / 13)),
-  ch('R', (x, y) => (x / W) * 2 + ((x * 7 + y * 13) % 5) / 50),
-] }]);
+const ch = (name: string, f: (x: number, y: number) => number) => ({
+  name,
+  pixelType: 'half' as const,
+  data: Uint16Array.from({ length: count }, (_, i) => toHalf(f(i % W, Math.floor(i / W)))),
+});
+writeExrFile(join(dir, 'src.exr'), [
+  {
+    compression: 'none',
+    dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 },
+    channels: [
+      ch('A', () => 1),
+      ch('B', (x, y) => 0.2 + 0.3 * Math.sin(x / 9) * Math.cos(y / 7)),
+      ch('G', (x, y) => 0.5 + 0.4 * Math.sin((x + y) / 13)),
+      ch('R', (x, y) => (x / W) * 2 + ((x * 7 + y * 13) % 5) / 50),
+    ],
+  },
+]);
 execFileSync(join(tools, 'exr_recompress'), [join(dir, 'src.exr'), join(dir, 'dwaa.exr'), 'dwaa']);
 const base64 = readFileSync(join(dir, 'dwaa.exr')).toString('base64');
 writeFileSync(

@@ -45,7 +45,8 @@ function electronBinary() {
     return { path: null, why: 'the electron package has no binary: it could not be downloaded here' };
   }
   if (typeof path !== 'string' || !existsSync(path)) return { path: null, why: `${path} is missing` };
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return { path: null, why: 'no display (DISPLAY and WAYLAND_DISPLAY are unset)' };
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return { path: null, why: 'no display (DISPLAY and WAYLAND_DISPLAY are unset)' };
   return { path, why: '' };
 }
 

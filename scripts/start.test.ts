@@ -44,7 +44,11 @@ describe.skipIf(!built)('npm start without Electron (needs dist/cli.mjs: run `np
   it.each(['SIGTERM', 'SIGINT'] as const)('says why in one line, prints the address, and stops on %s with exit 0', async (signal) => {
     const { lines, code, stopMs } = await start(signal);
     expect(lines.filter((l) => /no Electron binary/.test(l))).toHaveLength(1);
-    expect(lines.some((l) => new RegExp(`^exrview: serving ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} at http://127\\.0\\.0\\.1:\\d+/\\?token=`).test(l))).toBe(true);
+    expect(
+      lines.some((l) =>
+        new RegExp(`^exrview: serving ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} at http://127\\.0\\.0\\.1:\\d+/\\?token=`).test(l),
+      ),
+    ).toBe(true);
     expect(code).toBe(0);
     expect(stopMs).toBeLessThan(5000);
   });

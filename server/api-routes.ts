@@ -12,7 +12,13 @@ import { BodyTooLargeError, baseHeaders, readBody, sendError, sendJson } from '.
 /** HTTP status for a cancelled request (nginx's "client closed request"); the message starts with CANCELLED_MESSAGE. */
 const CANCELLED_STATUS = 499;
 
-export async function handleApiCall(host: HostApi & Partial<PixelLease>, name: string, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Promise<void> {
+export async function handleApiCall(
+  host: HostApi & Partial<PixelLease>,
+  name: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBodyBytes: number,
+): Promise<void> {
   if (!isTransportMethod(name)) {
     sendError(res, 404, `unknown method "${name}"`);
     return;

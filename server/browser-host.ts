@@ -18,7 +18,10 @@ export function browserModeHost(host: HostApi & Partial<PixelLease>, rootReal: s
 
   // the page sees the folder's name and paths relative to it, never where it lies on this machine
   const shown = (folder: FolderInfo, real: string): FolderInfo => {
-    const rel = real.slice(rootReal.length).replace(/^[/\\]+/, '').replaceAll('\\', '/');
+    const rel = real
+      .slice(rootReal.length)
+      .replace(/^[/\\]+/, '')
+      .replaceAll('\\', '/');
     return { ...folder, displayPath: rel ? `${rootName}/${rel}` : rootName };
   };
   const folderPath = (folderId: string): string => {
@@ -59,10 +62,16 @@ export function browserModeHost(host: HostApi & Partial<PixelLease>, rootReal: s
     } catch (e) {
       if (!(e instanceof PathRefusedError)) throw e;
       if (shownForm !== null) {
-        try { return await resolveInside(rootReal, shownForm, 'folder'); } catch { /* the first reason is the one to give */ }
+        try {
+          return await resolveInside(rootReal, shownForm, 'folder');
+        } catch {
+          /* the first reason is the one to give */
+        }
       }
-      throw new PathRefusedError(`${e.message}. This page opens only "${rootName}" and the folders in it (type one as "${rootName}/NAME"); `
-        + 'for another folder, stop this server and run exrview serve with that folder, or with a folder that holds both');
+      throw new PathRefusedError(
+        `${e.message}. This page opens only "${rootName}" and the folders in it (type one as "${rootName}/NAME"); ` +
+          'for another folder, stop this server and run exrview serve with that folder, or with a folder that holds both',
+      );
     }
   };
 

@@ -33,7 +33,7 @@ export function containerPieces(value: unknown): ContainerPieces {
   // offsets are absolute and the JSON that lists them sits before them: grow until the layout is stable
   let jsonBytes = Buffer.alloc(0);
   let offsets: [number, number][] = [];
-  for (let guess = 0; ; ) {
+  for (let guess = 0; ;) {
     offsets = layout(buffers, align(4 + guess));
     jsonBytes = Buffer.from(JSON.stringify({ value: head, buffers: offsets }), 'utf8');
     if (align(4 + jsonBytes.length) === align(4 + guess)) break;

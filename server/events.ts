@@ -46,7 +46,13 @@ export async function createEventHub(host: HostApi, maxClients: number): Promise
   };
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  503: 'Service Unavailable',
+};
 
 /** Answers a refused upgrade with a plain HTTP error and closes the socket. */
 export function refuseUpgrade(socket: Duplex, status: number, message: string): void {

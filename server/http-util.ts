@@ -20,7 +20,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, ext
     return;
   }
   const bytes = Buffer.from(JSON.stringify(body), 'utf8');
-  res.writeHead(status, { ...baseHeaders(), 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(bytes.length), ...extraHeaders });
+  res.writeHead(status, {
+    ...baseHeaders(),
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(bytes.length),
+    ...extraHeaders,
+  });
   res.end(bytes);
 }
 

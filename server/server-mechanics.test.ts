@@ -21,7 +21,14 @@ let cookie: string;
 let rootId: string;
 
 const call = (method: string, args: unknown[], timeoutMs?: number) =>
-  rawRequest({ port: server.port, method: 'POST', target: `/api/${method}`, headers: { Cookie: cookie }, body: JSON.stringify({ args }), timeoutMs });
+  rawRequest({
+    port: server.port,
+    method: 'POST',
+    target: `/api/${method}`,
+    headers: { Cookie: cookie },
+    body: JSON.stringify({ args }),
+    timeoutMs,
+  });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'exrview-mech-'));
@@ -46,7 +53,11 @@ afterAll(async () => {
 
 describe('container', () => {
   it('round-trips nested buffers and typed arrays byte for byte, each 8-aligned', () => {
-    const value = { a: new Uint8Array([1, 2, 3]).buffer, list: [{ b: new Float32Array([1.5, -2]) }, { c: new ArrayBuffer(0) }], n: 'x'.repeat(1000) };
+    const value = {
+      a: new Uint8Array([1, 2, 3]).buffer,
+      list: [{ b: new Float32Array([1.5, -2]) }, { c: new ArrayBuffer(0) }],
+      n: 'x'.repeat(1000),
+    };
     const body = encodeContainer(value);
     const back = decodeContainer(body) as { a: ArrayBuffer; list: [{ b: ArrayBuffer }, { c: ArrayBuffer }]; n: string };
     expect([...new Uint8Array(back.a)]).toEqual([1, 2, 3]);
@@ -112,7 +123,15 @@ describe('events', () => {
     const ws = await open();
     const received: HostEvent[] = [];
     ws.on('message', (data) => received.push(JSON.parse(String(data)) as HostEvent));
-    const entry = (name: string): FileEntry => ({ id: `file:${name}`, folderId: rootId, relativePath: name, name, sizeBytes: 1, mtimeMs: 0, status: 'ok' });
+    const entry = (name: string): FileEntry => ({
+      id: `file:${name}`,
+      folderId: rootId,
+      relativePath: name,
+      name,
+      sizeBytes: 1,
+      mtimeMs: 0,
+      status: 'ok',
+    });
     host.emit({ type: 'folder-error', folderId: 'folder-999', message: 'not ours' });
     host.emit({ type: 'files-added', folderId: rootId, files: [entry('escape.exr'), entry('a.exr')] });
     host.emit({ type: 'files-added', folderId: rootId, files: [entry('escape.exr')] });
@@ -147,20 +166,43 @@ describe('connections the parser gives up on', () => {
     new Promise((resolve, reject) => {
       const socket = connect(port, '127.0.0.1');
       let got = '';
-      socket.on('data', (c: Buffer) => { got += c.toString('latin1'); });
+      socket.on('data', (c: Buffer) => {
+        got += c.toString('latin1');
+      });
       socket.on('error', (error) => (got ? resolve(got.split('\r\n')[0]!) : reject(error)));
       socket.on('close', () => resolve(got.split('\r\n')[0]!));
-      setTimeout(() => { if (!socket.destroyed) socket.write(request); }, idleMs);
+      setTimeout(() => {
+        if (!socket.destroyed) socket.write(request);
+      }, idleMs);
     });
 
   it('a connection left idle past the headers timeout (a browser preconnects) is answered 408, which browsers send again, not 400', async () => {
-    const short = await startServer({ host: createTestHost({}), rootDir: join(dir, 'served'), staticDir: null, timeouts: { headersMs: 200, requestMs: 400, checkEveryMs: 50 } });
+    const short = await startServer({
+      host: createTestHost({}),
+      rootDir: join(dir, 'served'),
+      staticDir: null,
+      timeouts: { headersMs: 200, requestMs: 400, checkEveryMs: 50 },
+    });
     try {
-      const answer = await idleThen(short.port, 600, `POST /api/getInfo HTTP/1.1\r\nHost: 127.0.0.1:${short.port}\r\nCookie: exrview_token=${short.token}\r\nContent-Length: 11\r\n\r\n{"args":[]}`);
+      const answer = await idleThen(
+        short.port,
+        600,
+        `POST /api/getInfo HTTP/1.1\r\nHost: 127.0.0.1:${short.port}\r\nCookie: exrview_token=${short.token}\r\nContent-Length: 11\r\n\r\n{"args":[]}`,
+      );
       expect(answer).toBe('HTTP/1.1 408 Request Timeout');
       // a malformed request is still 400; a prompt one is answered
       expect(await idleThen(short.port, 0, 'NOT HTTP AT ALL\r\n\r\n')).toBe('HTTP/1.1 400 Bad Request');
-      expect((await rawRequest({ port: short.port, method: 'POST', target: '/api/getInfo', headers: { Cookie: `exrview_token=${short.token}` }, body: '{"args":[]}' })).status).toBe(200);
+      expect(
+        (
+          await rawRequest({
+            port: short.port,
+            method: 'POST',
+            target: '/api/getInfo',
+            headers: { Cookie: `exrview_token=${short.token}` },
+            body: '{"args":[]}',
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await short.close();
     }

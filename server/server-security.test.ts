@@ -31,7 +31,10 @@ let cookie: string;
 
 function snapshot(folder: string): string {
   return readdirSync(folder, { recursive: true, withFileTypes: true })
-    .map((d) => `${d.parentPath}/${d.name}:${d.isFile() ? readFileSync(join(d.parentPath, d.name), 'latin1') : d.isSymbolicLink() ? 'link' : 'dir'}`)
+    .map(
+      (d) =>
+        `${d.parentPath}/${d.name}:${d.isFile() ? readFileSync(join(d.parentPath, d.name), 'latin1') : d.isSymbolicLink() ? 'link' : 'dir'}`,
+    )
     .sort()
     .join('\n');
 }
@@ -94,7 +97,12 @@ describe('binding', () => {
 
 describe('token', () => {
   it.each(['/', '/assets/app.js', '/api/getInfo'])('refuses %s without a token (401)', async (target) => {
-    const r = await rawRequest({ port: server.port, method: target.startsWith('/api') ? 'POST' : 'GET', target, body: target.startsWith('/api') ? '{}' : undefined });
+    const r = await rawRequest({
+      port: server.port,
+      method: target.startsWith('/api') ? 'POST' : 'GET',
+      target,
+      body: target.startsWith('/api') ? '{}' : undefined,
+    });
     expect(r.status).toBe(401);
     expect(json(r).error).toMatch(/token/);
   });
@@ -296,7 +304,9 @@ describe('API: folders and files stay inside the served folder', () => {
   it('exports as downloads only: an export folder is refused', async () => {
     const a = listed.find((f) => f.relativePath === 'a.exr')!;
     for (const outDir of [served, outside, join(served, 'sub')]) {
-      const refused = await call('exportImages', { args: [{ fileIds: [a.id], kind: 'thumbnail', format: 'png', outDir, overwrite: true, view: VIEW }] });
+      const refused = await call('exportImages', {
+        args: [{ fileIds: [a.id], kind: 'thumbnail', format: 'png', outDir, overwrite: true, view: VIEW }],
+      });
       expect(refused.status).toBe(403);
       expect(json(refused).error).toMatch(/downloaded/);
     }
@@ -336,13 +346,17 @@ describe('malformed and oversized requests', () => {
   });
 
   it('checks request objects field by field', async () => {
-    const r = await call('getThumbnail', { args: [{ requestId: 'x', fileId: 'file:a.exr', longSidePx: 1e9, priority: 'thumbnail-visible' }] });
+    const r = await call('getThumbnail', {
+      args: [{ requestId: 'x', fileId: 'file:a.exr', longSidePx: 1e9, priority: 'thumbnail-visible' }],
+    });
     expect(r.status).toBe(400);
     expect(json(r).error).toMatch(/longSidePx/);
     const extra = await call('decodeImage', { args: [{ requestId: 'x', fileId: 'f', part: 0, priority: 'preview', path: '/etc/passwd' }] });
     expect(extra.status).toBe(400);
     expect(json(extra).error).toMatch(/unknown field "path"/);
-    const notBool = await call('getThumbnail', { args: [{ requestId: 'x', fileId: 'file:a.exr', longSidePx: 64, priority: 'thumbnail-visible', embeddedPreview: 'yes' }] });
+    const notBool = await call('getThumbnail', {
+      args: [{ requestId: 'x', fileId: 'file:a.exr', longSidePx: 64, priority: 'thumbnail-visible', embeddedPreview: 'yes' }],
+    });
     expect(notBool.status).toBe(400);
     expect(json(notBool).error).toMatch(/embeddedPreview/);
   });
@@ -369,7 +383,9 @@ describe('many clients', () => {
     const started = performance.now();
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        i % 2 ? call('getInfo', { args: [] }) : call('getThumbnail', { args: [{ requestId: `p${i}`, fileId: a.id, longSidePx: 32, priority: 'thumbnail-hidden' }] }),
+        i % 2
+          ? call('getInfo', { args: [] })
+          : call('getThumbnail', { args: [{ requestId: `p${i}`, fileId: a.id, longSidePx: 32, priority: 'thumbnail-hidden' }] }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
@@ -396,7 +412,14 @@ describe('event stream', () => {
     await expect(open({ Cookie: cookie, Origin: 'https://evil.example' })).rejects.toThrow(/403/);
     await expect(open({ Cookie: cookie, Host: 'evil.example' })).rejects.toThrow(/403/);
     const other = new WebSocket(`ws://127.0.0.1:${server.port}/api/other`, { headers: { Cookie: cookie } });
-    await expect(new Promise((resolve, reject) => (other.once('open', resolve), other.once('unexpected-response', (_q, r) => reject(new Error(`status ${r.statusCode}`)))))).rejects.toThrow(/404/);
+    await expect(
+      new Promise(
+        (resolve, reject) => (
+          other.once('open', resolve),
+          other.once('unexpected-response', (_q, r) => reject(new Error(`status ${r.statusCode}`)))
+        ),
+      ),
+    ).rejects.toThrow(/404/);
   });
 
   it('tells a page with the cookie about a new file, and nothing about one whose link leads outside', async () => {

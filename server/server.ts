@@ -43,7 +43,12 @@ const DEFAULT_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, checkEveryMs: 3
  * request again on another. A plain 400 there reached the page as a failed decode (seen in CI: "decodeImage: HTTP 400").
  */
 export function clientErrorAnswer(code: string | undefined): string {
-  const status = code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const status =
+    code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? '408 Request Timeout'
+      : code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : '400 Bad Request';
   return `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;
 }
 

@@ -6,7 +6,11 @@
 export const COLORMAPS = ['none', 'viridis', 'inferno', 'turbo', 'diverging'] as const;
 export type Colormap = (typeof COLORMAPS)[number];
 export const COLORMAP_LABELS: Record<Colormap, string> = {
-  none: 'None (tone-map)', viridis: 'Viridis', inferno: 'Inferno', turbo: 'Turbo', diverging: 'Diverging (signed)',
+  none: 'None (tone-map)',
+  viridis: 'Viridis',
+  inferno: 'Inferno',
+  turbo: 'Turbo',
+  diverging: 'Diverging (signed)',
 };
 export const COLORMAP_STOPS = 64;
 

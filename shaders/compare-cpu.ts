@@ -6,26 +6,55 @@ import { EXPOSED_LIMIT, HIST_BINS, INF_COLOUR, LUMA, NAN_COLOUR, type ChannelVie
 import { countHistogramPixel } from './tonemap-cpu.js';
 
 /** A layer as float RGBA over its data window, placed in A's pixel space (B shifted by the display-window alignment). */
-export interface RgbaLayer { rgba: Float32Array; x0: number; y0: number; widthPx: number; heightPx: number }
+export interface RgbaLayer {
+  rgba: Float32Array;
+  x0: number;
+  y0: number;
+  widthPx: number;
+  heightPx: number;
+}
 /** A box of pixels in A's pixel space (absolute, like data windows). */
-export interface Region { x0: number; y0: number; widthPx: number; heightPx: number }
+export interface Region {
+  x0: number;
+  y0: number;
+  widthPx: number;
+  heightPx: number;
+}
 
-export const regionOf = (l: Pick<RgbaLayer, 'x0' | 'y0' | 'widthPx' | 'heightPx'>): Region => ({ x0: l.x0, y0: l.y0, widthPx: l.widthPx, heightPx: l.heightPx });
+export const regionOf = (l: Pick<RgbaLayer, 'x0' | 'y0' | 'widthPx' | 'heightPx'>): Region => ({
+  x0: l.x0,
+  y0: l.y0,
+  widthPx: l.widthPx,
+  heightPx: l.heightPx,
+});
 
 export function unionRegion(a: Region, b: Region): Region {
-  const x0 = Math.min(a.x0, b.x0), y0 = Math.min(a.y0, b.y0);
-  return { x0, y0, widthPx: Math.max(a.x0 + a.widthPx, b.x0 + b.widthPx) - x0, heightPx: Math.max(a.y0 + a.heightPx, b.y0 + b.heightPx) - y0 };
+  const x0 = Math.min(a.x0, b.x0),
+    y0 = Math.min(a.y0, b.y0);
+  return {
+    x0,
+    y0,
+    widthPx: Math.max(a.x0 + a.widthPx, b.x0 + b.widthPx) - x0,
+    heightPx: Math.max(a.y0 + a.heightPx, b.y0 + b.heightPx) - y0,
+  };
 }
 
 /** The overlap of two regions (width or height 0 when they do not meet). */
 export function intersectRegion(a: Region, b: Region): Region {
-  const x0 = Math.max(a.x0, b.x0), y0 = Math.max(a.y0, b.y0);
-  return { x0, y0, widthPx: Math.max(0, Math.min(a.x0 + a.widthPx, b.x0 + b.widthPx) - x0), heightPx: Math.max(0, Math.min(a.y0 + a.heightPx, b.y0 + b.heightPx) - y0) };
+  const x0 = Math.max(a.x0, b.x0),
+    y0 = Math.max(a.y0, b.y0);
+  return {
+    x0,
+    y0,
+    widthPx: Math.max(0, Math.min(a.x0 + a.widthPx, b.x0 + b.widthPx) - x0),
+    heightPx: Math.max(0, Math.min(a.y0 + a.heightPx, b.y0 + b.heightPx) - y0),
+  };
 }
 
 /** Channel c of a layer at an absolute pixel; 0 outside its data window (as OpenEXR and oiiotool read it). */
 export function valueAt(l: RgbaLayer, x: number, y: number, c: number): number {
-  const lx = x - l.x0, ly = y - l.y0;
+  const lx = x - l.x0,
+    ly = y - l.y0;
   if (lx < 0 || ly < 0 || lx >= l.widthPx || ly >= l.heightPx) return 0;
   return l.rgba[(ly * l.widthPx + lx) * 4 + c]!;
 }
@@ -41,29 +70,62 @@ export interface ChannelMetrics {
   maxAt: number;
   /** Pixels whose values differ by more than the threshold, or are not the same non-finite value. */
   differ: number;
-  nanA: number; infA: number; nanB: number; infB: number;
+  nanA: number;
+  infA: number;
+  nanB: number;
+  infB: number;
   /** Largest value of A or B over finite pairs: oiiotool's PSNR peak (with 1). */
   peak: number;
 }
 
-export interface MetricsTotals { channels: ChannelMetrics[]; pixelsDiffer: number; region: Region }
+export interface MetricsTotals {
+  channels: ChannelMetrics[];
+  pixelsDiffer: number;
+  region: Region;
+}
 
 const isNan = (v: number): boolean => Number.isNaN(v);
 const isInf = (v: number): boolean => v === Infinity || v === -Infinity;
 
 export function emptyChannelMetrics(): ChannelMetrics {
-  return { n: 0, sum: 0, sumAbs: 0, sumSq: 0, maxAbs: -1, maxAt: 0xffffffff, differ: 0, nanA: 0, infA: 0, nanB: 0, infB: 0, peak: -3.4028234663852886e38 };
+  return {
+    n: 0,
+    sum: 0,
+    sumAbs: 0,
+    sumSq: 0,
+    maxAbs: -1,
+    maxAt: 0xffffffff,
+    differ: 0,
+    nanA: 0,
+    infA: 0,
+    nanB: 0,
+    infB: 0,
+    peak: -3.4028234663852886e38,
+  };
 }
 
 /** The per-pixel rule of metrics.wgsl for one channel; returns whether the pixel differs there. */
 export function accumulateMetric(m: ChannelMetrics, a: number, b: number, index: number, threshold: number): boolean {
-  if (isNan(a)) m.nanA++; else if (isInf(a)) m.infA++;
-  if (isNan(b)) m.nanB++; else if (isInf(b)) m.infB++;
+  if (isNan(a)) m.nanA++;
+  else if (isInf(a)) m.infA++;
+  if (isNan(b)) m.nanB++;
+  else if (isInf(b)) m.infB++;
   if (Number.isFinite(a) && Number.isFinite(b)) {
-    const d = Math.fround(a - b), ad = Math.abs(d);
-    m.n++; m.sum += d; m.sumAbs += ad; m.sumSq += d * d; m.peak = Math.max(m.peak, a, b);
-    if (ad > m.maxAbs) { m.maxAbs = ad; m.maxAt = index; }
-    if (ad > threshold) { m.differ++; return true; }
+    const d = Math.fround(a - b),
+      ad = Math.abs(d);
+    m.n++;
+    m.sum += d;
+    m.sumAbs += ad;
+    m.sumSq += d * d;
+    m.peak = Math.max(m.peak, a, b);
+    if (ad > m.maxAbs) {
+      m.maxAbs = ad;
+      m.maxAt = index;
+    }
+    if (ad > threshold) {
+      m.differ++;
+      return true;
+    }
     return false;
   }
   const same = (isNan(a) && isNan(b)) || a === b;
@@ -75,27 +137,43 @@ export function accumulateMetric(m: ChannelMetrics, a: number, b: number, index:
 export function metricsReference(a: RgbaLayer, b: RgbaLayer, region: Region, threshold = 0): MetricsTotals {
   const channels = [0, 1, 2, 3].map(emptyChannelMetrics);
   let pixelsDiffer = 0;
-  for (let y = 0; y < region.heightPx; y++) for (let x = 0; x < region.widthPx; x++) {
-    const index = y * region.widthPx + x;
-    let any = false;
-    for (let c = 0; c < 4; c++) {
-      const va = Math.fround(valueAt(a, region.x0 + x, region.y0 + y, c)), vb = Math.fround(valueAt(b, region.x0 + x, region.y0 + y, c));
-      if (accumulateMetric(channels[c]!, va, vb, index, threshold)) any = true;
+  for (let y = 0; y < region.heightPx; y++)
+    for (let x = 0; x < region.widthPx; x++) {
+      const index = y * region.widthPx + x;
+      let any = false;
+      for (let c = 0; c < 4; c++) {
+        const va = Math.fround(valueAt(a, region.x0 + x, region.y0 + y, c)),
+          vb = Math.fround(valueAt(b, region.x0 + x, region.y0 + y, c));
+        if (accumulateMetric(channels[c]!, va, vb, index, threshold)) any = true;
+      }
+      if (any) pixelsDiffer++;
     }
-    if (any) pixelsDiffer++;
-  }
   return { channels, pixelsDiffer, region };
 }
 
-export interface ChannelStats { n: number; mean: number; m2: number; min: number; max: number; nan: number; inf: number }
+export interface ChannelStats {
+  n: number;
+  mean: number;
+  m2: number;
+  min: number;
+  max: number;
+  nan: number;
+  inf: number;
+}
 
 export function emptyChannelStats(): ChannelStats {
   return { n: 0, mean: 0, m2: 0, min: Infinity, max: -Infinity, nan: 0, inf: 0 };
 }
 
 export function accumulateStat(s: ChannelStats, v: number): void {
-  if (isNan(v)) { s.nan++; return; }
-  if (isInf(v)) { s.inf++; return; }
+  if (isNan(v)) {
+    s.nan++;
+    return;
+  }
+  if (isInf(v)) {
+    s.inf++;
+    return;
+  }
   s.n++;
   const delta = v - s.mean;
   s.mean += delta / s.n;
@@ -114,12 +192,14 @@ export function sourceValue(source: StatsSource, a: number, b: number): number {
 /** Per channel min, max, mean, M2 (n·variance) and NaN/Inf counts of a source over a region. */
 export function statsReference(a: RgbaLayer, b: RgbaLayer | null, source: StatsSource, region: Region): ChannelStats[] {
   const out = [0, 1, 2, 3].map(emptyChannelStats);
-  for (let y = region.y0; y < region.y0 + region.heightPx; y++) for (let x = region.x0; x < region.x0 + region.widthPx; x++) {
-    for (let c = 0; c < 4; c++) {
-      const va = valueAt(a, x, y, c), vb = b ? valueAt(b, x, y, c) : 0;
-      accumulateStat(out[c]!, sourceValue(source, va, vb));
+  for (let y = region.y0; y < region.y0 + region.heightPx; y++)
+    for (let x = region.x0; x < region.x0 + region.widthPx; x++) {
+      for (let c = 0; c < 4; c++) {
+        const va = valueAt(a, x, y, c),
+          vb = b ? valueAt(b, x, y, c) : 0;
+        accumulateStat(out[c]!, sourceValue(source, va, vb));
+      }
     }
-  }
   return out;
 }
 
@@ -128,16 +208,24 @@ export function statsReference(a: RgbaLayer, b: RgbaLayer | null, source: StatsS
  * histogram-pair.wgsl counts it: [luminance, R, G, B] × HIST_BINS. `scale` multiplies every value before it is
  * counted (the tests bound the GPU's rounding with it).
  */
-export function pairHistogramReference(a: RgbaLayer, b: RgbaLayer | null, source: StatsSource, region: Region, step: number, scale = 1): Uint32Array {
+export function pairHistogramReference(
+  a: RgbaLayer,
+  b: RgbaLayer | null,
+  source: StatsSource,
+  region: Region,
+  step: number,
+  scale = 1,
+): Uint32Array {
   const out = new Uint32Array(4 * HIST_BINS);
   const f = Math.fround;
-  for (let y = region.y0; y < region.y0 + region.heightPx; y += step) for (let x = region.x0; x < region.x0 + region.widthPx; x += step) {
-    const v = [0, 1, 2].map((c) => {
-      const value = f(sourceValue(source, valueAt(a, x, y, c), b ? valueAt(b, x, y, c) : 0));
-      return (source.kind === 'difference' ? Math.abs(value) : value) * scale;
-    });
-    countHistogramPixel(out, v[0]!, v[1]!, v[2]!);
-  }
+  for (let y = region.y0; y < region.y0 + region.heightPx; y += step)
+    for (let x = region.x0; x < region.x0 + region.widthPx; x += step) {
+      const v = [0, 1, 2].map((c) => {
+        const value = f(sourceValue(source, valueAt(a, x, y, c), b ? valueAt(b, x, y, c) : 0));
+        return (source.kind === 'difference' ? Math.abs(value) : value) * scale;
+      });
+      countHistogramPixel(out, v[0]!, v[1]!, v[2]!);
+    }
   return out;
 }
 
@@ -152,7 +240,10 @@ export interface MetricSummary {
   /** Absolute pixel of the largest error (null when no finite pair). */
   maxAt: [number, number] | null;
   differ: number;
-  nanA: number; infA: number; nanB: number; infB: number;
+  nanA: number;
+  infA: number;
+  nanB: number;
+  infB: number;
   n: number;
 }
 
@@ -160,9 +251,18 @@ export function summariseChannel(m: ChannelMetrics, region: Region): MetricSumma
   const mse = m.n ? m.sumSq / m.n : NaN;
   const rmse = Math.sqrt(mse);
   return {
-    meanError: m.n ? m.sum / m.n : NaN, meanAbsError: m.n ? m.sumAbs / m.n : NaN, rmse, psnr: rmse === 0 ? Infinity : 20 * Math.log10(Math.max(1, m.peak) / rmse),
-    maxAbsError: m.maxAbs < 0 ? NaN : m.maxAbs, maxAt: m.maxAbs < 0 ? null : [region.x0 + (m.maxAt % region.widthPx), region.y0 + Math.floor(m.maxAt / region.widthPx)],
-    differ: m.differ, nanA: m.nanA, infA: m.infA, nanB: m.nanB, infB: m.infB, n: m.n,
+    meanError: m.n ? m.sum / m.n : NaN,
+    meanAbsError: m.n ? m.sumAbs / m.n : NaN,
+    rmse,
+    psnr: rmse === 0 ? Infinity : 20 * Math.log10(Math.max(1, m.peak) / rmse),
+    maxAbsError: m.maxAbs < 0 ? NaN : m.maxAbs,
+    maxAt: m.maxAbs < 0 ? null : [region.x0 + (m.maxAt % region.widthPx), region.y0 + Math.floor(m.maxAt / region.widthPx)],
+    differ: m.differ,
+    nanA: m.nanA,
+    infA: m.infA,
+    nanB: m.nanB,
+    infB: m.infB,
+    n: m.n,
   };
 }
 
@@ -170,9 +270,20 @@ export function summariseChannel(m: ChannelMetrics, region: Region): MetricSumma
 export function summariseAll(channels: readonly ChannelMetrics[], region: Region): MetricSummary {
   const total = emptyChannelMetrics();
   for (const m of channels) {
-    total.n += m.n; total.sum += m.sum; total.sumAbs += m.sumAbs; total.sumSq += m.sumSq; total.differ += m.differ;
-    total.nanA += m.nanA; total.infA += m.infA; total.nanB += m.nanB; total.infB += m.infB; total.peak = Math.max(total.peak, m.peak);
-    if (m.maxAbs > total.maxAbs || (m.maxAbs === total.maxAbs && m.maxAt < total.maxAt)) { total.maxAbs = m.maxAbs; total.maxAt = m.maxAt; }
+    total.n += m.n;
+    total.sum += m.sum;
+    total.sumAbs += m.sumAbs;
+    total.sumSq += m.sumSq;
+    total.differ += m.differ;
+    total.nanA += m.nanA;
+    total.infA += m.infA;
+    total.nanB += m.nanB;
+    total.infB += m.infB;
+    total.peak = Math.max(total.peak, m.peak);
+    if (m.maxAbs > total.maxAbs || (m.maxAbs === total.maxAbs && m.maxAt < total.maxAt)) {
+      total.maxAbs = m.maxAbs;
+      total.maxAt = m.maxAt;
+    }
   }
   return summariseChannel(total, region);
 }
@@ -196,7 +307,8 @@ export function compareRaw(show: number, a: readonly number[] | null, b: readonl
   if (show === SHOW_A) return a ? [...a] : null;
   if (show === SHOW_B) return b ? [...b] : null;
   if (!a && !b) return null;
-  const va = a ?? [0, 0, 0, 0], vb = b ?? [0, 0, 0, 0];
+  const va = a ?? [0, 0, 0, 0],
+    vb = b ?? [0, 0, 0, 0];
   const code = show - SHOW_METRIC_BASE;
   return [0, 1, 2].map((c) => differenceF32(code, va[c]!, vb[c]!)).concat([(va[3]! + vb[3]!) * 0.5]);
 }
@@ -204,16 +316,29 @@ export function compareRaw(show: number, a: readonly number[] | null, b: readonl
 /** The one value a colormap shows: the channel picked (R, G, B or A), else luminance. */
 export function colormapScalar(v: readonly number[], channelView: ChannelView): number {
   switch (channelView) {
-    case 'r': return v[0]!;
-    case 'g': return v[1]!;
-    case 'b': return v[2]!;
-    case 'a': return v[3]!;
-    default: return LUMA[0] * v[0]! + LUMA[1] * v[1]! + LUMA[2] * v[2]!;
+    case 'r':
+      return v[0]!;
+    case 'g':
+      return v[1]!;
+    case 'b':
+      return v[2]!;
+    case 'a':
+      return v[3]!;
+    default:
+      return LUMA[0] * v[0]! + LUMA[1] * v[1]! + LUMA[2] * v[2]!;
   }
 }
 
 /** colormapColour() of compare.wgsl: NaN and Inf in their colours (when shown), else the colormap over [min, max]. */
-export function colormapPixel(table: Float32Array, code: number, v: readonly number[], channelView: ChannelView, nanInf: boolean, min: number, max: number): [number, number, number] {
+export function colormapPixel(
+  table: Float32Array,
+  code: number,
+  v: readonly number[],
+  channelView: ChannelView,
+  nanInf: boolean,
+  min: number,
+  max: number,
+): [number, number, number] {
   const s = colormapScalar(v, channelView);
   if (nanInf && Number.isNaN(s)) return [...NAN_COLOUR];
   if (nanInf && !Number.isFinite(s)) return [...INF_COLOUR];

@@ -15,7 +15,15 @@ import histogramPairSrc from './histogram-pair.wgsl';
 /** The tone-map core with the LUT it may apply (lut.wgsl), as the ShaderKit's pipelines have it. */
 const tonemapCore = tonemapCoreSrc + lutSrc;
 import { colormapTable } from './colormaps.js';
-import { COMPARE_VIEW_BYTES, METRIC_PARTIAL_BYTES, REDUCE_PARAMS_BYTES, STAT_PARTIAL_BYTES, packReduceParams, reduceWorkgroups, type ReducePlacement } from './compare-layouts.js';
+import {
+  COMPARE_VIEW_BYTES,
+  METRIC_PARTIAL_BYTES,
+  REDUCE_PARAMS_BYTES,
+  STAT_PARTIAL_BYTES,
+  packReduceParams,
+  reduceWorkgroups,
+  type ReducePlacement,
+} from './compare-layouts.js';
 import { LUT_PARAMS_BYTES, PALETTE_BYTES, UniformBlock } from './layouts.js';
 import type { Region } from './compare-cpu.js';
 import { encodeTargetCompute } from './passes.js';
@@ -39,47 +47,74 @@ export class CompareKit {
 
   constructor(readonly kit: ShaderKit) {
     const d = kit.device;
-    this.viewLayout = d.createBindGroupLayout({ label: 'compare view (per frame)', entries: [
-      { binding: 0, visibility: ALL, buffer: { type: 'uniform', minBindingSize: COMPARE_VIEW_BYTES } },
-    ] });
-    this.pairLayout = d.createBindGroupLayout({ label: 'compare pair (per image pair)', entries: [
-      { binding: 0, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
-      { binding: 1, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
-    ] });
+    this.viewLayout = d.createBindGroupLayout({
+      label: 'compare view (per frame)',
+      entries: [{ binding: 0, visibility: ALL, buffer: { type: 'uniform', minBindingSize: COMPARE_VIEW_BYTES } }],
+    });
+    this.pairLayout = d.createBindGroupLayout({
+      label: 'compare pair (per image pair)',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+        { binding: 1, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+      ],
+    });
     // the tone-map core reads the view's LUT (lut.wgsl, bindings 1 and 2) in the compare pass too
-    this.staticLayout = d.createBindGroupLayout({ label: 'compare static (palette, LUT, colormaps)', entries: [
-      { binding: 0, visibility: ALL, buffer: { type: 'uniform', minBindingSize: PALETTE_BYTES } },
-      { binding: 1, visibility: ALL, buffer: { type: 'uniform', minBindingSize: LUT_PARAMS_BYTES } },
-      { binding: 2, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float', viewDimension: '3d' } },
-      { binding: 3, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } },
-    ] });
-    this.reduceLayout = d.createBindGroupLayout({ label: 'reduce', entries: [
-      { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', minBindingSize: REDUCE_PARAMS_BYTES } },
-      { binding: 1, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
-      { binding: 2, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
-      { binding: 3, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
-      { binding: 4, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
-    ] });
-    this.histogramLayout = d.createBindGroupLayout({ label: 'pair histogram', entries: [
-      { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', minBindingSize: REDUCE_PARAMS_BYTES } },
-      { binding: 1, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
-      { binding: 2, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
-      { binding: 3, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
-    ] });
+    this.staticLayout = d.createBindGroupLayout({
+      label: 'compare static (palette, LUT, colormaps)',
+      entries: [
+        { binding: 0, visibility: ALL, buffer: { type: 'uniform', minBindingSize: PALETTE_BYTES } },
+        { binding: 1, visibility: ALL, buffer: { type: 'uniform', minBindingSize: LUT_PARAMS_BYTES } },
+        {
+          binding: 2,
+          visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE,
+          texture: { sampleType: 'unfilterable-float', viewDimension: '3d' },
+        },
+        { binding: 3, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } },
+      ],
+    });
+    this.reduceLayout = d.createBindGroupLayout({
+      label: 'reduce',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', minBindingSize: REDUCE_PARAMS_BYTES } },
+        { binding: 1, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+        { binding: 2, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+        { binding: 3, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
+        { binding: 4, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
+      ],
+    });
+    this.histogramLayout = d.createBindGroupLayout({
+      label: 'pair histogram',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', minBindingSize: REDUCE_PARAMS_BYTES } },
+        { binding: 1, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+        { binding: 2, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+        { binding: 3, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
+      ],
+    });
     const table = colormapTable();
     this.lut = d.createBuffer({ label: 'colormaps', size: table.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     d.queue.writeBuffer(this.lut, 0, table);
     // the palette again (the ShaderKit's buffer is private to it): 192 bytes, written once
-    this.palette = d.createBuffer({ label: 'compare palette', size: PALETTE_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.palette = d.createBuffer({
+      label: 'compare palette',
+      size: PALETTE_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
   }
 
   /** Group 2 of the compare pass: made again only when the ShaderKit's LUT changed (read it when encoding). */
   get staticGroup(): GPUBindGroup {
     if (!this.staticGroupMade || this.staticGroupFor !== this.kit.staticBindGroup) {
       this.staticGroupFor = this.kit.staticBindGroup;
-      this.staticGroupMade = this.kit.device.createBindGroup({ label: 'compare static', layout: this.staticLayout, entries: [
-        { binding: 0, resource: { buffer: this.palette } }, ...this.kit.lutEntries(), { binding: 3, resource: { buffer: this.lut } },
-      ] });
+      this.staticGroupMade = this.kit.device.createBindGroup({
+        label: 'compare static',
+        layout: this.staticLayout,
+        entries: [
+          { binding: 0, resource: { buffer: this.palette } },
+          ...this.kit.lutEntries(),
+          { binding: 3, resource: { buffer: this.lut } },
+        ],
+      });
     }
     return this.staticGroupMade;
   }
@@ -89,11 +124,16 @@ export class CompareKit {
     this.kit.device.queue.writeBuffer(this.palette, 0, block.bytes);
   }
 
-  get device(): GPUDevice { return this.kit.device; }
+  get device(): GPUDevice {
+    return this.kit.device;
+  }
 
   private cached<T extends GPURenderPipeline | GPUComputePipeline>(key: string, make: () => T): T {
     let p = this.cache.get(key) as T | undefined;
-    if (!p) { p = make(); this.cache.set(key, p); }
+    if (!p) {
+      p = make();
+      this.cache.set(key, p);
+    }
     return p;
   }
 
@@ -118,8 +158,14 @@ export class CompareKit {
       const code = tonemapCore + compareCore + compareSrc + targetComputeSource(format, 'comparePixel');
       return this.device.createComputePipeline({
         label: `compare compute ${format}`,
-        layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.viewLayout, this.pairLayout, this.staticLayout, this.kit.previewTargetLayout(format)] }),
-        compute: { module: this.device.createShaderModule({ label: 'compare compute', code }), entryPoint: 'cs', constants: { WG_X: shape[0], WG_Y: shape[1] } },
+        layout: this.device.createPipelineLayout({
+          bindGroupLayouts: [this.viewLayout, this.pairLayout, this.staticLayout, this.kit.previewTargetLayout(format)],
+        }),
+        compute: {
+          module: this.device.createShaderModule({ label: 'compare compute', code }),
+          entryPoint: 'cs',
+          constants: { WG_X: shape[0], WG_Y: shape[1] },
+        },
       });
     });
   }
@@ -138,17 +184,30 @@ export class CompareKit {
 
   /** The histogram of A, B or a difference image (histogram-pair.wgsl). */
   pairHistogram(): GPUComputePipeline {
-    return this.cached('pair-histogram', () => this.device.createComputePipeline({
-      label: 'pair histogram',
-      layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.histogramLayout] }),
-      compute: { module: this.device.createShaderModule({ label: 'pair histogram', code: compareCore + reduceCommon + histogramBinsSrc + histogramPairSrc }), entryPoint: 'main' },
-    }));
+    return this.cached('pair-histogram', () =>
+      this.device.createComputePipeline({
+        label: 'pair histogram',
+        layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.histogramLayout] }),
+        compute: {
+          module: this.device.createShaderModule({
+            label: 'pair histogram',
+            code: compareCore + reduceCommon + histogramBinsSrc + histogramPairSrc,
+          }),
+          entryPoint: 'main',
+        },
+      }),
+    );
   }
 
   pairGroup(a: GPUTexture, b: GPUTexture): GPUBindGroup {
-    return this.device.createBindGroup({ label: 'compare pair', layout: this.pairLayout, entries: [
-      { binding: 0, resource: a.createView() }, { binding: 1, resource: b.createView() },
-    ] });
+    return this.device.createBindGroup({
+      label: 'compare pair',
+      layout: this.pairLayout,
+      entries: [
+        { binding: 0, resource: a.createView() },
+        { binding: 1, resource: b.createView() },
+      ],
+    });
   }
 
   dispose(): void {
@@ -159,7 +218,13 @@ export class CompareKit {
 }
 
 /** Encodes the compare pass over all of `target`: a render pass (`view` of the target) or, with `targetGroup`, a compute pass. */
-export function encodeCompare(ck: CompareKit, encoder: GPUCommandEncoder, target: GPUTexture, groups: { view: GPUBindGroup; pair: GPUBindGroup; target?: GPUBindGroup }, timestampWrites?: GPUComputePassTimestampWrites): void {
+export function encodeCompare(
+  ck: CompareKit,
+  encoder: GPUCommandEncoder,
+  target: GPUTexture,
+  groups: { view: GPUBindGroup; pair: GPUBindGroup; target?: GPUBindGroup },
+  timestampWrites?: GPUComputePassTimestampWrites,
+): void {
   if (groups.target) {
     const shape = TONEMAP_WORKGROUP;
     const bindGroups = [groups.view, groups.pair, ck.staticGroup, groups.target];
@@ -192,11 +257,22 @@ export class ReduceBuffers {
   private readonly block = new UniformBlock(REDUCE_PARAMS_BYTES);
   readonly resultBytes: number;
 
-  constructor(private readonly ck: CompareKit, readonly kind: ReduceKind) {
+  constructor(
+    private readonly ck: CompareKit,
+    readonly kind: ReduceKind,
+  ) {
     const d = ck.device;
     this.resultBytes = kind === 'metrics' ? METRIC_PARTIAL_BYTES : STAT_PARTIAL_BYTES;
-    this.params = d.createBuffer({ label: `${kind} params`, size: REDUCE_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    this.result = d.createBuffer({ label: `${kind} result`, size: this.resultBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+    this.params = d.createBuffer({
+      label: `${kind} params`,
+      size: REDUCE_PARAMS_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    this.result = d.createBuffer({
+      label: `${kind} result`,
+      size: this.resultBytes,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+    });
     this.read = d.createBuffer({ label: `${kind} read`, size: this.resultBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   }
 
@@ -204,7 +280,14 @@ export class ReduceBuffers {
    * Encodes both passes over `region` (A's pixel space) of textures `a` and `b` (level 0) and the copy of the result
    * into `read`. `valueMode`: statistics' source (statsSourceCode); `threshold`: metrics' differing threshold.
    */
-  encode(encoder: GPUCommandEncoder, a: GPUTexture, b: GPUTexture, region: Region, at: ReducePlacement, options: { valueMode?: number; threshold?: number; timestampWrites?: GPUComputePassTimestampWrites } = {}): void {
+  encode(
+    encoder: GPUCommandEncoder,
+    a: GPUTexture,
+    b: GPUTexture,
+    region: Region,
+    at: ReducePlacement,
+    options: { valueMode?: number; threshold?: number; timestampWrites?: GPUComputePassTimestampWrites } = {},
+  ): void {
     const d = this.ck.device;
     const [gx, gy] = reduceWorkgroups(region);
     const count = gx * gy;
@@ -215,14 +298,22 @@ export class ReduceBuffers {
     }
     packReduceParams(this.block, region, at, options.valueMode ?? 0, count, options.threshold ?? 0);
     d.queue.writeBuffer(this.params, 0, this.block.bytes);
-    const group = d.createBindGroup({ label: `${this.kind} reduce`, layout: this.ck.reduceLayout, entries: [
-      { binding: 0, resource: { buffer: this.params } },
-      { binding: 1, resource: a.createView({ baseMipLevel: 0, mipLevelCount: 1 }) },
-      { binding: 2, resource: b.createView({ baseMipLevel: 0, mipLevelCount: 1 }) },
-      { binding: 3, resource: { buffer: this.partials! } },
-      { binding: 4, resource: { buffer: this.result } },
-    ] });
-    const pass = encoder.beginComputePass(options.timestampWrites ? { label: `${this.kind} reduce`, timestampWrites: options.timestampWrites } : { label: `${this.kind} reduce` });
+    const group = d.createBindGroup({
+      label: `${this.kind} reduce`,
+      layout: this.ck.reduceLayout,
+      entries: [
+        { binding: 0, resource: { buffer: this.params } },
+        { binding: 1, resource: a.createView({ baseMipLevel: 0, mipLevelCount: 1 }) },
+        { binding: 2, resource: b.createView({ baseMipLevel: 0, mipLevelCount: 1 }) },
+        { binding: 3, resource: { buffer: this.partials! } },
+        { binding: 4, resource: { buffer: this.result } },
+      ],
+    });
+    const pass = encoder.beginComputePass(
+      options.timestampWrites
+        ? { label: `${this.kind} reduce`, timestampWrites: options.timestampWrites }
+        : { label: `${this.kind} reduce` },
+    );
     pass.setBindGroup(0, group);
     pass.setPipeline(this.ck.reduce(this.kind, 'partial'));
     pass.dispatchWorkgroups(gx, gy);

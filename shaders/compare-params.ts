@@ -1,16 +1,30 @@
 // Compare modes and tev's difference metrics: names, shader codes and the per-value definitions the CPU reference uses.
 
 export const COMPARE_MODES = [
-  'off', 'flip', 'wipe', 'side-by-side', 'error', 'absolute-error', 'squared-error', 'relative-absolute-error', 'relative-squared-error',
+  'off',
+  'flip',
+  'wipe',
+  'side-by-side',
+  'error',
+  'absolute-error',
+  'squared-error',
+  'relative-absolute-error',
+  'relative-squared-error',
 ] as const;
 export type CompareMode = (typeof COMPARE_MODES)[number];
 export const DIFFERENCE_MODES = ['error', 'absolute-error', 'squared-error', 'relative-absolute-error', 'relative-squared-error'] as const;
 export type DifferenceMode = (typeof DIFFERENCE_MODES)[number];
 
 export const COMPARE_MODE_LABELS: Record<CompareMode, string> = {
-  off: 'Off', flip: 'A/B flip', wipe: 'Wipe', 'side-by-side': 'Side by side',
-  error: 'Error', 'absolute-error': 'Absolute error', 'squared-error': 'Squared error',
-  'relative-absolute-error': 'Relative absolute error', 'relative-squared-error': 'Relative squared error',
+  off: 'Off',
+  flip: 'A/B flip',
+  wipe: 'Wipe',
+  'side-by-side': 'Side by side',
+  error: 'Error',
+  'absolute-error': 'Absolute error',
+  'squared-error': 'Squared error',
+  'relative-absolute-error': 'Relative absolute error',
+  'relative-squared-error': 'Relative squared error',
 };
 
 export function isDifference(m: CompareMode): m is DifferenceMode {
@@ -27,11 +41,16 @@ export const RELATIVE_EPSILON = 0.01;
 export function differenceValue(mode: DifferenceMode, a: number, b: number): number {
   const d = a - b;
   switch (mode) {
-    case 'error': return d;
-    case 'absolute-error': return Math.abs(d);
-    case 'squared-error': return d * d;
-    case 'relative-absolute-error': return Math.abs(d) / (b + RELATIVE_EPSILON);
-    case 'relative-squared-error': return (d * d) / (b * b + RELATIVE_EPSILON);
+    case 'error':
+      return d;
+    case 'absolute-error':
+      return Math.abs(d);
+    case 'squared-error':
+      return d * d;
+    case 'relative-absolute-error':
+      return Math.abs(d) / (b + RELATIVE_EPSILON);
+    case 'relative-squared-error':
+      return (d * d) / (b * b + RELATIVE_EPSILON);
   }
 }
 

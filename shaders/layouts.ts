@@ -1,7 +1,15 @@
 // Uniform block layouts (byte offsets mirror the WGSL structs) and the functions that pack them without allocating.
 import {
-  CHECKER_DARK, CHECKER_LIGHT, CHECKER_PX, FALSE_COLOUR_BOUNDS_EV, FALSE_COLOUR_COLOURS,
-  channelViewCode, displayFlags, hdrScale, transformCode, type DisplayParams,
+  CHECKER_DARK,
+  CHECKER_LIGHT,
+  CHECKER_PX,
+  FALSE_COLOUR_BOUNDS_EV,
+  FALSE_COLOUR_COLOURS,
+  channelViewCode,
+  displayFlags,
+  hdrScale,
+  transformCode,
+  type DisplayParams,
 } from './display-params.js';
 import { lutModeCode } from './lut-apply.js';
 import type { Lut } from './lut-cube.js';
@@ -78,21 +86,42 @@ export function packPreviewView(block: UniformBlock, p: DisplayParams, g: Previe
   packDisplay(block, 0, p);
   const f = block.f32;
   const o = DISPLAY_WORDS;
-  f[o] = g.originXPx; f[o + 1] = g.originYPx; f[o + 2] = g.texelsPerPx; f[o + 3] = g.levelCount;
-  f[o + 4] = g.widthPx; f[o + 5] = g.heightPx; f[o + 6] = g.displayMinX; f[o + 7] = g.displayMinY;
-  f[o + 8] = g.displayMaxX; f[o + 9] = g.displayMaxY; f[o + 10] = g.background;
+  f[o] = g.originXPx;
+  f[o + 1] = g.originYPx;
+  f[o + 2] = g.texelsPerPx;
+  f[o + 3] = g.levelCount;
+  f[o + 4] = g.widthPx;
+  f[o + 5] = g.heightPx;
+  f[o + 6] = g.displayMinX;
+  f[o + 7] = g.displayMinY;
+  f[o + 8] = g.displayMaxX;
+  f[o + 9] = g.displayMaxY;
+  f[o + 10] = g.background;
   block.u32[o + 11] = g.viewFlags;
 }
 
-export function packGridView(block: UniformBlock, p: DisplayParams, canvasWidthPx: number, canvasHeightPx: number, background: number): void {
+export function packGridView(
+  block: UniformBlock,
+  p: DisplayParams,
+  canvasWidthPx: number,
+  canvasHeightPx: number,
+  background: number,
+): void {
   packDisplay(block, 0, p);
   const o = DISPLAY_WORDS;
-  block.f32[o] = canvasWidthPx; block.f32[o + 1] = canvasHeightPx; block.f32[o + 2] = background; block.f32[o + 3] = 0;
+  block.f32[o] = canvasWidthPx;
+  block.f32[o + 1] = canvasHeightPx;
+  block.f32[o + 2] = background;
+  block.f32[o + 3] = 0;
 }
 
 export function packPalette(block: UniformBlock): void {
-  FALSE_COLOUR_BOUNDS_EV.forEach((b, i) => { block.f32[i] = b; });
-  FALSE_COLOUR_COLOURS.forEach((c, i) => { block.f32.set([c[0], c[1], c[2], 1], 8 + i * 4); });
+  FALSE_COLOUR_BOUNDS_EV.forEach((b, i) => {
+    block.f32[i] = b;
+  });
+  FALSE_COLOUR_COLOURS.forEach((c, i) => {
+    block.f32.set([c[0], c[1], c[2], 1], 8 + i * 4);
+  });
   block.f32.set([CHECKER_DARK, CHECKER_LIGHT, CHECKER_PX, 0], 44);
 }
 
@@ -105,7 +134,15 @@ export interface AssembleSlot {
 
 export type AssembleMode = 'direct' | 'yc' | 'y';
 
-export function packAssemble(block: UniformBlock, slots: readonly AssembleSlot[], originX: number, originY: number, widthPx: number, heightPx: number, mode: AssembleMode): void {
+export function packAssemble(
+  block: UniformBlock,
+  slots: readonly AssembleSlot[],
+  originX: number,
+  originY: number,
+  widthPx: number,
+  heightPx: number,
+  mode: AssembleMode,
+): void {
   for (let k = 0; k < 4; k++) {
     const s = slots[k] ?? { kind: 'constant', xSampling: 1, ySampling: 1, constant: k === 3 ? 1 : 0 };
     const w = k * 8;
@@ -115,10 +152,13 @@ export function packAssemble(block: UniformBlock, slots: readonly AssembleSlot[]
     block.f32[w + 3] = s.constant;
     block.i32[w + 4] = Math.ceil(originX / s.xSampling);
     block.i32[w + 5] = Math.ceil(originY / s.ySampling);
-    block.u32[w + 6] = 0; block.u32[w + 7] = 0;
+    block.u32[w + 6] = 0;
+    block.u32[w + 7] = 0;
   }
-  block.i32[32] = originX; block.i32[33] = originY;
-  block.u32[34] = widthPx; block.u32[35] = heightPx;
+  block.i32[32] = originX;
+  block.i32[33] = originY;
+  block.u32[34] = widthPx;
+  block.u32[35] = heightPx;
   block.u32[36] = mode === 'direct' ? 0 : mode === 'yc' ? 1 : 2;
 }
 
@@ -127,5 +167,6 @@ export function packLutParams(block: UniformBlock, lut: Lut | null): void {
   block.f32.set(lut ? [...lut.domainMin, 0, ...lut.domainMax, 0] : [0, 0, 0, 0, 1, 1, 1, 0], 0);
   block.u32[8] = lut ? lut.size : 2;
   block.u32[9] = lut ? (lut.kind === '1d' ? 1 : 2) : 0;
-  block.u32[10] = 0; block.u32[11] = 0;
+  block.u32[10] = 0;
+  block.u32[11] = 0;
 }

@@ -53,8 +53,12 @@ export function applyLut(lut: Lut, r: number, g: number, b: number): [number, nu
     };
     return [one(pr, 0), one(pg, 1), one(pb, 2)];
   }
-  const ir = Math.min(Math.floor(pr), n - 2), ig = Math.min(Math.floor(pg), n - 2), ib = Math.min(Math.floor(pb), n - 2);
-  const fr = pr - ir, fg = pg - ig, fb = pb - ib;
+  const ir = Math.min(Math.floor(pr), n - 2),
+    ig = Math.min(Math.floor(pg), n - 2),
+    ib = Math.min(Math.floor(pb), n - 2);
+  const fr = pr - ir,
+    fg = pg - ig,
+    fb = pb - ib;
   const out: [number, number, number] = [0, 0, 0];
   for (let c = 0; c < 3; c++) {
     const at = (x: number, y: number, z: number): number => d[(((ib + z) * n + ig + y) * n + ir + x) * 3 + c]!;

@@ -20,7 +20,12 @@ LUT_3D_SIZE 2
 `;
 
 function errorOf(text: string): CubeParseError {
-  try { parseCube(text); } catch (e) { if (e instanceof CubeParseError) return e; throw e; }
+  try {
+    parseCube(text);
+  } catch (e) {
+    if (e instanceof CubeParseError) return e;
+    throw e;
+  }
   throw new Error('parsed without error');
 }
 
@@ -80,7 +85,12 @@ describe('parseCube', () => {
 describe('applyLut (CPU reference)', () => {
   it('an identity LUT leaves values unchanged, and clamps outside the domain', () => {
     const id = lutFromFunction(17, (r, g, b) => [r, g, b]);
-    for (const v of [[0, 0, 0], [0.1, 0.5, 0.9], [1, 1, 1], [0.333, 0.77, 0.01]] as const) {
+    for (const v of [
+      [0, 0, 0],
+      [0.1, 0.5, 0.9],
+      [1, 1, 1],
+      [0.333, 0.77, 0.01],
+    ] as const) {
       const o = applyLut(id, v[0], v[1], v[2]);
       for (let c = 0; c < 3; c++) expect(o[c]).toBeCloseTo(v[c]!, 6);
     }
@@ -88,14 +98,24 @@ describe('applyLut (CPU reference)', () => {
   });
 
   it('reproduces a known smooth function within trilinear interpolation error', () => {
-    const f = (r: number, g: number, b: number): [number, number, number] => [Math.sqrt(r * 0.7 + g * 0.3), (g + b) / 2, Math.sin(b * 1.5) * 0.8 + r * 0.2];
+    const f = (r: number, g: number, b: number): [number, number, number] => [
+      Math.sqrt(r * 0.7 + g * 0.3),
+      (g + b) / 2,
+      Math.sin(b * 1.5) * 0.8 + r * 0.2,
+    ];
     const lut = lutFromFunction(33, f);
     let s = 7;
-    const rnd = (): number => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
+    const rnd = (): number => {
+      s = (s * 1664525 + 1013904223) >>> 0;
+      return s / 2 ** 32;
+    };
     let worst = 0;
     for (let i = 0; i < 2000; i++) {
-      const r = rnd() * 0.9 + 0.1, g = rnd(), b = rnd(); // sqrt's slope is unbounded at 0: keep r away from it
-      const want = f(r, g, b), got = applyLut(lut, r, g, b);
+      const r = rnd() * 0.9 + 0.1,
+        g = rnd(),
+        b = rnd(); // sqrt's slope is unbounded at 0: keep r away from it
+      const want = f(r, g, b),
+        got = applyLut(lut, r, g, b);
       for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(want[c]! - got[c]!));
     }
     // trilinear error <= h^2/8 * sum of |d2f/dx_i^2| with h = 1/32; for sqrt(u), u = 0.7r + 0.3g >= 0.07, that sum is

@@ -17,14 +17,18 @@ export const MAX_LUT_3D_SIZE = 65;
 export const MAX_LUT_1D_SIZE = 65536;
 
 export class CubeParseError extends Error {
-  constructor(readonly lineNumber: number, reason: string) {
+  constructor(
+    readonly lineNumber: number,
+    reason: string,
+  ) {
     super(`line ${lineNumber}: ${reason}`);
     this.name = 'CubeParseError';
   }
 }
 
 function numbers(fields: string[], count: number, lineNumber: number, what: string): number[] {
-  if (fields.length !== count) throw new CubeParseError(lineNumber, `${what} needs ${count} number${count > 1 ? 's' : ''}, found ${fields.length}`);
+  if (fields.length !== count)
+    throw new CubeParseError(lineNumber, `${what} needs ${count} number${count > 1 ? 's' : ''}, found ${fields.length}`);
   return fields.map((f) => {
     const v = Number(f);
     if (f === '' || !Number.isFinite(v)) throw new CubeParseError(lineNumber, `"${f}" is not a number in ${what}`);
@@ -69,29 +73,48 @@ export function parseCube(text: string): Lut {
           title = m[1]!;
           break;
         }
-        case 'LUT_3D_SIZE': size3 = sizeOf(rest, lineNumber, keyword, MAX_LUT_3D_SIZE); break;
-        case 'LUT_1D_SIZE': size1 = sizeOf(rest, lineNumber, keyword, MAX_LUT_1D_SIZE); break;
-        case 'DOMAIN_MIN': domainMin = numbers(rest, 3, lineNumber, keyword) as [number, number, number]; break;
-        case 'DOMAIN_MAX': domainMax = numbers(rest, 3, lineNumber, keyword) as [number, number, number]; break;
+        case 'LUT_3D_SIZE':
+          size3 = sizeOf(rest, lineNumber, keyword, MAX_LUT_3D_SIZE);
+          break;
+        case 'LUT_1D_SIZE':
+          size1 = sizeOf(rest, lineNumber, keyword, MAX_LUT_1D_SIZE);
+          break;
+        case 'DOMAIN_MIN':
+          domainMin = numbers(rest, 3, lineNumber, keyword) as [number, number, number];
+          break;
+        case 'DOMAIN_MAX':
+          domainMax = numbers(rest, 3, lineNumber, keyword) as [number, number, number];
+          break;
         case 'LUT_1D_INPUT_RANGE':
         case 'LUT_3D_INPUT_RANGE': {
           const [lo, hi] = numbers(rest, 2, lineNumber, keyword) as [number, number];
-          domainMin = [lo, lo, lo]; domainMax = [hi, hi, hi];
+          domainMin = [lo, lo, lo];
+          domainMax = [hi, hi, hi];
           break;
         }
-        default: break; // vendor keywords (LUT_IN_VIDEO_RANGE, ...) carry nothing this viewer uses
+        default:
+          break; // vendor keywords (LUT_IN_VIDEO_RANGE, ...) carry nothing this viewer uses
       }
       continue;
     }
     if (!data) {
-      if (size1 && size3) throw new CubeParseError(lineNumber, 'both LUT_1D_SIZE and LUT_3D_SIZE: a shaper + cube file is not supported, export the 3D LUT alone');
+      if (size1 && size3)
+        throw new CubeParseError(
+          lineNumber,
+          'both LUT_1D_SIZE and LUT_3D_SIZE: a shaper + cube file is not supported, export the 3D LUT alone',
+        );
       if (!size1 && !size3) throw new CubeParseError(lineNumber, 'data before LUT_3D_SIZE or LUT_1D_SIZE');
       for (let c = 0; c < 3; c++) {
-        if (!(domainMin[c]! < domainMax[c]!)) throw new CubeParseError(lineNumber, `DOMAIN_MIN must be below DOMAIN_MAX in every channel (channel ${c}: ${domainMin[c]} vs ${domainMax[c]})`);
+        if (!(domainMin[c]! < domainMax[c]!))
+          throw new CubeParseError(
+            lineNumber,
+            `DOMAIN_MIN must be below DOMAIN_MAX in every channel (channel ${c}: ${domainMin[c]} vs ${domainMax[c]})`,
+          );
       }
       data = new Float32Array((size3 ? size3 ** 3 : size1) * 3);
     }
-    if (count * 3 >= data.length) throw new CubeParseError(lineNumber, `more entries than the ${size3 ? `${size3}^3` : size1} the size says`);
+    if (count * 3 >= data.length)
+      throw new CubeParseError(lineNumber, `more entries than the ${size3 ? `${size3}^3` : size1} the size says`);
     const rgb = numbers(fields, 3, lineNumber, 'a table entry');
     data.set(rgb, count * 3);
     count++;
@@ -115,8 +138,10 @@ export function formatCube(lut: Lut): string {
 /** A 3D LUT of size n sampling f over [0, 1]^3 (red fastest). */
 export function lutFromFunction(n: number, f: (r: number, g: number, b: number) => [number, number, number], title = ''): Lut {
   const data = new Float32Array(n * n * n * 3);
-  for (let b = 0; b < n; b++) for (let g = 0; g < n; g++) for (let r = 0; r < n; r++) {
-    data.set(f(r / (n - 1), g / (n - 1), b / (n - 1)), ((b * n + g) * n + r) * 3);
-  }
+  for (let b = 0; b < n; b++)
+    for (let g = 0; g < n; g++)
+      for (let r = 0; r < n; r++) {
+        data.set(f(r / (n - 1), g / (n - 1), b / (n - 1)), ((b * n + g) * n + r) * 3);
+      }
   return { title, kind: '3d', size: n, domainMin: [0, 0, 0], domainMax: [1, 1, 1], data };
 }

@@ -14,24 +14,41 @@ export class PairHistogramPass {
   private readonly block = new UniformBlock(REDUCE_PARAMS_BYTES);
 
   constructor(private readonly ck: CompareKit) {
-    this.params = ck.device.createBuffer({ label: 'pair histogram params', size: REDUCE_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.params = ck.device.createBuffer({
+      label: 'pair histogram params',
+      size: REDUCE_PARAMS_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
   }
 
   /**
    * Encodes the histogram of `valueMode` (statsSourceCode: 0 A, 1 B, 2 + metric code a difference's magnitude) over
    * `region` (A's pixel space), every `step`-th pixel each way, into `bins`, cleared first: [luminance, R, G, B] × 256 u32.
    */
-  encode(encoder: GPUCommandEncoder, a: GPUTexture, b: GPUTexture, region: Region, at: ReducePlacement, valueMode: number, bins: GPUBuffer, step = histogramSampleStep(region)): void {
+  encode(
+    encoder: GPUCommandEncoder,
+    a: GPUTexture,
+    b: GPUTexture,
+    region: Region,
+    at: ReducePlacement,
+    valueMode: number,
+    bins: GPUBuffer,
+    step = histogramSampleStep(region),
+  ): void {
     const d = this.ck.device;
     packReduceParams(this.block, region, at, valueMode, 0, 0, step);
     d.queue.writeBuffer(this.params, 0, this.block.bytes);
     encoder.clearBuffer(bins, 0, HISTOGRAM_BYTES);
-    const group = d.createBindGroup({ label: 'pair histogram', layout: this.ck.histogramLayout, entries: [
-      { binding: 0, resource: { buffer: this.params } },
-      { binding: 1, resource: a.createView({ baseMipLevel: 0, mipLevelCount: 1 }) },
-      { binding: 2, resource: b.createView({ baseMipLevel: 0, mipLevelCount: 1 }) },
-      { binding: 3, resource: { buffer: bins, size: HISTOGRAM_BYTES } },
-    ] });
+    const group = d.createBindGroup({
+      label: 'pair histogram',
+      layout: this.ck.histogramLayout,
+      entries: [
+        { binding: 0, resource: { buffer: this.params } },
+        { binding: 1, resource: a.createView({ baseMipLevel: 0, mipLevelCount: 1 }) },
+        { binding: 2, resource: b.createView({ baseMipLevel: 0, mipLevelCount: 1 }) },
+        { binding: 3, resource: { buffer: bins, size: HISTOGRAM_BYTES } },
+      ],
+    });
     const pass = encoder.beginComputePass({ label: 'pair histogram' });
     pass.setPipeline(this.ck.pairHistogram());
     pass.setBindGroup(0, group);
@@ -39,5 +56,7 @@ export class PairHistogramPass {
     pass.end();
   }
 
-  destroy(): void { this.params.destroy(); }
+  destroy(): void {
+    this.params.destroy();
+  }
 }

@@ -57,19 +57,35 @@ export class DummyPlanes {
     this.float = device.createTexture({ label: 'dummy f32', size: [1, 1], format: 'r32float', usage: GPUTextureUsage.TEXTURE_BINDING });
     this.uint = device.createTexture({ label: 'dummy u32', size: [1, 1], format: 'r32uint', usage: GPUTextureUsage.TEXTURE_BINDING });
   }
-  destroy(): void { this.float.destroy(); this.uint.destroy(); }
+  destroy(): void {
+    this.float.destroy();
+    this.uint.destroy();
+  }
 }
 
 /** Encodes level 0 of `dst` from the layer's planes. The small uniform buffer it makes is returned for destruction. */
-export function encodeAssemble(kit: ShaderKit, encoder: GPUCommandEncoder, src: LayerSource, dst: GPUTexture, dummies: DummyPlanes, timestampWrites?: GPUComputePassTimestampWrites): GPUBuffer {
+export function encodeAssemble(
+  kit: ShaderKit,
+  encoder: GPUCommandEncoder,
+  src: LayerSource,
+  dst: GPUTexture,
+  dummies: DummyPlanes,
+  timestampWrites?: GPUComputePassTimestampWrites,
+): GPUBuffer {
   const device = kit.device;
   const block = new UniformBlock(ASSEMBLE_BYTES);
   const slots: AssembleSlot[] = [0, 1, 2, 3].map((k) => {
     const p = src.slots[k];
-    return p ? { kind: p.kind, xSampling: p.xSampling, ySampling: p.ySampling, constant: 0 } : { kind: 'constant', xSampling: 1, ySampling: 1, constant: k === 3 ? 1 : 0 };
+    return p
+      ? { kind: p.kind, xSampling: p.xSampling, ySampling: p.ySampling, constant: 0 }
+      : { kind: 'constant', xSampling: 1, ySampling: 1, constant: k === 3 ? 1 : 0 };
   });
   packAssemble(block, slots, src.originX, src.originY, src.widthPx, src.heightPx, src.mode);
-  const uniform = device.createBuffer({ label: 'assemble params', size: ASSEMBLE_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  const uniform = device.createBuffer({
+    label: 'assemble params',
+    size: ASSEMBLE_BYTES,
+    usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+  });
   device.queue.writeBuffer(uniform, 0, block.bytes);
   const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: { buffer: uniform } }];
   for (let k = 0; k < 4; k++) {
@@ -88,16 +104,28 @@ export function encodeAssemble(kit: ShaderKit, encoder: GPUCommandEncoder, src: 
 }
 
 /** Encodes levels 1.. of `texture` from level 0, one dispatch per level, in one compute pass; `shape`: the workgroup. */
-export function encodeMips(kit: ShaderKit, encoder: GPUCommandEncoder, texture: GPUTexture, timestampWrites?: GPUComputePassTimestampWrites, shape: WorkgroupShape = MIP_WORKGROUP): void {
+export function encodeMips(
+  kit: ShaderKit,
+  encoder: GPUCommandEncoder,
+  texture: GPUTexture,
+  timestampWrites?: GPUComputePassTimestampWrites,
+  shape: WorkgroupShape = MIP_WORKGROUP,
+): void {
   const pass = encoder.beginComputePass(timestampWrites ? { label: 'mips', timestampWrites } : { label: 'mips' });
   pass.setPipeline(kit.mip(shape));
-  let w = texture.width, h = texture.height;
+  let w = texture.width,
+    h = texture.height;
   for (let level = 1; level < texture.mipLevelCount; level++) {
-    w = nextLevelSize(w); h = nextLevelSize(h);
-    const bindGroup = kit.device.createBindGroup({ label: `mip ${level}`, layout: kit.mipLayout, entries: [
-      { binding: 0, resource: texture.createView({ baseMipLevel: level - 1, mipLevelCount: 1 }) },
-      { binding: 1, resource: texture.createView({ baseMipLevel: level, mipLevelCount: 1 }) },
-    ] });
+    w = nextLevelSize(w);
+    h = nextLevelSize(h);
+    const bindGroup = kit.device.createBindGroup({
+      label: `mip ${level}`,
+      layout: kit.mipLayout,
+      entries: [
+        { binding: 0, resource: texture.createView({ baseMipLevel: level - 1, mipLevelCount: 1 }) },
+        { binding: 1, resource: texture.createView({ baseMipLevel: level, mipLevelCount: 1 }) },
+      ],
+    });
     pass.setBindGroup(0, bindGroup);
     pass.dispatchWorkgroups(Math.ceil(w / shape[0]), Math.ceil(h / shape[1]));
   }
@@ -106,14 +134,25 @@ export function encodeMips(kit: ShaderKit, encoder: GPUCommandEncoder, texture: 
 
 /** Per-target group 3 of the compute tone-map: the storage view it writes. */
 export function previewTargetBindGroup(kit: ShaderKit, target: GPUTexture): GPUBindGroup {
-  return kit.device.createBindGroup({ label: 'preview target', layout: kit.previewTargetLayout(target.format), entries: [{ binding: 0, resource: target.createView() }] });
+  return kit.device.createBindGroup({
+    label: 'preview target',
+    layout: kit.previewTargetLayout(target.format),
+    entries: [{ binding: 0, resource: target.createView() }],
+  });
 }
 
 /**
  * The preview's tone-map as a compute pass into `target` (a storage texture, canvas or not): the caller's bind
  * groups 0-2 as for the render pass, `targetGroup` from previewTargetBindGroup. Covers every target pixel.
  */
-export function encodePreviewCompute(kit: ShaderKit, encoder: GPUCommandEncoder, target: GPUTexture, groups: { view: GPUBindGroup; image: GPUBindGroup; target: GPUBindGroup }, timestampWrites?: GPUComputePassTimestampWrites, shape: WorkgroupShape = TONEMAP_WORKGROUP): void {
+export function encodePreviewCompute(
+  kit: ShaderKit,
+  encoder: GPUCommandEncoder,
+  target: GPUTexture,
+  groups: { view: GPUBindGroup; image: GPUBindGroup; target: GPUBindGroup },
+  timestampWrites?: GPUComputePassTimestampWrites,
+  shape: WorkgroupShape = TONEMAP_WORKGROUP,
+): void {
   const bindGroups = [groups.view, groups.image, kit.staticBindGroup, groups.target];
   encodeTargetCompute(encoder, 'tone-map (compute)', kit.previewCompute(target.format, shape), bindGroups, target, shape, timestampWrites);
 }
@@ -140,11 +179,16 @@ export const HISTOGRAM_BYTES = 4 * HIST_BINS * 4;
 /** Encodes the histogram of one level of `texture` into `bins` (cleared first): [luminance, R, G, B] × 256 u32. */
 export function encodeHistogram(kit: ShaderKit, encoder: GPUCommandEncoder, texture: GPUTexture, level: number, bins: GPUBuffer): void {
   encoder.clearBuffer(bins, 0, HISTOGRAM_BYTES);
-  const w = Math.max(1, texture.width >> level), h = Math.max(1, texture.height >> level);
-  const bindGroup = kit.device.createBindGroup({ label: 'histogram', layout: kit.histogramLayout, entries: [
-    { binding: 0, resource: texture.createView({ baseMipLevel: level, mipLevelCount: 1 }) },
-    { binding: 1, resource: { buffer: bins, size: HISTOGRAM_BYTES } },
-  ] });
+  const w = Math.max(1, texture.width >> level),
+    h = Math.max(1, texture.height >> level);
+  const bindGroup = kit.device.createBindGroup({
+    label: 'histogram',
+    layout: kit.histogramLayout,
+    entries: [
+      { binding: 0, resource: texture.createView({ baseMipLevel: level, mipLevelCount: 1 }) },
+      { binding: 1, resource: { buffer: bins, size: HISTOGRAM_BYTES } },
+    ],
+  });
   const pass = encoder.beginComputePass({ label: 'histogram' });
   pass.setPipeline(kit.histogram());
   pass.setBindGroup(0, bindGroup);

@@ -10,7 +10,15 @@ import mipSrc from './mip.wgsl';
 import histogramBinsSrc from './histogram-bins.wgsl';
 import histogramSrc from './histogram.wgsl';
 import assembleSrc from './assemble.wgsl';
-import { GRID_VIEW_BYTES, LUT_PARAMS_BYTES, PALETTE_BYTES, PREVIEW_VIEW_BYTES, UniformBlock, packLutParams, packPalette } from './layouts.js';
+import {
+  GRID_VIEW_BYTES,
+  LUT_PARAMS_BYTES,
+  PALETTE_BYTES,
+  PREVIEW_VIEW_BYTES,
+  UniformBlock,
+  packLutParams,
+  packPalette,
+} from './layouts.js';
 import type { Lut } from './lut-cube.js';
 
 /** Every tone-map pass reads the display path and the LUT it may apply. */
@@ -57,42 +65,70 @@ export class ShaderKit {
 
   constructor(readonly device: GPUDevice) {
     const d = device;
-    this.previewViewLayout = d.createBindGroupLayout({ label: 'preview view (per frame)', entries: [
-      { binding: 0, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: PREVIEW_VIEW_BYTES } },
-    ] });
-    this.gridViewLayout = d.createBindGroupLayout({ label: 'grid view (per frame)', entries: [
-      { binding: 0, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: GRID_VIEW_BYTES } },
-      { binding: 1, visibility: FRAG_VERT, buffer: { type: 'read-only-storage' } },
-    ] });
-    this.imageLayout = d.createBindGroupLayout({ label: 'image (per image)', entries: [
-      { binding: 0, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
-    ] });
-    this.staticLayout = d.createBindGroupLayout({ label: 'static LUTs', entries: [
-      { binding: 0, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: PALETTE_BYTES } },
-      { binding: 1, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: LUT_PARAMS_BYTES } },
-      { binding: 2, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float', viewDimension: '3d' } },
-    ] });
-    this.mipLayout = d.createBindGroupLayout({ label: 'mip level', entries: [
-      { binding: 0, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
-      { binding: 1, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: 'write-only', format: MIP_FORMAT } },
-    ] });
-    this.histogramLayout = d.createBindGroupLayout({ label: 'histogram', entries: [
-      { binding: 0, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
-      { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
-    ] });
+    this.previewViewLayout = d.createBindGroupLayout({
+      label: 'preview view (per frame)',
+      entries: [{ binding: 0, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: PREVIEW_VIEW_BYTES } }],
+    });
+    this.gridViewLayout = d.createBindGroupLayout({
+      label: 'grid view (per frame)',
+      entries: [
+        { binding: 0, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: GRID_VIEW_BYTES } },
+        { binding: 1, visibility: FRAG_VERT, buffer: { type: 'read-only-storage' } },
+      ],
+    });
+    this.imageLayout = d.createBindGroupLayout({
+      label: 'image (per image)',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+      ],
+    });
+    this.staticLayout = d.createBindGroupLayout({
+      label: 'static LUTs',
+      entries: [
+        { binding: 0, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: PALETTE_BYTES } },
+        { binding: 1, visibility: FRAG_VERT, buffer: { type: 'uniform', minBindingSize: LUT_PARAMS_BYTES } },
+        {
+          binding: 2,
+          visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE,
+          texture: { sampleType: 'unfilterable-float', viewDimension: '3d' },
+        },
+      ],
+    });
+    this.mipLayout = d.createBindGroupLayout({
+      label: 'mip level',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+        { binding: 1, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: 'write-only', format: MIP_FORMAT } },
+      ],
+    });
+    this.histogramLayout = d.createBindGroupLayout({
+      label: 'histogram',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+        { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
+      ],
+    });
     const planeEntries: GPUBindGroupLayoutEntry[] = [];
-    for (let i = 0; i < 4; i++) planeEntries.push({ binding: 1 + i, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } });
+    for (let i = 0; i < 4; i++)
+      planeEntries.push({ binding: 1 + i, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } });
     for (let i = 0; i < 4; i++) planeEntries.push({ binding: 5 + i, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'uint' } });
-    this.assembleLayout = d.createBindGroupLayout({ label: 'assemble', entries: [
-      { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
-      ...planeEntries,
-      { binding: 9, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: 'write-only', format: MIP_FORMAT } },
-    ] });
+    this.assembleLayout = d.createBindGroupLayout({
+      label: 'assemble',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
+        ...planeEntries,
+        { binding: 9, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: 'write-only', format: MIP_FORMAT } },
+      ],
+    });
     this.paletteBuffer = d.createBuffer({ label: 'palette', size: PALETTE_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     const palette = new UniformBlock(PALETTE_BYTES);
     packPalette(palette);
     d.queue.writeBuffer(this.paletteBuffer, 0, palette.bytes);
-    this.lutParamsBuffer = d.createBuffer({ label: 'LUT params', size: LUT_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.lutParamsBuffer = d.createBuffer({
+      label: 'LUT params',
+      size: LUT_PARAMS_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     this.lutTexture = this.uploadLut(null);
     this.staticBindGroup = this.makeStaticBindGroup();
   }
@@ -114,11 +150,22 @@ export class ShaderKit {
     this.device.queue.writeBuffer(this.lutParamsBuffer, 0, block.bytes);
     const n = lut?.size ?? 1;
     const size: [number, number, number] = lut?.kind === '3d' ? [n, n, n] : [n, 1, 1];
-    const texture = this.device.createTexture({ label: `LUT ${lut?.title ?? 'none'}`, size, dimension: '3d', format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+    const texture = this.device.createTexture({
+      label: `LUT ${lut?.title ?? 'none'}`,
+      size,
+      dimension: '3d',
+      format: 'rgba32float',
+      usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+    });
     if (lut) {
       const entries = lut.data.length / 3;
       const rgba = new Float32Array(entries * 4);
-      for (let i = 0; i < entries; i++) { rgba[i * 4] = lut.data[i * 3]!; rgba[i * 4 + 1] = lut.data[i * 3 + 1]!; rgba[i * 4 + 2] = lut.data[i * 3 + 2]!; rgba[i * 4 + 3] = 1; }
+      for (let i = 0; i < entries; i++) {
+        rgba[i * 4] = lut.data[i * 3]!;
+        rgba[i * 4 + 1] = lut.data[i * 3 + 1]!;
+        rgba[i * 4 + 2] = lut.data[i * 3 + 2]!;
+        rgba[i * 4 + 3] = 1;
+      }
       this.device.queue.writeTexture({ texture }, rgba, { bytesPerRow: size[0] * 16, rowsPerImage: size[1] }, size);
     }
     return texture;
@@ -133,15 +180,19 @@ export class ShaderKit {
   }
 
   private makeStaticBindGroup(): GPUBindGroup {
-    return this.device.createBindGroup({ label: 'static', layout: this.staticLayout, entries: [
-      { binding: 0, resource: { buffer: this.paletteBuffer } },
-      ...this.lutEntries(),
-    ] });
+    return this.device.createBindGroup({
+      label: 'static',
+      layout: this.staticLayout,
+      entries: [{ binding: 0, resource: { buffer: this.paletteBuffer } }, ...this.lutEntries()],
+    });
   }
 
   private cached<T extends GPURenderPipeline | GPUComputePipeline>(key: string, make: () => T): T {
     let p = this.cache.get(key) as T | undefined;
-    if (!p) { p = make(); this.cache.set(key, p); }
+    if (!p) {
+      p = make();
+      this.cache.set(key, p);
+    }
     return p;
   }
 
@@ -163,9 +214,10 @@ export class ShaderKit {
   previewTargetLayout(format: GPUTextureFormat): GPUBindGroupLayout {
     let layout = this.targetLayouts.get(format);
     if (!layout) {
-      layout = this.device.createBindGroupLayout({ label: `preview target ${format}`, entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: 'write-only', format } },
-      ] });
+      layout = this.device.createBindGroupLayout({
+        label: `preview target ${format}`,
+        entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, storageTexture: { access: 'write-only', format } }],
+      });
       this.targetLayouts.set(format, layout);
     }
     return layout;
@@ -178,8 +230,14 @@ export class ShaderKit {
       const code = tonemapCore + previewSrc + targetComputeSource(format, 'previewPixel');
       return this.device.createComputePipeline({
         label: `preview compute ${format}`,
-        layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.previewViewLayout, this.imageLayout, this.staticLayout, this.previewTargetLayout(format)] }),
-        compute: { module: this.device.createShaderModule({ label: 'preview compute', code }), entryPoint: 'cs', constants: { WG_X: shape[0], WG_Y: shape[1] } },
+        layout: this.device.createPipelineLayout({
+          bindGroupLayouts: [this.previewViewLayout, this.imageLayout, this.staticLayout, this.previewTargetLayout(format)],
+        }),
+        compute: {
+          module: this.device.createShaderModule({ label: 'preview compute', code }),
+          entryPoint: 'cs',
+          constants: { WG_X: shape[0], WG_Y: shape[1] },
+        },
       });
     });
   }
@@ -199,7 +257,9 @@ export class ShaderKit {
 
   /** The MIP reduction with workgroup `shape` (the WG_X / WG_Y overrides of mip.wgsl); dispatch with the same shape. */
   mip(shape: WorkgroupShape = MIP_WORKGROUP): GPUComputePipeline {
-    return this.cached(`mip:${shape[0]}x${shape[1]}`, () => this.compute(`mip ${shape[0]}x${shape[1]}`, mipSrc, this.mipLayout, { WG_X: shape[0], WG_Y: shape[1] }));
+    return this.cached(`mip:${shape[0]}x${shape[1]}`, () =>
+      this.compute(`mip ${shape[0]}x${shape[1]}`, mipSrc, this.mipLayout, { WG_X: shape[0], WG_Y: shape[1] }),
+    );
   }
 
   histogram(): GPUComputePipeline {

@@ -1,7 +1,17 @@
 // The CPU tone-map (tonemap-cpu.ts) against published values and invariants (the GPU is tested against this in Chromium).
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DISPLAY } from './display-params.js';
-import { acesFitted, agx, falseColourZone, halfToFloat, histogramBin, mipReduce, pbrNeutral, srgbOetf, toneMapPixel } from './tonemap-cpu.js';
+import {
+  acesFitted,
+  agx,
+  falseColourZone,
+  halfToFloat,
+  histogramBin,
+  mipReduce,
+  pbrNeutral,
+  srgbOetf,
+  toneMapPixel,
+} from './tonemap-cpu.js';
 
 describe('tonemap cpu', () => {
   it('encodes sRGB and stays in [0, 1] for every transform on wild input', () => {

@@ -1,14 +1,28 @@
 // The CPU implementation of every display transform, the MIP reduction and the histogram: what export, thumbnails and
 // renderer/cpu run, and the oracle the GPU path is tested against. Pure TypeScript, no dependencies.
 import {
-  CHECKER_DARK, CHECKER_LIGHT, CHECKER_PX, EXPOSED_LIMIT, FALSE_COLOUR_BOUNDS_EV, FALSE_COLOUR_COLOURS,
-  HIST_BINS, HIST_MAX_LOG2, HIST_MIN_LOG2, INF_COLOUR, LUMA, NAN_COLOUR, OVER_COLOUR, UNDER_COLOUR,
-  hdrScale, type DisplayParams, type DisplayTransform, type HdrOutput,
+  CHECKER_DARK,
+  CHECKER_LIGHT,
+  CHECKER_PX,
+  EXPOSED_LIMIT,
+  FALSE_COLOUR_BOUNDS_EV,
+  FALSE_COLOUR_COLOURS,
+  HIST_BINS,
+  HIST_MAX_LOG2,
+  HIST_MIN_LOG2,
+  INF_COLOUR,
+  LUMA,
+  NAN_COLOUR,
+  OVER_COLOUR,
+  UNDER_COLOUR,
+  hdrScale,
+  type DisplayParams,
+  type DisplayTransform,
+  type HdrOutput,
 } from './display-params.js';
 import { applyLut, logShaper } from './lut-apply.js';
 
 export type Rgb = [number, number, number];
-
 
 export function srgbOetf(v: number): number {
   const x = Math.min(Math.max(v, 0), 1);
@@ -40,8 +54,14 @@ export function acesFitted(c: Rgb): Rgb {
   return [clamp01(o[0]), clamp01(o[1]), clamp01(o[2])];
 }
 
-const AGX_IN = [0.842479062253094, 0.0784335999999992, 0.0792237451477643, 0.0423282422610123, 0.878468636469772, 0.0791661274605434, 0.0423756549057051, 0.0784336, 0.879142973793104];
-const AGX_OUT = [1.19687900512017, -0.0980208811401368, -0.0990297440797205, -0.0528968517574562, 1.15190312990417, -0.0989611768448433, -0.0529716355144438, -0.0980434501171241, 1.15107367264116];
+const AGX_IN = [
+  0.842479062253094, 0.0784335999999992, 0.0792237451477643, 0.0423282422610123, 0.878468636469772, 0.0791661274605434, 0.0423756549057051,
+  0.0784336, 0.879142973793104,
+];
+const AGX_OUT = [
+  1.19687900512017, -0.0980208811401368, -0.0990297440797205, -0.0528968517574562, 1.15190312990417, -0.0989611768448433,
+  -0.0529716355144438, -0.0980434501171241, 1.15107367264116,
+];
 const AGX_MIN_EV = -12.47393;
 const AGX_MAX_EV = 4.026069;
 
@@ -69,21 +89,30 @@ export function pbrNeutral(c: Rgb): Rgb {
   const desaturation = 0.15;
   const x = Math.min(r, g, b);
   const offset = x < 0.08 ? x - 6.25 * x * x : 0.04;
-  r -= offset; g -= offset; b -= offset;
+  r -= offset;
+  g -= offset;
+  b -= offset;
   const peak = Math.max(r, g, b);
   if (peak >= startCompression) {
     const d = 1 - startCompression;
     const newPeak = 1 - (d * d) / (peak + d - startCompression);
     const s = newPeak / peak;
-    r *= s; g *= s; b *= s;
+    r *= s;
+    g *= s;
+    b *= s;
     const k = 1 - 1 / (desaturation * (peak - newPeak) + 1);
-    r += (newPeak - r) * k; g += (newPeak - g) * k; b += (newPeak - b) * k;
+    r += (newPeak - r) * k;
+    g += (newPeak - g) * k;
+    b += (newPeak - b) * k;
   }
   return [clamp01(r), clamp01(g), clamp01(b)];
 }
 
 export function reinhard(c: Rgb): Rgb {
-  const f = (v: number): number => { const x = Math.max(v, 0); return x / (1 + x); };
+  const f = (v: number): number => {
+    const x = Math.max(v, 0);
+    return x / (1 + x);
+  };
   return [f(c[0]), f(c[1]), f(c[2])];
 }
 
@@ -94,13 +123,20 @@ function clamp01(v: number): number {
 /** The display transform with its encoding: exposed linear → display-encoded values in [0, 1]. */
 export function displayTransform(t: DisplayTransform, c: Rgb): Rgb {
   switch (t) {
-    case 'linear': return [clamp01(c[0]), clamp01(c[1]), clamp01(c[2])];
-    case 'srgb': return [srgbOetf(c[0]), srgbOetf(c[1]), srgbOetf(c[2])];
-    case 'rec709': return [rec709Oetf(c[0]), rec709Oetf(c[1]), rec709Oetf(c[2])];
-    case 'aces': return encodeSrgb(acesFitted(c));
-    case 'agx': return encodeSrgb(agx(c));
-    case 'pbr-neutral': return encodeSrgb(pbrNeutral(c));
-    case 'reinhard': return encodeSrgb(reinhard(c));
+    case 'linear':
+      return [clamp01(c[0]), clamp01(c[1]), clamp01(c[2])];
+    case 'srgb':
+      return [srgbOetf(c[0]), srgbOetf(c[1]), srgbOetf(c[2])];
+    case 'rec709':
+      return [rec709Oetf(c[0]), rec709Oetf(c[1]), rec709Oetf(c[2])];
+    case 'aces':
+      return encodeSrgb(acesFitted(c));
+    case 'agx':
+      return encodeSrgb(agx(c));
+    case 'pbr-neutral':
+      return encodeSrgb(pbrNeutral(c));
+    case 'reinhard':
+      return encodeSrgb(reinhard(c));
   }
 }
 
@@ -151,9 +187,17 @@ function sanitize(v: number): number {
  */
 export function toneMapPixel(r: number, g: number, b: number, a: number, xPx: number, yPx: number, p: DisplayParams): Rgb {
   const considered: number[] =
-    p.channelView === 'rgb' || p.channelView === 'luminance' ? [r, g, b]
-    : p.channelView === 'rgba' ? [r, g, b, a]
-    : p.channelView === 'r' ? [r] : p.channelView === 'g' ? [g] : p.channelView === 'b' ? [b] : [a];
+    p.channelView === 'rgb' || p.channelView === 'luminance'
+      ? [r, g, b]
+      : p.channelView === 'rgba'
+        ? [r, g, b, a]
+        : p.channelView === 'r'
+          ? [r]
+          : p.channelView === 'g'
+            ? [g]
+            : p.channelView === 'b'
+              ? [b]
+              : [a];
   if (p.nanInf) {
     if (considered.some(Number.isNaN)) return [...NAN_COLOUR];
     if (considered.some((v) => v === Infinity || v === -Infinity)) return [...INF_COLOUR];
@@ -161,12 +205,27 @@ export function toneMapPixel(r: number, g: number, b: number, a: number, xPx: nu
   const s: Rgb = [sanitize(r), sanitize(g), sanitize(b)];
   let sel: Rgb;
   switch (p.channelView) {
-    case 'r': sel = [s[0], s[0], s[0]]; break;
-    case 'g': sel = [s[1], s[1], s[1]]; break;
-    case 'b': sel = [s[2], s[2], s[2]]; break;
-    case 'a': { const x = sanitize(a); sel = [x, x, x]; break; }
-    case 'luminance': { const y = LUMA[0] * s[0] + LUMA[1] * s[1] + LUMA[2] * s[2]; sel = [y, y, y]; break; }
-    default: sel = s;
+    case 'r':
+      sel = [s[0], s[0], s[0]];
+      break;
+    case 'g':
+      sel = [s[1], s[1], s[1]];
+      break;
+    case 'b':
+      sel = [s[2], s[2], s[2]];
+      break;
+    case 'a': {
+      const x = sanitize(a);
+      sel = [x, x, x];
+      break;
+    }
+    case 'luminance': {
+      const y = LUMA[0] * s[0] + LUMA[1] * s[1] + LUMA[2] * s[2];
+      sel = [y, y, y];
+      break;
+    }
+    default:
+      sel = s;
   }
   const scale = Math.pow(2, p.exposureEv);
   const v: Rgb = [sanitize(sel[0] * scale + p.offset), sanitize(sel[1] * scale + p.offset), sanitize(sel[2] * scale + p.offset)];
@@ -205,7 +264,13 @@ export function toneMapPixel(r: number, g: number, b: number, a: number, xPx: nu
 }
 
 /** Tone-maps interleaved linear RGBA (float) to 8-bit RGBA (alpha 255), for export and CPU thumbnails. */
-export function toneMapImage(rgba: ArrayLike<number>, widthPx: number, heightPx: number, p: DisplayParams, out?: Uint8ClampedArray): Uint8ClampedArray {
+export function toneMapImage(
+  rgba: ArrayLike<number>,
+  widthPx: number,
+  heightPx: number,
+  p: DisplayParams,
+  out?: Uint8ClampedArray,
+): Uint8ClampedArray {
   const dst = out ?? new Uint8ClampedArray(widthPx * heightPx * 4);
   for (let y = 0; y < heightPx; y++) {
     for (let x = 0; x < widthPx; x++) {
@@ -231,8 +296,14 @@ export function mipLevelCount(widthPx: number, heightPx: number): number {
 
 /** Bytes of an rgba32float MIP chain over this size (what a layer's texture takes on the GPU). */
 export function mipChainBytes(widthPx: number, heightPx: number): number {
-  let w = widthPx, h = heightPx, total = 0;
-  for (let l = 0; l < mipLevelCount(widthPx, heightPx); l++) { total += w * h * 16; w = nextLevelSize(w); h = nextLevelSize(h); }
+  let w = widthPx,
+    h = heightPx,
+    total = 0;
+  for (let l = 0; l < mipLevelCount(widthPx, heightPx); l++) {
+    total += w * h * 16;
+    w = nextLevelSize(w);
+    h = nextLevelSize(h);
+  }
   return total;
 }
 
@@ -318,7 +389,8 @@ export function floatToHalf(v: number): number {
     mant |= 0x800000;
     const shift = 14 - e;
     let h = mant >>> shift;
-    const rem = mant & ((1 << shift) - 1), halfway = 1 << (shift - 1);
+    const rem = mant & ((1 << shift) - 1),
+      halfway = 1 << (shift - 1);
     if (rem > halfway || (rem === halfway && h & 1)) h++;
     return sign | h;
   }

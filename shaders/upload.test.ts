@@ -26,7 +26,14 @@ function fakeDevice(opts: { autoResolveMaps: boolean }) {
   const device = {
     lost,
     createBuffer(d: { size: number; mappedAtCreation?: boolean }) {
-      const b: FakeBuffer = { size: d.size, mapState: d.mappedAtCreation ? 'mapped' : 'unmapped', bytes: new Uint8Array(d.size), mapCalls: 0, resolveMap: null, rejectMap: null };
+      const b: FakeBuffer = {
+        size: d.size,
+        mapState: d.mappedAtCreation ? 'mapped' : 'unmapped',
+        bytes: new Uint8Array(d.size),
+        mapCalls: 0,
+        resolveMap: null,
+        rejectMap: null,
+      };
       buffers.push(b);
       return {
         get mapState() {
@@ -58,8 +65,19 @@ function fakeDevice(opts: { autoResolveMaps: boolean }) {
     },
     createCommandEncoder() {
       return {
-        copyBufferToTexture(src: { buffer: { fake: FakeBuffer }; offset: number; bytesPerRow: number }, dst: { origin: { y: number } }, size: { width: number; height: number }) {
-          copies.push({ buffer: src.buffer.fake, offset: src.offset, bytesPerRow: src.bytesPerRow, y: dst.origin.y, rows: size.height, width: size.width });
+        copyBufferToTexture(
+          src: { buffer: { fake: FakeBuffer }; offset: number; bytesPerRow: number },
+          dst: { origin: { y: number } },
+          size: { width: number; height: number },
+        ) {
+          copies.push({
+            buffer: src.buffer.fake,
+            offset: src.offset,
+            bytesPerRow: src.bytesPerRow,
+            y: dst.origin.y,
+            rows: size.height,
+            width: size.width,
+          });
         },
         finish() {
           return {};
@@ -146,7 +164,15 @@ describe('createUploader', () => {
     const f = fakeDevice({ autoResolveMaps: true });
     const up = createUploader(f.device, { slabBytes: 1 << 20, ringBytes: 4 << 20 });
     const plane = new Uint16Array(64 * 64);
-    const s = await up.uploadMany([0, 1, 2, 3].map(() => ({ texture: tex(64, 64, 'r16float'), format: 'r16float' as const, width: 64, height: 64, source: { kind: 'texels' as const, data: plane } })));
+    const s = await up.uploadMany(
+      [0, 1, 2, 3].map(() => ({
+        texture: tex(64, 64, 'r16float'),
+        format: 'r16float' as const,
+        width: 64,
+        height: 64,
+        source: { kind: 'texels' as const, data: plane },
+      })),
+    );
     expect(s.submits).toBe(1);
     expect(s.stagingBuffersUsed).toBe(1);
     expect(f.copies.map((c) => c.offset)).toEqual([0, 64 * 256, 2 * 64 * 256, 3 * 64 * 256]);
@@ -170,7 +196,11 @@ describe('createUploader', () => {
     const s2 = await second;
     expect(s2.submits).toBe(1);
     // larger than the ring: 128 rows = 4 slabs through a 2-slab ring, two submissions
-    const big = up.upload(tex(64, 128, 'rgba16float'), { kind: 'texels', data: new Uint16Array(64 * 128 * 4) }, { width: 64, height: 128, format: 'rgba16float' });
+    const big = up.upload(
+      tex(64, 128, 'rgba16float'),
+      { kind: 'texels', data: new Uint16Array(64 * 128 * 4) },
+      { width: 64, height: 128, format: 'rgba16float' },
+    );
     const pump = setInterval(() => {
       for (const b of f.pendingMaps.splice(0)) b.resolveMap!();
     }, 1);
@@ -197,7 +227,13 @@ describe('createUploader', () => {
     const f = fakeDevice({ autoResolveMaps: true });
     const up = createUploader(f.device, { slabBytes: 1 << 16, ringBytes: 1 << 18 });
     await expect(up.upload(tex(64, 64, 'rgba16float'), { kind: 'texels', data: new Uint16Array(10) }, layout)).rejects.toThrow(/needs/);
-    await expect(up.upload(tex(64, 64, 'r16float'), { kind: 'planes', r: new Uint16Array(4096), g: new Uint16Array(4096), b: new Uint16Array(4096) }, { ...layout, format: 'r16float' })).rejects.toThrow(/RGBA/);
+    await expect(
+      up.upload(
+        tex(64, 64, 'r16float'),
+        { kind: 'planes', r: new Uint16Array(4096), g: new Uint16Array(4096), b: new Uint16Array(4096) },
+        { ...layout, format: 'r16float' },
+      ),
+    ).rejects.toThrow(/RGBA/);
     expect(f.submits()).toBe(0);
   });
 });

@@ -187,18 +187,23 @@ interface Slab {
 
 function checkItem(item: UploadItem): void {
   const { texture, source, width, height, format } = item;
-  if (texture.width < width || texture.height < height) throw new Error(`upload: texture ${texture.width}x${texture.height} smaller than image ${width}x${height}`);
+  if (texture.width < width || texture.height < height)
+    throw new Error(`upload: texture ${texture.width}x${texture.height} smaller than image ${width}x${height}`);
   if (texture.format !== format) throw new Error(`upload: texture format ${texture.format} is not ${format}`);
   const rgba = format === 'rgba16float' || format === 'rgba32float';
   if (source.kind === 'texels') {
-    if (source.data.byteLength < width * height * bytesPerTexel(format)) throw new Error(`upload: source holds ${source.data.byteLength} B, ${width}x${height} ${format} needs ${width * height * bytesPerTexel(format)}`);
+    if (source.data.byteLength < width * height * bytesPerTexel(format))
+      throw new Error(
+        `upload: source holds ${source.data.byteLength} B, ${width}x${height} ${format} needs ${width * height * bytesPerTexel(format)}`,
+      );
   } else if (source.kind === 'planes') {
     if (!rgba) throw new Error(`upload: planes need an RGBA texture, not ${format}`);
     const want = format === 'rgba16float' ? Uint16Array : Float32Array;
     for (const p of [source.r, source.g, source.b, source.a]) {
       if (!p) continue;
       if (p.length < width * height) throw new Error('upload: plane shorter than width*height');
-      if (!(p instanceof want) && !(format === 'rgba32float' && p instanceof Uint32Array)) throw new Error(`upload: plane type does not match ${format}`);
+      if (!(p instanceof want) && !(format === 'rgba32float' && p instanceof Uint32Array))
+        throw new Error(`upload: plane type does not match ${format}`);
     }
   }
 }
@@ -296,7 +301,7 @@ export function createUploader(device: GPUDevice, options: UploaderOptions = {})
         const bytesPerRow = stagingBytesPerRow(width, format);
         if (bytesPerRow > slabBytes) throw new Error(`upload: one row (${bytesPerRow} B) exceeds the staging slab (${slabBytes} B)`);
         bytes += rowBytes * height;
-        for (let y0 = 0; y0 < height; ) {
+        for (let y0 = 0; y0 < height;) {
           if (!slab || Math.floor((slabBytes - cursor) / bytesPerRow) < 1) {
             slab = await nextSlab();
             cursor = 0;
@@ -316,7 +321,11 @@ export function createUploader(device: GPUDevice, options: UploaderOptions = {})
           }
           cpuCopyMs += performance.now() - tc;
           stagedBytes += size;
-          encoder.copyBufferToTexture({ buffer: slab.buffer, offset: cursor, bytesPerRow, rowsPerImage: rows }, { texture, origin: { x: 0, y: y0 } }, { width, height: rows });
+          encoder.copyBufferToTexture(
+            { buffer: slab.buffer, offset: cursor, bytesPerRow, rowsPerImage: rows },
+            { texture, origin: { x: 0, y: y0 } },
+            { width, height: rows },
+          );
           copies++;
           cursor += size; // bytesPerRow is a multiple of 256, so the next band's offset stays aligned
           y0 += rows;

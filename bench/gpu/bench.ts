@@ -4,7 +4,16 @@ import { createUploader, type Uploader, type UploadSource } from '../../shaders/
 import { buildCalibration, type CostSample } from '../../host/thumbnails/gpu/calibration.js';
 import { GpuTimer, adapterKey, median, type DawnDevice } from './dawn.js';
 import { makeHalfPlanes, halfToFloatPlanes, type Planes } from './images.js';
-import { DummyPlanes, GpuImageWork, ShaderKit, WORKGROUP_SHAPES, destroyScratch, gpuThumbnail, previewTargetBindGroup, thumbnailScratch } from './gpu-work.js';
+import {
+  DummyPlanes,
+  GpuImageWork,
+  ShaderKit,
+  WORKGROUP_SHAPES,
+  destroyScratch,
+  gpuThumbnail,
+  previewTargetBindGroup,
+  thumbnailScratch,
+} from './gpu-work.js';
 import { CpuThumbnailer } from './cpu-thumbnail.js';
 import tonemapCoreSrc from '../../shaders/tonemap-core.wgsl';
 import lutSrc from '../../shaders/lut.wgsl';
@@ -95,10 +104,12 @@ async function timeUploadPath(
 
 export async function benchUploads(dawn: DawnDevice, opts: BenchOptions): Promise<unknown[]> {
   const { device } = dawn;
-  const sizes: [number, number][] = opts.quick ? [[3840, 2160]] : [
-    [3840, 2160],
-    [7680, 4320],
-  ];
+  const sizes: [number, number][] = opts.quick
+    ? [[3840, 2160]]
+    : [
+        [3840, 2160],
+        [7680, 4320],
+      ];
   const out: unknown[] = [];
   for (const [width, height] of sizes) {
     const half = makeHalfPlanes(width, height, 7);
@@ -110,25 +121,60 @@ export async function benchUploads(dawn: DawnDevice, opts: BenchOptions): Promis
       const bytes = width * height * 4 * (type === 'half' ? 2 : 4);
       const rgba = interleaved(p);
       // the ring holds two images: one being copied by the GPU while the next is written
-      const uploader: Uploader = createUploader(device, { ringBytes: Math.max(256 << 20, 2 * bytes + (64 << 20)), slabBytes: 32 << 20, label: 'bench' });
-      const texture = device.createTexture({ size: [width, height], format, usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING });
-      const planeTex = [0, 1, 2, 3].map(() => device.createTexture({ size: [width, height], format: planeFormat, usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING }));
+      const uploader: Uploader = createUploader(device, {
+        ringBytes: Math.max(256 << 20, 2 * bytes + (64 << 20)),
+        slabBytes: 32 << 20,
+        label: 'bench',
+      });
+      const texture = device.createTexture({
+        size: [width, height],
+        format,
+        usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING,
+      });
+      const planeTex = [0, 1, 2, 3].map(() =>
+        device.createTexture({
+          size: [width, height],
+          format: planeFormat,
+          usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING,
+        }),
+      );
       const big = bytes > 300e6; // 8K float: 530 MB an image, keep the run inside the device machine's 10 minutes
       const runs = opts.quick || big ? 3 : 7;
       const streak = opts.quick || big ? 3 : 6;
       const results: PathResult[] = [];
-      const ring = (path: string, cpuCopies: number, fn: () => Promise<{ callMs: number; cpuCopyMs: number; waitMs: number; submits: number }>) => async () => {
-        opts.log(`upload ${width}x${height} ${type} ${path}`);
-        results.push({ path, cpuCopiesPerByte: cpuCopies, gpuCopiesPerByte: 1, ...(await timeUploadPath(device, bytes, runs, streak, fn)) });
-      };
+      const ring =
+        (path: string, cpuCopies: number, fn: () => Promise<{ callMs: number; cpuCopyMs: number; waitMs: number; submits: number }>) =>
+        async () => {
+          opts.log(`upload ${width}x${height} ${type} ${path}`);
+          results.push({
+            path,
+            cpuCopiesPerByte: cpuCopies,
+            gpuCopiesPerByte: 1,
+            ...(await timeUploadPath(device, bytes, runs, streak, fn)),
+          });
+        };
       const planesSrc: UploadSource = { kind: 'planes', r: p.r, g: p.g, b: p.b, a: p.a };
-      await ring('ring: planes interleaved on the CPU into mapped memory → rgba texture', 1, () => uploader.upload(texture, planesSrc, { width, height, format }))();
-      await ring('ring: interleaved RGBA memcpy into mapped memory → rgba texture', 1, () => uploader.upload(texture, { kind: 'texels', data: rgba }, { width, height, format }))();
+      await ring('ring: planes interleaved on the CPU into mapped memory → rgba texture', 1, () =>
+        uploader.upload(texture, planesSrc, { width, height, format }),
+      )();
+      await ring('ring: interleaved RGBA memcpy into mapped memory → rgba texture', 1, () =>
+        uploader.upload(texture, { kind: 'texels', data: rgba }, { width, height, format }),
+      )();
       await ring('ring: 4 planes memcpy into mapped memory → 4 single-channel textures (the engine path), one submission', 1, () =>
-        uploader.uploadMany(planeTex.map((t, c) => ({ texture: t, format: planeFormat, width, height, source: { kind: 'texels' as const, data: [p.r, p.g, p.b, p.a][c]! } }))),
+        uploader.uploadMany(
+          planeTex.map((t, c) => ({
+            texture: t,
+            format: planeFormat,
+            width,
+            height,
+            source: { kind: 'texels' as const, data: [p.r, p.g, p.b, p.a][c]! },
+          })),
+        ),
       )();
       // the DMA floor: staging already holds the bytes (a decoder writing into mapped memory); nothing copied on the CPU
-      await ring('ring: writer (decoder writes into mapped memory; here it writes nothing) → transfer only', 0, () => uploader.upload(texture, { kind: 'writer', write: () => {} }, { width, height, format }))();
+      await ring('ring: writer (decoder writes into mapped memory; here it writes nothing) → transfer only', 0, () =>
+        uploader.upload(texture, { kind: 'writer', write: () => {} }, { width, height, format }),
+      )();
       // baselines, through Dawn's own staging (one copy inside Dawn, C++ memcpy)
       opts.log(`upload ${width}x${height} ${type} writeTexture`);
       results.push({
@@ -137,7 +183,12 @@ export async function benchUploads(dawn: DawnDevice, opts: BenchOptions): Promis
         gpuCopiesPerByte: 1,
         ...(await timeUploadPath(device, bytes, runs, streak, async () => {
           const t0 = performance.now();
-          device.queue.writeTexture({ texture }, rgba as unknown as Uint16Array<ArrayBuffer>, { bytesPerRow: width * (bytes / width / height), rowsPerImage: height }, [width, height]);
+          device.queue.writeTexture(
+            { texture },
+            rgba as unknown as Uint16Array<ArrayBuffer>,
+            { bytesPerRow: width * (bytes / width / height), rowsPerImage: height },
+            [width, height],
+          );
           const ms = performance.now() - t0;
           return { callMs: ms, cpuCopyMs: ms, waitMs: 0, submits: 1 };
         })),
@@ -157,10 +208,12 @@ export async function benchCompute(dawn: DawnDevice, opts: BenchOptions): Promis
   const dummies = new DummyPlanes(device);
   const uploader = createUploader(device, { ringBytes: 320 << 20, label: 'compute' });
   // quick (software rasteriser): a small image, or one tone-map of 4K takes most of a minute
-  const sizes: [number, number][] = opts.quick ? [[960, 540]] : [
-    [3840, 2160],
-    [7680, 4320],
-  ];
+  const sizes: [number, number][] = opts.quick
+    ? [[960, 540]]
+    : [
+        [3840, 2160],
+        [7680, 4320],
+      ];
   const out: unknown[] = [];
   for (const [width, height] of sizes) {
     const p = makeHalfPlanes(width, height, 3);
@@ -205,7 +258,15 @@ export async function benchCompute(dawn: DawnDevice, opts: BenchOptions): Promis
       }
       shapes.push({
         workgroup: `${shape[0]}x${shape[1]}`,
-        gpuMs: timer ? { assemble: r3(median(gpu.assemble)), mipChain: r3(median(gpu.mips)), toneMap: r3(median(gpu.tonemap)), mipPlusToneMap: r3(median(gpu.mips) + median(gpu.tonemap)), total: r3(median(gpu.total)) } : null,
+        gpuMs: timer
+          ? {
+              assemble: r3(median(gpu.assemble)),
+              mipChain: r3(median(gpu.mips)),
+              toneMap: r3(median(gpu.tonemap)),
+              mipPlusToneMap: r3(median(gpu.mips) + median(gpu.tonemap)),
+              total: r3(median(gpu.total)),
+            }
+          : null,
         wallMsAroundSubmit: r3(median(wall)),
       });
     }
@@ -227,7 +288,8 @@ export async function benchCompute(dawn: DawnDevice, opts: BenchOptions): Promis
     }
     // bytes each stage must move at least (rgba32float MIP chain): the floor against device bandwidth
     let chain = 0;
-    for (let w = width, h = height, l = 0; l < work.mip.mipLevelCount; l++, w = Math.max(1, w >> 1), h = Math.max(1, h >> 1)) chain += w * h * 16;
+    for (let w = width, h = height, l = 0; l < work.mip.mipLevelCount; l++, w = Math.max(1, w >> 1), h = Math.max(1, h >> 1))
+      chain += w * h * 16;
     out.push({
       width,
       height,
@@ -328,7 +390,13 @@ export async function benchThumbnails(dawn: DawnDevice, opts: BenchOptions): Pro
   const key = adapterKey(dawn.adapterInfo);
   // two calibrations: GPU resources made per image (what a naive thumbnailer does), and kept per size (what it should do)
   const calibration = buildCalibration({ adapter: key, cpuThreads: cpu.threads, longSidePx, gpu: gpuSamples, cpu: cpuSamples });
-  const calibrationReusedResources = buildCalibration({ adapter: key, cpuThreads: cpu.threads, longSidePx, gpu: gpuReusedSamples, cpu: cpuSamples });
+  const calibrationReusedResources = buildCalibration({
+    adapter: key,
+    cpuThreads: cpu.threads,
+    longSidePx,
+    gpu: gpuReusedSamples,
+    cpu: cpuSamples,
+  });
   return { sizes: rows, calibration, calibrationReusedResources } as { sizes: unknown[]; calibration: unknown };
 }
 
@@ -337,7 +405,11 @@ export function hostInfo(): unknown {
 }
 
 /** Tone-map variants: the preview render pass, the renderer's compute pass, and to split the render pass's cost a copy-only fragment pass and a bare toneMapPixel compute pass. */
-function toneMapVariants(kit: ShaderKit, work: GpuImageWork, target: GPUTexture): { name: string; encode: (e: GPUCommandEncoder, ts: GPUComputePassTimestampWrites) => void }[] {
+function toneMapVariants(
+  kit: ShaderKit,
+  work: GpuImageWork,
+  target: GPUTexture,
+): { name: string; encode: (e: GPUCommandEncoder, ts: GPUComputePassTimestampWrites) => void }[] {
   const d = kit.device;
   const vs = `@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
   let p = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
@@ -348,8 +420,15 @@ function toneMapVariants(kit: ShaderKit, work: GpuImageWork, target: GPUTexture)
 ${vs}
 @fragment fn fs(@builtin(position) pos: vec4f) -> @location(0) vec4f { return textureLoad(image, vec2i(pos.xy), 0); }`,
   });
-  const copyPipe = d.createRenderPipeline({ layout: 'auto', vertex: { module: copyModule, entryPoint: 'vs' }, fragment: { module: copyModule, entryPoint: 'fs', targets: [{ format: target.format }] } });
-  const copyGroup = d.createBindGroup({ layout: copyPipe.getBindGroupLayout(0), entries: [{ binding: 0, resource: work.mip.createView({ baseMipLevel: 0, mipLevelCount: 1 }) }] });
+  const copyPipe = d.createRenderPipeline({
+    layout: 'auto',
+    vertex: { module: copyModule, entryPoint: 'vs' },
+    fragment: { module: copyModule, entryPoint: 'fs', targets: [{ format: target.format }] },
+  });
+  const copyGroup = d.createBindGroup({
+    layout: copyPipe.getBindGroupLayout(0),
+    entries: [{ binding: 0, resource: work.mip.createView({ baseMipLevel: 0, mipLevelCount: 1 }) }],
+  });
   const storage = d.createTexture({ size: [target.width, target.height], format: 'rgba8unorm', usage: GPUTextureUsage.STORAGE_BINDING });
   const storageGroup = previewTargetBindGroup(kit, storage);
   const computeModule = d.createShaderModule({
@@ -391,7 +470,10 @@ ${vs}
     {
       name: 'fragmentCopyOnly',
       encode: (e, ts) => {
-        const pass = e.beginRenderPass({ colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store' }], timestampWrites: ts });
+        const pass = e.beginRenderPass({
+          colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store' }],
+          timestampWrites: ts,
+        });
         pass.setPipeline(copyPipe);
         pass.setBindGroup(0, copyGroup);
         pass.draw(3);

@@ -25,7 +25,11 @@ export function runWorkerIfChild(): boolean {
     const sy0 = Math.floor((job.t0 * job.hs) / job.outH);
     const sy1 = Math.floor((job.t1 * job.hs) / job.outH);
     const data = job.plane.subarray(sy0 * job.ws, sy1 * job.ws);
-    const out = boxFilter({ name: 'c', pixelType: 'half', xSampling: 1, ySampling: 1, widthSamples: job.ws, heightSamples: sy1 - sy0, data }, job.outW, job.t1 - job.t0);
+    const out = boxFilter(
+      { name: 'c', pixelType: 'half', xSampling: 1, ySampling: 1, widthSamples: job.ws, heightSamples: sy1 - sy0, data },
+      job.outW,
+      job.t1 - job.t0,
+    );
     parentPort!.postMessage({ id: job.id, out }, [out.buffer as ArrayBuffer]);
   });
   return true;

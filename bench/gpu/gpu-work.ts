@@ -1,6 +1,14 @@
 // The GPU side of the bench, built from the renderer's own shaders/ code: planes → assemble → MIP chain → tone-map, and a GPU thumbnail.
 import { ShaderKit, type WorkgroupShape } from '../../shaders/pipelines.js';
-import { DummyPlanes, createMipTexture, encodeAssemble, encodeMips, encodePreviewCompute, layerBindGroup, previewTargetBindGroup } from '../../shaders/passes.js';
+import {
+  DummyPlanes,
+  createMipTexture,
+  encodeAssemble,
+  encodeMips,
+  encodePreviewCompute,
+  layerBindGroup,
+  previewTargetBindGroup,
+} from '../../shaders/passes.js';
 import { PREVIEW_VIEW_BYTES, UniformBlock, packPreviewView } from '../../shaders/layouts.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
 import type { Uploader, UploadStats } from '../../shaders/upload.js';
@@ -34,18 +42,35 @@ export class GpuImageWork {
   ) {
     const d = kit.device;
     this.planes = [0, 1, 2, 3].map((c) =>
-      d.createTexture({ label: `plane ${c}`, size: [width, height], format: planeFormat, usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING }),
+      d.createTexture({
+        label: `plane ${c}`,
+        size: [width, height],
+        format: planeFormat,
+        usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING,
+      }),
     );
     this.mip = createMipTexture(d, width, height, 'bench layer');
     this.imageBindGroup = layerBindGroup(kit, this.mip);
-    this.viewBuffer = d.createBuffer({ label: 'bench view', size: PREVIEW_VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.viewBuffer = d.createBuffer({
+      label: 'bench view',
+      size: PREVIEW_VIEW_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     this.viewGroup = d.createBindGroup({ layout: kit.previewViewLayout, entries: [{ binding: 0, resource: { buffer: this.viewBuffer } }] });
   }
 
   /** The engine's upload: every plane of the image through the staging ring, one submission. */
   uploadPlanes(uploader: Uploader, p: Planes<Uint16Array | Float32Array>): Promise<UploadStats> {
     const { width, height, planeFormat } = this;
-    return uploader.uploadMany([p.r, p.g, p.b, p.a].map((data, c) => ({ texture: this.planes[c]!, format: planeFormat, width, height, source: { kind: 'texels' as const, data } })));
+    return uploader.uploadMany(
+      [p.r, p.g, p.b, p.a].map((data, c) => ({
+        texture: this.planes[c]!,
+        format: planeFormat,
+        width,
+        height,
+        source: { kind: 'texels' as const, data },
+      })),
+    );
   }
 
   /** assemble (planes → rgba32float level 0) and the MIP chain, as the renderer encodes them. Returns the uniform to destroy after submission. */
@@ -54,19 +79,42 @@ export class GpuImageWork {
     const slots = this.planes.map((texture) => ({ texture, kind: 'float' as const, xSampling: 1, ySampling: 1 }));
     const t = opts.timer;
     const s = opts.slot ?? 0;
-    const uniform = encodeAssemble(kit, encoder, { slots, mode: 'direct', originX: 0, originY: 0, widthPx: this.width, heightPx: this.height }, this.mip, this.dummies, t?.writes(s));
+    const uniform = encodeAssemble(
+      kit,
+      encoder,
+      { slots, mode: 'direct', originX: 0, originY: 0, widthPx: this.width, heightPx: this.height },
+      this.mip,
+      this.dummies,
+      t?.writes(s),
+    );
     encodeMips(kit, encoder, this.mip, t?.writes(s + 1), opts.shape);
     return uniform;
   }
 
   /** The renderer's compute tone-map (shaders/target-compute.wgsl) into a storage `target`; `targetGroup` from previewTargetBindGroup. */
-  encodeToneMapCompute(encoder: GPUCommandEncoder, target: GPUTexture, targetGroup: GPUBindGroup, timestampWrites?: GPUComputePassTimestampWrites): void {
+  encodeToneMapCompute(
+    encoder: GPUCommandEncoder,
+    target: GPUTexture,
+    targetGroup: GPUBindGroup,
+    timestampWrites?: GPUComputePassTimestampWrites,
+  ): void {
     this.writeView(target);
-    encodePreviewCompute(this.kit, encoder, target, { view: this.viewGroup, image: this.imageBindGroup, target: targetGroup }, timestampWrites);
+    encodePreviewCompute(
+      this.kit,
+      encoder,
+      target,
+      { view: this.viewGroup, image: this.imageBindGroup, target: targetGroup },
+      timestampWrites,
+    );
   }
 
   /** The preview pipeline's tone-map of the whole image into `target` (its size sets the zoom: 1:1 or a thumbnail). */
-  encodeToneMap(encoder: GPUCommandEncoder, target: GPUTexture, timestampWrites?: GPURenderPassTimestampWrites, display: DisplayParams = DEFAULT_DISPLAY): void {
+  encodeToneMap(
+    encoder: GPUCommandEncoder,
+    target: GPUTexture,
+    timestampWrites?: GPURenderPassTimestampWrites,
+    display: DisplayParams = DEFAULT_DISPLAY,
+  ): void {
     this.writeView(target, display);
     const pass = encoder.beginRenderPass({
       label: 'tone-map',
@@ -111,7 +159,12 @@ export function thumbnailTarget(device: GPUDevice, width: number, height: number
   const scale = Math.min(1, longSidePx / Math.max(width, height));
   const w = Math.max(1, Math.round(width * scale));
   const h = Math.max(1, Math.round(height * scale));
-  return device.createTexture({ label: 'thumbnail', size: [w, h], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+  return device.createTexture({
+    label: 'thumbnail',
+    size: [w, h],
+    format: 'rgba8unorm',
+    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+  });
 }
 
 /** Per-size GPU resources a thumbnailer can keep between images of one size (textures, target, readback buffer). */
@@ -122,7 +175,13 @@ export interface ThumbnailScratch {
   bytesPerRow: number;
 }
 
-export function thumbnailScratch(kit: ShaderKit, dummies: DummyPlanes, width: number, height: number, longSidePx: number): ThumbnailScratch {
+export function thumbnailScratch(
+  kit: ShaderKit,
+  dummies: DummyPlanes,
+  width: number,
+  height: number,
+  longSidePx: number,
+): ThumbnailScratch {
   const work = new GpuImageWork(kit, dummies, width, height, 'r16float');
   const target = thumbnailTarget(kit.device, width, height, longSidePx);
   const bytesPerRow = Math.ceil((target.width * 4) / 256) * 256;
@@ -140,7 +199,14 @@ export function destroyScratch(s: ThumbnailScratch): void {
  * A GPU thumbnail end to end: upload the planes, assemble, MIP, tone-map into a small target, read it back.
  * Without `scratch`, every resource is created for the image and destroyed after (allocation included in the time).
  */
-export async function gpuThumbnail(kit: ShaderKit, dummies: DummyPlanes, uploader: Uploader, p: Planes<Uint16Array>, longSidePx: number, scratch?: ThumbnailScratch): Promise<{ rgba: Uint8Array; width: number; height: number; upload: UploadStats }> {
+export async function gpuThumbnail(
+  kit: ShaderKit,
+  dummies: DummyPlanes,
+  uploader: Uploader,
+  p: Planes<Uint16Array>,
+  longSidePx: number,
+  scratch?: ThumbnailScratch,
+): Promise<{ rgba: Uint8Array; width: number; height: number; upload: UploadStats }> {
   const d = kit.device;
   const s = scratch ?? thumbnailScratch(kit, dummies, p.width, p.height, longSidePx);
   const { work, target, read, bytesPerRow } = s;

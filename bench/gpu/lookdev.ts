@@ -12,12 +12,20 @@ import { GpuTimer, median, type DawnDevice } from './dawn.js';
 import { makeHalfPlanes } from './images.js';
 import { GpuImageWork } from './gpu-work.js';
 
-interface Opts { quick: boolean; log: (m: string) => void }
+interface Opts {
+  quick: boolean;
+  log: (m: string) => void;
+}
 
-async function timeIt(dawn: DawnDevice, runs: number, encode: (e: GPUCommandEncoder, ts: GPURenderPassTimestampWrites | undefined) => void): Promise<{ gpuMedianMs: number | null; wallMedianMs: number }> {
+async function timeIt(
+  dawn: DawnDevice,
+  runs: number,
+  encode: (e: GPUCommandEncoder, ts: GPURenderPassTimestampWrites | undefined) => void,
+): Promise<{ gpuMedianMs: number | null; wallMedianMs: number }> {
   const { device } = dawn;
   const timer = dawn.timestamps ? new GpuTimer(device, 1) : null;
-  const gpu: number[] = [], wall: number[] = [];
+  const gpu: number[] = [],
+    wall: number[] = [];
   for (let i = -3; i < runs; i++) {
     const enc = device.createCommandEncoder();
     encode(enc, timer ? timer.writes(0) : undefined);
@@ -27,7 +35,10 @@ async function timeIt(dawn: DawnDevice, runs: number, encode: (e: GPUCommandEnco
     await device.queue.onSubmittedWorkDone();
     const w = performance.now() - t0;
     const g = timer ? (await timer.read(1))[0]! : NaN;
-    if (i >= 0) { wall.push(w); if (timer) gpu.push(g); }
+    if (i >= 0) {
+      wall.push(w);
+      if (timer) gpu.push(g);
+    }
   }
   return { gpuMedianMs: timer ? median(gpu) : null, wallMedianMs: median(wall) };
 }
@@ -47,7 +58,11 @@ export async function benchLookdev(dawn: DawnDevice, opts: Opts): Promise<Record
   await device.queue.onSubmittedWorkDone();
   u.destroy();
   // a non-separable grade, as a creative LUT is: every lookup reads 8 scattered texels of the 65^3 texture
-  const lut = lutFromFunction(65, (r, g, b) => [Math.pow(r, 0.8) * 0.9 + b * 0.1, (g * g + r * 0.2) / 1.2, Math.sin(b * 1.4) / Math.sin(1.4) * 0.85 + g * 0.15], 'bench grade');
+  const lut = lutFromFunction(
+    65,
+    (r, g, b) => [Math.pow(r, 0.8) * 0.9 + b * 0.1, (g * g + r * 0.2) / 1.2, (Math.sin(b * 1.4) / Math.sin(1.4)) * 0.85 + g * 0.15],
+    'bench grade',
+  );
   const sdr = device.createTexture({ size: [w, h], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT });
   const hdr = device.createTexture({ size: [w, h], format: 'rgba16float', usage: GPUTextureUsage.RENDER_ATTACHMENT });
   const toneMaps: [string, GPUTexture, DisplayParams][] = [
@@ -83,8 +98,17 @@ export async function benchLookdev(dawn: DawnDevice, opts: Opts): Promise<Record
   await device.queue.onSubmittedWorkDone();
   u1.destroy();
   opts.log('lookdev env cube');
-  out['envLatLong.cube'] = { facePx: face, ...(await timeIt(dawn, runs, (e, ts) => envTargets.push(encodeLatLong(device, e, cube.mip, 'cube', face, 6 * face, ts)))) };
+  out['envLatLong.cube'] = {
+    facePx: face,
+    ...(await timeIt(dawn, runs, (e, ts) => envTargets.push(encodeLatLong(device, e, cube.mip, 'cube', face, 6 * face, ts)))),
+  };
   for (const t of envTargets) t.destroy();
-  work.destroy(); cube.destroy(); sdr.destroy(); hdr.destroy(); dummies.destroy(); uploader.destroy(); kit.dispose();
+  work.destroy();
+  cube.destroy();
+  sdr.destroy();
+  hdr.destroy();
+  dummies.destroy();
+  uploader.destroy();
+  kit.dispose();
   return out;
 }

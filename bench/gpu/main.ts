@@ -17,7 +17,12 @@ async function main(): Promise<unknown> {
   const log = (m: string) => process.stderr.write(`[gpu-bench ${((performance.now() / 1000) | 0).toString().padStart(4)}s] ${m}\n`);
   const t0 = performance.now();
   const dawn = await openDawnDevice();
-  const head = { adapter: { ...dawn.adapterInfo, key: adapterKey(dawn.adapterInfo) }, timestampQuery: dawn.timestamps, host: hostInfo(), quick };
+  const head = {
+    adapter: { ...dawn.adapterInfo, key: adapterKey(dawn.adapterInfo) },
+    timestampQuery: dawn.timestamps,
+    host: hostInfo(),
+    quick,
+  };
   const result: Record<string, unknown> = { bench: 'exrview gpu', mode, ...head };
   // 'checks': the correctness runs (verify, soak, device loss) without the timings
   const want = (m: string) => mode === 'all' || mode === m || (mode === 'checks' && ['verify', 'soak', 'lost'].includes(m));
@@ -28,10 +33,11 @@ async function main(): Promise<unknown> {
       result[name] = { error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
     }
   };
-  if (want('verify')) await step('verify', async () => {
-    const cases = await verifyUploads(dawn.device);
-    return { ok: cases.every((c) => c.ok), cases: cases.length, failed: cases.filter((c) => !c.ok) };
-  });
+  if (want('verify'))
+    await step('verify', async () => {
+      const cases = await verifyUploads(dawn.device);
+      return { ok: cases.every((c) => c.ok), cases: cases.length, failed: cases.filter((c) => !c.ok) };
+    });
   const opts = { quick, entry: new URL('./cpu-worker.mjs', import.meta.url), log };
   if (want('bench') || mode === 'upload') await step('upload', () => benchUploads(dawn, opts));
   if (want('bench') || mode === 'compute') await step('compute', () => benchCompute(dawn, opts));

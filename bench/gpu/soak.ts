@@ -4,12 +4,22 @@ import { median, readTexture } from './dawn.js';
 import { makeHalfPlanes } from './images.js';
 
 /** `count` consecutive 4K half RGBA uploads (the engine's 4-plane path) through one ring; spot-checks pixels along the way. */
-export async function soak(device: GPUDevice, count: number, width = 3840, height = 2160, log: (m: string) => void = () => {}): Promise<unknown> {
+export async function soak(
+  device: GPUDevice,
+  count: number,
+  width = 3840,
+  height = 2160,
+  log: (m: string) => void = () => {},
+): Promise<unknown> {
   const p = makeHalfPlanes(width, height, 11);
   const uploader = createUploader(device, { ringBytes: 192 << 20, label: 'soak' });
   const planes = [p.r, p.g, p.b, p.a];
   // two sets of textures alternate, as a cache filling up would
-  const sets = [0, 1].map(() => planes.map(() => device.createTexture({ size: [width, height], format: 'r16float', usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC })));
+  const sets = [0, 1].map(() =>
+    planes.map(() =>
+      device.createTexture({ size: [width, height], format: 'r16float', usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC }),
+    ),
+  );
   const t0 = performance.now();
   const call: number[] = [];
   let waits = 0;
@@ -17,7 +27,15 @@ export async function soak(device: GPUDevice, count: number, width = 3840, heigh
   let mismatches = 0;
   for (let i = 0; i < count; i++) {
     const set = sets[i & 1]!;
-    const s = await uploader.uploadMany(set.map((texture, c) => ({ texture, format: 'r16float' as const, width, height, source: { kind: 'texels' as const, data: planes[c]! } })));
+    const s = await uploader.uploadMany(
+      set.map((texture, c) => ({
+        texture,
+        format: 'r16float' as const,
+        width,
+        height,
+        source: { kind: 'texels' as const, data: planes[c]! },
+      })),
+    );
     call.push(s.callMs);
     if (s.waitMs > 0) waits++;
     if (i % 100 === 99 || i === count - 1) {

@@ -30,7 +30,9 @@ export async function verifyUploads(device: GPUDevice): Promise<VerifyCase[]> {
       const n = width * height;
       const expected = new Uint8Array(n * 4 * chBytes);
       const planesBytes = [p.r, p.g, p.b, p.a].map((a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-      for (let i = 0; i < n; i++) for (let c = 0; c < 4; c++) for (let k = 0; k < chBytes; k++) expected[(i * 4 + c) * chBytes + k] = planesBytes[c]![i * chBytes + k]!;
+      for (let i = 0; i < n; i++)
+        for (let c = 0; c < 4; c++)
+          for (let k = 0; k < chBytes; k++) expected[(i * 4 + c) * chBytes + k] = planesBytes[c]![i * chBytes + k]!;
       const rgbaData = format === 'rgba16float' ? new Uint16Array(expected.buffer) : new Float32Array(expected.buffer);
       const sources: [string, UploadSource][] = [
         ['texels', { kind: 'texels', data: rgbaData }],
@@ -41,7 +43,8 @@ export async function verifyUploads(device: GPUDevice): Promise<VerifyCase[]> {
             kind: 'writer',
             write: (band) => {
               const rowBytes = width * 4 * chBytes;
-              for (let y = 0; y < band.rows; y++) band.bytes.set(expected.subarray((band.y0 + y) * rowBytes, (band.y0 + y + 1) * rowBytes), y * band.bytesPerRow);
+              for (let y = 0; y < band.rows; y++)
+                band.bytes.set(expected.subarray((band.y0 + y) * rowBytes, (band.y0 + y + 1) * rowBytes), y * band.bytesPerRow);
             },
           },
         ],
@@ -64,7 +67,15 @@ export async function verifyUploads(device: GPUDevice): Promise<VerifyCase[]> {
       const textures = [p.r, p.g, p.b, p.a].map(() =>
         device.createTexture({ size: [width, height], format: planeFormat, usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC }),
       );
-      const stats = await uploader.uploadMany([p.r, p.g, p.b, p.a].map((data, c) => ({ texture: textures[c]!, format: planeFormat, width, height, source: { kind: 'texels' as const, data } })));
+      const stats = await uploader.uploadMany(
+        [p.r, p.g, p.b, p.a].map((data, c) => ({
+          texture: textures[c]!,
+          format: planeFormat,
+          width,
+          height,
+          source: { kind: 'texels' as const, data },
+        })),
+      );
       let mismatches = 0;
       for (let c = 0; c < 4; c++) {
         const got = await readTexture(device, textures[c]!, chBytes);
@@ -72,7 +83,15 @@ export async function verifyUploads(device: GPUDevice): Promise<VerifyCase[]> {
         for (let i = 0; i < got.length; i++) if (got[i] !== want[i]) mismatches++;
         textures[c]!.destroy();
       }
-      out.push({ format: planeFormat, source: 'uploadMany x4 planes', width, height, ok: mismatches === 0, mismatches, submits: stats.submits });
+      out.push({
+        format: planeFormat,
+        source: 'uploadMany x4 planes',
+        width,
+        height,
+        ok: mismatches === 0,
+        mismatches,
+        submits: stats.submits,
+      });
     }
   }
   uploader.destroy();

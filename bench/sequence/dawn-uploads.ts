@@ -16,7 +16,9 @@ export async function dawnUploads(slotCount: number): Promise<Uploads> {
   try {
     webgpu = (await import('webgpu')) as unknown as typeof webgpu;
   } catch (error) {
-    throw new Error(`--upload dawn needs the webgpu package (npm install, or .gpu/ from ../shared/tools/gpu-kit.sh): ${(error as Error).message}`);
+    throw new Error(
+      `--upload dawn needs the webgpu package (npm install, or .gpu/ from ../shared/tools/gpu-kit.sh): ${(error as Error).message}`,
+    );
   }
   Object.assign(globalThis, webgpu.globals);
   const gpu = webgpu.create(['disable-dawn-features=timestamp_quantization']);
@@ -25,7 +27,8 @@ export async function dawnUploads(slotCount: number): Promise<Uploads> {
   if (!adapter) throw new Error('no WebGPU adapter: is a Vulkan driver visible? (see ../shared/GPU.md)');
   const timestamps = adapter.features.has('timestamp-query');
   const requiredLimits: Record<string, number> = {};
-  for (const k of ['maxBufferSize', 'maxStorageBufferBindingSize']) requiredLimits[k] = (adapter.limits as unknown as Record<string, number>)[k]!;
+  for (const k of ['maxBufferSize', 'maxStorageBufferBindingSize'])
+    requiredLimits[k] = (adapter.limits as unknown as Record<string, number>)[k]!;
   const device = await adapter.requestDevice({ requiredFeatures: timestamps ? ['timestamp-query'] : [], requiredLimits });
   const kit = new ShaderKit(device);
   kit.assemble();

@@ -67,13 +67,23 @@ function parseArgs(argv: string[]): Args {
   const upload = arg('upload') ?? 'copy';
   if (upload !== 'copy' && upload !== 'dawn') throw new Error('--upload is copy or dawn');
   return {
-    widthPx: w, heightPx: h, compression, frames,
+    widthPx: w,
+    heightPx: h,
+    compression,
+    frames,
     fps: arg('fps') ? Number(arg('fps')) : null,
     loops: Number(arg('loops') ?? 2),
     upload,
     workers: Number(arg('workers') ?? availableParallelism()),
     // the player's own ring and loads unless told otherwise
-    slots: Number(arg('slots') ?? slotCountFor(w, h, ['R', 'G', 'B', 'A'].map(() => ({ pixelType: 'half' as const, widthSamples: w, heightSamples: h })))),
+    slots: Number(
+      arg('slots') ??
+        slotCountFor(
+          w,
+          h,
+          ['R', 'G', 'B', 'A'].map(() => ({ pixelType: 'half' as const, widthSamples: w, heightSamples: h })),
+        ),
+    ),
     maxLoads: Number(arg('max-loads') ?? PLAYER_MAX_LOADS),
     prerollMs: Number(arg('preroll-ms') ?? PREROLL_MS),
     budgetBytes: arg('budget-mb') ? Number(arg('budget-mb')) * 2 ** 20 : undefined,
@@ -85,7 +95,14 @@ function parseArgs(argv: string[]): Args {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const spec: SequenceSpec = { dir: args.dir, frames: args.frames, widthPx: args.widthPx, heightPx: args.heightPx, compression: args.compression, framesPerSecond: 24 };
+  const spec: SequenceSpec = {
+    dir: args.dir,
+    frames: args.frames,
+    widthPx: args.widthPx,
+    heightPx: args.heightPx,
+    compression: args.compression,
+    framesPerSecond: 24,
+  };
   const paths = Array.from({ length: args.frames }, (_, k) => join(args.dir, frameFileName(spec, 1001 + k)));
   let makeMs: number | null = null;
   if (!paths.every((p) => existsSync(p))) {
@@ -96,7 +113,8 @@ async function main(): Promise<void> {
   // Dawn's globals (GPUShaderStage …) first: shaders/ reads them when its modules load, which the next import does
   if (args.upload === 'dawn') await import('../gpu/install-globals.js');
   const planeBytes = [0, 1, 2, 3].map(() => args.widthPx * args.heightPx * 2);
-  const uploads: Uploads = args.upload === 'dawn' ? await (await import('./dawn-uploads.js')).dawnUploads(args.slots) : copyUploads(args.slots, planeBytes);
+  const uploads: Uploads =
+    args.upload === 'dawn' ? await (await import('./dawn-uploads.js')).dawnUploads(args.slots) : copyUploads(args.slots, planeBytes);
 
   const osCache = dropOsCache(args, paths);
   const realtime = await playRealtime(args, uploads);
@@ -108,9 +126,16 @@ async function main(): Promise<void> {
   const summary = {
     bench: 'sequence-playback',
     sequence: {
-      dir: args.dir, frames: args.frames, widthPx: args.widthPx, heightPx: args.heightPx, channels: 'half RGBA', compression: args.compression,
-      mbPerFrameDecoded: round((args.widthPx * args.heightPx * 8) / 2 ** 20), mbPerFrameOnDisk: round(fileBytes / args.frames / 2 ** 20),
-      writtenInMs: makeMs === null ? null : Math.round(makeMs), content: 'moving ball over a ground, film grain (samples/sequence.ts)',
+      dir: args.dir,
+      frames: args.frames,
+      widthPx: args.widthPx,
+      heightPx: args.heightPx,
+      channels: 'half RGBA',
+      compression: args.compression,
+      mbPerFrameDecoded: round((args.widthPx * args.heightPx * 8) / 2 ** 20),
+      mbPerFrameOnDisk: round(fileBytes / args.frames / 2 ** 20),
+      writtenInMs: makeMs === null ? null : Math.round(makeMs),
+      content: 'moving ball over a ground, film grain (samples/sequence.ts)',
     },
     machine: { cores: availableParallelism(), cpu: cpus()[0]?.model ?? '', node: process.version, loadAvg: loadAverage() },
     decodeWorkers: args.workers,
@@ -149,11 +174,17 @@ function dropOsCache(args: Args, paths: string[]): string {
 
 async function openHost(args: Args): Promise<{ host: Host; sequence: SequenceInfo; userData: string }> {
   const userData = mkdtempSync(join(tmpdir(), 'exrview-seq-bench-'));
-  const host = createHost({ userDataDir: userData, prefetch: false, workers: args.workers, ...(args.budgetBytes ? { playbackBudgetBytes: args.budgetBytes } : {}) });
+  const host = createHost({
+    userDataDir: userData,
+    prefetch: false,
+    workers: args.workers,
+    ...(args.budgetBytes ? { playbackBudgetBytes: args.budgetBytes } : {}),
+  });
   await host.startWorkers();
   const folder = (await host.openFolder(args.dir))!;
   const sequence = (await host.listSequences(folder.id)).find((q) => q.frames.length >= args.frames);
-  if (!sequence) throw new Error(`no sequence of ${args.frames} frames in ${args.dir} (found: ${readdirSync(args.dir).slice(0, 5).join(', ')} ...)`);
+  if (!sequence)
+    throw new Error(`no sequence of ${args.frames} frames in ${args.dir} (found: ${readdirSync(args.dir).slice(0, 5).join(', ')} ...)`);
   return { host, sequence, userData };
 }
 
@@ -171,7 +202,12 @@ async function playRealtime(args: Args, uploads: Uploads): Promise<Record<string
     const byFrame = new Map(sequence.frames.map((f) => [f.frame, f.fileId]));
     const frames = timelineFrames(sequence.firstFrame, sequence.lastFrame, sequence.step);
     const io = hostIo(host, ['R', 'G', 'B', 'A'], uploads);
-    const pipeline = new FramePipeline(io, (f) => byFrame.get(f) ?? null, () => performance.now(), { slots: args.slots, maxLoads: args.maxLoads, prerollMs: args.prerollMs });
+    const pipeline = new FramePipeline(
+      io,
+      (f) => byFrame.get(f) ?? null,
+      () => performance.now(),
+      { slots: args.slots, maxLoads: args.maxLoads, prerollMs: args.prerollMs },
+    );
     const spec: ClockSpec = { frames, fps, mode: 'loop', direction: 1, startFrame: frames[0]! };
     const durationMs = (args.loops * frames.length * 1000) / fps;
     const cpu0 = process.cpuUsage();
@@ -195,31 +231,67 @@ async function playRealtime(args: Args, uploads: Uploads): Promise<Record<string
     const stalled = stalls.stop(t0);
     const records = pipeline.timeline.records;
     // --records: each step on stderr (step frame outcome, then requested / loaded / ready ms relative to its due time)
-    if (process.argv.includes('--records')) for (const r of records) console.error(`${r.step} ${r.frame} ${r.outcome} ${Math.round(r.requestedMs - r.dueMs)}/${Math.round(r.loadedMs - r.dueMs)}/${Math.round(r.readyMs - r.dueMs)} host ${Math.round(r.hostMs)} ${r.source}`);
+    if (process.argv.includes('--records'))
+      for (const r of records)
+        console.error(
+          `${r.step} ${r.frame} ${r.outcome} ${Math.round(r.requestedMs - r.dueMs)}/${Math.round(r.loadedMs - r.dueMs)}/${Math.round(r.readyMs - r.dueMs)} host ${Math.round(r.hostMs)} ${r.source}`,
+        );
     const loops = Array.from({ length: args.loops }, (_, l) => {
       const inLoop = records.filter((r) => r.step >= l * frames.length && r.step < (l + 1) * frames.length);
-      return { loop: l + 1, cache: l === 0 ? 'cold' : 'what the RAM cache kept', ...loopSummary(inLoop, t0 + (l * frames.length * 1000) / fps, (frames.length * 1000) / fps, fps) };
+      return {
+        loop: l + 1,
+        cache: l === 0 ? 'cold' : 'what the RAM cache kept',
+        ...loopSummary(inLoop, t0 + (l * frames.length * 1000) / fps, (frames.length * 1000) / fps, fps),
+      };
     });
     await new Promise((r) => setTimeout(r, 200));
     const stats = host.stats;
     return {
-      fps, slots: args.slots, maxLoads: args.maxLoads, plansSent: io.plans, prerollMs: round(pipeline.prerollMs), prerollLimitMs: args.prerollMs, loops, stalled,
-      cpu: { ...cpu, msPerFrameShown: round(cpu.totalMs / Math.max(1, records.filter((r) => r.outcome === 'shown').length)), note: 'process CPU time (every thread) over the whole realtime run' },
-      host: { ramCache: { ...stats.ram, sizeMb: Math.round(stats.ram.sizeBytes / 2 ** 20) }, frameRing: stats.playback, planeMemory: stats.planeMemory, decodes: stats.decodes },
+      fps,
+      slots: args.slots,
+      maxLoads: args.maxLoads,
+      plansSent: io.plans,
+      prerollMs: round(pipeline.prerollMs),
+      prerollLimitMs: args.prerollMs,
+      loops,
+      stalled,
+      cpu: {
+        ...cpu,
+        msPerFrameShown: round(cpu.totalMs / Math.max(1, records.filter((r) => r.outcome === 'shown').length)),
+        note: 'process CPU time (every thread) over the whole realtime run',
+      },
+      host: {
+        ramCache: { ...stats.ram, sizeMb: Math.round(stats.ram.sizeBytes / 2 ** 20) },
+        frameRing: stats.playback,
+        planeMemory: stats.planeMemory,
+        decodes: stats.decodes,
+      },
     };
   } finally {
     await closeHost(opened);
   }
 }
 
-function loopSummary(records: FrameRecord[], startMs: number, lengthMs: number, fps: number): Omit<PlaybackSummary, 'medianMs' | 'damagedFrames' | 'elapsedMs' | 'recentFps'> & { medianMsPerFrame: Record<string, number>; p90LatencyMs: number; droppedAt: { step: number; frame: number; outcome: string; readyAfterDueMs: number }[] } {
+function loopSummary(
+  records: FrameRecord[],
+  startMs: number,
+  lengthMs: number,
+  fps: number,
+): Omit<PlaybackSummary, 'medianMs' | 'damagedFrames' | 'elapsedMs' | 'recentFps'> & {
+  medianMsPerFrame: Record<string, number>;
+  p90LatencyMs: number;
+  droppedAt: { step: number; frame: number; outcome: string; readyAfterDueMs: number }[];
+} {
   const timeline = new FrameTimeline();
   timeline.begin(startMs, fps);
   for (const r of records) timeline.add(r);
   timeline.end(startMs + lengthMs);
   const s = timeline.summary(startMs + lengthMs);
   const shown = records.filter((r) => r.outcome === 'shown');
-  const latencies = shown.map((r) => r.readyMs - r.requestedMs).filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  const latencies = shown
+    .map((r) => r.readyMs - r.requestedMs)
+    .filter((v) => !Number.isNaN(v))
+    .sort((a, b) => a - b);
   return {
     targetFps: fps,
     achievedFps: round(s.achievedFps),
@@ -232,7 +304,9 @@ function loopSummary(records: FrameRecord[], startMs: number, lengthMs: number, 
     medianMsPerFrame: Object.fromEntries(Object.entries(s.medianMs).map(([k, v]) => [k, round(v)])),
     p90LatencyMs: round(latencies[Math.floor(latencies.length * 0.9)] ?? NaN),
     // where each dropped frame (or one skipped, its load given up) was in the loop, and how late it was ready (ms after it was due; NaN: never)
-    droppedAt: records.filter((r) => r.outcome === 'dropped' || r.outcome === 'skipped').map((r) => ({ step: r.step, frame: r.frame, outcome: r.outcome, readyAfterDueMs: round(r.readyMs - r.dueMs) })),
+    droppedAt: records
+      .filter((r) => r.outcome === 'dropped' || r.outcome === 'skipped')
+      .map((r) => ({ step: r.step, frame: r.frame, outcome: r.outcome, readyAfterDueMs: round(r.readyMs - r.dueMs) })),
   };
 }
 
@@ -295,7 +369,9 @@ function watchStalls(frameMs: number): { tick(): void; stop(clockStartMs: number
   let last = NaN;
   const elu0 = performance.eventLoopUtilization();
   const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (e.duration > frameMs / 2) gcPauses.push({ atMs: e.startTime, pauseMs: e.duration, kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0 });
+    for (const e of list.getEntries())
+      if (e.duration > frameMs / 2)
+        gcPauses.push({ atMs: e.startTime, pauseMs: e.duration, kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0 });
   });
   observer.observe({ entryTypes: ['gc'] });
   return {

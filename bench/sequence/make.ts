@@ -11,13 +11,15 @@ export async function makeSequenceParallel(script: URL, spec: SequenceSpec, thre
   const lanes = Math.max(1, Math.min(threads, count));
   const t0 = performance.now();
   await Promise.all(
-    Array.from({ length: lanes }, (_, lane) =>
-      new Promise<void>((resolve, reject) => {
-        const only = frames.filter((_, k) => k % lanes === lane);
-        const worker = new Worker(script, { workerData: { role: 'make', spec: { ...spec, only } } });
-        worker.once('error', reject);
-        worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`sequence writer thread exited with code ${code}`))));
-      }),
+    Array.from(
+      { length: lanes },
+      (_, lane) =>
+        new Promise<void>((resolve, reject) => {
+          const only = frames.filter((_, k) => k % lanes === lane);
+          const worker = new Worker(script, { workerData: { role: 'make', spec: { ...spec, only } } });
+          worker.once('error', reject);
+          worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`sequence writer thread exited with code ${code}`))));
+        }),
     ),
   );
   return performance.now() - t0;

@@ -31,7 +31,10 @@ export function hostIo(host: HostApi & PixelLease, channels: string[], uploads: 
       return {
         data: lease,
         hostMs: performance.now() - t0,
-        readMs: t.readMs, decompressMs: t.decompressMs, unpackMs: t.unpackMs, queueMs: t.queueMs,
+        readMs: t.readMs,
+        decompressMs: t.decompressMs,
+        unpackMs: t.unpackMs,
+        queueMs: t.queueMs,
         source: lease.image.source,
         transferMs: 0,
         bytes: lease.image.planes.reduce((s, p) => s + p.data.byteLength, 0),

@@ -43,10 +43,7 @@ export function dwaToLinearTable(): Uint16Array {
   const logBase = Math.fround(Math.pow(2.7182818, 2.2));
   for (let bits = 1; bits < 0x7c00; bits++) {
     const magnitude = HALF_TO_FLOAT[bits]!;
-    const linear =
-      magnitude <= 1
-        ? Math.fround(Math.pow(magnitude, gammaExponent))
-        : Math.fround(Math.pow(logBase, magnitude - 1)); // magnitude - 1 is exact in float for any half
+    const linear = magnitude <= 1 ? Math.fround(Math.pow(magnitude, gammaExponent)) : Math.fround(Math.pow(logBase, magnitude - 1)); // magnitude - 1 is exact in float for any half
     const half = floatToHalf(linear);
     table[bits] = half;
     // The curve is odd (sign * f(|x|)) and rounding is symmetric; a negative input whose result

@@ -176,11 +176,20 @@ function rowPass(row: number): Code {
   const odd = add(add(mul(x(1), M2[0]!), mul(x(3), M2[1]!)), add(mul(x(5), M2[2]!), mul(x(7), M2[3]!)));
   const reverse = [12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3];
   return [
-    ...even, ...set(T(0)),
-    ...odd, ...set(T(1)),
-    ...get(L_PTR), ...add(get(T(0)), get(T(1))), ...op.v128Store(base),
-    ...sub(get(T(0)), get(T(1))), ...set(T(2)),
-    ...get(L_PTR), ...get(T(2)), ...get(T(2)), ...op.shuffle(reverse), ...op.v128Store(base + 16),
+    ...even,
+    ...set(T(0)),
+    ...odd,
+    ...set(T(1)),
+    ...get(L_PTR),
+    ...add(get(T(0)), get(T(1))),
+    ...op.v128Store(base),
+    ...sub(get(T(0)), get(T(1))),
+    ...set(T(2)),
+    ...get(L_PTR),
+    ...get(T(2)),
+    ...get(T(2)),
+    ...op.shuffle(reverse),
+    ...op.v128Store(base + 16),
   ];
 }
 
@@ -277,7 +286,11 @@ function csc(): Code {
     const cr = [...get(P_COEF), ...op.v128Load(512 + i * 16)];
     code.push(...y, ...set(T(0)), ...cb, ...set(T(1)), ...cr, ...set(T(2)));
     code.push(...get(P_COEF), ...add(get(T(0)), mul(get(T(2)), f32x4(fr(1.5747)))), ...op.v128Store(i * 16));
-    code.push(...get(P_COEF), ...add(add(mul(get(T(1)), f32x4(fr(-0.1873))), get(T(0))), mul(get(T(2)), f32x4(fr(-0.4682)))), ...op.v128Store(256 + i * 16));
+    code.push(
+      ...get(P_COEF),
+      ...add(add(mul(get(T(1)), f32x4(fr(-0.1873))), get(T(0))), mul(get(T(2)), f32x4(fr(-0.4682)))),
+      ...op.v128Store(256 + i * 16),
+    );
     code.push(...get(P_COEF), ...add(mul(f32x4(fr(1.8556)), get(T(1))), get(T(0))), ...op.v128Store(512 + i * 16));
   }
   return code;
@@ -293,22 +306,61 @@ function floatToHalf4(): Code {
   const magnitude = T(1);
   return [
     ...set(bits),
-    ...get(bits), ...i32x4(0x7fffffff), ...op.and128, ...set(magnitude),
+    ...get(bits),
+    ...i32x4(0x7fffffff),
+    ...op.and128,
+    ...set(magnitude),
     // normal: ((m - 0x38000000) + 0xfff + lsb) >> 13, capped at Inf
-    ...get(magnitude), ...i32x4(0x38000000), ...op.sub32, ...set(T(2)),
-    ...get(T(2)), ...i32x4(0xfff), ...op.add32,
-    ...get(T(2)), ...i32(13), ...op.shrU32, ...i32x4(1), ...op.and128, ...op.add32,
-    ...i32(13), ...op.shrU32, ...i32x4(0x7c00), ...op.minU32, ...set(T(2)),
+    ...get(magnitude),
+    ...i32x4(0x38000000),
+    ...op.sub32,
+    ...set(T(2)),
+    ...get(T(2)),
+    ...i32x4(0xfff),
+    ...op.add32,
+    ...get(T(2)),
+    ...i32(13),
+    ...op.shrU32,
+    ...i32x4(1),
+    ...op.and128,
+    ...op.add32,
+    ...i32(13),
+    ...op.shrU32,
+    ...i32x4(0x7c00),
+    ...op.minU32,
+    ...set(T(2)),
     // NaN: 0x7e00 | top mantissa bits
-    ...get(magnitude), ...i32(13), ...op.shrU32, ...i32x4(0x3ff), ...op.and128, ...i32x4(0x7e00), ...op.or128,
+    ...get(magnitude),
+    ...i32(13),
+    ...op.shrU32,
+    ...i32x4(0x3ff),
+    ...op.and128,
+    ...i32x4(0x7e00),
+    ...op.or128,
     ...get(T(2)),
-    ...get(magnitude), ...i32x4(0x7f800000), ...op.gtS, ...op.bitselect, ...set(T(2)),
+    ...get(magnitude),
+    ...i32x4(0x7f800000),
+    ...op.gtS,
+    ...op.bitselect,
+    ...set(T(2)),
     // subnormal or zero: (|x| + 0.5) - 0.5 as bits
-    ...get(magnitude), ...f32x4(0.5), ...op.fAdd, ...i32x4(0x3f000000), ...op.sub32,
+    ...get(magnitude),
+    ...f32x4(0.5),
+    ...op.fAdd,
+    ...i32x4(0x3f000000),
+    ...op.sub32,
     ...get(T(2)),
-    ...get(magnitude), ...i32x4(0x38800000), ...op.ltS, ...op.bitselect,
+    ...get(magnitude),
+    ...i32x4(0x38800000),
+    ...op.ltS,
+    ...op.bitselect,
     // sign
-    ...get(bits), ...i32(16), ...op.shrU32, ...i32x4(0x8000), ...op.and128, ...op.or128,
+    ...get(bits),
+    ...i32(16),
+    ...op.shrU32,
+    ...i32x4(0x8000),
+    ...op.and128,
+    ...op.or128,
   ];
 }
 
@@ -330,13 +382,34 @@ function blockFunction(): Code {
   let inner: Code = [...dispatch, ...get(L_Z), ...brTable([0, 1, 2, 3, 4, 5, 6, 7], 7)];
   for (let z = 0; z < 8; z++) inner = block(inner).concat(inverseDct(z), br(7 - z));
   body.push(
-    ...i32(0), ...set(L_COMP),
+    ...i32(0),
+    ...set(L_COMP),
     ...loop([
-      ...get(P_COEF), ...get(L_COMP), ...i32(8), ...op.shl, ...op.add, ...set(L_PTR), // 256 bytes per component
-      ...get(P_ZEROED), ...get(L_COMP), ...i32(2), ...op.shl, ...op.shrU, ...i32(15), ...op.and, ...set(L_Z),
+      ...get(P_COEF),
+      ...get(L_COMP),
+      ...i32(8),
+      ...op.shl,
+      ...op.add,
+      ...set(L_PTR), // 256 bytes per component
+      ...get(P_ZEROED),
+      ...get(L_COMP),
+      ...i32(2),
+      ...op.shl,
+      ...op.shrU,
+      ...i32(15),
+      ...op.and,
+      ...set(L_Z),
       ...block(inner),
-      ...get(L_COMP), ...i32(1), ...op.add, ...set(L_COMP),
-      ...get(L_COMP), ...get(P_COMPS), ...i32(3), ...op.and, ...op.ltU, ...brIf(0),
+      ...get(L_COMP),
+      ...i32(1),
+      ...op.add,
+      ...set(L_COMP),
+      ...get(L_COMP),
+      ...get(P_COMPS),
+      ...i32(3),
+      ...op.and,
+      ...op.ltU,
+      ...brIf(0),
     ]),
   );
   body.push(...get(P_COMPS), ...i32(3), ...op.and, ...i32(3), ...op.eq, ...ifThen(csc()));
@@ -359,14 +432,32 @@ function blockFunction(): Code {
     rows.push(...get(L_OUT), ...get(P_STRIDE), ...op.add, ...set(L_OUT));
   }
   body.push(
-    ...get(P_COMPS), ...i32(~3 & ~FLOAT_ONLY), ...op.and, ...set(L_HALF), // table offset
-    ...i32(0), ...set(L_COMP),
-    ...get(P_OUT), ...set(L_OUT),
+    ...get(P_COMPS),
+    ...i32(~3 & ~FLOAT_ONLY),
+    ...op.and,
+    ...set(L_HALF), // table offset
+    ...i32(0),
+    ...set(L_COMP),
+    ...get(P_OUT),
+    ...set(L_OUT),
     ...loop([
-      ...get(P_COEF), ...get(L_COMP), ...i32(8), ...op.shl, ...op.add, ...set(L_PTR),
+      ...get(P_COEF),
+      ...get(L_COMP),
+      ...i32(8),
+      ...op.shl,
+      ...op.add,
+      ...set(L_PTR),
       ...rows,
-      ...get(L_COMP), ...i32(1), ...op.add, ...set(L_COMP),
-      ...get(L_COMP), ...get(P_COMPS), ...i32(3), ...op.and, ...op.ltU, ...brIf(0),
+      ...get(L_COMP),
+      ...i32(1),
+      ...op.add,
+      ...set(L_COMP),
+      ...get(L_COMP),
+      ...get(P_COMPS),
+      ...i32(3),
+      ...op.and,
+      ...op.ltU,
+      ...brIf(0),
     ]),
   );
   const locals = [...uleb(2), ...uleb(I32_LOCALS), I32, ...uleb(V128_LOCALS), V128];
@@ -402,48 +493,144 @@ const ROW_I32_LOCALS = 7;
 function rowFunction(): Code {
   const acLoop = loop([
     // if (acPos >= acEnd) return -1
-    ...get(Q_AC_POS), ...get(Q_AC_END), ...op.geU, ...ifThen([...i32(-1), 0x0f]),
-    ...get(Q_AC_POS), ...op.load16U(), ...set(M_SYMBOL),
-    ...get(Q_AC_POS), ...i32(2), ...op.add, ...set(Q_AC_POS),
-    ...get(M_SYMBOL), ...i32(0xff00), ...op.geU,
-    0x04, VOID, // if run or end of block
-    ...get(M_SYMBOL), ...i32(0xff00), ...op.eq, ...brIf(2), // end of block: leave the AC block
-    ...get(M_ZIG), ...get(M_SYMBOL), ...i32(0xff), ...op.and, ...op.add, ...set(M_ZIG),
+    ...get(Q_AC_POS),
+    ...get(Q_AC_END),
+    ...op.geU,
+    ...ifThen([...i32(-1), 0x0f]),
+    ...get(Q_AC_POS),
+    ...op.load16U(),
+    ...set(M_SYMBOL),
+    ...get(Q_AC_POS),
+    ...i32(2),
+    ...op.add,
+    ...set(Q_AC_POS),
+    ...get(M_SYMBOL),
+    ...i32(0xff00),
+    ...op.geU,
+    0x04,
+    VOID, // if run or end of block
+    ...get(M_SYMBOL),
+    ...i32(0xff00),
+    ...op.eq,
+    ...brIf(2), // end of block: leave the AC block
+    ...get(M_ZIG),
+    ...get(M_SYMBOL),
+    ...i32(0xff),
+    ...op.and,
+    ...op.add,
+    ...set(M_ZIG),
     0x05, // else: a coefficient
-    ...get(M_BASE), ...get(M_ZIG), ...i32(2), ...op.shl, ...op.i32Load(ZIGZAG_OFFSET), ...op.add,
-    ...get(M_SYMBOL), ...i32(2), ...op.shl, ...op.f32Load(HALF_TO_FLOAT_OFFSET),
+    ...get(M_BASE),
+    ...get(M_ZIG),
+    ...i32(2),
+    ...op.shl,
+    ...op.i32Load(ZIGZAG_OFFSET),
+    ...op.add,
+    ...get(M_SYMBOL),
+    ...i32(2),
+    ...op.shl,
+    ...op.f32Load(HALF_TO_FLOAT_OFFSET),
     ...op.f32Store(),
-    ...get(M_ZIG), ...set(M_LAST),
-    ...get(M_ZIG), ...i32(1), ...op.add, ...set(M_ZIG),
+    ...get(M_ZIG),
+    ...set(M_LAST),
+    ...get(M_ZIG),
+    ...i32(1),
+    ...op.add,
+    ...set(M_ZIG),
     0x0b,
-    ...get(M_ZIG), ...i32(64), ...op.ltU, ...brIf(0),
+    ...get(M_ZIG),
+    ...i32(64),
+    ...op.ltU,
+    ...brIf(0),
   ]);
   const componentLoop = loop([
-    ...i32(COEFFICIENT_OFFSET), ...get(M_COMP), ...i32(8), ...op.shl, ...op.add, ...set(M_BASE),
+    ...i32(COEFFICIENT_OFFSET),
+    ...get(M_COMP),
+    ...i32(8),
+    ...op.shl,
+    ...op.add,
+    ...set(M_BASE),
     // coefficient[0] = float(dc)
     ...get(M_BASE),
-    ...get(Q_DC), ...get(M_COMP), ...get(Q_DC_STRIDE), ...op.mul, ...op.add, ...get(M_BLOCK_X), ...i32(1), ...op.shl, ...op.add, ...op.load16U(),
-    ...i32(2), ...op.shl, ...op.f32Load(HALF_TO_FLOAT_OFFSET),
+    ...get(Q_DC),
+    ...get(M_COMP),
+    ...get(Q_DC_STRIDE),
+    ...op.mul,
+    ...op.add,
+    ...get(M_BLOCK_X),
+    ...i32(1),
+    ...op.shl,
+    ...op.add,
+    ...op.load16U(),
+    ...i32(2),
+    ...op.shl,
+    ...op.f32Load(HALF_TO_FLOAT_OFFSET),
     ...op.f32Store(),
-    ...i32(1), ...set(M_ZIG), ...i32(0), ...set(M_LAST),
+    ...i32(1),
+    ...set(M_ZIG),
+    ...i32(0),
+    ...set(M_LAST),
     ...block(acLoop),
     // zeroed |= (last == 0 ? 8 : zeroedRowsByLast[last]) << 4 * comp
     ...get(M_ZEROED),
-    ...i32(8), ...get(M_LAST), ...op.load8U(ZEROED_ROWS_OFFSET), ...get(M_LAST), ...op.eqz, ...op.select,
-    ...get(M_COMP), ...i32(2), ...op.shl, ...op.shl, ...op.or, ...set(M_ZEROED),
-    ...get(M_COMP), ...i32(1), ...op.add, ...set(M_COMP),
-    ...get(M_COMP), ...get(Q_COMPS), ...i32(3), ...op.and, ...op.ltU, ...brIf(0),
+    ...i32(8),
+    ...get(M_LAST),
+    ...op.load8U(ZEROED_ROWS_OFFSET),
+    ...get(M_LAST),
+    ...op.eqz,
+    ...op.select,
+    ...get(M_COMP),
+    ...i32(2),
+    ...op.shl,
+    ...op.shl,
+    ...op.or,
+    ...set(M_ZEROED),
+    ...get(M_COMP),
+    ...i32(1),
+    ...op.add,
+    ...set(M_COMP),
+    ...get(M_COMP),
+    ...get(Q_COMPS),
+    ...i32(3),
+    ...op.and,
+    ...op.ltU,
+    ...brIf(0),
   ]);
   const blockLoop = loop([
-    ...i32(0), ...set(M_COMP), ...i32(0), ...set(M_ZEROED),
+    ...i32(0),
+    ...set(M_COMP),
+    ...i32(0),
+    ...set(M_ZEROED),
     ...componentLoop,
-    ...i32(COEFFICIENT_OFFSET), ...get(Q_COMPS), ...get(M_ZEROED),
-    ...get(Q_OUT), ...get(M_BLOCK_X), ...i32(4), ...op.shl, ...op.add, ...get(Q_STRIDE),
-    0x10, 0, // call block
-    ...get(M_BLOCK_X), ...i32(1), ...op.add, ...set(M_BLOCK_X),
-    ...get(M_BLOCK_X), ...get(Q_BLOCKS_X), ...op.ltU, ...brIf(0),
+    ...i32(COEFFICIENT_OFFSET),
+    ...get(Q_COMPS),
+    ...get(M_ZEROED),
+    ...get(Q_OUT),
+    ...get(M_BLOCK_X),
+    ...i32(4),
+    ...op.shl,
+    ...op.add,
+    ...get(Q_STRIDE),
+    0x10,
+    0, // call block
+    ...get(M_BLOCK_X),
+    ...i32(1),
+    ...op.add,
+    ...set(M_BLOCK_X),
+    ...get(M_BLOCK_X),
+    ...get(Q_BLOCKS_X),
+    ...op.ltU,
+    ...brIf(0),
   ]);
-  const body = [...i32(0), ...set(M_BLOCK_X), ...get(Q_BLOCKS_X), ...op.eqz, ...ifThen([...get(Q_AC_POS), 0x0f]), ...blockLoop, ...get(Q_AC_POS)];
+  const body = [
+    ...i32(0),
+    ...set(M_BLOCK_X),
+    ...get(Q_BLOCKS_X),
+    ...op.eqz,
+    ...ifThen([...get(Q_AC_POS), 0x0f]),
+    ...blockLoop,
+    ...get(Q_AC_POS),
+  ];
   const fn = [...uleb(1), ...uleb(ROW_I32_LOCALS), I32].concat(body, [0x0b]);
   return uleb(fn.length).concat(fn);
 }
@@ -459,7 +646,9 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
   const functionSection = section(3, [2, 0, 1]);
   const exportSection = section(7, [2, ...name('block'), 0x00, 0, ...name('row'), 0x00, 1]);
   const codeSection = section(10, [2].concat(blockFunction(), rowFunction()));
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0].concat(typeSection, importSection, functionSection, exportSection, codeSection));
+  return new Uint8Array(
+    [0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0].concat(typeSection, importSection, functionSection, exportSection, codeSection),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -469,7 +658,16 @@ export interface DwaKernel {
   /** See blockFunction(). */
   block: (coefficientOffset: number, componentsAndTable: number, zeroedRows: number, outOffset: number, strideBytes: number) => void;
   /** See rowFunction(). */
-  row: (acEnd: number, acPos: number, dc: number, dcStride: number, blocksX: number, componentsAndTable: number, out: number, strideBytes: number) => number;
+  row: (
+    acEnd: number,
+    acPos: number,
+    dc: number,
+    dcStride: number,
+    blocksX: number,
+    componentsAndTable: number,
+    out: number,
+    strideBytes: number,
+  ) => number;
   /** Makes the working area (from WORK_OFFSET) at least `bytes` long; views of the memory must be re-taken after. */
   reserve: (bytes: number) => void;
 }
@@ -477,7 +675,12 @@ export interface DwaKernel {
 let kernel: DwaKernel | null | undefined;
 
 /** The kernel, or null where WebAssembly SIMD is unavailable (the TypeScript path then runs). */
-export function dwaKernel(toLinear: Uint16Array, halfToFloat: Float32Array, zigzagToNatural: Uint8Array, zeroedRowsByLast: Uint8Array): DwaKernel | null {
+export function dwaKernel(
+  toLinear: Uint16Array,
+  halfToFloat: Float32Array,
+  zigzagToNatural: Uint8Array,
+  zeroedRowsByLast: Uint8Array,
+): DwaKernel | null {
   if (kernel !== undefined) return kernel;
   kernel = null;
   try {

@@ -237,7 +237,9 @@ describe('DWA tables', () => {
 
   it('toLinear is exactly the table inside libOpenEXR 3.1 (SHA-256 of its 65536 entries)', () => {
     const table = dwaToLinearTable();
-    const digest = createHash('sha256').update(new Uint8Array(table.buffer, table.byteOffset, table.byteLength)).digest('hex');
+    const digest = createHash('sha256')
+      .update(new Uint8Array(table.buffer, table.byteOffset, table.byteLength))
+      .digest('hex');
     expect(digest).toBe('72e80880a49b9428073cf87e2b181a6da74cfac9f8f7f4c6e459f0ac1f0225a5');
   });
 
@@ -271,7 +273,24 @@ describe('DWA arithmetic', () => {
   const bitsOf = (value: number) => new Uint32Array(Float32Array.of(value).buffer)[0]!;
 
   it('float -> half rounds exactly like half(float)', () => {
-    const edge = [0, -0, 1, 65504, 65519.99, 65520, 1e-8, 2.98e-8, 2.9802322e-8, 5.96e-8, 6.1e-5, 6.103515625e-5, 1 + 2 ** -11, 1 + 3 * 2 ** -11, Infinity, -Infinity];
+    const edge = [
+      0,
+      -0,
+      1,
+      65504,
+      65519.99,
+      65520,
+      1e-8,
+      2.98e-8,
+      2.9802322e-8,
+      5.96e-8,
+      6.1e-5,
+      6.103515625e-5,
+      1 + 2 ** -11,
+      1 + 3 * 2 ** -11,
+      Infinity,
+      -Infinity,
+    ];
     for (const value of edge) expect(halfFromFloatBits(bitsOf(value))).toBe(floatToHalf(value));
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 0xffffffff }), (bits) => {
@@ -313,7 +332,7 @@ describe('DWA arithmetic', () => {
     }
   });
 
-  it('float32 results are bit-identical to libOpenEXR 3.1\'s AVX kernels (digest of 4000 blocks)', () => {
+  it("float32 results are bit-identical to libOpenEXR 3.1's AVX kernels (digest of 4000 blocks)", () => {
     // The digest was checked against dctInverse8x8_avx<0..7> and csc709Inverse64 compiled from
     // OpenEXR 3.1.5's ImfDwaCompressorSimd.h (145k random blocks agreed to the bit; its SSE2 and
     // scalar kernels differ from it in 97% and 100% of blocks). Any change of operation order
@@ -368,7 +387,7 @@ describe('DWA WebAssembly kernel', () => {
     expect(dwaKernel(dwaToLinearTable(), HALF_TO_FLOAT, ZIGZAG_TO_NATURAL, new Uint8Array(64))).not.toBeNull();
   });
 
-  it('computes the same float32 bits as the TypeScript transform (which matches the library\'s AVX kernel)', () => {
+  it("computes the same float32 bits as the TypeScript transform (which matches the library's AVX kernel)", () => {
     const kernel = dwaKernel(dwaToLinearTable(), HALF_TO_FLOAT, ZIGZAG_TO_NATURAL, new Uint8Array(64))!;
     const coefficients = new Float32Array(kernel.memory.buffer, COEFFICIENT_OFFSET, 192);
     const coefficientBits = new Uint32Array(kernel.memory.buffer, COEFFICIENT_OFFSET, 192);
@@ -377,7 +396,8 @@ describe('DWA WebAssembly kernel', () => {
       seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
       return seed / 2 ** 32;
     };
-    const randomHalf = () => (random() < 0.3 ? 0 : HALF_TO_FLOAT[Math.min(Math.floor(random() * 0x7c00), 0x5400) | (random() < 0.5 ? 0x8000 : 0)]!);
+    const randomHalf = () =>
+      random() < 0.3 ? 0 : HALF_TO_FLOAT[Math.min(Math.floor(random() * 0x7c00), 0x5400) | (random() < 0.5 ? 0x8000 : 0)]!;
     const expected = [new Float32Array(64), new Float32Array(64), new Float32Array(64)];
     let differing = 0;
     for (let n = 0; n < 20000; n++) {
@@ -404,7 +424,7 @@ describe('DWA WebAssembly kernel', () => {
     expect(differing).toBe(0);
   });
 
-  it('gives the TypeScript path\'s halves for random blocks, variants, colour sets and both tables', () => {
+  it("gives the TypeScript path's halves for random blocks, variants, colour sets and both tables", () => {
     const table = dwaToLinearTable();
     const kernel = dwaKernel(table, HALF_TO_FLOAT, ZIGZAG_TO_NATURAL, new Uint8Array(64))!;
     kernel.reserve(3 * 8 * 16);
@@ -463,7 +483,7 @@ for (const [path, kernel] of PATHS) {
     beforeAll(() => useDwaKernel(kernel));
     afterAll(() => useDwaKernel(true));
 
-    it('decodes a flat R, G, B set through Y\'CbCr and the transfer curve (partial blocks)', () => {
+    it("decodes a flat R, G, B set through Y'CbCr and the transfer curve (partial blocks)", () => {
       const block = layout([channel('B', 'half'), channel('G', 'half'), channel('R', 'half')], 13, 9);
       // 2 x 2 blocks; DC planes in order Y, Cb, Cr; each block of each component is just "end of block".
       const ys = [4, 2, 0.5, 12];
@@ -558,7 +578,8 @@ for (const [path, kernel] of PATHS) {
       const out = decompressDwa(writeChunk({ rules: [], unknownRaw: raw }), block, raw.length);
       // UNKNOWN data is planar per channel; the output interleaves channels per line.
       const planes = halfRows(out, block);
-      for (let c = 0; c < 3; c++) for (let y = 0; y < 2; y++) for (let x = 0; x < 4; x++) expect(planes[c]![y]![x]).toBe(c * 8 + y * 4 + x - 7);
+      for (let c = 0; c < 3; c++)
+        for (let y = 0; y < 2; y++) for (let x = 0; x < 4; x++) expect(planes[c]![y]![x]).toBe(c * 8 + y * 4 + x - 7);
     });
 
     it('the last matching rule wins', () => {
@@ -569,27 +590,52 @@ for (const [path, kernel] of PATHS) {
     });
 
     it('version 1 streams use the legacy case-insensitive rules; pLinear single channels skip the curve', () => {
-      const block = layout([channel('a', 'half'), channel('blue', 'half'), channel('green', 'half'), channel('red', 'half'), channel('z', 'half', 1, 1, true)], 8, 1);
+      const block = layout(
+        [channel('a', 'half'), channel('blue', 'half'), channel('green', 'half'), channel('red', 'half'), channel('z', 'half', 1, 1, true)],
+        8,
+        1,
+      );
       const ys = 2;
       const dc = [ys, 0, 0].map(halfBits);
       // 'z' matches no legacy rule: UNKNOWN. Make it lossy through a v2 rule in the second chunk instead.
       const aPlanes = new Uint8Array(16);
       const zRaw = u16Bytes(new Array(8).fill(halfBits(0.5)));
-      const out1 = decompressDwa(writeChunk({ version: 1, ac: [END, END, END], dc, rleRaw: aPlanes, unknownRaw: zRaw }), block, chunkBytes(block));
+      const out1 = decompressDwa(
+        writeChunk({ version: 1, ac: [END, END, END], dc, rleRaw: aPlanes, unknownRaw: zRaw }),
+        block,
+        chunkBytes(block),
+      );
       const planes = halfRows(out1, block);
       for (let c = 1; c <= 3; c++) expectNear(planes[c]![0]![0]!, toLinear64(ys / 8));
       expect(planes[4]![0]![0]).toBe(0.5);
 
       const zLossy = layout([channel('z', 'half', 1, 1, true)], 8, 1);
-      const out2 = decompressDwa(writeChunk({ rules: [{ suffix: 'z', scheme: LOSSY, type: 'half' }], ac: [END], dc: [halfBits(4)] }), zLossy, 16);
+      const out2 = decompressDwa(
+        writeChunk({ rules: [{ suffix: 'z', scheme: LOSSY, type: 'half' }], ac: [END], dc: [halfBits(4)] }),
+        zLossy,
+        16,
+      );
       expect(halfRows(out2, zLossy)[0]![0]![0]).toBe(0.5); // 4 / 8, no transfer curve
     });
 
     it('writes every byte of the view it is given: into a reused buffer of garbage, at an offset, it equals a fresh decode', () => {
-      const mixed = layout([channel('a', 'half'), channel('blue', 'half'), channel('green', 'half'), channel('red', 'half'), channel('z', 'half', 1, 1, true)], 8, 1);
+      const mixed = layout(
+        [channel('a', 'half'), channel('blue', 'half'), channel('green', 'half'), channel('red', 'half'), channel('z', 'half', 1, 1, true)],
+        8,
+        1,
+      );
       const colour = layout([channel('B', 'half'), channel('G', 'half'), channel('R', 'float')], 13, 9);
       const cases: [Uint8Array, BlockLayout][] = [
-        [writeChunk({ version: 1, ac: [END, END, END], dc: [2, 0, 0].map(halfBits), rleRaw: new Uint8Array(16).map((_, i) => i * 7), unknownRaw: u16Bytes(new Array(8).fill(halfBits(0.5))) }), mixed],
+        [
+          writeChunk({
+            version: 1,
+            ac: [END, END, END],
+            dc: [2, 0, 0].map(halfBits),
+            rleRaw: new Uint8Array(16).map((_, i) => i * 7),
+            unknownRaw: u16Bytes(new Array(8).fill(halfBits(0.5))),
+          }),
+          mixed,
+        ],
         [writeChunk({ ac: new Array(12).fill(END), dc: [4, 2, 0.5, 12, 0.25, -0.5, 0, 1, -0.25, 0.5, 0.125, -2].map(halfBits) }), colour],
       ];
       for (const [src, block] of cases) {
@@ -692,7 +738,11 @@ for (const [path, kernel] of PATHS) {
     beforeAll(() => useDwaKernel(kernel));
     afterAll(() => useDwaKernel(true));
 
-    const block = layout([channel('A', 'half'), channel('B', 'half'), channel('G', 'half'), channel('R', 'half'), channel('Z', 'float')], 16, 16);
+    const block = layout(
+      [channel('A', 'half'), channel('B', 'half'), channel('G', 'half'), channel('R', 'half'), channel('Z', 'float')],
+      16,
+      16,
+    );
     const expectedBytes = chunkBytes(block);
     const blocks = 4;
     const ac: number[] = [];
@@ -741,9 +791,19 @@ for (const [path, kernel] of PATHS) {
     });
 
     it('rejects streams whose coefficients run out', () => {
-      const shortAc = writeChunk({ ac: ac.slice(0, ac.length - 3), dc: new Array(blocks * 3).fill(0), rleRaw: new Uint8Array(512), unknownRaw: new Uint8Array(1024) });
+      const shortAc = writeChunk({
+        ac: ac.slice(0, ac.length - 3),
+        dc: new Array(blocks * 3).fill(0),
+        rleRaw: new Uint8Array(512),
+        unknownRaw: new Uint8Array(1024),
+      });
       expect(expectExrError(() => decompressDwa(shortAc, block, expectedBytes)).message).toMatch(/AC data ends early/);
-      const shortDc = writeChunk({ ac, dc: new Array(blocks * 3 - 1).fill(0), rleRaw: new Uint8Array(512), unknownRaw: new Uint8Array(1024) });
+      const shortDc = writeChunk({
+        ac,
+        dc: new Array(blocks * 3 - 1).fill(0),
+        rleRaw: new Uint8Array(512),
+        unknownRaw: new Uint8Array(1024),
+      });
       expectExrError(() => decompressDwa(shortDc, block, expectedBytes));
       const noRle = writeChunk({ ac, dc: new Array(blocks * 3).fill(0), unknownRaw: new Uint8Array(1024) });
       expectExrError(() => decompressDwa(noRle, block, expectedBytes));
@@ -762,7 +822,11 @@ for (const [path, kernel] of PATHS) {
       expectExrError(() => decompressDwa(rulesChunk(Uint8Array.of(5, 0, 0x52, 0x52, 0x52)), rgb, 384)); // no NUL
       expectExrError(() => decompressDwa(rulesChunk(Uint8Array.of(1, 0)), rgb, 384)); // size below its own 2 bytes
       // R in the colour set but a later rule makes it RLE
-      const mixed = writeChunk({ rules: [...DEFAULT_RULES, { suffix: 'R', scheme: RLE, type: 'half' }], ac: [END, END, END], dc: [0, 0, 0] });
+      const mixed = writeChunk({
+        rules: [...DEFAULT_RULES, { suffix: 'R', scheme: RLE, type: 'half' }],
+        ac: [END, END, END],
+        dc: [0, 0, 0],
+      });
       expect(expectExrError(() => decompressDwa(mixed, rgb, 384)).message).toMatch(/not lossy/);
       const uintLossy = writeChunk({ rules: [{ suffix: 'Y', scheme: LOSSY, type: 'uint' }], ac: [END], dc: [0] });
       expectExrError(() => decompressDwa(uintLossy, layout([channel('Y', 'uint')], 8, 8), 256), 'unsupported');
@@ -770,15 +834,18 @@ for (const [path, kernel] of PATHS) {
 
     it('random damage gives a full chunk or an ExrError, never anything else', () => {
       fc.assert(
-        fc.property(fc.array(fc.tuple(fc.nat(valid.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }), (edits) => {
-          const damaged = valid.slice();
-          for (const [at, value] of edits) damaged[at] = value;
-          try {
-            expect(decompress('dwaa', damaged, block, expectedBytes).length).toBe(expectedBytes);
-          } catch (error) {
-            expect(error).toBeInstanceOf(ExrError);
-          }
-        }),
+        fc.property(
+          fc.array(fc.tuple(fc.nat(valid.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }),
+          (edits) => {
+            const damaged = valid.slice();
+            for (const [at, value] of edits) damaged[at] = value;
+            try {
+              expect(decompress('dwaa', damaged, block, expectedBytes).length).toBe(expectedBytes);
+            } catch (error) {
+              expect(error).toBeInstanceOf(ExrError);
+            }
+          },
+        ),
         { numRuns: 1500 },
       );
     });
@@ -861,10 +928,26 @@ describe.skipIf(crossCheckSkip !== null)('DWA decodes bit-exactly what libOpenEX
     dir = mkdtempSync(join(tmpdir(), 'exrview-dwa-'));
     // Gradients past 1 and below 0, noise, and flat black squares (constant blocks).
     oiio(
-      '--pattern', 'fill:topleft=0,0,0,1:topright=4,0.5,1,1:bottomleft=-0.5,2,0,0.5:bottomright=1,1,8,0', '203x301', '4',
-      '--pattern', 'noise:type=gaussian:mean=0:stddev=0.3:seed=3', '203x301', '4', '--add',
-      '--pattern', 'checker:width=24:height=16:color1=0,0,0,0:color2=1,1,1,1', '203x301', '4', '--mul',
-      '--chnames', 'R,G,B,A', '-d', 'float', '-o', join(dir, 'source.exr'),
+      '--pattern',
+      'fill:topleft=0,0,0,1:topright=4,0.5,1,1:bottomleft=-0.5,2,0,0.5:bottomright=1,1,8,0',
+      '203x301',
+      '4',
+      '--pattern',
+      'noise:type=gaussian:mean=0:stddev=0.3:seed=3',
+      '203x301',
+      '4',
+      '--add',
+      '--pattern',
+      'checker:width=24:height=16:color1=0,0,0,0:color2=1,1,1,1',
+      '203x301',
+      '4',
+      '--mul',
+      '--chnames',
+      'R,G,B,A',
+      '-d',
+      'float',
+      '-o',
+      join(dir, 'source.exr'),
     );
   });
   afterAll(() => {

@@ -537,7 +537,13 @@ function prepareKernel(kernel: DwaKernel, ac: Uint16Array, dc: Uint16Array, maxB
  * The same decoding as decodeLossy, done by the WebAssembly kernel a row of blocks at a time;
  * here only the copy of its rows of halves into the chunk (widened for FLOAT channels).
  */
-function decodeLossyKernel(planes: readonly Plane[], identity: boolean, cursor: CoefficientCursor, out16: Uint16Array, chunk: KernelChunk): void {
+function decodeLossyKernel(
+  planes: readonly Plane[],
+  identity: boolean,
+  cursor: CoefficientCursor,
+  out16: Uint16Array,
+  chunk: KernelChunk,
+): void {
   const componentCount = planes.length;
   const { width, height, blocksX, blocksY, blockCount } = blockGrid(planes[0]!);
   const dcStart = cursor.dcPos;

@@ -162,7 +162,8 @@ export function checkHtCleanupLength(src: Uint8Array, start: number, length: num
   if (length < 2) throw invalid('HT code-block cleanup segment is shorter than 2 bytes');
   const end = start + length;
   const scup = (src[end - 1]! << 4) | (src[end - 2]! & 0x0f);
-  if (scup < 2 || scup > length || scup > 4079) throw invalid(`HT code-block claims ${scup} bytes of MEL and VLC in a ${length}-byte segment`);
+  if (scup < 2 || scup > length || scup > 4079)
+    throw invalid(`HT code-block claims ${scup} bytes of MEL and VLC in a ${length}-byte segment`);
   return scup;
 }
 

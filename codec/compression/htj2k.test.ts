@@ -86,7 +86,11 @@ describe.skipIf(noTools !== null)('damaged HTJ2K chunks are refused with ExrErro
     if (!('tools' in found)) return;
     dir = mkdtempSync(join(tmpdir(), 'exrview-htj2k-damage-'));
     const half = rgbaSource({ xMin: 0, yMin: 0, xMax: 40, yMax: 39 }, 3);
-    half.channels = half.channels.map((c) => ({ ...c, pixelType: 'half' as const, data: Uint16Array.from(c.data as Float32Array, (v) => floatToHalf(v)) }));
+    half.channels = half.channels.map((c) => ({
+      ...c,
+      pixelType: 'half' as const,
+      data: Uint16Array.from(c.data as Float32Array, (v) => floatToHalf(v)),
+    }));
     writeExrFile(join(dir, 'half.exr'), [{ ...half, compression: 'zip' }]);
     writeExrFile(join(dir, 'float.exr'), [{ ...rgbaSource({ xMin: -2, yMin: 1, xMax: 30, yMax: 40 }, 4), compression: 'zip' }]);
     for (const name of ['half', 'float']) {

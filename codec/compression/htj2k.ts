@@ -34,7 +34,8 @@ export function readHtChunkHeader(src: Uint8Array, channels: number): HtChunkHea
   const magic = (src[0]! << 8) | src[1]!;
   if (magic !== MAGIC) throw invalid(`HTJ2K chunk starts with 0x${magic.toString(16).padStart(4, '0')}, not the "HT" magic number`);
   const payloadBytes = src[2]! * 0x1000000 + ((src[3]! << 16) | (src[4]! << 8) | src[5]!);
-  if (payloadBytes > src.length - PREFIX_BYTES) throw invalid(`HTJ2K chunk header claims ${payloadBytes} bytes, the chunk holds ${src.length - PREFIX_BYTES} after it`);
+  if (payloadBytes > src.length - PREFIX_BYTES)
+    throw invalid(`HTJ2K chunk header claims ${payloadBytes} bytes, the chunk holds ${src.length - PREFIX_BYTES} after it`);
   const count = (src[6]! << 8) | src[7]!;
   if (payloadBytes < 2 + 2 * count) throw invalid(`HTJ2K chunk header of ${payloadBytes} bytes cannot map ${count} channels`);
   if (count !== channels) throw invalid(`HTJ2K chunk maps ${count} channels, the part has ${channels}`);
@@ -42,7 +43,8 @@ export function readHtChunkHeader(src: Uint8Array, channels: number): HtChunkHea
   const seen = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
     const channel = (src[8 + 2 * i]! << 8) | src[9 + 2 * i]!;
-    if (channel >= count || seen[channel]) throw invalid(`HTJ2K chunk maps component ${i} to channel ${channel}, which is out of range or taken`);
+    if (channel >= count || seen[channel])
+      throw invalid(`HTJ2K chunk maps component ${i} to channel ${channel}, which is out of range or taken`);
     seen[channel] = 1;
     channelOfComponent.push(channel);
   }
@@ -107,17 +109,22 @@ export function decompressHtj2k(src: Uint8Array, block: BlockLayout, expectedByt
     if (size.width !== block.widthPx || size.height !== block.heightPx) {
       throw invalid(`HTJ2K codestream is ${size.width}x${size.height}, the chunk ${block.widthPx}x${block.heightPx}`);
     }
-    if (size.components.length !== channels.length) throw invalid(`HTJ2K codestream has ${size.components.length} components for ${channels.length} channels`);
+    if (size.components.length !== channels.length)
+      throw invalid(`HTJ2K codestream has ${size.components.length} components for ${channels.length} channels`);
     size.components.forEach((comp, i) => {
       const c = channelOfComponent[i]!;
       const ch = channels[c]!;
       if (comp.width !== widths[c] || comp.height !== heights[c] || comp.dx !== ch.xSampling || comp.dy !== ch.ySampling) {
-        throw invalid(`HTJ2K component ${i} (${comp.width}x${comp.height}, sampling ${comp.dx}x${comp.dy}) does not match channel "${ch.name}"`);
+        throw invalid(
+          `HTJ2K component ${i} (${comp.width}x${comp.height}, sampling ${comp.dx}x${comp.dy}) does not match channel "${ch.name}"`,
+        );
       }
     });
   };
   const codestream = src.subarray(codestreamStart);
-  const fast = channels.every((ch) => ch.pixelType === 'half' && ch.xSampling === 1 && ch.ySampling === 1) ? decodeHalves(codestream, block, channelOfComponent, check, expectedBytes) : null;
+  const fast = channels.every((ch) => ch.pixelType === 'half' && ch.xSampling === 1 && ch.ySampling === 1)
+    ? decodeHalves(codestream, block, channelOfComponent, check, expectedBytes)
+    : null;
   if (fast) return fast;
   const image = decodeJ2k(codestream, check);
 

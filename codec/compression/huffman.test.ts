@@ -201,12 +201,9 @@ describe('huffman damaged input', () => {
 
   it('raises only ExrError on corrupted bytes, and terminates', () => {
     fc.assert(
-      fc.property(
-        arbCorrupted(good),
-        (bad) => {
-          expectExrError(() => huffmanDecompress(bad, sample.length));
-        },
-      ),
+      fc.property(arbCorrupted(good), (bad) => {
+        expectExrError(() => huffmanDecompress(bad, sample.length));
+      }),
       { numRuns: 500 },
     );
   });

@@ -486,7 +486,14 @@ function encodeData(values: Uint16Array, codes: Int32Array, lengths: Uint8Array,
 }
 
 /** encodeData for tables with codes longer than 24 bits (only from extremely skewed data): bit by bit. */
-function encodeDataLongCodes(values: Uint16Array, codes: Int32Array, lengths: Uint8Array, rlc: number, out: Uint8Array, start: number): number {
+function encodeDataLongCodes(
+  values: Uint16Array,
+  codes: Int32Array,
+  lengths: Uint8Array,
+  rlc: number,
+  out: Uint8Array,
+  start: number,
+): number {
   let bit = 0;
   const put = (value: number, width: number): void => {
     for (let k = width - 1; k >= 0; k--, bit++) {

@@ -77,7 +77,11 @@ export const MAX_CHUNK_BYTES = 2 ** 31;
 export function decompress(compression: Compression, src: Uint8Array, block: BlockLayout, expectedBytes: number): Uint8Array {
   const codec = codecFor(compression, src, expectedBytes);
   if (!codec) return src;
-  return checkedLength(compression, run(() => codec.decompress(src, block, expectedBytes)), expectedBytes);
+  return checkedLength(
+    compression,
+    run(() => codec.decompress(src, block, expectedBytes)),
+    expectedBytes,
+  );
 }
 
 /**
@@ -93,7 +97,14 @@ export function decompressInto(compression: Compression, src: Uint8Array, block:
   }
   const into = codec.decompressInto;
   if (into) run(() => into(src, block, dst));
-  else dst.set(checkedLength(compression, run(() => codec.decompress(src, block, dst.length)), dst.length));
+  else
+    dst.set(
+      checkedLength(
+        compression,
+        run(() => codec.decompress(src, block, dst.length)),
+        dst.length,
+      ),
+    );
 }
 
 /** Chunks up to this size decompressed by decompressTransient reuse one buffer (a 4K chunk of 32 lines is about 1 MB). */
@@ -117,7 +128,12 @@ export function decompressTransient(compression: Compression, src: Uint8Array, b
   const codec = codecFor(compression, src, expectedBytes);
   if (!codec) return src;
   const into = codec.decompressInto;
-  if (!into || expectedBytes > TRANSIENT_KEEP_BYTES) return checkedLength(compression, run(() => codec.decompress(src, block, expectedBytes)), expectedBytes);
+  if (!into || expectedBytes > TRANSIENT_KEEP_BYTES)
+    return checkedLength(
+      compression,
+      run(() => codec.decompress(src, block, expectedBytes)),
+      expectedBytes,
+    );
   if (transientBuffer.length < expectedBytes) transientBuffer = new Uint8Array(expectedBytes);
   const out = transientBuffer.subarray(0, expectedBytes);
   run(() => into(src, block, out));

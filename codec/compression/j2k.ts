@@ -176,13 +176,23 @@ function parse(bytes: Uint8Array, check: (size: J2kSize) => void, decode: boolea
     if (tile >= tileData.length) throw invalid(`JPEG 2000 tile ${tile} of ${tileData.length}`);
     // Psot 0: the last tile-part runs to EOC
     const partEnd = partBytes === 0 ? bytes.length - 2 : sotStart + partBytes;
-    if (partEnd > bytes.length || partEnd < c.pos) throw invalid(`JPEG 2000 tile-part claims ${partBytes} bytes, ${bytes.length - sotStart} remain`);
+    if (partEnd > bytes.length || partEnd < c.pos)
+      throw invalid(`JPEG 2000 tile-part claims ${partBytes} bytes, ${bytes.length - sotStart} remain`);
     for (;;) {
       const m = c.u16('tile-part marker');
       if (m === SOD) break;
       const length = c.u16('marker length');
       if (length < 2) throw invalid('JPEG 2000 marker segment is shorter than its length field');
-      if (m === COD || m === COC || m === QCD || m === QCC || m === NLT || m === 0xff5f /* POC */ || m === 0xff61 /* PPT */ || m === 0xff5e /* RGN */) {
+      if (
+        m === COD ||
+        m === COC ||
+        m === QCD ||
+        m === QCC ||
+        m === NLT ||
+        m === 0xff5f /* POC */ ||
+        m === 0xff61 /* PPT */ ||
+        m === 0xff5e /* RGN */
+      ) {
         throw unsupported(`JPEG 2000 tile-part header marker 0x${m.toString(16)} (tile-level coding parameters)`);
       }
       c.need(length - 2, 'a tile-part marker segment');
@@ -259,7 +269,14 @@ function readMainHeader(c: Cursor): MainHeader {
         const mct = seg.u8('multiple component transform');
         if (progression > 4) throw invalid(`JPEG 2000 progression order ${progression}`);
         if (mct > 1) throw unsupported(`JPEG 2000 multiple component transform ${mct}`);
-        cod = { progression, layers, mct: mct === 1, sop: (scod & 2) !== 0, eph: (scod & 4) !== 0, style: readStyle(seg, (scod & 1) !== 0) };
+        cod = {
+          progression,
+          layers,
+          mct: mct === 1,
+          sop: (scod & 2) !== 0,
+          eph: (scod & 4) !== 0,
+          style: readStyle(seg, (scod & 1) !== 0),
+        };
         break;
       }
       case COC: {
@@ -300,7 +317,8 @@ function readMainHeader(c: Cursor): MainHeader {
   if (!qcd) throw invalid('JPEG 2000 codestream has no QCD marker');
   if (cod.layers !== 1) throw unsupported(`JPEG 2000 codestream with ${cod.layers} quality layers (one is decoded)`);
   const count = siz.comps.length;
-  for (const index of [...cocs.keys(), ...qccs.keys()]) if (index >= count) throw invalid(`JPEG 2000 parameters for component ${index} of ${count}`);
+  for (const index of [...cocs.keys(), ...qccs.keys()])
+    if (index >= count) throw invalid(`JPEG 2000 parameters for component ${index} of ${count}`);
   const styles = siz.comps.map((_, i) => cocs.get(i) ?? cod.style);
   const quants = siz.comps.map((_, i) => qccs.get(i) ?? qcd);
   quants.forEach((q, i) => {
@@ -310,7 +328,8 @@ function readMainHeader(c: Cursor): MainHeader {
     const nlt = nlts.get(i) ?? nlts.get(65535);
     if (!nlt || nlt.type === 0) return false;
     if (nlt.type !== 3) throw unsupported(`JPEG 2000 non-linearity type ${nlt.type}`);
-    if (nlt.bitDepth !== comp.bitDepth || nlt.signed !== comp.signed) throw invalid(`JPEG 2000 NLT of component ${i} disagrees with SIZ on its bit depth`);
+    if (nlt.bitDepth !== comp.bitDepth || nlt.signed !== comp.signed)
+      throw invalid(`JPEG 2000 NLT of component ${i} disagrees with SIZ on its bit depth`);
     return comp.signed;
   });
   return { siz, progression: cod.progression, mct: cod.mct, sop: cod.sop, eph: cod.eph, styles, quants, nltType3 };
@@ -332,7 +351,8 @@ function readSiz(seg: Cursor): Siz {
   if (tileW < 1 || tileH < 1 || tileX0 > x0 || tileY0 > y0 || tileX0 + tileW <= x0 || tileY0 + tileH <= y0) {
     throw invalid('JPEG 2000 tile grid does not cover the image');
   }
-  if (Math.ceil((x1 - tileX0) / tileW) * Math.ceil((y1 - tileY0) / tileH) > 65535) throw invalid('JPEG 2000 image has more than 65535 tiles');
+  if (Math.ceil((x1 - tileX0) / tileW) * Math.ceil((y1 - tileY0) / tileH) > 65535)
+    throw invalid('JPEG 2000 image has more than 65535 tiles');
   const comps: Siz['comps'] = [];
   for (let i = 0; i < count; i++) {
     const s = seg.u8('Ssiz');
@@ -415,7 +435,15 @@ interface TileComponent {
 
 const ceilDiv = (a: number, b: number) => Math.ceil(a / b);
 
-function buildTileComponent(header: MainHeader, comp: number, tx0: number, ty0: number, tx1: number, ty1: number, allocate: boolean): TileComponent {
+function buildTileComponent(
+  header: MainHeader,
+  comp: number,
+  tx0: number,
+  ty0: number,
+  tx1: number,
+  ty1: number,
+  allocate: boolean,
+): TileComponent {
   const { dx, dy } = header.siz.comps[comp]!;
   const style = header.styles[comp]!;
   const quant = header.quants[comp]!;
@@ -498,13 +526,15 @@ function packetOrder(header: MainHeader, comps: TileComponent[], tx0: number, ty
       }
     });
   });
-  const by = (...keys: ((p: Packet) => number)[]) => (a: Packet, b: Packet) => {
-    for (const key of keys) {
-      const d = key(a) - key(b);
-      if (d !== 0) return d;
-    }
-    return 0;
-  };
+  const by =
+    (...keys: ((p: Packet) => number)[]) =>
+    (a: Packet, b: Packet) => {
+      for (const key of keys) {
+        const d = key(a) - key(b);
+        if (d !== 0) return d;
+      }
+      return 0;
+    };
   const r = (p: Packet) => p.r;
   const c = (p: Packet) => p.comp;
   const k = (p: Packet) => p.precinct;
@@ -602,7 +632,14 @@ class TagTree {
 }
 
 /** Parses a tile's packets and, given planes, decodes its code-blocks and wavelet into them. */
-function decodeTile(header: MainHeader, tileX: number, tileY: number, data: Uint8Array, planes: (Int32Array | Float64Array)[] | null, size: J2kSize): void {
+function decodeTile(
+  header: MainHeader,
+  tileX: number,
+  tileY: number,
+  data: Uint8Array,
+  planes: (Int32Array | Float64Array)[] | null,
+  size: J2kSize,
+): void {
   const { siz } = header;
   const tx0 = Math.max(siz.tileX0 + tileX * siz.tileW, siz.x0);
   const ty0 = Math.max(siz.tileY0 + tileY * siz.tileH, siz.y0);

@@ -35,7 +35,12 @@ function outcome(decode: () => Uint8Array): Outcome {
   } catch (error) {
     // the dispatch turns every throw into an ExrError (RangeError included): do the same for the oracle
     const typed = error instanceof ExrError ? error : asExrError(error);
-    return { error: error instanceof ExrError || error instanceof RangeError || (error as { code?: string }).code?.startsWith('Z_') ? typed.kind : `untyped: ${String(error)}` };
+    return {
+      error:
+        error instanceof ExrError || error instanceof RangeError || (error as { code?: string }).code?.startsWith('Z_')
+          ? typed.kind
+          : `untyped: ${String(error)}`,
+    };
   }
 }
 
@@ -51,7 +56,13 @@ function viaNative(into: DecompressorInto, src: Uint8Array, block: BlockLayout, 
 }
 
 /** Native and TypeScript agree on `src`: the same bytes, or both refuse it as invalid. */
-function expectSameOutcome(compression: Compression, src: Uint8Array, block: BlockLayout, expectedBytes: number, oracle: (src: Uint8Array, block: BlockLayout, expectedBytes: number) => Uint8Array): void {
+function expectSameOutcome(
+  compression: Compression,
+  src: Uint8Array,
+  block: BlockLayout,
+  expectedBytes: number,
+  oracle: (src: Uint8Array, block: BlockLayout, expectedBytes: number) => Uint8Array,
+): void {
   const want = outcome(() => oracle(src, block, expectedBytes));
   const got = outcome(() => viaNative(native!.into[compression]!, src, block, expectedBytes));
   expect(got).toEqual(want);
@@ -78,13 +89,17 @@ const COMPRESSORS: Array<[Compression, (raw: Uint8Array, block: BlockLayout) => 
 function arbB44Chunk(): fc.Arbitrary<{ block: BlockLayout; src: Uint8Array }> {
   return arbBlock().chain((block) => {
     const blockCount = block.channels.reduce((sum, c) => {
-      const widthSamples = Math.ceil(chunkBytes({ ...block, channels: [{ ...c, pixelType: 'half', ySampling: 1 }], y0: 0, heightPx: 1 }) / 2);
+      const widthSamples = Math.ceil(
+        chunkBytes({ ...block, channels: [{ ...c, pixelType: 'half', ySampling: 1 }], y0: 0, heightPx: 1 }) / 2,
+      );
       return sum + Math.ceil(widthSamples / 4) * block.heightPx;
     }, 0);
-    return fc.tuple(fc.array(fc.boolean(), { minLength: blockCount, maxLength: blockCount }), fc.integer({ min: 1, max: 2 ** 31 - 1 })).map(([flat, seed]) => ({
-      block,
-      src: b44Stream(block, flat, seed),
-    }));
+    return fc
+      .tuple(fc.array(fc.boolean(), { minLength: blockCount, maxLength: blockCount }), fc.integer({ min: 1, max: 2 ** 31 - 1 }))
+      .map(([flat, seed]) => ({
+        block,
+        src: b44Stream(block, flat, seed),
+      }));
   });
 }
 
@@ -109,7 +124,12 @@ function b44Stream(block: BlockLayout, flatBlocks: boolean[], seed: number): Uin
         const first = [Math.floor(random() * 256), Math.floor(random() * 256)];
         // byte 2: shift << 2 (shift <= 12) for a 14-byte block, 13 << 2 or more for a flat one
         if (flat) bytes.push(...first, 52 + Math.floor(random() * 204));
-        else bytes.push(...first, (Math.floor(random() * 13) << 2) | Math.floor(random() * 4), ...Array.from({ length: 11 }, () => Math.floor(random() * 256)));
+        else
+          bytes.push(
+            ...first,
+            (Math.floor(random() * 13) << 2) | Math.floor(random() * 4),
+            ...Array.from({ length: 11 }, () => Math.floor(random() * 256)),
+          );
       }
     }
   }
@@ -229,11 +249,13 @@ describe.skipIf(!native)('native kernels against the TypeScript codecs', () => {
     fc.assert(
       fc.property(
         arbB44Chunk().chain(({ block, src }) =>
-          fc.oneof(
-            fc.integer({ min: 0, max: Math.max(0, src.length - 1) }).map((n) => src.subarray(0, n)),
-            fc.constant(new Uint8Array([...src, 1, 2, 3])),
-            src.length > 0 ? arbCorrupted(src) : fc.constant(src),
-          ).map((bad) => ({ block, bad })),
+          fc
+            .oneof(
+              fc.integer({ min: 0, max: Math.max(0, src.length - 1) }).map((n) => src.subarray(0, n)),
+              fc.constant(new Uint8Array([...src, 1, 2, 3])),
+              src.length > 0 ? arbCorrupted(src) : fc.constant(src),
+            )
+            .map((bad) => ({ block, bad })),
         ),
         ({ block, bad }) => expectSameOutcome('b44', bad, block, uncompressedBytes(block), decompressB44),
       ),
@@ -254,7 +276,7 @@ describe.skipIf(!native)('native kernels against the TypeScript codecs', () => {
     );
   });
 
-  it('huffman: whole blocks (DWA\'s AC values) decode as TypeScript does, corrupted, cut short or asked for the wrong count', () => {
+  it("huffman: whole blocks (DWA's AC values) decode as TypeScript does, corrupted, cut short or asked for the wrong count", () => {
     fc.assert(
       fc.property(
         fc.array(fc.oneof(fc.integer({ min: 0, max: 65535 }), fc.constantFrom(0, 1, 0xff00)), { maxLength: 2000 }),
@@ -278,59 +300,74 @@ describe.skipIf(!native)('native kernels against the TypeScript codecs', () => {
 
   it('dwa RLE planes: half and float rows land where TypeScript puts them; data too short or rows outside the chunk are refused', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 9 }), fc.boolean(), fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 2 ** 31 }), (width, height, wide, start, seed) => {
-        const bytesPerSample = wide ? 4 : 2;
-        const rowBytes = width * bytesPerSample;
-        // rows in a shuffled order, some room between them, as other channels' rows sit in a chunk
-        const order = Array.from({ length: height }, (_, i) => i).sort((a, b) => ((a * 7 + seed) % 11) - ((b * 7 + seed) % 11));
-        const rowOffsets = new Int32Array(height);
-        order.forEach((row, i) => (rowOffsets[row] = i * (rowBytes + 2 * (seed % 3))));
-        const plane = { widthSamples: width, heightSamples: height, bytesPerSample, rowOffsets };
-        const outBytes = height > 0 ? (height - 1) * (rowBytes + 2 * (seed % 3)) + rowBytes : 0;
-        const next = lcg(seed);
-        const data = Uint8Array.from({ length: start + width * height * bytesPerSample }, () => Math.floor(next() * 256));
-        const viaTs = new Uint8Array(outBytes).fill(0x5a);
-        copyRlePlane(data, start, plane, new Uint16Array(viaTs.buffer));
-        const viaNative = new Uint8Array(outBytes).fill(0x5a);
-        native!.dwaRlePlane(data, start, plane, viaNative);
-        expect(viaNative).toEqual(viaTs);
-        if (width * height > 0) {
-          expect(() => native!.dwaRlePlane(data.subarray(0, data.length - 1), start, plane, viaNative)).toThrow(ExrError);
-          expect(() => native!.dwaRlePlane(data, start, plane, viaNative.subarray(0, outBytes - 1))).toThrow(ExrError);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 0, max: 9 }),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 7 }),
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        (width, height, wide, start, seed) => {
+          const bytesPerSample = wide ? 4 : 2;
+          const rowBytes = width * bytesPerSample;
+          // rows in a shuffled order, some room between them, as other channels' rows sit in a chunk
+          const order = Array.from({ length: height }, (_, i) => i).sort((a, b) => ((a * 7 + seed) % 11) - ((b * 7 + seed) % 11));
+          const rowOffsets = new Int32Array(height);
+          order.forEach((row, i) => (rowOffsets[row] = i * (rowBytes + 2 * (seed % 3))));
+          const plane = { widthSamples: width, heightSamples: height, bytesPerSample, rowOffsets };
+          const outBytes = height > 0 ? (height - 1) * (rowBytes + 2 * (seed % 3)) + rowBytes : 0;
+          const next = lcg(seed);
+          const data = Uint8Array.from({ length: start + width * height * bytesPerSample }, () => Math.floor(next() * 256));
+          const viaTs = new Uint8Array(outBytes).fill(0x5a);
+          copyRlePlane(data, start, plane, new Uint16Array(viaTs.buffer));
+          const viaNative = new Uint8Array(outBytes).fill(0x5a);
+          native!.dwaRlePlane(data, start, plane, viaNative);
+          expect(viaNative).toEqual(viaTs);
+          if (width * height > 0) {
+            expect(() => native!.dwaRlePlane(data.subarray(0, data.length - 1), start, plane, viaNative)).toThrow(ExrError);
+            expect(() => native!.dwaRlePlane(data, start, plane, viaNative.subarray(0, outBytes - 1))).toThrow(ExrError);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('dwa RLE section: the same bytes as TypeScript from any records; cut short, overlong or undersized data are refused alike', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 128 }), fc.integer({ min: 0, max: 255 })), { maxLength: 40 }), fc.integer({ min: -3, max: 3 }), fc.integer({ min: 0, max: 2 }), (records, sizeError, cut) => {
-        // literal runs (count byte 256 - n, then n bytes) and repeats (count n - 1, then the byte), as OpenEXR writes them
-        const bytes: number[] = [];
-        let rawBytes = 0;
-        for (const [literal, n, value] of records) {
-          if (literal) bytes.push(256 - Math.min(n, 127), ...Array.from({ length: Math.min(n, 127) }, (_, i) => (value + i) & 0xff));
-          else bytes.push(n - 1, value);
-          rawBytes += literal ? Math.min(n, 127) : n;
-        }
-        const src = Uint8Array.from(bytes.slice(0, Math.max(0, bytes.length - cut)));
-        const declared = Math.max(0, rawBytes + sizeError);
-        // rleDecode returns its thread's scratch: copied before the next call
-        const viaTs = outcome(() => rleDecode(src, declared).slice());
-        expect(outcome(() => filled(declared, (out) => native!.dwaRleBytesInto(src, out)))).toEqual(viaTs);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 128 }), fc.integer({ min: 0, max: 255 })), { maxLength: 40 }),
+        fc.integer({ min: -3, max: 3 }),
+        fc.integer({ min: 0, max: 2 }),
+        (records, sizeError, cut) => {
+          // literal runs (count byte 256 - n, then n bytes) and repeats (count n - 1, then the byte), as OpenEXR writes them
+          const bytes: number[] = [];
+          let rawBytes = 0;
+          for (const [literal, n, value] of records) {
+            if (literal) bytes.push(256 - Math.min(n, 127), ...Array.from({ length: Math.min(n, 127) }, (_, i) => (value + i) & 0xff));
+            else bytes.push(n - 1, value);
+            rawBytes += literal ? Math.min(n, 127) : n;
+          }
+          const src = Uint8Array.from(bytes.slice(0, Math.max(0, bytes.length - cut)));
+          const declared = Math.max(0, rawBytes + sizeError);
+          // rleDecode returns its thread's scratch: copied before the next call
+          const viaTs = outcome(() => rleDecode(src, declared).slice());
+          expect(outcome(() => filled(declared, (out) => native!.dwaRleBytesInto(src, out)))).toEqual(viaTs);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   // The predictor's vector steps take 64 bytes at a time from each half and interleave the second half as they sum it:
   // every length from 0 to past a few steps, odd ones (the first half a byte longer) included, and any bytes.
-  it('zip and rle: the predictor gives the TypeScript codec\'s bytes at every length, step edges and odd lengths included', () => {
+  it("zip and rle: the predictor gives the TypeScript codec's bytes at every length, step edges and odd lengths included", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 700 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.boolean(), (byteCount, seed, smooth) => {
         const next = lcg(seed);
-        const raw = Uint8Array.from({ length: byteCount }, (_, i) => (smooth ? (i >> 3) + Math.floor(next() * 4) : Math.floor(next() * 256)) & 0xff);
+        const raw = Uint8Array.from(
+          { length: byteCount },
+          (_, i) => (smooth ? (i >> 3) + Math.floor(next() * 4) : Math.floor(next() * 256)) & 0xff,
+        );
         const block: BlockLayout = { channels: [channel('Y', 'half')], x0: 0, y0: 0, widthPx: 1, heightPx: 1 };
         const zipped = compressZip(raw, block);
         const rle = compressRle(raw, block);
@@ -344,16 +381,22 @@ describe.skipIf(!native)('native kernels against the TypeScript codecs', () => {
 
   it('dwa DC section: inflated and unpredicted as TypeScript does; corrupt or mis-sized data refused alike', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: -2, max: 2 }), fc.boolean(), (count, seed, countError, corrupt) => {
-        const next = lcg(seed);
-        // DC values are smooth: the predictor's deltas are small
-        const values = Uint16Array.from({ length: count }, (_, i) => (0x3c00 + Math.floor(next() * 64) + i) & 0xffff);
-        const packed = zlib.deflateSync(interleaveAndPredict(new Uint8Array(values.buffer)));
-        if (corrupt && packed.length > 4) packed[Math.floor(packed.length / 2)]! ^= 0x5a;
-        const declared = Math.max(0, count + countError) * 2;
-        const viaTs = outcome(() => unpredictAndInterleave(inflateExact(packed, declared, 'DWA DC')).slice());
-        expect(outcome(() => filled(declared, (out) => native!.dwaDcInto(packed, out)))).toEqual(viaTs);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.integer({ min: -2, max: 2 }),
+        fc.boolean(),
+        (count, seed, countError, corrupt) => {
+          const next = lcg(seed);
+          // DC values are smooth: the predictor's deltas are small
+          const values = Uint16Array.from({ length: count }, (_, i) => (0x3c00 + Math.floor(next() * 64) + i) & 0xffff);
+          const packed = zlib.deflateSync(interleaveAndPredict(new Uint8Array(values.buffer)));
+          if (corrupt && packed.length > 4) packed[Math.floor(packed.length / 2)]! ^= 0x5a;
+          const declared = Math.max(0, count + countError) * 2;
+          const viaTs = outcome(() => unpredictAndInterleave(inflateExact(packed, declared, 'DWA DC')).slice());
+          expect(outcome(() => filled(declared, (out) => native!.dwaDcInto(packed, out)))).toEqual(viaTs);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -396,7 +439,8 @@ describe.skipIf(!native || !existsSync(corpusDir))('native kernels on the corpus
             if (data.length >= expectedBytes) continue; // stored raw
             const got = outcome(() => viaNative(native!.into[part.compression]!, data, block, expectedBytes));
             const want = outcome(() => oracle(data, block, expectedBytes));
-            if (!('bytes' in got && 'bytes' in want && Buffer.compare(got.bytes, want.bytes) === 0)) expect({ file, index, got }).toEqual({ file, index, got: want });
+            if (!('bytes' in got && 'bytes' in want && Buffer.compare(got.bytes, want.bytes) === 0))
+              expect({ file, index, got }).toEqual({ file, index, got: want });
             chunks++;
           }
         }

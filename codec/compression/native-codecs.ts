@@ -41,7 +41,8 @@ function guarded<T>(call: () => T, what?: string): T {
   try {
     return call();
   } catch (error) {
-    if (error instanceof Error && (error as { code?: unknown }).code === 'ERR_EXR_INVALID') throw invalid(what ? `${what} ${error.message}` : error.message);
+    if (error instanceof Error && (error as { code?: unknown }).code === 'ERR_EXR_INVALID')
+      throw invalid(what ? `${what} ${error.message}` : error.message);
     throw error;
   }
 }
@@ -83,7 +84,9 @@ export function nativeCodecs(kernels: NativeKernels): NativeCodecs {
   const huffmanDecodeInto = (src: Uint8Array, out: Uint16Array): void => guarded(() => kernels.huffmanInto(src, out));
 
   const dwaRlePlane = (data: Uint8Array, start: number, plane: RlePlane, out: Uint8Array): void =>
-    guarded(() => kernels.dwaRlePlane(data, start, plane.widthSamples, plane.heightSamples, plane.bytesPerSample === 4 ? 1 : 0, plane.rowOffsets, out));
+    guarded(() =>
+      kernels.dwaRlePlane(data, start, plane.widthSamples, plane.heightSamples, plane.bytesPerSample === 4 ? 1 : 0, plane.rowOffsets, out),
+    );
 
   const dwaRleBytesInto = (src: Uint8Array, out: Uint8Array): void => guarded(() => kernels.rleBytesInto(src, out));
   const dwaDcInto = (src: Uint8Array, out: Uint8Array): void => guarded(() => kernels.dwaDcInto(src, out));

@@ -12,16 +12,28 @@ function layoutByDefinition(block: BlockLayout): number[] {
     return n;
   };
   const rows: number[] = [];
-  for (let y = y0; y < y0 + heightPx; y++) channels.forEach((c, i) => ((y % c.ySampling) + c.ySampling) % c.ySampling === 0 && rows.push(i));
+  for (let y = y0; y < y0 + heightPx; y++)
+    channels.forEach((c, i) => ((y % c.ySampling) + c.ySampling) % c.ySampling === 0 && rows.push(i));
   return [
     channels.length,
     rows.length,
-    ...channels.flatMap((c) => [samples(c.xSampling, x0, widthPx), samples(c.ySampling, y0, heightPx), PIXEL_TYPES.indexOf(c.pixelType), c.pLinear ? 1 : 0]),
+    ...channels.flatMap((c) => [
+      samples(c.xSampling, x0, widthPx),
+      samples(c.ySampling, y0, heightPx),
+      PIXEL_TYPES.indexOf(c.pixelType),
+      c.pLinear ? 1 : 0,
+    ]),
     ...rows,
   ];
 }
 
-const channel = (name: string, pixelType: PixelType, xSampling = 1, ySampling = 1, pLinear = false): Channel => ({ name, pixelType, pLinear, xSampling, ySampling });
+const channel = (name: string, pixelType: PixelType, xSampling = 1, ySampling = 1, pLinear = false): Channel => ({
+  name,
+  pixelType,
+  pLinear,
+  xSampling,
+  ySampling,
+});
 
 const channelArb = fc.record({
   name: fc.constantFrom('R', 'G', 'B', 'A', 'Z', 'Y', 'RY', 'BY'),
@@ -34,14 +46,21 @@ const channelArb = fc.record({
 describe('nativeLayout', () => {
   it('matches its definition for any channels and block, through the cache and a fresh channel array alike', () => {
     fc.assert(
-      fc.property(fc.array(channelArb, { minLength: 1, maxLength: 5 }), fc.integer({ min: -40, max: 40 }), fc.integer({ min: -40, max: 40 }), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 40 }), (channels, x0, y0, widthPx, heightPx) => {
-        const block = { channels, x0, y0, widthPx, heightPx };
-        const expected = layoutByDefinition(block);
-        expect([...nativeLayout(block)]).toEqual(expected);
-        // again, from the cache, and for a copy of the channel list (a second open of the same file)
-        expect([...nativeLayout(block)]).toEqual(expected);
-        expect([...nativeLayout({ ...block, channels: channels.map((c) => ({ ...c })) })]).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(channelArb, { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: -40, max: 40 }),
+        fc.integer({ min: -40, max: 40 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 0, max: 40 }),
+        (channels, x0, y0, widthPx, heightPx) => {
+          const block = { channels, x0, y0, widthPx, heightPx };
+          const expected = layoutByDefinition(block);
+          expect([...nativeLayout(block)]).toEqual(expected);
+          // again, from the cache, and for a copy of the channel list (a second open of the same file)
+          expect([...nativeLayout(block)]).toEqual(expected);
+          expect([...nativeLayout({ ...block, channels: channels.map((c) => ({ ...c })) })]).toEqual(expected);
+        },
+      ),
     );
   });
 

@@ -13,14 +13,17 @@ import { interleaveAndPredict } from './predictor.js';
 const root = resolve(__dirname, '../..');
 const statusFile = join(root, 'dist', 'native', 'build-status.json');
 /** What scripts/build-native.mjs did: built, or why not (a missing tool, or a compiler failure). */
-const build = existsSync(statusFile) ? (JSON.parse(readFileSync(statusFile, 'utf8')) as { built: boolean; kind: string; reason: string }) : null;
+const build = existsSync(statusFile)
+  ? (JSON.parse(readFileSync(statusFile, 'utf8')) as { built: boolean; kind: string; reason: string })
+  : null;
 const turnedOff = process.env.EXRVIEW_NATIVE === '0';
 
 describe('native kernels load where they were built', () => {
   if (turnedOff) {
     it('EXRVIEW_NATIVE=0 turns them off: every chunk goes through the TypeScript codecs', () => {
       expect(nativeStatus).toEqual({ on: false, reason: 'turned off by EXRVIEW_NATIVE=0', path: null });
-      for (const compression of ['zip', 'zips', 'rle', 'piz', 'pxr24', 'b44', 'b44a'] as const) expect(usesNativeKernel(compression)).toBe(false);
+      for (const compression of ['zip', 'zips', 'rle', 'piz', 'pxr24', 'b44', 'b44a'] as const)
+        expect(usesNativeKernel(compression)).toBe(false);
     });
   } else if (!build) {
     it.skip(`skipped: ${statusFile} is absent (run \`npm run build\`)`, () => {});
@@ -96,7 +99,9 @@ describe.skipIf(!nativeStatus.on)('the addon in worker threads', () => {
 });
 
 describe('huge-page advice for decoded planes', () => {
-  const thp = existsSync('/sys/kernel/mm/transparent_hugepage/enabled') ? readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8') : '';
+  const thp = existsSync('/sys/kernel/mm/transparent_hugepage/enabled')
+    ? readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8')
+    : '';
   it.skipIf(!nativeKernels)('advises a fresh shared buffer and leaves its bytes as they were', () => {
     const view = new Uint8Array(new SharedArrayBuffer(8 << 20));
     view[12345] = 7;

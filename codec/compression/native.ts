@@ -99,7 +99,11 @@ declare const __filename: string | undefined;
 export function addonCandidates(env: NodeJS.ProcessEnv = process.env): string[] {
   if (env.EXRVIEW_NATIVE_ADDON) return [env.EXRVIEW_NATIVE_ADDON];
   const here = typeof __filename === 'string' ? dirname(__filename) : dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, 'native', ADDON_FILE), join(here, '..', 'native', ADDON_FILE), join(here, '..', '..', 'dist', 'native', ADDON_FILE)];
+  const candidates = [
+    join(here, 'native', ADDON_FILE),
+    join(here, '..', 'native', ADDON_FILE),
+    join(here, '..', '..', 'dist', 'native', ADDON_FILE),
+  ];
   // packaged Electron apps keep native files outside the asar archive
   return candidates.map((p) => p.replace(`app.asar${sep}`, `app.asar.unpacked${sep}`));
 }
@@ -110,7 +114,10 @@ export function loadNative(env: NodeJS.ProcessEnv = process.env): { kernels: Nat
   if (env.EXRVIEW_NATIVE === '0') return off('turned off by EXRVIEW_NATIVE=0');
   const candidates = addonCandidates(env);
   const path = candidates.find((p) => existsSync(p));
-  if (!path) return off(`not built (no ${ADDON_FILE} in ${candidates.map(dirname).join(', ')}): run \`npm run build\` with a C compiler and libdeflate-dev`);
+  if (!path)
+    return off(
+      `not built (no ${ADDON_FILE} in ${candidates.map(dirname).join(', ')}): run \`npm run build\` with a C compiler and libdeflate-dev`,
+    );
   const module = { exports: {} as Partial<NativeKernels> };
   try {
     process.dlopen(module, path);
@@ -118,7 +125,8 @@ export function loadNative(env: NodeJS.ProcessEnv = process.env): { kernels: Nat
     return off(`${path} did not load: ${error instanceof Error ? error.message : String(error)}`, path);
   }
   const kernels = module.exports;
-  if (kernels.abi !== NATIVE_ABI) return off(`${path} is of interface version ${String(kernels.abi)}, expected ${NATIVE_ABI}: run \`npm run build\``, path);
+  if (kernels.abi !== NATIVE_ABI)
+    return off(`${path} is of interface version ${String(kernels.abi)}, expected ${NATIVE_ABI}: run \`npm run build\``, path);
   return { kernels: kernels as NativeKernels, status: { on: true, reason: `loaded from ${path}`, path } };
 }
 

@@ -211,17 +211,14 @@ describe('PIZ damaged input', () => {
 
   it('raises only ExrError on corrupted bytes, and terminates', () => {
     fc.assert(
-      fc.property(
-        arbCorrupted(good),
-        (bad) => {
-          try {
-            const out = decompressPiz(bad, block, raw.length);
-            expect(out.length).toBe(raw.length);
-          } catch (error) {
-            expect(error).toBeInstanceOf(ExrError);
-          }
-        },
-      ),
+      fc.property(arbCorrupted(good), (bad) => {
+        try {
+          const out = decompressPiz(bad, block, raw.length);
+          expect(out.length).toBe(raw.length);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ExrError);
+        }
+      }),
       { numRuns: 500 },
     );
   });

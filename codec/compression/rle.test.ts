@@ -12,14 +12,22 @@ const oneHalfChannel = { channels: [channel('Y', 'half')], x0: 0, y0: 0, widthPx
  * uint U, written by OpenEXR 3.1 (RLE); the expected bytes are what OpenEXR decodes from it.
  */
 const OPENEXR_BLOCK = {
-  channels: [channel('F', 'float'), channel('H', 'half'), channel('P', 'half', 1, 1, true), channel('S', 'half', 2, 2), channel('U', 'uint')],
+  channels: [
+    channel('F', 'float'),
+    channel('H', 'half'),
+    channel('P', 'half', 1, 1, true),
+    channel('S', 'half', 2, 2),
+    channel('U', 'uint'),
+  ],
   x0: -4,
   y0: 2,
   widthPx: 10,
   heightPx: 1,
 };
-const OPENEXR_RLE = '/wAGgPP5hJxfQ45dZHXDJdRFAoD5IjL8RDcVoAKAzFYbxHEKAc/mgOcZRFaqVqpWqlbWCEXypJRM66iP2GCNv0G/Qb9Bvx3or1FfoadZA/xHOfkCgPmEfYGDf3wGAoD0CIZ7eol7N6qEgoJOBoD0v7nku6b4IH4Xh0pU';
-const OPENEXR_LINE = 'AAAAPwAAAD8AAAA/AAAAP3ncfUSZc3hEOyNJRCZrCkT/x0JD5wo7wwA8ADwAPAA8okBUPdA+lEFLQOA8AMIAwgDCAMLWSnFQtUumRTBOsUkAAGYqZi7NMGYyKgAAACoAAAAqAAAAKgAAAFY/3nij3BUXOT1NtRlVhFOs6rvxE7vzjw==';
+const OPENEXR_RLE =
+  '/wAGgPP5hJxfQ45dZHXDJdRFAoD5IjL8RDcVoAKAzFYbxHEKAc/mgOcZRFaqVqpWqlbWCEXypJRM66iP2GCNv0G/Qb9Bvx3or1FfoadZA/xHOfkCgPmEfYGDf3wGAoD0CIZ7eol7N6qEgoJOBoD0v7nku6b4IH4Xh0pU';
+const OPENEXR_LINE =
+  'AAAAPwAAAD8AAAA/AAAAP3ncfUSZc3hEOyNJRCZrCkT/x0JD5wo7wwA8ADwAPAA8okBUPdA+lEFLQOA8AMIAwgDCAMLWSnFQtUumRTBOsUkAAGYqZi7NMGYyKgAAACoAAAAqAAAAKgAAAFY/3nij3BUXOT1NtRlVhFOs6rvxE7vzjw==';
 
 function invalidError(run: () => unknown): ExrError {
   try {

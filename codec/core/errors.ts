@@ -35,8 +35,7 @@ function formatMessage(reason: string, where: ExrErrorWhere): string {
 }
 
 export const invalid = (reason: string, where?: ExrErrorWhere): ExrError => new ExrError('invalid', reason, where);
-export const unsupported = (reason: string, where?: ExrErrorWhere): ExrError =>
-  new ExrError('unsupported', reason, where);
+export const unsupported = (reason: string, where?: ExrErrorWhere): ExrError => new ExrError('unsupported', reason, where);
 export const aborted = (reason = 'cancelled'): ExrError => new ExrError('aborted', reason);
 
 /** Any thrown value as an ExrError (a RangeError from a DataView read past the end is damage, not a bug to surface). */

@@ -7,11 +7,35 @@ export const PIXEL_TYPE_BYTES: Readonly<Record<PixelType, number>> = { uint: 4, 
 
 export type Compression = 'none' | 'rle' | 'zips' | 'zip' | 'piz' | 'pxr24' | 'b44' | 'b44a' | 'dwaa' | 'dwab' | 'htj2k256' | 'htj2k32';
 /** File encoding of Compression (the compression attribute stores its index). */
-export const COMPRESSIONS: readonly Compression[] = ['none', 'rle', 'zips', 'zip', 'piz', 'pxr24', 'b44', 'b44a', 'dwaa', 'dwab', 'htj2k256', 'htj2k32'];
+export const COMPRESSIONS: readonly Compression[] = [
+  'none',
+  'rle',
+  'zips',
+  'zip',
+  'piz',
+  'pxr24',
+  'b44',
+  'b44a',
+  'dwaa',
+  'dwab',
+  'htj2k256',
+  'htj2k32',
+];
 
 /** Scanlines per chunk for scanline parts. */
 export const LINES_PER_CHUNK: Readonly<Record<Compression, number>> = {
-  none: 1, rle: 1, zips: 1, zip: 16, piz: 32, pxr24: 16, b44: 32, b44a: 32, dwaa: 32, dwab: 256, htj2k256: 256, htj2k32: 32,
+  none: 1,
+  rle: 1,
+  zips: 1,
+  zip: 16,
+  piz: 32,
+  pxr24: 16,
+  b44: 32,
+  b44a: 32,
+  dwaa: 32,
+  dwab: 256,
+  htj2k256: 256,
+  htj2k32: 32,
 };
 
 export interface Channel {

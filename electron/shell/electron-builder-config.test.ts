@@ -21,11 +21,38 @@ const config = JSON.parse(readFileSync(`${root}/electron-builder.json`, 'utf8'))
 const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { main: string };
 
 /** electron-builder's top-level options used or worth using here; anything else is most likely a typo. */
-const KNOWN_KEYS = ['$schema', 'appId', 'productName', 'copyright', 'directories', 'files', 'extraResources', 'asar', 'asarUnpack', 'fileAssociations', 'protocols', 'electronFuses', 'linux', 'deb', 'appImage', 'win', 'nsis', 'mac', 'dmg', 'npmRebuild', 'compression', 'artifactName'];
+const KNOWN_KEYS = [
+  '$schema',
+  'appId',
+  'productName',
+  'copyright',
+  'directories',
+  'files',
+  'extraResources',
+  'asar',
+  'asarUnpack',
+  'fileAssociations',
+  'protocols',
+  'electronFuses',
+  'linux',
+  'deb',
+  'appImage',
+  'win',
+  'nsis',
+  'mac',
+  'dmg',
+  'npmRebuild',
+  'compression',
+  'artifactName',
+];
 
 /** A minimal glob match for the patterns used in "files" (** , *, leading !). */
 function matches(pattern: string, path: string): boolean {
-  const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\/?/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*');
+  const re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*\*\/?/g, '\u0000')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\u0000/g, '.*');
   return new RegExp(`^${re}$`).test(path);
 }
 function included(path: string): boolean {
@@ -67,10 +94,25 @@ describe('electron-builder.json', () => {
   });
 
   it('packs what the app runs from, and not the source maps or benchmarks', () => {
-    for (const path of [pkg.main, 'package.json', 'dist/electron/preload.cjs', 'dist/decode-worker.mjs', 'dist/cli.mjs', 'dist/renderer/index.html', 'dist/renderer/assets/index-abc.js', 'assets/samples/layers.exr']) {
+    for (const path of [
+      pkg.main,
+      'package.json',
+      'dist/electron/preload.cjs',
+      'dist/decode-worker.mjs',
+      'dist/cli.mjs',
+      'dist/renderer/index.html',
+      'dist/renderer/assets/index-abc.js',
+      'assets/samples/layers.exr',
+    ]) {
       expect(included(path), path).toBe(true);
     }
-    for (const path of ['dist/electron/main.cjs.map', 'dist/gpu-bench/x.mjs', 'electron/main.ts', 'node_modules/.bin/tsc', 'e2e/electron.spec.ts']) {
+    for (const path of [
+      'dist/electron/main.cjs.map',
+      'dist/gpu-bench/x.mjs',
+      'electron/main.ts',
+      'node_modules/.bin/tsc',
+      'e2e/electron.spec.ts',
+    ]) {
       expect(included(path), path).toBe(false);
     }
     // worker threads cannot start from inside an asar archive, nor native modules load from it
@@ -78,7 +120,11 @@ describe('electron-builder.json', () => {
   });
 
   it('turns off the Electron fuses that would let the binary run as plain Node', () => {
-    expect(config.electronFuses).toMatchObject({ runAsNode: false, enableNodeOptionsEnvironmentVariable: false, enableNodeCliInspectArguments: false });
+    expect(config.electronFuses).toMatchObject({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+    });
   });
 
   const require = createRequire(import.meta.url);
@@ -89,9 +135,16 @@ describe('electron-builder.json', () => {
       return null;
     }
   })();
-  it.skipIf(!schemaPath || !existsSync(schemaPath ?? ''))(schemaPath ? "matches electron-builder's own schema" : "matches electron-builder's own schema (skipped: electron-builder is not installed: run `npm install`)", async () => {
-    const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as { validateConfiguration(c: unknown, log: unknown): Promise<void> };
-    const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
-    await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
-  });
+  it.skipIf(!schemaPath || !existsSync(schemaPath ?? ''))(
+    schemaPath
+      ? "matches electron-builder's own schema"
+      : "matches electron-builder's own schema (skipped: electron-builder is not installed: run `npm install`)",
+    async () => {
+      const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
+        validateConfiguration(c: unknown, log: unknown): Promise<void>;
+      };
+      const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
+      await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
+    },
+  );
 });

@@ -64,11 +64,19 @@ beforeAll(async () => {
   elsewhere = join(dir, 'elsewhere');
   mkdirSync(join(opened, 'sub'), { recursive: true });
   mkdirSync(elsewhere);
-  const part = { dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 1 }, channels: [{ name: 'Y', pixelType: 'float' as const, data: new Float32Array([0.5, 1, 2, 4]) }] };
+  const part = {
+    dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 1 },
+    channels: [{ name: 'Y', pixelType: 'float' as const, data: new Float32Array([0.5, 1, 2, 4]) }],
+  };
   writeExrFile(join(opened, 'a.exr'), [part]);
   writeExrFile(join(elsewhere, 'b.exr'), [part]);
   symlinkSync(elsewhere, join(opened, 'link-out'));
-  host = createHost({ userDataDir: join(dir, 'user-data'), workers: 1, prefetch: false, timing: { watchDebounceMs: 20, settlePollMs: 50, settleMs: 500 } });
+  host = createHost({
+    userDataDir: join(dir, 'user-data'),
+    workers: 1,
+    prefetch: false,
+    timing: { watchDebounceMs: 20, settlePollMs: 50, settleMs: 500 },
+  });
   grants = new FolderGrants();
   handlers = createIpcHandlers({
     host,
@@ -109,8 +117,12 @@ describe('contract', () => {
     expect([...new Float32Array(image.planes[0]!.data)]).toEqual([0.5, 1, 2, 4]);
     const events: HostEvent[] = [];
     const off = api.onEvent((e) => events.push(e));
-    writeExrFile(join(opened, 'new.exr'), [{ dataWindow: { xMin: 0, yMin: 0, xMax: 0, yMax: 0 }, channels: [{ name: 'Y', pixelType: 'float', data: new Float32Array(1) }] }]);
-    await expect.poll(() => events.some((e) => e.type === 'files-added' && e.files.some((f) => f.name === 'new.exr')), { timeout: 10_000 }).toBe(true);
+    writeExrFile(join(opened, 'new.exr'), [
+      { dataWindow: { xMin: 0, yMin: 0, xMax: 0, yMax: 0 }, channels: [{ name: 'Y', pixelType: 'float', data: new Float32Array(1) }] },
+    ]);
+    await expect
+      .poll(() => events.some((e) => e.type === 'files-added' && e.files.some((f) => f.name === 'new.exr')), { timeout: 10_000 })
+      .toBe(true);
     off();
   });
 
@@ -149,7 +161,9 @@ describe('paths: only under folders the user opened', () => {
 
   it('refuses an export folder outside the opened folders before the host sees it', async () => {
     const view = { exposureEv: 0, offset: 0, gamma: 2.2, displayTransform: 'srgb' as const, layer: '', channelMode: 'rgb' as const };
-    await expect(api.exportImages({ fileIds: [], kind: 'image', format: 'png', outDir: tmpdir(), overwrite: false, view })).rejects.toThrow(/not in a folder you opened/);
+    await expect(api.exportImages({ fileIds: [], kind: 'image', format: 'png', outDir: tmpdir(), overwrite: false, view })).rejects.toThrow(
+      /not in a folder you opened/,
+    );
     picks = [null];
     const cancelled = await api.exportImages({ fileIds: ['x'], kind: 'image', format: 'png', overwrite: false, view });
     expect(cancelled.skipped).toEqual([{ fileId: 'x', reason: 'export cancelled' }]);
@@ -157,7 +171,9 @@ describe('paths: only under folders the user opened', () => {
 
   it('refuses malformed arguments with a message', async () => {
     await expect((api.getHeader as (...a: unknown[]) => Promise<unknown>)(42)).rejects.toThrow(/getHeader: fileId must be a string/);
-    await expect((api.openFolder as (...a: unknown[]) => Promise<unknown>)(opened, { recursive: 'yes' })).rejects.toThrow(/recursive must be true or false/);
+    await expect((api.openFolder as (...a: unknown[]) => Promise<unknown>)(opened, { recursive: 'yes' })).rejects.toThrow(
+      /recursive must be true or false/,
+    );
   });
 });
 

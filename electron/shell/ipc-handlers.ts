@@ -22,7 +22,10 @@ export interface SenderInfo {
 export class SenderRefusedError extends Error {}
 
 /** Trusts only the top frame of the main window, showing the app's own page. */
-export function createSenderCheck(mainWebContentsId: () => number | null, isAppPageUrl: (url: string) => boolean = isAppPage): (sender: SenderInfo) => boolean {
+export function createSenderCheck(
+  mainWebContentsId: () => number | null,
+  isAppPageUrl: (url: string) => boolean = isAppPage,
+): (sender: SenderInfo) => boolean {
   return (sender) => sender.webContentsId === mainWebContentsId() && sender.isMainFrame && isAppPageUrl(sender.frameUrl);
 }
 
@@ -90,7 +93,8 @@ export function createIpcHandlers(options: IpcHandlerOptions): IpcHandlers {
       if (outDir === undefined) {
         // the page cannot show a folder picker: the shell asks where to write
         const picked = await options.pickFolder('export');
-        if (picked === null) return { written: [], skipped: request.fileIds.map((fileId) => ({ fileId, reason: 'export cancelled' })), failed: [] };
+        if (picked === null)
+          return { written: [], skipped: request.fileIds.map((fileId) => ({ fileId, reason: 'export cancelled' })), failed: [] };
         await grants.grant(picked);
         outDir = picked;
       }
@@ -104,7 +108,8 @@ export function createIpcHandlers(options: IpcHandlerOptions): IpcHandlers {
   };
 
   const checkSender = (sender: SenderInfo, method: TransportMethod) => {
-    if (!options.isTrustedSender(sender)) throw new SenderRefusedError(`${method}: refused, the message did not come from the exrview window`);
+    if (!options.isTrustedSender(sender))
+      throw new SenderRefusedError(`${method}: refused, the message did not come from the exrview window`);
   };
 
   const calls = new Map<string, CallHandler>();

@@ -6,7 +6,19 @@ import type { ShellCommand, ViewAction } from '../../contract/shell-api.js';
 /** The subset of Electron's MenuItemConstructorOptions used here (structurally compatible with it). */
 export interface MenuItem {
   label?: string;
-  role?: 'quit' | 'close' | 'togglefullscreen' | 'reload' | 'toggleDevTools' | 'about' | 'appMenu' | 'editMenu' | 'windowMenu' | 'copy' | 'paste' | 'selectAll';
+  role?:
+    | 'quit'
+    | 'close'
+    | 'togglefullscreen'
+    | 'reload'
+    | 'toggleDevTools'
+    | 'about'
+    | 'appMenu'
+    | 'editMenu'
+    | 'windowMenu'
+    | 'copy'
+    | 'paste'
+    | 'selectAll';
   type?: 'separator' | 'submenu';
   accelerator?: string;
   enabled?: boolean;
@@ -21,7 +33,12 @@ export interface MenuActions {
   command(command: ShellCommand): void;
 }
 
-export function menuTemplate(options: { platform: NodeJS.Platform; recentFolders: string[]; devTools: boolean; actions: MenuActions }): MenuItem[] {
+export function menuTemplate(options: {
+  platform: NodeJS.Platform;
+  recentFolders: string[];
+  devTools: boolean;
+  actions: MenuActions;
+}): MenuItem[] {
   const { actions } = options;
   const view = (label: string, action: ViewAction, accelerator?: string): MenuItem => ({
     label,

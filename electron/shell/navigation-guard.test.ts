@@ -33,13 +33,23 @@ describe('navigation', () => {
 });
 
 describe('new windows', () => {
-  it.each(['https://openexr.com/', 'app://exrview/index.html', 'file:///etc/passwd', 'javascript:alert(1)', 'http://example.com/'])('never opens a window for %s', (url) => {
-    expect(windowOpenDecision(url).action).toBe('deny');
-  });
+  it.each(['https://openexr.com/', 'app://exrview/index.html', 'file:///etc/passwd', 'javascript:alert(1)', 'http://example.com/'])(
+    'never opens a window for %s',
+    (url) => {
+      expect(windowOpenDecision(url).action).toBe('deny');
+    },
+  );
 
   it('sends only plain https links to the system browser', () => {
     expect(windowOpenDecision('https://openexr.com/en/latest/').openExternally).toBe('https://openexr.com/en/latest/');
-    for (const url of ['http://example.com/', 'file:///etc/passwd', 'smb://host/share', 'https://user:pw@example.com/', 'javascript:alert(1)', 'app://exrview/']) {
+    for (const url of [
+      'http://example.com/',
+      'file:///etc/passwd',
+      'smb://host/share',
+      'https://user:pw@example.com/',
+      'javascript:alert(1)',
+      'app://exrview/',
+    ]) {
       expect(isSafeExternalUrl(url), url).toBe(false);
       expect(windowOpenDecision(url).openExternally, url).toBeNull();
     }
@@ -47,7 +57,10 @@ describe('new windows', () => {
 });
 
 describe('permissions', () => {
-  it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fileSystem', 'hid', 'serial', 'usb'])('refuses %s', (permission) => {
-    expect(permissionAllowed(permission)).toBe(false);
-  });
+  it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fileSystem', 'hid', 'serial', 'usb'])(
+    'refuses %s',
+    (permission) => {
+      expect(permissionAllowed(permission)).toBe(false);
+    },
+  );
 });

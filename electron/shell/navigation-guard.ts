@@ -10,7 +10,13 @@ export const APP_START_URL = `${APP_ORIGIN}/index.html`;
 export function isAppPage(url: string): boolean {
   try {
     const u = new URL(url);
-    return u.protocol === `${APP_SCHEME}:` && u.host === APP_HOST && u.username === '' && u.port === '' && (u.pathname === '/' || u.pathname === '/index.html');
+    return (
+      u.protocol === `${APP_SCHEME}:` &&
+      u.host === APP_HOST &&
+      u.username === '' &&
+      u.port === '' &&
+      (u.pathname === '/' || u.pathname === '/index.html')
+    );
   } catch {
     return false;
   }

@@ -14,9 +14,17 @@ function image(request: DecodeRequest, shared: boolean): DecodedImage {
     return { name, pixelType: 'half' as const, xSampling: 1, ySampling: 1, widthSamples: 6, heightSamples: 4, data };
   };
   return {
-    fileId: request.fileId, part: 0, lx: 0, ly: 0, dataWindow: [0, 0, 5, 3], displayWindow: [0, 0, 5, 3], widthPx: 6, heightPx: 4,
+    fileId: request.fileId,
+    part: 0,
+    lx: 0,
+    ly: 0,
+    dataWindow: [0, 0, 5, 3],
+    displayWindow: [0, 0, 5, 3],
+    widthPx: 6,
+    heightPx: 4,
     planes: (request.channels ?? ['R', 'G']).map((name, i) => plane(name, 0x3c00 + i)),
-    source: 'decode', timings: { readMs: 1, decompressMs: 2, unpackMs: 3, queueMs: 0, hostMs: 7, bytesRead: 9 },
+    source: 'decode',
+    timings: { readMs: 1, decompressMs: 2, unpackMs: 3, queueMs: 0, hostMs: 7, bytesRead: 9 },
   };
 }
 
@@ -43,7 +51,11 @@ function post(init: { origin?: string | null; token?: string | null; body?: stri
   if (init.origin !== null) headers.set('origin', init.origin ?? APP_ORIGIN);
   if (init.token !== null) headers.set(PIXEL_TOKEN_HEADER, init.token ?? TOKEN);
   const method = init.method ?? 'POST';
-  return new Request('app://exrview/api/decodeImage', { method, headers, ...(method === 'POST' ? { body: init.body ?? JSON.stringify({ args: [decodeRequest] }) } : {}) });
+  return new Request('app://exrview/api/decodeImage', {
+    method,
+    headers,
+    ...(method === 'POST' ? { body: init.body ?? JSON.stringify({ args: [decodeRequest] }) } : {}),
+  });
 }
 
 describe('the pixel route', () => {

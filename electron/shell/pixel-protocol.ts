@@ -42,11 +42,16 @@ export async function handlePixelRequest(request: Request, route: PixelRoute): P
     const parsed = JSON.parse(body) as { args?: unknown };
     decodeRequest = validateArgs('decodeImage', parsed.args ?? [])[0] as DecodeRequest;
   } catch (e) {
-    return error(400, e instanceof ArgumentError ? e.message : `could not read the request: ${(e as Error).message}; send {"args":[request]}`);
+    return error(
+      400,
+      e instanceof ArgumentError ? e.message : `could not read the request: ${(e as Error).message}; send {"args":[request]}`,
+    );
   }
   let lease: { image: DecodedImage; release(): void };
   try {
-    lease = route.host.decodeImageLease ? await route.host.decodeImageLease(decodeRequest) : { image: await route.host.decodeImage(decodeRequest), release: () => {} };
+    lease = route.host.decodeImageLease
+      ? await route.host.decodeImageLease(decodeRequest)
+      : { image: await route.host.decodeImage(decodeRequest), release: () => {} };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     return error(message.startsWith(CANCELLED_MESSAGE) ? 499 : 500, message);
@@ -80,7 +85,12 @@ export async function handlePixelRequest(request: Request, route: PixelRoute): P
   });
   return new Response(body, {
     status: 200,
-    headers: { 'Content-Type': CONTAINER_CONTENT_TYPE, 'Content-Length': String(totalBytes), 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+    headers: {
+      'Content-Type': CONTAINER_CONTENT_TYPE,
+      'Content-Length': String(totalBytes),
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
   });
 }
 
@@ -98,5 +108,8 @@ function tokenMatches(given: string | null, token: string): boolean {
 }
 
 function error(status: number, message: string): Response {
-  return new Response(JSON.stringify({ error: message }), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } });
+  return new Response(JSON.stringify({ error: message }), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
 }

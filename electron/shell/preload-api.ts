@@ -2,7 +2,14 @@
 
 import type { HostApi, HostEvent } from '../../contract/host-api.js';
 import { CALL_METHODS, SIGNAL_METHODS, type CallMethod, type SignalMethod } from '../../contract/host-methods.js';
-import { COMMAND_CHANNEL, EVENT_CHANNEL, METHOD_CHANNELS, PIXEL_TOKEN_CHANNEL, type ShellApi, type ShellCommand } from '../../contract/shell-api.js';
+import {
+  COMMAND_CHANNEL,
+  EVENT_CHANNEL,
+  METHOD_CHANNELS,
+  PIXEL_TOKEN_CHANNEL,
+  type ShellApi,
+  type ShellCommand,
+} from '../../contract/shell-api.js';
 
 export interface PreloadIpc {
   invoke(channel: string, args: unknown[]): Promise<unknown>;
@@ -18,14 +25,19 @@ export function cleanIpcError(error: unknown): Error {
 }
 
 export function createPreloadApi(ipc: PreloadIpc): { host: HostApi; shell: ShellApi } {
-  const call = (method: CallMethod) => async (...args: unknown[]) => {
-    try {
-      return await ipc.invoke(METHOD_CHANNELS[method], args);
-    } catch (error) {
-      throw cleanIpcError(error);
-    }
-  };
-  const signal = (method: SignalMethod) => (...args: unknown[]) => ipc.send(METHOD_CHANNELS[method], args);
+  const call =
+    (method: CallMethod) =>
+    async (...args: unknown[]) => {
+      try {
+        return await ipc.invoke(METHOD_CHANNELS[method], args);
+      } catch (error) {
+        throw cleanIpcError(error);
+      }
+    };
+  const signal =
+    (method: SignalMethod) =>
+    (...args: unknown[]) =>
+      ipc.send(METHOD_CHANNELS[method], args);
 
   const methods: Record<string, unknown> = {};
   for (const method of CALL_METHODS) methods[method] = call(method);

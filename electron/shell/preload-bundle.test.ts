@@ -71,7 +71,8 @@ describe('preload bundle', () => {
     expect(Object.keys(exposed.get('exrview')!).sort()).toEqual([...TRANSPORT_METHODS, 'onEvent'].sort());
     expect(Object.keys(exposed.get('exrviewShell')!)).toEqual(['onCommand', 'pixelToken']);
     for (const api of exposed.values()) {
-      for (const forbidden of ['require', 'process', 'ipcRenderer', 'invoke', 'send', 'Buffer', 'module']) expect(api).not.toHaveProperty(forbidden);
+      for (const forbidden of ['require', 'process', 'ipcRenderer', 'invoke', 'send', 'Buffer', 'module'])
+        expect(api).not.toHaveProperty(forbidden);
       for (const value of Object.values(api)) expect(typeof value).toBe('function');
     }
   });
@@ -88,7 +89,11 @@ describe('preload bundle', () => {
   it('sends dropped paths to main only for trusted drops, and only real file paths', () => {
     const { windowListeners, sent } = runPreload();
     const drop = windowListeners.get('drop')!;
-    const event = (isTrusted: boolean, files: { path?: string }[]) => ({ isTrusted, dataTransfer: { files }, preventDefault: () => undefined });
+    const event = (isTrusted: boolean, files: { path?: string }[]) => ({
+      isTrusted,
+      dataTransfer: { files },
+      preventDefault: () => undefined,
+    });
     drop(event(false, [{ path: '/etc' }]));
     drop(event(true, [{}]));
     drop(event(true, [{ path: '/renders/shot' }, {}]));

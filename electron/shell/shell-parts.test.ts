@@ -35,7 +35,12 @@ describe('menu', () => {
     platform: 'linux',
     recentFolders: ['/renders/shot-010', '/renders/shot-020'],
     devTools: false,
-    actions: { openFolder: () => log.push('open'), openRecent: (p) => log.push(`recent ${p}`), clearRecent: () => log.push('clear'), command: (c) => commands.push(c) },
+    actions: {
+      openFolder: () => log.push('open'),
+      openRecent: (p) => log.push(`recent ${p}`),
+      clearRecent: () => log.push('clear'),
+      command: (c) => commands.push(c),
+    },
   });
 
   it('has File, View and Help with Open Folder…, Open Recent, Export…', () => {
@@ -53,7 +58,12 @@ describe('menu', () => {
 
   it('has no developer tools in a packaged app, and a macOS app menu on macOS', () => {
     expect(JSON.stringify(template)).not.toContain('toggleDevTools');
-    const mac = menuTemplate({ platform: 'darwin', recentFolders: [], devTools: true, actions: { openFolder() {}, openRecent() {}, clearRecent() {}, command() {} } });
+    const mac = menuTemplate({
+      platform: 'darwin',
+      recentFolders: [],
+      devTools: true,
+      actions: { openFolder() {}, openRecent() {}, clearRecent() {}, command() {} },
+    });
     expect(mac[0]!.role).toBe('appMenu');
     expect(find(mac, 'No recent folders').enabled).toBe(false);
   });

@@ -26,13 +26,24 @@ afterEach(async () => {
 });
 
 async function open(options: Partial<HostOptions> = {}): Promise<{ host: Host; files: FileEntry[]; folderId: string }> {
-  const host = createHost({ userDataDir: userData.path, workers: 1, prefetch: false, timing: { watchDebounceMs: 30, settlePollMs: 60, settleMs: 600 }, ...options });
+  const host = createHost({
+    userDataDir: userData.path,
+    workers: 1,
+    prefetch: false,
+    timing: { watchDebounceMs: 30, settlePollMs: 60, settleMs: 600 },
+    ...options,
+  });
   hosts.push(host);
   const folder = (await host.openFolder(dir.path))!;
   return { host, files: await host.listFiles(folder.id), folderId: folder.id };
 }
 
-const thumbRequest = (fileId: string, requestId = `t-${fileId}`) => ({ requestId, fileId, longSidePx: 32, priority: 'thumbnail-visible' as const });
+const thumbRequest = (fileId: string, requestId = `t-${fileId}`) => ({
+  requestId,
+  fileId,
+  longSidePx: 32,
+  priority: 'thumbnail-visible' as const,
+});
 
 function cacheFiles(): string[] {
   const root = join(userData.path, 'thumbnails');
@@ -134,7 +145,16 @@ describe('disk cache', () => {
   });
 
   it('reads back what it writes and refuses every damaged form', () => {
-    const meta = { format: CACHE_FORMAT, path: '/x.exr', sizeBytes: 10, mtimeMs: 5, params: 'p', widthPx: 2, heightPx: 1, madeFrom: 'full-decode' };
+    const meta = {
+      format: CACHE_FORMAT,
+      path: '/x.exr',
+      sizeBytes: 10,
+      mtimeMs: 5,
+      params: 'p',
+      widthPx: 2,
+      heightPx: 1,
+      madeFrom: 'full-decode',
+    };
     const payload = new Uint16Array([1, 2, 3, 4, 5, 6, 7, 8]).buffer;
     const encoded = Buffer.concat(encodeCacheFile({ meta, rgbaHalf: payload }));
     const back = parseCacheFile(encoded)!;

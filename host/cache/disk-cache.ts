@@ -151,8 +151,14 @@ export class DiskCache {
  * Writes a thumbnail's cache file where `target` says, synchronously (in the worker that made it), whole or not at all;
  * the folder is made when missing. Throws what fs throws.
  */
-export function writeCacheFileSync(target: CacheFileTarget, made: { widthPx: number; heightPx: number; madeFrom: string; rgbaHalf: ArrayBuffer }): void {
-  const pieces = encodeCacheFile({ meta: { ...target.meta, widthPx: made.widthPx, heightPx: made.heightPx, madeFrom: made.madeFrom, format: CACHE_FORMAT }, rgbaHalf: made.rgbaHalf });
+export function writeCacheFileSync(
+  target: CacheFileTarget,
+  made: { widthPx: number; heightPx: number; madeFrom: string; rgbaHalf: ArrayBuffer },
+): void {
+  const pieces = encodeCacheFile({
+    meta: { ...target.meta, widthPx: made.widthPx, heightPx: made.heightPx, madeFrom: made.madeFrom, format: CACHE_FORMAT },
+    rgbaHalf: made.rgbaHalf,
+  });
   try {
     writeFileAtomicallySync(target.file, pieces);
   } catch (error) {

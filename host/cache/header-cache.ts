@@ -30,7 +30,14 @@ export class HeaderCache {
   }
 
   /** Keeps a header just read (the least recently used go past the budget). */
-  put(path: string, sizeBytes: number, mtimeMs: number, parts: PartInfo[], headerBytes: number, handoff: HeaderHandoff | null = null): void {
+  put(
+    path: string,
+    sizeBytes: number,
+    mtimeMs: number,
+    parts: PartInfo[],
+    headerBytes: number,
+    handoff: HeaderHandoff | null = null,
+  ): void {
     this.kept.set(path, { sizeBytes, mtimeMs, parts, handoff }, 2 * headerBytes + (handoff?.byteLength ?? 0) + OBJECT_OVERHEAD_BYTES);
   }
 

@@ -16,7 +16,8 @@ afterAll(() => dir.remove());
 
 describe('band decode after the warm-up', () => {
   it('never deoptimises the unpack and binning loops a worker compiled while warming up', () => {
-    for (const name of ['a', 'b', 'c', 'd']) writeRgb(join(dir.path, `${name}.exr`), 512, 256, (x, y) => [x / 512, y / 256, 0.5], { compression: 'zip' });
+    for (const name of ['a', 'b', 'c', 'd'])
+      writeRgb(join(dir.path, `${name}.exr`), 512, 256, (x, y) => [x / 512, y / 256, 0.5], { compression: 'zip' });
     const r = spawnSync(process.execPath, ['--trace-opt', '--trace-deopt', bin, 'bench', dir.path, '--json'], {
       encoding: 'utf8',
       timeout: 120_000,
@@ -31,7 +32,8 @@ describe('band decode after the warm-up', () => {
     expect(lines.slice(0, firstPass).some((l) => /completed compiling .*<JSFunction unpackBlockTs /.test(l))).toBe(true);
     // what a shape or number representation the warm-up did not see throws away (a branch the warm-up never took, V8's
     // "insufficient type feedback", is another matter)
-    const mismatch = /bailout \(kind: [^,]+, reason: (wrong map|wrong instance type|lost precision)\).*<JSFunction (unpackBlock|unpackBlockTs|binWholeLines) /;
+    const mismatch =
+      /bailout \(kind: [^,]+, reason: (wrong map|wrong instance type|lost precision)\).*<JSFunction (unpackBlock|unpackBlockTs|binWholeLines) /;
     const thrownAway = lines.slice(firstPass).filter((l) => mismatch.test(l));
     expect(thrownAway).toEqual([]);
   });

@@ -7,7 +7,13 @@ import type { JobHandle, JobTimings } from './pool.js';
  * Pool priority (lower runs first): previews pre-empt the frames of a playing sequence, which pre-empt prefetches,
  * then visible and hidden thumbnails.
  */
-export const POOL_PRIORITY: Readonly<Record<Priority, number>> = { preview: 0, playback: 1, prefetch: 2, 'thumbnail-visible': 3, 'thumbnail-hidden': 4 };
+export const POOL_PRIORITY: Readonly<Record<Priority, number>> = {
+  preview: 0,
+  playback: 1,
+  prefetch: 2,
+  'thumbnail-visible': 3,
+  'thumbnail-hidden': 4,
+};
 
 export interface JobMeta {
   fileId: string;
@@ -44,7 +50,13 @@ export class JobBroker {
    * Starts the work once per `key` (`start` submits it to the pool at a pool priority); a request for a key already
    * queued or running joins it (and may raise its priority).
    */
-  run<R>(key: string, meta: JobMeta, start: (poolPriority: number) => JobHandle<unknown>, priority: Priority, requestId: string | null): Promise<{ result: R; timings: JobTimings }> {
+  run<R>(
+    key: string,
+    meta: JobMeta,
+    start: (poolPriority: number) => JobHandle<unknown>,
+    priority: Priority,
+    requestId: string | null,
+  ): Promise<{ result: R; timings: JobTimings }> {
     if (requestId !== null && this.byRequest.has(requestId)) {
       return Promise.reject(new Error(`request id "${requestId}" is already in use: give each request its own id`));
     }

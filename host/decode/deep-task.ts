@@ -18,7 +18,10 @@ export interface DeepFlatTaskResult {
   sampleCounts: Uint32Array;
 }
 
-export function deepFlatTask(args: DeepFlatTaskArgs, ctx: { signal: AbortSignalLike }): { result: DeepFlatTaskResult; transfer: ArrayBuffer[] } {
+export function deepFlatTask(
+  args: DeepFlatTaskArgs,
+  ctx: { signal: AbortSignalLike },
+): { result: DeepFlatTaskResult; transfer: ArrayBuffer[] } {
   const source = openFileSource(args.path);
   try {
     const reader = ExrReader.open(source);

@@ -26,12 +26,22 @@ const bits = (...set: number[]) => Array.from({ length: 64 }, (_, i) => (set.inc
 
 describe('guestReportsFreePages', () => {
   it('is true for a balloon that negotiated free page reporting (bit 5), as the 2-core VM shows it', () => {
-    const root = virtioDevices([{ id: '0x0002', features: bits(5) }, { id: '0x0005', features: '0110010100000000000000000000000010000000' }]);
+    const root = virtioDevices([
+      { id: '0x0002', features: bits(5) },
+      { id: '0x0005', features: '0110010100000000000000000000000010000000' },
+    ]);
     expect(guestReportsFreePages(root)).toBe(true);
   });
 
   it('is false for a balloon without reporting, and for reporting bits on other devices', () => {
-    expect(guestReportsFreePages(virtioDevices([{ id: '0x0005', features: bits(1, 2, 4) }, { id: '0x0001', features: bits(5) }]))).toBe(false);
+    expect(
+      guestReportsFreePages(
+        virtioDevices([
+          { id: '0x0005', features: bits(1, 2, 4) },
+          { id: '0x0001', features: bits(5) },
+        ]),
+      ),
+    ).toBe(false);
   });
 
   it('is false where nothing can be read: no folder, a device without its features file', () => {
@@ -46,7 +56,10 @@ describe('hugePagePolicy', () => {
 
   it('advises by default only where the guest keeps its free memory', () => {
     expect(hugePagePolicy(undefined, true, notReporting)).toEqual({ advise: true, reason: 'on' });
-    expect(hugePagePolicy(undefined, true, reporting)).toMatchObject({ advise: false, reason: expect.stringContaining('reports free memory') });
+    expect(hugePagePolicy(undefined, true, reporting)).toMatchObject({
+      advise: false,
+      reason: expect.stringContaining('reports free memory'),
+    });
   });
 
   it('follows EXRVIEW_HUGE_PAGES either way, and never advises without the native kernels', () => {

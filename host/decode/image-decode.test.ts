@@ -80,7 +80,9 @@ describe.skipIf(!hasCorpus)('decodeLevel', () => {
       expect(timings.tasks).toBeGreaterThan(1);
       const reference = whole(path);
       expect(result.image.channels.map((c) => c.name)).toEqual(reference.channels.map((c) => c.name));
-      result.image.channels.forEach((c, i) => expect(Buffer.from(c.data.buffer).equals(Buffer.from(reference.channels[i]!.data.buffer))).toBe(true));
+      result.image.channels.forEach((c, i) =>
+        expect(Buffer.from(c.data.buffer).equals(Buffer.from(reference.channels[i]!.data.buffer))).toBe(true),
+      );
     });
   }
 
@@ -90,7 +92,12 @@ describe.skipIf(!hasCorpus)('decodeLevel', () => {
     const part = (await readHeaderParts(path))[0]!;
     const first = await decodeLevel(pool, { path, layout: levelLayout(part, 0, 0, ['R']), channels: ['R'], chunks: 'keep' }).promise;
     expect(first.result.chunkStore!.byteLength).toBe(levelLayout(part, 0, 0, null).chunkStoreBytes);
-    const second = await decodeLevel(pool, { path, layout: levelLayout(part, 0, 0, ['A', 'G']), channels: ['A', 'G'], chunks: { store: first.result.chunkStore! } }).promise;
+    const second = await decodeLevel(pool, {
+      path,
+      layout: levelLayout(part, 0, 0, ['A', 'G']),
+      channels: ['A', 'G'],
+      chunks: { store: first.result.chunkStore! },
+    }).promise;
     expect(second.result.image.timings.bytesRead).toBe(0);
     expect(second.result.image.timings.decompressMs).toBe(0);
     const reference = whole(path, ['A', 'G', 'R']);
@@ -116,8 +123,15 @@ describe.skipIf(!hasCorpus)('decodeLevel', () => {
       memory.give(buffer);
       return buffer;
     });
-    const first = await decodeLevel(pool, { path, layout: levelLayout(part, 0, 0, ['R']), channels: ['R'], memory, chunks: 'keep' }).promise;
-    const second = await decodeLevel(pool, { path, layout: levelLayout(part, 0, 0, ['A', 'G']), channels: ['A', 'G'], memory, chunks: { store: first.result.chunkStore! } }).promise;
+    const first = await decodeLevel(pool, { path, layout: levelLayout(part, 0, 0, ['R']), channels: ['R'], memory, chunks: 'keep' })
+      .promise;
+    const second = await decodeLevel(pool, {
+      path,
+      layout: levelLayout(part, 0, 0, ['A', 'G']),
+      channels: ['A', 'G'],
+      memory,
+      chunks: { store: first.result.chunkStore! },
+    }).promise;
     // the store and the three planes asked for (B is not)
     expect(memory.reused).toBe(4);
     expect(stale).toContain(first.result.chunkStore);

@@ -3,7 +3,14 @@
 // The planes (and the chunk store, when one is kept) are SharedArrayBuffers taken when the first band starts; the
 // workers write into them and the caller receives them as they are: no copy on the way out of the pool.
 
-import { ExrError, type ChunkFailure, type DecodedChannel, type DecodedImage, type MissingChunks, type StageTimings } from '../../codec/index.js';
+import {
+  ExrError,
+  type ChunkFailure,
+  type DecodedChannel,
+  type DecodedImage,
+  type MissingChunks,
+  type StageTimings,
+} from '../../codec/index.js';
 import { bandCountFor, planBands, planeByteLength, planeView, type LevelLayout } from './layout.js';
 import type { PlaneMemory } from './plane-memory.js';
 import type { DecodePool, JobHandle, JobPlan } from './pool.js';
@@ -41,7 +48,10 @@ export interface LevelDecode {
 
 /** Decodes a whole level in bands on the pool; the planes in the result are views on SharedArrayBuffers. */
 export function decodeLevel(pool: DecodePool, request: LevelDecodeRequest): JobHandle<LevelDecode> {
-  const plan = request.layout instanceof Promise ? request.layout.then((layout) => levelPlan(pool, request, layout)) : levelPlan(pool, request, request.layout);
+  const plan =
+    request.layout instanceof Promise
+      ? request.layout.then((layout) => levelPlan(pool, request, layout))
+      : levelPlan(pool, request, request.layout);
   return pool.submitJob<LevelDecode>(plan, request.priority ?? 0);
 }
 
@@ -53,7 +63,12 @@ function levelPlan(pool: DecodePool, request: LevelDecodeRequest, layout: LevelL
     tasks: () => {
       buffers = layout.planes.map((p) => take(planeByteLength(p)));
       const chunks = request.chunks;
-      chunkStore = chunks === 'keep' ? { buffer: take(layout.chunkStoreBytes), mode: 'fill' } : chunks ? { buffer: chunks.store, mode: 'read' } : undefined;
+      chunkStore =
+        chunks === 'keep'
+          ? { buffer: take(layout.chunkStoreBytes), mode: 'fill' }
+          : chunks
+            ? { buffer: chunks.store, mode: 'read' }
+            : undefined;
       // called as the job's first task is taken: the bands fit the jobs they will share the workers with (a preview's
       // own, when only prefetches and thumbnails wait behind it)
       return planBands(layout, bandCountFor(layout, pool.size, pool.jobsAsUrgentAs(request.priority ?? 0) - 1)).map((band) => {
@@ -83,7 +98,10 @@ function levelPlan(pool: DecodePool, request: LevelDecodeRequest, layout: LevelL
         timings.chunks += r.chunks;
       }
       const missing = bandsMissing(results as BandResult[]);
-      const channels: DecodedChannel[] = layout.planes.map((p, i) => ({ ...p, data: planeView(p.pixelType, buffers[i]!, p.widthSamples * p.heightSamples) }));
+      const channels: DecodedChannel[] = layout.planes.map((p, i) => ({
+        ...p,
+        data: planeView(p.pixelType, buffers[i]!, p.widthSamples * p.heightSamples),
+      }));
       const { frame } = layout;
       const image: DecodedImage = {
         part: layout.part,

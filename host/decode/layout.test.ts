@@ -24,7 +24,9 @@ it('sizes the chunk store as chunkStoreLayout does', () => {
         originY: fc.integer({ min: -5, max: 5 }),
         compression: fc.constantFrom<Compression>('none', 'rle', 'zip', 'piz'),
         subsampled: fc.boolean(),
-        tiles: fc.option(fc.record({ xSizePx: fc.integer({ min: 1, max: 40 }), ySizePx: fc.integer({ min: 1, max: 40 }) }), { nil: undefined }),
+        tiles: fc.option(fc.record({ xSizePx: fc.integer({ min: 1, max: 40 }), ySizePx: fc.integer({ min: 1, max: 40 }) }), {
+          nil: undefined,
+        }),
       }),
       (c) => {
         const channels: WriteChannel[] = [
@@ -32,7 +34,8 @@ it('sizes the chunk store as chunkStoreLayout does', () => {
           { name: 'Z', pixelType: 'float', data: new Float32Array(c.widthPx * c.heightPx) },
         ];
         // OpenEXR allows subsampling in scanline parts only, on a data window whose origin and size it divides
-        const subsampled = c.subsampled && !c.tiles && c.originX % 2 === 0 && c.originY % 2 === 0 && c.widthPx % 2 === 0 && c.heightPx % 2 === 0;
+        const subsampled =
+          c.subsampled && !c.tiles && c.originX % 2 === 0 && c.originY % 2 === 0 && c.widthPx % 2 === 0 && c.heightPx % 2 === 0;
         if (subsampled) {
           const count = Math.ceil(c.widthPx / 2) * Math.ceil(c.heightPx / 2);
           channels.push({ name: 'BY', pixelType: 'half', xSampling: 2, ySampling: 2, data: new Uint16Array(count) });

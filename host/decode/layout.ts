@@ -49,7 +49,10 @@ export function levelLayout(part: PartInfo, lx: number, ly: number, channels: re
     widthSamples: sampleCount(c.xSampling, frame.xMin, frame.xMax),
     heightSamples: sampleCount(c.ySampling, frame.yMin, frame.yMax),
   }));
-  const rowBytes = part.channels.reduce((sum, c) => sum + (sampleCount(c.xSampling, frame.xMin, frame.xMax) * PIXEL_TYPE_BYTES[c.pixelType]) / c.ySampling, 0);
+  const rowBytes = part.channels.reduce(
+    (sum, c) => sum + (sampleCount(c.xSampling, frame.xMin, frame.xMax) * PIXEL_TYPE_BYTES[c.pixelType]) / c.ySampling,
+    0,
+  );
   // the chunks cut the level into rows or tiles, and a channel's samples in each add up to its samples in the level:
   // so the store holds every channel's whole plane (chunkStoreLayout's total, without a walk over the chunks)
   const chunkStoreBytes = part.channels.reduce((sum, c) => sum + frameSamples(c, frame) * PIXEL_TYPE_BYTES[c.pixelType], 0);
@@ -72,7 +75,10 @@ export function planeByteLength(plane: Pick<PlaneLayout, 'pixelType' | 'widthSam
 }
 
 /** Row bands of the frame, each a whole number of chunks and starting on a row every channel samples. */
-export function planBands(layout: Pick<LevelLayout, 'frame' | 'rowsPerChunk' | 'rowAlignment'>, bandCount: number): { yMin: number; yMax: number }[] {
+export function planBands(
+  layout: Pick<LevelLayout, 'frame' | 'rowsPerChunk' | 'rowAlignment'>,
+  bandCount: number,
+): { yMin: number; yMax: number }[] {
   const { frame } = layout;
   const step = lcm(layout.rowsPerChunk, layout.rowAlignment);
   const rows = frame.yMax - frame.yMin + 1;
@@ -107,7 +113,11 @@ export function bandCountFor(layout: LevelLayout, workers: number, otherJobs = 0
 
 /** A typed view of a plane's `samples` samples at the start of its buffer (which may be longer: see PlaneMemory). */
 export function planeView(pixelType: PixelType, buffer: ArrayBufferLike, samples: number): PlaneData {
-  return pixelType === 'half' ? new Uint16Array(buffer, 0, samples) : pixelType === 'float' ? new Float32Array(buffer, 0, samples) : new Uint32Array(buffer, 0, samples);
+  return pixelType === 'half'
+    ? new Uint16Array(buffer, 0, samples)
+    : pixelType === 'float'
+      ? new Float32Array(buffer, 0, samples)
+      : new Uint32Array(buffer, 0, samples);
 }
 
 /** A channel's sample count over `frame`. */

@@ -12,7 +12,14 @@
 // once no one reads it any more: requests that pass the planes on (the transports) lease them and release them when
 // sent.
 
-import { ExrError, missingRegions, type DecodedImage as CodecImage, type MissingChunks, type PartInfo, type StageTimings } from '../../codec/index.js';
+import {
+  ExrError,
+  missingRegions,
+  type DecodedImage as CodecImage,
+  type MissingChunks,
+  type PartInfo,
+  type StageTimings,
+} from '../../codec/index.js';
 import type { BoxTuple, DecodedImage, DecodedPlane, MissingRegions, Priority, StageTimingsMs } from '../../contract/host-api.js';
 import { RamCache } from '../cache/ram-cache.js';
 import type { JobBroker } from './broker.js';
@@ -98,7 +105,13 @@ export class DecodedLevels {
   }
 
   get cache(): { hits: number; misses: number; sizeBytes: number; count: number; budgetBytes: number } {
-    return { hits: this.ram.hits, misses: this.ram.misses, sizeBytes: this.ram.sizeBytes, count: this.ram.count, budgetBytes: this.ram.budgetBytes };
+    return {
+      hits: this.ram.hits,
+      misses: this.ram.misses,
+      sizeBytes: this.ram.sizeBytes,
+      count: this.ram.count,
+      budgetBytes: this.ram.budgetBytes,
+    };
   }
 
   /**
@@ -109,7 +122,14 @@ export class DecodedLevels {
    * Levels are decoded tolerantly: a preview (or its prefetch) of a damaged file gets the chunks that could be read,
    * with the others in the image's `missing`; any other request for such a level fails with the first chunk's reason.
    */
-  async get(ref: LevelRef, channels: readonly string[], priority: Priority, requestId: string | null, lease: boolean, keep = true): Promise<LevelPlanes> {
+  async get(
+    ref: LevelRef,
+    channels: readonly string[],
+    priority: Priority,
+    requestId: string | null,
+    lease: boolean,
+    keep = true,
+  ): Promise<LevelPlanes> {
     const chunks: ChunkKeeping = priority === 'playback' ? 'none' : priority === 'preview' ? 'after' : 'during';
     const key = levelKey(ref);
     let source: DecodedImage['source'] = 'ram-cache';
@@ -130,7 +150,8 @@ export class DecodedLevels {
         if (damage && priority !== 'preview' && priority !== 'prefetch') throw new ExrError('invalid', damage.reason);
         const missing = level ? channels.filter((c) => !level!.planes.has(c)) : channels;
         if (level && missing.length === 0) return this.handOut(level, channels, source, timings, lease);
-        if (level && !level.chunkStore && (level.storeFill === 'running' || level.storeFill === 'due')) await this.fillStore(ref, level, priority, requestId);
+        if (level && !level.chunkStore && (level.storeFill === 'running' || level.storeFill === 'due'))
+          await this.fillStore(ref, level, priority, requestId);
         if (level?.chunkStore) {
           timings = await this.unpack(ref, level, missing, priority, requestId);
           continue;
@@ -149,7 +170,9 @@ export class DecodedLevels {
         const codec = ref.deep ? (run.result as DeepFlatTaskResult).image : (run.result as LevelDecode).image;
         timings = { ...stageMs(codec.timings), queueMs: run.timings.queueMs };
       }
-      throw new Error(`the decoded image of ${ref.absPath} kept leaving the RAM cache while it was being made: close other images or raise the cache size`);
+      throw new Error(
+        `the decoded image of ${ref.absPath} kept leaving the RAM cache while it was being made: close other images or raise the cache size`,
+      );
     } finally {
       if (pinned) this.unpin(pinned);
     }
@@ -179,7 +202,8 @@ export class DecodedLevels {
     const { absPath: path, part, lx, ly } = ref;
     const all = channels.length === ref.allChannels.length;
     if (ref.deep) {
-      return (poolPriority) => this.pool.submit('deepFlat', { path, part, lx, ly, ...(all ? {} : { channels: [...channels] }) }, poolPriority);
+      return (poolPriority) =>
+        this.pool.submit('deepFlat', { path, part, lx, ly, ...(all ? {} : { channels: [...channels] }) }, poolPriority);
     }
     const selected = all ? null : [...channels];
     // fewer than all channels, off the click's path: keep the decompressed chunks for the others in this pass
@@ -282,17 +306,32 @@ export class DecodedLevels {
   }
 
   /** Unpacks more channels of a cached level from its chunk store. */
-  private async unpack(ref: LevelRef, level: CachedLevel, missing: readonly string[], priority: Priority, requestId: string | null): Promise<Omit<StageTimingsMs, 'hostMs'>> {
+  private async unpack(
+    ref: LevelRef,
+    level: CachedLevel,
+    missing: readonly string[],
+    priority: Priority,
+    requestId: string | null,
+  ): Promise<Omit<StageTimingsMs, 'hostMs'>> {
     const store = level.chunkStore!;
     const selected = ref.allChannels.filter((c) => missing.includes(c));
     const layout = layoutOf(this.headers, ref, selected);
     const run = await this.broker.run<LevelDecode>(
-        `${level.key}\0unpack\0${selected.join('\x01')}`,
-        { fileId: ref.fileId, kind: 'unpack' },
-        (poolPriority) => decodeLevel(this.pool, { path: ref.absPath, layout, handoff: handoffOf(this.headers, ref), channels: selected, priority: poolPriority, memory: this.memory, chunks: { store } }),
-        priority,
-        requestId,
-      );
+      `${level.key}\0unpack\0${selected.join('\x01')}`,
+      { fileId: ref.fileId, kind: 'unpack' },
+      (poolPriority) =>
+        decodeLevel(this.pool, {
+          path: ref.absPath,
+          layout,
+          handoff: handoffOf(this.headers, ref),
+          channels: selected,
+          priority: poolPriority,
+          memory: this.memory,
+          chunks: { store },
+        }),
+      priority,
+      requestId,
+    );
     if (!level.planes.has(selected[0]!)) {
       this.unpacks++;
       this.addPlanes(level, run.result.image);
@@ -352,7 +391,13 @@ export class DecodedLevels {
     if (!level.inCache) this.dropStore(level);
   }
 
-  private handOut(level: CachedLevel, channels: readonly string[], source: DecodedImage['source'], timings: Omit<StageTimingsMs, 'hostMs'>, lease: boolean): LevelPlanes {
+  private handOut(
+    level: CachedLevel,
+    channels: readonly string[],
+    source: DecodedImage['source'],
+    timings: Omit<StageTimingsMs, 'hostMs'>,
+    lease: boolean,
+  ): LevelPlanes {
     const planes = channels.map((c) => level.planes.get(c)!);
     if (lease) level.pins++;
     else level.handedOut = true;

@@ -7,7 +7,19 @@ import { plainPlaneData, planeSamples, withExactPlanes } from './plane-bytes.js'
 
 function image(planes: DecodedPlane[]): DecodedImage {
   const timings = { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, hostMs: 0, bytesRead: 0 };
-  return { fileId: 'f', part: 0, lx: 0, ly: 0, dataWindow: [0, 0, 2, 1], displayWindow: [0, 0, 2, 1], widthPx: 3, heightPx: 2, planes, source: 'decode', timings };
+  return {
+    fileId: 'f',
+    part: 0,
+    lx: 0,
+    ly: 0,
+    dataWindow: [0, 0, 2, 1],
+    displayWindow: [0, 0, 2, 1],
+    widthPx: 3,
+    heightPx: 2,
+    planes,
+    source: 'decode',
+    timings,
+  };
 }
 
 /** A half plane of 3 x 2 samples 1..6 at the start of a buffer of `bufferBytes`, the rest stale. */

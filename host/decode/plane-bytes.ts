@@ -18,7 +18,9 @@ export function plainPlaneData(plane: DecodedPlane): ArrayBuffer {
 }
 
 /** An image as a transport serializes it: a plane's data may be a view (the container sends views and buffers alike). */
-export type WireImage = Omit<DecodedImage, 'planes'> & { planes: (Omit<DecodedPlane, 'data'> & { data: DecodedPlane['data'] | Uint8Array })[] };
+export type WireImage = Omit<DecodedImage, 'planes'> & {
+  planes: (Omit<DecodedPlane, 'data'> & { data: DecodedPlane['data'] | Uint8Array })[];
+};
 
 /**
  * The image as the transports send it: each plane's data exactly its bytes (a view when its buffer is longer; the
@@ -26,6 +28,8 @@ export type WireImage = Omit<DecodedImage, 'planes'> & { planes: (Omit<DecodedPl
  */
 export function withExactPlanes(image: DecodedImage): WireImage {
   if (image.planes.every((p) => p.data.byteLength === planeByteLength(p))) return image;
-  const planes = image.planes.map((p) => (p.data.byteLength === planeByteLength(p) ? p : { ...p, data: new Uint8Array(p.data, 0, planeByteLength(p)) }));
+  const planes = image.planes.map((p) =>
+    p.data.byteLength === planeByteLength(p) ? p : { ...p, data: new Uint8Array(p.data, 0, planeByteLength(p)) },
+  );
   return { ...image, planes };
 }

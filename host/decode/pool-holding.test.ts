@@ -31,7 +31,10 @@ afterEach(async () => {
 const thumbnail = (path: string, priority: number) => pool!.run('thumbnail', { path, longSidePx: 16 }, priority).promise;
 
 it('hands each worker its next task as well as the one it runs, or only the one with tasksPerWorker 1', async () => {
-  for (const [tasksPerWorker, posted] of [[2, 2], [1, 1]] as const) {
+  for (const [tasksPerWorker, posted] of [
+    [2, 2],
+    [1, 1],
+  ] as const) {
     pool = new DecodePool<TaskTypes>({ workers: 1, tasksPerWorker });
     const jobs = [big, ...small].map((path) => thumbnail(path, 3));
     expect(pool.posted).toBe(posted);
@@ -61,7 +64,9 @@ it('gives a worker with nothing left a task another worker holds and has not sta
   await pool.start();
   const order: string[] = [];
   // worker 1: big, then small1 held; worker 2: small0, then small2 held; worker 2 then runs out while 1 is on big
-  const jobs = [big, small[0]!, small[1]!, small[2]!].map((path, i) => thumbnail(path, 3).then(() => order.push(i === 0 ? 'big' : `small${i - 1}`)));
+  const jobs = [big, small[0]!, small[1]!, small[2]!].map((path, i) =>
+    thumbnail(path, 3).then(() => order.push(i === 0 ? 'big' : `small${i - 1}`)),
+  );
   await Promise.all(jobs);
   expect(order[order.length - 1]).toBe('big');
   expect(pool.steals).toBe(1);

@@ -26,7 +26,8 @@ afterEach(async () => {
 });
 
 beforeAll(() => {
-  if (!existsSync(join(root, 'dist', 'decode-worker.mjs'))) throw new Error('dist/decode-worker.mjs is missing: run `node scripts/build.mjs` (npm test does)');
+  if (!existsSync(join(root, 'dist', 'decode-worker.mjs')))
+    throw new Error('dist/decode-worker.mjs is missing: run `node scripts/build.mjs` (npm test does)');
 });
 
 async function decodeFile(path: string, priority = 0) {
@@ -78,7 +79,9 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
     const big = (await decodeFile(file('ScanLines/Tree.exr'), 3)).promise.then(() => order.push('big'));
     // the big level is many bands; once it has started, a preview-priority job arrives
     await new Promise((r) => setTimeout(r, 5));
-    const urgent = pool.run('thumbnail', { path: file('TestImages/GammaChart.exr'), longSidePx: 16 }, 0).promise.then(() => order.push('urgent'));
+    const urgent = pool
+      .run('thumbnail', { path: file('TestImages/GammaChart.exr'), longSidePx: 16 }, 0)
+      .promise.then(() => order.push('urgent'));
     await Promise.all([big, urgent]);
     expect(order).toEqual(['urgent', 'big']);
   });
@@ -108,15 +111,19 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
       pool = new DecodePool<TaskTypes>({ workers: 1 });
       await pool.start();
       // a tone-map task with a PNG to write: tens of milliseconds or more, and it does not stop at an abort flag
-      const widthPx = 2048, heightPx = 2048;
+      const widthPx = 2048,
+        heightPx = 2048;
       const rgbaHalf = new Uint16Array(widthPx * heightPx * 4).map((_, i) => 0x3000 + (i % 4096)).buffer;
       const pngPath = join(out.path, 'big.png');
       const args = { rgbaHalf, widthPx, heightPx, view: { ...DEFAULT_DISPLAY, nanInf: false }, memo: null, png: true, pngPath };
       const job = pool.submit('toneMap', args);
-      const settled = job.promise.then(() => 'done', (error: unknown) => (error instanceof ExrError ? error.kind : 'other'));
+      const settled = job.promise.then(
+        () => 'done',
+        (error: unknown) => (error instanceof ExrError ? error.kind : 'other'),
+      );
       // closed once the worker has begun it (a fixed wait lost the race on a loaded machine: the task was then
       // recalled unstarted, and nothing was written)
-      for (const t0 = performance.now(); pool.startedTasks === 0; ) {
+      for (const t0 = performance.now(); pool.startedTasks === 0;) {
         if (performance.now() - t0 > 20_000) throw new Error('the tone-map task did not start within 20 s');
         await new Promise((r) => setTimeout(r, 1));
       }
@@ -171,7 +178,9 @@ describe('DecodePool trace', () => {
     const temp = tempDir('exrview-pool-trace-');
     const dir = temp.path;
     pool = new DecodePool<TaskTypes>({ workers: 2, trace: new PoolTrace(join(dir, 'run')) });
-    await (await decodeFile(file('ScanLines/Desk.exr'))).promise;
+    await (
+      await decodeFile(file('ScanLines/Desk.exr'))
+    ).promise;
     await pool.close();
     pool = null;
     const trace = JSON.parse(readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8')) as PoolTraceFile;

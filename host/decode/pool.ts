@@ -118,9 +118,11 @@ export interface DecodePoolOptions {
 export function defaultWorkerPath(): string {
   const here = typeof __filename === 'string' ? dirname(__filename) : dirname(fileURLToPath(import.meta.url));
   // in the installed app the worker is unpacked beside app.asar (electron-builder.json asarUnpack)
-  const candidates = [join(here, 'decode-worker.mjs'), join(here, '..', 'decode-worker.mjs'), join(here, '..', '..', 'dist', 'decode-worker.mjs')].map((p) =>
-    p.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2'),
-  );
+  const candidates = [
+    join(here, 'decode-worker.mjs'),
+    join(here, '..', 'decode-worker.mjs'),
+    join(here, '..', '..', 'dist', 'decode-worker.mjs'),
+  ].map((p) => p.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2'));
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error(`decode worker not built (looked in ${candidates.join(', ')}): run \`npm run build\``);
   return found;
@@ -191,9 +193,22 @@ export class DecodePool<Kinds extends Record<keyof Kinds, TaskKind> = Record<str
     let job!: Job;
     const promise = new Promise<{ result: unknown; timings: JobTimings }>((resolve, reject) => {
       job = {
-        id, priority, seq: this.seq++, enqueuedAt: performance.now(), firstStartAt: NaN, plan: plan instanceof Promise ? null : (plan as JobPlan<unknown>),
-        tasks: null, next: 0, redo: [], results: [], done: 0, workerMs: 0, settled: false,
-        abortBuffer: new SharedArrayBuffer(4), resolve, reject,
+        id,
+        priority,
+        seq: this.seq++,
+        enqueuedAt: performance.now(),
+        firstStartAt: NaN,
+        plan: plan instanceof Promise ? null : (plan as JobPlan<unknown>),
+        tasks: null,
+        next: 0,
+        redo: [],
+        results: [],
+        done: 0,
+        workerMs: 0,
+        settled: false,
+        abortBuffer: new SharedArrayBuffer(4),
+        resolve,
+        reject,
       };
     });
     this.queue.push(job);
@@ -228,7 +243,13 @@ export class DecodePool<Kinds extends Record<keyof Kinds, TaskKind> = Record<str
   async start(): Promise<void> {
     if (this.closed) throw new Error('decode pool is closed');
     while (this.slots.length < this.size) this.slots.push(this.spawn(true));
-    await Promise.all(this.slots.map((slot) => this.submit('ping', null).promise.catch(() => {}).then(() => slot)));
+    await Promise.all(
+      this.slots.map((slot) =>
+        this.submit('ping', null)
+          .promise.catch(() => {})
+          .then(() => slot),
+      ),
+    );
   }
 
   /**
@@ -430,7 +451,17 @@ export class DecodePool<Kinds extends Record<keyof Kinds, TaskKind> = Record<str
     if (running && this.trace) {
       const { task, postedAtMs } = running;
       const result = reply.ok ? reply.result : null;
-      this.trace.add({ worker: this.slots.indexOf(slot), kind: task.spec.kind, args: task.spec.args, result, ok: reply.ok, postedAtMs, startedAtMs: reply.startedAtMs, endedAtMs: reply.startedAtMs + reply.workerMs, answeredAtMs: epochMs() });
+      this.trace.add({
+        worker: this.slots.indexOf(slot),
+        kind: task.spec.kind,
+        args: task.spec.args,
+        result,
+        ok: reply.ok,
+        postedAtMs,
+        startedAtMs: reply.startedAtMs,
+        endedAtMs: reply.startedAtMs + reply.workerMs,
+        answeredAtMs: epochMs(),
+      });
     }
     if (running && !running.job.settled) {
       const { job, task } = running;
@@ -456,7 +487,10 @@ export class DecodePool<Kinds extends Record<keyof Kinds, TaskKind> = Record<str
     }
     const now = performance.now();
     const started = Number.isNaN(job.firstStartAt) ? now : job.firstStartAt;
-    job.resolve({ result, timings: { queueMs: started - job.enqueuedAt, workerMs: job.workerMs, totalMs: now - job.enqueuedAt, tasks: job.tasks!.length } });
+    job.resolve({
+      result,
+      timings: { queueMs: started - job.enqueuedAt, workerMs: job.workerMs, totalMs: now - job.enqueuedAt, tasks: job.tasks!.length },
+    });
   }
 
   /** A worker that crashed is replaced; the task it held is tried once more, then its job fails with a clear error. */
@@ -482,7 +516,10 @@ export class DecodePool<Kinds extends Record<keyof Kinds, TaskKind> = Record<str
       if (!started || task.attempts < 2) {
         this.requeue(job, task, 'back');
       } else {
-        this.fail(job, new ExrError('io', `the decode worker stopped twice on this file (${error.message}); it may be too large or damaged`));
+        this.fail(
+          job,
+          new ExrError('io', `the decode worker stopped twice on this file (${error.message}); it may be too large or damaged`),
+        );
       }
     }
     this.pump();

@@ -12,7 +12,12 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const image = (first: number) => [{ dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 1 }, channels: [{ name: 'Y', pixelType: 'half' as const, data: Uint16Array.from([first, 2, 3, 4]) }] }];
+const image = (first: number) => [
+  {
+    dataWindow: { xMin: 0, yMin: 0, xMax: 1, yMax: 1 },
+    channels: [{ name: 'Y', pixelType: 'half' as const, data: Uint16Array.from([first, 2, 3, 4]) }],
+  },
+];
 const firstSample = (path: string) => withReader(path, (reader) => ({ reader, value: reader.decode().channels[0]!.data[0] })).value;
 
 describe('withReader', () => {

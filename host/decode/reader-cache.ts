@@ -43,7 +43,11 @@ export const readerCacheCounts: ReaderCacheCounts = { handedOver: 0, parsed: 0 }
  * Runs `use` with the file's reader; the read figures are those of this use alone. `handoff`: the main thread's parse of
  * the file, used where the file is not open here yet and is still the version it read.
  */
-export function withReader<T>(path: string, use: (reader: ExrReader) => T, handoff?: HeaderHandoff | null): { value: T; read: ReadFigures } {
+export function withReader<T>(
+  path: string,
+  use: (reader: ExrReader) => T,
+  handoff?: HeaderHandoff | null,
+): { value: T; read: ReadFigures } {
   const file = openFile(path, handoff ?? null);
   const before = { ...file.source.stats };
   const value = use(file.reader);
@@ -75,7 +79,14 @@ function openFile(path: string, handoff: HeaderHandoff | null): OpenFile {
     throw error;
   }
   // the descriptor's own identity (its fstat): a file replaced after this open is told apart by the next stat
-  const file: OpenFile = { reader, source, sizeBytes: source.sizeBytes, mtimeMs: source.identity.mtimeMs, inode: source.identity.inode, lastUsedMs: performance.now() };
+  const file: OpenFile = {
+    reader,
+    source,
+    sizeBytes: source.sizeBytes,
+    mtimeMs: source.identity.mtimeMs,
+    inode: source.identity.inode,
+    lastUsedMs: performance.now(),
+  };
   open.set(path, file);
   while (open.size > MAX_OPEN_FILES) close(open.keys().next().value!);
   sweeper ??= setInterval(sweep, IDLE_CLOSE_MS).unref();

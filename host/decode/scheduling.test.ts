@@ -16,7 +16,10 @@ beforeEach(async () => {
   dir = tempDir();
   userData = tempDir('exrview-userdata-');
   // the blocker keeps the only worker busy while the others queue up behind it
-  writeRgb(join(dir.path, 'aa-blocker.exr'), 2048, 1024, (x, y) => [x / 2048, y / 1024, Math.sin(x * y), 0.5], { compression: 'piz', withAlpha: true });
+  writeRgb(join(dir.path, 'aa-blocker.exr'), 2048, 1024, (x, y) => [x / 2048, y / 1024, Math.sin(x * y), 0.5], {
+    compression: 'piz',
+    withAlpha: true,
+  });
   for (let i = 1; i <= 5; i++) writeRgb(join(dir.path, `img${i}.exr`), 64, 64, (x, y) => [i, x / 64, y / 64]);
   host = createHost({ userDataDir: userData.path, workers: 1, prefetch: true });
   const folder = (await host.openFolder(dir.path))!;
@@ -55,7 +58,9 @@ it('moves the thumbnails that became visible to the front of the queue', async (
   const order: string[] = [];
   const blocker = host.decodeImage({ requestId: 'blocker', fileId: big.id, part: 0, priority: 'preview' });
   const jobs = [1, 2, 3].map((n) =>
-    host.getThumbnail({ requestId: `t${n}`, fileId: file(n).id, longSidePx: 16, priority: 'thumbnail-visible' }).then(() => order.push(`t${n}`)),
+    host
+      .getThumbnail({ requestId: `t${n}`, fileId: file(n).id, longSidePx: 16, priority: 'thumbnail-visible' })
+      .then(() => order.push(`t${n}`)),
   );
   await settle();
   // the user scrolled: only image 3 is on screen now
@@ -93,7 +98,10 @@ it('runs identical requests once and cancelling one of them leaves the other', a
 });
 
 it('decodes the images next to the current one ahead, into the RAM cache', async () => {
-  host.setVisible(files.map((f) => f.id), file(3).id);
+  host.setVisible(
+    files.map((f) => f.id),
+    file(3).id,
+  );
   // neighbours in folder order: img2 and img4
   for (let i = 0; i < 100 && host.stats.decodes < 2; i++) await new Promise((r) => setTimeout(r, 20));
   const next = await host.decodeImage({ requestId: 'n', fileId: file(4).id, part: 0, priority: 'preview' });

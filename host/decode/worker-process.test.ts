@@ -40,7 +40,9 @@ describe('compileOnWorkerThreads', () => {
   });
 
   it('sets the flag once under Node', () => {
-    const nodeVersions = Object.fromEntries(Object.entries(process.versions).filter(([key]) => key !== 'electron')) as unknown as NodeJS.ProcessVersions;
+    const nodeVersions = Object.fromEntries(
+      Object.entries(process.versions).filter(([key]) => key !== 'electron'),
+    ) as unknown as NodeJS.ProcessVersions;
     const flags: string[] = [];
     expect(compileOnWorkerThreads(nodeVersions, (f) => flags.push(f))).toBe(true);
     expect(compileOnWorkerThreads(nodeVersions, (f) => flags.push(f))).toBe(true);

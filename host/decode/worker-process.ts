@@ -30,7 +30,10 @@ export function reserveFileDescriptors(kernels: { reserveFileDescriptors(count: 
 }
 
 /** Sets WORKER_COMPILER_FLAG once, under Node only; true where it is set. */
-export function compileOnWorkerThreads(runtime: NodeJS.ProcessVersions = process.versions, setFlags: (flags: string) => void = setFlagsFromString): boolean {
+export function compileOnWorkerThreads(
+  runtime: NodeJS.ProcessVersions = process.versions,
+  setFlags: (flags: string) => void = setFlagsFromString,
+): boolean {
   if (runtime.electron) return false;
   if (!compilerSet) setFlags(WORKER_COMPILER_FLAG);
   compilerSet = true;

@@ -7,10 +7,12 @@ let sharpModule: Promise<Sharp> | null = null;
 
 function loadSharp(): Promise<Sharp> {
   sharpModule ??= import('sharp').then(
-    (m) => ((m as unknown as { default?: Sharp }).default ?? (m as unknown as Sharp)),
+    (m) => (m as unknown as { default?: Sharp }).default ?? (m as unknown as Sharp),
     (error: unknown) => {
       sharpModule = null;
-      throw new Error(`PNG and JPEG need the sharp package, which did not load (${(error as Error).message}): run \`npm install\` in exrview's folder`);
+      throw new Error(
+        `PNG and JPEG need the sharp package, which did not load (${(error as Error).message}): run \`npm install\` in exrview's folder`,
+      );
     },
   );
   return sharpModule;
@@ -20,12 +22,23 @@ function loadSharp(): Promise<Sharp> {
 export async function loadEncoder(): Promise<void> {
   const sharp = await loadSharp();
   // the first image also starts libvips: pay that here too
-  await sharp(Buffer.alloc(4), { raw: { width: 1, height: 1, channels: 4 } }).removeAlpha().png().toBuffer();
+  await sharp(Buffer.alloc(4), { raw: { width: 1, height: 1, channels: 4 } })
+    .removeAlpha()
+    .png()
+    .toBuffer();
 }
 
 /** Encodes 8-bit RGBA (alpha dropped) as PNG, or JPEG at `jpegQuality`. */
-export async function encodeRgba8(rgba8: Uint8Array | Uint8ClampedArray, widthPx: number, heightPx: number, format: 'png' | 'jpg', jpegQuality: number): Promise<Buffer> {
+export async function encodeRgba8(
+  rgba8: Uint8Array | Uint8ClampedArray,
+  widthPx: number,
+  heightPx: number,
+  format: 'png' | 'jpg',
+  jpegQuality: number,
+): Promise<Buffer> {
   const sharp = await loadSharp();
-  const image = sharp(Buffer.from(rgba8.buffer, rgba8.byteOffset, rgba8.byteLength), { raw: { width: widthPx, height: heightPx, channels: 4 } }).removeAlpha();
+  const image = sharp(Buffer.from(rgba8.buffer, rgba8.byteOffset, rgba8.byteLength), {
+    raw: { width: widthPx, height: heightPx, channels: 4 },
+  }).removeAlpha();
   return format === 'png' ? image.png().toBuffer() : image.jpeg({ quality: jpegQuality }).toBuffer();
 }

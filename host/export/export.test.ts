@@ -31,14 +31,25 @@ const W = 64;
 const H = 16;
 const band = (x: number) => BANDS[Math.floor((x * 4) / W)]!;
 
-const view = (over: Partial<ViewTransform> = {}): ViewTransform => ({ exposureEv: 0, offset: 0, gamma: 1, displayTransform: 'srgb', layer: '', channelMode: 'rgb', ...over });
+const view = (over: Partial<ViewTransform> = {}): ViewTransform => ({
+  exposureEv: 0,
+  offset: 0,
+  gamma: 1,
+  displayTransform: 'srgb',
+  layer: '',
+  channelMode: 'rgb',
+  ...over,
+});
 
 beforeEach(async () => {
   dir = tempDir();
   out = tempDir('exrview-out-');
   userData = tempDir('exrview-userdata-');
   writeExrFile(join(dir.path, 'bands.exr'), [
-    { dataWindow: box(W, H), channels: [...halfChannels(W, H, (x) => band(x)), ...halfChannels(W, H, () => DIFFUSE, { prefix: 'diffuse.' })] },
+    {
+      dataWindow: box(W, H),
+      channels: [...halfChannels(W, H, (x) => band(x)), ...halfChannels(W, H, () => DIFFUSE, { prefix: 'diffuse.' })],
+    },
   ]);
   host = createHost({ userDataDir: userData.path, workers: 1, prefetch: false });
   files = await host.listFiles((await host.openFolder(dir.path))!.id);
@@ -57,7 +68,12 @@ async function pixels(path: string): Promise<{ data: Buffer; width: number; heig
 }
 
 const expected8 = (rgb: [number, number, number], v: ViewTransform) =>
-  toneMapPixel(rgb[0], rgb[1], rgb[2], 1, 0, 0, { ...DEFAULT_DISPLAY, exposureEv: v.exposureEv, transform: v.displayTransform, nanInf: false }).map((c) => Math.round(c * 255));
+  toneMapPixel(rgb[0], rgb[1], rgb[2], 1, 0, 0, {
+    ...DEFAULT_DISPLAY,
+    exposureEv: v.exposureEv,
+    transform: v.displayTransform,
+    nanInf: false,
+  }).map((c) => Math.round(c * 255));
 
 it.each([
   ['srgb at exposure 0', view()],
@@ -81,12 +97,27 @@ it.each([
 });
 
 it('exports a layer through the view, and a thumbnail at the asked size as JPEG', async () => {
-  const layer = await host.exportImages({ fileIds: [files[0]!.id], kind: 'image', format: 'png', outDir: out.path, overwrite: false, view: view({ layer: 'diffuse' }) });
+  const layer = await host.exportImages({
+    fileIds: [files[0]!.id],
+    kind: 'image',
+    format: 'png',
+    outDir: out.path,
+    overwrite: false,
+    view: view({ layer: 'diffuse' }),
+  });
   const png = await pixels(layer.written[0]!.path);
   expect(layer.written[0]!.path).toBe(join(out.path, 'bands_diffuse.png'));
   expect(Math.max(...[...png.data.subarray(0, 3)].map((g, c) => Math.abs(g - expected8(DIFFUSE, view())[c]!)))).toBeLessThanOrEqual(1);
 
-  const thumb = await host.exportImages({ fileIds: [files[0]!.id], kind: 'thumbnail', format: 'jpg', outDir: out.path, overwrite: false, view: view(), longSidePx: 32 });
+  const thumb = await host.exportImages({
+    fileIds: [files[0]!.id],
+    kind: 'thumbnail',
+    format: 'jpg',
+    outDir: out.path,
+    overwrite: false,
+    view: view(),
+    longSidePx: 32,
+  });
   const jpg = await pixels(thumb.written[0]!.path);
   expect([jpg.width, jpg.height]).toEqual([32, 8]);
   // middle of the first band, away from the JPEG's edges
@@ -98,7 +129,14 @@ it('exports a layer through the view, and a thumbnail at the asked size as JPEG'
 it('never overwrites unless asked, and replaces the file when asked', async () => {
   const target = join(out.path, 'bands.png');
   writeFileSync(target, 'keep me');
-  const request: ExportRequest = { fileIds: [files[0]!.id], kind: 'image', format: 'png', outDir: out.path, overwrite: false, view: view() };
+  const request: ExportRequest = {
+    fileIds: [files[0]!.id],
+    kind: 'image',
+    format: 'png',
+    outDir: out.path,
+    overwrite: false,
+    view: view(),
+  };
   const kept = await host.exportImages(request);
   expect(kept.written).toEqual([]);
   expect(kept.skipped[0]!.reason).toMatch(/already exists.*overwrite/);
@@ -109,7 +147,14 @@ it('never overwrites unless asked, and replaces the file when asked', async () =
 });
 
 it('writes a layer as an EXR of its own that reads back with the same pixels', async () => {
-  const result = await host.exportImages({ fileIds: [files[0]!.id], kind: 'exr-layer', format: 'exr', outDir: out.path, overwrite: false, view: view({ layer: 'diffuse' }) });
+  const result = await host.exportImages({
+    fileIds: [files[0]!.id],
+    kind: 'exr-layer',
+    format: 'exr',
+    outDir: out.path,
+    overwrite: false,
+    view: view({ layer: 'diffuse' }),
+  });
   expect(result.failed).toEqual([]);
   const path = result.written[0]!.path;
   expect(path).toBe(join(out.path, 'bands_diffuse.exr'));
@@ -121,7 +166,14 @@ it('writes a layer as an EXR of its own that reads back with the same pixels', a
 });
 
 it('returns downloads instead of writing when there is no export folder, and refuses an export folder in browser mode', async () => {
-  const result = await host.exportImages({ fileIds: [files[0]!.id], kind: 'thumbnail', format: 'png', overwrite: false, view: view(), longSidePx: 16 });
+  const result = await host.exportImages({
+    fileIds: [files[0]!.id],
+    kind: 'thumbnail',
+    format: 'png',
+    overwrite: false,
+    view: view(),
+    longSidePx: 16,
+  });
   expect(result.written).toEqual([]);
   const download = result.downloads![0]!;
   expect(download).toMatchObject({ fileId: files[0]!.id, name: 'bands.png', mimeType: 'image/png' });
@@ -130,15 +182,35 @@ it('returns downloads instead of writing when there is no export folder, and ref
   const browser = createHost({ userDataDir: userData.path, workers: 1, prefetch: false, mode: 'browser' });
   try {
     const f = await browser.listFiles((await browser.openFolder(dir.path))!.id);
-    await expect(browser.exportImages({ fileIds: [f[0]!.id], kind: 'image', format: 'png', outDir: out.path, overwrite: true, view: view() })).rejects.toThrow(/browser mode cannot write/);
+    await expect(
+      browser.exportImages({ fileIds: [f[0]!.id], kind: 'image', format: 'png', outDir: out.path, overwrite: true, view: view() }),
+    ).rejects.toThrow(/browser mode cannot write/);
   } finally {
     await browser.close();
   }
 });
 
 it('reports each file that cannot be exported and says why', async () => {
-  const result = await host.exportImages({ fileIds: ['nope'], kind: 'image', format: 'png', outDir: out.path, overwrite: false, view: view() });
+  const result = await host.exportImages({
+    fileIds: ['nope'],
+    kind: 'image',
+    format: 'png',
+    outDir: out.path,
+    overwrite: false,
+    view: view(),
+  });
   expect(result.failed[0]!.reason).toMatch(/unknown file/);
-  await expect(host.exportImages({ fileIds: [files[0]!.id], kind: 'image', format: 'exr', outDir: out.path, overwrite: false, view: view() })).rejects.toThrow(/layers go to EXR/);
-  await expect(host.exportImages({ fileIds: [files[0]!.id], kind: 'image', format: 'png', outDir: join(out.path, 'missing'), overwrite: false, view: view() })).rejects.toThrow(/does not exist/);
+  await expect(
+    host.exportImages({ fileIds: [files[0]!.id], kind: 'image', format: 'exr', outDir: out.path, overwrite: false, view: view() }),
+  ).rejects.toThrow(/layers go to EXR/);
+  await expect(
+    host.exportImages({
+      fileIds: [files[0]!.id],
+      kind: 'image',
+      format: 'png',
+      outDir: join(out.path, 'missing'),
+      overwrite: false,
+      view: view(),
+    }),
+  ).rejects.toThrow(/does not exist/);
 });

@@ -10,7 +10,16 @@ import { DEFAULT_DISPLAY, type ChannelView, type DisplayParams } from '../../sha
 import { toneMapImage } from '../../shaders/tonemap-cpu.js';
 import { parseCube, type Lut } from '../../shaders/lut-cube.js';
 import { toneMapHalfRgba } from '../thumbnails/tone-map.js';
-import type { DecodedImage, DecodedPlane, ExportRequest, ExportResult, FileEntry, Thumbnail, ViewLut, ViewTransform } from '../../contract/host-api.js';
+import type {
+  DecodedImage,
+  DecodedPlane,
+  ExportRequest,
+  ExportResult,
+  FileEntry,
+  Thumbnail,
+  ViewLut,
+  ViewTransform,
+} from '../../contract/host-api.js';
 import { planeSamples } from '../decode/plane-bytes.js';
 
 export interface ExportSources {
@@ -24,7 +33,9 @@ export const DEFAULT_EXPORT_LONG_SIDE_PX = 256;
 
 export async function exportImages(request: ExportRequest, sources: ExportSources): Promise<ExportResult> {
   if (request.kind === 'exr-layer' ? request.format !== 'exr' : request.format === 'exr') {
-    throw new Error(`cannot export ${request.kind === 'exr-layer' ? 'a layer' : `${request.kind}s`} as ${request.format.toUpperCase()}: layers go to EXR, images and thumbnails to PNG or JPEG`);
+    throw new Error(
+      `cannot export ${request.kind === 'exr-layer' ? 'a layer' : `${request.kind}s`} as ${request.format.toUpperCase()}: layers go to EXR, images and thumbnails to PNG or JPEG`,
+    );
   }
   if (request.outDir !== undefined) {
     const info = await stat(request.outDir).catch(() => null);
@@ -46,7 +57,12 @@ export async function exportImages(request: ExportRequest, sources: ExportSource
         result.written.push({ fileId, path, bytes: bytes.length });
       } else {
         const bytes = await encode(fileId, request, sources, entry);
-        (result.downloads ??= []).push({ fileId, name, mimeType: MIME[request.format], data: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer });
+        (result.downloads ??= []).push({
+          fileId,
+          name,
+          mimeType: MIME[request.format],
+          data: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer,
+        });
       }
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -71,26 +87,44 @@ async function exists(path: string): Promise<boolean> {
 /** Whole or not at all (atomic-file.ts); an existing file is replaced only when the request says so. */
 async function writeSafely(path: string, bytes: Uint8Array, overwrite: boolean): Promise<void> {
   await writeFileAtomically(path, bytes, overwrite).catch((error: unknown) => {
-    throw error instanceof FileExistsError ? new Error(`${path} already exists: export again with overwrite on, or pick another folder`) : error;
+    throw error instanceof FileExistsError
+      ? new Error(`${path} already exists: export again with overwrite on, or pick another folder`)
+      : error;
   });
 }
 
 async function encode(fileId: string, request: ExportRequest, sources: ExportSources, entry: FileEntry): Promise<Uint8Array> {
   const part = request.part ?? firstFlatPart(entry);
-  if (request.kind === 'exr-layer') return encodeExrLayer(await sources.decode(fileId, part, layerChannels(entry, part, request.view.layer)), request.view.layer, entry, part);
+  if (request.kind === 'exr-layer')
+    return encodeExrLayer(
+      await sources.decode(fileId, part, layerChannels(entry, part, request.view.layer)),
+      request.view.layer,
+      entry,
+      part,
+    );
   if (request.kind === 'thumbnail') {
     const thumb = await sources.thumbnail(fileId, request.longSidePx ?? DEFAULT_EXPORT_LONG_SIDE_PX);
-    return encode8(toneMapHalfRgba(new Uint16Array(thumb.rgbaHalf), thumb.widthPx, thumb.heightPx, displayParams(request.view)), thumb.widthPx, thumb.heightPx, request.format);
+    return encode8(
+      toneMapHalfRgba(new Uint16Array(thumb.rgbaHalf), thumb.widthPx, thumb.heightPx, displayParams(request.view)),
+      thumb.widthPx,
+      thumb.heightPx,
+      request.format,
+    );
   }
   const channels = viewChannels(entry, part, request.view);
-  const image = await sources.decode(fileId, part, channels.filter((c): c is string => c !== null));
+  const image = await sources.decode(
+    fileId,
+    part,
+    channels.filter((c): c is string => c !== null),
+  );
   const params = displayParams(request.view);
   const { widthPx, heightPx } = image;
   const halfBits = assembleHalfRgba(image, channels);
-  const rgba8 = halfBits ? toneMapHalfRgba(halfBits, widthPx, heightPx, params) : toneMapImage(assembleRgba(image, channels), widthPx, heightPx, params);
+  const rgba8 = halfBits
+    ? toneMapHalfRgba(halfBits, widthPx, heightPx, params)
+    : toneMapImage(assembleRgba(image, channels), widthPx, heightPx, params);
   return encode8(rgba8, widthPx, heightPx, request.format);
 }
-
 
 async function encode8(rgba8: Uint8ClampedArray, widthPx: number, heightPx: number, format: 'png' | 'jpg' | 'exr'): Promise<Uint8Array> {
   const encoded = await encodeRgba8(rgba8, widthPx, heightPx, format === 'png' ? 'png' : 'jpg', 92);
@@ -102,7 +136,16 @@ export function displayParams(view: ViewTransform): DisplayParams {
   const mode = view.channelMode;
   const channelView: ChannelView = mode.startsWith('channel:') ? 'r' : (mode as ChannelView);
   const lut = view.lut ? { lut: parsedLut(view.lut), shaper: view.lut.shaper, name: view.lut.name } : null;
-  return { ...DEFAULT_DISPLAY, exposureEv: view.exposureEv, offset: view.offset, gamma: view.gamma, transform: view.displayTransform, channelView, nanInf: false, lut };
+  return {
+    ...DEFAULT_DISPLAY,
+    exposureEv: view.exposureEv,
+    offset: view.offset,
+    gamma: view.gamma,
+    transform: view.displayTransform,
+    channelView,
+    nanInf: false,
+    lut,
+  };
 }
 
 /** The last LUT parsed: an export of many files shares one view, so its .cube text is parsed once. */
@@ -113,7 +156,9 @@ function parsedLut(v: ViewLut): Lut {
     try {
       lastLut = { cube: v.cube, lut: parseCube(v.cube) };
     } catch (error) {
-      throw new Error(`the LUT ${v.name || '(unnamed)'} cannot be read, ${error instanceof Error ? error.message : String(error)}: fix the file or load another LUT`);
+      throw new Error(
+        `the LUT ${v.name || '(unnamed)'} cannot be read, ${error instanceof Error ? error.message : String(error)}: fix the file or load another LUT`,
+      );
     }
   }
   return lastLut.lut;
@@ -137,7 +182,9 @@ function layerChannels(entry: FileEntry, part: number, layer: string): string[] 
   const found = summary.layers.find((l) => l.name === layer);
   if (found) return found.channels;
   if (layer === '') return null;
-  throw new Error(`${entry.name} part ${part} has no layer "${layer}" (it has ${summary.layers.map((l) => l.name || '(base)').join(', ')})`);
+  throw new Error(
+    `${entry.name} part ${part} has no layer "${layer}" (it has ${summary.layers.map((l) => l.name || '(base)').join(', ')})`,
+  );
 }
 
 /** Which channels feed R, G, B, A of the view: a layer's R/G/B/A, a single channel as grey, or the layer's first channel as grey. */

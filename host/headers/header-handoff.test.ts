@@ -22,11 +22,30 @@ const box = (w: number, h: number) => ({ xMin: 0, yMin: 0, xMax: w - 1, yMax: h 
 
 /** A scanline render, a mipmapped tiled part and a two-part file: the layouts a worker opens. */
 const FILES: Record<string, WritePart[]> = {
-  'scanline.exr': [{ compression: 'zip', dataWindow: box(40, 70), attributes: { owner: { type: 'string', value: 'lighting' } }, channels: ['B', 'G', 'R'].map((name, i) => ({ name, pixelType: 'half' as const, data: ramp(40 * 70, i) })) }],
-  'tiled.exr': [{ compression: 'piz', dataWindow: box(37, 29), tiles: { xSizePx: 16, ySizePx: 8, levelMode: 'mipmapLevels' }, channels: [{ name: 'Y', pixelType: 'half', data: ramp(37 * 29, 3) }] }],
+  'scanline.exr': [
+    {
+      compression: 'zip',
+      dataWindow: box(40, 70),
+      attributes: { owner: { type: 'string', value: 'lighting' } },
+      channels: ['B', 'G', 'R'].map((name, i) => ({ name, pixelType: 'half' as const, data: ramp(40 * 70, i) })),
+    },
+  ],
+  'tiled.exr': [
+    {
+      compression: 'piz',
+      dataWindow: box(37, 29),
+      tiles: { xSizePx: 16, ySizePx: 8, levelMode: 'mipmapLevels' },
+      channels: [{ name: 'Y', pixelType: 'half', data: ramp(37 * 29, 3) }],
+    },
+  ],
   'two-parts.exr': [
     { name: 'beauty', compression: 'rle', dataWindow: box(9, 33), channels: [{ name: 'R', pixelType: 'half', data: ramp(9 * 33, 4) }] },
-    { name: 'depth', compression: 'zips', dataWindow: box(9, 33), channels: [{ name: 'Z', pixelType: 'float', data: Float32Array.from({ length: 9 * 33 }, (_, i) => i / 7) }] },
+    {
+      name: 'depth',
+      compression: 'zips',
+      dataWindow: box(9, 33),
+      channels: [{ name: 'Z', pixelType: 'float', data: Float32Array.from({ length: 9 * 33 }, (_, i) => i / 7) }],
+    },
   ],
 };
 
@@ -51,7 +70,8 @@ describe('header handoff', () => {
         expect(handed!.parts).toEqual(headerParts);
         // and a reader made from it decodes every part as the parsing one does
         const fromHandoff = ExrReader.fromParsed(source, handed!);
-        for (const part of opened.parts) expect(fromHandoff.decode({ part: part.index }).channels).toEqual(opened.decode({ part: part.index }).channels);
+        for (const part of opened.parts)
+          expect(fromHandoff.decode({ part: part.index }).channels).toEqual(opened.decode({ part: part.index }).channels);
       } finally {
         source.close();
       }
@@ -94,7 +114,13 @@ describe('header handoff', () => {
     }
     // a large one: rebuilding would read the whole file, which is the worker's to do
     const widthPx = 256;
-    const large = await damage('damaged-large.exr', [{ compression: 'none', dataWindow: box(widthPx, widthPx), channels: [{ name: 'Y', pixelType: 'half', data: ramp(widthPx * widthPx, 5) }] }]);
+    const large = await damage('damaged-large.exr', [
+      {
+        compression: 'none',
+        dataWindow: box(widthPx, widthPx),
+        channels: [{ name: 'Y', pixelType: 'half', data: ramp(widthPx * widthPx, 5) }],
+      },
+    ]);
     const header = await readHeader(large);
     expect(header.handoff).toBeNull();
     expect(header.parts).toHaveLength(1);
@@ -102,11 +128,14 @@ describe('header handoff', () => {
 });
 
 describe('withReader with a handoff', () => {
-  const firstSample = (path: string, handoff: SharedArrayBuffer | null) => withReader(path, (reader) => reader.decode().channels[0]!.data[0], handoff).value;
+  const firstSample = (path: string, handoff: SharedArrayBuffer | null) =>
+    withReader(path, (reader) => reader.decode().channels[0]!.data[0], handoff).value;
 
   it('opens the file from the handoff without parsing it, and parses a file changed since the main thread read it', async () => {
     const path = join(dir, 'cache.exr');
-    const image = (first: number): WritePart[] => [{ dataWindow: box(2, 2), channels: [{ name: 'Y', pixelType: 'half', data: Uint16Array.from([first, 2, 3, 4]) }] }];
+    const image = (first: number): WritePart[] => [
+      { dataWindow: box(2, 2), channels: [{ name: 'Y', pixelType: 'half', data: Uint16Array.from([first, 2, 3, 4]) }] },
+    ];
     writeExrFile(path, image(1));
     const { handoff } = await readHeader(path);
     const before = { ...readerCacheCounts };
@@ -123,7 +152,7 @@ describe('withReader with a handoff', () => {
 });
 
 describe('names in a handoff', () => {
-  it('arrive as the interned constants the codec compares with, not as the deserializer\'s copies', async () => {
+  it("arrive as the interned constants the codec compares with, not as the deserializer's copies", async () => {
     const path = join(dir, 'scanline.exr');
     const { handoff } = await readHeader(path);
     writeFileSync(join(dir, 'handoff.bin'), new Uint8Array(handoff!));
@@ -141,7 +170,10 @@ describe('names in a handoff', () => {
       const copy = String.fromCharCode(104, 97, 108, 102);
       console.log(JSON.stringify({ pixelType: interned(part.channels[0].pixelType), compression: interned(part.compression), copy: interned(copy) }));
     `;
-    const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     // a copy made at run time is not interned: the probe can tell the two apart
     expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!)).toEqual({ pixelType: true, compression: true, copy: false });

@@ -16,7 +16,15 @@ const MAX_TABLES_END_BYTE = 16 << 20;
 
 /** handoff: the whole parse for the decode workers (header-handoff.ts); null where they must open the file themselves. */
 export type SummaryResult =
-  | { kind: 'ok'; sizeBytes: number; mtimeMs: number; summary: FileSummary; parts: PartInfo[]; headerBytes: number; handoff: HeaderHandoff | null }
+  | {
+      kind: 'ok';
+      sizeBytes: number;
+      mtimeMs: number;
+      summary: FileSummary;
+      parts: PartInfo[];
+      headerBytes: number;
+      handoff: HeaderHandoff | null;
+    }
   /**
    * Header or chunks not all there yet: a file being written (or cut short). `summary` when the header is whole: what
    * chunks there are can be decoded once the file stops changing.
@@ -52,14 +60,19 @@ export async function readHeaderParts(path: string): Promise<PartInfo[]> {
 }
 
 /** readHeaderParts with the header's size in the file and, where the offset tables could be read, the handoff. */
-export async function readHeader(path: string): Promise<{ parts: PartInfo[]; multipart: boolean; headerBytes: number; handoff: HeaderHandoff | null }> {
+export async function readHeader(
+  path: string,
+): Promise<{ parts: PartInfo[]; multipart: boolean; headerBytes: number; handoff: HeaderHandoff | null }> {
   return withFile(path, async (file, identity) => {
     const { parts, multipart, headerEndByte, parsed } = await readParts(file);
     return { parts, multipart, headerBytes: headerEndByte, handoff: parsed && makeHandoff(identity, parsed) };
   });
 }
 
-async function withFile<T>(path: string, use: (file: OpenFile, stat: { sizeBytes: number; mtimeMs: number; inode: number }) => Promise<T>): Promise<T> {
+async function withFile<T>(
+  path: string,
+  use: (file: OpenFile, stat: { sizeBytes: number; mtimeMs: number; inode: number }) => Promise<T>,
+): Promise<T> {
   const handle = await open(path, 'r');
   try {
     const stat = await handle.stat();
@@ -87,7 +100,9 @@ class IncompleteFile extends Error {
   summary?: FileSummary;
 }
 
-async function summarise(file: OpenFile): Promise<{ summary: FileSummary; parts: PartInfo[]; headerBytes: number; parsed: ParsedFile | null }> {
+async function summarise(
+  file: OpenFile,
+): Promise<{ summary: FileSummary; parts: PartInfo[]; headerBytes: number; parsed: ParsedFile | null }> {
   const { parts, prefix, headerEndByte, multipart, parsed } = await readParts(file);
   const summary = toSummary(parts, multipart);
   try {
@@ -139,7 +154,13 @@ async function readParts(file: OpenFile, withOffsetTables = true): Promise<Heade
  * A second walk of the tables after withTables' (readParts), on purpose: the reader's rules say what a decode can use
  * (a small file's zeroed table it rebuilds by scanning its chunks), these whether a writer has finished.
  */
-async function checkComplete(file: OpenFile, prefix: Uint8Array, headerEndByte: number, parts: PartInfo[], multipart: boolean): Promise<void> {
+async function checkComplete(
+  file: OpenFile,
+  prefix: Uint8Array,
+  headerEndByte: number,
+  parts: PartInfo[],
+  multipart: boolean,
+): Promise<void> {
   const totalChunks = parts.reduce((sum, p) => sum + p.chunkCount, 0);
   const tablesEnd = headerEndByte + totalChunks * 8;
   const tables = tablesEnd <= prefix.length ? prefix.subarray(headerEndByte, tablesEnd) : await file.read(headerEndByte, totalChunks * 8);
@@ -165,15 +186,18 @@ async function checkComplete(file: OpenFile, prefix: Uint8Array, headerEndByte: 
   const head = await file.read(lastOffset, headerBytes);
   const hv = new DataView(head.buffer, head.byteOffset, head.byteLength);
   const at = (multipart ? 4 : 0) + (lastPart.isTiled ? 16 : 4);
-  const payloadBytes = lastPart.isDeep
-    ? Number(hv.getBigUint64(at, true)) + Number(hv.getBigUint64(at + 8, true))
-    : hv.getInt32(at, true);
+  const payloadBytes = lastPart.isDeep ? Number(hv.getBigUint64(at, true)) + Number(hv.getBigUint64(at + 8, true)) : hv.getInt32(at, true);
   if (payloadBytes < 0 || lastOffset + headerBytes + payloadBytes > file.sizeBytes) {
     throw new IncompleteFile(`the last chunk needs ${lastOffset + headerBytes + payloadBytes} bytes, the file has ${file.sizeBytes}`);
   }
 }
 
-const box = (b: { xMin: number; yMin: number; xMax: number; yMax: number }): [number, number, number, number] => [b.xMin, b.yMin, b.xMax, b.yMax];
+const box = (b: { xMin: number; yMin: number; xMax: number; yMax: number }): [number, number, number, number] => [
+  b.xMin,
+  b.yMin,
+  b.xMax,
+  b.yMax,
+];
 
 export function toSummary(parts: PartInfo[], multipart: boolean): FileSummary {
   const first = parts[0]!;

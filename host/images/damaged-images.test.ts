@@ -33,7 +33,11 @@ function expectRowsMissing(got: DecodedImage, good: DecodedImage, rows: { yMin: 
     const b = new Uint16Array(plane.data, 0, W * H);
     for (let y = 0; y < H; y++) {
       const row = a.subarray(y * W, (y + 1) * W);
-      if (y >= rows.yMin && y <= rows.yMax) expect(row.every((v) => v === 0), `${plane.name} row ${y}`).toBe(true);
+      if (y >= rows.yMin && y <= rows.yMax)
+        expect(
+          row.every((v) => v === 0),
+          `${plane.name} row ${y}`,
+        ).toBe(true);
       else expect(row, `${plane.name} row ${y}`).toEqual(b.subarray(y * W, (y + 1) * W));
     }
   }
@@ -90,8 +94,12 @@ describe('damaged files through the host', () => {
     expectRowsMissing(rest, good, { yMin: 48, yMax: 63 });
     expect((await host.getHeader(zeroedEntry.id)).parts).toHaveLength(1);
     // only a preview shows a damaged image: a played frame, a thumbnail's decode and an export still fail with the reason
-    await expect(host.decodeImage({ requestId: 'z3', fileId: zeroedEntry.id, part: 0, priority: 'playback' })).rejects.toThrow(/^part 0, chunk 3: /);
-    await expect(host.decodeImage({ requestId: 'z4', fileId: zeroedEntry.id, part: 0, priority: 'thumbnail-visible' })).rejects.toThrow(/chunk 3/);
+    await expect(host.decodeImage({ requestId: 'z3', fileId: zeroedEntry.id, part: 0, priority: 'playback' })).rejects.toThrow(
+      /^part 0, chunk 3: /,
+    );
+    await expect(host.decodeImage({ requestId: 'z4', fileId: zeroedEntry.id, part: 0, priority: 'thumbnail-visible' })).rejects.toThrow(
+      /chunk 3/,
+    );
     const view = { exposureEv: 0, offset: 0, gamma: 1, displayTransform: 'srgb', layer: '', channelMode: 'rgb' } as const;
     const exported = await host.exportImages({ fileIds: [zeroedEntry.id], kind: 'image', format: 'png', overwrite: true, view });
     expect(exported.failed[0]?.reason).toMatch(/chunk 3: .*1 of 13 chunks cannot be read, so it is not exported/);

@@ -36,7 +36,9 @@ describe('writeFileAtomically', () => {
     const blocked = join(dir.path, 'blocked');
     mkdirSync(join(blocked, 'a.png'), { recursive: true });
     // a folder where the file should go: the rename over it fails
-    await expect(writeFileAtomically(join(blocked, 'a.png'), bytes('x'), true)).rejects.toMatchObject({ code: expect.stringMatching(/EISDIR|EEXIST|ENOTEMPTY|EPERM/) });
+    await expect(writeFileAtomically(join(blocked, 'a.png'), bytes('x'), true)).rejects.toMatchObject({
+      code: expect.stringMatching(/EISDIR|EEXIST|ENOTEMPTY|EPERM/),
+    });
     expect(readdirSync(blocked)).toEqual(['a.png']);
     await expect(writeFileAtomically(join(dir.path, 'missing', 'a.png'), bytes('x'), true)).rejects.toMatchObject({ code: 'ENOENT' });
   });

@@ -13,7 +13,7 @@ function chunksOf(png: Uint8Array): { type: string; data: Buffer }[] {
   const bytes = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
   expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   const chunks: { type: string; data: Buffer }[] = [];
-  for (let at = 8; at < bytes.length; ) {
+  for (let at = 8; at < bytes.length;) {
     const length = bytes.readUInt32BE(at);
     const type = bytes.toString('latin1', at + 4, at + 8);
     expect(bytes.readUInt32BE(at + 8 + length), `${type} CRC`).toBe(crc32(bytes.subarray(at + 4, at + 8 + length)));
@@ -48,13 +48,22 @@ describe.skipIf(!nativeKernels)('native PNG encoder', () => {
           for (let i = 0; i < rgba.length; i++) {
             state = (state * 1103515245 + 12345) >>> 0;
             const p = i >> 2;
-            const x = p % widthPx, y = Math.floor(p / widthPx);
+            const x = p % widthPx,
+              y = Math.floor(p / widthPx);
             rgba[i] = kind === 'noise' ? state >>> 24 : kind === 'gradient' ? (x * 7 + y * 3 + (i & 3) * 50 + (state >>> 30)) & 255 : 128;
           }
           const png = pngFromRgba8(rgba, widthPx, heightPx)!;
           const chunks = chunksOf(new Uint8Array(png));
           expect(chunks.map((c) => c.type)).toEqual(['IHDR', 'IDAT', 'IEND']);
-          expect([chunks[0]!.data.readUInt32BE(0), chunks[0]!.data.readUInt32BE(4), ...chunks[0]!.data.subarray(8)]).toEqual([widthPx, heightPx, 8, 2, 0, 0, 0]);
+          expect([chunks[0]!.data.readUInt32BE(0), chunks[0]!.data.readUInt32BE(4), ...chunks[0]!.data.subarray(8)]).toEqual([
+            widthPx,
+            heightPx,
+            8,
+            2,
+            0,
+            0,
+            0,
+          ]);
           const decoded = await decodedRgb(png);
           expect([decoded.width, decoded.height, decoded.channels]).toEqual([widthPx, heightPx, 3]);
           expect(Buffer.compare(decoded.data, rgbOf(rgba))).toBe(0);
@@ -73,7 +82,8 @@ describe.skipIf(!nativeKernels)('native PNG encoder', () => {
   });
 
   it('compresses a smooth image well below its raw size', () => {
-    const widthPx = 256, heightPx = 144;
+    const widthPx = 256,
+      heightPx = 144;
     const rgba = new Uint8Array(widthPx * heightPx * 4).map((_, i) => ((i >> 2) % widthPx) + (Math.floor((i >> 2) / widthPx) >> 1));
     expect(pngFromRgba8(rgba, widthPx, heightPx)!.byteLength).toBeLessThan((widthPx * heightPx * 3) / 20);
   });

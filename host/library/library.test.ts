@@ -35,7 +35,13 @@ describe('listing', () => {
     const b = files.find((f) => f.name === 'b.exr')!;
     expect(b.status).toBe('ok');
     expect(b.summary).toMatchObject({ widthPx: 64, heightPx: 32, multipart: false });
-    expect(b.summary!.parts[0]).toMatchObject({ type: 'scanlineimage', compression: 'zip', tiled: false, dataWindow: [0, 0, 63, 31], hasPreview: false });
+    expect(b.summary!.parts[0]).toMatchObject({
+      type: 'scanlineimage',
+      compression: 'zip',
+      tiled: false,
+      dataWindow: [0, 0, 63, 31],
+      hasPreview: false,
+    });
     expect(b.summary!.parts[0]!.layers).toEqual([{ name: '', view: null, channels: ['R', 'G', 'B'] }]);
     const tiled = files.find((f) => f.name === 'a9.exr')!;
     expect(tiled.summary!.parts[0]).toMatchObject({ tiled: true, levelMode: 'mipmapLevels', levelCount: 5 });
@@ -71,9 +77,14 @@ describe('watching', () => {
     folderId = (await fx.host.openFolder(fx.dir))!.id;
   });
 
-  const added = (name: string) => (e: HostEvent): e is Extract<HostEvent, { type: 'files-added' }> => e.type === 'files-added' && e.files.some((f) => f.name === name);
-  const changed = (name: string, status?: FileEntry['status']) => (e: HostEvent): e is Extract<HostEvent, { type: 'files-changed' }> =>
-    e.type === 'files-changed' && e.files.some((f) => f.name === name && (status === undefined || f.status === status));
+  const added =
+    (name: string) =>
+    (e: HostEvent): e is Extract<HostEvent, { type: 'files-added' }> =>
+      e.type === 'files-added' && e.files.some((f) => f.name === name);
+  const changed =
+    (name: string, status?: FileEntry['status']) =>
+    (e: HostEvent): e is Extract<HostEvent, { type: 'files-changed' }> =>
+      e.type === 'files-changed' && e.files.some((f) => f.name === name && (status === undefined || f.status === status));
   const removed = (id: string) => (e: HostEvent) => e.type === 'files-removed' && e.fileIds.includes(id);
 
   it('reports files added, changed, renamed and removed', async () => {
@@ -131,6 +142,8 @@ describe('watching', () => {
     const bytes = rgbBytes(16, 16, () => [1, 1, 1]);
     writeFileSync(join(fx.dir, 'partial.exr'), Buffer.from(bytes.subarray(0, 40)));
     const first = await log.next(added('partial.exr'));
-    await expect(fx.host.getThumbnail({ requestId: 't', fileId: first.files[0]!.id, longSidePx: 8, priority: 'thumbnail-visible' })).rejects.toThrow(/still being written/);
+    await expect(
+      fx.host.getThumbnail({ requestId: 't', fileId: first.files[0]!.id, longSidePx: 8, priority: 'thumbnail-visible' }),
+    ).rejects.toThrow(/still being written/);
   });
 });

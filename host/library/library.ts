@@ -16,7 +16,10 @@ export interface LibraryOptions {
   /** A file changed or went away: drop what the caches hold for it. */
   onInvalidate(absPath: string): void;
   /** A whole file's header, as read for its summary: kept so that planning its decodes reads nothing. */
-  onHeader?(absPath: string, header: { sizeBytes: number; mtimeMs: number; parts: PartInfo[]; headerBytes: number; handoff: HeaderHandoff | null }): void;
+  onHeader?(
+    absPath: string,
+    header: { sizeBytes: number; mtimeMs: number; parts: PartInfo[]; headerBytes: number; handoff: HeaderHandoff | null },
+  ): void;
   /** Browser mode: false for a path outside the served folder (after following symlinks). */
   allowPath(absPath: string): Promise<boolean>;
   /** What the user sees for a folder (absolute path, or a name relative to the served folder). */
@@ -87,7 +90,17 @@ export class Library {
   async openFolder(root: string, recursive: boolean): Promise<FolderInfo> {
     for (const f of this.folders.values()) if (f.root === root && f.info.recursive === recursive) return f.info;
     const info: FolderInfo = { id: `d${(this.nextFolder++).toString(36)}`, displayPath: this.options.displayPath(root), recursive };
-    const folder: Folder = { info, root, entries: new Map(), settling: new Map(), watcher: null, busy: new Map(), closed: false, rootGone: false, sequencesTimer: null };
+    const folder: Folder = {
+      info,
+      root,
+      entries: new Map(),
+      settling: new Map(),
+      watcher: null,
+      busy: new Map(),
+      closed: false,
+      rootGone: false,
+      sequencesTimer: null,
+    };
     // watch first, so a file written during the scan is not missed
     folder.watcher = watchTree(root, {
       recursive,
@@ -293,7 +306,11 @@ export class Library {
       if (now - stableSinceMs >= this.options.settleMs) {
         // it stopped changing and is still not whole: cut short, not being written
         this.stopSettling(folder, absPath);
-        entry = { ...entry, status: 'error', error: `the file is incomplete: ${result.reason}. It stopped changing before it was complete; write or copy it again` };
+        entry = {
+          ...entry,
+          status: 'error',
+          error: `the file is incomplete: ${result.reason}. It stopped changing before it was complete; write or copy it again`,
+        };
         // its header is whole: the chunks it has can be shown (the rest marked as missing)
         if (result.summary) entry.summary = result.summary;
       } else {
@@ -309,7 +326,11 @@ export class Library {
     if (previous && sameEntry(previous, entry)) return keepHeader();
     folder.entries.set(absPath, entry);
     this.filesById.set(entry.id, { folder, absPath });
-    if (result.kind === 'ok') this.framesPerSecond.set(entry.id, framesPerSecondValue(result.parts[0]?.attributes.find((a) => a.name === 'framesPerSecond')?.value));
+    if (result.kind === 'ok')
+      this.framesPerSecond.set(
+        entry.id,
+        framesPerSecondValue(result.parts[0]?.attributes.find((a) => a.name === 'framesPerSecond')?.value),
+      );
     // after what the caches held for the file's previous version is dropped
     if (previous) this.options.onInvalidate(absPath);
     keepHeader();

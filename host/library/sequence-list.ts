@@ -13,7 +13,9 @@ export interface SequenceListInput {
 }
 
 export function listSequences(input: SequenceListInput): SequenceInfo[] {
-  const { sequences } = detectSequences([...input.entries], (f) => (f.summary ? (f.summary.parts[0]?.displayWindow.join(',') ?? null) : null));
+  const { sequences } = detectSequences([...input.entries], (f) =>
+    f.summary ? (f.summary.parts[0]?.displayWindow.join(',') ?? null) : null,
+  );
   return sequences.map((q): SequenceInfo => {
     const firstOk = q.frames.find((f) => f.file.status === 'ok' && f.file.summary)?.file;
     let sizeBytes = 0;

@@ -9,7 +9,12 @@ describe('parseFrameName', () => {
     expect(parseFrameName('beauty.0001.exr')).toMatchObject({ base: 'beauty', separator: '.', digits: '0001', frame: 1 });
     expect(parseFrameName('beauty_1001.exr')).toMatchObject({ base: 'beauty', separator: '_', frame: 1001 });
     expect(parseFrameName('beauty0042.EXR')).toMatchObject({ base: 'beauty', separator: '', digits: '0042', frame: 42, extension: '.EXR' });
-    expect(parseFrameName('shots/sh010/sh010_beauty.v002.0100.exr')).toMatchObject({ dir: 'shots/sh010/', base: 'sh010_beauty.v002', separator: '.', frame: 100 });
+    expect(parseFrameName('shots/sh010/sh010_beauty.v002.0100.exr')).toMatchObject({
+      dir: 'shots/sh010/',
+      base: 'sh010_beauty.v002',
+      separator: '.',
+      frame: 100,
+    });
     expect(parseFrameName('0007.exr')).toMatchObject({ base: '', separator: '', frame: 7 });
     expect(parseFrameName('beauty.exr')).toBeNull();
     expect(parseFrameName('beauty.0001.tif')).toBeNull();
@@ -19,7 +24,9 @@ describe('parseFrameName', () => {
 
 describe('detectSequences', () => {
   it('makes one sequence of padded frames and leaves other files alone', () => {
-    const { sequences, singles } = detectSequences(files(...names(48, (i) => `beauty.${String(1001 + i).padStart(4, '0')}.exr`), 'hdr-ramp.exr', 'layers.exr'));
+    const { sequences, singles } = detectSequences(
+      files(...names(48, (i) => `beauty.${String(1001 + i).padStart(4, '0')}.exr`), 'hdr-ramp.exr', 'layers.exr'),
+    );
     expect(sequences).toHaveLength(1);
     const [q] = sequences;
     expect(q).toMatchObject({ pattern: 'beauty.####.exr', padding: 4, firstFrame: 1001, lastFrame: 1048, step: 1, missingFrames: [] });
@@ -50,17 +57,31 @@ describe('detectSequences', () => {
   });
 
   it('tells apart names, separators, paddings, extensions and folders', () => {
-    const { sequences, singles } = detectSequences(files(
-      'beauty.0001.exr', 'beauty.0002.exr',
-      'beauty_0001.exr', 'beauty_0002.exr',
-      'beauty0001.exr', 'beauty0002.exr',
-      'beauty.001.exr', 'beauty.002.exr',
-      'diffuse.0001.exr', 'diffuse.0002.exr',
-      'sub/beauty.0001.exr', 'sub/beauty.0002.exr',
-      'lonely.0001.exr', 'v2.exr',
-    ));
+    const { sequences, singles } = detectSequences(
+      files(
+        'beauty.0001.exr',
+        'beauty.0002.exr',
+        'beauty_0001.exr',
+        'beauty_0002.exr',
+        'beauty0001.exr',
+        'beauty0002.exr',
+        'beauty.001.exr',
+        'beauty.002.exr',
+        'diffuse.0001.exr',
+        'diffuse.0002.exr',
+        'sub/beauty.0001.exr',
+        'sub/beauty.0002.exr',
+        'lonely.0001.exr',
+        'v2.exr',
+      ),
+    );
     expect(sequences.map((q) => q.pattern)).toEqual([
-      'beauty####.exr', 'beauty.####.exr', 'beauty.###.exr', 'beauty_####.exr', 'diffuse.####.exr', 'sub/beauty.####.exr',
+      'beauty####.exr',
+      'beauty.####.exr',
+      'beauty.###.exr',
+      'beauty_####.exr',
+      'diffuse.####.exr',
+      'sub/beauty.####.exr',
     ]);
     expect(singles.map((f) => f.relativePath).sort()).toEqual(['lonely.0001.exr', 'v2.exr']);
   });
@@ -73,7 +94,14 @@ describe('detectSequences', () => {
 
   it('leaves numbered files of different sizes as files: a folder of images is not a shot', () => {
     const list = files('img-00001.exr', 'img-00002.exr', 'img-00003.exr', 'beauty.0001.exr', 'beauty.0002.exr', 'beauty.0003.exr');
-    const size: Record<string, string | null> = { 'img-00001.exr': '64x48', 'img-00002.exr': '80x60', 'img-00003.exr': '64x48', 'beauty.0001.exr': '1920x1080', 'beauty.0002.exr': null, 'beauty.0003.exr': '1920x1080' };
+    const size: Record<string, string | null> = {
+      'img-00001.exr': '64x48',
+      'img-00002.exr': '80x60',
+      'img-00003.exr': '64x48',
+      'beauty.0001.exr': '1920x1080',
+      'beauty.0002.exr': null,
+      'beauty.0003.exr': '1920x1080',
+    };
     const { sequences, singles } = detectSequences(list, (f) => size[f.relativePath]!);
     expect(sequences.map((q) => q.pattern)).toEqual(['beauty.####.exr']);
     expect(singles.map((f) => f.relativePath).sort()).toEqual(['img-00001.exr', 'img-00002.exr', 'img-00003.exr']);

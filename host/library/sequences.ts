@@ -67,7 +67,10 @@ export const MIN_SEQUENCE_FRAMES = 2;
  * (`img-00001.exr` … of many sizes), and stay files; null where it is not known (a damaged frame). Returns the
  * sequences and the files that are in none.
  */
-export function detectSequences<F extends FileForSequence>(files: readonly F[], shotOf: (file: F) => string | null = () => null): { sequences: DetectedSequence<F>[]; singles: F[] } {
+export function detectSequences<F extends FileForSequence>(
+  files: readonly F[],
+  shotOf: (file: F) => string | null = () => null,
+): { sequences: DetectedSequence<F>[]; singles: F[] } {
   const groups = new Map<string, { name: FrameName; file: F }[]>();
   const singles: F[] = [];
   for (const file of files) {
@@ -133,7 +136,11 @@ function oneShot<F>(members: { file: F }[], shotOf: (file: F) => string | null):
   return true;
 }
 
-function makeSequence<F extends FileForSequence>(members: { name: FrameName; file: F }[], padding: number, singles: F[]): DetectedSequence<F> {
+function makeSequence<F extends FileForSequence>(
+  members: { name: FrameName; file: F }[],
+  padding: number,
+  singles: F[],
+): DetectedSequence<F> {
   members.sort((a, b) => a.name.frame - b.name.frame);
   // the same frame twice (`a.1.exr` beside `a.1.EXR`): the first stays in the sequence, the other is a file of its own
   const frames: { frame: number; file: F }[] = [];
@@ -165,7 +172,7 @@ function gcd(a: number, b: number): number {
 /** Missing frames as short text for people: '1005-1007, 1012' (runs of `step`). */
 export function frameRanges(frames: readonly number[], step = 1): string {
   const parts: string[] = [];
-  for (let i = 0; i < frames.length; ) {
+  for (let i = 0; i < frames.length;) {
     let j = i;
     while (j + 1 < frames.length && frames[j + 1]! - frames[j]! === step) j++;
     parts.push(j === i ? `${frames[i]}` : `${frames[i]}-${frames[j]}`);

@@ -13,7 +13,10 @@ class FakeSource implements FrameSource {
   leases = 0;
   private pending = new Map<string, { fileId: string; resolve: (p: LevelPlanes) => void; reject: (e: Error) => void }>();
 
-  constructor(private readonly bytes = 10 * MB, private readonly damaged = new Set<string>()) {}
+  constructor(
+    private readonly bytes = 10 * MB,
+    private readonly damaged = new Set<string>(),
+  ) {}
 
   decode(fileId: string, _part: number, _channels: readonly string[], requestId: string, keep: boolean): Promise<LevelPlanes> {
     this.started.push(fileId);

@@ -178,7 +178,9 @@ export class FrameRing {
     const { part, channels } = this.plan;
     let decoding = 0;
     let ready = 0;
-    for (const e of this.entries.values()) if (e.state === 'decoding') decoding++; else if (e.state === 'ready') ready++;
+    for (const e of this.entries.values())
+      if (e.state === 'decoding') decoding++;
+      else if (e.state === 'ready') ready++;
     // in plan order: the pool runs jobs of one priority oldest first. A few frames at a time (each one's chunks keep
     // every worker busy): the next frame is done soonest, and a new plan cancels little work already begun
     for (const [fileId, bytes] of wanted) {
@@ -188,7 +190,16 @@ export class FrameRing {
       const requestId = `ring-${this.nextRequest++}`;
       // a window the budget makes small (large frames) asks for half of it ready
       const keep = ready >= Math.min(this.keepLeadFrames, Math.ceil(wanted.size / 2));
-      const entry: Entry = { fileId, requestId, bytes, state: 'decoding', promise: this.source.decode(fileId, part, channels, requestId, keep), planes: null, out: 0, dropped: false };
+      const entry: Entry = {
+        fileId,
+        requestId,
+        bytes,
+        state: 'decoding',
+        promise: this.source.decode(fileId, part, channels, requestId, keep),
+        planes: null,
+        out: 0,
+        dropped: false,
+      };
       this.counters.started++;
       if (keep) this.counters.kept++;
       this.entries.set(fileId, entry);

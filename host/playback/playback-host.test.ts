@@ -18,8 +18,16 @@ describe('sequences', () => {
     const [q, ...rest] = await fx.host.listSequences(folder.id);
     expect(rest).toEqual([]);
     expect(q).toMatchObject({
-      name: 'beauty.####.exr', relativePattern: 'beauty.####.exr', padding: 4, firstFrame: 1001, lastFrame: 1012, step: 1,
-      missingFrames: [1004, 1005], framesPerSecond: 25, widthPx: 64, heightPx: 36,
+      name: 'beauty.####.exr',
+      relativePattern: 'beauty.####.exr',
+      padding: 4,
+      firstFrame: 1001,
+      lastFrame: 1012,
+      step: 1,
+      missingFrames: [1004, 1005],
+      framesPerSecond: 25,
+      widthPx: 64,
+      heightPx: 36,
     });
     expect(q!.frames).toHaveLength(10);
     // the damage is in the pixels, not the header: the file lists, the decode fails
@@ -30,7 +38,7 @@ describe('sequences', () => {
     expect((await fx.host.listSequences(folder.id))[0]!.id).toBe(q!.id);
   });
 
-  it('says when a folder\'s sequences change: a frame rendered into the folder', async () => {
+  it("says when a folder's sequences change: a frame rendered into the folder", async () => {
     writeSequence({ dir: fx.dir, frames: 3, widthPx: 16, heightPx: 16 });
     const log = new EventLog();
     fx.host.onEvent(log.listener);
@@ -50,7 +58,9 @@ describe('sequences', () => {
     fx.host.setPlayback({ fileIds: ids, part: 0, channels: ['R', 'G', 'B', 'A'] });
     // the budget holds four frames of 64x36 half RGBA
     expect(fx.host.stats.playback).toMatchObject({ frames: 4, started: 4 });
-    const ringIdle = async () => { while (fx.host.stats.playback.decoding > 0) await new Promise((r) => setTimeout(r, 5)); };
+    const ringIdle = async () => {
+      while (fx.host.stats.playback.decoding > 0) await new Promise((r) => setTimeout(r, 5));
+    };
     for (const [i, fileId] of ids.entries()) {
       // the player is ahead: the ring's window is ready before each frame is asked for
       await ringIdle();
@@ -79,7 +89,7 @@ describe('sequences', () => {
     expect(fx.host.stats.decodes).toBe(14);
   });
 
-  it('cancels the ring\'s decodes when the player jumps away', async () => {
+  it("cancels the ring's decodes when the player jumps away", async () => {
     writeSequence({ dir: fx.dir, frames: 30, widthPx: 64, heightPx: 36 });
     const folder = (await fx.host.openFolder(fx.dir))!;
     const ids = (await fx.host.listSequences(folder.id))[0]!.frames.map((f) => f.fileId);

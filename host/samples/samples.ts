@@ -9,7 +9,12 @@ import { previewByte } from '../thumbnails/embedded-preview.js';
 export type PixelFn = (x: number, y: number) => [number, number, number, number?];
 
 /** Half planes R, G, B (and A when `withAlpha`) from a function of the pixel, with `prefix` for a layer ("diffuse." etc.). */
-export function halfChannels(widthPx: number, heightPx: number, fn: PixelFn, options: { prefix?: string; withAlpha?: boolean } = {}): WriteChannel[] {
+export function halfChannels(
+  widthPx: number,
+  heightPx: number,
+  fn: PixelFn,
+  options: { prefix?: string; withAlpha?: boolean } = {},
+): WriteChannel[] {
   const names = ['R', 'G', 'B', 'A'].slice(0, options.withAlpha ? 4 : 3);
   const planes = names.map(() => new Uint16Array(widthPx * heightPx));
   for (let y = 0; y < heightPx; y++) {
@@ -48,7 +53,10 @@ function previewOf(fn: PixelFn, imageWidthPx: number, imageHeightPx: number, wid
   for (let y = 0; y < heightPx; y++) {
     for (let x = 0; x < widthPx; x++) {
       const v = fn(Math.floor(((x + 0.5) * imageWidthPx) / widthPx), Math.floor(((y + 0.5) * imageHeightPx) / heightPx));
-      rgba.set([previewByte(v[0]), previewByte(v[1]), previewByte(v[2]), Math.round(255 * Math.min(1, Math.max(0, v[3] ?? 1)))], (y * widthPx + x) * 4);
+      rgba.set(
+        [previewByte(v[0]), previewByte(v[1]), previewByte(v[2]), Math.round(255 * Math.min(1, Math.max(0, v[3] ?? 1)))],
+        (y * widthPx + x) * 4,
+      );
     }
   }
   return { widthPx, heightPx, rgba };

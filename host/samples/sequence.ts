@@ -40,7 +40,16 @@ export function frameFileName(spec: Pick<SequenceSpec, 'name' | 'separator' | 'p
 
 /** The first start's sample sequence: 24 frames at 24 fps, PIZ (the tests and bench add ZIP and others). Written when missing. */
 export function writeSampleSequence(dir: string): string[] {
-  const spec: SequenceSpec = { dir, name: 'turntable', frames: 24, firstFrame: 1001, widthPx: 480, heightPx: 270, compression: 'piz', framesPerSecond: 24 };
+  const spec: SequenceSpec = {
+    dir,
+    name: 'turntable',
+    frames: 24,
+    firstFrame: 1001,
+    widthPx: 480,
+    heightPx: 270,
+    compression: 'piz',
+    framesPerSecond: 24,
+  };
   if (existsSync(join(dir, frameFileName(spec, 1024)))) return [];
   return writeSequence(spec).paths.map((p) => basename(p));
 }
@@ -64,15 +73,17 @@ export function writeSequence(spec: SequenceSpec): WrittenSequence {
     const channels: WriteChannel[] = ['R', 'G', 'B', 'A'].map((name, c) => ({ name, pixelType: 'half', data: planes[c]! }));
     const path = join(spec.dir, frameFileName(spec, frame));
     const fps = spec.framesPerSecond === undefined ? 24 : spec.framesPerSecond;
-    writeExrFile(path, [{
-      dataWindow: { xMin: 0, yMin: 0, xMax: widthPx - 1, yMax: heightPx - 1 },
-      compression: spec.compression ?? 'zip',
-      channels,
-      attributes: {
-        comments: { type: 'string', value: `frame ${frame}: a ball crossing over a ground, film grain, progress bar` },
-        ...(fps === null ? {} : { framesPerSecond: { type: 'rational', value: rational(fps) } }),
+    writeExrFile(path, [
+      {
+        dataWindow: { xMin: 0, yMin: 0, xMax: widthPx - 1, yMax: heightPx - 1 },
+        compression: spec.compression ?? 'zip',
+        channels,
+        attributes: {
+          comments: { type: 'string', value: `frame ${frame}: a ball crossing over a ground, film grain, progress bar` },
+          ...(fps === null ? {} : { framesPerSecond: { type: 'rational', value: rational(fps) } }),
+        },
       },
-    }]);
+    ]);
     paths.push(path);
     frames.push(frame);
   }
@@ -107,10 +118,16 @@ function renderFrame(planes: Uint16Array[], w: number, h: number, k: number, n: 
     for (let x = 0; x < w; x++) {
       let r: number, g: number, b: number, a: number;
       if (y < horizon) {
-        r = sky * 0.55; g = sky * 0.75; b = sky; a = 0;
+        r = sky * 0.55;
+        g = sky * 0.75;
+        b = sky;
+        a = 0;
       } else {
         const s = 0.05 + 0.05 * waves[x]! * (0.5 + v);
-        r = s * 1.1; g = s; b = s * 0.75; a = 1;
+        r = s * 1.1;
+        g = s;
+        b = s * 0.75;
+        a = 1;
       }
       const dx = x - ballX;
       const d2 = dx * dx + dy * dy;
@@ -118,10 +135,16 @@ function renderFrame(planes: Uint16Array[], w: number, h: number, k: number, n: 
         // a lit sphere: diffuse falloff and a highlight far above 1.0
         const nz = Math.sqrt(1 - d2 / (radius * radius));
         const lit = 0.15 + 0.85 * Math.max(0, (-dx * 0.4 - dy * 0.6) / radius + nz * 0.7);
-        const spec = Math.pow(Math.max(0, nz * 0.8 - dx / radius * 0.3 - dy / radius * 0.5), 40) * 40;
-        r = 0.9 * lit + spec; g = 0.35 * lit + spec; b = 0.12 * lit + spec; a = 1;
+        const spec = Math.pow(Math.max(0, nz * 0.8 - (dx / radius) * 0.3 - (dy / radius) * 0.5), 40) * 40;
+        r = 0.9 * lit + spec;
+        g = 0.35 * lit + spec;
+        b = 0.12 * lit + spec;
+        a = 1;
       }
-      if (y >= barY && x < barX) { r = g = b = 1; a = 1; }
+      if (y >= barY && x < barX) {
+        r = g = b = 1;
+        a = 1;
+      }
       // film grain: a few percent of the value, different every frame
       seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x9e3779b9) | 0;
       const grain = 1 + ((seed & 0xffff) / 0xffff - 0.5) * 0.06;

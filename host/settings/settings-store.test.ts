@@ -4,7 +4,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_RECENT_FOLDERS, SETTINGS_FILE, defaultUserDataDir, emptySettings, forgetFolder, loadSettings, rememberFolder, saveSettings } from './settings-store.js';
+import {
+  MAX_RECENT_FOLDERS,
+  SETTINGS_FILE,
+  defaultUserDataDir,
+  emptySettings,
+  forgetFolder,
+  loadSettings,
+  rememberFolder,
+  saveSettings,
+} from './settings-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'exrview-settings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,7 +26,11 @@ describe('settings', () => {
     s = { ...s, window: { widthPx: 1200, heightPx: 800, x: 10, y: 20, maximized: true } };
     saveSettings(join(dir, 'new', 'sub'), s);
     const back = loadSettings(join(dir, 'new', 'sub'));
-    expect(back).toEqual({ lastFolder: '/renders/a', recentFolders: ['/renders/a', '/renders/b'], window: { widthPx: 1200, heightPx: 800, x: 10, y: 20, maximized: true } });
+    expect(back).toEqual({
+      lastFolder: '/renders/a',
+      recentFolders: ['/renders/a', '/renders/b'],
+      window: { widthPx: 1200, heightPx: 800, x: 10, y: 20, maximized: true },
+    });
   });
 
   it('keeps at most the most recent folders, and forgets one on request', () => {
@@ -39,9 +52,17 @@ describe('settings', () => {
   it('drops ill-formed values and clamps the window size', () => {
     writeFileSync(
       join(dir, SETTINGS_FILE),
-      JSON.stringify({ lastFolder: 'relative/path', recentFolders: ['/ok', 5, '/ok', 'rel', '/nul\u0000'], window: { widthPx: 1e9, heightPx: 10, x: 'left', y: 0, maximized: 'yes' } }),
+      JSON.stringify({
+        lastFolder: 'relative/path',
+        recentFolders: ['/ok', 5, '/ok', 'rel', '/nul\u0000'],
+        window: { widthPx: 1e9, heightPx: 10, x: 'left', y: 0, maximized: 'yes' },
+      }),
     );
-    expect(loadSettings(dir)).toEqual({ lastFolder: null, recentFolders: ['/ok'], window: { widthPx: 16384, heightPx: 400, maximized: false } });
+    expect(loadSettings(dir)).toEqual({
+      lastFolder: null,
+      recentFolders: ['/ok'],
+      window: { widthPx: 16384, heightPx: 400, maximized: false },
+    });
   });
 
   it('writes atomically (no temporary file left behind)', () => {

@@ -66,7 +66,11 @@ export function rememberFolder(settings: Settings, folder: string): Settings {
 }
 
 export function forgetFolder(settings: Settings, folder: string): Settings {
-  return { ...settings, lastFolder: settings.lastFolder === folder ? null : settings.lastFolder, recentFolders: settings.recentFolders.filter((f) => f !== folder) };
+  return {
+    ...settings,
+    lastFolder: settings.lastFolder === folder ? null : settings.lastFolder,
+    recentFolders: settings.recentFolders.filter((f) => f !== folder),
+  };
 }
 
 /** Keeps only well-formed values: the file may have been edited by hand or written by another version. */
@@ -74,12 +78,14 @@ function sanitize(raw: unknown): Settings {
   const out = emptySettings();
   if (typeof raw !== 'object' || raw === null) return out;
   const o = raw as Record<string, unknown>;
-  const isFolder = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 4096 && isAbsolute(v) && !v.includes('\0');
+  const isFolder = (v: unknown): v is string =>
+    typeof v === 'string' && v.length > 0 && v.length < 4096 && isAbsolute(v) && !v.includes('\0');
   if (isFolder(o.lastFolder)) out.lastFolder = o.lastFolder;
   if (Array.isArray(o.recentFolders)) out.recentFolders = [...new Set(o.recentFolders.filter(isFolder))].slice(0, MAX_RECENT_FOLDERS);
   const w = o.window as Record<string, unknown> | null | undefined;
   if (w && typeof w === 'object') {
-    const size = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.round(Math.min(MAX_WINDOW_PX, Math.max(MIN_WINDOW_PX, v))) : null);
+    const size = (v: unknown) =>
+      typeof v === 'number' && Number.isFinite(v) ? Math.round(Math.min(MAX_WINDOW_PX, Math.max(MIN_WINDOW_PX, v))) : null;
     const position = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && Math.abs(v) < 100_000 ? v : undefined);
     const widthPx = size(w.widthPx);
     const heightPx = size(w.heightPx);

@@ -23,7 +23,11 @@ const signal = { aborted: false };
 
 describe('band sums in a shared buffer', () => {
   it('counts each band in once: only the one that completes the set is last', () => {
-    const layout = layoutSums(3, 8, 4, [{ tyMin: 0, tyMax: 1 }, { tyMin: 1, tyMax: 3 }, { tyMin: 3, tyMax: 3 }]);
+    const layout = layoutSums(3, 8, 4, [
+      { tyMin: 0, tyMax: 1 },
+      { tyMin: 1, tyMax: 3 },
+      { tyMin: 3, tyMax: 3 },
+    ]);
     expect(layout.bands.map((b) => b.length)).toEqual([16, 24, 8]);
     // 4 counter words (the count, a flag a band), then the slots
     expect(layout.countersBytes).toBe(16);
@@ -31,7 +35,12 @@ describe('band sums in a shared buffer', () => {
     const buffer = new SharedArrayBuffer(layout.byteLength);
     resetCounters(buffer, layout);
     // band 1 twice (run again after its worker died): counted once, so band 2 is the last
-    expect([countBandIn(buffer, layout, 1), bandIsIn(buffer, layout, 1), countBandIn(buffer, layout, 1), countBandIn(buffer, layout, 0)]).toEqual([false, true, false, false]);
+    expect([
+      countBandIn(buffer, layout, 1),
+      bandIsIn(buffer, layout, 1),
+      countBandIn(buffer, layout, 1),
+      countBandIn(buffer, layout, 0),
+    ]).toEqual([false, true, false, false]);
     expect([bandIsIn(buffer, layout, 2), countBandIn(buffer, layout, 2)]).toEqual([false, true]);
     resetCounters(buffer, layout);
     expect([bandIsIn(buffer, layout, 0), countBandIn(buffer, layout, 0)]).toEqual([false, false]);
@@ -39,7 +48,10 @@ describe('band sums in a shared buffer', () => {
 
   it('makes the same thumbnail in the last band as in one task, and on the main thread when that band did not finish', () => {
     const path = join(dir.path, 'bands.exr');
-    writeRgb(path, 203, 150, (x, y) => [Math.sin(x * 0.1) * 3, (x * y) % 11, y / 50, 0.25 + (x % 4) / 8], { compression: 'zip', withAlpha: true });
+    writeRgb(path, 203, 150, (x, y) => [Math.sin(x * 0.1) * 3, (x * y) % 11, y / 50, 0.25 + (x % 4) / 8], {
+      compression: 'zip',
+      withAlpha: true,
+    });
     const source = openFileSource(path);
     try {
       const reader = ExrReader.open(source);
@@ -47,10 +59,29 @@ describe('band sums in a shared buffer', () => {
       const channels = channelsOf(plan.choice);
       const rowsOfBands = planBands(levelLayout(plan.part, 0, 0, channels), 4);
       expect(rowsOfBands.length).toBeGreaterThan(2);
-      const layout = layoutSums(channels.length, plan.widthPx, plan.heightPx, rowsOfBands.map((rows) => bandBinRows(plan.part, plan.level, plan.heightPx, rows)));
+      const layout = layoutSums(
+        channels.length,
+        plan.widthPx,
+        plan.heightPx,
+        rowsOfBands.map((rows) => bandBinRows(plan.part, plan.level, plan.heightPx, rows)),
+      );
       const buffer = new SharedArrayBuffer(layout.byteLength);
       const runBand = (band: number) =>
-        thumbnailBand(reader, { path, part: 0, lx: 0, ly: 0, channels, widthPx: plan.widthPx, heightPx: plan.heightPx, rows: rowsOfBands[band]!, sums: { buffer, layout, band, choice: plan.choice } }, signal);
+        thumbnailBand(
+          reader,
+          {
+            path,
+            part: 0,
+            lx: 0,
+            ly: 0,
+            channels,
+            widthPx: plan.widthPx,
+            heightPx: plan.heightPx,
+            rows: rowsOfBands[band]!,
+            sums: { buffer, layout, band, choice: plan.choice },
+          },
+          signal,
+        );
       const { result: whole } = thumbnailJob({ path, longSidePx: 41 }, { signal });
       const closeToWhole = (rgbaHalf: ArrayBuffer) => {
         const a = new Uint16Array(rgbaHalf);
@@ -98,13 +129,35 @@ describe('band sums in a shared buffer', () => {
       resetCounters(buffer, layout);
       const view = { params: { ...DEFAULT_DISPLAY, exposureEv: 0.5, nanInf: false }, memo: sharedToneMapMemo() };
       const results = rowsOfBands.map((rows, band) =>
-        thumbnailBand(reader, { path, part: 0, lx: 0, ly: 0, channels, widthPx: plan.widthPx, heightPx: plan.heightPx, rows, sums: { buffer, layout, band, choice: plan.choice }, view }, signal),
+        thumbnailBand(
+          reader,
+          {
+            path,
+            part: 0,
+            lx: 0,
+            ly: 0,
+            channels,
+            widthPx: plan.widthPx,
+            heightPx: plan.heightPx,
+            rows,
+            sums: { buffer, layout, band, choice: plan.choice },
+            view,
+          },
+          signal,
+        ),
       );
       const made = thumbnailFromShared(plan, channels, buffer, layout, results, { view });
       const expected = toneMapHalfRgba(new Uint16Array(made.rgbaHalf), plan.widthPx, plan.heightPx, view.params);
       expect(new Uint8ClampedArray(made.rgba8!)).toEqual(expected);
       // the maker's reply lost: the fallback makes both here
-      const fallback = thumbnailFromShared(plan, channels, buffer, layout, results.map((r) => ({ ...r, made: false, output: undefined })), { view });
+      const fallback = thumbnailFromShared(
+        plan,
+        channels,
+        buffer,
+        layout,
+        results.map((r) => ({ ...r, made: false, output: undefined })),
+        { view },
+      );
       expect(new Uint8ClampedArray(fallback.rgba8!)).toEqual(expected);
       expect(fallback.timings.toneMapMs).toBeGreaterThanOrEqual(0);
     } finally {

@@ -27,7 +27,12 @@ const COUNT = 0;
 const FLAGS = 1;
 
 /** The slots for bands covering bin rows [tyMin, tyMax] each, after the counters. */
-export function layoutSums(channelCount: number, widthPx: number, heightPx: number, bandRows: readonly { tyMin: number; tyMax: number }[]): ThumbnailSumsLayout {
+export function layoutSums(
+  channelCount: number,
+  widthPx: number,
+  heightPx: number,
+  bandRows: readonly { tyMin: number; tyMax: number }[],
+): ThumbnailSumsLayout {
   const pixelCount = widthPx * heightPx;
   // rounded up to 8 bytes: every Float64 array stays aligned
   const countersBytes = Math.ceil((4 * (FLAGS + bandRows.length)) / 8) * 8;
@@ -44,7 +49,10 @@ export function layoutSums(channelCount: number, widthPx: number, heightPx: numb
 /** A band's sums, one Float64Array per channel. */
 export function bandSums(buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, band: number): Float64Array[] {
   const slot = layout.bands[band]!;
-  return Array.from({ length: layout.channelCount }, (_, c) => new Float64Array(buffer, slot.byteOffset + c * slot.length * 8, slot.length));
+  return Array.from(
+    { length: layout.channelCount },
+    (_, c) => new Float64Array(buffer, slot.byteOffset + c * slot.length * 8, slot.length),
+  );
 }
 
 const counters = (buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout) => new Int32Array(buffer, 0, layout.countersBytes / 4);

@@ -61,7 +61,11 @@ interface Case {
 function write(path: string, c: Case): void {
   const next = lcg(c.seed);
   const dataWindow: Box2i = { xMin: c.originX, yMin: c.originY, xMax: c.originX + c.widthPx - 1, yMax: c.originY + c.heightPx - 1 };
-  const channels: WriteChannel[] = c.types.map((pixelType, i) => ({ name: `c${i}`, pixelType, data: plane(pixelType, c.widthPx * c.heightPx, next, c.kind) }));
+  const channels: WriteChannel[] = c.types.map((pixelType, i) => ({
+    name: `c${i}`,
+    pixelType,
+    data: plane(pixelType, c.widthPx * c.heightPx, next, c.kind),
+  }));
   if (c.subsampled) {
     const count = Math.ceil(c.widthPx / 2) * Math.ceil(c.heightPx / 2);
     channels.push({ name: 'sub', pixelType: 'half', xSampling: 2, ySampling: 2, data: plane('half', count, next, c.kind) });
@@ -76,7 +80,16 @@ function binned(path: string, c: Case, kernel: BinKernel): Map<string, Float32Ar
   try {
     const reader = ExrReader.open(source);
     const part = reader.parts[0]!;
-    return decodeBinned(reader, part, part.levels[0]!, part.channels.map((ch) => ch.name), c.thumbWidthPx, c.thumbHeightPx, signal, kernel).means;
+    return decodeBinned(
+      reader,
+      part,
+      part.levels[0]!,
+      part.channels.map((ch) => ch.name),
+      c.thumbWidthPx,
+      c.thumbHeightPx,
+      signal,
+      kernel,
+    ).means;
   } finally {
     source.close();
   }
@@ -88,7 +101,8 @@ function expectSameBins(fast: Map<string, Float32Array>, general: Map<string, Fl
   for (const [name, want] of general) {
     const got = fast.get(name)!;
     for (let i = 0; i < want.length; i++) {
-      if (!(Math.abs(got[i]! - want[i]!) <= 1e-6 * Math.max(1, Math.abs(want[i]!)))) throw new Error(`${what}: channel ${name} bin ${i}: ${got[i]} vs ${want[i]}`);
+      if (!(Math.abs(got[i]! - want[i]!) <= 1e-6 * Math.max(1, Math.abs(want[i]!))))
+        throw new Error(`${what}: channel ${name} bin ${i}: ${got[i]} vs ${want[i]}`);
     }
   }
 }
@@ -139,7 +153,20 @@ describe('decodeBinned', () => {
 
   it('reads a PIZ chunk whose LUT is not the identity through the composed table, and one whose LUT is, through the plain one', () => {
     for (const kind of ['band', 'specials', 'dense'] as const) {
-      const c: Case = { compression: 'piz', widthPx: 64, heightPx: 40, originX: 0, originY: 0, types: ['half', 'float'], subsampled: false, tiles: null, kind, thumbWidthPx: 9, thumbHeightPx: 7, seed: 7 };
+      const c: Case = {
+        compression: 'piz',
+        widthPx: 64,
+        heightPx: 40,
+        originX: 0,
+        originY: 0,
+        types: ['half', 'float'],
+        subsampled: false,
+        tiles: null,
+        kind,
+        thumbWidthPx: 9,
+        thumbHeightPx: 7,
+        seed: 7,
+      };
       const path = join(dir.path, `piz-${kind}.exr`);
       write(path, c);
       expectSameBins(binned(path, c, 'lines'), binned(path, c, 'each-line'), kind);
@@ -171,22 +198,40 @@ describe('sumBins in bands', () => {
     }
   }
 
-  it('bands of whole chunks add up to the whole level, and a band off the chunk edges holds its chunks\' bin rows', () => {
+  it("bands of whole chunks add up to the whole level, and a band off the chunk edges holds its chunks' bin rows", () => {
     // ZIP: 16 lines a chunk; a data window off the origin
-    const c: Case = { compression: 'zip', widthPx: 37, heightPx: 70, originX: -4, originY: 6, types: ['half', 'float'], subsampled: false, tiles: null, kind: 'dense', thumbWidthPx: 9, thumbHeightPx: 11, seed: 3 };
+    const c: Case = {
+      compression: 'zip',
+      widthPx: 37,
+      heightPx: 70,
+      originX: -4,
+      originY: 6,
+      types: ['half', 'float'],
+      subsampled: false,
+      tiles: null,
+      kind: 'dense',
+      thumbWidthPx: 9,
+      thumbHeightPx: 11,
+      seed: 3,
+    };
     const path = join(dir.path, 'bands.exr');
     write(path, c);
     const y0 = c.originY;
     const yEnd = y0 + c.heightPx - 1;
     const whole = bandedSums(path, c, [{ yMin: y0, yMax: yEnd }]);
-    const edges = [{ yMin: y0, yMax: y0 + 15 }, { yMin: y0 + 16, yMax: y0 + 47 }, { yMin: y0 + 48, yMax: yEnd }];
+    const edges = [
+      { yMin: y0, yMax: y0 + 15 },
+      { yMin: y0 + 16, yMax: y0 + 47 },
+      { yMin: y0 + 48, yMax: yEnd },
+    ];
     // inside the chunks at both ends: still every chunk, so every bin row
     const offEdges = [{ yMin: y0 + 3, yMax: yEnd - 2 }];
     for (const bands of [edges, offEdges]) {
       const summed = bandedSums(path, c, bands);
       for (const [name, acc] of whole) {
         const got = summed.get(name)!;
-        for (let i = 0; i < acc.length; i++) expect(Math.abs(got[i]! - acc[i]!), `${name}[${i}]`).toBeLessThanOrEqual(Math.abs(acc[i]!) * 1e-12);
+        for (let i = 0; i < acc.length; i++)
+          expect(Math.abs(got[i]! - acc[i]!), `${name}[${i}]`).toBeLessThanOrEqual(Math.abs(acc[i]!) * 1e-12);
       }
     }
   });
@@ -214,9 +259,15 @@ function axisBinsEachSample(first: number, levelSizePx: number, sampling: number
 describe('makeAxisBins', () => {
   it('gives the sample-by-sample tables for any origin, size, sampling and bin count', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -300, max: 300 }), fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 400 }), (first, size, sampling, bins) => {
-        expect(makeAxisBins(first, size, sampling, bins)).toEqual(axisBinsEachSample(first, size, sampling, bins));
-      }),
+      fc.property(
+        fc.integer({ min: -300, max: 300 }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 400 }),
+        (first, size, sampling, bins) => {
+          expect(makeAxisBins(first, size, sampling, bins)).toEqual(axisBinsEachSample(first, size, sampling, bins));
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -55,7 +55,9 @@ export function makeAxisBins(first: number, levelSizePx: number, sampling: numbe
     // sample s (at pixel (firstSample + s) * sampling - first) is in a later bin once that pixel reaches
     // ceil((bin + 1) * levelSizePx / bins); the last bin takes the rest
     const end =
-      bin === bins - 1 ? samples : Math.min(samples, Math.max(start, Math.ceil((Math.ceil(((bin + 1) * levelSizePx) / bins) + first) / sampling) - firstSample));
+      bin === bins - 1
+        ? samples
+        : Math.min(samples, Math.max(start, Math.ceil((Math.ceil(((bin + 1) * levelSizePx) / bins) + first) / sampling) - firstSample));
     if (end > start) {
       binOf.fill(bin, start, end);
       count[bin] = end - start;
@@ -123,7 +125,12 @@ export function decodeBinned(
  * those (bin rows are monotonic in y), or a thumbnail summed in 15 bands would fill 15 whole-thumbnail arrays per
  * channel. The chunks' own lines count, as they can reach past rows that do not fall on chunk edges.
  */
-export function bandBinRows(part: PartInfo, level: Level, heightPx: number, rows?: { yMin: number; yMax: number }): { chunkIndices: number[]; tyMin: number; tyMax: number } {
+export function bandBinRows(
+  part: PartInfo,
+  level: Level,
+  heightPx: number,
+  rows?: { yMin: number; yMax: number },
+): { chunkIndices: number[]; tyMin: number; tyMax: number } {
   const x0 = part.dataWindow.xMin;
   const y0 = part.dataWindow.yMin;
   const region = { xMin: x0, yMin: rows?.yMin ?? y0, xMax: x0 + level.widthPx - 1, yMax: rows?.yMax ?? y0 + level.heightPx - 1 };
@@ -162,7 +169,8 @@ export function sumBins(
   const wanted = new Set(channelNames);
   const { chunkIndices, tyMin, tyMax } = bandBinRows(part, level, heightPx, rows);
   const rowsLength = (tyMax - tyMin + 1) * widthPx;
-  if (sumsInto && sumsInto.some((sums) => sums.length !== rowsLength)) throw new Error(`thumbnail sums need ${rowsLength} elements a channel`);
+  if (sumsInto && sumsInto.some((sums) => sums.length !== rowsLength))
+    throw new Error(`thumbnail sums need ${rowsLength} elements a channel`);
   // The bin tables are as long as the level's sides: built only once a chunk has decompressed to the size the
   // header implies, so a tiny damaged file claiming a 2^30-pixel-wide level is refused before gigabytes are filled.
   let perChannelBins: Array<ChannelBins | null> | null = null;
@@ -181,35 +189,55 @@ export function sumBins(
       const ys = axisBins(y0, level.heightPx, ch.ySampling, heightPx);
       const acc = sumsInto ? sumsInto[channelNames.indexOf(ch.name)]!.fill(0) : new Float64Array(rowsLength);
       const anyOrder = xs.largestCount * ys.largestCount <= EXACT_BIN_SAMPLES;
-      bins.push({ pixelType: ch.pixelType, name: ch.name, xs, ys, row: { binOf: xs.binOf, runEnd: xs.runEnd, acc, anyOrder }, rowBase: tyMin * widthPx });
+      bins.push({
+        pixelType: ch.pixelType,
+        name: ch.name,
+        xs,
+        ys,
+        row: { binOf: xs.binOf, runEnd: xs.runEnd, acc, anyOrder },
+        rowBase: tyMin * widthPx,
+      });
     }
     return (perChannelBins = bins);
   };
   const timings: BinnedTimings = { readMs: 0, decompressMs: 0, resizeMs: 0, chunks: 0 };
   const stats = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
-  reader.forEachChunk(part.index, chunkIndices, stats, signal, (chunkIndex, chunk) => {
-    const place = chunkPlace(part, chunkIndex);
-    const block = place.block;
-    if (part.isTiled ? chunk.tileX !== place.tileX || chunk.tileY !== place.tileY || chunk.levelX !== level.lx || chunk.levelY !== level.ly : chunk.y !== block.y0) {
-      throw new ExrError('invalid', `chunk ${chunkIndex} holds the wrong tile or lines`, { part: part.index, chunk: chunkIndex });
-    }
-    let t = performance.now();
-    const expectedBytes = uncompressedBytes(block);
-    const samples: ChunkSamples =
-      kernel === 'lines' ? decompressSamples(part.compression, chunk.data, block, expectedBytes) : { layout: 'lines', bytes: decompressTransient(part.compression, chunk.data, block, expectedBytes) };
-    const t2 = performance.now();
-    timings.decompressMs += t2 - t;
-    t = t2;
-    const perChannel = binsOf();
-    if (samples.layout === 'planes') {
-      binPizPlanes(samples, block, perChannel, widthPx);
-    } else {
-      const raw = samples.bytes.byteOffset % 4 === 0 ? samples.bytes : samples.bytes.slice();
-      if (kernel === 'lines' && everyChannelWhole(block)) binWholeLines(raw, block, perChannel, widthPx);
-      else binEachLine(raw, block, perChannel, widthPx);
-    }
-    timings.resizeMs += performance.now() - t;
-  }, true);
+  reader.forEachChunk(
+    part.index,
+    chunkIndices,
+    stats,
+    signal,
+    (chunkIndex, chunk) => {
+      const place = chunkPlace(part, chunkIndex);
+      const block = place.block;
+      if (
+        part.isTiled
+          ? chunk.tileX !== place.tileX || chunk.tileY !== place.tileY || chunk.levelX !== level.lx || chunk.levelY !== level.ly
+          : chunk.y !== block.y0
+      ) {
+        throw new ExrError('invalid', `chunk ${chunkIndex} holds the wrong tile or lines`, { part: part.index, chunk: chunkIndex });
+      }
+      let t = performance.now();
+      const expectedBytes = uncompressedBytes(block);
+      const samples: ChunkSamples =
+        kernel === 'lines'
+          ? decompressSamples(part.compression, chunk.data, block, expectedBytes)
+          : { layout: 'lines', bytes: decompressTransient(part.compression, chunk.data, block, expectedBytes) };
+      const t2 = performance.now();
+      timings.decompressMs += t2 - t;
+      t = t2;
+      const perChannel = binsOf();
+      if (samples.layout === 'planes') {
+        binPizPlanes(samples, block, perChannel, widthPx);
+      } else {
+        const raw = samples.bytes.byteOffset % 4 === 0 ? samples.bytes : samples.bytes.slice();
+        if (kernel === 'lines' && everyChannelWhole(block)) binWholeLines(raw, block, perChannel, widthPx);
+        else binEachLine(raw, block, perChannel, widthPx);
+      }
+      timings.resizeMs += performance.now() - t;
+    },
+    true,
+  );
   timings.readMs = stats.readMs;
   timings.chunks = stats.chunks;
   const acc = new Map<string, Float64Array>();
@@ -218,7 +246,13 @@ export function sumBins(
 }
 
 /** Each channel's samples per bin column (widthPx each, channel after channel) and per bin row (heightPx each). */
-export function binCounts(part: PartInfo, level: Level, channelNames: readonly string[], widthPx: number, heightPx: number): { countX: Float64Array; countY: Float64Array } {
+export function binCounts(
+  part: PartInfo,
+  level: Level,
+  channelNames: readonly string[],
+  widthPx: number,
+  heightPx: number,
+): { countX: Float64Array; countY: Float64Array } {
   const countX = new Float64Array(channelNames.length * widthPx);
   const countY = new Float64Array(channelNames.length * heightPx);
   channelNames.forEach((name, c) => {
@@ -231,7 +265,14 @@ export function binCounts(part: PartInfo, level: Level, channelNames: readonly s
 }
 
 /** Sums to means: each bin divided by its sample count; a bin no sample falls in takes its left, else upper, neighbour's value. */
-export function binMeans(part: PartInfo, level: Level, channelNames: readonly string[], widthPx: number, heightPx: number, acc: ReadonlyMap<string, Float64Array>): Map<string, Float32Array> {
+export function binMeans(
+  part: PartInfo,
+  level: Level,
+  channelNames: readonly string[],
+  widthPx: number,
+  heightPx: number,
+  acc: ReadonlyMap<string, Float64Array>,
+): Map<string, Float32Array> {
   const means = new Map<string, Float32Array>();
   for (const ch of part.channels) {
     const sums = acc.get(ch.name);
@@ -267,7 +308,14 @@ function binWholeLines(raw: Uint8Array, block: BlockLayout, perChannel: Readonly
   for (let c = 0; c < block.channels.length; c++) {
     const state = perChannel[c];
     if (state) {
-      const lines: ChannelLines = { startWord: channelWord, strideWords: lineWords, count: block.heightPx, firstLine: block.y0 - state.ys.firstSample, firstX: block.x0 - state.xs.firstSample, n };
+      const lines: ChannelLines = {
+        startWord: channelWord,
+        strideWords: lineWords,
+        count: block.heightPx,
+        firstLine: block.y0 - state.ys.firstSample,
+        firstX: block.x0 - state.xs.firstSample,
+        n,
+      };
       binLines(u16, view, lines, state, SANE_HALF, widthPx);
     }
     channelWord += (PIXEL_TYPE_BYTES[block.channels[c]!.pixelType] >> 1) * n;
@@ -321,7 +369,8 @@ function binLines(u16: Uint16Array, view: DataView, lines: ChannelLines, state: 
     if (state.pixelType === 'half') {
       sumHalfLines(u16, word, strideWords, together, firstX, n, state.row, binRow * widthPx - state.rowBase, table);
     } else {
-      for (let k = 0; k < together; k++) addWordLine(view, 2 * (word + k * strideWords), state, firstX, n, binRow * widthPx - state.rowBase);
+      for (let k = 0; k < together; k++)
+        addWordLine(view, 2 * (word + k * strideWords), state, firstX, n, binRow * widthPx - state.rowBase);
     }
     l += together;
   }

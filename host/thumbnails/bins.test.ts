@@ -24,11 +24,15 @@ describe('sumHalfLines', () => {
           binOf.forEach((b, s) => (runEnd[b] = s + 1));
           const stride = n + 3;
           let state = seed >>> 0;
-          const u16 = Uint16Array.from({ length: 2 + lineCount * stride }, () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) >>> 16);
+          const u16 = Uint16Array.from(
+            { length: 2 + lineCount * stride },
+            () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) >>> 16,
+          );
           const acc = new Float64Array(bins * 2);
           sumHalfLines(u16, 2, stride, lineCount, firstX, n, { binOf, runEnd, acc, anyOrder: true }, bins, SANE_HALF);
           const want = new Float64Array(bins * 2);
-          for (let l = 0; l < lineCount; l++) for (let s = 0; s < n; s++) want[bins + binOf[firstX + s]!]! += SANE_HALF[u16[2 + l * stride + s]!]!;
+          for (let l = 0; l < lineCount; l++)
+            for (let s = 0; s < n; s++) want[bins + binOf[firstX + s]!]! += SANE_HALF[u16[2 + l * stride + s]!]!;
           acc.forEach((v, i) => expect(v).toBeCloseTo(want[i]!, 6));
         },
       ),
@@ -39,48 +43,51 @@ describe('sumHalfLines', () => {
   // Sums of up to 2^13 halves are exact in float64 in any order (bins.c), so the native kernel, which then adds column
   // by column, with F16C vectors when the table is SANE_HALF and AVX2 gathers from another table (a PIZ chunk's), must
   // still give the TypeScript kernel's sums to the bit.
-  it.skipIf(!nativeKernels)('the native kernel gives the TypeScript kernel\'s sums bit for bit, from the table or the CPU\'s conversion, NaN and infinite codes included', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 13 }),
-        fc.integer({ min: 1, max: 300 }),
-        fc.integer({ min: 0, max: 7 }),
-        fc.integer({ min: 1, max: 40 }),
-        fc.constantFrom('any', 'finite', 'mostly-finite'),
-        fc.boolean(),
-        fc.boolean(),
-        fc.integer(),
-        (lineCount, n, firstX, bins, codes, halfBits, anyOrder, seed) => {
-          const columns = firstX + n;
-          const binOf = Int32Array.from({ length: columns }, (_, s) => Math.min(bins - 1, Math.floor((s * bins) / columns)));
-          const runEnd = new Int32Array(bins);
-          binOf.forEach((b, s) => (runEnd[b] = s + 1));
-          const stride = n + (seed & 7);
-          let state = seed >>> 0;
-          const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) >>> 16;
-          // 'any': one code in 32 is NaN or infinite; 'finite': none (the vector path throughout); 'mostly-finite': a few
-          const code = () => {
-            const c = next();
-            if (codes === 'any' || (codes === 'mostly-finite' && c % 97 === 0)) return c;
-            return (c & 0x7c00) === 0x7c00 ? c & 0xbfff : c;
-          };
-          const u16 = Uint16Array.from({ length: 5 + lineCount * stride }, code);
-          const start = new Float64Array(bins * 3).map((_, i) => i * 0.25);
-          const native = start.slice();
-          const ts = start.slice();
-          // a table other than SANE_HALF: the values of a PIZ chunk's codes (here every code mapped to another half)
-          const table = halfBits || seed & 8 ? SANE_HALF : PERMUTED_TABLE;
-          // at most 13 x 300 samples a bin: exact in any order
-          nativeKernels!.sumHalfLines(u16, 5, stride, lineCount, firstX, n, binOf, runEnd, native, bins, table, halfBits, anyOrder);
-          sumHalfLinesTs(u16, 5, stride, lineCount, firstX, n, { binOf, runEnd, acc: ts, anyOrder }, bins, table);
-          expect(native).toEqual(ts);
-        },
-      ),
-      { numRuns: 400 },
-    );
-  });
+  it.skipIf(!nativeKernels)(
+    "the native kernel gives the TypeScript kernel's sums bit for bit, from the table or the CPU's conversion, NaN and infinite codes included",
+    () => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 1, max: 13 }),
+          fc.integer({ min: 1, max: 300 }),
+          fc.integer({ min: 0, max: 7 }),
+          fc.integer({ min: 1, max: 40 }),
+          fc.constantFrom('any', 'finite', 'mostly-finite'),
+          fc.boolean(),
+          fc.boolean(),
+          fc.integer(),
+          (lineCount, n, firstX, bins, codes, halfBits, anyOrder, seed) => {
+            const columns = firstX + n;
+            const binOf = Int32Array.from({ length: columns }, (_, s) => Math.min(bins - 1, Math.floor((s * bins) / columns)));
+            const runEnd = new Int32Array(bins);
+            binOf.forEach((b, s) => (runEnd[b] = s + 1));
+            const stride = n + (seed & 7);
+            let state = seed >>> 0;
+            const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) >>> 16;
+            // 'any': one code in 32 is NaN or infinite; 'finite': none (the vector path throughout); 'mostly-finite': a few
+            const code = () => {
+              const c = next();
+              if (codes === 'any' || (codes === 'mostly-finite' && c % 97 === 0)) return c;
+              return (c & 0x7c00) === 0x7c00 ? c & 0xbfff : c;
+            };
+            const u16 = Uint16Array.from({ length: 5 + lineCount * stride }, code);
+            const start = new Float64Array(bins * 3).map((_, i) => i * 0.25);
+            const native = start.slice();
+            const ts = start.slice();
+            // a table other than SANE_HALF: the values of a PIZ chunk's codes (here every code mapped to another half)
+            const table = halfBits || seed & 8 ? SANE_HALF : PERMUTED_TABLE;
+            // at most 13 x 300 samples a bin: exact in any order
+            nativeKernels!.sumHalfLines(u16, 5, stride, lineCount, firstX, n, binOf, runEnd, native, bins, table, halfBits, anyOrder);
+            sumHalfLinesTs(u16, 5, stride, lineCount, firstX, n, { binOf, runEnd, acc: ts, anyOrder }, bins, table);
+            expect(native).toEqual(ts);
+          },
+        ),
+        { numRuns: 400 },
+      );
+    },
+  );
 
-  it.skipIf(!nativeKernels)('the native kernel adds in the TypeScript kernel\'s order where bins are too large for any order', () => {
+  it.skipIf(!nativeKernels)("the native kernel adds in the TypeScript kernel's order where bins are too large for any order", () => {
     // one bin 20000 columns wide of 65504 and 2^-24 in turn: past 2^32 the sum rounds away tiny columns, and summed
     // even and odd columns apart it would come out 2^-19 larger
     const n = 20000;
@@ -122,9 +129,12 @@ describe('sumHalfLines', () => {
     expect(() => sum(0, 4, 1, 0, 4, 1)).toThrow(/bin outside the row/);
     expect(() => sum(0, 4, 1, 0, 4.5, 0)).toThrow(TypeError);
     // runs that do not say where the map does (bin 1's run would start at column 1, which the map puts in bin 0)
-    const runsDisagree = () => nativeKernels!.sumHalfLines(u16, 0, 4, 1, 0, 4, binOf, new Int32Array([1, 4]), acc, 0, SANE_HALF, true, true);
+    const runsDisagree = () =>
+      nativeKernels!.sumHalfLines(u16, 0, 4, 1, 0, 4, binOf, new Int32Array([1, 4]), acc, 0, SANE_HALF, true, true);
     expect(runsDisagree).toThrow(/bin map and runs disagree/);
-    expect(() => nativeKernels!.sumHalfLines(u16, 0, 4, 1, 0, 4, binOf, runEnd, acc, 0, new Float32Array(10), true, true)).toThrow(TypeError);
+    expect(() => nativeKernels!.sumHalfLines(u16, 0, 4, 1, 0, 4, binOf, runEnd, acc, 0, new Float32Array(10), true, true)).toThrow(
+      TypeError,
+    );
   });
 });
 

@@ -45,7 +45,21 @@ export interface RowBins {
  */
 export const sumHalfLines: typeof sumHalfLinesTs = nativeKernels
   ? (u16, firstIndex, lineStride, lineCount, firstX, n, bins, rowStart, table) =>
-      nativeKernels!.sumHalfLines(u16, firstIndex, lineStride, lineCount, firstX, n, bins.binOf, bins.runEnd, bins.acc, rowStart, table, table === SANE_HALF, bins.anyOrder)
+      nativeKernels!.sumHalfLines(
+        u16,
+        firstIndex,
+        lineStride,
+        lineCount,
+        firstX,
+        n,
+        bins.binOf,
+        bins.runEnd,
+        bins.acc,
+        rowStart,
+        table,
+        table === SANE_HALF,
+        bins.anyOrder,
+      )
   : sumHalfLinesTs;
 
 /** The TypeScript kernel: the fallback where the native kernels did not load, and the oracle they are tested against. */
@@ -73,7 +87,18 @@ export function sumHalfLinesTs(
   if (l < lineCount) sumOne(u16, firstIndex + l * lineStride, firstX, n, bins, rowStart, table);
 }
 
-function sumFour(u16: Uint16Array, o0: number, o1: number, o2: number, o3: number, firstX: number, n: number, bins: RowBins, rowStart: number, table: Float32Array): void {
+function sumFour(
+  u16: Uint16Array,
+  o0: number,
+  o1: number,
+  o2: number,
+  o3: number,
+  firstX: number,
+  n: number,
+  bins: RowBins,
+  rowStart: number,
+  table: Float32Array,
+): void {
   const { binOf, runEnd, acc } = bins;
   const last = firstX + n;
   let s = firstX;
@@ -87,7 +112,16 @@ function sumFour(u16: Uint16Array, o0: number, o1: number, o2: number, o3: numbe
   }
 }
 
-function sumTwo(u16: Uint16Array, o0: number, o1: number, firstX: number, n: number, bins: RowBins, rowStart: number, table: Float32Array): void {
+function sumTwo(
+  u16: Uint16Array,
+  o0: number,
+  o1: number,
+  firstX: number,
+  n: number,
+  bins: RowBins,
+  rowStart: number,
+  table: Float32Array,
+): void {
   const { binOf, runEnd, acc } = bins;
   const last = firstX + n;
   let s = firstX;

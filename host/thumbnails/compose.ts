@@ -27,21 +27,51 @@ export interface ThumbnailShape {
  * for: the pixel returned (pixelCount when none; 0 from the TypeScript, which leaves the tone-mapping to the caller).
  * `native` false runs the TypeScript (the fallback, and the tests' oracle).
  */
-export function finishThumbnail(shape: ThumbnailShape, buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, out: Uint16Array, memo: Int16Array | null = null, rgba8: Uint8Array | null = null, native = nativeKernels !== null): number {
+export function finishThumbnail(
+  shape: ThumbnailShape,
+  buffer: SharedArrayBuffer,
+  layout: ThumbnailSumsLayout,
+  out: Uint16Array,
+  memo: Int16Array | null = null,
+  rgba8: Uint8Array | null = null,
+  native = nativeKernels !== null,
+): number {
   const { part, level, choice, names, widthPx, heightPx } = shape;
   if (!native || !nativeKernels) {
     const bands = layout.bands.map((slot, b) => ({ tyMin: slot.tyMin, sums: bandSums(buffer, layout, b) }));
-    composeThumbnail(shape, bands, names.map(() => new Float64Array(layout.pixelCount)), out);
+    composeThumbnail(
+      shape,
+      bands,
+      names.map(() => new Float64Array(layout.pixelCount)),
+      out,
+    );
     return 0;
   }
   const { countX, countY } = binCounts(part, level, names, widthPx, heightPx);
   const bands = new Int32Array(layout.bands.length * 3);
   layout.bands.forEach((slot, b) => bands.set([slot.byteOffset / 8, slot.tyMin, slot.length], 3 * b));
   const channelOf = (name: string | null) => (name === null ? -1 : names.indexOf(name));
-  const [r, g, b] = choice.kind === 'rgb' ? [choice.r, choice.g, choice.b] : choice.kind === 'grey' ? [choice.channel, choice.channel, choice.channel] : [choice.y, choice.y, choice.y];
+  const [r, g, b] =
+    choice.kind === 'rgb'
+      ? [choice.r, choice.g, choice.b]
+      : choice.kind === 'grey'
+        ? [choice.channel, choice.channel, choice.channel]
+        : [choice.y, choice.y, choice.y];
   const rgba = Int32Array.from([channelOf(r), channelOf(g), channelOf(b), channelOf(choice.a)]);
   const withMemo = memo !== null && rgba8 !== null;
-  return nativeKernels.finishThumbnail(new Float64Array(buffer), bands, names.length, widthPx, heightPx, countX, countY, rgba, out, withMemo ? memo : null, withMemo ? rgba8 : null);
+  return nativeKernels.finishThumbnail(
+    new Float64Array(buffer),
+    bands,
+    names.length,
+    widthPx,
+    heightPx,
+    countX,
+    countY,
+    rgba,
+    out,
+    withMemo ? memo : null,
+    withMemo ? rgba8 : null,
+  );
 }
 
 /** What a thumbnail of this level is made from: the full image (level 0), or a smaller MIP or RIP level. */
@@ -82,7 +112,13 @@ export interface MadeThumbnail {
  * The thumbnail made from its job's shared sums, by the worker whose band came in last or by the main thread's
  * fallback: finishThumbnail, then with a view its 8-bit RGBA (what the kernel left of it), its PNG and files when asked.
  */
-export function makeThumbnail(shape: ThumbnailShape, buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, outputs: ThumbnailOutputs = {}, native = nativeKernels !== null): MadeThumbnail {
+export function makeThumbnail(
+  shape: ThumbnailShape,
+  buffer: SharedArrayBuffer,
+  layout: ThumbnailSumsLayout,
+  outputs: ThumbnailOutputs = {},
+  native = nativeKernels !== null,
+): MadeThumbnail {
   const { view } = outputs;
   const t0 = performance.now();
   const rgbaHalf = new Uint16Array(layout.pixelCount * 4);
@@ -92,12 +128,21 @@ export function makeThumbnail(shape: ThumbnailShape, buffer: SharedArrayBuffer, 
   const t1 = performance.now();
   // without a memo (a view that mixes channels) the kernel mapped nothing
   const from = memo ? mapped : 0;
-  if (view && from < layout.pixelCount) toneMapHalfRgba(rgbaHalf, shape.widthPx, shape.heightPx, view.params, memo ?? undefined, rgba8!, from);
+  if (view && from < layout.pixelCount)
+    toneMapHalfRgba(rgbaHalf, shape.widthPx, shape.heightPx, view.params, memo ?? undefined, rgba8!, from);
   const t2 = performance.now();
   const png = outputs.png && rgba8 && native ? pngFromRgba8(rgba8, shape.widthPx, shape.heightPx) : null;
   const t3 = performance.now();
   const madeFrom = sourceOfLevel(shape.level);
-  const written = outputs.files ? writeThumbnailFiles(outputs.files, { widthPx: shape.widthPx, heightPx: shape.heightPx, madeFrom, rgbaHalf: rgbaHalf.buffer, ...(png ? { png } : {}) }) : null;
+  const written = outputs.files
+    ? writeThumbnailFiles(outputs.files, {
+        widthPx: shape.widthPx,
+        heightPx: shape.heightPx,
+        madeFrom,
+        rgbaHalf: rgbaHalf.buffer,
+        ...(png ? { png } : {}),
+      })
+    : null;
   return {
     rgbaHalf: rgbaHalf.buffer,
     ...(rgba8 ? { rgba8: rgba8.buffer } : {}),
@@ -135,7 +180,12 @@ export function composeThumbnail(
 }
 
 /** Half RGBA from the channels' means: a colour without a channel is 0, alpha without one is 1. */
-export function toRgbaHalf(choice: ThumbnailChannels, filtered: (name: string | null) => Float32Array | null, pixelCount: number, out: Uint16Array = new Uint16Array(pixelCount * 4)): Uint16Array {
+export function toRgbaHalf(
+  choice: ThumbnailChannels,
+  filtered: (name: string | null) => Float32Array | null,
+  pixelCount: number,
+  out: Uint16Array = new Uint16Array(pixelCount * 4),
+): Uint16Array {
   let r: Float32Array | null;
   let g: Float32Array | null;
   let b: Float32Array | null;

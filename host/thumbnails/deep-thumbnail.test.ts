@@ -50,18 +50,20 @@ function writeDeep(path: string): void {
     }
   }
   const half = (values: number[]) => Uint16Array.from(values, floatToHalf);
-  writeExrFile(path, [{
-    compression: 'zips',
-    dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 },
-    deepSampleCounts: counts,
-    channels: [
-      { name: 'A', pixelType: 'half', data: half(a) },
-      { name: 'B', pixelType: 'half', data: half(a.map(() => 0)) },
-      { name: 'G', pixelType: 'half', data: half(g) },
-      { name: 'R', pixelType: 'half', data: half(r) },
-      { name: 'Z', pixelType: 'float', data: Float32Array.from(z) },
-    ],
-  }]);
+  writeExrFile(path, [
+    {
+      compression: 'zips',
+      dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 },
+      deepSampleCounts: counts,
+      channels: [
+        { name: 'A', pixelType: 'half', data: half(a) },
+        { name: 'B', pixelType: 'half', data: half(a.map(() => 0)) },
+        { name: 'G', pixelType: 'half', data: half(g) },
+        { name: 'R', pixelType: 'half', data: half(r) },
+        { name: 'Z', pixelType: 'float', data: Float32Array.from(z) },
+      ],
+    },
+  ]);
 }
 
 describe.skipIf(!hasWorker)('deep-only thumbnails', () => {
@@ -86,7 +88,8 @@ describe.skipIf(!hasWorker)('deep-only thumbnails', () => {
     pool ??= new DecodePool({ workers: 1 });
     const path = join(dir, 'deep.exr');
     writeDeep(path);
-    const { result } = await thumbnailOnPool(pool, path, 3, 0, { view: { params: DEFAULT_DISPLAY, memo: viewMemo(DEFAULT_DISPLAY) } }).promise;
+    const { result } = await thumbnailOnPool(pool, path, 3, 0, { view: { params: DEFAULT_DISPLAY, memo: viewMemo(DEFAULT_DISPLAY) } })
+      .promise;
     expect(result).toMatchObject({ widthPx: 3, heightPx: 2 });
     const rgba8 = new Uint8Array(result.rgba8!);
     expect(rgba8).toHaveLength(3 * 2 * 4);
@@ -95,15 +98,18 @@ describe.skipIf(!hasWorker)('deep-only thumbnails', () => {
     expect(rgba8[0 * 4 + 1]!).toBe(0);
   });
 
-  it.skipIf(!existsSync(trunks))('OpenEXR\'s v2/LowResLeftView/Trunks.exr (deep scanline only) gets a thumbnail with its trunks in it', async () => {
-    pool ??= new DecodePool({ workers: 1 });
-    const { result } = await thumbnailOnPool(pool, trunks, 128, 0).promise;
-    expect(result).toMatchObject({ widthPx: 128, heightPx: 54, source: 'full-decode' });
-    const rgba = new Uint16Array(result.rgbaHalf);
-    let covered = 0;
-    for (let i = 3; i < rgba.length; i += 4) if (HALF_TO_FLOAT[rgba[i]!]! > 0.5) covered++;
-    // trunks cover part of the frame, not none of it and not all of it
-    expect(covered).toBeGreaterThan(rgba.length / 4 / 20);
-    expect(covered).toBeLessThan(rgba.length / 4);
-  });
+  it.skipIf(!existsSync(trunks))(
+    "OpenEXR's v2/LowResLeftView/Trunks.exr (deep scanline only) gets a thumbnail with its trunks in it",
+    async () => {
+      pool ??= new DecodePool({ workers: 1 });
+      const { result } = await thumbnailOnPool(pool, trunks, 128, 0).promise;
+      expect(result).toMatchObject({ widthPx: 128, heightPx: 54, source: 'full-decode' });
+      const rgba = new Uint16Array(result.rgbaHalf);
+      let covered = 0;
+      for (let i = 3; i < rgba.length; i += 4) if (HALF_TO_FLOAT[rgba[i]!]! > 0.5) covered++;
+      // trunks cover part of the frame, not none of it and not all of it
+      expect(covered).toBeGreaterThan(rgba.length / 4 / 20);
+      expect(covered).toBeLessThan(rgba.length / 4);
+    },
+  );
 });

@@ -37,7 +37,16 @@ export function deepThumbnailTask(args: DeepThumbnailArgs, ctx: TaskContext): Ta
     const deep = decodeDeep(reader, { part: part.index, lx: 0, ly: 0, signal: ctx.signal });
     const flat = flattenDeep(deep);
     const t0 = performance.now();
-    const filtered = new Map(channelsOf(choice).map((name) => [name, boxFilter(flat.channels.find((c) => c.name === name)!, size.widthPx, size.heightPx)]));
+    const filtered = new Map(
+      channelsOf(choice).map((name) => [
+        name,
+        boxFilter(
+          flat.channels.find((c) => c.name === name)!,
+          size.widthPx,
+          size.heightPx,
+        ),
+      ]),
+    );
     const pixelCount = size.widthPx * size.heightPx;
     const rgbaHalf = toRgbaHalf(choice, (name) => (name ? (filtered.get(name) ?? null) : null), pixelCount);
     const t1 = performance.now();

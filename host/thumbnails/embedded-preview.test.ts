@@ -16,12 +16,22 @@ const fx = useHostFixture();
 function previewOf(values: number[]): { widthPx: number; heightPx: number; rgba: Uint8Array } {
   const rgba = new Uint8Array(values.length * 2 * 4);
   values.forEach((v, i) => {
-    for (const row of [0, 1]) rgba.set([previewByte(v), previewByte(v / 2), previewByte(v / 4), Math.round((255 * i) / (values.length - 1))], (row * values.length + i) * 4);
+    for (const row of [0, 1])
+      rgba.set(
+        [previewByte(v), previewByte(v / 2), previewByte(v / 4), Math.round((255 * i) / (values.length - 1))],
+        (row * values.length + i) * 4,
+      );
   });
   return { widthPx: values.length, heightPx: 2, rgba };
 }
 
-const request = (fileId: string, embeddedPreview: boolean) => ({ requestId: `r-${fileId}-${embeddedPreview}`, fileId, longSidePx: 32, priority: 'thumbnail-visible' as const, embeddedPreview });
+const request = (fileId: string, embeddedPreview: boolean) => ({
+  requestId: `r-${fileId}-${embeddedPreview}`,
+  fileId,
+  longSidePx: 32,
+  priority: 'thumbnail-visible' as const,
+  embeddedPreview,
+});
 
 describe('embedded preview', () => {
   it('decodes each preview value back to the linear value it encodes, within its 8-bit step', () => {
@@ -39,32 +49,35 @@ describe('embedded preview', () => {
   });
 
   const exrmakepreview = findImageTools().exrmakepreview;
-  it.skipIf(!exrmakepreview)('encodes as OpenEXR\'s exrmakepreview does, byte for byte, over 16 stops (skipped without it; Debian: openexr)', () => {
-    const [w, h] = [64, 8];
-    const value = (x: number, y: number) => HALF_TO_FLOAT[floatToHalf(2 ** (-12 + (16 * (y * w + x)) / (w * h)))]!;
-    const input = join(fx.dir, 'ramp.exr');
-    writeExrFile(input, [rgbPart(w, h, (x, y) => [value(x, y), value(x, y) / 3, value(x, y) * 2], { compression: 'none' })]);
-    // a preview as wide as the image samples every pixel exactly
-    execFileSync(exrmakepreview!, ['-w', String(w), input, join(fx.dir, 'with-preview.exr')]);
-    const source = openFileSource(join(fx.dir, 'with-preview.exr'));
-    const parts = ExrReader.open(source).parts;
-    source.close();
-    const theirs = parts[0]!.preview!;
-    const ours: number[] = [];
-    const bytes: number[] = [];
-    for (let i = 0; i < w * h; i++) {
-      const v = value(i % w, Math.floor(i / w));
-      ours.push(...[v, v / 3, v * 2].map((c) => previewByte(HALF_TO_FLOAT[floatToHalf(c)]!)));
-      bytes.push(...theirs.rgba.subarray(i * 4, i * 4 + 3));
-    }
-    expect(ours).toEqual(bytes);
-    // and decoding gives back each value within its 8-bit step (a few per cent)
-    const back = new Uint16Array(embeddedPreview(parts)!.rgbaHalf);
-    for (let i = 0; i < w * h; i++) {
-      const v = value(i % w, Math.floor(i / w));
-      if (v > 0.01 && v < 5) expect(Math.abs(HALF_TO_FLOAT[back[i * 4]!]! - v) / v).toBeLessThan(0.05);
-    }
-  });
+  it.skipIf(!exrmakepreview)(
+    "encodes as OpenEXR's exrmakepreview does, byte for byte, over 16 stops (skipped without it; Debian: openexr)",
+    () => {
+      const [w, h] = [64, 8];
+      const value = (x: number, y: number) => HALF_TO_FLOAT[floatToHalf(2 ** (-12 + (16 * (y * w + x)) / (w * h)))]!;
+      const input = join(fx.dir, 'ramp.exr');
+      writeExrFile(input, [rgbPart(w, h, (x, y) => [value(x, y), value(x, y) / 3, value(x, y) * 2], { compression: 'none' })]);
+      // a preview as wide as the image samples every pixel exactly
+      execFileSync(exrmakepreview!, ['-w', String(w), input, join(fx.dir, 'with-preview.exr')]);
+      const source = openFileSource(join(fx.dir, 'with-preview.exr'));
+      const parts = ExrReader.open(source).parts;
+      source.close();
+      const theirs = parts[0]!.preview!;
+      const ours: number[] = [];
+      const bytes: number[] = [];
+      for (let i = 0; i < w * h; i++) {
+        const v = value(i % w, Math.floor(i / w));
+        ours.push(...[v, v / 3, v * 2].map((c) => previewByte(HALF_TO_FLOAT[floatToHalf(c)]!)));
+        bytes.push(...theirs.rgba.subarray(i * 4, i * 4 + 3));
+      }
+      expect(ours).toEqual(bytes);
+      // and decoding gives back each value within its 8-bit step (a few per cent)
+      const back = new Uint16Array(embeddedPreview(parts)!.rgbaHalf);
+      for (let i = 0; i < w * h; i++) {
+        const v = value(i % w, Math.floor(i / w));
+        if (v > 0.01 && v < 5) expect(Math.abs(HALF_TO_FLOAT[back[i * 4]!]! - v) / v).toBeLessThan(0.05);
+      }
+    },
+  );
 
   it('is what the host shows first for a file with a preview, then the disk-cached thumbnail once made', async () => {
     writeExrFile(join(fx.dir, 'with-preview.exr'), [{ ...rgbPart(64, 32, () => [1, 0.5, 0.25]), preview: previewOf([0.18, 1]) }]);

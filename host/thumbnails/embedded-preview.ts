@@ -20,7 +20,9 @@ function linearAt(v: number): number {
  * Linear half for each of the 256 preview values: the middle of the range of linear values the byte
  * stands for (0 for 0; 255, which stands for everything from about 5.7 up, at the bottom of its range).
  */
-const LINEAR_HALF_OF_BYTE: Uint16Array = Uint16Array.from({ length: 256 }, (_, v) => floatToHalf(v === 0 ? 0 : v === 255 ? linearAt(255) : linearAt(v + 0.5)));
+const LINEAR_HALF_OF_BYTE: Uint16Array = Uint16Array.from({ length: 256 }, (_, v) =>
+  floatToHalf(v === 0 ? 0 : v === 255 ? linearAt(255) : linearAt(v + 0.5)),
+);
 /** Alpha is stored linearly: 0..255 for 0..1. */
 const ALPHA_HALF_OF_BYTE: Uint16Array = Uint16Array.from({ length: 256 }, (_, v) => floatToHalf(v / 255));
 

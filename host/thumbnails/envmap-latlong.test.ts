@@ -4,7 +4,8 @@ import { cubeTexel, cubeToLatLongHalf } from './envmap-latlong.js';
 
 describe('cube env maps to lat-long', () => {
   it('finds the face of each axis direction at its centre', () => {
-    const sof = 9, c = (sof - 1) / 2;
+    const sof = 9,
+      c = (sof - 1) / 2;
     expect(cubeTexel(1, 0, 0, sof)).toEqual([c, 0 * sof + c]);
     expect(cubeTexel(-1, 0, 0, sof)).toEqual([c, 1 * sof + c]);
     expect(cubeTexel(0, 1, 0, sof)).toEqual([c, 2 * sof + c]);

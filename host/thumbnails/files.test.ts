@@ -41,7 +41,10 @@ describe('writeThumbnailFiles', () => {
     const pngPath = join(dir.path, 'b.png');
     mkdirSync(pngPath);
     const cache = new DiskCache(join(dir.path, 'cache'));
-    const written = writeThumbnailFiles({ cache: cache.targetFor({ path: '/renders/b.exr', sizeBytes: 1, mtimeMs: 2, params: 'long=64' }), pngPath }, made());
+    const written = writeThumbnailFiles(
+      { cache: cache.targetFor({ path: '/renders/b.exr', sizeBytes: 1, mtimeMs: 2, params: 'long=64' }), pngPath },
+      made(),
+    );
     expect(written.cache).toEqual({});
     expect(written.png?.error?.code).toMatch(/^E[A-Z]+$/);
     expect(written.png?.error?.reason).toContain('b.png');

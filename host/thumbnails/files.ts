@@ -27,7 +27,10 @@ export interface ThumbnailFilesWritten {
 }
 
 /** Writes what `files` asks for from a made thumbnail; never throws (a failure is reported for its file). */
-export function writeThumbnailFiles(files: ThumbnailFiles, made: { widthPx: number; heightPx: number; madeFrom: string; rgbaHalf: ArrayBuffer; png?: ArrayBuffer }): ThumbnailFilesWritten {
+export function writeThumbnailFiles(
+  files: ThumbnailFiles,
+  made: { widthPx: number; heightPx: number; madeFrom: string; rgbaHalf: ArrayBuffer; png?: ArrayBuffer },
+): ThumbnailFilesWritten {
   const written: ThumbnailFilesWritten = {};
   if (files.cache) written.cache = attempt(() => writeCacheFileSync(files.cache!, made));
   if (files.pngPath && made.png) written.png = writePngFile(files.pngPath, made.png);

@@ -58,7 +58,9 @@ afterAll(() => {
 });
 
 const regressionsDir = join(root, 'testing', 'codec', 'regressions');
-const regressions = readdirSync(regressionsDir).filter((n) => n.endsWith('.exr')).sort();
+const regressions = readdirSync(regressionsDir)
+  .filter((n) => n.endsWith('.exr'))
+  .sort();
 
 describe('damaged files through the folder scan and the thumbnail job', () => {
   it('replays the fuzz regressions (testing/codec/regressions) cleanly', async () => {
@@ -78,11 +80,18 @@ describe('damaged files through the folder scan and the thumbnail job', () => {
   it(`summarises and thumbnails or refuses every case cleanly (seed ${SEED}, ${CASES} cases)`, async () => {
     const runner = new CaseRunner({ workerFile, caseTimeoutMs: 10_000, maxHeapMb: 512, memoryBoundMb: 256 });
     const findings: Finding[] = [];
-    const summary = await runCampaign(runner, generatedSeeds(), { seed: SEED, maxCases: CASES, onFinding: (f) => findings.push(f) }).finally(() => runner.close());
+    const summary = await runCampaign(runner, generatedSeeds(), {
+      seed: SEED,
+      maxCases: CASES,
+      onFinding: (f) => findings.push(f),
+    }).finally(() => runner.close());
     const { topReasons: _r, ...numbers } = summary;
     console.log(`host fuzz: ${JSON.stringify(numbers)}`);
     const hint = `seed ${SEED}; write case N with: node scripts/fuzz-long.mjs --seed ${SEED} --no-corpus --case N --out DIR`;
-    expect(findings.map((f) => `case ${f.caseIndex} (${f.seed}: ${f.what}) -> ${f.failure}: ${f.kind} ${f.reason}`), hint).toEqual([]);
+    expect(
+      findings.map((f) => `case ${f.caseIndex} (${f.seed}: ${f.what}) -> ${f.failure}: ${f.kind} ${f.reason}`),
+      hint,
+    ).toEqual([]);
     expect(summary.cases).toBe(CASES);
     expect(summary.decoded).toBeGreaterThan(CASES * 0.05);
   }, 180_000);

@@ -44,7 +44,10 @@ describe('thumbnailJob', () => {
       ['R', 'G', 'B', 'A'].forEach((name, c) => {
         const plane = image.channels.find((p) => p.name === name)!;
         const want = Array.from(boxFilter(plane, result.widthPx, result.heightPx), (v) => HALF_TO_FLOAT[floatToHalf(v)]);
-        expect(px.filter((_, i) => i % 4 === c), `${compression} ${name}`).toEqual(want);
+        expect(
+          px.filter((_, i) => i % 4 === c),
+          `${compression} ${name}`,
+        ).toEqual(want);
       });
     }
   });
@@ -78,7 +81,13 @@ describe('thumbnailJob', () => {
   it('shows the first layer with colour when the base layer has none', () => {
     const path = join(dir.path, 'layers.exr');
     writeExrFile(path, [
-      { dataWindow: box(4, 4), channels: [...halfChannels(4, 4, () => [3, 2, 1], { prefix: 'specular.' }), ...halfChannels(4, 4, () => [1, 2, 3], { prefix: 'diffuse.' })] },
+      {
+        dataWindow: box(4, 4),
+        channels: [
+          ...halfChannels(4, 4, () => [3, 2, 1], { prefix: 'specular.' }),
+          ...halfChannels(4, 4, () => [1, 2, 3], { prefix: 'diffuse.' }),
+        ],
+      },
     ]);
     const { result } = thumbnailJob({ path, longSidePx: 2 }, { signal });
     expect(result.channels).toMatchObject({ kind: 'rgb', layer: 'diffuse' });

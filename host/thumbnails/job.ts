@@ -1,6 +1,14 @@
 // The thumbnail worker job: cheapest correct source (smallest sufficient MIP level, else level 0), box filter in linear light, half RGBA out.
 
-import { ExrError, ExrReader, openFileSource, type DecodedChannel, type Level, type PartInfo, type StageTimings } from '../../codec/index.js';
+import {
+  ExrError,
+  ExrReader,
+  openFileSource,
+  type DecodedChannel,
+  type Level,
+  type PartInfo,
+  type StageTimings,
+} from '../../codec/index.js';
 import type { AbortSignalLike } from '../../codec/index.js';
 import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './channels.js';
 import { SANE_HALF } from './bins.js';
@@ -38,7 +46,17 @@ export interface ThumbnailJobResult {
 /** The stages of a thumbnail job, summed over its bands. */
 export type ThumbnailTimings = StageTimings & { resizeMs: number; toneMapMs: number; encodeMs: number; writeMs: number };
 
-const NO_TIMINGS: ThumbnailTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, resizeMs: 0, toneMapMs: 0, encodeMs: 0, writeMs: 0 };
+const NO_TIMINGS: ThumbnailTimings = {
+  readMs: 0,
+  decompressMs: 0,
+  unpackMs: 0,
+  bytesRead: 0,
+  chunks: 0,
+  resizeMs: 0,
+  toneMapMs: 0,
+  encodeMs: 0,
+  writeMs: 0,
+};
 
 /** Thumbnail size for an image: the long side scaled to longSidePx (never enlarged), at least 1 pixel. */
 export function thumbnailSize(widthPx: number, heightPx: number, longSidePx: number): { widthPx: number; heightPx: number } {
@@ -50,7 +68,8 @@ export function thumbnailSize(widthPx: number, heightPx: number, longSidePx: num
 export function chooseLevel(part: PartInfo, widthPx: number, heightPx: number): Level {
   let best = part.levels[0]!;
   for (const level of part.levels) {
-    if (level.widthPx >= widthPx && level.heightPx >= heightPx && level.widthPx * level.heightPx < best.widthPx * best.heightPx) best = level;
+    if (level.widthPx >= widthPx && level.heightPx >= heightPx && level.widthPx * level.heightPx < best.widthPx * best.heightPx)
+      best = level;
   }
   return best;
 }
@@ -64,14 +83,18 @@ export function thumbnailPart(parts: readonly PartInfo[]): PartInfo {
   return part;
 }
 
-export function thumbnailJob(args: ThumbnailJobArgs, ctx: { signal: AbortSignalLike }): { result: ThumbnailJobResult; transfer: ArrayBuffer[] } {
+export function thumbnailJob(
+  args: ThumbnailJobArgs,
+  ctx: { signal: AbortSignalLike },
+): { result: ThumbnailJobResult; transfer: ArrayBuffer[] } {
   const source = openFileSource(args.path);
   try {
     const reader = ExrReader.open(source);
     const { part, level, choice, ...size } = planThumbnail(reader.parts, args.longSidePx);
     const { means, timings: binned } = decodeBinned(reader, part, level, channelsOf(choice), size.widthPx, size.heightPx, ctx.signal);
     const t0 = performance.now();
-    const rgbaHalf = toRgbaHalf(choice, (name) => (name ? (means.get(name) ?? null) : null), size.widthPx * size.heightPx).buffer as ArrayBuffer;
+    const rgbaHalf = toRgbaHalf(choice, (name) => (name ? (means.get(name) ?? null) : null), size.widthPx * size.heightPx)
+      .buffer as ArrayBuffer;
     const timings = {
       readMs: source.stats.readMs,
       decompressMs: binned.decompressMs,
@@ -141,10 +164,27 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
     // run again after its worker died: its sums are in, and the last band may be reading them
     return { made: false, timings: { ...NO_TIMINGS } };
   }
-  const { timings } = sumBins(reader, part, level, args.channels, args.widthPx, args.heightPx, signal, 'lines', args.rows, bandSums(buffer, layout, band));
+  const { timings } = sumBins(
+    reader,
+    part,
+    level,
+    args.channels,
+    args.widthPx,
+    args.heightPx,
+    signal,
+    'lines',
+    args.rows,
+    bandSums(buffer, layout, band),
+  );
   const result: ThumbnailBandResult = {
     made: false,
-    timings: { ...NO_TIMINGS, readMs: timings.readMs, decompressMs: timings.decompressMs, chunks: timings.chunks, resizeMs: timings.resizeMs },
+    timings: {
+      ...NO_TIMINGS,
+      readMs: timings.readMs,
+      decompressMs: timings.decompressMs,
+      chunks: timings.chunks,
+      resizeMs: timings.resizeMs,
+    },
   };
   if (countBandIn(buffer, layout, band)) {
     // tone-mapped (encoded, written) here rather than in a task of its own: no message, no copy, no wait for a worker
@@ -180,14 +220,23 @@ export interface ThumbnailPlan {
 export function planThumbnail(parts: readonly PartInfo[], longSidePx: number): ThumbnailPlan {
   const part = thumbnailPart(parts);
   const size = thumbnailSize(part.widthPx, part.heightPx, longSidePx);
-  return { part, level: chooseLevel(part, size.widthPx, size.heightPx), ...size, choice: chooseThumbnailChannels(part.channels.map((c) => c.name)) };
+  return {
+    part,
+    level: chooseLevel(part, size.widthPx, size.heightPx),
+    ...size,
+    choice: chooseThumbnailChannels(part.channels.map((c) => c.name)),
+  };
 }
 
 /**
  * The job's result around its half RGBA (and 8-bit RGBA, PNG, files written), with its bands' timings added up (and
  * `finishMs`, `toneMapMs`, `encodeMs` and `writeMs` of making them here).
  */
-export function thumbnailResult(plan: ThumbnailPlan, bands: readonly ThumbnailBandResult[], made: ThumbnailOutput & { finishMs: number; toneMapMs: number; encodeMs: number; writeMs: number }): ThumbnailJobResult {
+export function thumbnailResult(
+  plan: ThumbnailPlan,
+  bands: readonly ThumbnailBandResult[],
+  made: ThumbnailOutput & { finishMs: number; toneMapMs: number; encodeMs: number; writeMs: number },
+): ThumbnailJobResult {
   const timings = { ...NO_TIMINGS, resizeMs: made.finishMs, toneMapMs: made.toneMapMs, encodeMs: made.encodeMs, writeMs: made.writeMs };
   for (const band of bands) {
     timings.readMs += band.timings.readMs;
@@ -258,7 +307,8 @@ export function boxFilter(plane: DecodedChannel, widthPx: number, heightPx: numb
   if (widthPx > ws || heightPx > hs) {
     for (let ty = 0; ty < heightPx; ty++) {
       const sy = Math.min(hs - 1, Math.floor(((ty + 0.5) * hs) / heightPx));
-      for (let tx = 0; tx < widthPx; tx++) out[ty * widthPx + tx] = value(sy * ws + Math.min(ws - 1, Math.floor(((tx + 0.5) * ws) / widthPx)));
+      for (let tx = 0; tx < widthPx; tx++)
+        out[ty * widthPx + tx] = value(sy * ws + Math.min(ws - 1, Math.floor(((tx + 0.5) * ws) / widthPx)));
     }
     return out;
   }

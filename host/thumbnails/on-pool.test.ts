@@ -16,7 +16,14 @@ afterAll(async () => pool?.close());
 
 describe.skipIf(!hasCorpus)('thumbnailOnPool', () => {
   // scanline and tiled, PIZ, ZIP and RLE, luminance/chroma subsampling, a MIP level, a data window off the origin
-  const files = ['ScanLines/Desk.exr', 'ScanLines/Tree.exr', 'Tiles/GoldenGate.exr', 'MultiResolution/Bonita.exr', 'LuminanceChroma/MtTamNorth.exr', 'DisplayWindow/t08.exr'];
+  const files = [
+    'ScanLines/Desk.exr',
+    'ScanLines/Tree.exr',
+    'Tiles/GoldenGate.exr',
+    'MultiResolution/Bonita.exr',
+    'LuminanceChroma/MtTamNorth.exr',
+    'DisplayWindow/t08.exr',
+  ];
   for (const name of files) {
     it(`${name}: the bands add up to the whole level's thumbnail`, async () => {
       pool ??= new DecodePool({ workers: 2 });
@@ -36,7 +43,7 @@ describe.skipIf(!hasCorpus)('thumbnailOnPool', () => {
     });
   }
 
-  it('reuses a finished job\'s sums buffer for the next thumbnail of its size and still gives the same pixels', async () => {
+  it("reuses a finished job's sums buffer for the next thumbnail of its size and still gives the same pixels", async () => {
     pool ??= new DecodePool({ workers: 2 });
     const desk = join(corpus, 'ScanLines/Desk.exr');
     const tree = join(corpus, 'ScanLines/Tree.exr');

@@ -16,7 +16,14 @@ import { channelsOf } from './channels.js';
 import type { ThumbnailFiles } from './files.js';
 import { makeThumbnail, type ThumbnailOutputs } from './compose.js';
 import { deepThumbnailPart, type DeepThumbnailArgs } from './deep-thumbnail.js';
-import { planThumbnail, thumbnailResult, type ThumbnailBandArgs, type ThumbnailBandResult, type ThumbnailJobResult, type ThumbnailPlan } from './job.js';
+import {
+  planThumbnail,
+  thumbnailResult,
+  type ThumbnailBandArgs,
+  type ThumbnailBandResult,
+  type ThumbnailJobResult,
+  type ThumbnailPlan,
+} from './job.js';
 
 /**
  * The shared buffers of thumbnails being made, handed back once a job is done and reused by the next of its size.
@@ -46,7 +53,13 @@ export interface ThumbnailJobOptions {
   files?: ThumbnailFiles;
 }
 
-export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: number, priority: number, options: ThumbnailJobOptions = {}): JobHandle<ThumbnailJobResult> {
+export function thumbnailOnPool(
+  pool: DecodePool,
+  path: string,
+  longSidePx: number,
+  priority: number,
+  options: ThumbnailJobOptions = {},
+): JobHandle<ThumbnailJobResult> {
   // what the worker that finishes the thumbnail makes of it besides its half RGBA (a PNG needs the view's 8-bit RGBA)
   const outputs: ThumbnailOutputs = {
     ...(options.view ? { view: options.view } : {}),
@@ -114,7 +127,20 @@ export function thumbnailOnPool(pool: DecodePool, path: string, longSidePx: numb
  * The job's result once every band is in: the thumbnail the last band made, or, when that band's reply was lost (its
  * worker died after counting it in; its band then runs again and counts no more), made here from the bands' slots.
  */
-export function thumbnailFromShared(plan: ThumbnailPlan, channels: readonly string[], buffer: SharedArrayBuffer, layout: ThumbnailSumsLayout, bands: readonly ThumbnailBandResult[], outputs: ThumbnailOutputs = {}): ThumbnailJobResult {
+export function thumbnailFromShared(
+  plan: ThumbnailPlan,
+  channels: readonly string[],
+  buffer: SharedArrayBuffer,
+  layout: ThumbnailSumsLayout,
+  bands: readonly ThumbnailBandResult[],
+  outputs: ThumbnailOutputs = {},
+): ThumbnailJobResult {
   const output = bands.find((b) => b.output)?.output;
-  return thumbnailResult(plan, bands, output ? { ...output, finishMs: 0, toneMapMs: 0, encodeMs: 0, writeMs: 0 } : makeThumbnail({ ...plan, names: channels }, buffer, layout, outputs));
+  return thumbnailResult(
+    plan,
+    bands,
+    output
+      ? { ...output, finishMs: 0, toneMapMs: 0, encodeMs: 0, writeMs: 0 }
+      : makeThumbnail({ ...plan, names: channels }, buffer, layout, outputs),
+  );
 }

@@ -34,8 +34,23 @@ export interface ToneMapped {
 }
 
 /** Tone-maps a thumbnail (and encodes its PNG, and writes it, as `output` asks) on the pool at `poolPriority`. */
-export async function toneMapOnPool(pool: DecodePool, rgbaHalf: ArrayBuffer, widthPx: number, heightPx: number, view: DisplayParams, poolPriority: number, output: ThumbnailOutputOptions = {}): Promise<ToneMapped> {
-  const args: ToneMapTaskArgs = { rgbaHalf, widthPx, heightPx, view, memo: viewMemo(view), ...(output.png ? { png: true, ...(output.pngPath ? { pngPath: output.pngPath } : {}) } : {}) };
+export async function toneMapOnPool(
+  pool: DecodePool,
+  rgbaHalf: ArrayBuffer,
+  widthPx: number,
+  heightPx: number,
+  view: DisplayParams,
+  poolPriority: number,
+  output: ThumbnailOutputOptions = {},
+): Promise<ToneMapped> {
+  const args: ToneMapTaskArgs = {
+    rgbaHalf,
+    widthPx,
+    heightPx,
+    view,
+    memo: viewMemo(view),
+    ...(output.png ? { png: true, ...(output.pngPath ? { pngPath: output.pngPath } : {}) } : {}),
+  };
   const result = (await pool.submit('toneMap', args, poolPriority).promise).result as ToneMapTaskResult;
   return {
     rgba8: new Uint8ClampedArray(result.rgba8),

@@ -33,13 +33,21 @@ export interface ToneMapTaskResult {
 /** Worker side: the 8-bit RGBA (and PNG), handed back without a copy. */
 export function toneMapTask(args: ToneMapTaskArgs): { result: ToneMapTaskResult; transfer: ArrayBuffer[] } {
   const pixels = args.widthPx * args.heightPx;
-  if (args.rgbaHalf.byteLength !== pixels * 8) throw new Error(`tone-map: ${args.rgbaHalf.byteLength} bytes for ${args.widthPx}x${args.heightPx} half RGBA (${pixels * 8} expected)`);
+  if (args.rgbaHalf.byteLength !== pixels * 8)
+    throw new Error(`tone-map: ${args.rgbaHalf.byteLength} bytes for ${args.widthPx}x${args.heightPx} half RGBA (${pixels * 8} expected)`);
   const t0 = performance.now();
   const rgba8 = toneMapHalfRgba(new Uint16Array(args.rgbaHalf), args.widthPx, args.heightPx, args.view, args.memo ?? undefined);
   const t1 = performance.now();
   const png = args.png ? pngFromRgba8(rgba8, args.widthPx, args.heightPx) : null;
   const t2 = performance.now();
   const written = png && args.pngPath ? writePngFile(args.pngPath, png) : undefined;
-  const result = { rgba8: rgba8.buffer as ArrayBuffer, ...(png ? { png } : {}), ...(written ? { pngWritten: written } : {}), toneMapMs: t1 - t0, encodeMs: t2 - t1, writeMs: performance.now() - t2 };
+  const result = {
+    rgba8: rgba8.buffer as ArrayBuffer,
+    ...(png ? { png } : {}),
+    ...(written ? { pngWritten: written } : {}),
+    toneMapMs: t1 - t0,
+    encodeMs: t2 - t1,
+    writeMs: performance.now() - t2,
+  };
   return { result, transfer: [result.rgba8, ...(png ? [png] : [])] };
 }

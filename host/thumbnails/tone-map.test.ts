@@ -25,7 +25,9 @@ describe('toneMapHalfRgba', () => {
           if (isPerChannel(p) && !nanInf) memoised++;
           // twice: the second call reads the memo the first one filled
           for (let pass = 0; pass < 2; pass++) {
-            expect(toneMapHalfRgba(bits, widthPx, heightPx, p), `${transform} ${exposureEv} EV nanInf ${nanInf}`).toEqual(toneMapImage(linear, widthPx, heightPx, p));
+            expect(toneMapHalfRgba(bits, widthPx, heightPx, p), `${transform} ${exposureEv} EV nanInf ${nanInf}`).toEqual(
+              toneMapImage(linear, widthPx, heightPx, p),
+            );
           }
         }
       }

@@ -55,7 +55,15 @@ export function viewMemo(p: DisplayParams): Int16Array | null {
  * per pixel. Written into `into` when given (pixels * 4 bytes); through a memo, from pixel `fromPixel` on (the ones
  * before it are already there).
  */
-export function toneMapHalfRgba(bits: Uint16Array, widthPx: number, heightPx: number, p: DisplayParams, sharedMemo?: Int16Array, into?: Uint8ClampedArray, fromPixel = 0): Uint8ClampedArray {
+export function toneMapHalfRgba(
+  bits: Uint16Array,
+  widthPx: number,
+  heightPx: number,
+  p: DisplayParams,
+  sharedMemo?: Int16Array,
+  into?: Uint8ClampedArray,
+  fromPixel = 0,
+): Uint8ClampedArray {
   const pixels = widthPx * heightPx;
   if (!memoApplies(p)) {
     // (fromPixel is for the memo path: a caller has mapped the pixels before it through the memo)
@@ -70,7 +78,7 @@ export function toneMapHalfRgba(bits: Uint16Array, widthPx: number, heightPx: nu
   const out = into ?? new Uint8ClampedArray(pixels * 4);
   const out8 = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   // the loop stops at a value the memo has not seen, which is computed here, and goes on from that pixel
-  for (let from = fromPixel * 4; from < pixels * 4; ) {
+  for (let from = fromPixel * 4; from < pixels * 4;) {
     from = lookUpMemo(bits, memo, out8, from, pixels * 4);
     if (from < pixels * 4) for (let c = 0; c < 3; c++) memoise(memo, bits[from + c]!, p);
   }

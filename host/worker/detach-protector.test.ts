@@ -22,7 +22,8 @@ describe('detachOnce', () => {
   });
 
   it('moves every worker past the protector before any job, so no thumbnail later throws compiled code away', () => {
-    for (const name of ['a', 'b', 'c']) writeRgb(join(dir.path, `${name}.exr`), 96, 64, (x, y) => [x / 96, y / 64, 0.5], { compression: 'zip' });
+    for (const name of ['a', 'b', 'c'])
+      writeRgb(join(dir.path, `${name}.exr`), 96, 64, (x, y) => [x / 96, y / 64, 0.5], { compression: 'zip' });
     const r = spawnSync(process.execPath, ['--trace-protector-invalidation', bin, 'bench', dir.path, '--json'], {
       encoding: 'utf8',
       timeout: 120_000,

@@ -41,7 +41,11 @@ export async function warmUpJobs(pool: DecodePool, memory: PlaneMemory | undefin
 }
 
 /** warmUpJobs' work: the images' pixels decoded and their thumbnails made `rounds` times; throws what a job throws. */
-export async function runWarmUpJobs(pool: DecodePool, memory: PlaneMemory | undefined, rounds: number): Promise<{ pixels: number; thumbnails: number }> {
+export async function runWarmUpJobs(
+  pool: DecodePool,
+  memory: PlaneMemory | undefined,
+  rounds: number,
+): Promise<{ pixels: number; thumbnails: number }> {
   const done = { pixels: 0, thumbnails: 0 };
   // the jobs read files, as an artist's do: without a folder to write them to there is nothing to warm with
   const dir = makeWarmUpFolder();
@@ -56,7 +60,14 @@ export async function runWarmUpJobs(pool: DecodePool, memory: PlaneMemory | unde
       await Promise.all(
         paths.map(async (path) => {
           const { parts, handoff } = await readHeader(path);
-          const { result } = await decodeLevel(pool, { path, layout: levelLayout(parts[0]!, 0, 0, null), handoff, channels: null, priority: PRIORITY, memory }).promise;
+          const { result } = await decodeLevel(pool, {
+            path,
+            layout: levelLayout(parts[0]!, 0, 0, null),
+            handoff,
+            channels: null,
+            priority: PRIORITY,
+            memory,
+          }).promise;
           for (const channel of result.image.channels) memory?.give(channel.data.buffer as SharedArrayBuffer);
           done.pixels += result.image.widthPx * result.image.heightPx;
           await thumbnailOnPool(pool, path, 32, PRIORITY).promise;

@@ -36,10 +36,13 @@ describe('warmUpDecoder', () => {
 });
 
 describe('the DWAA warm-up image', () => {
-  it('damaged, decodes or is refused with an ExrError, and leaves the codec\'s reused buffers sound', () => {
+  it("damaged, decodes or is refused with an ExrError, and leaves the codec's reused buffers sound", () => {
     // a DWAA file from OpenEXR 3.4 (AC Huffman, DC deflate, alpha RLE sections): random bytes after its header changed
     const original = new Uint8Array(Buffer.from(WARM_UP_DWAA_BASE64, 'base64'));
-    const planesOf = (bytes: Uint8Array) => ExrReader.open(memorySource(bytes)).decode().channels.map((c) => Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength));
+    const planesOf = (bytes: Uint8Array) =>
+      ExrReader.open(memorySource(bytes))
+        .decode()
+        .channels.map((c) => Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength));
     const reference = planesOf(original);
     const headerEnd = ExrReader.open(memorySource(original)).headerEndByte;
     let seed = 2026;
@@ -73,7 +76,7 @@ describe('the DWAA warm-up image', () => {
   });
 });
 
-describe('the main thread\'s warm-up jobs', () => {
+describe("the main thread's warm-up jobs", () => {
   const workerBuilt = existsSync(join(__dirname, '..', '..', 'dist', 'decode-worker.mjs'));
   it.skipIf(!workerBuilt)('decode and thumbnail every warm-up image through the pool, and leave no file behind', async () => {
     const pool = new DecodePool({ workers: 2 });

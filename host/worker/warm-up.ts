@@ -64,7 +64,23 @@ function sumThumbnailBins(reader: ExrReader, names: string[]): void {
   const rows = { yMin: part.dataWindow.yMin, yMax: part.dataWindow.yMax };
   const layout = layoutSums(channels.length, THUMB_WIDTH_PX, THUMB_HEIGHT_PX, [bandBinRows(part, part.levels[0]!, THUMB_HEIGHT_PX, rows)]);
   const sums = { buffer: new SharedArrayBuffer(layout.byteLength), layout, band: 0, choice };
-  thumbnailBand(reader, { path: '', part: 0, lx: 0, ly: 0, channels, widthPx: THUMB_WIDTH_PX, heightPx: THUMB_HEIGHT_PX, rows, sums, view: WARM_VIEW, png: true }, NOT_ABORTED);
+  thumbnailBand(
+    reader,
+    {
+      path: '',
+      part: 0,
+      lx: 0,
+      ly: 0,
+      channels,
+      widthPx: THUMB_WIDTH_PX,
+      heightPx: THUMB_HEIGHT_PX,
+      rows,
+      sums,
+      view: WARM_VIEW,
+      png: true,
+    },
+    NOT_ABORTED,
+  );
 }
 
 /** The warm-up images, as files: RGBA half and a float Z in each compression the writer makes, then the small DWAA file. */
@@ -105,7 +121,11 @@ function tallImage(): Uint8Array {
 /** Decodes each warm-up image ROUNDS times (the tall one once), in bands into shared planes, and sums it into thumbnail bins (not the tall one); throws what the codec throws. */
 export function warmUpCodec(): void {
   const images = [
-    ...warmUpImages().map(({ compression, bytes }) => ({ bytes, rounds: compression === 'dwaa' ? ROUNDS * DWA_ROUNDS_FACTOR : ROUNDS, thumbnail: true })),
+    ...warmUpImages().map(({ compression, bytes }) => ({
+      bytes,
+      rounds: compression === 'dwaa' ? ROUNDS * DWA_ROUNDS_FACTOR : ROUNDS,
+      thumbnail: true,
+    })),
     { bytes: tallImage(), rounds: 1, thumbnail: false },
   ];
   const dir = makeWarmUpFolder();
@@ -116,7 +136,9 @@ export function warmUpCodec(): void {
         const part = reader.part(0);
         const channels = part.channels.map((c) => c.name);
         const frame = part.dataWindow;
-        const planes = part.channels.map((c) => planeView(c.pixelType, new SharedArrayBuffer(frameSamples(c, frame) * PIXEL_TYPE_BYTES[c.pixelType]), frameSamples(c, frame)));
+        const planes = part.channels.map((c) =>
+          planeView(c.pixelType, new SharedArrayBuffer(frameSamples(c, frame) * PIXEL_TYPE_BYTES[c.pixelType]), frameSamples(c, frame)),
+        );
         for (let round = 0; round < rounds; round++) {
           for (let yMin = frame.yMin; yMin <= frame.yMax; yMin += BAND_ROWS) {
             const region = { xMin: frame.xMin, xMax: frame.xMax, yMin, yMax: Math.min(frame.yMax, yMin + BAND_ROWS - 1) };

@@ -51,7 +51,10 @@ async function run(request: TaskRequest): Promise<{ reply: TaskReply; transfer: 
     const handler = TASK_HANDLERS[request.kind];
     if (!handler) throw new ExrError('unsupported', `unknown task kind "${request.kind}"`);
     const output = await handler(request.args, { signal });
-    return { reply: { id: request.id, ok: true, result: output.result, workerMs: performance.now() - t0, startedAtMs }, transfer: output.transfer };
+    return {
+      reply: { id: request.id, ok: true, result: output.result, workerMs: performance.now() - t0, startedAtMs },
+      transfer: output.transfer,
+    };
   } catch (error) {
     const e = error instanceof ExrError ? error : null;
     const message = String((error as Error)?.message ?? error);
@@ -59,7 +62,9 @@ async function run(request: TaskRequest): Promise<{ reply: TaskReply; transfer: 
       reply: {
         id: request.id,
         ok: false,
-        error: e ? { kind: e.kind, reason: e.reason, where: e.where, message: e.message } : { kind: 'invalid', reason: message, where: {}, message },
+        error: e
+          ? { kind: e.kind, reason: e.reason, where: e.where, message: e.message }
+          : { kind: 'invalid', reason: message, where: {}, message },
         workerMs: performance.now() - t0,
         startedAtMs,
       },

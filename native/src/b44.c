@@ -30,7 +30,8 @@ static void unpack14(const uint8_t *b, uint16_t s[16]) {
   s[15] = (uint16_t)(s[14] + ((b[13] & 0x3fu) << shift) - bias);
 }
 
-int exr_b44_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const ExrLayout *layout, const uint16_t *logTable, uint8_t *dst, size_t dstBytes) {
+int exr_b44_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const ExrLayout *layout, const uint16_t *logTable, uint8_t *dst,
+                 size_t dstBytes) {
   if (layout->totalBytes != dstBytes) {
     return exr_fail(ctx, "B44 chunk layout holds %llu bytes, expected %zu", (unsigned long long)layout->totalBytes, dstBytes);
   }

@@ -19,7 +19,7 @@ static inline float sane_half(uint16_t h) {
   uint32_t sign = (uint32_t)(h & 0x8000) << 16, exponent = (h >> 10) & 31, mantissa = h & 0x3ff;
   if (exponent == 31) return mantissa ? 0.0f : sign ? -65504.0f : 65504.0f;
   if (exponent == 0) {
-    float v = (float)mantissa * (1.0f / 16777216.0f);  // a subnormal is mantissa * 2^-24, exact in float
+    float v = (float)mantissa * (1.0f / 16777216.0f); // a subnormal is mantissa * 2^-24, exact in float
     return sign ? -v : v;
   }
   uint32_t bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
@@ -35,7 +35,8 @@ static void columns_by_table(const uint16_t *first, int64_t stride, int64_t line
     const uint16_t *p = first + i;
     double v = 0;
     int64_t l = 0;
-    for (; l + 4 <= lineCount; l += 4, p += 4 * stride) v += ((double)table[p[0]] + (double)table[p[stride]]) + ((double)table[p[2 * stride]] + (double)table[p[3 * stride]]);
+    for (; l + 4 <= lineCount; l += 4, p += 4 * stride)
+      v += ((double)table[p[0]] + (double)table[p[stride]]) + ((double)table[p[2 * stride]] + (double)table[p[3 * stride]]);
     for (; l < lineCount; l++, p += stride) v += (double)table[p[0]];
     col[i] = v;
   }
@@ -64,16 +65,17 @@ __attribute__((target("avx2"))) static inline void store_sixteen(double *col, __
 }
 
 /** Eight columns of columns_by_gather: a line's codes widened, their values gathered, added in float64. */
-#define GATHER_EIGHT(codes8, lo, hi)                                           \
-  do {                                                                         \
-    const __m256 f_ = gather_eight(table, _mm256_cvtepu16_epi32(codes8));      \
-    lo = _mm256_add_pd(lo, _mm256_cvtps_pd(_mm256_castps256_ps128(f_)));       \
-    hi = _mm256_add_pd(hi, _mm256_cvtps_pd(_mm256_extractf128_ps(f_, 1)));     \
+#define GATHER_EIGHT(codes8, lo, hi)                                                                                                       \
+  do {                                                                                                                                     \
+    const __m256 f_ = gather_eight(table, _mm256_cvtepu16_epi32(codes8));                                                                  \
+    lo = _mm256_add_pd(lo, _mm256_cvtps_pd(_mm256_castps256_ps128(f_)));                                                                   \
+    hi = _mm256_add_pd(hi, _mm256_cvtps_pd(_mm256_extractf128_ps(f_, 1)));                                                                 \
   } while (0)
 
 /** columns_by_table, sixteen columns at a time: the table's values gathered by the codes (a PIZ chunk's table, its
  * codes' values composed with SANE_HALF, has no NaN or infinity left to look out for). */
-__attribute__((target("avx2"))) static void columns_by_gather(const uint16_t *first, int64_t stride, int64_t lineCount, int64_t n, const float *table, double *col) {
+__attribute__((target("avx2"))) static void columns_by_gather(const uint16_t *first, int64_t stride, int64_t lineCount, int64_t n,
+                                                              const float *table, double *col) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m256d a = _mm256_setzero_pd(), b = _mm256_setzero_pd(), c = _mm256_setzero_pd(), d = _mm256_setzero_pd();
@@ -97,17 +99,18 @@ __attribute__((target("avx2"))) static void columns_by_gather(const uint16_t *fi
 #undef GATHER_EIGHT
 
 /** Sixteen columns of columns_by_gather_512: a line's codes widened, their values gathered, added in float64. */
-#define GATHER_SIXTEEN(codes16, lo, hi)                                                                           \
-  do {                                                                                                            \
-    const __m512 f_ = _mm512_i32gather_ps(_mm512_cvtepu16_epi32(codes16), table, 4);                             \
-    lo = _mm512_add_pd(lo, _mm512_cvtps_pd(_mm512_castps512_ps256(f_)));                                          \
-    hi = _mm512_add_pd(hi, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f_), 1)))); \
+#define GATHER_SIXTEEN(codes16, lo, hi)                                                                                                    \
+  do {                                                                                                                                     \
+    const __m512 f_ = _mm512_i32gather_ps(_mm512_cvtepu16_epi32(codes16), table, 4);                                                       \
+    lo = _mm512_add_pd(lo, _mm512_cvtps_pd(_mm512_castps512_ps256(f_)));                                                                   \
+    hi = _mm512_add_pd(hi, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f_), 1))));                            \
   } while (0)
 
 /** columns_by_gather with AVX-512's sixteen-wide gathers, thirty-two columns at a time, the rest by columns_by_gather:
  * kept because it beats the AVX2 form on both small and full tables. GCC's AVX-512 gathers start from a zeroed
  * register, so they need no asm to break a chain (see gather_eight). */
-__attribute__((target("avx512f,avx512bw,avx2"))) static void columns_by_gather_512(const uint16_t *first, int64_t stride, int64_t lineCount, int64_t n, const float *table, double *col) {
+__attribute__((target("avx512f,avx512bw,avx2"))) static void columns_by_gather_512(const uint16_t *first, int64_t stride, int64_t lineCount,
+                                                                                   int64_t n, const float *table, double *col) {
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
     __m512d a = _mm512_setzero_pd(), b = _mm512_setzero_pd(), c = _mm512_setzero_pd(), d = _mm512_setzero_pd();
@@ -136,19 +139,20 @@ static void columns_by_sane_half(const uint16_t *first, int64_t stride, int64_t 
 }
 
 /** Eight columns of columns_by_f16c: the halves converted, added in float64, NaN and infinities noted. */
-#define F16C_EIGHT(h8, lo, hi, special)                                                              \
-  do {                                                                                               \
-    const __m128i h_ = (h8);                                                                         \
-    special = _mm_or_si128(special, _mm_cmpeq_epi16(_mm_and_si128(h_, exponentBits), exponentBits)); \
-    const __m256 f_ = _mm256_cvtph_ps(h_);                                                           \
-    lo = _mm256_add_pd(lo, _mm256_cvtps_pd(_mm256_castps256_ps128(f_)));                             \
-    hi = _mm256_add_pd(hi, _mm256_cvtps_pd(_mm256_extractf128_ps(f_, 1)));                           \
+#define F16C_EIGHT(h8, lo, hi, special)                                                                                                    \
+  do {                                                                                                                                     \
+    const __m128i h_ = (h8);                                                                                                               \
+    special = _mm_or_si128(special, _mm_cmpeq_epi16(_mm_and_si128(h_, exponentBits), exponentBits));                                       \
+    const __m256 f_ = _mm256_cvtph_ps(h_);                                                                                                 \
+    lo = _mm256_add_pd(lo, _mm256_cvtps_pd(_mm256_castps256_ps128(f_)));                                                                   \
+    hi = _mm256_add_pd(hi, _mm256_cvtps_pd(_mm256_extractf128_ps(f_, 1)));                                                                 \
   } while (0)
 
 /** col[i] = the sum of column i over all `lineCount` lines (SANE_HALF's values), sixteen columns at a time (two
  * independent chains of adds, as columns_by_gather): the CPU converts the halves; NaN and infinities (exponent bits
  * all set) send their columns through sane_half. */
-__attribute__((target("avx2,f16c"))) static void columns_by_f16c(const uint16_t *first, int64_t stride, int64_t lineCount, int64_t n, double *col) {
+__attribute__((target("avx2,f16c"))) static void columns_by_f16c(const uint16_t *first, int64_t stride, int64_t lineCount, int64_t n,
+                                                                 double *col) {
   const __m128i exponentBits = _mm_set1_epi16(0x7c00);
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
@@ -182,16 +186,17 @@ __attribute__((target("avx2,f16c"))) static void columns_by_f16c(const uint16_t 
 #undef F16C_EIGHT
 
 /** Sixteen columns of columns_by_f16c_512: the halves converted, added in float64. */
-#define F16C_SIXTEEN(h16, lo, hi)                                                                                 \
-  do {                                                                                                            \
-    const __m512 f_ = _mm512_cvtph_ps(h16);                                                                       \
-    lo = _mm512_add_pd(lo, _mm512_cvtps_pd(_mm512_castps512_ps256(f_)));                                          \
-    hi = _mm512_add_pd(hi, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f_), 1)))); \
+#define F16C_SIXTEEN(h16, lo, hi)                                                                                                          \
+  do {                                                                                                                                     \
+    const __m512 f_ = _mm512_cvtph_ps(h16);                                                                                                \
+    lo = _mm512_add_pd(lo, _mm512_cvtps_pd(_mm512_castps512_ps256(f_)));                                                                   \
+    hi = _mm512_add_pd(hi, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f_), 1))));                            \
   } while (0)
 
 /** columns_by_f16c with AVX-512, thirty-two columns at a time, the rest by columns_by_f16c: kept because it beats the
  * AVX2 form on both AMD and Intel CPUs. */
-__attribute__((target("avx512f,avx512bw,avx2,f16c"))) static void columns_by_f16c_512(const uint16_t *first, int64_t stride, int64_t lineCount, int64_t n, double *col) {
+__attribute__((target("avx512f,avx512bw,avx2,f16c"))) static void columns_by_f16c_512(const uint16_t *first, int64_t stride,
+                                                                                      int64_t lineCount, int64_t n, double *col) {
   const __m512i exponentBits = _mm512_set1_epi16(0x7c00);
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
@@ -230,7 +235,8 @@ static int sum_in_order(ExrContext *ctx, const ExrHalfLines *lines, const float 
     int64_t s = lines->firstX, i = 0;
     while (s < last) {
       const int32_t tx = binOf[s];
-      if (tx < 0 || (uint64_t)tx >= lines->runEndLength || (uint64_t)(lines->rowStart + tx) >= lines->accLength) return exr_fail(ctx, "bin outside the row");
+      if (tx < 0 || (uint64_t)tx >= lines->runEndLength || (uint64_t)(lines->rowStart + tx) >= lines->accLength)
+        return exr_fail(ctx, "bin outside the row");
       int64_t end = runEnd[tx] < last ? runEnd[tx] : last;
       if (end <= s) return exr_fail(ctx, "bin run does not advance");
       double sum = 0;
@@ -297,8 +303,10 @@ __attribute__((target("avx2"))) static int sum_runs_avx2(ExrContext *ctx, const 
       b = _mm256_add_pd(b, _mm256_add_pd(_mm256_loadu_pd(p + 8), _mm256_loadu_pd(p + 12)));
     }
     const double *m = (const double *)(RUN_MASKS + 16 - left);
-    a = _mm256_add_pd(a, _mm256_add_pd(_mm256_and_pd(_mm256_loadu_pd(p), _mm256_loadu_pd(m)), _mm256_and_pd(_mm256_loadu_pd(p + 4), _mm256_loadu_pd(m + 4))));
-    b = _mm256_add_pd(b, _mm256_add_pd(_mm256_and_pd(_mm256_loadu_pd(p + 8), _mm256_loadu_pd(m + 8)), _mm256_and_pd(_mm256_loadu_pd(p + 12), _mm256_loadu_pd(m + 12))));
+    a = _mm256_add_pd(a, _mm256_add_pd(_mm256_and_pd(_mm256_loadu_pd(p), _mm256_loadu_pd(m)),
+                                       _mm256_and_pd(_mm256_loadu_pd(p + 4), _mm256_loadu_pd(m + 4))));
+    b = _mm256_add_pd(b, _mm256_add_pd(_mm256_and_pd(_mm256_loadu_pd(p + 8), _mm256_loadu_pd(m + 8)),
+                                       _mm256_and_pd(_mm256_loadu_pd(p + 12), _mm256_loadu_pd(m + 12))));
     const __m256d ab = _mm256_add_pd(a, b);
     const __m128d half = _mm_add_pd(_mm256_castpd256_pd128(ab), _mm256_extractf128_pd(ab, 1));
     lines->acc[lines->rowStart + tx] += _mm_cvtsd_f64(_mm_add_sd(half, _mm_unpackhi_pd(half, half)));
@@ -337,7 +345,8 @@ static int sum_runs(ExrContext *ctx, const ExrHalfLines *lines, const double *co
 
 int exr_sum_half_lines(ExrContext *ctx, const ExrHalfLines *lines, const float *table, int halfBits, int anyOrder) {
   const int64_t lineCount = lines->lineCount, n = lines->n, firstX = lines->firstX, stride = lines->lineStride;
-  if (lineCount < 0 || n < 0 || firstX < 0 || lines->firstIndex < 0 || stride < 0 || lines->rowStart < 0) return exr_fail(ctx, "negative line geometry");
+  if (lineCount < 0 || n < 0 || firstX < 0 || lines->firstIndex < 0 || stride < 0 || lines->rowStart < 0)
+    return exr_fail(ctx, "negative line geometry");
   if (lineCount == 0 || n == 0) return EXR_OK;
   if ((uint64_t)(firstX + n) > lines->binOfLength) return exr_fail(ctx, "sample columns past the bin map");
   if ((uint64_t)(lines->firstIndex + (lineCount - 1) * stride + n) > lines->samplesLength) return exr_fail(ctx, "lines past the samples");

@@ -73,14 +73,16 @@ int exr_layout_parse(ExrContext *ctx, const int32_t *words, size_t wordCount, Ex
     totalBytes += (uint64_t)width * (uint64_t)height * exr_bytes_per_sample(type);
     heightSum += (uint64_t)height;
   }
-  if (heightSum != (uint64_t)rowCount) return exr_fail(ctx, "chunk layout lists %d rows for %llu channel rows", rowCount, (unsigned long long)heightSum);
+  if (heightSum != (uint64_t)rowCount)
+    return exr_fail(ctx, "chunk layout lists %d rows for %llu channel rows", rowCount, (unsigned long long)heightSum);
   // Every channel must own exactly heightSamples rows: counted with a per-channel tally.
   int32_t *seen = channelCount ? exr_scratch(ctx, SCRATCH_LAYOUT, (size_t)channelCount * sizeof(int32_t)) : NULL;
   if (channelCount && !seen) return EXR_FAIL;
   if (channelCount) memset(seen, 0, (size_t)channelCount * sizeof(int32_t));
   for (int32_t r = 0; r < rowCount; r++) {
     int32_t c = layout->rows[r];
-    if (c < 0 || c >= channelCount || ++seen[c] > LAYOUT_HEIGHT(layout, c)) return exr_fail(ctx, "chunk layout row %d names a bad channel", r);
+    if (c < 0 || c >= channelCount || ++seen[c] > LAYOUT_HEIGHT(layout, c))
+      return exr_fail(ctx, "chunk layout row %d names a bad channel", r);
   }
   layout->totalBytes = totalBytes;
   layout->totalWords = totalBytes / 2;

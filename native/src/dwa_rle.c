@@ -10,7 +10,8 @@ int exr_dwa_rle_plane(ExrContext *ctx, const uint8_t *data, size_t dataBytes, si
   if ((uint64_t)start + planeSamples * bytesPerSample > dataBytes) return exr_fail(ctx, "DWA RLE data is shorter than its channels");
   const uint64_t rowBytes = (uint64_t)width * bytesPerSample;
   for (size_t row = 0; row < height; row++) {
-    if (rowOffsets[row] < 0 || (uint64_t)rowOffsets[row] + rowBytes > outBytes) return exr_fail(ctx, "DWA RLE row %zu lies outside the chunk", row);
+    if (rowOffsets[row] < 0 || (uint64_t)rowOffsets[row] + rowBytes > outBytes)
+      return exr_fail(ctx, "DWA RLE row %zu lies outside the chunk", row);
   }
   for (size_t row = 0; row < height; row++) {
     const uint8_t *b0 = data + start + row * width;

@@ -108,7 +108,8 @@ static int build_decoder(ExrContext *ctx, HuffmanTables *t, uint32_t im, uint32_
     counts[3][t->codeLength[used[u + 3]]]++;
   }
   for (; u < usedCount; u++) counts[0][t->codeLength[used[u]]]++;
-  for (int length = 0; length < MAX_CODE_BITS + 2; length++) t->lengthCount[length] = counts[0][length] + counts[1][length] + counts[2][length] + counts[3][length];
+  for (int length = 0; length < MAX_CODE_BITS + 2; length++)
+    t->lengthCount[length] = counts[0][length] + counts[1][length] + counts[2][length] + counts[3][length];
   t->lengthCount[0] = (int32_t)(iM - im + 1) - usedCount;
   int minLength = 0, maxLength = 0;
   for (int length = 1; length <= MAX_CODE_BITS; length++) {
@@ -208,13 +209,13 @@ static inline uint64_t load_be64(const uint8_t *p) {
 }
 
 /* Appends a decoded symbol: the value itself, or `run` more copies of the previous value. */
-#define EMIT_RUN(run)                                                                                       \
-  do {                                                                                                      \
-    size_t run_ = (run);                                                                                    \
-    if (o == 0 || o + run_ > outCount) return exr_fail(ctx, "Huffman run-length code out of place");        \
-    uint16_t value_ = out[o - 1];                                                                           \
-    for (size_t k_ = 0; k_ < run_; k_++) out[o + k_] = value_;                                              \
-    o += run_;                                                                                              \
+#define EMIT_RUN(run)                                                                                                                      \
+  do {                                                                                                                                     \
+    size_t run_ = (run);                                                                                                                   \
+    if (o == 0 || o + run_ > outCount) return exr_fail(ctx, "Huffman run-length code out of place");                                       \
+    uint16_t value_ = out[o - 1];                                                                                                          \
+    for (size_t k_ = 0; k_ < run_; k_++) out[o + k_] = value_;                                                                             \
+    o += run_;                                                                                                                             \
   } while (0)
 
 int exr_huffman_decode(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint16_t *out, size_t outCount) {
@@ -248,18 +249,18 @@ int exr_huffman_decode(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uin
   // stream's next bits too (the start of byte p). The refill loads 8 bytes at p, so the fast loop
   // stops 16 bytes short of the end: every bit it consumes lies before nBits (like huffman.ts).
   const uint8_t *p = data;
-#define REFILL()                           \
-  do {                                     \
-    buffer |= load_be64(p) >> bufferBits;  \
-    p += (63 - bufferBits) >> 3;           \
-    bufferBits |= 56;                      \
+#define REFILL()                                                                                                                           \
+  do {                                                                                                                                     \
+    buffer |= load_be64(p) >> bufferBits;                                                                                                  \
+    p += (63 - bufferBits) >> 3;                                                                                                           \
+    bufferBits |= 56;                                                                                                                      \
   } while (0)
 #define INDEX() (buffer >> (64 - LOOKUP_BITS))
-#define TAKE(index, length)                \
-  do {                                     \
-    buffer <<= (length);                   \
-    bufferBits -= (length);                \
-    out[o++] = shortSymbol[index];         \
+#define TAKE(index, length)                                                                                                                \
+  do {                                                                                                                                     \
+    buffer <<= (length);                                                                                                                   \
+    bufferBits -= (length);                                                                                                                \
+    out[o++] = shortSymbol[index];                                                                                                         \
   } while (0)
   const uint8_t *fastEnd = dataEnd - (uint64_t)dataStart >= 16 ? src + dataEnd - 16 : data;
   uint64_t buffer = 0;

@@ -68,7 +68,8 @@ typedef struct {
 } ExrUnpackPlan;
 
 /** The reader's unpack (unpack.c): planes[c] is NULL for a channel not wanted; each copy is checked against its plane. */
-int exr_unpack_rows(ExrContext *ctx, const uint8_t *raw, size_t rawBytes, const ExrUnpackPlan *plan, uint8_t *const *planes, const size_t *planeBytes);
+int exr_unpack_rows(ExrContext *ctx, const uint8_t *raw, size_t rawBytes, const ExrUnpackPlan *plan, uint8_t *const *planes,
+                    const size_t *planeBytes);
 
 /** Pixel type codes of a layout, in the file's order. */
 enum { EXR_UINT = 0, EXR_HALF = 1, EXR_FLOAT = 2 };
@@ -110,14 +111,23 @@ void exr_compose_half_table(const uint16_t *lut, int64_t used, float *out);
 size_t exr_png_bound(int64_t widthPx, int64_t heightPx);
 /** 8-bit RGBA (rgbaBytes = 4 x pixels) to a PNG of its RGB at libdeflate's compression `level` (0 to 12), into out
  * (at least exr_png_bound bytes): the PNG's length, or EXR_FAIL with ctx->error set. */
-int64_t exr_png_rgb8(ExrContext *ctx, const uint8_t *rgba, size_t rgbaBytes, int64_t widthPx, int64_t heightPx, int level, uint8_t *out, size_t outBytes);
+int64_t exr_png_rgb8(ExrContext *ctx, const uint8_t *rgba, size_t rgbaBytes, int64_t widthPx, int64_t heightPx, int level, uint8_t *out,
+                     size_t outBytes);
 
 #endif
 
 /* Little-endian loads and stores at any alignment: memcpy compiles to one move, and unlike byte
  * stores through uint8_t pointers it does not make the compiler assume every store aliases. */
-static inline uint16_t load_le16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
-static inline uint32_t load_le32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint16_t load_le16(const uint8_t *p) {
+  uint16_t v;
+  memcpy(&v, p, 2);
+  return v;
+}
+static inline uint32_t load_le32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
 static inline void store_le16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
 static inline void store_le32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
@@ -146,7 +156,8 @@ int exr_piz_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const Exr
 int exr_pxr24_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const ExrLayout *layout, uint8_t *dst, size_t dstBytes);
 
 /** logTable: the 65536-entry pLinear table of b44-log-table.ts, or NULL when no channel is pLinear half. */
-int exr_b44_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const ExrLayout *layout, const uint16_t *logTable, uint8_t *dst, size_t dstBytes);
+int exr_b44_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const ExrLayout *layout, const uint16_t *logTable, uint8_t *dst,
+                 size_t dstBytes);
 
 /** DWA: one RLE channel's byte planes from data[start] into its rows of the chunk (byte offsets rowOffsets[0..height)). */
 int exr_dwa_rle_plane(ExrContext *ctx, const uint8_t *data, size_t dataBytes, size_t start, size_t width, size_t height, int wide,
@@ -170,7 +181,7 @@ typedef struct ExrThumbnailSums {
   const double *sums; /* the job's buffer as float64: the band slots */
   size_t sumsLength;
   int64_t channelCount, widthPx, heightPx, bandCount;
-  const int32_t *bands; /* per band: element offset of its slot, first bin row, elements a channel */
+  const int32_t *bands;          /* per band: element offset of its slot, first bin row, elements a channel */
   const double *countX, *countY; /* per channel: samples in each bin column (widthPx) and bin row (heightPx) */
   size_t countXLength, countYLength;
   int32_t rgba[4]; /* channel of R, G, B, A, or -1 (0 for a colour, 1.0 for alpha) */
@@ -206,6 +217,7 @@ void exr_compose_half_table(const uint16_t *lut, int64_t used, float *out);
 size_t exr_png_bound(int64_t widthPx, int64_t heightPx);
 /** 8-bit RGBA (rgbaBytes = 4 x pixels) to a PNG of its RGB at libdeflate's compression `level` (0 to 12), into out
  * (at least exr_png_bound bytes): the PNG's length, or EXR_FAIL with ctx->error set. */
-int64_t exr_png_rgb8(ExrContext *ctx, const uint8_t *rgba, size_t rgbaBytes, int64_t widthPx, int64_t heightPx, int level, uint8_t *out, size_t outBytes);
+int64_t exr_png_rgb8(ExrContext *ctx, const uint8_t *rgba, size_t rgbaBytes, int64_t widthPx, int64_t heightPx, int level, uint8_t *out,
+                     size_t outBytes);
 
 #endif

@@ -36,13 +36,13 @@ static napi_value throw_type_error(napi_env env, const char *what, const char *e
 
 static const char *type_name(napi_typedarray_type type) {
   switch (type) {
-    case napi_uint8_array: return "Uint8Array";
-    case napi_uint16_array: return "Uint16Array";
-    case napi_int16_array: return "Int16Array";
-    case napi_int32_array: return "Int32Array";
-    case napi_float32_array: return "Float32Array";
-    case napi_float64_array: return "Float64Array";
-    default: return "typed array";
+  case napi_uint8_array: return "Uint8Array";
+  case napi_uint16_array: return "Uint16Array";
+  case napi_int16_array: return "Int16Array";
+  case napi_int32_array: return "Int32Array";
+  case napi_float32_array: return "Float32Array";
+  case napi_float64_array: return "Float64Array";
+  default: return "typed array";
   }
 }
 
@@ -102,7 +102,8 @@ static int get_layout(napi_env env, ExrContext *ctx, napi_value value, ExrLayout
 }
 
 /* The context and the two arguments (src: Uint8Array, then a destination of type dstType); NULL, thrown, on a mismatch. */
-static ExrContext *get_src_dst(napi_env env, napi_callback_info info, napi_typedarray_type dstType, const char *dstName, View *src, View *dst) {
+static ExrContext *get_src_dst(napi_env env, napi_callback_info info, napi_typedarray_type dstType, const char *dstName, View *src,
+                               View *dst) {
   napi_value args[2];
   ExrContext *ctx = get_args(env, info, 2, args);
   if (!ctx || !get_view(env, args[0], napi_uint8_array, "src", src) || !get_view(env, args[1], dstType, dstName, dst)) return NULL;
@@ -151,8 +152,8 @@ static napi_value dwa_rle_plane(napi_env env, napi_callback_info info) {
   View data, rowOffsets, out;
   double start, width, height, wide;
   ExrContext *ctx = get_args(env, info, 7, args);
-  if (!ctx || !get_view(env, args[0], napi_uint8_array, "data", &data) || !get_view(env, args[5], napi_int32_array, "rowOffsets", &rowOffsets) ||
-      !get_view(env, args[6], napi_uint8_array, "out", &out))
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "data", &data) ||
+      !get_view(env, args[5], napi_int32_array, "rowOffsets", &rowOffsets) || !get_view(env, args[6], napi_uint8_array, "out", &out))
     return NULL;
   if (napi_get_value_double(env, args[1], &start) != napi_ok || napi_get_value_double(env, args[2], &width) != napi_ok ||
       napi_get_value_double(env, args[3], &height) != napi_ok || napi_get_value_double(env, args[4], &wide) != napi_ok ||
@@ -160,8 +161,9 @@ static napi_value dwa_rle_plane(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, "ERR_EXR_NATIVE_ARGUMENT", "exr_kernels: dwaRlePlane's start, width and height must be whole numbers");
     return NULL;
   }
-  return finish(env, ctx, exr_dwa_rle_plane(ctx, data.data, data.length, (size_t)start, (size_t)width, (size_t)height, wide != 0,
-                                            rowOffsets.data, rowOffsets.length, out.data, out.length));
+  return finish(env, ctx,
+                exr_dwa_rle_plane(ctx, data.data, data.length, (size_t)start, (size_t)width, (size_t)height, wide != 0, rowOffsets.data,
+                                  rowOffsets.length, out.data, out.length));
 }
 
 /* unpackRows(raw: Uint8Array, plan: Int32Array, planes: (Uint8Array | null)[]): reader.ts's unpackBlock. plan: channel
@@ -171,12 +173,15 @@ static napi_value unpack_rows(napi_env env, napi_callback_info info) {
   napi_value args[3];
   View raw, words;
   ExrContext *ctx = get_args(env, info, 3, args);
-  if (!ctx || !get_view(env, args[0], napi_uint8_array, "raw", &raw) || !get_view(env, args[1], napi_int32_array, "plan", &words)) return NULL;
+  if (!ctx || !get_view(env, args[0], napi_uint8_array, "raw", &raw) || !get_view(env, args[1], napi_int32_array, "plan", &words))
+    return NULL;
   const int32_t *w = (const int32_t *)words.data;
-  if (words.length < 6 || w[0] < 0 || w[0] > 65536 || words.length != 6 + 6 * (size_t)w[0] || w[2] < 0) return throw_type_error(env, "plan", "Int32Array of 6 numbers and 6 a channel");
+  if (words.length < 6 || w[0] < 0 || w[0] > 65536 || words.length != 6 + 6 * (size_t)w[0] || w[2] < 0)
+    return throw_type_error(env, "plan", "Int32Array of 6 numbers and 6 a channel");
   uint32_t arrayLength = 0;
   bool isArray = false;
-  if (napi_is_array(env, args[2], &isArray) != napi_ok || !isArray || napi_get_array_length(env, args[2], &arrayLength) != napi_ok || arrayLength != (uint32_t)w[0]) {
+  if (napi_is_array(env, args[2], &isArray) != napi_ok || !isArray || napi_get_array_length(env, args[2], &arrayLength) != napi_ok ||
+      arrayLength != (uint32_t)w[0]) {
     return throw_type_error(env, "planes", "array of a Uint8Array or null a channel");
   }
   const size_t count = (size_t)w[0];
@@ -188,7 +193,8 @@ static napi_value unpack_rows(napi_env env, napi_callback_info info) {
   for (size_t c = 0; c < count; c++) {
     const int32_t *cw = w + 6 + 6 * c;
     ExrUnpackChannel ch = {cw[0], cw[1], cw[2], cw[3], cw[4], cw[5]};
-    if (ch.lineBytes < 0 || ch.skipBytes < 0 || ch.copyBytes < 0 || (int64_t)ch.skipBytes + ch.copyBytes > ch.lineBytes || ch.dstColBytes < 0 || ch.rowBytes < 0 || ch.ySampling < 1) {
+    if (ch.lineBytes < 0 || ch.skipBytes < 0 || ch.copyBytes < 0 || (int64_t)ch.skipBytes + ch.copyBytes > ch.lineBytes ||
+        ch.dstColBytes < 0 || ch.rowBytes < 0 || ch.ySampling < 1) {
       return throw_type_error(env, "plan", "channels whose copies lie in their lines");
     }
     channels[c] = ch;
@@ -273,7 +279,8 @@ static napi_value b44_into(napi_env env, napi_callback_info info) {
 
 static int get_int64(napi_env env, napi_value value, const char *what, int64_t *out) {
   double d;
-  if (napi_get_value_double(env, value, &d) != napi_ok || d != d || d < -9007199254740991.0 || d > 9007199254740991.0 || (double)(int64_t)d != d) {
+  if (napi_get_value_double(env, value, &d) != napi_ok || d != d || d < -9007199254740991.0 || d > 9007199254740991.0 ||
+      (double)(int64_t)d != d) {
     throw_type_error(env, what, "integer");
     return 0;
   }
@@ -289,12 +296,12 @@ static napi_value sum_half_lines(napi_env env, napi_callback_info info) {
   ExrHalfLines lines;
   bool halfBits = false, anyOrder = false;
   ExrContext *ctx = get_args(env, info, 13, args);
-  if (!ctx || !get_view(env, args[0], napi_uint16_array, "samples", &samples) || !get_int64(env, args[1], "firstIndex", &lines.firstIndex) ||
-      !get_int64(env, args[2], "lineStride", &lines.lineStride) || !get_int64(env, args[3], "lineCount", &lines.lineCount) ||
-      !get_int64(env, args[4], "firstX", &lines.firstX) || !get_int64(env, args[5], "n", &lines.n) ||
-      !get_view(env, args[6], napi_int32_array, "binOf", &binOf) || !get_view(env, args[7], napi_int32_array, "runEnd", &runEnd) ||
-      !get_view(env, args[8], napi_float64_array, "acc", &acc) || !get_int64(env, args[9], "rowStart", &lines.rowStart) ||
-      !get_view(env, args[10], napi_float32_array, "table", &table)) {
+  if (!ctx || !get_view(env, args[0], napi_uint16_array, "samples", &samples) ||
+      !get_int64(env, args[1], "firstIndex", &lines.firstIndex) || !get_int64(env, args[2], "lineStride", &lines.lineStride) ||
+      !get_int64(env, args[3], "lineCount", &lines.lineCount) || !get_int64(env, args[4], "firstX", &lines.firstX) ||
+      !get_int64(env, args[5], "n", &lines.n) || !get_view(env, args[6], napi_int32_array, "binOf", &binOf) ||
+      !get_view(env, args[7], napi_int32_array, "runEnd", &runEnd) || !get_view(env, args[8], napi_float64_array, "acc", &acc) ||
+      !get_int64(env, args[9], "rowStart", &lines.rowStart) || !get_view(env, args[10], napi_float32_array, "table", &table)) {
     return NULL;
   }
   if (napi_get_value_bool(env, args[11], &halfBits) != napi_ok) return throw_type_error(env, "halfBits", "boolean");
@@ -327,7 +334,8 @@ static napi_value finish_thumbnail(napi_env env, napi_callback_info info) {
     return NULL;
   }
   const int withMemo = !is_nullish(env, args[9]);
-  if (withMemo && (!get_view(env, args[9], napi_int16_array, "memo", &memo) || !get_view(env, args[10], napi_uint8_array, "rgba8", &rgba8))) return NULL;
+  if (withMemo && (!get_view(env, args[9], napi_int16_array, "memo", &memo) || !get_view(env, args[10], napi_uint8_array, "rgba8", &rgba8)))
+    return NULL;
   if (withMemo && memo.length != 65536) return throw_type_error(env, "memo", "Int16Array of 65536 entries");
   if (bands.length % 3 != 0) return throw_type_error(env, "bands", "Int32Array of 3 numbers a band");
   if (rgba.length != 4) return throw_type_error(env, "rgba", "Int32Array of 4 channel indices");
@@ -359,7 +367,8 @@ static napi_value compose_half_table(napi_env env, napi_callback_info info) {
       !get_view(env, args[2], napi_float32_array, "out", &out)) {
     return NULL;
   }
-  if (used < 0 || (uint64_t)used > lut.length || (uint64_t)used > out.length) return throw_type_error(env, "used", "count within both arrays");
+  if (used < 0 || (uint64_t)used > lut.length || (uint64_t)used > out.length)
+    return throw_type_error(env, "used", "count within both arrays");
   exr_compose_half_table(lut.data, used, out.data);
   return NULL;
 }
@@ -395,7 +404,8 @@ static napi_value reserve_file_descriptors(napi_env env, napi_callback_info info
 #ifdef __linux__
   struct rlimit limit;
   if (count > 65536) count = 0; /* a table that large is no reservation but a mistake */
-  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && (uint64_t)count > (uint64_t)limit.rlim_cur) count = (int64_t)limit.rlim_cur;
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && (uint64_t)count > (uint64_t)limit.rlim_cur)
+    count = (int64_t)limit.rlim_cur;
   if (count > 1) {
     const int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
@@ -422,7 +432,8 @@ static napi_value png_rgb8(napi_env env, napi_callback_info info) {
       !get_int64(env, args[2], "heightPx", &heightPx) || !get_int64(env, args[3], "level", &level)) {
     return NULL;
   }
-  if (widthPx < 1 || heightPx < 1 || widthPx > 65535 || heightPx > 65535) return throw_type_error(env, "widthPx and heightPx", "number from 1 to 65535");
+  if (widthPx < 1 || heightPx < 1 || widthPx > 65535 || heightPx > 65535)
+    return throw_type_error(env, "widthPx and heightPx", "number from 1 to 65535");
   if (level < 0 || level > 12) return throw_type_error(env, "level", "number from 0 to 12");
   const size_t bound = exr_png_bound(widthPx, heightPx);
   uint8_t *bytes = exr_scratch(ctx, SCRATCH_PNG_OUT, bound);
@@ -455,25 +466,25 @@ NAPI_MODULE_INIT() {
   }
   napi_value abi = number(env, EXR_KERNELS_ABI);
   napi_property_descriptor properties[] = {
-    {"abi", NULL, NULL, NULL, NULL, abi, napi_enumerable, NULL},
-    {"zipInto", NULL, zip_into, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"unpackRows", NULL, unpack_rows, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"rleInto", NULL, rle_into, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"rleBytesInto", NULL, rle_bytes_into, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"dwaDcInto", NULL, dwa_dc_into, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"inflate", NULL, inflate, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"huffmanInto", NULL, huffman_into, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"dwaRlePlane", NULL, dwa_rle_plane, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"pizInto", NULL, piz_into, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"pizPlanes", NULL, piz_planes, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"pxr24Into", NULL, pxr24_into, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"b44Into", NULL, b44_into, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"sumHalfLines", NULL, sum_half_lines, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"finishThumbnail", NULL, finish_thumbnail, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"composeHalfTable", NULL, compose_half_table, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"adviseHugePages", NULL, advise_huge_pages, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"reserveFileDescriptors", NULL, reserve_file_descriptors, NULL, NULL, NULL, napi_enumerable, ctx},
-    {"pngRgb8", NULL, png_rgb8, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"abi", NULL, NULL, NULL, NULL, abi, napi_enumerable, NULL},
+      {"zipInto", NULL, zip_into, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"unpackRows", NULL, unpack_rows, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"rleInto", NULL, rle_into, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"rleBytesInto", NULL, rle_bytes_into, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"dwaDcInto", NULL, dwa_dc_into, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"inflate", NULL, inflate, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"huffmanInto", NULL, huffman_into, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"dwaRlePlane", NULL, dwa_rle_plane, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"pizInto", NULL, piz_into, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"pizPlanes", NULL, piz_planes, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"pxr24Into", NULL, pxr24_into, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"b44Into", NULL, b44_into, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"sumHalfLines", NULL, sum_half_lines, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"finishThumbnail", NULL, finish_thumbnail, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"composeHalfTable", NULL, compose_half_table, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"adviseHugePages", NULL, advise_huge_pages, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"reserveFileDescriptors", NULL, reserve_file_descriptors, NULL, NULL, NULL, napi_enumerable, ctx},
+      {"pngRgb8", NULL, png_rgb8, NULL, NULL, NULL, napi_enumerable, ctx},
   };
   if (napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties) != napi_ok) return NULL;
   return exports;

@@ -27,7 +27,8 @@ static int32_t build_reverse_lut(const uint8_t *bitmap, uint32_t minNonZero, uin
 }
 
 /* Decodes up to the planes; returns maxValue or EXR_FAIL. */
-static int32_t decode_planes(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const ExrLayout *layout, uint16_t *words, uint16_t *lut) {
+static int32_t decode_planes(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const ExrLayout *layout, uint16_t *words,
+                             uint16_t *lut) {
   if (srcBytes < 4) return exr_fail(ctx, "PIZ chunk is too short for its bitmap range");
   uint32_t minNonZero = load_le16(src), maxNonZero = load_le16(src + 2);
   if (maxNonZero >= BITMAP_BYTES) return exr_fail(ctx, "PIZ bitmap range ends at %u, beyond %d", maxNonZero, BITMAP_BYTES - 1);

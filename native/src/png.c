@@ -14,9 +14,7 @@ enum { FILTER_NONE, FILTER_SUB, FILTER_UP, FILTER_AVERAGE, FILTER_PAETH, FILTER_
 #define BYTES_PER_PIXEL 3
 
 /** The cost of a filtered byte: its distance from 0 as a signed byte. */
-static inline uint32_t cost_of(uint8_t v) {
-  return v < 128 ? v : 256u - v;
-}
+static inline uint32_t cost_of(uint8_t v) { return v < 128 ? v : 256u - v; }
 
 /*
  * One row filtered each way (none, sub, up, average, paeth) into out[filter * rowBytes]; the costs into cost[]. A loop a
@@ -71,10 +69,14 @@ size_t exr_png_bound(int64_t widthPx, int64_t heightPx) {
   return 8 + (12 + 13) + (12 + libdeflate_zlib_compress_bound(NULL, filtered)) + 12;
 }
 
-int64_t exr_png_rgb8(ExrContext *ctx, const uint8_t *rgba, size_t rgbaBytes, int64_t widthPx, int64_t heightPx, int level, uint8_t *out, size_t outBytes) {
-  if (widthPx < 1 || heightPx < 1 || widthPx > 0x7fffffff || heightPx > 0x7fffffff) return exr_fail(ctx, "PNG of %lldx%lld pixels", (long long)widthPx, (long long)heightPx);
-  if ((uint64_t)widthPx * (uint64_t)heightPx > ((uint64_t)1 << 28)) return exr_fail(ctx, "PNG of %lldx%lld pixels is larger than thumbnails are", (long long)widthPx, (long long)heightPx);
-  if (rgbaBytes != 4 * (uint64_t)widthPx * (uint64_t)heightPx) return exr_fail(ctx, "%zu bytes are not %lldx%lld RGBA", rgbaBytes, (long long)widthPx, (long long)heightPx);
+int64_t exr_png_rgb8(ExrContext *ctx, const uint8_t *rgba, size_t rgbaBytes, int64_t widthPx, int64_t heightPx, int level, uint8_t *out,
+                     size_t outBytes) {
+  if (widthPx < 1 || heightPx < 1 || widthPx > 0x7fffffff || heightPx > 0x7fffffff)
+    return exr_fail(ctx, "PNG of %lldx%lld pixels", (long long)widthPx, (long long)heightPx);
+  if ((uint64_t)widthPx * (uint64_t)heightPx > ((uint64_t)1 << 28))
+    return exr_fail(ctx, "PNG of %lldx%lld pixels is larger than thumbnails are", (long long)widthPx, (long long)heightPx);
+  if (rgbaBytes != 4 * (uint64_t)widthPx * (uint64_t)heightPx)
+    return exr_fail(ctx, "%zu bytes are not %lldx%lld RGBA", rgbaBytes, (long long)widthPx, (long long)heightPx);
   if (level < 0 || level > 12) return exr_fail(ctx, "compression level %d (0 to 12)", level);
   if (outBytes < exr_png_bound(widthPx, heightPx)) return exr_fail(ctx, "PNG output of %zu bytes is below the bound", outBytes);
   if (!ctx->deflater || ctx->deflaterLevel != level) {

@@ -23,39 +23,39 @@ int exr_pxr24_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, const E
     const size_t samples = (size_t)LAYOUT_WIDTH(layout, c);
     // Delta decoding wraps modulo 2^16 (half) or 2^32 (uint, float), as OpenEXR's unsigned arithmetic.
     switch (LAYOUT_TYPE(layout, c)) {
-      case EXR_HALF: {
-        const uint8_t *p0 = in, *p1 = in + samples;
-        uint16_t pixel = 0;
-        for (size_t x = 0; x < samples; x++) {
-          pixel = (uint16_t)(pixel + ((p0[x] << 8) | p1[x]));
-          store_le16(out + 2 * x, pixel);
-        }
-        in += 2 * samples;
-        out += 2 * samples;
-        break;
+    case EXR_HALF: {
+      const uint8_t *p0 = in, *p1 = in + samples;
+      uint16_t pixel = 0;
+      for (size_t x = 0; x < samples; x++) {
+        pixel = (uint16_t)(pixel + ((p0[x] << 8) | p1[x]));
+        store_le16(out + 2 * x, pixel);
       }
-      case EXR_FLOAT: {
-        const uint8_t *p0 = in, *p1 = in + samples, *p2 = in + 2 * samples;
-        uint32_t pixel = 0;
-        for (size_t x = 0; x < samples; x++) {
-          pixel += ((uint32_t)p0[x] << 24) | ((uint32_t)p1[x] << 16) | ((uint32_t)p2[x] << 8);
-          store_le32(out + 4 * x, pixel);
-        }
-        in += 3 * samples;
-        out += 4 * samples;
-        break;
+      in += 2 * samples;
+      out += 2 * samples;
+      break;
+    }
+    case EXR_FLOAT: {
+      const uint8_t *p0 = in, *p1 = in + samples, *p2 = in + 2 * samples;
+      uint32_t pixel = 0;
+      for (size_t x = 0; x < samples; x++) {
+        pixel += ((uint32_t)p0[x] << 24) | ((uint32_t)p1[x] << 16) | ((uint32_t)p2[x] << 8);
+        store_le32(out + 4 * x, pixel);
       }
-      default: {
-        const uint8_t *p0 = in, *p1 = in + samples, *p2 = in + 2 * samples, *p3 = in + 3 * samples;
-        uint32_t pixel = 0;
-        for (size_t x = 0; x < samples; x++) {
-          pixel += ((uint32_t)p0[x] << 24) | ((uint32_t)p1[x] << 16) | ((uint32_t)p2[x] << 8) | p3[x];
-          store_le32(out + 4 * x, pixel);
-        }
-        in += 4 * samples;
-        out += 4 * samples;
-        break;
+      in += 3 * samples;
+      out += 4 * samples;
+      break;
+    }
+    default: {
+      const uint8_t *p0 = in, *p1 = in + samples, *p2 = in + 2 * samples, *p3 = in + 3 * samples;
+      uint32_t pixel = 0;
+      for (size_t x = 0; x < samples; x++) {
+        pixel += ((uint32_t)p0[x] << 24) | ((uint32_t)p1[x] << 16) | ((uint32_t)p2[x] << 8) | p3[x];
+        store_le32(out + 4 * x, pixel);
       }
+      in += 4 * samples;
+      out += 4 * samples;
+      break;
+    }
     }
   }
   return EXR_OK;

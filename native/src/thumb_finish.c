@@ -68,9 +68,7 @@ static HalvesRow halves_row_for(int vectors) {
   return halves_row;
 }
 
-void exr_halves_row(const float *means, int64_t width, uint16_t *halves, int vectors) {
-  halves_row_for(vectors)(means, width, halves);
-}
+void exr_halves_row(const float *means, int64_t width, uint16_t *halves, int vectors) { halves_row_for(vectors)(means, width, halves); }
 
 int exr_finish_thumbnail(ExrContext *ctx, ExrThumbnailSums *t) {
   const int64_t channels = t->channelCount, width = t->widthPx, height = t->heightPx;
@@ -78,18 +76,21 @@ int exr_finish_thumbnail(ExrContext *ctx, ExrThumbnailSums *t) {
   const uint64_t pixels = (uint64_t)width * (uint64_t)height;
   if (t->outLength != 4 * pixels) return exr_fail(ctx, "half RGBA of the wrong size");
   if (t->rgba8 && t->rgba8Length != 4 * pixels) return exr_fail(ctx, "8-bit RGBA of the wrong size");
-  if (t->countXLength != (uint64_t)channels * (uint64_t)width || t->countYLength != (uint64_t)channels * (uint64_t)height) return exr_fail(ctx, "bin counts of the wrong size");
+  if (t->countXLength != (uint64_t)channels * (uint64_t)width || t->countYLength != (uint64_t)channels * (uint64_t)height)
+    return exr_fail(ctx, "bin counts of the wrong size");
   for (int k = 0; k < 4; k++) {
     if (t->rgba[k] < -1 || t->rgba[k] >= channels) return exr_fail(ctx, "RGBA channel out of range");
   }
   for (int64_t b = 0; b < t->bandCount; b++) {
     const int64_t start = t->bands[3 * b], tyMin = t->bands[3 * b + 1], length = t->bands[3 * b + 2];
-    if (start < 0 || tyMin < 0 || length < 0 || (uint64_t)start + (uint64_t)channels * (uint64_t)length > t->sumsLength) return exr_fail(ctx, "band sums past the buffer");
+    if (start < 0 || tyMin < 0 || length < 0 || (uint64_t)start + (uint64_t)channels * (uint64_t)length > t->sumsLength)
+      return exr_fail(ctx, "band sums past the buffer");
     if ((uint64_t)tyMin * (uint64_t)width + (uint64_t)length > pixels) return exr_fail(ctx, "band sums past the thumbnail");
   }
   // one bin row at a time: its sums (every channel), its means and the row above's (an empty bin takes the upper
   // neighbour's mean where it has no left one), its halves a channel at a time
-  double *rowSums = exr_scratch(ctx, SCRATCH_COLUMNS, (size_t)width * ((size_t)channels * (sizeof(double) + 2 * sizeof(float)) + 4 * sizeof(uint16_t)));
+  double *rowSums =
+      exr_scratch(ctx, SCRATCH_COLUMNS, (size_t)width * ((size_t)channels * (sizeof(double) + 2 * sizeof(float)) + 4 * sizeof(uint16_t)));
   if (!rowSums) return EXR_FAIL;
   float *means = (float *)(rowSums + channels * width), *above = means + channels * width;
   uint16_t *halves = (uint16_t *)(above + channels * width);
@@ -106,7 +107,8 @@ int exr_finish_thumbnail(ExrContext *ctx, ExrThumbnailSums *t) {
       memset(sum, 0, (size_t)width * sizeof(double));
       for (int64_t b = 0; b < t->bandCount; b++) {
         const int64_t slotStart = t->bands[3 * b + 1] * width, length = t->bands[3 * b + 2];
-        const int64_t lo = slotStart > rowStart ? slotStart : rowStart, hi = slotStart + length < rowStart + width ? slotStart + length : rowStart + width;
+        const int64_t lo = slotStart > rowStart ? slotStart : rowStart,
+                      hi = slotStart + length < rowStart + width ? slotStart + length : rowStart + width;
         const double *slot = t->sums + t->bands[3 * b] + c * length;
         for (int64_t i = lo; i < hi; i++) sum[i - rowStart] += slot[i - slotStart];
       }

@@ -16,7 +16,8 @@ static int64_t floor_mod(int64_t y, int64_t s) {
   return m < 0 ? m + s : m;
 }
 
-int exr_unpack_rows(ExrContext *ctx, const uint8_t *raw, size_t rawBytes, const ExrUnpackPlan *plan, uint8_t *const *planes, const size_t *planeBytes) {
+int exr_unpack_rows(ExrContext *ctx, const uint8_t *raw, size_t rawBytes, const ExrUnpackPlan *plan, uint8_t *const *planes,
+                    const size_t *planeBytes) {
   size_t pos = 0;
   const int64_t y1 = (int64_t)plan->y0 + plan->rows - 1;
   for (int64_t y = plan->y0; y <= y1; y++) {
@@ -28,7 +29,8 @@ int exr_unpack_rows(ExrContext *ctx, const uint8_t *raw, size_t rawBytes, const 
       if (planes[c] && inRegion && ch->copyBytes > 0) {
         const int64_t row = ch->ySampling == 1 ? y - plan->frameYMin : sample_count(ch->ySampling, plan->frameYMin, y - 1);
         const int64_t at = row * (int64_t)ch->rowBytes + ch->dstColBytes;
-        if (row < 0 || at < 0 || (uint64_t)at + (uint64_t)ch->copyBytes > planeBytes[c]) return exr_fail(ctx, "line %lld of channel %d lies outside its plane", (long long)y, c);
+        if (row < 0 || at < 0 || (uint64_t)at + (uint64_t)ch->copyBytes > planeBytes[c])
+          return exr_fail(ctx, "line %lld of channel %d lies outside its plane", (long long)y, c);
         memcpy(planes[c] + at, raw + pos + ch->skipBytes, (size_t)ch->copyBytes);
       }
       pos += (size_t)ch->lineBytes;

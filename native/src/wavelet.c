@@ -87,8 +87,10 @@ static void level(uint16_t *buf, int64_t nx, int64_t ox, int64_t ny, int64_t oy,
   if (ny & p) {
     const int64_t ex = py + ox * (nx - p2);
     for (int64_t px = py; px <= ex; px += ox2) {
-      if (w14) pair14(buf, px, px + ox1);
-      else pair16(buf, px, px + ox1);
+      if (w14)
+        pair14(buf, px, px + ox1);
+      else
+        pair16(buf, px, px + ox1);
     }
   }
 }

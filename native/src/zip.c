@@ -124,14 +124,16 @@ __attribute__((target("avx512f,avx512bw"))) static inline __m512i prefix64(__m51
 __attribute__((target("avx512f,avx512bw"))) static uint8_t unbias_prefix_512(uint8_t *bytes, size_t count, uint8_t running) {
   __m512i carry = _mm512_set1_epi8((char)running);
   size_t i = 0;
-  for (; i + 64 <= count; i += 64) _mm512_storeu_si512((void *)(bytes + i), prefix64(_mm512_loadu_si512((const void *)(bytes + i)), carry, &carry));
+  for (; i + 64 <= count; i += 64)
+    _mm512_storeu_si512((void *)(bytes + i), prefix64(_mm512_loadu_si512((const void *)(bytes + i)), carry, &carry));
   return unbias_prefix(bytes + i, count - i, (uint8_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(carry)));
 }
 
 /** The second half's prefix sums, 64 bytes at a time, interleaved with the (done) first half straight into dst: the
  * second half is never stored back. dst[2i] = first[i], dst[2i + 1] = second[i] for i < pairs; the last pairs by
  * unbias_prefix and interleave. */
-__attribute__((target("avx512f,avx512bw"))) static void unbias_prefix_interleave_512(const uint8_t *first, uint8_t *second, uint8_t *dst, size_t pairs, uint8_t running) {
+__attribute__((target("avx512f,avx512bw"))) static void unbias_prefix_interleave_512(const uint8_t *first, uint8_t *second, uint8_t *dst,
+                                                                                     size_t pairs, uint8_t running) {
   __m512i carry = _mm512_set1_epi8((char)running);
   // unpacklo/hi pair bytes within 16-byte lanes: these put the lanes' halves back in order
   const __m512i lowOrder = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
@@ -166,12 +168,14 @@ __attribute__((target("avx2"))) static inline __m256i prefix32(__m256i v, __m256
 __attribute__((target("avx2"))) static uint8_t unbias_prefix_256(uint8_t *bytes, size_t count, uint8_t running) {
   __m256i carry = _mm256_set1_epi8((char)running);
   size_t i = 0;
-  for (; i + 32 <= count; i += 32) _mm256_storeu_si256((__m256i *)(bytes + i), prefix32(_mm256_loadu_si256((const __m256i *)(bytes + i)), carry, &carry));
+  for (; i + 32 <= count; i += 32)
+    _mm256_storeu_si256((__m256i *)(bytes + i), prefix32(_mm256_loadu_si256((const __m256i *)(bytes + i)), carry, &carry));
   return unbias_prefix(bytes + i, count - i, (uint8_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(carry)));
 }
 
 /** unbias_prefix_interleave_512 with AVX2, 32 bytes at a time. */
-__attribute__((target("avx2"))) static void unbias_prefix_interleave_256(const uint8_t *first, uint8_t *second, uint8_t *dst, size_t pairs, uint8_t running) {
+__attribute__((target("avx2"))) static void unbias_prefix_interleave_256(const uint8_t *first, uint8_t *second, uint8_t *dst, size_t pairs,
+                                                                         uint8_t running) {
   __m256i carry = _mm256_set1_epi8((char)running);
   size_t i = 0;
   for (; i + 32 <= pairs; i += 32) {
@@ -231,7 +235,8 @@ int exr_dwa_dc_into(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_
 
 /* RLE: records open with a signed count c; c < 0: -c literal bytes follow; c >= 0: one byte, c + 1 times. Exactly
    dstBytes bytes into out, else a failure naming `what` and where its data lies (`within`: "the chunk"). */
-static int rle_decode(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *out, size_t dstBytes, const char *what, const char *within) {
+static int rle_decode(ExrContext *ctx, const uint8_t *src, size_t srcBytes, uint8_t *out, size_t dstBytes, const char *what,
+                      const char *within) {
   size_t inPos = 0, outPos = 0;
   while (inPos < srcBytes) {
     uint8_t count = src[inPos];

@@ -19,7 +19,11 @@ if (!out || files.length === 0) {
 const pieces: Uint8Array[] = [];
 const record = (kernel: number, src: Uint8Array, dstBytes: number, layout: Int32Array) => {
   const head = new Uint32Array([kernel, src.length, dstBytes, layout.length]);
-  pieces.push(new Uint8Array(head.buffer), src.slice(), new Uint8Array(layout.buffer.slice(layout.byteOffset, layout.byteOffset + layout.byteLength)));
+  pieces.push(
+    new Uint8Array(head.buffer),
+    src.slice(),
+    new Uint8Array(layout.buffer.slice(layout.byteOffset, layout.byteOffset + layout.byteLength)),
+  );
 };
 const table = b44LogTable();
 record(99, new Uint8Array(table.buffer, table.byteOffset, table.byteLength), 0, new Int32Array(0));

@@ -65,11 +65,11 @@ static int run(ExrContext *ctx, const Record *r, const uint8_t *src, size_t srcB
   }
   int status;
   switch (r->kernel) {
-    case K_ZIP: status = exr_zip_into(ctx, src, srcBytes, dst, r->dstBytes); break;
-    case K_RLE: status = exr_rle_into(ctx, src, srcBytes, dst, r->dstBytes); break;
-    case K_PIZ: status = exr_piz_into(ctx, src, srcBytes, &layout, dst, r->dstBytes); break;
-    case K_PXR24: status = exr_pxr24_into(ctx, src, srcBytes, &layout, dst, r->dstBytes); break;
-    default: status = exr_b44_into(ctx, src, srcBytes, &layout, logTable, dst, r->dstBytes); break;
+  case K_ZIP: status = exr_zip_into(ctx, src, srcBytes, dst, r->dstBytes); break;
+  case K_RLE: status = exr_rle_into(ctx, src, srcBytes, dst, r->dstBytes); break;
+  case K_PIZ: status = exr_piz_into(ctx, src, srcBytes, &layout, dst, r->dstBytes); break;
+  case K_PXR24: status = exr_pxr24_into(ctx, src, srcBytes, &layout, dst, r->dstBytes); break;
+  default: status = exr_b44_into(ctx, src, srcBytes, &layout, logTable, dst, r->dstBytes); break;
   }
   exr_scratch_trim(ctx);
   return status;
@@ -126,31 +126,33 @@ static void fuzz(Record *records, size_t count, long cases, uint64_t seed) {
     uint8_t *src = malloc(srcBytes + 1);
     memcpy(src, r->src, srcBytes);
     switch (rng() % 4) {
-      case 0: // flip a few bytes, mostly near the start where the tables are
-      case 1:
-        for (int flips = 1 + rng() % 6; flips > 0 && srcBytes; flips--) {
-          size_t at = rng() % 2 ? rng() % (srcBytes < 64 ? srcBytes : 64) : rng() % srcBytes;
-          src[at] ^= (uint8_t)(1 + rng() % 255);
-        }
-        break;
-      case 2: // cut
-        srcBytes = srcBytes ? rng() % srcBytes : 0;
-        break;
-      default: { // splice another chunk's bytes in
-        const Record *other = &records[rng() % count];
-        size_t at = srcBytes ? rng() % srcBytes : 0;
-        size_t span = other->srcBytes ? rng() % other->srcBytes : 0;
-        if (span > srcBytes - at) span = srcBytes - at;
-        memcpy(src + at, other->src, span);
-        break;
+    case 0: // flip a few bytes, mostly near the start where the tables are
+    case 1:
+      for (int flips = 1 + rng() % 6; flips > 0 && srcBytes; flips--) {
+        size_t at = rng() % 2 ? rng() % (srcBytes < 64 ? srcBytes : 64) : rng() % srcBytes;
+        src[at] ^= (uint8_t)(1 + rng() % 255);
       }
+      break;
+    case 2: // cut
+      srcBytes = srcBytes ? rng() % srcBytes : 0;
+      break;
+    default: { // splice another chunk's bytes in
+      const Record *other = &records[rng() % count];
+      size_t at = srcBytes ? rng() % srcBytes : 0;
+      size_t span = other->srcBytes ? rng() % other->srcBytes : 0;
+      if (span > srcBytes - at) span = srcBytes - at;
+      memcpy(src + at, other->src, span);
+      break;
+    }
     }
     // exact-size copies so that ASan sees any access past either end
     uint8_t *exactSrc = malloc(srcBytes ? srcBytes : 1);
     memcpy(exactSrc, src, srcBytes);
     uint8_t *dst = malloc(r->dstBytes ? r->dstBytes : 1);
-    if (run(ctx, r, exactSrc, srcBytes, dst) == EXR_OK) accepted++;
-    else refused++;
+    if (run(ctx, r, exactSrc, srcBytes, dst) == EXR_OK)
+      accepted++;
+    else
+      refused++;
     free(dst);
     free(exactSrc);
     free(src);
@@ -169,7 +171,8 @@ static void fuzz_png(long cases, uint64_t seed) {
     const size_t rgbaBytes = (size_t)(4 * width * height);
     uint8_t *rgba = malloc(rgbaBytes);
     const uint32_t kind = rng() % 3;
-    for (size_t i = 0; i < rgbaBytes; i++) rgba[i] = kind == 0 ? (uint8_t)rng() : kind == 1 ? (uint8_t)(i / 4 % (size_t)width + i % 4 * 40) : 7;
+    for (size_t i = 0; i < rgbaBytes; i++)
+      rgba[i] = kind == 0 ? (uint8_t)rng() : kind == 1 ? (uint8_t)(i / 4 % (size_t)width + i % 4 * 40) : 7;
     const size_t bound = exr_png_bound(width, height);
     uint8_t *out = malloc(bound);
     const int64_t length = exr_png_rgb8(ctx, rgba, rgbaBytes, width, height, (int)(rng() % 13), out, bound);
@@ -203,7 +206,8 @@ static int check_halves(void) {
     exr_halves_row(in, n, scalar, 0);
     exr_halves_row(in, n, vector, vectors);
     for (int i = 0; i < n; i++) {
-      if (scalar[i] != vector[i] && differences++ < 10) fprintf(stderr, "%a: scalar %04x, vector %04x\n", (double)in[i], scalar[i], vector[i]);
+      if (scalar[i] != vector[i] && differences++ < 10)
+        fprintf(stderr, "%a: scalar %04x, vector %04x\n", (double)in[i], scalar[i], vector[i]);
     }
   }
   printf("halves: %llu differences (vector units %d)\n", (unsigned long long)differences, vectors);
@@ -217,7 +221,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (argc < 3 || (strcmp(argv[1], "bench") && strcmp(argv[1], "fuzz")) || (!strcmp(argv[1], "fuzz") && argc < 4)) {
-    fprintf(stderr, "usage: harness bench CHUNKS [ROUNDS] | harness fuzz CHUNKS CASES [SEED] | harness png CASES [SEED] | harness halves\n");
+    fprintf(stderr,
+            "usage: harness bench CHUNKS [ROUNDS] | harness fuzz CHUNKS CASES [SEED] | harness png CASES [SEED] | harness halves\n");
     return 2;
   }
   size_t count;
@@ -226,8 +231,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s holds no chunks\n", argv[2]);
     return 1;
   }
-  if (!strcmp(argv[1], "bench")) bench(records, count, argc > 3 ? atoi(argv[3]) : 5);
-  else fuzz(records, count, atol(argv[3]), argc > 4 ? strtoull(argv[4], NULL, 10) : 1);
+  if (!strcmp(argv[1], "bench"))
+    bench(records, count, argc > 3 ? atoi(argv[3]) : 5);
+  else
+    fuzz(records, count, atol(argv[3]), argc > 4 ? strtoull(argv[4], NULL, 10) : 1);
   // freed so that LeakSanitizer reports only what the kernels leak
   for (size_t i = 0; i < count; i++) {
     free(records[i].src);

@@ -15,7 +15,13 @@ const [casesArg, seedArg, ...given] = process.argv.slice(2);
 const cases = casesArg ?? '200000';
 const seed = seedArg ?? '1';
 const corpus = join(root, '..', 'shared', 'corpus', 'openexr-images');
-const files = given.length ? given : existsSync(corpus) ? readdirSync(corpus, { recursive: true }).filter((f) => f.endsWith('.exr')).map((f) => join(corpus, f)) : [];
+const files = given.length
+  ? given
+  : existsSync(corpus)
+    ? readdirSync(corpus, { recursive: true })
+        .filter((f) => f.endsWith('.exr'))
+        .map((f) => join(corpus, f))
+    : [];
 if (files.length === 0) {
   console.error(`no EXR files given and no corpus at ${corpus}`);
   process.exit(2);
@@ -31,10 +37,24 @@ const run = (command, args, options = {}) => {
 };
 try {
   const deflate = spawnSync(process.env.CC || 'cc', ['-print-file-name=libdeflate.a'], { encoding: 'utf8' }).stdout.trim();
-  const sources = readdirSync(join(root, 'native', 'src')).filter((n) => n.endsWith('.c') && n !== 'module.c').map((n) => join('native', 'src', n));
+  const sources = readdirSync(join(root, 'native', 'src'))
+    .filter((n) => n.endsWith('.c') && n !== 'module.c')
+    .map((n) => join('native', 'src', n));
   const harness = join(work, 'harness');
-  run(process.env.CC || 'cc', ['-O1', '-g', '-std=c11', '-D_POSIX_C_SOURCE=200809L', '-fsanitize=address,undefined', '-fno-sanitize-recover=all', '-fno-omit-frame-pointer',
-    ...sources, 'native/test/harness.c', deflate, '-o', harness]);
+  run(process.env.CC || 'cc', [
+    '-O1',
+    '-g',
+    '-std=c11',
+    '-D_POSIX_C_SOURCE=200809L',
+    '-fsanitize=address,undefined',
+    '-fno-sanitize-recover=all',
+    '-fno-omit-frame-pointer',
+    ...sources,
+    'native/test/harness.c',
+    deflate,
+    '-o',
+    harness,
+  ]);
   const chunks = join(work, 'chunks.bin');
   run(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'native/test/dump-chunks.ts', chunks, ...files]);
   const sanitizerEnv = { env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1' } };

@@ -10,22 +10,70 @@ import { CompareController } from './compare-controller.js';
 import { isCurrent, statisticsSubject } from '../model/subject.js';
 
 const part: PartSummary = {
-  index: 0, name: '', type: 'scanlineimage', view: null, compression: 'zip', dataWindow: [0, 0, 1, 1], displayWindow: [0, 0, 1, 1],
+  index: 0,
+  name: '',
+  type: 'scanlineimage',
+  view: null,
+  compression: 'zip',
+  dataWindow: [0, 0, 1, 1],
+  displayWindow: [0, 0, 1, 1],
   channels: ['R', 'G', 'B'].map((name) => ({ name, pixelType: 'half', xSampling: 1, ySampling: 1 })),
-  layers: [{ name: '', view: null, channels: ['R', 'G', 'B'] }], tiled: false, levelMode: null, levelCount: 1, hasPreview: false,
+  layers: [{ name: '', view: null, channels: ['R', 'G', 'B'] }],
+  tiled: false,
+  levelMode: null,
+  levelCount: 1,
+  hasPreview: false,
 };
 const file = (id: string): FileEntry => ({
-  id, folderId: 'f', relativePath: `${id}.exr`, name: `${id}.exr`, sizeBytes: 1, mtimeMs: 0, status: 'ok',
+  id,
+  folderId: 'f',
+  relativePath: `${id}.exr`,
+  name: `${id}.exr`,
+  sizeBytes: 1,
+  mtimeMs: 0,
+  status: 'ok',
   summary: { widthPx: 2, heightPx: 2, multipart: false, views: [], parts: [part] },
 });
 const decoded = (fileId: string): DecodedImage => ({
-  fileId, part: 0, lx: 0, ly: 0, dataWindow: [0, 0, 1, 1], displayWindow: [0, 0, 1, 1], widthPx: 2, heightPx: 2, source: 'decode', timings: {} as DecodedImage['timings'],
-  planes: ['R', 'G', 'B'].map((name) => ({ name, pixelType: 'half' as const, xSampling: 1, ySampling: 1, widthSamples: 2, heightSamples: 2, data: new ArrayBuffer(8) })),
+  fileId,
+  part: 0,
+  lx: 0,
+  ly: 0,
+  dataWindow: [0, 0, 1, 1],
+  displayWindow: [0, 0, 1, 1],
+  widthPx: 2,
+  heightPx: 2,
+  source: 'decode',
+  timings: {} as DecodedImage['timings'],
+  planes: ['R', 'G', 'B'].map((name) => ({
+    name,
+    pixelType: 'half' as const,
+    xSampling: 1,
+    ySampling: 1,
+    widthSamples: 2,
+    heightSamples: 2,
+    data: new ArrayBuffer(8),
+  })),
 });
 /** Metrics where every channel's four pixels differ by `d`. */
 const totals = (d: number, region: Region): Timed<MetricsTotals> => ({
-  gpuMs: 0.1, wallMs: 1,
-  value: { region, pixelsDiffer: d ? 4 : 0, channels: [0, 1, 2, 3].map(() => ({ ...emptyChannelMetrics(), n: 4, sum: 4 * d, sumAbs: 4 * d, sumSq: 4 * d * d, maxAbs: d, maxAt: 0, differ: d ? 4 : 0, peak: 1 })) },
+  gpuMs: 0.1,
+  wallMs: 1,
+  value: {
+    region,
+    pixelsDiffer: d ? 4 : 0,
+    channels: [0, 1, 2, 3].map(() => ({
+      ...emptyChannelMetrics(),
+      n: 4,
+      sum: 4 * d,
+      sumAbs: 4 * d,
+      sumSq: 4 * d * d,
+      maxAbs: d,
+      maxAt: 0,
+      differ: d ? 4 : 0,
+      peak: 1,
+    })),
+  },
 });
 
 describe('CompareController', () => {
@@ -44,8 +92,16 @@ describe('CompareController', () => {
     } as unknown as ViewEngine;
     const files = [file('a'), file('b')];
     const compare = new CompareController({
-      engine: () => engine, store, actions,
-      fetch: async (key) => ({ image: decoded(key.fileId), hostSource: 'decode', host: decoded(key.fileId).timings, transferBytes: 0, transferMs: 0 }),
+      engine: () => engine,
+      store,
+      actions,
+      fetch: async (key) => ({
+        image: decoded(key.fileId),
+        hostSource: 'decode',
+        host: decoded(key.fileId).timings,
+        transferBytes: 0,
+        transferMs: 0,
+      }),
       currentPart: () => files.find((f) => f.id === store.getState().image.currentFileId)?.summary?.parts[0],
     });
     compare.start();
@@ -82,15 +138,26 @@ describe('CompareController', () => {
     const store = createAppStore();
     const actions = storeActions(store);
     const engine = {
-      shownFileId: () => store.getState().image.currentFileId, lacks: () => ['R', 'G', 'B'],
-      setReference: async () => null, setCompareView: () => {},
+      shownFileId: () => store.getState().image.currentFileId,
+      lacks: () => ['R', 'G', 'B'],
+      setReference: async () => null,
+      setCompareView: () => {},
       // no GPU reductions: the CPU reference computes from the planes
-      metrics: async () => null, statistics: async () => null,
+      metrics: async () => null,
+      statistics: async () => null,
     } as unknown as ViewEngine;
     const files = [file('a'), file('b')];
     const compare = new CompareController({
-      engine: () => engine, store, actions,
-      fetch: async (key) => ({ image: decoded(key.fileId), hostSource: 'decode', host: decoded(key.fileId).timings, transferBytes: 0, transferMs: 0 }),
+      engine: () => engine,
+      store,
+      actions,
+      fetch: async (key) => ({
+        image: decoded(key.fileId),
+        hostSource: 'decode',
+        host: decoded(key.fileId).timings,
+        transferBytes: 0,
+        transferMs: 0,
+      }),
       currentPart: () => files.find((f) => f.id === store.getState().image.currentFileId)?.summary?.parts[0],
     });
     compare.start();

@@ -8,8 +8,17 @@ import type { FetchedImage } from '../loading/plane-fetcher.js';
 import { COMPARE_MODE_LABELS, statsSourceCode, type StatsSource } from '../../shaders/compare-params.js';
 import { colormapCode } from '../../shaders/colormaps.js';
 import {
-  intersectRegion, meanAndSd, metricsReference, statsReference, summariseAll, summariseChannel, unionRegion,
-  type ChannelStats, type MetricsTotals, type Region, type RgbaLayer,
+  intersectRegion,
+  meanAndSd,
+  metricsReference,
+  statsReference,
+  summariseAll,
+  summariseChannel,
+  unionRegion,
+  type ChannelStats,
+  type MetricsTotals,
+  type Region,
+  type RgbaLayer,
 } from '../../shaders/compare-cpu.js';
 import { assembleRgba } from '../cpu/assemble.js';
 import { alignedDataRegion, type CompareView } from '../gpu/compare-geometry.js';
@@ -31,7 +40,12 @@ export interface CompareHost {
 }
 
 /** The layer and channel of B compared with A: A's layer by name when B is another file that has it, else B's own. */
-export function referenceLayer(ref: ReferenceRef, aFileId: string | null, aLayer: string, aChannel: ChannelPick): { part: PartSummary; layer: LayerSummary; channel: ChannelPick; follows: boolean } | null {
+export function referenceLayer(
+  ref: ReferenceRef,
+  aFileId: string | null,
+  aLayer: string,
+  aChannel: ChannelPick,
+): { part: PartSummary; layer: LayerSummary; channel: ChannelPick; follows: boolean } | null {
   const part = ref.file.summary?.parts[ref.part];
   if (!part) return null;
   const followed = ref.file.id !== aFileId ? part.layers.find((l) => l.name === aLayer) : undefined;
@@ -66,7 +80,10 @@ export class CompareController {
   constructor(private readonly host: CompareHost) {}
 
   /** The overlay redraws when B's CPU copy arrives. */
-  onChange(l: () => void): () => void { this.changed.add(l); return () => this.changed.delete(l); }
+  onChange(l: () => void): () => void {
+    this.changed.add(l);
+    return () => this.changed.delete(l);
+  }
 
   start(): void {
     const { store } = this.host;
@@ -74,13 +91,38 @@ export class CompareController {
       // another pair: a run still computing the last one is void (its figures would flash before the new pair's)
       if (pairOf(s) !== pairOf(prev) || s.compare.reference !== prev.compare.reference) this.analysisSeq++;
       // another image on screen: the figures of the last pair go (the panel says computing) until the new pair's arrive
-      if (s.compare.reference && s.image.currentFileId !== prev.image.currentFileId && s.compare.metrics) this.host.actions.setCompare({ metrics: null, metricsNote: '' });
+      if (s.compare.reference && s.image.currentFileId !== prev.image.currentFileId && s.compare.metrics)
+        this.host.actions.setCompare({ metrics: null, metricsNote: '' });
       // another image, part, layer or channel: its Statistics are computed afresh (the panel says computing… meanwhile)
-      if (pairOf(s) !== pairOf(prev) && s.inspect.stats) { this.wholeStats = null; this.host.actions.setInspect({ stats: null }); }
-      if (s.compare.reference !== prev.compare.reference || (s.compare.reference && (s.image.layer !== prev.image.layer || s.image.channel !== prev.image.channel || s.image.currentFileId !== prev.image.currentFileId))) void this.syncReference();
-      if (s.compare !== prev.compare || s.inspect.colormap !== prev.inspect.colormap || s.inspect.rangeMin !== prev.inspect.rangeMin || s.inspect.rangeMax !== prev.inspect.rangeMax || s.view.wipeFraction !== prev.view.wipeFraction) this.pushView();
-      if (s.inspect.autoRange && (s.inspect.colormap !== prev.inspect.colormap || s.image.channel !== prev.image.channel || s.inspect.autoRange !== prev.inspect.autoRange)) this.autoRange();
-      if (s.inspect.region !== prev.inspect.region || s.compare.mode !== prev.compare.mode || s.compare.showB !== prev.compare.showB) void this.analyse();
+      if (pairOf(s) !== pairOf(prev) && s.inspect.stats) {
+        this.wholeStats = null;
+        this.host.actions.setInspect({ stats: null });
+      }
+      if (
+        s.compare.reference !== prev.compare.reference ||
+        (s.compare.reference &&
+          (s.image.layer !== prev.image.layer ||
+            s.image.channel !== prev.image.channel ||
+            s.image.currentFileId !== prev.image.currentFileId))
+      )
+        void this.syncReference();
+      if (
+        s.compare !== prev.compare ||
+        s.inspect.colormap !== prev.inspect.colormap ||
+        s.inspect.rangeMin !== prev.inspect.rangeMin ||
+        s.inspect.rangeMax !== prev.inspect.rangeMax ||
+        s.view.wipeFraction !== prev.view.wipeFraction
+      )
+        this.pushView();
+      if (
+        s.inspect.autoRange &&
+        (s.inspect.colormap !== prev.inspect.colormap ||
+          s.image.channel !== prev.image.channel ||
+          s.inspect.autoRange !== prev.inspect.autoRange)
+      )
+        this.autoRange();
+      if (s.inspect.region !== prev.inspect.region || s.compare.mode !== prev.compare.mode || s.compare.showB !== prev.compare.showB)
+        void this.analyse();
     });
   }
 
@@ -88,7 +130,15 @@ export class CompareController {
   compareView(s: AppState = this.host.store.getState()): CompareView | null {
     const on = (s.compare.reference && s.compare.mode !== 'off') || s.inspect.colormap !== 'none';
     if (!on) return null;
-    return { mode: s.compare.reference ? s.compare.mode : 'off', showB: s.compare.showB, wipeFraction: s.view.wipeFraction, wipeAxis: s.compare.wipeAxis, colormap: colormapCode(s.inspect.colormap), rangeMin: s.inspect.rangeMin, rangeMax: s.inspect.rangeMax };
+    return {
+      mode: s.compare.reference ? s.compare.mode : 'off',
+      showB: s.compare.showB,
+      wipeFraction: s.view.wipeFraction,
+      wipeAxis: s.compare.wipeAxis,
+      colormap: colormapCode(s.inspect.colormap),
+      rangeMin: s.inspect.rangeMin,
+      rangeMax: s.inspect.rangeMax,
+    };
   }
 
   pushView(): void {
@@ -103,23 +153,37 @@ export class CompareController {
     if (!engine) return;
     if (!ref) {
       this.refKey = '';
-      this.referenceImage = null; this.referenceChoice = null;
+      this.referenceImage = null;
+      this.referenceChoice = null;
       await engine.setReference(null, null);
       this.host.actions.setCompare({ metrics: null, metricsNote: '' });
       this.emit();
       return;
     }
     const resolved = referenceLayer(ref, s.image.currentFileId, s.image.layer, s.image.channel);
-    if (!resolved) { this.host.actions.setCompare({ metricsNote: `${ref.file.name} has no part ${ref.part} any more: set the reference again` }); return; }
+    if (!resolved) {
+      this.host.actions.setCompare({ metricsNote: `${ref.file.name} has no part ${ref.part} any more: set the reference again` });
+      return;
+    }
     const { choice } = layerChoice(resolved.layer, resolved.channel);
     const key = { fileId: ref.file.id, part: ref.part };
     const keyText = `${ref.file.id}#${ref.part}#${JSON.stringify(choice)}`;
-    if (keyText === this.refKey) { void this.analyse(); return; }
+    if (keyText === this.refKey) {
+      void this.analyse();
+      return;
+    }
     this.refKey = keyText;
     try {
       // one request for what the engine lacks and what B's CPU copy lacks; then the engine takes its part of it
-      const { fetched } = await handOver(engine, (k, c) => this.host.fetch(k, c), key, choice, 'prefetch',
-        (image) => engine.setReference(key, choice, image), lacking(this.referenceImage, key, planesOf(choice)));
+      const { fetched } = await handOver(
+        engine,
+        (k, c) => this.host.fetch(k, c),
+        key,
+        choice,
+        'prefetch',
+        (image) => engine.setReference(key, choice, image),
+        lacking(this.referenceImage, key, planesOf(choice)),
+      );
       if (this.refKey !== keyText) return;
       let image = fetched ? mergePlanes(this.referenceImage, fetched.image) : this.referenceImage;
       const more = lacking(image, key, planesOf(choice));
@@ -131,7 +195,11 @@ export class CompareController {
       this.emit();
       await this.analyse();
     } catch (e) {
-      if (this.refKey === keyText) this.host.actions.setCompare({ metrics: null, metricsNote: `the reference ${ref.file.name} could not be loaded: ${e instanceof Error ? e.message : String(e)}. Pick another reference.` });
+      if (this.refKey === keyText)
+        this.host.actions.setCompare({
+          metrics: null,
+          metricsNote: `the reference ${ref.file.name} could not be loaded: ${e instanceof Error ? e.message : String(e)}. Pick another reference.`,
+        });
     }
   }
 
@@ -147,7 +215,9 @@ export class CompareController {
     return seq === this.analysisSeq && pairOf(now) === pairOf(started) && now.compare.reference === started.compare.reference;
   }
 
-  private emit(): void { for (const l of this.changed) l(); }
+  private emit(): void {
+    for (const l of this.changed) l();
+  }
 
   /** After the current image is shown, and when the region, mode or reference change: metrics and statistics again. */
   async analyse(): Promise<void> {
@@ -167,8 +237,14 @@ export class CompareController {
     const ref = s.compare.reference;
     const b = ref ? this.referenceImage : null;
     const bPart = ref?.file.summary?.parts[ref.part];
-    const bRegion = b && bPart ? alignedDataRegion(aPlaced, { dataWindow: b.dataWindow, displayWindow: b.displayWindow, levelCount: 1 }) : null;
-    const aRegion: Region = { x0: part.dataWindow[0], y0: part.dataWindow[1], widthPx: part.dataWindow[2] - part.dataWindow[0] + 1, heightPx: part.dataWindow[3] - part.dataWindow[1] + 1 };
+    const bRegion =
+      b && bPart ? alignedDataRegion(aPlaced, { dataWindow: b.dataWindow, displayWindow: b.displayWindow, levelCount: 1 }) : null;
+    const aRegion: Region = {
+      x0: part.dataWindow[0],
+      y0: part.dataWindow[1],
+      widthPx: part.dataWindow[2] - part.dataWindow[0] + 1,
+      heightPx: part.dataWindow[3] - part.dataWindow[1] + 1,
+    };
     const union = bRegion ? unionRegion(aRegion, bRegion) : aRegion;
     const within = (r: Region): Region => (s.inspect.region ? intersectRegion(r, s.inspect.region) : r);
     const cpu = (): { a: RgbaLayer; b: RgbaLayer | null } => ({
@@ -183,18 +259,41 @@ export class CompareController {
       const region = within(union);
       const t0 = performance.now();
       const gpu = await engine.metrics(region, 0).catch(() => null);
-      let totals: MetricsTotals, path: 'gpu' | 'cpu' = 'gpu', gpuMs = NaN;
-      if (gpu) { totals = gpu.value; gpuMs = gpu.gpuMs; } else { const l = cpuOnce(); totals = metricsReference(l.a, l.b!, region); path = 'cpu'; }
+      let totals: MetricsTotals,
+        path: 'gpu' | 'cpu' = 'gpu',
+        gpuMs = NaN;
+      if (gpu) {
+        totals = gpu.value;
+        gpuMs = gpu.gpuMs;
+      } else {
+        const l = cpuOnce();
+        totals = metricsReference(l.a, l.b!, region);
+        path = 'cpu';
+      }
       if (!this.stillCurrent(seq, s)) return;
-      const aNames = slotNames(aChoice), bNames = slotNames(this.referenceChoice);
+      const aNames = slotNames(aChoice),
+        bNames = slotNames(this.referenceChoice);
       const used = [0, 1, 2, 3].filter((c) => aNames[c] !== null || bNames[c] !== null);
-      const rows: MetricRow[] = used.map((c) => ({ name: aNames[c] === bNames[c] || !bNames[c] ? (aNames[c] ?? '') : `${aNames[c] ?? '(none)'} ↔ ${bNames[c]}`, summary: summariseChannel(totals.channels[c]!, region) }));
+      const rows: MetricRow[] = used.map((c) => ({
+        name: aNames[c] === bNames[c] || !bNames[c] ? (aNames[c] ?? '') : `${aNames[c] ?? '(none)'} ↔ ${bNames[c]}`,
+        summary: summariseChannel(totals.channels[c]!, region),
+      }));
       const report: ComparisonReport = {
-        path, gpuMs, wallMs: performance.now() - t0,
+        path,
+        gpuMs,
+        wallMs: performance.now() - t0,
         a: `${s.library.files.find((f) => f.id === a.fileId)?.name ?? a.fileId} · ${layerText(layer.name)}`,
         b: `${ref.file.name} · ${layerText(referenceLayer(ref, s.image.currentFileId, s.image.layer, s.image.channel)?.layer.name ?? ref.layer)}`,
-        rows, all: summariseAll(used.map((c) => totals.channels[c]!), region), pixelsDiffer: totals.pixelsDiffer, pixels: region.widthPx * region.heightPx, region,
-        notes: this.notes(part, bPart!, aNames, bNames, !!s.inspect.region), subject: comparisonSubject(s),
+        rows,
+        all: summariseAll(
+          used.map((c) => totals.channels[c]!),
+          region,
+        ),
+        pixelsDiffer: totals.pixelsDiffer,
+        pixels: region.widthPx * region.heightPx,
+        region,
+        notes: this.notes(part, bPart!, aNames, bNames, !!s.inspect.region),
+        subject: comparisonSubject(s),
       };
       this.host.actions.setCompare({ metrics: report, metricsNote: '' });
     } else if (ref && !b) {
@@ -208,33 +307,61 @@ export class CompareController {
     const region = within(statsOver);
     const t0 = performance.now();
     const gpu = await engine.statistics(region, statsSourceCode(source)).catch(() => null);
-    let channels: ChannelStats[], path: 'gpu' | 'cpu' = 'gpu', gpuMs = NaN;
-    if (gpu) { channels = gpu.value; gpuMs = gpu.gpuMs; } else {
+    let channels: ChannelStats[],
+      path: 'gpu' | 'cpu' = 'gpu',
+      gpuMs = NaN;
+    if (gpu) {
+      channels = gpu.value;
+      gpuMs = gpu.gpuMs;
+    } else {
       const l = cpuOnce();
       channels = statsReference(l.a, l.b ?? l.a, source, region);
       path = 'cpu';
     }
     if (!this.stillCurrent(seq, s)) return;
     const names = slotNames(source.kind === 'b' && this.referenceChoice ? this.referenceChoice : aChoice);
-    const rowsOf = (chs: ChannelStats[]): StatRow[] => [0, 1, 2, 3].filter((c) => names[c] !== null).map((c) => {
-      const st = chs[c]!;
-      const { mean, sd } = meanAndSd(st);
-      return { name: names[c]!, n: st.n, min: st.n ? st.min : NaN, max: st.n ? st.max : NaN, mean, sd, nan: st.nan, inf: st.inf };
-    });
+    const rowsOf = (chs: ChannelStats[]): StatRow[] =>
+      [0, 1, 2, 3]
+        .filter((c) => names[c] !== null)
+        .map((c) => {
+          const st = chs[c]!;
+          const { mean, sd } = meanAndSd(st);
+          return { name: names[c]!, n: st.n, min: st.n ? st.min : NaN, max: st.n ? st.max : NaN, mean, sd, nan: st.nan, inf: st.inf };
+        });
     const rows = rowsOf(channels);
     const aText = `${s.library.files.find((f) => f.id === a.fileId)?.name ?? ''} · ${layerText(layer.name)}`;
     // a difference names both images: the panel's figures are of this pair, in this mode
-    const sourceText = source.kind === 'a' ? `A: ${aText}` : source.kind === 'b' ? `B: ${ref!.file.name}`
-      : `${COMPARE_MODE_LABELS[source.kind === 'difference' ? source.mode : 'off']} (A − B) · A: ${aText}, B: ${ref!.file.name}`;
+    const sourceText =
+      source.kind === 'a'
+        ? `A: ${aText}`
+        : source.kind === 'b'
+          ? `B: ${ref!.file.name}`
+          : `${COMPARE_MODE_LABELS[source.kind === 'difference' ? source.mode : 'off']} (A − B) · A: ${aText}, B: ${ref!.file.name}`;
     const report: StatisticsReport = {
-      subject: statisticsSubject(s, source), path, gpuMs, wallMs: performance.now() - t0, source: sourceText, region, whole: !s.inspect.region, rows,
+      subject: statisticsSubject(s, source),
+      path,
+      gpuMs,
+      wallMs: performance.now() - t0,
+      source: sourceText,
+      region,
+      whole: !s.inspect.region,
+      rows,
     };
     this.host.actions.setInspect({ stats: report });
-    if (report.whole) { this.wholeStats = report; if (s.inspect.autoRange) this.autoRange(report); return; }
+    if (report.whole) {
+      this.wholeStats = report;
+      if (s.inspect.autoRange) this.autoRange(report);
+      return;
+    }
     // a rectangle's figures are shown; the colormap's auto range still comes from the whole image
     if (!s.inspect.autoRange) return;
     const wholeGpu = await engine.statistics(statsOver, statsSourceCode(source)).catch(() => null);
-    const whole = wholeGpu ? wholeGpu.value : (() => { const l = cpuOnce(); return statsReference(l.a, l.b ?? l.a, source, statsOver); })();
+    const whole = wholeGpu
+      ? wholeGpu.value
+      : (() => {
+          const l = cpuOnce();
+          return statsReference(l.a, l.b ?? l.a, source, statsOver);
+        })();
     if (!this.stillCurrent(seq, s)) return;
     this.wholeStats = { ...report, region: statsOver, whole: true, rows: rowsOf(whole) };
     this.autoRange(this.wholeStats);
@@ -249,8 +376,15 @@ export class CompareController {
     let min = Math.min(...rows.map((r) => r.min).filter(Number.isFinite));
     let max = Math.max(...rows.map((r) => r.max).filter(Number.isFinite));
     if (!Number.isFinite(min) || !Number.isFinite(max)) return;
-    if (s.inspect.colormap === 'diverging') { const m = Math.max(Math.abs(min), Math.abs(max)); min = -m; max = m; }
-    if (min === max) { min -= 0.5; max += 0.5; }
+    if (s.inspect.colormap === 'diverging') {
+      const m = Math.max(Math.abs(min), Math.abs(max));
+      min = -m;
+      max = m;
+    }
+    if (min === max) {
+      min -= 0.5;
+      max += 0.5;
+    }
     if (min !== s.inspect.rangeMin || max !== s.inspect.rangeMax) this.host.actions.setInspect({ rangeMin: min, rangeMax: max });
   }
 
@@ -258,9 +392,16 @@ export class CompareController {
   private notes(a: PartSummary, b: PartSummary, aNames: (string | null)[], bNames: (string | null)[], region: boolean): string[] {
     const out: string[] = [];
     const dispSize = (p: PartSummary) => `${p.displayWindow[2] - p.displayWindow[0] + 1}×${p.displayWindow[3] - p.displayWindow[1] + 1}`;
-    if (dispSize(a) !== dispSize(b)) out.push(`Resolutions differ (A ${dispSize(a)}, B ${dispSize(b)}): aligned at their display windows' top-left corners, not resampled; outside an image's data window it counts as 0.`);
-    else if (a.displayWindow.join() !== b.displayWindow.join()) out.push(`Display windows differ (A ${boxText(a.displayWindow)}, B ${boxText(b.displayWindow)}): aligned at their top-left corners.`);
-    if (a.dataWindow.join() !== b.dataWindow.join()) out.push(`Data windows differ (A ${boxText(a.dataWindow)}, B ${boxText(b.dataWindow)}): compared over both; outside its data window an image counts as 0, as oiiotool does.`);
+    if (dispSize(a) !== dispSize(b))
+      out.push(
+        `Resolutions differ (A ${dispSize(a)}, B ${dispSize(b)}): aligned at their display windows' top-left corners, not resampled; outside an image's data window it counts as 0.`,
+      );
+    else if (a.displayWindow.join() !== b.displayWindow.join())
+      out.push(`Display windows differ (A ${boxText(a.displayWindow)}, B ${boxText(b.displayWindow)}): aligned at their top-left corners.`);
+    if (a.dataWindow.join() !== b.dataWindow.join())
+      out.push(
+        `Data windows differ (A ${boxText(a.dataWindow)}, B ${boxText(b.dataWindow)}): compared over both; outside its data window an image counts as 0, as oiiotool does.`,
+      );
     for (let c = 0; c < 4; c++) {
       if (aNames[c] && !bNames[c]) out.push(`B has no ${aNames[c]}: compared with ${c === 3 ? 1 : 0}.`);
       else if (!aNames[c] && bNames[c]) out.push(`A has no ${bNames[c]}: compared with ${c === 3 ? 1 : 0}.`);

@@ -50,14 +50,23 @@ export class Controller {
   /** Why a file's thumbnail could not be made (the grid's broken-file mark), by file id. */
   readonly thumbFailures = new Map<string, string>();
 
-  constructor(readonly host: RendererHost, readonly store: AppStore, private readonly downloadSink: () => DownloadSink = () => documentSink()) {
+  constructor(
+    readonly host: RendererHost,
+    readonly store: AppStore,
+    private readonly downloadSink: () => DownloadSink = () => documentSink(),
+  ) {
     const actions = (this.actions = storeActions(store));
     const gpu = (): GpuEngine | null => (this.engine instanceof GpuEngine ? this.engine : null);
-    const fetcher = new PlaneFetcher(host, (key) => store.getState().library.files.find((f) => f.id === key.fileId)?.summary?.parts[key.part]);
+    const fetcher = new PlaneFetcher(
+      host,
+      (key) => store.getState().library.files.find((f) => f.id === key.fileId)?.summary?.parts[key.part],
+    );
     this.folders = new Folders(host.api, store, actions);
     this.view = new PreviewFit(store, actions, () => this.currentPart());
     this.player = new Player({
-      host, store, engine: gpu,
+      host,
+      store,
+      engine: gpu,
       choice: () => {
         const layer = this.currentLayer();
         return layer ? { part: store.getState().image.part, choice: layerChoice(layer, store.getState().image.channel).choice } : null;
@@ -73,40 +82,76 @@ export class Controller {
       setTimer: (run, ms) => setTimeout(run, ms),
       clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
     });
-    this.thumbs = new ThumbnailRequests(host.api, () => this.engine, THUMB_REQUEST_PX, () => this.emit(), (fileId, reason) => {
-      this.thumbFailures.set(fileId, reason);
-      actions.setUi({ status: `${store.getState().library.files.find((f) => f.id === fileId)?.name ?? fileId}: ${reason}` });
-      this.emit();
-    });
+    this.thumbs = new ThumbnailRequests(
+      host.api,
+      () => this.engine,
+      THUMB_REQUEST_PX,
+      () => this.emit(),
+      (fileId, reason) => {
+        this.thumbFailures.set(fileId, reason);
+        actions.setUi({ status: `${store.getState().library.files.find((f) => f.id === fileId)?.name ?? fileId}: ${reason}` });
+        this.emit();
+      },
+    );
     this.layersView = new LayersView({
-      engine: gpu, fetch: (key, channels) => fetcher.fetch(key, channels, 'prefetch'),
-      key: () => { const s = store.getState(); return s.image.currentFileId ? { fileId: s.image.currentFileId, part: s.image.part } : null; },
+      engine: gpu,
+      fetch: (key, channels) => fetcher.fetch(key, channels, 'prefetch'),
+      key: () => {
+        const s = store.getState();
+        return s.image.currentFileId ? { fileId: s.image.currentFileId, part: s.image.part } : null;
+      },
       part: () => this.currentPart(),
       sizePx: () => ({ ...this.view.sizePx, dpr: window.devicePixelRatio || 1 }),
       said: (status) => actions.setUi({ status }),
-      drawn: (count) => { if (store.getState().inspect.layersDrawn !== count) actions.setInspect({ layersDrawn: count }); },
+      drawn: (count) => {
+        if (store.getState().inspect.layersDrawn !== count) actions.setInspect({ layersDrawn: count });
+      },
     });
     this.compare = new CompareController({
-      engine: () => this.engine, store, actions, currentPart: () => this.currentPart(),
+      engine: () => this.engine,
+      store,
+      actions,
+      currentPart: () => this.currentPart(),
       fetch: (key, channels) => fetcher.fetch(key, channels, 'prefetch'),
     });
     this.image = new CurrentImage({
-      host, store, actions, fetcher, engine: () => this.engine, recyclesPlanes: () => !!gpu(),
-      currentFile: () => this.currentFile(), currentPart: () => this.currentPart(), fit: () => this.fit(),
-      shown: () => { this.emit(); void this.compare.analyse(); },
+      host,
+      store,
+      actions,
+      fetcher,
+      engine: () => this.engine,
+      recyclesPlanes: () => !!gpu(),
+      currentFile: () => this.currentFile(),
+      currentPart: () => this.currentPart(),
+      fit: () => this.fit(),
+      shown: () => {
+        this.emit();
+        void this.compare.analyse();
+      },
     });
   }
 
   /** Diagnostics, the engine's arrival and others: re-read after each change. */
-  subscribe(l: () => void): () => void { this.listeners.add(l); return () => this.listeners.delete(l); }
-  private emit(): void { for (const l of this.listeners) l(); }
+  subscribe(l: () => void): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+  private emit(): void {
+    for (const l of this.listeners) l();
+  }
 
-  get records(): readonly ImageRecord[] { return this.image.records; }
+  get records(): readonly ImageRecord[] {
+    return this.image.records;
+  }
 
   async start(): Promise<void> {
     const { engine, path, reason } = await startEngine();
     this.actions.setUi({ path, pathReason: reason });
-    engine.onHistogram = (bins, source) => { this.histogram = bins; this.histogramSource = source; this.emit(); };
+    engine.onHistogram = (bins, source) => {
+      this.histogram = bins;
+      this.histogramSource = source;
+      this.emit();
+    };
     engine.onDeviceRestored = () => this.deviceRestored();
     this.engine = engine;
     const hdr = engine.hdrSupport();
@@ -120,7 +165,8 @@ export class Controller {
       else if (ev.type === 'files-removed') this.actions.removeFiles(ev.fileIds);
       else if (ev.type === 'thumbnail-progress') this.actions.setThumbProgress(ev.done, ev.total);
       else if (ev.type === 'folder-error') this.actions.setUi({ status: ev.message });
-      else if (ev.type === 'sequences-changed' && ev.folderId === this.store.getState().library.folderId) void this.folders.loadSequences(ev.folderId);
+      else if (ev.type === 'sequences-changed' && ev.folderId === this.store.getState().library.folderId)
+        void this.folders.loadSequences(ev.folderId);
     });
     this.emit();
     const info = await this.host.api.getInfo();
@@ -132,9 +178,11 @@ export class Controller {
 
   /** A store change to the parts it concerns. */
   private route(e: ViewEngine, s: AppState, prev: AppState): void {
-    if (s.view.display !== prev.view.display || s.image.channel !== prev.image.channel || s.image.decoded !== prev.image.decoded) e.setDisplay(this.image.display());
+    if (s.view.display !== prev.view.display || s.image.channel !== prev.image.channel || s.image.decoded !== prev.image.decoded)
+      e.setDisplay(this.image.display());
     if (s.view.panZoom !== prev.view.panZoom) e.setPanZoom(s.view.panZoom);
-    const a = s.image, b = prev.image;
+    const a = s.image,
+      b = prev.image;
     if (a.currentFileId !== b.currentFileId || s.library.sequences !== prev.library.sequences) this.followSequence();
     const layerChanged = a.part !== b.part || a.layer !== b.layer || a.channel !== b.channel;
     // a sequence's frame on screen: the player shows the new layer of the same frame (and plays on with it)
@@ -145,9 +193,14 @@ export class Controller {
       const otherFrame = sequence !== null && sequence === sequenceOf(s.library, b.currentFileId);
       void this.image.show(a.currentFileId !== b.currentFileId || a.part !== b.part, !otherFrame);
     }
-    const p = s.playback, q = prev.playback;
+    const p = s.playback,
+      q = prev.playback;
     if (p.fps !== q.fps || p.mode !== q.mode || p.inFrame !== q.inFrame || p.outFrame !== q.outFrame) this.player.refresh(false);
-    if (s.inspect.layersView !== prev.inspect.layersView || (s.inspect.layersView && (a.currentFileId !== b.currentFileId || a.part !== b.part))) void this.layersView.update(s.inspect.layersView);
+    if (
+      s.inspect.layersView !== prev.inspect.layersView ||
+      (s.inspect.layersView && (a.currentFileId !== b.currentFileId || a.part !== b.part))
+    )
+      void this.layersView.update(s.inspect.layersView);
   }
 
   /** A new device holds nothing: the image, the reference, the Layers view and the visible thumbnails are handed over again. */
@@ -174,8 +227,12 @@ export class Controller {
   }
 
   /** A folder the Electron shell already opened (menu, recent, drop, OS): list it, and show the named file when given. */
-  showFolder(folder: FolderInfo, selectFileName?: string): Promise<void> { return this.folders.show(folder, selectFileName); }
-  openFolder(path?: string): Promise<void> { return this.folders.open(path); }
+  showFolder(folder: FolderInfo, selectFileName?: string): Promise<void> {
+    return this.folders.show(folder, selectFileName);
+  }
+  openFolder(path?: string): Promise<void> {
+    return this.folders.open(path);
+  }
 
   /** Exports the selection through the current view (see export-runner). */
   exportSelection(options?: ExportOptions): Promise<ExportOutcome> {
@@ -191,7 +248,14 @@ export class Controller {
       return;
     }
     this.player.setSequence(q);
-    this.actions.setPlayback({ sequenceId: q?.id ?? null, playing: false, direction: 1, fps: q?.framesPerSecond ?? 24, inFrame: null, outFrame: null });
+    this.actions.setPlayback({
+      sequenceId: q?.id ?? null,
+      playing: false,
+      direction: 1,
+      fps: q?.framesPerSecond ?? 24,
+      inFrame: null,
+      outFrame: null,
+    });
   }
 
   /** Next (+1) or previous (-1) grid item (a sequence counts as one). */
@@ -224,9 +288,15 @@ export class Controller {
     if (this.store.getState().inspect.layersView) this.layersView.layout();
   }
 
-  fit(): void { this.view.fit(); }
-  zoomBy(factor: number): void { this.view.zoomBy(factor); }
-  actualSize(): void { this.view.actualSize(); }
+  fit(): void {
+    this.view.fit();
+  }
+  zoomBy(factor: number): void {
+    this.view.zoomBy(factor);
+  }
+  actualSize(): void {
+    this.view.actualSize();
+  }
 
   /** The grid says which files are visible: ask for the thumbnails the engine does not have yet. */
   requestThumbnails(fileIds: string[]): void {
@@ -237,5 +307,7 @@ export class Controller {
     this.thumbs.request(fileIds.flatMap((id) => byId.get(id) ?? []));
   }
 
-  get thumbsShown(): number { return this.thumbs.shown; }
+  get thumbsShown(): number {
+    return this.thumbs.shown;
+  }
 }

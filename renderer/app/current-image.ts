@@ -62,7 +62,8 @@ export class CurrentImage {
     const layer = part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
     const view = layer ? layerChoice(layer, s.image.channel).channelView : 'rgb';
     const decoded = s.image.decoded;
-    if (s.image.channel === 'samples' && decoded?.fileId === s.image.currentFileId) return samplesDisplay(s.view.display, maxSampleCount(decoded));
+    if (s.image.channel === 'samples' && decoded?.fileId === s.image.currentFileId)
+      return samplesDisplay(s.view.display, maxSampleCount(decoded));
     return { ...s.view.display, channelView: view };
   }
 
@@ -75,11 +76,17 @@ export class CurrentImage {
     const part = this.h.currentPart();
     const engine = this.h.engine();
     if (!engine) return;
-    if (!file) { this.clear(); return; }
+    if (!file) {
+      this.clear();
+      return;
+    }
     if (!part) {
       // nothing to show: the preview says why (FileProblem) over an empty preview, the status line names the file
       this.clear();
-      if (file.status !== 'ok') actions.setUi({ status: `${file.name}: ${file.error ?? (file.status === 'incomplete' ? 'still being written; shown once complete' : 'cannot be read')}` });
+      if (file.status !== 'ok')
+        actions.setUi({
+          status: `${file.name}: ${file.error ?? (file.status === 'incomplete' ? 'still being written; shown once complete' : 'cannot be read')}`,
+        });
       return;
     }
     const layer = part.layers.find((l) => l.name === s.image.layer) ?? part.layers[0];
@@ -88,7 +95,12 @@ export class CurrentImage {
     this.empty = false;
     if (newImage) {
       if (refit) this.h.fit();
-      void host.api.getHeader(file.id).then((h) => { if (store.getState().image.currentFileId === file.id) actions.setImage({ header: h }); }, () => {});
+      void host.api.getHeader(file.id).then(
+        (h) => {
+          if (store.getState().image.currentFileId === file.id) actions.setImage({ header: h });
+        },
+        () => {},
+      );
     }
     engine.setDisplay(this.display());
     actions.setImage({ loading: true, error: null });
@@ -97,8 +109,19 @@ export class CurrentImage {
       const key = { fileId: file.id, part: s.image.part };
       const needed = planesOf(choice);
       const fetch = this.h.fetcher.fetch.bind(this.h.fetcher);
-      const { value: report, fetched } = await handOver(engine, fetch, key, choice, 'preview', (image) => engine.show(key, choice, image), this.cpu.lacks(key, needed));
-      if (seq !== this.seq) { if (this.empty) engine.clearImage?.(); return; }
+      const { value: report, fetched } = await handOver(
+        engine,
+        fetch,
+        key,
+        choice,
+        'preview',
+        (image) => engine.show(key, choice, image),
+        this.cpu.lacks(key, needed),
+      );
+      if (seq !== this.seq) {
+        if (this.empty) engine.clearImage?.();
+        return;
+      }
       if (fetched) this.cpu.keep(fetched.image);
       // a GPU-cache hit fetched nothing: what the CPU copy lacks comes after the image is on screen
       const cpuLacks = this.cpu.lacks(key, needed);
@@ -132,10 +155,14 @@ export class CurrentImage {
   private record(file: FileEntry, show: ShowReport, fetched: FetchedImage | null): void {
     const prior = [...this.records].reverse().find((r) => r.fileId === file.id && r.host);
     this.records.push({
-      fileId: file.id, name: file.name, host: fetched ? fetched.host : prior?.host ?? null,
+      fileId: file.id,
+      name: file.name,
+      host: fetched ? fetched.host : (prior?.host ?? null),
       hostSource: fetched ? fetched.hostSource : `${prior?.hostSource ?? 'n/a'}, now GPU cache`,
-      transferBytes: fetched ? fetched.transferBytes : prior?.transferBytes ?? 0, transferMs: fetched ? fetched.transferMs : prior?.transferMs ?? 0,
-      show, at: Date.now(),
+      transferBytes: fetched ? fetched.transferBytes : (prior?.transferBytes ?? 0),
+      transferMs: fetched ? fetched.transferMs : (prior?.transferMs ?? 0),
+      show,
+      at: Date.now(),
     });
     if (this.records.length > 100) this.records.shift();
   }

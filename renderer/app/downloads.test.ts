@@ -9,10 +9,21 @@ function fakeSink() {
   const blobs = new Map<string, Blob>();
   let n = 0;
   const sink: DownloadSink = {
-    createUrl(blob) { const url = `blob:${++n}`; blobs.set(url, blob); return url; },
-    clickLink(url, name) { clicks.push({ url, name, blob: blobs.get(url)! }); },
-    revokeUrl(url) { revoked.push(url); },
-    pause(ms) { pauses.push(ms); return Promise.resolve(); },
+    createUrl(blob) {
+      const url = `blob:${++n}`;
+      blobs.set(url, blob);
+      return url;
+    },
+    clickLink(url, name) {
+      clicks.push({ url, name, blob: blobs.get(url)! });
+    },
+    revokeUrl(url) {
+      revoked.push(url);
+    },
+    pause(ms) {
+      pauses.push(ms);
+      return Promise.resolve();
+    },
   };
   return { sink, clicks, revoked, pauses };
 }
@@ -20,10 +31,13 @@ function fakeSink() {
 describe('offerDownloads', () => {
   it('clicks one link per file with its bytes and type, spaced out, and revokes every URL', async () => {
     const { sink, clicks, revoked, pauses } = fakeSink();
-    const names = await offerDownloads([
-      { fileId: '1', name: 'a.png', mimeType: 'image/png', data: new Uint8Array([1, 2, 3]).buffer },
-      { fileId: '2', name: 'b.jpg', mimeType: 'image/jpeg', data: new Uint8Array([4, 5]).buffer },
-    ], sink);
+    const names = await offerDownloads(
+      [
+        { fileId: '1', name: 'a.png', mimeType: 'image/png', data: new Uint8Array([1, 2, 3]).buffer },
+        { fileId: '2', name: 'b.jpg', mimeType: 'image/jpeg', data: new Uint8Array([4, 5]).buffer },
+      ],
+      sink,
+    );
     expect(names).toEqual(['a.png', 'b.jpg']);
     expect(clicks.map((c) => c.name)).toEqual(['a.png', 'b.jpg']);
     expect(clicks[1]!.blob.type).toBe('image/jpeg');

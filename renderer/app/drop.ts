@@ -13,7 +13,9 @@ export function droppedPaths(uriList: string): string[] {
     try {
       const u = new URL(t);
       if (u.protocol === 'file:') out.push(decodeURIComponent(u.pathname));
-    } catch { /* not a URI: ignored */ }
+    } catch {
+      /* not a URI: ignored */
+    }
   }
   return out;
 }
@@ -41,10 +43,15 @@ export async function handleDrop(c: DropTarget, uriList: string, names: readonly
   }
   const files = c.store.getState().library.files;
   const hit = files.find((f) => names.includes(f.name));
-  if (hit) { c.actions.selectFile(hit.id); return; }
-  c.actions.setUi({ status: names.length
-    ? `The browser gave no folder for ${names[0]}${names.length > 1 ? ` and ${names.length - 1} more` : ''}: type its folder into the Folder field (O) to open it.`
-    : 'Nothing to open in that drop: drop a folder or an .exr file from the file manager, or type a folder into the Folder field (O).' });
+  if (hit) {
+    c.actions.selectFile(hit.id);
+    return;
+  }
+  c.actions.setUi({
+    status: names.length
+      ? `The browser gave no folder for ${names[0]}${names.length > 1 ? ` and ${names.length - 1} more` : ''}: type its folder into the Folder field (O) to open it.`
+      : 'Nothing to open in that drop: drop a folder or an .exr file from the file manager, or type a folder into the Folder field (O).',
+  });
 }
 
 /** Listens on the window while there is no Electron shell; returns the unsubscribe. */
@@ -55,7 +62,9 @@ export function installDrop(c: DropTarget, root: HTMLElement): () => void {
     e.dataTransfer.dropEffect = 'copy';
     root.classList.add('dropping');
   };
-  const leave = (e: DragEvent): void => { if (!e.relatedTarget) root.classList.remove('dropping'); };
+  const leave = (e: DragEvent): void => {
+    if (!e.relatedTarget) root.classList.remove('dropping');
+  };
   const drop = (e: DragEvent): void => {
     e.preventDefault();
     root.classList.remove('dropping');
@@ -69,5 +78,9 @@ export function installDrop(c: DropTarget, root: HTMLElement): () => void {
   window.addEventListener('dragover', over);
   window.addEventListener('dragleave', leave);
   window.addEventListener('drop', drop);
-  return () => { window.removeEventListener('dragover', over); window.removeEventListener('dragleave', leave); window.removeEventListener('drop', drop); };
+  return () => {
+    window.removeEventListener('dragover', over);
+    window.removeEventListener('dragleave', leave);
+    window.removeEventListener('drop', drop);
+  };
 }

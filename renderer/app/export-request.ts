@@ -7,11 +7,13 @@ import { selectionOf, visibleFiles, type AppState } from '../state/store.js';
 
 export type { ExportLine, ExportOutcome };
 
-
 /** What will be exported: the selection in grid order, else the image on screen. */
 export function exportTargets(s: AppState): FileEntry[] {
   const files = visibleFiles(s.library);
-  const ids = selectedInOrder(selectionOf(s), files.map((f) => f.id));
+  const ids = selectedInOrder(
+    selectionOf(s),
+    files.map((f) => f.id),
+  );
   if (!ids.length && s.image.currentFileId !== null) ids.push(s.image.currentFileId);
   const byId = new Map(s.library.files.map((f) => [f.id, f]));
   return ids.map((id) => byId.get(id)).filter((f): f is FileEntry => !!f);
@@ -33,8 +35,16 @@ export function exportView(s: AppState): { view: ViewTransform; notes: string[] 
     notes.push('The sample-count view is not exported: the flattened colour (RGB) is. Pick RGB to preview what is written.');
     channelMode = 'rgb';
   } else channelMode = s.image.channel;
-  if (d.falseColour || d.clipping) notes.push('False colour and clipping overlays are screen aids and are not exported: turn them off to preview what is written.');
-  const view: ViewTransform = { exposureEv: d.exposureEv, offset: d.offset, gamma: d.gamma, displayTransform: d.transform, layer: shownLayer(s), channelMode };
+  if (d.falseColour || d.clipping)
+    notes.push('False colour and clipping overlays are screen aids and are not exported: turn them off to preview what is written.');
+  const view: ViewTransform = {
+    exposureEv: d.exposureEv,
+    offset: d.offset,
+    gamma: d.gamma,
+    displayTransform: d.transform,
+    layer: shownLayer(s),
+    channelMode,
+  };
   // the host parses the same .cube text and applies it with the same reference (shaders/lut-apply.ts)
   if (d.lut) view.lut = { name: d.lut.name, shaper: d.lut.shaper, cube: formatCube(d.lut.lut) };
   return { view, notes };
@@ -50,7 +60,11 @@ export function describeView(v: ViewTransform): string {
  * The request for these files. No export folder: Electron's shell asks for one, browser mode returns downloads.
  * The part on screen is sent only when exporting that one image (other files may not have it; the host picks their first image part).
  */
-export function buildExportRequest(s: AppState, fileIds: readonly string[], options: { overwrite?: boolean; outDir?: string | null } = {}): ExportRequest {
+export function buildExportRequest(
+  s: AppState,
+  fileIds: readonly string[],
+  options: { overwrite?: boolean; outDir?: string | null } = {},
+): ExportRequest {
   const { view } = exportView(s);
   const e = s.export;
   const request: ExportRequest = { fileIds: [...fileIds], kind: e.kind, format: e.format, overwrite: options.overwrite ?? false, view };
@@ -80,16 +94,36 @@ const kb = (bytes: number): string => (bytes < 1024 ? `${bytes} B` : `${(bytes /
 export function describeExport(result: ExportResult, names: ReadonlyMap<string, string>): ExportOutcome {
   const name = (id: string): string => names.get(id) ?? id;
   const lines: ExportLine[] = [];
-  for (const w of result.written) lines.push({ fileId: w.fileId, name: name(w.fileId), status: 'written', text: `written to ${w.path} (${kb(w.bytes)})` });
-  for (const d of result.downloads ?? []) lines.push({ fileId: d.fileId, name: name(d.fileId), status: 'downloaded', text: `saved as the download ${d.name} (${kb(d.data.byteLength)})` });
+  for (const w of result.written)
+    lines.push({ fileId: w.fileId, name: name(w.fileId), status: 'written', text: `written to ${w.path} (${kb(w.bytes)})` });
+  for (const d of result.downloads ?? [])
+    lines.push({
+      fileId: d.fileId,
+      name: name(d.fileId),
+      status: 'downloaded',
+      text: `saved as the download ${d.name} (${kb(d.data.byteLength)})`,
+    });
   const existing: string[] = [];
   let outDir: string | null = null;
   let cancelled = 0;
   for (const k of result.skipped) {
     const path = existingPathOf(k.reason);
-    if (path) { existing.push(k.fileId); outDir ??= folderOf(path); }
-    if (k.reason === 'export cancelled') { cancelled++; continue; }
-    lines.push({ fileId: k.fileId, name: name(k.fileId), status: 'skipped', text: path ? `not written: ${path} already exists. Confirm "Overwrite" below to replace it, or export to another folder.` : `skipped: ${k.reason}` });
+    if (path) {
+      existing.push(k.fileId);
+      outDir ??= folderOf(path);
+    }
+    if (k.reason === 'export cancelled') {
+      cancelled++;
+      continue;
+    }
+    lines.push({
+      fileId: k.fileId,
+      name: name(k.fileId),
+      status: 'skipped',
+      text: path
+        ? `not written: ${path} already exists. Confirm "Overwrite" below to replace it, or export to another folder.`
+        : `skipped: ${k.reason}`,
+    });
   }
   for (const f of result.failed) {
     const hint = /has no layer/.test(f.reason) ? ' Pick the (base) layer, or export this image on its own.' : '';
@@ -101,8 +135,9 @@ export function describeExport(result: ExportResult, names: ReadonlyMap<string, 
     existing.length ? `${existing.length} not overwritten` : '',
     result.failed.length ? `${result.failed.length} failed` : '',
   ].filter(Boolean);
-  const summary = cancelled && !done && !result.failed.length
-    ? 'Export cancelled: no folder was chosen. Press Export again and pick a folder.'
-    : `Exported ${done} of ${done + result.skipped.length + result.failed.length}: ${parts.join(', ')}.`;
+  const summary =
+    cancelled && !done && !result.failed.length
+      ? 'Export cancelled: no folder was chosen. Press Export again and pick a folder.'
+      : `Exported ${done} of ${done + result.skipped.length + result.failed.length}: ${parts.join(', ')}.`;
   return { lines, summary, existing: { fileIds: existing, outDir }, error: null };
 }

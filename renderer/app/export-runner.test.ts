@@ -7,24 +7,50 @@ import { createAppStore, storeActions } from '../state/store.js';
 import type { DownloadSink } from './downloads.js';
 import { runExport } from './export-runner.js';
 
-const file = (id: string, name: string): FileEntry => ({ id, folderId: 'f', relativePath: name, name, sizeBytes: 1, mtimeMs: 0, status: 'ok' });
+const file = (id: string, name: string): FileEntry => ({
+  id,
+  folderId: 'f',
+  relativePath: name,
+  name,
+  sizeBytes: 1,
+  mtimeMs: 0,
+  status: 'ok',
+});
 
 function setup(answer: (r: ExportRequest) => Promise<ExportResult>) {
   const requests: ExportRequest[] = [];
-  const api = { exportImages: (r: ExportRequest) => { requests.push(r); return answer(r); } } as unknown as HostApi;
+  const api = {
+    exportImages: (r: ExportRequest) => {
+      requests.push(r);
+      return answer(r);
+    },
+  } as unknown as HostApi;
   const host: RendererHost = { api, transport: 'http', transfers: [], pool: new BufferPool(0) };
   const store = createAppStore();
   const actions = storeActions(store);
   actions.setFiles('f', [file('1', 'a.exr'), file('2', 'b.exr'), file('3', 'c.exr')]);
   const clicked: string[] = [];
-  const sink: DownloadSink = { createUrl: () => 'blob:x', clickLink: (_u, name) => clicked.push(name), revokeUrl: () => {}, pause: () => Promise.resolve() };
-  return { requests, store, actions, clicked, run: (o?: Parameters<typeof runExport>[4]) => runExport(host, store, actions, () => sink, o) };
+  const sink: DownloadSink = {
+    createUrl: () => 'blob:x',
+    clickLink: (_u, name) => clicked.push(name),
+    revokeUrl: () => {},
+    pause: () => Promise.resolve(),
+  };
+  return {
+    requests,
+    store,
+    actions,
+    clicked,
+    run: (o?: Parameters<typeof runExport>[4]) => runExport(host, store, actions, () => sink, o),
+  };
 }
 
 describe('runExport', () => {
   it('exports the selection and offers the downloads', async () => {
     const { requests, store, actions, clicked, run } = setup(async (r) => ({
-      written: [], skipped: [], failed: [],
+      written: [],
+      skipped: [],
+      failed: [],
       downloads: r.fileIds.map((id) => ({ fileId: id, name: `${id}.png`, mimeType: 'image/png', data: new ArrayBuffer(4) })),
     }));
     actions.select({ ids: ['3', '1'], anchor: '1', focus: '1' });
@@ -38,9 +64,15 @@ describe('runExport', () => {
   });
 
   it('never overwrites unasked: the confirmed retry sends overwrite for the skipped files, into their folder', async () => {
-    const { requests, actions, run } = setup(async (r) => r.overwrite
-      ? { written: r.fileIds.map((id) => ({ fileId: id, path: `${r.outDir}/${id}.png`, bytes: 9 })), skipped: [], failed: [] }
-      : { written: [{ fileId: '1', path: '/picked/1.png', bytes: 9 }], skipped: [{ fileId: '2', reason: '/picked/2.png already exists: export again with overwrite on, or pick another folder' }], failed: [] });
+    const { requests, actions, run } = setup(async (r) =>
+      r.overwrite
+        ? { written: r.fileIds.map((id) => ({ fileId: id, path: `${r.outDir}/${id}.png`, bytes: 9 })), skipped: [], failed: [] }
+        : {
+            written: [{ fileId: '1', path: '/picked/1.png', bytes: 9 }],
+            skipped: [{ fileId: '2', reason: '/picked/2.png already exists: export again with overwrite on, or pick another folder' }],
+            failed: [],
+          },
+    );
     actions.select({ ids: ['1', '2'], anchor: '1', focus: '1' });
     const first = await run();
     expect(requests[0]!.overwrite).toBe(false);
@@ -51,7 +83,9 @@ describe('runExport', () => {
   });
 
   it('says what to do when nothing is selected or the host refuses', async () => {
-    const { requests, actions, run } = setup(async () => { throw new Error('export folder /gone does not exist: pick an existing folder'); });
+    const { requests, actions, run } = setup(async () => {
+      throw new Error('export folder /gone does not exist: pick an existing folder');
+    });
     const none = await run();
     expect(none.error).toMatch(/^Nothing to export: select images in the grid/);
     expect(requests).toHaveLength(0);

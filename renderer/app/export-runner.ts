@@ -15,7 +15,13 @@ export interface ExportOptions {
 
 const failure = (error: string): ExportOutcome => ({ lines: [], summary: '', existing: { fileIds: [], outDir: null }, error });
 
-export async function runExport(host: RendererHost, store: AppStore, actions: StoreActions, sink: () => DownloadSink, options: ExportOptions = {}): Promise<ExportOutcome> {
+export async function runExport(
+  host: RendererHost,
+  store: AppStore,
+  actions: StoreActions,
+  sink: () => DownloadSink,
+  options: ExportOptions = {},
+): Promise<ExportOutcome> {
   const s = store.getState();
   if (s.export.running) return s.export.outcome ?? failure('An export is already running: wait for it to finish.');
   const fileIds = options.fileIds ?? exportTargets(s).map((f) => f.id);

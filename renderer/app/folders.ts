@@ -6,7 +6,11 @@ import type { AppStore, StoreActions } from '../state/store.js';
 const reasonOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 export class Folders {
-  constructor(private readonly api: HostApi, private readonly store: AppStore, private readonly actions: StoreActions) {}
+  constructor(
+    private readonly api: HostApi,
+    private readonly store: AppStore,
+    private readonly actions: StoreActions,
+  ) {}
 
   async load(folderId: string): Promise<void> {
     const files = await this.api.listFiles(folderId);
@@ -17,7 +21,9 @@ export class Folders {
     // another folder: the image of the last one leaves the preview (and its figures the panels) until one is picked
     const current = before.image.currentFileId;
     if (current !== null && (before.library.folderId !== folderId || !files.some((f) => f.id === current))) this.actions.selectFile(null);
-    this.actions.setUi({ status: `${files.length} files${sequences.length ? `, ${sequences.length} sequence${sequences.length === 1 ? '' : 's'}` : ''}` });
+    this.actions.setUi({
+      status: `${files.length} files${sequences.length ? `, ${sequences.length} sequence${sequences.length === 1 ? '' : 's'}` : ''}`,
+    });
   }
 
   async loadSequences(folderId: string): Promise<void> {
@@ -38,13 +44,16 @@ export class Folders {
     try {
       await this.load(folder.id);
     } catch (e) {
-      this.actions.setUi({ status: `could not list ${folder.displayPath}: ${reasonOf(e)}. Check the folder is readable, then open it again.` });
+      this.actions.setUi({
+        status: `could not list ${folder.displayPath}: ${reasonOf(e)}. Check the folder is readable, then open it again.`,
+      });
       return;
     }
     if (selectFileName === undefined) return;
     const file = this.store.getState().library.files.find((f) => f.relativePath === selectFileName || f.name === selectFileName);
     if (file) this.actions.selectFile(file.id);
-    else this.actions.setUi({ status: `${selectFileName} is not in ${folder.displayPath} (yet): it shows in the grid once it is readable` });
+    else
+      this.actions.setUi({ status: `${selectFileName} is not in ${folder.displayPath} (yet): it shows in the grid once it is readable` });
   }
 
   async open(path?: string): Promise<void> {

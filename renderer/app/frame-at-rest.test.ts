@@ -6,9 +6,22 @@ import type { Presented } from '../playback/pipeline.js';
 import { FrameAtRest } from './frame-at-rest.js';
 
 const sequence: SequenceInfo = {
-  id: 'q', folderId: 'f', relativePattern: 'shot.####.exr', name: 'shot.####.exr', padding: 4, firstFrame: 1, lastFrame: 4, step: 1,
-  frames: [1, 2, 4].map((frame) => ({ frame, fileId: `file-${frame}`, status: 'ok' as const })), missingFrames: [3], damagedFrames: [], framesPerSecond: null,
-  widthPx: 16, heightPx: 9, sizeBytes: 3000, mtimeMs: 0,
+  id: 'q',
+  folderId: 'f',
+  relativePattern: 'shot.####.exr',
+  name: 'shot.####.exr',
+  padding: 4,
+  firstFrame: 1,
+  lastFrame: 4,
+  step: 1,
+  frames: [1, 2, 4].map((frame) => ({ frame, fileId: `file-${frame}`, status: 'ok' as const })),
+  missingFrames: [3],
+  damagedFrames: [],
+  framesPerSecond: null,
+  widthPx: 16,
+  heightPx: 9,
+  sizeBytes: 3000,
+  mtimeMs: 0,
 };
 
 /** A player, a store and a clock the test moves by hand. */
@@ -17,20 +30,43 @@ function rig() {
   const timers: { at: number; run: () => void; id: number }[] = [];
   const state = { presented: null as Presented | null, playing: false, current: 'file-1' as string | null, now: 0, shown: [] as string[] };
   let ids = 0;
-  const rest = new FrameAtRest({
-    subscribe: (l) => { listeners.add(l); return () => listeners.delete(l); },
-    presented: () => state.presented,
-    sequence: () => sequence,
-    playing: () => state.playing,
-    currentFileId: () => state.current,
-    showFrame: (id) => { state.shown.push(id); state.current = id; },
-    setTimer: (run, ms) => { const t = { at: state.now + ms, run, id: ++ids }; timers.push(t); return t.id; },
-    clearTimer: (id) => { const i = timers.findIndex((t) => t.id === id); if (i >= 0) timers.splice(i, 1); },
-  }, 150);
-  const emit = (p: Presented | null, playing = state.playing): void => { state.presented = p; state.playing = playing; for (const l of listeners) l(); };
+  const rest = new FrameAtRest(
+    {
+      subscribe: (l) => {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+      presented: () => state.presented,
+      sequence: () => sequence,
+      playing: () => state.playing,
+      currentFileId: () => state.current,
+      showFrame: (id) => {
+        state.shown.push(id);
+        state.current = id;
+      },
+      setTimer: (run, ms) => {
+        const t = { at: state.now + ms, run, id: ++ids };
+        timers.push(t);
+        return t.id;
+      },
+      clearTimer: (id) => {
+        const i = timers.findIndex((t) => t.id === id);
+        if (i >= 0) timers.splice(i, 1);
+      },
+    },
+    150,
+  );
+  const emit = (p: Presented | null, playing = state.playing): void => {
+    state.presented = p;
+    state.playing = playing;
+    for (const l of listeners) l();
+  };
   const advance = (ms: number): void => {
     state.now += ms;
-    for (const t of timers.filter((x) => x.at <= state.now)) { timers.splice(timers.indexOf(t), 1); t.run(); }
+    for (const t of timers.filter((x) => x.at <= state.now)) {
+      timers.splice(timers.indexOf(t), 1);
+      t.run();
+    }
   };
   return { rest, state, emit, advance, timers };
 }
@@ -49,7 +85,10 @@ describe('FrameAtRest', () => {
 
   it('scrubbing past frames loads none of them; the one it stops on is loaded', () => {
     const r = rig();
-    for (const f of [2, 4, 2, 4]) { r.emit(shown(f)); r.advance(50); }
+    for (const f of [2, 4, 2, 4]) {
+      r.emit(shown(f));
+      r.advance(50);
+    }
     expect(r.state.shown).toEqual([]);
     r.advance(100);
     expect(r.state.shown).toEqual(['file-4']);

@@ -24,7 +24,10 @@ export class FrameAtRest {
   private timer: unknown = null;
   private readonly off: () => void;
 
-  constructor(private readonly deps: FrameAtRestDeps, private readonly restMs = FRAME_REST_MS) {
+  constructor(
+    private readonly deps: FrameAtRestDeps,
+    private readonly restMs = FRAME_REST_MS,
+  ) {
     this.off = deps.subscribe(() => this.check());
   }
 
@@ -40,7 +43,10 @@ export class FrameAtRest {
   }
 
   private check(): void {
-    if (this.timer !== null) { this.deps.clearTimer(this.timer); this.timer = null; }
+    if (this.timer !== null) {
+      this.deps.clearTimer(this.timer);
+      this.timer = null;
+    }
     if (this.restingFile() === null) return;
     this.timer = this.deps.setTimer(() => {
       this.timer = null;

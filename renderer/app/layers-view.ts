@@ -31,9 +31,19 @@ export class LayersView {
   async update(on: boolean): Promise<void> {
     const seq = ++this.seq;
     const engine = this.host.engine();
-    if (!on) { this.layers = []; this.forKey = ''; engine?.setSheet([], []); this.host.drawn(0); return; }
-    if (!engine) { this.host.said('the Layers view needs WebGPU (this view runs on the CPU path)'); return; }
-    const key = this.host.key(), part = this.host.part();
+    if (!on) {
+      this.layers = [];
+      this.forKey = '';
+      engine?.setSheet([], []);
+      this.host.drawn(0);
+      return;
+    }
+    if (!engine) {
+      this.host.said('the Layers view needs WebGPU (this view runs on the CPU path)');
+      return;
+    }
+    const key = this.host.key(),
+      part = this.host.part();
     if (!key || !part) return;
     const k = `${key.fileId}#${key.part}`;
     if (k !== this.forKey) {
@@ -41,7 +51,14 @@ export class LayersView {
       const out: LayerTexture[] = [];
       for (const l of part.layers) {
         const choice = layerChoice(l, 'rgb').choice;
-        const { value: t } = await handOver(engine, (k, c) => this.host.fetch(k, c), key, choice, 'prefetch', (image) => engine.prepareLayer(key, choice, image));
+        const { value: t } = await handOver(
+          engine,
+          (k, c) => this.host.fetch(k, c),
+          key,
+          choice,
+          'prefetch',
+          (image) => engine.prepareLayer(key, choice, image),
+        );
         if (seq !== this.seq) return;
         if (t) out.push(t);
       }
@@ -52,7 +69,10 @@ export class LayersView {
   }
 
   /** The layers' textures are gone (a device loss): the next update makes them again. */
-  forget(): void { this.layers = []; this.forKey = ''; }
+  forget(): void {
+    this.layers = [];
+    this.forKey = '';
+  }
 
   /** Tiles for the current size (device px; the labels use the same layout in CSS px). */
   layout(): void {
@@ -60,7 +80,12 @@ export class LayersView {
     if (!engine || !this.layers.length) return;
     const { widthPx, heightPx, dpr } = this.host.sizePx();
     const first = this.layers[0]!;
-    const tiles = sheetLayout(this.layers.length, widthPx / dpr, heightPx / dpr, first.widthPx / first.heightPx).map((t) => ({ xPx: t.xPx * dpr, yPx: t.yPx * dpr, widthPx: t.widthPx * dpr, heightPx: t.heightPx * dpr }));
+    const tiles = sheetLayout(this.layers.length, widthPx / dpr, heightPx / dpr, first.widthPx / first.heightPx).map((t) => ({
+      xPx: t.xPx * dpr,
+      yPx: t.yPx * dpr,
+      widthPx: t.widthPx * dpr,
+      heightPx: t.heightPx * dpr,
+    }));
     engine.setSheet(this.layers, tiles);
     this.host.drawn(this.layers.length);
   }

@@ -15,7 +15,9 @@ export function applyCubeText(actions: StoreActions, name: string, text: string,
   try {
     const lut = parseCube(text);
     actions.setDisplay({ lut: { lut, shaper, name } });
-    actions.setUi({ status: `LUT ${name} loaded: ${lut.kind === '3d' ? `${lut.size}³` : `1D, ${lut.size} entries`}${lut.title ? ` (${lut.title})` : ''}` });
+    actions.setUi({
+      status: `LUT ${name} loaded: ${lut.kind === '3d' ? `${lut.size}³` : `1D, ${lut.size} entries`}${lut.title ? ` (${lut.title})` : ''}`,
+    });
     return null;
   } catch (error) {
     const why = error instanceof CubeParseError ? error.message : error instanceof Error ? error.message : String(error);
@@ -49,5 +51,8 @@ export function installLutDrop(target: Window, actions: StoreActions, shaper: ()
   };
   target.addEventListener('dragover', over);
   target.addEventListener('drop', drop, true);
-  return () => { target.removeEventListener('dragover', over); target.removeEventListener('drop', drop, true); };
+  return () => {
+    target.removeEventListener('dragover', over);
+    target.removeEventListener('drop', drop, true);
+  };
 }

@@ -61,7 +61,7 @@ export class Player {
 
   /** The frame the slider shows: the presented one, else the in point. */
   get frame(): number | null {
-    return this.presented?.frame ?? (this.sequence ? this.frames()[0] ?? null : null);
+    return this.presented?.frame ?? (this.sequence ? (this.frames()[0] ?? null) : null);
   }
 
   /** Frames loading, uploading and ready ahead of the clock. */
@@ -122,7 +122,8 @@ export class Player {
 
   private setPlaying(playing: boolean, direction?: 1 | -1): void {
     const pb = this.settings();
-    if (pb.playing !== playing || (direction && pb.direction !== direction)) this.deps.store.setState((s) => ({ ...s, playback: { ...s.playback, playing, ...(direction ? { direction } : {}) } }));
+    if (pb.playing !== playing || (direction && pb.direction !== direction))
+      this.deps.store.setState((s) => ({ ...s, playback: { ...s.playback, playing, ...(direction ? { direction } : {}) } }));
   }
 
   /** Plays from the frame on screen (the in point when none, or when a 'once' play had reached the end). */
@@ -133,7 +134,8 @@ export class Player {
     if (!frames.length) return;
     const pb = this.settings();
     let start = snapFrame(frames, this.presented?.frame ?? frames[0]!);
-    if (pb.mode === 'once' && start === (direction === 1 ? frames[frames.length - 1] : frames[0])) start = direction === 1 ? frames[0]! : frames[frames.length - 1]!;
+    if (pb.mode === 'once' && start === (direction === 1 ? frames[frames.length - 1] : frames[0]))
+      start = direction === 1 ? frames[0]! : frames[frames.length - 1]!;
     const spec: ClockSpec = { frames, fps: pb.fps, mode: pb.mode, direction, startFrame: start };
     this.setPlaying(true, direction);
     pipeline.start(spec);
@@ -221,9 +223,18 @@ export class Player {
     if (!q || !engine || !pick) return null;
     const channels = planesOf(pick.choice);
     this.current = { ...pick, channels };
-    const slotCount = slotCountFor(q.widthPx, q.heightPx, channels.map(() => ({ pixelType: 'half' as const, widthSamples: q.widthPx, heightSamples: q.heightPx })));
+    const slotCount = slotCountFor(
+      q.widthPx,
+      q.heightPx,
+      channels.map(() => ({ pixelType: 'half' as const, widthSamples: q.widthPx, heightSamples: q.heightPx })),
+    );
     const byFrame = new Map(q.frames.map((f) => [f.frame, f.fileId]));
-    const pipeline = new FramePipeline(this.io(engine, slotCount, q), (f) => byFrame.get(f) ?? null, () => performance.now(), { slots: slotCount, maxLoads: PLAYER_MAX_LOADS, prerollMs: PREROLL_MS });
+    const pipeline = new FramePipeline(
+      this.io(engine, slotCount, q),
+      (f) => byFrame.get(f) ?? null,
+      () => performance.now(),
+      { slots: slotCount, maxLoads: PLAYER_MAX_LOADS, prerollMs: PREROLL_MS },
+    );
     pipeline.onChange = () => this.emit();
     this.pipeline = pipeline;
     return pipeline;
@@ -242,8 +253,15 @@ export class Player {
         const wallMs = performance.now() - t0;
         const t = image.timings;
         return {
-          data: image, hostMs: t.hostMs, readMs: t.readMs, decompressMs: t.decompressMs, unpackMs: t.unpackMs, queueMs: t.queueMs, source: image.source,
-          transferMs: Math.max(0, wallMs - t.hostMs), bytes: image.planes.reduce((s, p) => s + p.data.byteLength, 0),
+          data: image,
+          hostMs: t.hostMs,
+          readMs: t.readMs,
+          decompressMs: t.decompressMs,
+          unpackMs: t.unpackMs,
+          queueMs: t.queueMs,
+          source: image.source,
+          transferMs: Math.max(0, wallMs - t.hostMs),
+          bytes: image.planes.reduce((s, p) => s + p.data.byteLength, 0),
         };
       },
       cancel: (tag) => host.api.cancel(tag),

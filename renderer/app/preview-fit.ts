@@ -4,13 +4,18 @@ import type { PartSummary } from '../host-client/api-types.js';
 import { fitArea, fitView, oneToOne, zoomAt, type PanZoom } from '../model/view-geometry.js';
 import type { AppStore, StoreActions } from '../state/store.js';
 
-const sameView = (a: PanZoom, b: PanZoom): boolean => Math.abs(a.zoom / b.zoom - 1) < 1e-6 && Math.abs(a.centerX - b.centerX) < 1e-3 && Math.abs(a.centerY - b.centerY) < 1e-3;
+const sameView = (a: PanZoom, b: PanZoom): boolean =>
+  Math.abs(a.zoom / b.zoom - 1) < 1e-6 && Math.abs(a.centerX - b.centerX) < 1e-3 && Math.abs(a.centerY - b.centerY) < 1e-3;
 
 export class PreviewFit {
   /** The preview canvas in device px. */
   sizePx = { widthPx: 1, heightPx: 1 };
 
-  constructor(private readonly store: AppStore, private readonly actions: StoreActions, private readonly part: () => PartSummary | undefined) {}
+  constructor(
+    private readonly store: AppStore,
+    private readonly actions: StoreActions,
+    private readonly part: () => PartSummary | undefined,
+  ) {}
 
   resize(widthPx: number, heightPx: number): void {
     const part = this.part();

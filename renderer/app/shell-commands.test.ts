@@ -10,15 +10,34 @@ function setup() {
   const calls: string[] = [];
   const target: ShellTarget = {
     actions: storeActions(store),
-    fit: () => { calls.push('fit'); },
-    zoomBy: (f) => { calls.push(`zoom ${f}`); },
-    actualSize: () => { calls.push('1:1'); },
-    showFolder: async (folder, name) => { calls.push(`folder ${folder.displayPath} ${name ?? '-'}`); },
+    fit: () => {
+      calls.push('fit');
+    },
+    zoomBy: (f) => {
+      calls.push(`zoom ${f}`);
+    },
+    actualSize: () => {
+      calls.push('1:1');
+    },
+    showFolder: async (folder, name) => {
+      calls.push(`folder ${folder.displayPath} ${name ?? '-'}`);
+    },
   };
   let listener: ((c: ShellCommand) => void) | null = null;
-  const shell: ShellApi = { onCommand(l) { listener = l; return () => { listener = null; }; }, pixelToken: async () => 'token' };
+  const shell: ShellApi = {
+    onCommand(l) {
+      listener = l;
+      return () => {
+        listener = null;
+      };
+    },
+    pixelToken: async () => 'token',
+  };
   const off = installShellCommands(target, shell);
-  const send = (c: ShellCommand): void => { if (!listener) throw new Error('not listening'); listener(c); };
+  const send = (c: ShellCommand): void => {
+    if (!listener) throw new Error('not listening');
+    listener(c);
+  };
   return { store, calls, send, off, isListening: () => listener !== null };
 }
 

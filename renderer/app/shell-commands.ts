@@ -3,7 +3,9 @@ import type { ShellApi, ShellCommand, ViewAction } from '../../contract/shell-ap
 import type { Controller } from './controller.js';
 
 declare global {
-  interface Window { exrviewShell?: ShellApi }
+  interface Window {
+    exrviewShell?: ShellApi;
+  }
 }
 
 const ZOOM_STEP = 2;
@@ -14,26 +16,52 @@ export type ShellTarget = Pick<Controller, 'actions' | 'fit' | 'zoomBy' | 'actua
 function viewAction(c: ShellTarget, action: ViewAction): void {
   const a = c.actions;
   switch (action) {
-    case 'zoom-in': c.zoomBy(ZOOM_STEP); break;
-    case 'zoom-out': c.zoomBy(1 / ZOOM_STEP); break;
-    case 'zoom-fit': c.fit(); break;
-    case 'zoom-actual': c.actualSize(); break;
-    case 'exposure-up': a.stepExposure(1); break;
-    case 'exposure-down': a.stepExposure(-1); break;
-    case 'exposure-reset': a.setExposure(0); break;
-    case 'toggle-diagnostics': a.toggleDiagnostics(); break;
-    case 'toggle-header': a.toggleHeader(); break;
+    case 'zoom-in':
+      c.zoomBy(ZOOM_STEP);
+      break;
+    case 'zoom-out':
+      c.zoomBy(1 / ZOOM_STEP);
+      break;
+    case 'zoom-fit':
+      c.fit();
+      break;
+    case 'zoom-actual':
+      c.actualSize();
+      break;
+    case 'exposure-up':
+      a.stepExposure(1);
+      break;
+    case 'exposure-down':
+      a.stepExposure(-1);
+      break;
+    case 'exposure-reset':
+      a.setExposure(0);
+      break;
+    case 'toggle-diagnostics':
+      a.toggleDiagnostics();
+      break;
+    case 'toggle-header':
+      a.toggleHeader();
+      break;
   }
 }
 
 /** Acts on one shell command. */
 export function handleShellCommand(c: ShellTarget, command: ShellCommand): void {
   switch (command.type) {
-    case 'folder-opened': void c.showFolder(command.folder, command.selectFileName); break;
+    case 'folder-opened':
+      void c.showFolder(command.folder, command.selectFileName);
+      break;
     // File ▸ Export… opens the export panel on the selection; its Export button asks the shell for a folder
-    case 'export': c.actions.setExport({ open: true, outcome: null }); break;
-    case 'view': viewAction(c, command.action); break;
-    case 'help': c.actions.setUi({ helpOpen: true, helpTopic: command.topic }); break;
+    case 'export':
+      c.actions.setExport({ open: true, outcome: null });
+      break;
+    case 'view':
+      viewAction(c, command.action);
+      break;
+    case 'help':
+      c.actions.setUi({ helpOpen: true, helpTopic: command.topic });
+      break;
   }
 }
 

@@ -7,20 +7,42 @@ type ThumbRequest = Parameters<HostApi['getThumbnail']>[0];
 
 function file(id: string, hasPreview: boolean): FileEntry {
   const part = { index: 0, hasPreview } as PartSummary;
-  return { id, folderId: 'f', relativePath: `${id}.exr`, name: `${id}.exr`, sizeBytes: 1, mtimeMs: 0, status: 'ok', summary: { widthPx: 8, heightPx: 8, multipart: false, views: [], parts: [part] } };
+  return {
+    id,
+    folderId: 'f',
+    relativePath: `${id}.exr`,
+    name: `${id}.exr`,
+    sizeBytes: 1,
+    mtimeMs: 0,
+    status: 'ok',
+    summary: { widthPx: 8, heightPx: 8, multipart: false, views: [], parts: [part] },
+  };
 }
 
-const thumb = (fileId: string, source: Thumbnail['source']): Thumbnail => ({ fileId, widthPx: 1, heightPx: 1, rgbaHalf: new ArrayBuffer(8), source, timings: { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, bytesRead: 0, hostMs: 0 } });
+const thumb = (fileId: string, source: Thumbnail['source']): Thumbnail => ({
+  fileId,
+  widthPx: 1,
+  heightPx: 1,
+  rgbaHalf: new ArrayBuffer(8),
+  source,
+  timings: { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, bytesRead: 0, hostMs: 0 },
+});
 
 /** A host whose answers the test releases one by one, and an engine that records what it was given. */
 function setup(files: FileEntry[]) {
   const pending: { request: ThumbRequest; answer: (t: Thumbnail | Error) => void }[] = [];
   const api = {
-    getThumbnail: (request: ThumbRequest) => new Promise<Thumbnail>((resolve, reject) => pending.push({ request, answer: (t) => (t instanceof Error ? reject(t) : resolve(t)) })),
+    getThumbnail: (request: ThumbRequest) =>
+      new Promise<Thumbnail>((resolve, reject) => pending.push({ request, answer: (t) => (t instanceof Error ? reject(t) : resolve(t)) })),
   } as unknown as HostApi;
   const shown = new Map<string, Thumbnail['source']>();
   const engine: ThumbnailSink = { putThumbnail: (id, t) => void shown.set(id, t.source), hasThumbnail: (id) => shown.has(id) };
-  const requests = new ThumbnailRequests(api, () => engine, 128, () => {});
+  const requests = new ThumbnailRequests(
+    api,
+    () => engine,
+    128,
+    () => {},
+  );
   const byId = new Map(files.map((f) => [f.id, f]));
   const grid = { requestThumbnails: (ids: string[]) => requests.request(ids.map((id) => byId.get(id)!)), requests };
   const answer = async (requestId: string, t: Thumbnail | Error) => {
@@ -35,7 +57,11 @@ describe('ThumbnailRequests', () => {
   it('asks for the embedded preview too when the file has one, shows it, then the thumbnail in its place', async () => {
     const { grid, pending, shown, answer } = setup([file('a', true), file('b', false)]);
     grid.requestThumbnails(['a', 'b']);
-    expect(pending.map((p) => [p.request.requestId, p.request.embeddedPreview ?? false])).toEqual([['tp-a', true], ['t-a', false], ['t-b', false]]);
+    expect(pending.map((p) => [p.request.requestId, p.request.embeddedPreview ?? false])).toEqual([
+      ['tp-a', true],
+      ['t-a', false],
+      ['t-b', false],
+    ]);
     await answer('tp-a', thumb('a', 'embedded-preview'));
     expect(shown.get('a')).toBe('embedded-preview');
     // a later visibility change does not ask again while the thumbnail is on its way

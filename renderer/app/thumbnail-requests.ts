@@ -41,11 +41,13 @@ export class ThumbnailRequests {
   request(files: readonly FileEntry[]): void {
     for (const f of files) {
       const id = f.id;
-      if (f.status !== 'ok' || this.broken.has(id) || this.pending.has(id) || (this.sink()?.hasThumbnail(id) && !this.provisional.has(id))) continue;
+      if (f.status !== 'ok' || this.broken.has(id) || this.pending.has(id) || (this.sink()?.hasThumbnail(id) && !this.provisional.has(id)))
+        continue;
       this.pending.add(id);
       const base = { fileId: id, longSidePx: this.longSidePx, priority: 'thumbnail-visible' as const };
       if (f.summary?.parts.some((p) => p.hasPreview) && !this.sink()?.hasThumbnail(id)) {
-        this.api.getThumbnail({ ...base, requestId: `tp-${id}`, embeddedPreview: true })
+        this.api
+          .getThumbnail({ ...base, requestId: `tp-${id}`, embeddedPreview: true })
           .then((t) => {
             const sink = this.sink();
             if (!sink || !this.pending.has(id) || sink.hasThumbnail(id)) return; // the thumbnail came first
@@ -55,7 +57,8 @@ export class ThumbnailRequests {
           })
           .catch(() => {});
       }
-      this.api.getThumbnail({ ...base, requestId: `t-${id}` })
+      this.api
+        .getThumbnail({ ...base, requestId: `t-${id}` })
         .then((t) => {
           this.sink()?.putThumbnail(id, t);
           this.provisional.delete(id);
@@ -64,7 +67,10 @@ export class ThumbnailRequests {
         })
         .catch((e: unknown) => {
           const reason = e instanceof Error ? e.message : String(e);
-          if (!reason.startsWith('cancelled')) { this.broken.add(id); this.failed(id, reason); }
+          if (!reason.startsWith('cancelled')) {
+            this.broken.add(id);
+            this.failed(id, reason);
+          }
         })
         .finally(() => this.pending.delete(id));
     }

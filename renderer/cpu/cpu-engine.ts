@@ -32,24 +32,48 @@ export class CpuEngine implements ViewEngine {
   private pending: ((ms: number) => void)[] = [];
 
   constructor(readonly reason: string) {
-    this.worker.onmessage = (m: MessageEvent<{ widthPx: number; heightPx: number; pixels: Uint8ClampedArray<ArrayBuffer>; renderMs: number }>) => {
+    this.worker.onmessage = (
+      m: MessageEvent<{ widthPx: number; heightPx: number; pixels: Uint8ClampedArray<ArrayBuffer>; renderMs: number }>,
+    ) => {
       this.inFlight = false;
       this.lastRenderMs = m.data.renderMs;
       this.frames.record(performance.now(), m.data.renderMs, NaN);
       const ctx = this.preview?.getContext('2d');
-      if (ctx && this.preview!.width === m.data.widthPx && this.preview!.height === m.data.heightPx) ctx.putImageData(new ImageData(m.data.pixels, m.data.widthPx, m.data.heightPx), 0, 0);
+      if (ctx && this.preview!.width === m.data.widthPx && this.preview!.height === m.data.heightPx)
+        ctx.putImageData(new ImageData(m.data.pixels, m.data.widthPx, m.data.heightPx), 0, 0);
       for (const p of this.pending.splice(0)) p(m.data.renderMs);
-      if (this.again) { this.again = false; this.invalidate(); }
+      if (this.again) {
+        this.again = false;
+        this.invalidate();
+      }
     };
   }
 
-  attachPreview(canvas: HTMLCanvasElement): void { this.preview = canvas; this.invalidate(); }
-  attachGrid(canvas: HTMLCanvasElement): void { this.grid = canvas; this.invalidateGrid(); }
-  setDisplay(p: DisplayParams): void { this.display = p.hdr ? { ...p, hdr: null } : p; this.invalidate(); this.invalidateGrid(); }
-  hdrSupport(): HdrSupport {
-    return { available: false, mediaHigh: false, canvasExtended: false, reason: `the viewer runs on the CPU (${this.reason}), which draws 8-bit SDR only` };
+  attachPreview(canvas: HTMLCanvasElement): void {
+    this.preview = canvas;
+    this.invalidate();
   }
-  setPanZoom(v: PanZoom): void { this.panZoom = v; this.invalidate(); }
+  attachGrid(canvas: HTMLCanvasElement): void {
+    this.grid = canvas;
+    this.invalidateGrid();
+  }
+  setDisplay(p: DisplayParams): void {
+    this.display = p.hdr ? { ...p, hdr: null } : p;
+    this.invalidate();
+    this.invalidateGrid();
+  }
+  hdrSupport(): HdrSupport {
+    return {
+      available: false,
+      mediaHigh: false,
+      canvasExtended: false,
+      reason: `the viewer runs on the CPU (${this.reason}), which draws 8-bit SDR only`,
+    };
+  }
+  setPanZoom(v: PanZoom): void {
+    this.panZoom = v;
+    this.invalidate();
+  }
 
   lacks(key: ImageKey, choice: LayerChoice): string[] {
     const image = this.images.get(imageKeyString(key));
@@ -72,40 +96,79 @@ export class CpuEngine implements ViewEngine {
     }
     image = image!;
     const rgba = assembleRgba(image, choice);
-    this.worker.postMessage({ type: 'image', rgba, widthPx: image.widthPx, heightPx: image.heightPx, x0: image.dataWindow[0], y0: image.dataWindow[1] }, [rgba.buffer]);
+    this.worker.postMessage(
+      { type: 'image', rgba, widthPx: image.widthPx, heightPx: image.heightPx, x0: image.dataWindow[0], y0: image.dataWindow[1] },
+      [rgba.buffer],
+    );
     const done = new Promise<number>((r) => this.pending.push(r));
     this.invalidate();
     await done;
-    return { key: k, source, planesUploaded: missing, uploadBytes: 0, uploadPath: '', uploadCallMs: 0, uploadCpuCopyMs: 0, uploadWaitMs: 0, uploadWallMs: NaN, uploadGBps: NaN, layerBuilt: true, showMs: performance.now() - t0 };
+    return {
+      key: k,
+      source,
+      planesUploaded: missing,
+      uploadBytes: 0,
+      uploadPath: '',
+      uploadCallMs: 0,
+      uploadCpuCopyMs: 0,
+      uploadWaitMs: 0,
+      uploadWallMs: NaN,
+      uploadGBps: NaN,
+      layerBuilt: true,
+      showMs: performance.now() - t0,
+    };
   }
 
-  isCached(key: ImageKey): boolean { return this.images.has(imageKeyString(key)); }
+  isCached(key: ImageKey): boolean {
+    return this.images.has(imageKeyString(key));
+  }
 
   putThumbnail(fileId: string, t: Thumbnail): void {
     // as the GPU atlas does: larger than a cell is box-filtered down in linear light, not left to drawImage's sampling
     const { widthPx, heightPx } = fitSize(t.widthPx, t.heightPx, ATLAS_CELL_PX);
-    const h = widthPx === t.widthPx && heightPx === t.heightPx ? new Uint16Array(t.rgbaHalf) : boxDownsampleHalfRgba(new Uint16Array(t.rgbaHalf), t.widthPx, t.heightPx, widthPx, heightPx);
+    const h =
+      widthPx === t.widthPx && heightPx === t.heightPx
+        ? new Uint16Array(t.rgbaHalf)
+        : boxDownsampleHalfRgba(new Uint16Array(t.rgbaHalf), t.widthPx, t.heightPx, widthPx, heightPx);
     const rgba = new Float32Array(h.length);
     for (let i = 0; i < h.length; i++) rgba[i] = halfToFloat(h[i]!);
     this.thumbs.set(fileId, { widthPx, heightPx, rgba });
     this.invalidateGrid();
   }
 
-  hasThumbnail(fileId: string): boolean { return this.thumbs.has(fileId); }
-  setGridCells(cells: GridCell[]): void { this.cells = cells; this.invalidateGrid(); }
+  hasThumbnail(fileId: string): boolean {
+    return this.thumbs.has(fileId);
+  }
+  setGridCells(cells: GridCell[]): void {
+    this.cells = cells;
+    this.invalidateGrid();
+  }
 
   invalidate(): void {
     if (!this.preview) return;
-    if (this.inFlight) { this.again = true; return; }
+    if (this.inFlight) {
+      this.again = true;
+      return;
+    }
     this.inFlight = true;
-    this.worker.postMessage({ type: 'render', id: this.nextId++, display: this.display, panZoom: this.panZoom, widthPx: this.preview.width, heightPx: this.preview.height });
+    this.worker.postMessage({
+      type: 'render',
+      id: this.nextId++,
+      display: this.display,
+      panZoom: this.panZoom,
+      widthPx: this.preview.width,
+      heightPx: this.preview.height,
+    });
   }
 
   private gridQueued = false;
   invalidateGrid(): void {
     if (this.gridQueued) return;
     this.gridQueued = true;
-    requestAnimationFrame(() => { this.gridQueued = false; this.drawGrid(); });
+    requestAnimationFrame(() => {
+      this.gridQueued = false;
+      this.drawGrid();
+    });
   }
 
   private drawGrid(): void {
@@ -120,17 +183,35 @@ export class CpuEngine implements ViewEngine {
       const s = Math.min(c.widthPx / t.widthPx, c.heightPx / t.heightPx, 1);
       const bitmap = new OffscreenCanvas(t.widthPx, t.heightPx);
       bitmap.getContext('2d')!.putImageData(new ImageData(px, t.widthPx, t.heightPx), 0, 0);
-      ctx.drawImage(bitmap, c.xPx + (c.widthPx - t.widthPx * s) / 2, c.yPx + (c.heightPx - t.heightPx * s) / 2, t.widthPx * s, t.heightPx * s);
+      ctx.drawImage(
+        bitmap,
+        c.xPx + (c.widthPx - t.widthPx * s) / 2,
+        c.yPx + (c.heightPx - t.heightPx * s) / 2,
+        t.widthPx * s,
+        t.heightPx * s,
+      );
     }
   }
 
   // the CPU path draws the current image alone; metrics and statistics are computed by the caller from its CPU copies
-  async setReference(): Promise<ShowReport | null> { return null; }
+  async setReference(): Promise<ShowReport | null> {
+    return null;
+  }
   setCompareView(): void {}
-  async metrics(): Promise<null> { return null; }
-  async statistics(): Promise<null> { return null; }
-  forgetFile(fileId: string): void { for (const k of [...this.images.keys()]) if (k.startsWith(`${fileId}#`)) this.images.delete(k); }
+  async metrics(): Promise<null> {
+    return null;
+  }
+  async statistics(): Promise<null> {
+    return null;
+  }
+  forgetFile(fileId: string): void {
+    for (const k of [...this.images.keys()]) if (k.startsWith(`${fileId}#`)) this.images.delete(k);
+  }
 
-  stats(): CpuStats { return { path: 'cpu', reason: this.reason, frames: this.frames.count, lastRenderMs: this.lastRenderMs }; }
-  dispose(): void { this.worker.terminate(); }
+  stats(): CpuStats {
+    return { path: 'cpu', reason: this.reason, frames: this.frames.count, lastRenderMs: this.lastRenderMs };
+  }
+  dispose(): void {
+    this.worker.terminate();
+  }
 }

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { FileHeader } from '../host-client/api-types.js';
 import { guessEnvKind } from './env-kind.js';
 
-const header = (text: string | null): FileHeader => ({ parts: [{ index: 0, attributes: text ? [{ name: 'envmap', type: 'envmap', text }] : [] }] }) as unknown as FileHeader;
+const header = (text: string | null): FileHeader =>
+  ({ parts: [{ index: 0, attributes: text ? [{ name: 'envmap', type: 'envmap', text }] : [] }] }) as unknown as FileHeader;
 
 describe('guessEnvKind', () => {
   it('follows the envmap attribute whatever the shape', () => {

@@ -10,10 +10,13 @@ const pipelines = new WeakMap<GPUDevice, { pipeline: GPURenderPipeline; layout: 
 function pipelineFor(device: GPUDevice): { pipeline: GPURenderPipeline; layout: GPUBindGroupLayout } {
   let p = pipelines.get(device);
   if (!p) {
-    const layout = device.createBindGroupLayout({ label: 'env lat-long', entries: [
-      { binding: 0, visibility: GPUShaderStage.FRAGMENT, buffer: { type: 'uniform', minBindingSize: 16 } },
-      { binding: 1, visibility: GPUShaderStage.FRAGMENT, texture: { sampleType: 'unfilterable-float' } },
-    ] });
+    const layout = device.createBindGroupLayout({
+      label: 'env lat-long',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.FRAGMENT, buffer: { type: 'uniform', minBindingSize: 16 } },
+        { binding: 1, visibility: GPUShaderStage.FRAGMENT, texture: { sampleType: 'unfilterable-float' } },
+      ],
+    });
     const module = device.createShaderModule({ label: 'env lat-long', code: envSrc });
     const pipeline = device.createRenderPipeline({
       label: 'env lat-long',
@@ -43,18 +46,36 @@ export function makeLatLongTexture(device: GPUDevice, source: GPUTexture, kind: 
 }
 
 /** Encodes the pass into `encoder` (timed by `timestampWrites` when given: the GPU bench); returns the new texture. */
-export function encodeLatLong(device: GPUDevice, encoder: GPUCommandEncoder, source: GPUTexture, kind: EnvKind, widthPx: number, heightPx: number, timestampWrites?: GPURenderPassTimestampWrites): GPUTexture {
+export function encodeLatLong(
+  device: GPUDevice,
+  encoder: GPUCommandEncoder,
+  source: GPUTexture,
+  kind: EnvKind,
+  widthPx: number,
+  heightPx: number,
+  timestampWrites?: GPURenderPassTimestampWrites,
+): GPUTexture {
   const { pipeline, layout } = pipelineFor(device);
   const size = latLongSize(kind, widthPx, heightPx);
-  const target = device.createTexture({ label: 'environment (lat-long)', size: [size.widthPx, size.heightPx], format: ENV_FORMAT,
-    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_SRC });
+  const target = device.createTexture({
+    label: 'environment (lat-long)',
+    size: [size.widthPx, size.heightPx],
+    format: ENV_FORMAT,
+    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_SRC,
+  });
   const params = device.createBuffer({ label: 'env params', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(params, 0, new Uint32Array([kind === 'latlong' ? 0 : 1, size.faceSizePx, 0, 0]));
-  const group = device.createBindGroup({ layout, entries: [
-    { binding: 0, resource: { buffer: params } },
-    { binding: 1, resource: source.createView({ baseMipLevel: 0, mipLevelCount: 1 }) },
-  ] });
-  const pass = encoder.beginRenderPass({ colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] }], ...(timestampWrites ? { timestampWrites } : {}) });
+  const group = device.createBindGroup({
+    layout,
+    entries: [
+      { binding: 0, resource: { buffer: params } },
+      { binding: 1, resource: source.createView({ baseMipLevel: 0, mipLevelCount: 1 }) },
+    ],
+  });
+  const pass = encoder.beginRenderPass({
+    colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] }],
+    ...(timestampWrites ? { timestampWrites } : {}),
+  });
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, group);
   pass.draw(3);

@@ -9,9 +9,17 @@ type Three = typeof import('three/webgpu');
 export type EnvMode = 'panorama' | 'balls';
 
 /** Look direction and lens, changed per pointer move: kept here, never in React state. */
-export interface EnvCamera { yawDeg: number; pitchDeg: number; fovDeg: number }
+export interface EnvCamera {
+  yawDeg: number;
+  pitchDeg: number;
+  fovDeg: number;
+}
 
-export interface EnvFrameStats { frames: number; lastFrameMs: number; medianFrameMs: number }
+export interface EnvFrameStats {
+  frames: number;
+  lastFrameMs: number;
+  medianFrameMs: number;
+}
 
 const MIN_FOV_DEG = 10;
 const MAX_FOV_DEG = 120;
@@ -32,7 +40,11 @@ export class EnvView {
   private readonly frameMs: number[] = [];
   onFrame: (() => void) | null = null;
 
-  private constructor(private readonly three: Three, private readonly renderer: InstanceType<Three['WebGPURenderer']>, private readonly device: GPUDevice) {
+  private constructor(
+    private readonly three: Three,
+    private readonly renderer: InstanceType<Three['WebGPURenderer']>,
+    private readonly device: GPUDevice,
+  ) {
     const T = three;
     this.scene = new T.Scene();
     this.camera = new T.PerspectiveCamera(75, 1, 0.05, 100);
@@ -41,7 +53,10 @@ export class EnvView {
     const sphere = new T.SphereGeometry(0.5, 96, 48);
     const chrome = new T.Mesh(sphere, new T.MeshStandardNodeMaterial({ color: 0xffffff, metalness: 1, roughness: 0 }));
     chrome.position.set(-0.6, 0, 0);
-    const grey = new T.Mesh(sphere, new T.MeshStandardNodeMaterial({ color: new T.Color().setRGB(0.18, 0.18, 0.18, T.LinearSRGBColorSpace), metalness: 0, roughness: 1 }));
+    const grey = new T.Mesh(
+      sphere,
+      new T.MeshStandardNodeMaterial({ color: new T.Color().setRGB(0.18, 0.18, 0.18, T.LinearSRGBColorSpace), metalness: 0, roughness: 1 }),
+    );
     grey.position.set(0.6, 0, 0);
     chrome.castShadow = grey.castShadow = true;
     this.shadowPlane = new T.Mesh(new T.PlaneGeometry(4, 4), new T.ShadowNodeMaterial({ opacity: 0.5 }));
@@ -60,7 +75,9 @@ export class EnvView {
   /** Loads three.js (a separate chunk: the 2D viewer never loads it) and starts its renderer on `device`. */
   static async create(device: GPUDevice, canvas: HTMLCanvasElement): Promise<EnvView> {
     const three = await import('three/webgpu');
-    const renderer = new three.WebGPURenderer({ canvas, device, antialias: false, alpha: false } as ConstructorParameters<Three['WebGPURenderer']>[0]);
+    const renderer = new three.WebGPURenderer({ canvas, device, antialias: false, alpha: false } as ConstructorParameters<
+      Three['WebGPURenderer']
+    >[0]);
     await renderer.init();
     renderer.shadowMap.enabled = true;
     renderer.outputColorSpace = three.SRGBColorSpace;
@@ -102,8 +119,13 @@ export class EnvView {
   setDisplay(p: DisplayParams): void {
     const T = this.three;
     const ops: Record<DisplayTransform, number> = {
-      linear: T.NoToneMapping, srgb: T.NoToneMapping, rec709: T.NoToneMapping, aces: T.ACESFilmicToneMapping,
-      agx: T.AgXToneMapping, 'pbr-neutral': T.NeutralToneMapping, reinhard: T.ReinhardToneMapping,
+      linear: T.NoToneMapping,
+      srgb: T.NoToneMapping,
+      rec709: T.NoToneMapping,
+      aces: T.ACESFilmicToneMapping,
+      agx: T.AgXToneMapping,
+      'pbr-neutral': T.NeutralToneMapping,
+      reinhard: T.ReinhardToneMapping,
     };
     this.renderer.toneMapping = ops[p.transform] as typeof this.renderer.toneMapping;
     // three applies toneMappingExposure only inside a tone-map operator; the 2D view exposes before any transform, so
@@ -113,11 +135,17 @@ export class EnvView {
     this.requestRender();
   }
 
-  get camera3(): Readonly<EnvCamera> { return this.view; }
+  get camera3(): Readonly<EnvCamera> {
+    return this.view;
+  }
 
   /** Drag: degrees of yaw and pitch (pitch held short of the poles). */
   look(dYawDeg: number, dPitchDeg: number): void {
-    this.view = { ...this.view, yawDeg: (this.view.yawDeg + dYawDeg) % 360, pitchDeg: Math.max(-89, Math.min(89, this.view.pitchDeg + dPitchDeg)) };
+    this.view = {
+      ...this.view,
+      yawDeg: (this.view.yawDeg + dYawDeg) % 360,
+      pitchDeg: Math.max(-89, Math.min(89, this.view.pitchDeg + dPitchDeg)),
+    };
     this.requestRender();
   }
 
@@ -179,7 +207,8 @@ export class EnvView {
   }
 
   private placeCamera(): void {
-    const yaw = (this.view.yawDeg * Math.PI) / 180, pitch = (this.view.pitchDeg * Math.PI) / 180;
+    const yaw = (this.view.yawDeg * Math.PI) / 180,
+      pitch = (this.view.pitchDeg * Math.PI) / 180;
     this.camera.fov = this.view.fovDeg;
     if (this.mode === 'panorama') {
       // yaw 0 faces the middle column of the map (three's equirect puts it at +X; -Z is a quarter of the way across)

@@ -5,7 +5,11 @@ import { parseMetrics, parseStats, type ReducePlacement } from '../../shaders/co
 import { ReduceBuffers, type CompareKit, type ReduceKind } from '../../shaders/compare-kit.js';
 import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-cpu.js';
 
-export interface Timed<T> { value: T; gpuMs: number; wallMs: number }
+export interface Timed<T> {
+  value: T;
+  gpuMs: number;
+  wallMs: number;
+}
 
 class Stamp {
   private readonly set: GPUQuerySet;
@@ -16,7 +20,9 @@ class Stamp {
     this.resolveBuf = device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
     this.read = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   }
-  get writes(): GPUComputePassTimestampWrites { return { querySet: this.set, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 }; }
+  get writes(): GPUComputePassTimestampWrites {
+    return { querySet: this.set, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 };
+  }
   resolve(encoder: GPUCommandEncoder): void {
     encoder.resolveQuerySet(this.set, 0, 2, this.resolveBuf, 0);
     encoder.copyBufferToBuffer(this.resolveBuf, 0, this.read, 0, 16);
@@ -28,7 +34,11 @@ class Stamp {
     this.read.unmap();
     return ns >= 0 ? ns / 1e6 : NaN;
   }
-  destroy(): void { this.set.destroy(); this.resolveBuf.destroy(); this.read.destroy(); }
+  destroy(): void {
+    this.set.destroy();
+    this.resolveBuf.destroy();
+    this.read.destroy();
+  }
 }
 
 export class Analysis {
@@ -38,12 +48,22 @@ export class Analysis {
   runs = 0;
   lastGpuMs = NaN;
 
-  constructor(private readonly ck: CompareKit, timestamps: boolean) {
+  constructor(
+    private readonly ck: CompareKit,
+    timestamps: boolean,
+  ) {
     this.buffers = { metrics: new ReduceBuffers(ck, 'metrics'), stats: new ReduceBuffers(ck, 'stats') };
     this.stamps = timestamps ? { metrics: new Stamp(ck.device), stats: new Stamp(ck.device) } : null;
   }
 
-  private run(kind: ReduceKind, a: GPUTexture, b: GPUTexture, region: Region, at: ReducePlacement, options: { valueMode?: number; threshold?: number }): Promise<Timed<ArrayBuffer>> {
+  private run(
+    kind: ReduceKind,
+    a: GPUTexture,
+    b: GPUTexture,
+    region: Region,
+    at: ReducePlacement,
+    options: { valueMode?: number; threshold?: number },
+  ): Promise<Timed<ArrayBuffer>> {
     const job = this.chains[kind].then(async () => {
       const t0 = performance.now();
       const device = this.ck.device;
@@ -72,7 +92,9 @@ export class Analysis {
   }
 
   destroy(): void {
-    this.buffers.metrics.destroy(); this.buffers.stats.destroy();
-    this.stamps?.metrics.destroy(); this.stamps?.stats.destroy();
+    this.buffers.metrics.destroy();
+    this.buffers.stats.destroy();
+    this.stamps?.metrics.destroy();
+    this.stamps?.stats.destroy();
   }
 }

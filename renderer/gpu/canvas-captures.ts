@@ -4,16 +4,24 @@ import type { CanvasCapture } from './engine-types.js';
 
 export type CanvasName = 'preview' | 'grid';
 
-interface Request { which: CanvasName; resolve: (c: CanvasCapture) => void; reject: (e: unknown) => void }
+interface Request {
+  which: CanvasName;
+  resolve: (c: CanvasCapture) => void;
+  reject: (e: unknown) => void;
+}
 
 export class CanvasCaptures {
   private requests: Request[] = [];
 
-  get wanted(): boolean { return this.requests.length > 0; }
+  get wanted(): boolean {
+    return this.requests.length > 0;
+  }
 
   /** Resolves with the canvas as the next frame that draws it leaves it. */
   request(which: CanvasName): Promise<CanvasCapture> {
-    return new Promise((resolve, reject) => { this.requests.push({ which, resolve, reject }); });
+    return new Promise((resolve, reject) => {
+      this.requests.push({ which, resolve, reject });
+    });
   }
 
   /**
@@ -25,10 +33,17 @@ export class CanvasCaptures {
     const rest: Request[] = [];
     for (const c of this.requests) {
       const texture = drawn[c.which];
-      if (!texture) { rest.push(c); continue; }
+      if (!texture) {
+        rest.push(c);
+        continue;
+      }
       // 8 bytes a texel on the HDR canvas (rgba16float), 4 on the SDR ones
       const bytesPerRow = Math.ceil((texture.width * (texture.format === 'rgba16float' ? 8 : 4)) / 256) * 256;
-      const buffer = device.createBuffer({ label: 'capture', size: bytesPerRow * texture.height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+      const buffer = device.createBuffer({
+        label: 'capture',
+        size: bytesPerRow * texture.height,
+        usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
+      });
       encoder.copyTextureToBuffer({ texture }, { buffer, bytesPerRow }, { width: texture.width, height: texture.height });
       const { width, height, format } = texture;
       done.push(() => {
@@ -40,6 +55,8 @@ export class CanvasCaptures {
       });
     }
     this.requests = rest;
-    return () => { for (const d of done) d(); };
+    return () => {
+      for (const d of done) d();
+    };
   }
 }

@@ -20,13 +20,22 @@ export class ComparePreview {
     const palette = new UniformBlock(PALETTE_BYTES);
     packPalette(palette);
     this.ck.writePalette(palette);
-    this.buffer = kit.device.createBuffer({ label: 'compare view', size: COMPARE_VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    this.viewGroup = kit.device.createBindGroup({ label: 'compare view', layout: this.ck.viewLayout, entries: [{ binding: 0, resource: { buffer: this.buffer } }] });
+    this.buffer = kit.device.createBuffer({
+      label: 'compare view',
+      size: COMPARE_VIEW_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    this.viewGroup = kit.device.createBindGroup({
+      label: 'compare view',
+      layout: this.ck.viewLayout,
+      entries: [{ binding: 0, resource: { buffer: this.buffer } }],
+    });
   }
 
   /** Warms the pipeline of the path the canvas uses, so the first compare frame does not compile. */
   warm(format: GPUTextureFormat, compute: boolean): void {
-    if (compute) this.ck.compute(format); else this.ck.render(format);
+    if (compute) this.ck.compute(format);
+    else this.ck.render(format);
   }
 
   private pairGroup(a: GPUTexture, b: GPUTexture): GPUBindGroup {
@@ -38,10 +47,25 @@ export class ComparePreview {
   }
 
   /** Encodes one compare frame into the canvas texture (compute where `target` is given, else a render pass). */
-  encode(encoder: GPUCommandEncoder, canvasTexture: GPUTexture, target: GPUBindGroup | null, display: DisplayParams, g: CompareGeometry, a: GPUTexture, b: GPUTexture, writes?: GPUComputePassTimestampWrites): void {
+  encode(
+    encoder: GPUCommandEncoder,
+    canvasTexture: GPUTexture,
+    target: GPUBindGroup | null,
+    display: DisplayParams,
+    g: CompareGeometry,
+    a: GPUTexture,
+    b: GPUTexture,
+    writes?: GPUComputePassTimestampWrites,
+  ): void {
     packCompareView(this.block, display, g);
     this.ck.device.queue.writeBuffer(this.buffer, 0, this.block.bytes);
-    encodeCompare(this.ck, encoder, canvasTexture, { view: this.viewGroup, pair: this.pairGroup(a, b), ...(target ? { target } : {}) }, writes);
+    encodeCompare(
+      this.ck,
+      encoder,
+      canvasTexture,
+      { view: this.viewGroup, pair: this.pairGroup(a, b), ...(target ? { target } : {}) },
+      writes,
+    );
   }
 
   dispose(): void {

@@ -18,7 +18,9 @@ export async function requestGpuDevice(): Promise<GpuDeviceInfo> {
   const gpu = (globalThis.navigator as Navigator | undefined)?.gpu;
   if (!gpu) {
     const secure = typeof window !== 'undefined' && window.isSecureContext;
-    throw new NoWebGpuError(secure ? 'this browser has no WebGPU (navigator.gpu is missing)' : 'WebGPU needs a secure context (https, localhost or 127.0.0.1)');
+    throw new NoWebGpuError(
+      secure ? 'this browser has no WebGPU (navigator.gpu is missing)' : 'WebGPU needs a secure context (https, localhost or 127.0.0.1)',
+    );
   }
   const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
   if (!adapter) throw new NoWebGpuError('WebGPU is present but no adapter was found (GPU blocklisted or disabled)');
@@ -35,6 +37,7 @@ export async function requestGpuDevice(): Promise<GpuDeviceInfo> {
     },
   });
   const info = adapter.info;
-  const adapterDescription = [info.vendor, info.architecture, info.device, info.description].filter((s) => s).join(' ') || 'unknown adapter';
+  const adapterDescription =
+    [info.vendor, info.architecture, info.device, info.description].filter((s) => s).join(' ') || 'unknown adapter';
   return { device, adapterDescription, adapterFeatures: [...adapter.features].map(String).sort(), hasTimestamps };
 }

@@ -48,10 +48,15 @@ export function engineStats(p: StatsSources): EngineStats {
     compare: {
       reference: ref ? `${ref.keyString}#l:${layerKey(ref.choice)}` : null,
       referencePinned: !!ref && cache.holds(ref),
-      sourceLoads: cache.sourceLoads, uploads: cache.imageUploads,
-      viewChangesSinceLoad: counters.sinceLoad.view, displayChangesSinceLoad: counters.sinceLoad.display, compareFramesSinceLoad: counters.sinceLoad.frames,
-      compareFrames: counters.compareFrames, pairGroups: p.preview.compare.pairGroupsMade,
-      reductions: p.pair.runs, reduceGpuMs: p.pair.lastGpuMs,
+      sourceLoads: cache.sourceLoads,
+      uploads: cache.imageUploads,
+      viewChangesSinceLoad: counters.sinceLoad.view,
+      displayChangesSinceLoad: counters.sinceLoad.display,
+      compareFramesSinceLoad: counters.sinceLoad.frames,
+      compareFrames: counters.compareFrames,
+      pairGroups: p.preview.compare.pairGroupsMade,
+      reductions: p.pair.runs,
+      reduceGpuMs: p.pair.lastGpuMs,
     },
   };
 }

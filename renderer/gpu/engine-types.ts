@@ -4,7 +4,10 @@ import type { CacheCounters } from './lru.js';
 import type { GpuImage } from './gpu-image.js';
 import type { LayerChoice } from '../model/layer-choice.js';
 
-export interface ImageKey { fileId: string; part: number }
+export interface ImageKey {
+  fileId: string;
+  part: number;
+}
 export const imageKeyString = (k: ImageKey): string => `${k.fileId}#${k.part}`;
 
 /**
@@ -44,26 +47,66 @@ export interface ShowReport {
 
 export function emptyShowReport(key: string): ShowReport {
   return {
-    key, source: 'gpu-cache', planesUploaded: [], uploadBytes: 0, uploadPath: '', uploadCallMs: 0, uploadCpuCopyMs: 0, uploadWaitMs: 0,
-    uploadWallMs: NaN, uploadGBps: NaN, layerBuilt: false, showMs: NaN,
+    key,
+    source: 'gpu-cache',
+    planesUploaded: [],
+    uploadBytes: 0,
+    uploadPath: '',
+    uploadCallMs: 0,
+    uploadCpuCopyMs: 0,
+    uploadWaitMs: 0,
+    uploadWallMs: NaN,
+    uploadGBps: NaN,
+    layerBuilt: false,
+    showMs: NaN,
   };
 }
 
 /** A layer of an image on the GPU: what the preview draws (the image on screen, the reference, a playback slot). */
-export interface Shown { key: ImageKey; keyString: string; choice: LayerChoice; image: GpuImage; layer: LayerTexture }
+export interface Shown {
+  key: ImageKey;
+  keyString: string;
+  choice: LayerChoice;
+  image: GpuImage;
+  layer: LayerTexture;
+}
 
 /** What is on screen: the shown layer and the compare modes' reference (both kept from eviction). */
-export interface OnScreen { current: Shown | null; reference: Shown | null }
+export interface OnScreen {
+  current: Shown | null;
+  reference: Shown | null;
+}
 
 /** Pixels of a canvas as drawn, from a copy of its texture (requested, never part of a normal frame). */
-export interface CanvasCapture { widthPx: number; heightPx: number; format: GPUTextureFormat; bytesPerRow: number; data: Uint8Array }
+export interface CanvasCapture {
+  widthPx: number;
+  heightPx: number;
+  format: GPUTextureFormat;
+  bytesPerRow: number;
+  data: Uint8Array;
+}
 
-export interface GridCell { fileId: string; xPx: number; yPx: number; widthPx: number; heightPx: number }
+export interface GridCell {
+  fileId: string;
+  xPx: number;
+  yPx: number;
+  widthPx: number;
+  heightPx: number;
+}
 
 export type ToneMapPath = 'compute' | 'render pass';
 
 /** The last image upload's figures (see ShowReport); NaN before the first. */
-export interface UploadFigures { path: string; bytes: number; callMs: number; cpuCopyMs: number; waitMs: number; wallMs: number; GBps: number; submits: number }
+export interface UploadFigures {
+  path: string;
+  bytes: number;
+  callMs: number;
+  cpuCopyMs: number;
+  waitMs: number;
+  wallMs: number;
+  GBps: number;
+  submits: number;
+}
 
 export interface EngineOptions {
   budgetBytes?: number;
@@ -133,5 +176,7 @@ export interface CompareFigures {
 export class CompareCounters {
   compareFrames = 0;
   sinceLoad = { view: 0, display: 0, frames: 0 };
-  loaded(): void { this.sinceLoad = { view: 0, display: 0, frames: 0 }; }
+  loaded(): void {
+    this.sinceLoad = { view: 0, display: 0, frames: 0 };
+  }
 }

@@ -25,25 +25,57 @@ import type { HistogramSource } from './shown-histogram.js';
 import { TextureCache } from './texture-cache.js';
 import type { ViewEngine } from './view-engine.js';
 import {
-  CompareCounters, emptyShowReport, imageKeyString,
-  type CanvasCapture, type EngineOptions, type EngineStats, type GridCell, type ImageKey, type OnScreen, type Shown, type ShowReport,
+  CompareCounters,
+  emptyShowReport,
+  imageKeyString,
+  type CanvasCapture,
+  type EngineOptions,
+  type EngineStats,
+  type GridCell,
+  type ImageKey,
+  type OnScreen,
+  type Shown,
+  type ShowReport,
 } from './engine-types.js';
 
 export { imageKeyString, PlanesLackingError } from './engine-types.js';
-export type { CanvasCapture, EngineOptions, EngineStats, GridCell, ImageKey, ShowReport, ToneMapPath, UploadFigures } from './engine-types.js';
+export type {
+  CanvasCapture,
+  EngineOptions,
+  EngineStats,
+  GridCell,
+  ImageKey,
+  ShowReport,
+  ToneMapPath,
+  UploadFigures,
+} from './engine-types.js';
 export { chooseToneMapPath } from './gpu-session.js';
 
 /** What is made once per device. */
-interface DeviceParts { session: GpuSession; preview: PreviewDrawer; grid: GridDrawer; pair: PairAnalysis }
+interface DeviceParts {
+  session: GpuSession;
+  preview: PreviewDrawer;
+  grid: GridDrawer;
+  pair: PairAnalysis;
+}
 
 export class GpuEngine implements ViewEngine {
   private gpu!: DeviceParts;
   private readonly screen: OnScreen = { current: null, reference: null };
   private readonly counters = new CompareCounters();
   private readonly cache: TextureCache;
-  private readonly previewView: PreviewView = { display: { ...DEFAULT_DISPLAY }, panZoom: { zoom: 1, centerX: 0, centerY: 0 }, compareView: null, hdrCanvas: false };
+  private readonly previewView: PreviewView = {
+    display: { ...DEFAULT_DISPLAY },
+    panZoom: { zoom: 1, centerX: 0, centerY: 0 },
+    compareView: null,
+    hdrCanvas: false,
+  };
   /** The grid canvas stays 8-bit SDR: it gets the display without its HDR part. */
-  private readonly gridView: GridView & { cells: GridCell[]; pinned: Set<string> } = { display: { ...DEFAULT_DISPLAY }, cells: [], pinned: new Set() };
+  private readonly gridView: GridView & { cells: GridCell[]; pinned: Set<string> } = {
+    display: { ...DEFAULT_DISPLAY },
+    cells: [],
+    pinned: new Set(),
+  };
   private canvases: { preview: HTMLCanvasElement | OffscreenCanvas | null; grid: HTMLCanvasElement | null } = { preview: null, grid: null };
   private readonly loop = new FrameLoop(() => (this.restoring ? null : this.gpu));
   private disposed = false;
@@ -70,7 +102,9 @@ export class GpuEngine implements ViewEngine {
   private async open(): Promise<void> {
     const session = await GpuSession.open(this.options);
     const preview = new PreviewDrawer(session, this.previewView, this.screen, this.counters);
-    const pair = new PairAnalysis(preview.compare.ck, session.info.hasTimestamps, this.screen, (bins, source) => this.onHistogram?.(bins, source));
+    const pair = new PairAnalysis(preview.compare.ck, session.info.hasTimestamps, this.screen, (bins, source) =>
+      this.onHistogram?.(bins, source),
+    );
     this.gpu = { session, preview, grid: new GridDrawer(session, this.gridView), pair };
     session.kit.setLut(this.previewView.display.lut?.lut ?? null);
     session.device.lost.then((info) => {
@@ -79,37 +113,71 @@ export class GpuEngine implements ViewEngine {
     });
   }
 
-  get frames(): FrameStats { return this.loop.stats; }
-  get device(): GPUDevice { return this.gpu.session.device; }
-  get canvasFormat(): GPUTextureFormat { return this.gpu.session.format; }
+  get frames(): FrameStats {
+    return this.loop.stats;
+  }
+  get device(): GPUDevice {
+    return this.gpu.session.device;
+  }
+  get canvasFormat(): GPUTextureFormat {
+    return this.gpu.session.format;
+  }
   /** The preview canvas's format now (rgba16float while HDR output is on). */
-  get previewFormat(): GPUTextureFormat { return this.gpu.preview.format; }
+  get previewFormat(): GPUTextureFormat {
+    return this.gpu.preview.format;
+  }
   /** Thumbnails drawn in the last grid frame. */
-  get drawnCells(): number { return this.gpu.grid.drawnCells; }
+  get drawnCells(): number {
+    return this.gpu.grid.drawnCells;
+  }
 
-  attachPreview(canvas: HTMLCanvasElement | OffscreenCanvas): void { this.canvases.preview = canvas; this.gpu.preview.attach(canvas); this.invalidate(); }
-  attachGrid(canvas: HTMLCanvasElement): void { this.canvases.grid = canvas; this.gpu.grid.attach(canvas); this.invalidateGrid(); }
-  detachPreview(): void { this.canvases.preview = null; this.gpu.preview.detach(); }
-  detachGrid(): void { this.canvases.grid = null; this.gpu.grid.detach(); }
+  attachPreview(canvas: HTMLCanvasElement | OffscreenCanvas): void {
+    this.canvases.preview = canvas;
+    this.gpu.preview.attach(canvas);
+    this.invalidate();
+  }
+  attachGrid(canvas: HTMLCanvasElement): void {
+    this.canvases.grid = canvas;
+    this.gpu.grid.attach(canvas);
+    this.invalidateGrid();
+  }
+  detachPreview(): void {
+    this.canvases.preview = null;
+    this.gpu.preview.detach();
+  }
+  detachGrid(): void {
+    this.canvases.grid = null;
+    this.gpu.grid.detach();
+  }
 
   /** Whether HDR output can be had here, and why not; probed once per device. */
-  hdrSupport(): HdrSupport { return this.gpu.session.hdrSupport(); }
+  hdrSupport(): HdrSupport {
+    return this.gpu.session.hdrSupport();
+  }
 
   setDisplay(p: DisplayParams): void {
     const wantsHdr = !!p.hdr && this.hdrSupport().available;
     this.previewView.display = wantsHdr || !p.hdr ? p : { ...p, hdr: null };
     this.gridView.display = p.hdr ? { ...p, hdr: null } : p;
-    if (wantsHdr !== this.previewView.hdrCanvas) { this.previewView.hdrCanvas = wantsHdr; this.gpu.preview.configure(); }
+    if (wantsHdr !== this.previewView.hdrCanvas) {
+      this.previewView.hdrCanvas = wantsHdr;
+      this.gpu.preview.configure();
+    }
     this.gpu.session.kit.setLut(p.lut?.lut ?? null); // uploads only when the LUT itself changed
     this.counters.sinceLoad.display++;
     this.invalidate();
     this.invalidateGrid();
   }
 
-  setPanZoom(v: PanZoom): void { this.previewView.panZoom = v; this.invalidate(); }
+  setPanZoom(v: PanZoom): void {
+    this.previewView.panZoom = v;
+    this.invalidate();
+  }
 
   /** The planes of `choice` to hand over with show, setReference or prepareLayer: none while its layer is on the GPU. */
-  lacks(key: ImageKey, choice: LayerChoice): string[] { return this.cache.lacks(key, choice); }
+  lacks(key: ImageKey, choice: LayerChoice): string[] {
+    return this.cache.lacks(key, choice);
+  }
 
   /**
    * Shows a layer of an image: its MIP chain from the GPU cache when there; else built from the planes it holds and
@@ -136,7 +204,12 @@ export class GpuEngine implements ViewEngine {
 
   /** The compare modes' reference (null: none), made like show()'s layer, then pinned until another replaces it. */
   async setReference(key: ImageKey | null, choice: LayerChoice | null, fetched: DecodedImage | null = null): Promise<ShowReport | null> {
-    if (!key || !choice) { this.screen.reference = null; this.refreshHistogram(); this.invalidate(); return null; }
+    if (!key || !choice) {
+      this.screen.reference = null;
+      this.refreshHistogram();
+      this.invalidate();
+      return null;
+    }
     const report = emptyShowReport(imageKeyString(key));
     const t0 = performance.now();
     const shown = await this.obtain(key, choice, fetched, report);
@@ -178,27 +251,53 @@ export class GpuEngine implements ViewEngine {
   }
 
   /** The Layers view: these layers in these tiles (device px) instead of the preview; empty lists end it. */
-  setSheet(layers: readonly LayerTexture[], tiles: readonly SheetTile[]): void { this.gpu.preview.sheet.set(layers, tiles); this.invalidate(); }
+  setSheet(layers: readonly LayerTexture[], tiles: readonly SheetTile[]): void {
+    this.gpu.preview.sheet.set(layers, tiles);
+    this.invalidate();
+  }
 
   /** Comparison metrics of the shown layer against the reference over `region` (A's pixel space); null without both. */
-  metrics(region: Region, threshold: number): Promise<Timed<MetricsTotals> | null> { return this.gpu.pair.metrics(region, threshold); }
+  metrics(region: Region, threshold: number): Promise<Timed<MetricsTotals> | null> {
+    return this.gpu.pair.metrics(region, threshold);
+  }
   /** Statistics of the shown layer (0), the reference (1) or a difference image (2 + metric) over `region`. */
-  statistics(region: Region, valueMode: number): Promise<Timed<ChannelStats[]> | null> { return this.gpu.pair.statistics(region, valueMode); }
+  statistics(region: Region, valueMode: number): Promise<Timed<ChannelStats[]> | null> {
+    return this.gpu.pair.statistics(region, valueMode);
+  }
 
-  private refreshHistogram(contentChanged = false): void { this.gpu.pair.refreshHistogram(this.previewView.compareView, contentChanged); }
+  private refreshHistogram(contentChanged = false): void {
+    this.gpu.pair.refreshHistogram(this.previewView.compareView, contentChanged);
+  }
 
   /** The file changed on disk: its textures go (a show uploads it again). */
-  forgetFile(fileId: string): void { this.cache.forgetFile(fileId); }
+  forgetFile(fileId: string): void {
+    this.cache.forgetFile(fileId);
+  }
   /** Whether the image has a layer on the GPU (no counting, no reordering). */
-  isCached(key: ImageKey): boolean { return this.cache.isCached(key); }
-  setBudget(bytes: number): void { this.cache.setBudget(bytes); }
-  shownFileId(): string | null { return this.screen.current?.key.fileId ?? null; }
-  currentLayerKey(): string | null { return this.screen.current ? layerKey(this.screen.current.choice) : null; }
+  isCached(key: ImageKey): boolean {
+    return this.cache.isCached(key);
+  }
+  setBudget(bytes: number): void {
+    this.cache.setBudget(bytes);
+  }
+  shownFileId(): string | null {
+    return this.screen.current?.key.fileId ?? null;
+  }
+  currentLayerKey(): string | null {
+    return this.screen.current ? layerKey(this.screen.current.choice) : null;
+  }
 
   /** The layer on screen as cached (rgba32float, level 0 = the data window): the Environment view draws from it. */
   currentLayer(): { key: string; texture: GPUTexture; widthPx: number; heightPx: number } | null {
     const cur = this.screen.current;
-    return cur ? { key: `${cur.keyString}#${layerKey(cur.choice)}`, texture: cur.layer.texture, widthPx: cur.layer.widthPx, heightPx: cur.layer.heightPx } : null;
+    return cur
+      ? {
+          key: `${cur.keyString}#${layerKey(cur.choice)}`,
+          texture: cur.layer.texture,
+          widthPx: cur.layer.widthPx,
+          heightPx: cur.layer.heightPx,
+        }
+      : null;
   }
 
   /**
@@ -226,8 +325,13 @@ export class GpuEngine implements ViewEngine {
     return true;
   }
 
-  putThumbnail(fileId: string, t: Thumbnail): void { this.gpu.grid.putThumbnail(fileId, t); this.invalidateGrid(); }
-  hasThumbnail(fileId: string): boolean { return this.gpu.grid.atlas.has(fileId); }
+  putThumbnail(fileId: string, t: Thumbnail): void {
+    this.gpu.grid.putThumbnail(fileId, t);
+    this.invalidateGrid();
+  }
+  hasThumbnail(fileId: string): boolean {
+    return this.gpu.grid.atlas.has(fileId);
+  }
 
   /** The visible grid cells, in grid-canvas device px; drawn in one instanced pass. */
   setGridCells(cells: GridCell[]): void {
@@ -237,13 +341,26 @@ export class GpuEngine implements ViewEngine {
     this.invalidateGrid();
   }
 
-  invalidate(): void { this.loop.invalidate('preview'); }
-  invalidateGrid(): void { this.loop.invalidate('grid'); }
+  invalidate(): void {
+    this.loop.invalidate('preview');
+  }
+  invalidateGrid(): void {
+    this.loop.invalidate('grid');
+  }
   /** Reads back what the next frame draws on a canvas (tests and diagnostics; allocates, so only on request). */
-  capture(which: 'preview' | 'grid'): Promise<CanvasCapture> { return this.loop.capture(which); }
+  capture(which: 'preview' | 'grid'): Promise<CanvasCapture> {
+    return this.loop.capture(which);
+  }
 
   stats(): EngineStats {
-    return engineStats({ ...this.gpu, cache: this.cache, counters: this.counters, screen: this.screen, frames: this.frames, losses: this.losses });
+    return engineStats({
+      ...this.gpu,
+      cache: this.cache,
+      counters: this.counters,
+      screen: this.screen,
+      frames: this.frames,
+      losses: this.losses,
+    });
   }
 
   /** Resolves once a device loss has been recovered from (immediately when none is under way). */

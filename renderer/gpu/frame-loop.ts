@@ -8,7 +8,11 @@ import type { GridDrawer } from './grid-drawer.js';
 import type { PreviewDrawer } from './preview-drawer.js';
 import type { CanvasCapture } from './engine-types.js';
 
-export interface FrameParts { session: GpuSession; preview: PreviewDrawer; grid: GridDrawer }
+export interface FrameParts {
+  session: GpuSession;
+  preview: PreviewDrawer;
+  grid: GridDrawer;
+}
 
 export class FrameLoop {
   readonly stats = new FrameStats();
@@ -28,7 +32,9 @@ export class FrameLoop {
   }
 
   /** Resolves with the ms from `t0` to the submission of the next frame. */
-  nextFrame(t0: number): Promise<number> { return new Promise((resolve) => this.waiting.push({ t0, resolve })); }
+  nextFrame(t0: number): Promise<number> {
+    return new Promise((resolve) => this.waiting.push({ t0, resolve }));
+  }
 
   /** Reads back what the next frame draws on a canvas (tests and diagnostics; allocates, so only on request). */
   capture(which: CanvasName): Promise<CanvasCapture> {
@@ -53,7 +59,9 @@ export class FrameLoop {
     if (drawn) this.dirty.preview = false;
     const gridTexture = this.dirty.grid ? grid.encode(encoder) : null;
     if (gridTexture) this.dirty.grid = false;
-    const mapCaptures = this.captures.wanted ? this.captures.encode(session.device, encoder, { preview: drawn?.texture ?? null, grid: gridTexture }) : null;
+    const mapCaptures = this.captures.wanted
+      ? this.captures.encode(session.device, encoder, { preview: drawn?.texture ?? null, grid: gridTexture })
+      : null;
     session.device.queue.submit([encoder.finish()]);
     mapCaptures?.();
     if (drawn?.timed) session.toneTimer!.collect();

@@ -57,7 +57,11 @@ export class FrameSlots {
   }
 
   /** Writes a decoded frame into slot `index` and builds the layer `choice` from it. */
-  async fill(index: number, image: Pick<DecodedImage, 'planes' | 'dataWindow' | 'displayWindow' | 'widthPx' | 'heightPx'>, choice: LayerChoice): Promise<SlotFill> {
+  async fill(
+    index: number,
+    image: Pick<DecodedImage, 'planes' | 'dataWindow' | 'displayWindow' | 'widthPx' | 'heightPx'>,
+    choice: LayerChoice,
+  ): Promise<SlotFill> {
     const slot = this.slots[index]!;
     const { device, kit, dummies, uploader } = this.gpu;
     const targets = image.planes.map((plane) => ({ plane, texture: this.planeTexture(slot, plane).texture }));
@@ -65,15 +69,33 @@ export class FrameSlots {
     if (!slot.layer || slot.layer.widthPx !== image.widthPx || slot.layer.heightPx !== image.heightPx) {
       slot.layer?.texture.destroy();
       const texture = createMipTexture(device, image.widthPx, image.heightPx, `frame slot ${index}`);
-      slot.layer = { texture, levelCount: texture.mipLevelCount, widthPx: image.widthPx, heightPx: image.heightPx, bytes: mipChainBytes(image.widthPx, image.heightPx), imageBindGroup: layerBindGroup(kit, texture) };
+      slot.layer = {
+        texture,
+        levelCount: texture.mipLevelCount,
+        widthPx: image.widthPx,
+        heightPx: image.heightPx,
+        bytes: mipChainBytes(image.widthPx, image.heightPx),
+        imageBindGroup: layerBindGroup(kit, texture),
+      };
     }
     slot.image = new GpuImage(image);
     const timer = this.gpu.buildTimer ?? null;
     const encoder = device.createCommandEncoder({ label: 'frame slot layer' });
-    const uniform = encodeAssemble(kit, encoder, {
-      slots: choice.slots.map((name) => (name ? slot.planes.get(name) ?? null : null)),
-      mode: choice.mode, originX: image.dataWindow[0], originY: image.dataWindow[1], widthPx: image.widthPx, heightPx: image.heightPx,
-    }, slot.layer.texture, dummies, timer?.beginOnly());
+    const uniform = encodeAssemble(
+      kit,
+      encoder,
+      {
+        slots: choice.slots.map((name) => (name ? (slot.planes.get(name) ?? null) : null)),
+        mode: choice.mode,
+        originX: image.dataWindow[0],
+        originY: image.dataWindow[1],
+        widthPx: image.widthPx,
+        heightPx: image.heightPx,
+      },
+      slot.layer.texture,
+      dummies,
+      timer?.beginOnly(),
+    );
     encodeMips(kit, encoder, slot.layer.texture, timer?.endOnly());
     const timed = !!timer?.begin();
     if (timed) timer!.resolve(encoder);
@@ -95,10 +117,30 @@ export class FrameSlots {
     const width = Math.max(1, plane.widthSamples);
     const height = Math.max(1, plane.heightSamples);
     const held = slot.planes.get(plane.name);
-    if (held && held.texture.width === width && held.texture.height === height && held.texture.format === f.format && held.xSampling === plane.xSampling && held.ySampling === plane.ySampling) return held;
+    if (
+      held &&
+      held.texture.width === width &&
+      held.texture.height === height &&
+      held.texture.format === f.format &&
+      held.xSampling === plane.xSampling &&
+      held.ySampling === plane.ySampling
+    )
+      return held;
     held?.texture.destroy();
-    const texture = this.gpu.device.createTexture({ label: `frame plane ${plane.name}`, size: { width, height }, format: f.format, usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
-    const made: UploadedPlane = { name: plane.name, texture, kind: f.kind, xSampling: plane.xSampling, ySampling: plane.ySampling, bytes: plane.widthSamples * plane.heightSamples * f.bytes };
+    const texture = this.gpu.device.createTexture({
+      label: `frame plane ${plane.name}`,
+      size: { width, height },
+      format: f.format,
+      usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+    });
+    const made: UploadedPlane = {
+      name: plane.name,
+      texture,
+      kind: f.kind,
+      xSampling: plane.xSampling,
+      ySampling: plane.ySampling,
+      bytes: plane.widthSamples * plane.heightSamples * f.bytes,
+    };
     slot.planes.set(plane.name, made);
     return made;
   }

@@ -39,10 +39,22 @@ export class GpuImage {
     const device = kit.device;
     const texture = createMipTexture(device, this.widthPx, this.heightPx, `layer ${key}`);
     const encoder = device.createCommandEncoder({ label: 'build layer' });
-    const slots = choice.slots.map((name) => (name ? this.planes.get(name) ?? null : null));
-    const uniform = encodeAssemble(kit, encoder, {
-      slots, mode: choice.mode, originX: this.dataWindow[0], originY: this.dataWindow[1], widthPx: this.widthPx, heightPx: this.heightPx,
-    }, texture, dummies, timer?.beginOnly());
+    const slots = choice.slots.map((name) => (name ? (this.planes.get(name) ?? null) : null));
+    const uniform = encodeAssemble(
+      kit,
+      encoder,
+      {
+        slots,
+        mode: choice.mode,
+        originX: this.dataWindow[0],
+        originY: this.dataWindow[1],
+        widthPx: this.widthPx,
+        heightPx: this.heightPx,
+      },
+      texture,
+      dummies,
+      timer?.beginOnly(),
+    );
     encodeMips(kit, encoder, texture, timer?.endOnly());
     const timed = !!timer?.begin();
     if (timed) timer!.resolve(encoder);
@@ -50,8 +62,12 @@ export class GpuImage {
     if (timed) timer!.collect();
     uniform.destroy();
     const layer: LayerTexture = {
-      texture, levelCount: texture.mipLevelCount, widthPx: this.widthPx, heightPx: this.heightPx,
-      bytes: mipChainBytes(this.widthPx, this.heightPx), imageBindGroup: layerBindGroup(kit, texture),
+      texture,
+      levelCount: texture.mipLevelCount,
+      widthPx: this.widthPx,
+      heightPx: this.heightPx,
+      bytes: mipChainBytes(this.widthPx, this.heightPx),
+      imageBindGroup: layerBindGroup(kit, texture),
     };
     this.layers.set(key, layer);
     return layer;

@@ -14,10 +14,19 @@ import type { EngineOptions, ToneMapPath } from './engine-types.js';
  * pass (bench/gpu/NOTES.md). rgba8unorm takes storage writes in core WebGPU; bgra8unorm (the preferred
  * canvas format on most desktops) only with the 'bgra8unorm-storage' feature.
  */
-export function chooseToneMapPath(format: GPUTextureFormat, features: ReadonlySet<string>, want: 'auto' | ToneMapPath = 'auto'): { path: ToneMapPath; reason: string } {
+export function chooseToneMapPath(
+  format: GPUTextureFormat,
+  features: ReadonlySet<string>,
+  want: 'auto' | ToneMapPath = 'auto',
+): { path: ToneMapPath; reason: string } {
   if (want === 'render pass') return { path: 'render pass', reason: 'render pass asked for' };
-  if (format === 'bgra8unorm' && !features.has('bgra8unorm-storage')) return { path: 'render pass', reason: "the canvas format bgra8unorm needs the 'bgra8unorm-storage' feature for storage writes, and the device has none" };
-  if (!STORAGE_TARGET_FORMATS.includes(format)) return { path: 'render pass', reason: `the canvas format ${format} cannot be a storage texture` };
+  if (format === 'bgra8unorm' && !features.has('bgra8unorm-storage'))
+    return {
+      path: 'render pass',
+      reason: "the canvas format bgra8unorm needs the 'bgra8unorm-storage' feature for storage writes, and the device has none",
+    };
+  if (!STORAGE_TARGET_FORMATS.includes(format))
+    return { path: 'render pass', reason: `the canvas format ${format} cannot be a storage texture` };
   const why = format === 'bgra8unorm' ? "canvas bgra8unorm with 'bgra8unorm-storage'" : `canvas ${format} takes storage writes`;
   return { path: 'compute', reason: `${why}: tone-map in a compute pass straight into the canvas texture` };
 }
@@ -47,26 +56,45 @@ export class GpuSession {
     const uploader = await createPlaneUploader(device, options.uploader === 'writeTexture' ? { force: 'writeTexture' } : {});
     const toneMap = await probeToneMapPath(kit, format, options.toneMapPath);
     const timer = (label: string) => (info.hasTimestamps ? new GpuTimer(device, label) : null);
-    return new GpuSession(info, format, kit, uploader, toneMap, new DummyPlanes(device), timer('mip'), timer('tonemap'), options.assumeHdrMedia);
+    return new GpuSession(
+      info,
+      format,
+      kit,
+      uploader,
+      toneMap,
+      new DummyPlanes(device),
+      timer('mip'),
+      timer('tonemap'),
+      options.assumeHdrMedia,
+    );
   }
 
-  get device(): GPUDevice { return this.info.device; }
+  get device(): GPUDevice {
+    return this.info.device;
+  }
 
   /** Whether HDR output can be had here, and why not; probed once per device on a scratch canvas. */
   hdrSupport(): HdrSupport {
     if (!this.hdr) {
-      const scratch = typeof OffscreenCanvas === 'function' ? (new OffscreenCanvas(1, 1).getContext('webgpu') as GPUCanvasContext | null) : null;
+      const scratch =
+        typeof OffscreenCanvas === 'function' ? (new OffscreenCanvas(1, 1).getContext('webgpu') as GPUCanvasContext | null) : null;
       this.hdr = probeHdrSupport(this.device, scratch, this.assumeHdrMedia ?? mediaIsHdr());
     }
     return this.hdr;
   }
 
   /** A timer for playback's layer builds, where the adapter has timestamps. */
-  buildTimer(): GpuTimer | null { return this.info.hasTimestamps ? new GpuTimer(this.device, 'frame build') : null; }
+  buildTimer(): GpuTimer | null {
+    return this.info.hasTimestamps ? new GpuTimer(this.device, 'frame build') : null;
+  }
 
   /** The per-frame bind group of the canvas texture the compute tone-map writes. */
   canvasTarget(view: GPUTextureView): GPUBindGroup {
-    return this.device.createBindGroup({ label: 'canvas target', layout: this.kit.previewTargetLayout(this.format), entries: [{ binding: 0, resource: view }] });
+    return this.device.createBindGroup({
+      label: 'canvas target',
+      layout: this.kit.previewTargetLayout(this.format),
+      entries: [{ binding: 0, resource: view }],
+    });
   }
 
   close(): void {
@@ -76,7 +104,11 @@ export class GpuSession {
 }
 
 /** chooseToneMapPath, then the compute pipeline built once inside an error scope: any refusal falls back to the render pass. */
-async function probeToneMapPath(kit: ShaderKit, format: GPUTextureFormat, want: EngineOptions['toneMapPath']): Promise<{ path: ToneMapPath; reason: string }> {
+async function probeToneMapPath(
+  kit: ShaderKit,
+  format: GPUTextureFormat,
+  want: EngineOptions['toneMapPath'],
+): Promise<{ path: ToneMapPath; reason: string }> {
   const device = kit.device;
   const choice = chooseToneMapPath(format, device.features as ReadonlySet<string>, want);
   if (choice.path !== 'compute') return choice;
@@ -85,13 +117,19 @@ async function probeToneMapPath(kit: ShaderKit, format: GPUTextureFormat, want: 
   let probe: GPUTexture | null = null;
   try {
     kit.previewCompute(format);
-    probe = device.createTexture({ label: 'storage probe', size: [1, 1], format, usage: GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+    probe = device.createTexture({
+      label: 'storage probe',
+      size: [1, 1],
+      format,
+      usage: GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    });
     device.createBindGroup({ layout: kit.previewTargetLayout(format), entries: [{ binding: 0, resource: probe.createView() }] });
   } catch (e) {
     thrown = e instanceof Error ? e.message : String(e);
   }
   const error = await device.popErrorScope();
   probe?.destroy();
-  if (thrown || error) return { path: 'render pass', reason: `the compute tone-map was refused on this device (${thrown || error!.message})` };
+  if (thrown || error)
+    return { path: 'render pass', reason: `the compute tone-map was refused on this device (${thrown || error!.message})` };
   return choice;
 }

@@ -11,9 +11,16 @@ export class GpuTimer {
   lastMs = NaN;
   samples = 0;
 
-  constructor(private readonly device: GPUDevice, label: string) {
+  constructor(
+    private readonly device: GPUDevice,
+    label: string,
+  ) {
     this.querySet = device.createQuerySet({ label, type: 'timestamp', count: 2 });
-    this.resolveBuffer = device.createBuffer({ label: `${label} resolve`, size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+    this.resolveBuffer = device.createBuffer({
+      label: `${label} resolve`,
+      size: 16,
+      usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+    });
     this.readBuffer = device.createBuffer({ label: `${label} read`, size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     this.writes = { querySet: this.querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 };
   }
@@ -40,13 +47,21 @@ export class GpuTimer {
 
   /** After submit: map when the GPU is done, record, unmap. Not awaited by the caller. */
   collect(): void {
-    this.readBuffer.mapAsync(GPUMapMode.READ).then(() => {
-      const t = new BigUint64Array(this.readBuffer.getMappedRange(), 0, 2);
-      const ns = Number(t[1]! - t[0]!);
-      this.readBuffer.unmap();
-      if (ns >= 0) { this.lastMs = ns / 1e6; this.samples++; }
-      this.busy = false;
-    }, () => { this.busy = false; });
+    this.readBuffer.mapAsync(GPUMapMode.READ).then(
+      () => {
+        const t = new BigUint64Array(this.readBuffer.getMappedRange(), 0, 2);
+        const ns = Number(t[1]! - t[0]!);
+        this.readBuffer.unmap();
+        if (ns >= 0) {
+          this.lastMs = ns / 1e6;
+          this.samples++;
+        }
+        this.busy = false;
+      },
+      () => {
+        this.busy = false;
+      },
+    );
   }
 
   destroy(): void {

@@ -11,7 +11,11 @@ import type { GridCell } from './engine-types.js';
 const MAX_CELLS = 4096;
 
 /** What the grid shows, as set on the engine (outlives a device). */
-export interface GridView { display: DisplayParams; cells: readonly GridCell[]; pinned: ReadonlySet<string> }
+export interface GridView {
+  display: DisplayParams;
+  cells: readonly GridCell[];
+  pinned: ReadonlySet<string>;
+}
 
 export class GridDrawer {
   readonly atlas: ThumbAtlas;
@@ -20,34 +24,65 @@ export class GridDrawer {
   private readonly viewGroup: GPUBindGroup;
   private readonly atlasGroup: GPUBindGroup;
   private readonly block = new UniformBlock(GRID_VIEW_BYTES);
-  private readonly cellData = new Float32Array(MAX_CELLS * GRID_CELL_BYTES / 4);
+  private readonly cellData = new Float32Array((MAX_CELLS * GRID_CELL_BYTES) / 4);
   private canvas: HTMLCanvasElement | null = null;
   private context: GPUCanvasContext | null = null;
   /** Thumbnails drawn in the last grid frame. */
   drawnCells = 0;
 
-  constructor(private readonly session: GpuSession, private readonly view: GridView) {
+  constructor(
+    private readonly session: GpuSession,
+    private readonly view: GridView,
+  ) {
     const { device, kit, format } = session;
     this.atlas = new ThumbAtlas(device);
-    this.viewBuffer = device.createBuffer({ label: 'grid view', size: GRID_VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    this.cellBuffer = device.createBuffer({ label: 'grid cells', size: this.cellData.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    this.viewGroup = device.createBindGroup({ layout: kit.gridViewLayout, entries: [
-      { binding: 0, resource: { buffer: this.viewBuffer } }, { binding: 1, resource: { buffer: this.cellBuffer } },
-    ] });
-    this.atlasGroup = device.createBindGroup({ layout: kit.imageLayout, entries: [{ binding: 0, resource: this.atlas.texture.createView() }] });
+    this.viewBuffer = device.createBuffer({
+      label: 'grid view',
+      size: GRID_VIEW_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    this.cellBuffer = device.createBuffer({
+      label: 'grid cells',
+      size: this.cellData.byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    this.viewGroup = device.createBindGroup({
+      layout: kit.gridViewLayout,
+      entries: [
+        { binding: 0, resource: { buffer: this.viewBuffer } },
+        { binding: 1, resource: { buffer: this.cellBuffer } },
+      ],
+    });
+    this.atlasGroup = device.createBindGroup({
+      layout: kit.imageLayout,
+      entries: [{ binding: 0, resource: this.atlas.texture.createView() }],
+    });
     // warm the pipelines so the first frame does not compile
-    kit.grid(format); kit.mip(); kit.assemble();
+    kit.grid(format);
+    kit.mip();
+    kit.assemble();
   }
 
   attach(canvas: HTMLCanvasElement): void {
     this.canvas = canvas;
     this.context = canvas.getContext('webgpu') as GPUCanvasContext;
-    this.context.configure({ device: this.session.device, format: this.session.format, alphaMode: 'opaque', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+    this.context.configure({
+      device: this.session.device,
+      format: this.session.format,
+      alphaMode: 'opaque',
+      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    });
   }
 
-  detach(): void { this.context?.unconfigure(); this.context = null; this.canvas = null; }
+  detach(): void {
+    this.context?.unconfigure();
+    this.context = null;
+    this.canvas = null;
+  }
 
-  putThumbnail(fileId: string, t: Thumbnail): void { this.atlas.put(fileId, t, this.view.pinned); }
+  putThumbnail(fileId: string, t: Thumbnail): void {
+    this.atlas.put(fileId, t, this.view.pinned);
+  }
 
   /** Encodes one grid frame; the canvas texture drawn. */
   encode(encoder: GPUCommandEncoder): GPUTexture | null {
@@ -58,10 +93,17 @@ export class GridDrawer {
     device.queue.writeBuffer(this.viewBuffer, 0, this.block.bytes);
     if (n) device.queue.writeBuffer(this.cellBuffer, 0, this.cellData.buffer, 0, n * GRID_CELL_BYTES);
     const texture = this.context.getCurrentTexture();
-    const pass = encoder.beginRenderPass({ label: 'grid', colorAttachments: [{
-      view: texture.createView(), loadOp: 'clear', storeOp: 'store',
-      clearValue: { r: BACKGROUND, g: BACKGROUND, b: BACKGROUND, a: 1 },
-    }] });
+    const pass = encoder.beginRenderPass({
+      label: 'grid',
+      colorAttachments: [
+        {
+          view: texture.createView(),
+          loadOp: 'clear',
+          storeOp: 'store',
+          clearValue: { r: BACKGROUND, g: BACKGROUND, b: BACKGROUND, a: 1 },
+        },
+      ],
+    });
     if (n) {
       pass.setPipeline(kit.grid(format));
       pass.setBindGroup(0, this.viewGroup);
@@ -81,10 +123,18 @@ export class GridDrawer {
       const slot = this.atlas.get(c.fileId);
       if (!slot) continue;
       const s = Math.min(c.widthPx / slot.widthPx, c.heightPx / slot.heightPx);
-      const w = slot.widthPx * s, h = slot.heightPx * s;
-      const d = this.cellData, o = n * 8;
-      d[o] = c.xPx + (c.widthPx - w) / 2; d[o + 1] = c.yPx + (c.heightPx - h) / 2; d[o + 2] = w; d[o + 3] = h;
-      d[o + 4] = slot.xPx; d[o + 5] = slot.yPx; d[o + 6] = slot.widthPx; d[o + 7] = slot.heightPx;
+      const w = slot.widthPx * s,
+        h = slot.heightPx * s;
+      const d = this.cellData,
+        o = n * 8;
+      d[o] = c.xPx + (c.widthPx - w) / 2;
+      d[o + 1] = c.yPx + (c.heightPx - h) / 2;
+      d[o + 2] = w;
+      d[o + 3] = h;
+      d[o + 4] = slot.xPx;
+      d[o + 5] = slot.yPx;
+      d[o + 6] = slot.widthPx;
+      d[o + 7] = slot.heightPx;
       n++;
     }
     this.drawnCells = n;
@@ -98,5 +148,7 @@ export class GridDrawer {
   }
 
   /** At dispose: the canvas lets go of the device. */
-  release(): void { this.context?.unconfigure(); }
+  release(): void {
+    this.context?.unconfigure();
+  }
 }

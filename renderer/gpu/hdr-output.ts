@@ -24,15 +24,28 @@ export function canvasAcceptsExtended(device: GPUDevice, context: GPUCanvasConte
   try {
     context.configure(hdrCanvasConfiguration(device, GPUTextureUsage.RENDER_ATTACHMENT));
   } catch (e) {
-    return { ok: false, reason: `the WebGPU canvas refused ${HDR_CANVAS_FORMAT} with extended tone mapping (${e instanceof Error ? e.message : String(e)})` };
+    return {
+      ok: false,
+      reason: `the WebGPU canvas refused ${HDR_CANVAS_FORMAT} with extended tone mapping (${e instanceof Error ? e.message : String(e)})`,
+    };
   }
-  const get = (context as GPUCanvasContext & { getConfiguration?: () => (GPUCanvasConfiguration & { toneMapping?: { mode?: string } }) | null }).getConfiguration;
-  if (typeof get !== 'function') return { ok: false, reason: 'this browser cannot report its canvas configuration, so extended tone mapping cannot be confirmed: update the browser (Chrome 131 or later)' };
+  const get = (
+    context as GPUCanvasContext & { getConfiguration?: () => (GPUCanvasConfiguration & { toneMapping?: { mode?: string } }) | null }
+  ).getConfiguration;
+  if (typeof get !== 'function')
+    return {
+      ok: false,
+      reason:
+        'this browser cannot report its canvas configuration, so extended tone mapping cannot be confirmed: update the browser (Chrome 131 or later)',
+    };
   const mode = get.call(context)?.toneMapping?.mode ?? 'standard';
   context.unconfigure();
   return mode === 'extended'
     ? { ok: true, reason: 'the canvas keeps extended tone mapping' }
-    : { ok: false, reason: `this browser's WebGPU canvas ignores extended tone mapping (it kept "${mode}"): update the browser (Chrome 129 or later)` };
+    : {
+        ok: false,
+        reason: `this browser's WebGPU canvas ignores extended tone mapping (it kept "${mode}"): update the browser (Chrome 129 or later)`,
+      };
 }
 
 /** Both checks; `mediaHigh` is matchMedia('(dynamic-range: high)').matches where the page has a window. */
@@ -40,7 +53,9 @@ export function probeHdrSupport(device: GPUDevice, context: GPUCanvasContext | n
   const canvas = context ? canvasAcceptsExtended(device, context) : { ok: false, reason: 'no canvas to try extended tone mapping on' };
   if (!mediaHigh) {
     return {
-      available: false, mediaHigh, canvasExtended: canvas.ok,
+      available: false,
+      mediaHigh,
+      canvasExtended: canvas.ok,
       reason: `the display is not in HDR mode (the browser reports dynamic-range: standard): turn HDR on in the system's display settings, on an HDR display${canvas.ok ? '' : `; also, ${canvas.reason}`}`,
     };
   }

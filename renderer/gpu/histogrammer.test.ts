@@ -21,19 +21,36 @@ function fakeKit() {
   let lastPass = 0;
   const device = {
     createBuffer: (d: { usage: number }) => ({
-      mapAsync: () => new Promise<void>((resolve, reject) => maps.push({ resolve: () => { readBytes[0] = lastPass; resolve(); }, reject })),
+      mapAsync: () =>
+        new Promise<void>((resolve, reject) =>
+          maps.push({
+            resolve: () => {
+              readBytes[0] = lastPass;
+              resolve();
+            },
+            reject,
+          }),
+        ),
       getMappedRange: () => readBytes.buffer,
       unmap: () => {},
       usage: d.usage,
     }),
     createCommandEncoder: () => ({ copyBufferToBuffer: () => {}, finish: () => ({}) }),
-    queue: { submit: () => { submits++; } },
+    queue: {
+      submit: () => {
+        submits++;
+      },
+    },
   };
   return {
     kit: { device } as unknown as ShaderKit,
     maps,
     submits: () => submits,
-    pass: (n: number): HistogramEncode => () => { lastPass = n; },
+    pass:
+      (n: number): HistogramEncode =>
+      () => {
+        lastPass = n;
+      },
   };
 }
 
@@ -49,8 +66,14 @@ function harness() {
   const h = new Histogrammer(f.kit);
   const got: number[] = [];
   const request = (n: number, stream?: boolean): void => h.run(f.pass(n), (b) => got.push(b[0]!), stream);
-  const readBack = async (): Promise<void> => { f.maps.shift()!.resolve(); await settle(); };
-  const fail = async (): Promise<void> => { f.maps.shift()!.reject(new Error('device lost')); await settle(); };
+  const readBack = async (): Promise<void> => {
+    f.maps.shift()!.resolve();
+    await settle();
+  };
+  const fail = async (): Promise<void> => {
+    f.maps.shift()!.reject(new Error('device lost'));
+    await settle();
+  };
   return { submits: f.submits, got, request, readBack, fail };
 }
 

@@ -33,8 +33,16 @@ export class Histogrammer {
   private next: HistogramRequest | null = null;
 
   constructor(private readonly kit: ShaderKit) {
-    this.bins = kit.device.createBuffer({ label: 'histogram bins', size: HISTOGRAM_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
-    this.read = kit.device.createBuffer({ label: 'histogram read', size: HISTOGRAM_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    this.bins = kit.device.createBuffer({
+      label: 'histogram bins',
+      size: HISTOGRAM_BYTES,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
+    this.read = kit.device.createBuffer({
+      label: 'histogram read',
+      size: HISTOGRAM_BYTES,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
   }
 
   /**
@@ -47,17 +55,23 @@ export class Histogrammer {
   }
 
   private submit(request: HistogramRequest): void {
-    if (this.busy) { this.next = request; return; }
+    if (this.busy) {
+      this.next = request;
+      return;
+    }
     this.busy = true;
     const encoder = this.kit.device.createCommandEncoder({ label: 'histogram' });
     request.encode(encoder, this.bins);
     encoder.copyBufferToBuffer(this.bins, 0, this.read, 0, HISTOGRAM_BYTES);
     this.kit.device.queue.submit([encoder.finish()]);
-    this.read.mapAsync(GPUMapMode.READ).then(() => {
-      const copy = new Uint32Array(this.read.getMappedRange().slice(0));
-      this.read.unmap();
-      this.finish(request, copy);
-    }, () => this.finish(request, null));
+    this.read.mapAsync(GPUMapMode.READ).then(
+      () => {
+        const copy = new Uint32Array(this.read.getMappedRange().slice(0));
+        this.read.unmap();
+        this.finish(request, copy);
+      },
+      () => this.finish(request, null),
+    );
   }
 
   private finish(request: HistogramRequest, bins: Uint32Array | null): void {

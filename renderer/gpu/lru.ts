@@ -87,6 +87,13 @@ export class ByteLru<T extends Sized> {
   }
 
   counters(): CacheCounters {
-    return { entries: this.map.size, bytes: this.totalBytes(), budgetBytes: this.budgetBytes, hits: this.hits, misses: this.misses, evictions: this.evictions };
+    return {
+      entries: this.map.size,
+      bytes: this.totalBytes(),
+      budgetBytes: this.budgetBytes,
+      hits: this.hits,
+      misses: this.misses,
+      evictions: this.evictions,
+    };
   }
 }

@@ -12,13 +12,22 @@ export class PairAnalysis {
   private readonly analysis: Analysis;
   private readonly histogram: ShownHistogram;
 
-  constructor(ck: CompareKit, timestamps: boolean, private readonly screen: OnScreen, deliver: (bins: Uint32Array, source: HistogramSource) => void) {
+  constructor(
+    ck: CompareKit,
+    timestamps: boolean,
+    private readonly screen: OnScreen,
+    deliver: (bins: Uint32Array, source: HistogramSource) => void,
+  ) {
     this.analysis = new Analysis(ck, timestamps);
     this.histogram = new ShownHistogram(ck, deliver);
   }
 
-  get runs(): number { return this.analysis.runs; }
-  get lastGpuMs(): number { return this.analysis.lastGpuMs; }
+  get runs(): number {
+    return this.analysis.runs;
+  }
+  get lastGpuMs(): number {
+    return this.analysis.lastGpuMs;
+  }
 
   /** B's placement in A's pixel space for the reductions (A the shown layer; B the reference, or A itself). */
   private placement(): { a: Shown; b: Shown; at: ReducePlacement } | null {
@@ -26,8 +35,24 @@ export class PairAnalysis {
     if (!a) return null;
     const b = this.screen.reference ?? a;
     const dw = a.image.dataWindow;
-    const br = alignedDataRegion({ dataWindow: a.image.dataWindow, displayWindow: a.image.displayWindow, levelCount: 1 }, { dataWindow: b.image.dataWindow, displayWindow: b.image.displayWindow, levelCount: 1 });
-    return { a, b, at: { aX0: dw[0], aY0: dw[1], aWidthPx: a.image.widthPx, aHeightPx: a.image.heightPx, bX0: br.x0, bY0: br.y0, bWidthPx: br.widthPx, bHeightPx: br.heightPx } };
+    const br = alignedDataRegion(
+      { dataWindow: a.image.dataWindow, displayWindow: a.image.displayWindow, levelCount: 1 },
+      { dataWindow: b.image.dataWindow, displayWindow: b.image.displayWindow, levelCount: 1 },
+    );
+    return {
+      a,
+      b,
+      at: {
+        aX0: dw[0],
+        aY0: dw[1],
+        aWidthPx: a.image.widthPx,
+        aHeightPx: a.image.heightPx,
+        bX0: br.x0,
+        bY0: br.y0,
+        bWidthPx: br.widthPx,
+        bHeightPx: br.heightPx,
+      },
+    };
   }
 
   /** Comparison metrics of the shown layer against the reference over `region` (A's pixel space); null without both. */

@@ -65,11 +65,20 @@ function planeTexture(device: GPUDevice, plane: DecodedPlane): { up: UploadedPla
     usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
   });
   const bytes = plane.widthSamples * plane.heightSamples * f.bytes;
-  return { up: { name: plane.name, texture, kind: f.kind, xSampling: plane.xSampling, ySampling: plane.ySampling, bytes }, width, height, format: f.format };
+  return {
+    up: { name: plane.name, texture, kind: f.kind, xSampling: plane.xSampling, ySampling: plane.ySampling, bytes },
+    width,
+    height,
+    format: f.format,
+  };
 }
 
 function texels(plane: DecodedPlane): Uint16Array | Float32Array | Uint32Array {
-  return plane.pixelType === 'half' ? new Uint16Array(plane.data) : plane.pixelType === 'float' ? new Float32Array(plane.data) : new Uint32Array(plane.data);
+  return plane.pixelType === 'half'
+    ? new Uint16Array(plane.data)
+    : plane.pixelType === 'float'
+      ? new Float32Array(plane.data)
+      : new Uint32Array(plane.data);
 }
 
 /** queue.writeTexture of each plane as it came from the host: the fallback, and the baseline the ring is measured against. */
@@ -85,7 +94,12 @@ export function writeTextureUploader(device: GPUDevice, reason: string): PlaneUp
         const { up } = planeTexture(device, plane);
         if (up.bytes > 0) {
           const texelBytes = FORMATS[plane.pixelType].bytes;
-          device.queue.writeTexture({ texture: up.texture }, plane.data, { bytesPerRow: plane.widthSamples * texelBytes, rowsPerImage: plane.heightSamples }, { width: plane.widthSamples, height: plane.heightSamples });
+          device.queue.writeTexture(
+            { texture: up.texture },
+            plane.data,
+            { bytesPerRow: plane.widthSamples * texelBytes, rowsPerImage: plane.heightSamples },
+            { width: plane.widthSamples, height: plane.heightSamples },
+          );
         }
         out.push(up);
         bytes += up.bytes;
@@ -98,7 +112,12 @@ export function writeTextureUploader(device: GPUDevice, reason: string): PlaneUp
       for (const { plane, texture } of targets) {
         const texelBytes = FORMATS[plane.pixelType].bytes;
         if (plane.widthSamples * plane.heightSamples === 0) continue;
-        device.queue.writeTexture({ texture }, plane.data, { bytesPerRow: plane.widthSamples * texelBytes, rowsPerImage: plane.heightSamples }, { width: plane.widthSamples, height: plane.heightSamples });
+        device.queue.writeTexture(
+          { texture },
+          plane.data,
+          { bytesPerRow: plane.widthSamples * texelBytes, rowsPerImage: plane.heightSamples },
+          { width: plane.widthSamples, height: plane.heightSamples },
+        );
         bytes += plane.widthSamples * plane.heightSamples * texelBytes;
       }
       return { bytes, callMs: performance.now() - t0, cpuCopyMs: NaN, waitMs: 0, submits: targets.length };
@@ -122,11 +141,25 @@ export function stagingRingUploader(device: GPUDevice, uploader: Uploader): Plan
         out.push(up);
         bytes += up.bytes;
         // an empty plane (a subsampled channel of a 1-pixel image) gets its 1x1 texture and nothing to copy
-        if (up.bytes > 0) items.push({ texture: up.texture, format, width: plane.widthSamples, height: plane.heightSamples, source: { kind: 'texels', data: texels(plane) } });
+        if (up.bytes > 0)
+          items.push({
+            texture: up.texture,
+            format,
+            width: plane.widthSamples,
+            height: plane.heightSamples,
+            source: { kind: 'texels', data: texels(plane) },
+          });
       }
       try {
         const stats = items.length ? await uploader.uploadMany(items) : null;
-        return { planes: out, bytes, callMs: performance.now() - t0, cpuCopyMs: stats?.cpuCopyMs ?? 0, waitMs: stats?.waitMs ?? 0, submits: stats?.submits ?? 0 };
+        return {
+          planes: out,
+          bytes,
+          callMs: performance.now() - t0,
+          cpuCopyMs: stats?.cpuCopyMs ?? 0,
+          waitMs: stats?.waitMs ?? 0,
+          submits: stats?.submits ?? 0,
+        };
       } catch (e) {
         for (const p of out) p.texture.destroy();
         throw e;
@@ -139,11 +172,23 @@ export function stagingRingUploader(device: GPUDevice, uploader: Uploader): Plan
       for (const { plane, texture } of targets) {
         const f = FORMATS[plane.pixelType];
         if (plane.widthSamples * plane.heightSamples === 0) continue;
-        items.push({ texture, format: f.format, width: plane.widthSamples, height: plane.heightSamples, source: { kind: 'texels', data: texels(plane) } });
+        items.push({
+          texture,
+          format: f.format,
+          width: plane.widthSamples,
+          height: plane.heightSamples,
+          source: { kind: 'texels', data: texels(plane) },
+        });
         bytes += plane.widthSamples * plane.heightSamples * f.bytes;
       }
       const stats = items.length ? await uploader.uploadMany(items) : null;
-      return { bytes, callMs: performance.now() - t0, cpuCopyMs: stats?.cpuCopyMs ?? 0, waitMs: stats?.waitMs ?? 0, submits: stats?.submits ?? 0 };
+      return {
+        bytes,
+        callMs: performance.now() - t0,
+        cpuCopyMs: stats?.cpuCopyMs ?? 0,
+        waitMs: stats?.waitMs ?? 0,
+        submits: stats?.submits ?? 0,
+      };
     },
     destroy: () => uploader.destroy(),
   };
@@ -157,14 +202,21 @@ export const SLAB_BYTES = 16 << 20;
  * The staging ring where the device gives mapped buffers (creating them mapped inside error scopes), else writeTexture
  * with the reason. Once per device.
  */
-export async function createPlaneUploader(device: GPUDevice, options: { ringBytes?: number; slabBytes?: number; force?: 'writeTexture' } = {}): Promise<PlaneUploader> {
+export async function createPlaneUploader(
+  device: GPUDevice,
+  options: { ringBytes?: number; slabBytes?: number; force?: 'writeTexture' } = {},
+): Promise<PlaneUploader> {
   if (options.force === 'writeTexture') return writeTextureUploader(device, 'asked for');
   device.pushErrorScope('out-of-memory');
   device.pushErrorScope('validation');
   let ring: Uploader | null = null;
   let thrown = '';
   try {
-    ring = createUploader(device, { ringBytes: options.ringBytes ?? RING_BYTES, slabBytes: options.slabBytes ?? SLAB_BYTES, label: 'image upload' });
+    ring = createUploader(device, {
+      ringBytes: options.ringBytes ?? RING_BYTES,
+      slabBytes: options.slabBytes ?? SLAB_BYTES,
+      label: 'image upload',
+    });
   } catch (e) {
     // mappedAtCreation throws a RangeError when the mapping cannot be allocated
     thrown = e instanceof Error ? e.message : String(e);

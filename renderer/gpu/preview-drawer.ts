@@ -15,7 +15,12 @@ import type { CompareCounters, OnScreen, Shown } from './engine-types.js';
 export const BACKGROUND = 0.12;
 
 /** What the preview shows, as set on the engine (outlives a device). */
-export interface PreviewView { display: DisplayParams; panZoom: PanZoom; compareView: CompareView | null; hdrCanvas: boolean }
+export interface PreviewView {
+  display: DisplayParams;
+  panZoom: PanZoom;
+  compareView: CompareView | null;
+  hdrCanvas: boolean;
+}
 
 export class PreviewDrawer {
   readonly compare: ComparePreview;
@@ -27,19 +32,30 @@ export class PreviewDrawer {
   private canvas: HTMLCanvasElement | OffscreenCanvas | null = null;
   private context: GPUCanvasContext | null = null;
 
-  constructor(private readonly session: GpuSession, private readonly view: PreviewView, private readonly screen: OnScreen, private readonly counters: CompareCounters) {
+  constructor(
+    private readonly session: GpuSession,
+    private readonly view: PreviewView,
+    private readonly screen: OnScreen,
+    private readonly counters: CompareCounters,
+  ) {
     const { device, kit, format, toneMap } = session;
     this.compare = new ComparePreview(kit);
     this.sheet = new LayerSheet(kit);
     this.compare.warm(format, toneMap.path === 'compute');
-    this.buffer = device.createBuffer({ label: 'preview view', size: PREVIEW_VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.buffer = device.createBuffer({
+      label: 'preview view',
+      size: PREVIEW_VIEW_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     this.group = device.createBindGroup({ layout: kit.previewViewLayout, entries: [{ binding: 0, resource: { buffer: this.buffer } }] });
     // warm the pipeline so the first frame does not compile
     if (toneMap.path === 'render pass') kit.preview(format);
   }
 
   /** The preview canvas's format now (rgba16float while HDR output is on). */
-  get format(): GPUTextureFormat { return this.view.hdrCanvas ? HDR_CANVAS_FORMAT : this.session.format; }
+  get format(): GPUTextureFormat {
+    return this.view.hdrCanvas ? HDR_CANVAS_FORMAT : this.session.format;
+  }
 
   attach(canvas: HTMLCanvasElement | OffscreenCanvas): void {
     this.canvas = canvas;
@@ -47,7 +63,11 @@ export class PreviewDrawer {
     this.configure();
   }
 
-  detach(): void { this.context?.unconfigure(); this.context = null; this.canvas = null; }
+  detach(): void {
+    this.context?.unconfigure();
+    this.context = null;
+    this.canvas = null;
+  }
 
   /**
    * SDR: the preferred format, with STORAGE_BINDING where the compute tone-map writes the canvas texture itself
@@ -61,7 +81,12 @@ export class PreviewDrawer {
       this.context.configure(hdrCanvasConfiguration(device, GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC));
     } else {
       const storage = toneMap.path === 'compute' ? GPUTextureUsage.STORAGE_BINDING : 0;
-      this.context.configure({ device, format, alphaMode: 'opaque', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC | storage });
+      this.context.configure({
+        device,
+        format,
+        alphaMode: 'opaque',
+        usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC | storage,
+      });
     }
   }
 
@@ -87,15 +112,31 @@ export class PreviewDrawer {
       return false;
     }
     const cv = this.view.compareView;
-    if (cv && (cv.colormap !== 0 || (this.screen.reference && cv.mode !== 'off'))) return this.encodeCompare(encoder, texture, view, cur, cv);
-    previewGeometry(this.geometry, this.view.panZoom, cur.image.dataWindow, cur.image.displayWindow, cur.layer.levelCount, widthPx, heightPx, BACKGROUND);
+    if (cv && (cv.colormap !== 0 || (this.screen.reference && cv.mode !== 'off')))
+      return this.encodeCompare(encoder, texture, view, cur, cv);
+    previewGeometry(
+      this.geometry,
+      this.view.panZoom,
+      cur.image.dataWindow,
+      cur.image.displayWindow,
+      cur.layer.levelCount,
+      widthPx,
+      heightPx,
+      BACKGROUND,
+    );
     packPreviewView(this.block, display, this.geometry);
     device.queue.writeBuffer(this.buffer, 0, this.block.bytes);
     const writes = toneTimer?.begin();
     if (toneMap.path === 'compute' && !this.view.hdrCanvas) {
       // the canvas hands out a new texture each frame, so its one-entry bind group is made per frame (as the render
       // pass needs a new view); every other binding, buffer and pipeline is the render path's, made once
-      encodePreviewCompute(kit, encoder, texture, { view: this.group, image: cur.layer.imageBindGroup, target: this.session.canvasTarget(view) }, writes);
+      encodePreviewCompute(
+        kit,
+        encoder,
+        texture,
+        { view: this.group, image: cur.layer.imageBindGroup, target: this.session.canvasTarget(view) },
+        writes,
+      );
     } else {
       const pass = encoder.beginRenderPass({
         label: 'tone-map',
@@ -118,7 +159,15 @@ export class PreviewDrawer {
     const { toneMap, toneTimer } = this.session;
     const ref = this.screen.reference && cv.mode !== 'off' ? this.screen.reference : cur;
     const place = (s: Shown) => ({ dataWindow: s.image.dataWindow, displayWindow: s.image.displayWindow, levelCount: s.layer.levelCount });
-    const g = compareGeometry(this.view.panZoom, place(cur), place(ref), ref === cur ? { ...cv, mode: 'off' } : cv, texture.width, texture.height, BACKGROUND);
+    const g = compareGeometry(
+      this.view.panZoom,
+      place(cur),
+      place(ref),
+      ref === cur ? { ...cv, mode: 'off' } : cv,
+      texture.width,
+      texture.height,
+      BACKGROUND,
+    );
     const writes = toneTimer?.begin();
     const target = toneMap.path === 'compute' ? this.session.canvasTarget(view) : null;
     this.compare.encode(encoder, texture, target, this.view.display, g, cur.layer.texture, ref.layer.texture, writes);
@@ -135,5 +184,7 @@ export class PreviewDrawer {
   }
 
   /** At dispose: the canvas lets go of the device. */
-  release(): void { this.context?.unconfigure(); }
+  release(): void {
+    this.context?.unconfigure();
+  }
 }

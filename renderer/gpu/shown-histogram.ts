@@ -22,7 +22,10 @@ export class ShownHistogram {
   private readonly pair: PairHistogramPass;
   private last: { a: GPUTexture; b: GPUTexture | null; source: HistogramSource } | null = null;
 
-  constructor(private readonly ck: CompareKit, private readonly deliver: (bins: Uint32Array, source: HistogramSource) => void) {
+  constructor(
+    private readonly ck: CompareKit,
+    private readonly deliver: (bins: Uint32Array, source: HistogramSource) => void,
+  ) {
     this.runner = new Histogrammer(ck.kit);
     this.pair = new PairHistogramPass(ck);
   }
@@ -39,8 +42,14 @@ export class ShownHistogram {
     const done = (bins: Uint32Array): void => this.deliver(bins, source);
     // a playback slot written again is one of a stream of frames: each result is shown (see Histogrammer.run)
     const stream = aChanged;
-    if (source === 'a') { this.runner.run(layerHistogram(this.ck.kit, a), done, stream); return; }
-    if (source === 'b') { this.runner.run(layerHistogram(this.ck.kit, b!), done, stream); return; }
+    if (source === 'a') {
+      this.runner.run(layerHistogram(this.ck.kit, a), done, stream);
+      return;
+    }
+    if (source === 'b') {
+      this.runner.run(layerHistogram(this.ck.kit, b!), done, stream);
+      return;
+    }
     const region = unionRegion(
       { x0: at.aX0, y0: at.aY0, widthPx: at.aWidthPx, heightPx: at.aHeightPx },
       { x0: at.bX0, y0: at.bY0, widthPx: at.bWidthPx, heightPx: at.bHeightPx },
@@ -49,5 +58,7 @@ export class ShownHistogram {
     this.runner.run((encoder, bins) => this.pair.encode(encoder, a, b!, region, at, valueMode, bins), done, stream);
   }
 
-  destroy(): void { this.pair.destroy(); }
+  destroy(): void {
+    this.pair.destroy();
+  }
 }

@@ -3,10 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { slotBytes, slotCountFor } from './slot-budget.js';
 
-const rgbaHalf = (w: number, h: number) => ['R', 'G', 'B', 'A'].map(() => ({ pixelType: 'half' as const, widthSamples: w, heightSamples: h }));
+const rgbaHalf = (w: number, h: number) =>
+  ['R', 'G', 'B', 'A'].map(() => ({ pixelType: 'half' as const, widthSamples: w, heightSamples: h }));
 
 describe('slot budget', () => {
-  it('a slot holds the planes and the layer\'s rgba32float MIP chain', () => {
+  it("a slot holds the planes and the layer's rgba32float MIP chain", () => {
     // 8x4: levels 8x4, 4x2, 2x1, 1x1 = 32 + 8 + 2 + 1 texels of 16 bytes; planes 4 x 32 x 2 bytes
     expect(slotBytes(8, 4, rgbaHalf(8, 4))).toBe(43 * 16 + 4 * 32 * 2);
   });

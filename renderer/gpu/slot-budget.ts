@@ -12,11 +12,22 @@ import { planeFormat } from './plane-uploader.js';
 export const SLOT_BUDGET_BYTES = 1024 << 20;
 
 /** Bytes one slot takes for a frame of this size and these planes (the planes and the layer's MIP chain). */
-export function slotBytes(widthPx: number, heightPx: number, planes: readonly Pick<DecodedPlane, 'pixelType' | 'widthSamples' | 'heightSamples'>[]): number {
-  return mipChainBytes(widthPx, heightPx) + planes.reduce((sum, p) => sum + p.widthSamples * p.heightSamples * planeFormat(p.pixelType).bytes, 0);
+export function slotBytes(
+  widthPx: number,
+  heightPx: number,
+  planes: readonly Pick<DecodedPlane, 'pixelType' | 'widthSamples' | 'heightSamples'>[],
+): number {
+  return (
+    mipChainBytes(widthPx, heightPx) + planes.reduce((sum, p) => sum + p.widthSamples * p.heightSamples * planeFormat(p.pixelType).bytes, 0)
+  );
 }
 
 /** How many slots fit `budgetBytes` for frames of this size: 2 at least (one shown, one filling), 6 at most. */
-export function slotCountFor(widthPx: number, heightPx: number, planes: Parameters<typeof slotBytes>[2], budgetBytes = SLOT_BUDGET_BYTES): number {
+export function slotCountFor(
+  widthPx: number,
+  heightPx: number,
+  planes: Parameters<typeof slotBytes>[2],
+  budgetBytes = SLOT_BUDGET_BYTES,
+): number {
   return Math.max(2, Math.min(6, Math.floor(budgetBytes / Math.max(1, slotBytes(widthPx, heightPx, planes)))));
 }

@@ -8,7 +8,14 @@ import { ByteLru, type CacheCounters } from './lru.js';
 import type { GpuSession } from './gpu-session.js';
 import type { UploadedPlane } from './plane-uploader.js';
 import {
-  imageKeyString, PlanesLackingError, type CompareCounters, type ImageKey, type OnScreen, type Shown, type ShowReport, type UploadFigures,
+  imageKeyString,
+  PlanesLackingError,
+  type CompareCounters,
+  type ImageKey,
+  type OnScreen,
+  type Shown,
+  type ShowReport,
+  type UploadFigures,
 } from './engine-types.js';
 
 export class TextureCache {
@@ -20,7 +27,11 @@ export class TextureCache {
   /** Images handed over with planes the GPU lacked. */
   sourceLoads = 0;
 
-  constructor(budgetBytes: number, private readonly screen: OnScreen, private readonly counters: CompareCounters) {
+  constructor(
+    budgetBytes: number,
+    private readonly screen: OnScreen,
+    private readonly counters: CompareCounters,
+  ) {
     this.lru = new ByteLru<CachedTexture>(budgetBytes);
   }
 
@@ -36,7 +47,13 @@ export class TextureCache {
    * The layer from the cache, else built from the planes held and those in `fetched` (uploaded first). Throws
    * PlanesLackingError when a plane is neither; null when the session's device was lost under the upload.
    */
-  async obtain(session: GpuSession, key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null, report: ShowReport): Promise<Shown | null> {
+  async obtain(
+    session: GpuSession,
+    key: ImageKey,
+    choice: LayerChoice,
+    fetched: DecodedImage | null,
+    report: ShowReport,
+  ): Promise<Shown | null> {
     const keyString = imageKeyString(key);
     const layerEntry = `${keyString}#l:${layerKey(choice)}`;
     const needed = planesOf(choice);
@@ -60,13 +77,23 @@ export class TextureCache {
     return { key, keyString, choice, image: image!, layer };
   }
 
-  private async upload(session: GpuSession, keyString: string, layerEntry: string, needed: readonly string[], fetched: DecodedImage,
-    planes: DecodedPlane[], report: ShowReport): Promise<GpuImage | null> {
+  private async upload(
+    session: GpuSession,
+    keyString: string,
+    layerEntry: string,
+    needed: readonly string[],
+    fetched: DecodedImage,
+    planes: DecodedPlane[],
+    report: ShowReport,
+  ): Promise<GpuImage | null> {
     this.sourceLoads++;
     this.counters.loaded();
     const tUp = performance.now();
     const up = await session.uploader.uploadImage(planes);
-    if (session.lost) { for (const p of up.planes) p.texture.destroy(); return null; }
+    if (session.lost) {
+      for (const p of up.planes) p.texture.destroy();
+      return null;
+    }
     const image = this.images.get(keyString) ?? new GpuImage(fetched);
     this.images.set(keyString, image);
     // the planes this layer is about to be built from stay, whatever the budget
@@ -77,10 +104,24 @@ export class TextureCache {
     this.counters.loaded();
     const path = session.uploader.path;
     Object.assign(report, {
-      source: 'uploaded', planesUploaded: up.planes.map((p) => p.name), uploadBytes: up.bytes, uploadPath: path,
-      uploadCallMs: up.callMs, uploadCpuCopyMs: up.cpuCopyMs, uploadWaitMs: up.waitMs,
+      source: 'uploaded',
+      planesUploaded: up.planes.map((p) => p.name),
+      uploadBytes: up.bytes,
+      uploadPath: path,
+      uploadCallMs: up.callMs,
+      uploadCpuCopyMs: up.cpuCopyMs,
+      uploadWaitMs: up.waitMs,
     });
-    const figures: UploadFigures = { path, bytes: up.bytes, callMs: up.callMs, cpuCopyMs: up.cpuCopyMs, waitMs: up.waitMs, wallMs: NaN, GBps: NaN, submits: up.submits };
+    const figures: UploadFigures = {
+      path,
+      bytes: up.bytes,
+      callMs: up.callMs,
+      cpuCopyMs: up.cpuCopyMs,
+      waitMs: up.waitMs,
+      wallMs: NaN,
+      GBps: NaN,
+      submits: up.submits,
+    };
     this.lastUpload = figures;
     // asked before the layer build is submitted: resolves when the copies (and earlier work) are done, not the build
     void session.device.queue.onSubmittedWorkDone().then(() => {
@@ -122,7 +163,9 @@ export class TextureCache {
   }
 
   /** Whether a layer's MIP chain is in the cache now (no counting). */
-  holds(s: Shown): boolean { return !!this.lru.peek(`${s.keyString}#l:${layerKey(s.choice)}`); }
+  holds(s: Shown): boolean {
+    return !!this.lru.peek(`${s.keyString}#l:${layerKey(s.choice)}`);
+  }
 
   /** The file changed on disk: its textures go (a show uploads it again). */
   forgetFile(fileId: string): void {
@@ -138,11 +181,21 @@ export class TextureCache {
 
   counts(): { cache: CacheCounters; cachedPlanes: number; cachedLayers: number } {
     const keys = this.lru.keys();
-    return { cache: this.lru.counters(), cachedPlanes: keys.filter((k) => k.includes('#p:')).length, cachedLayers: keys.filter((k) => k.includes('#l:')).length };
+    return {
+      cache: this.lru.counters(),
+      cachedPlanes: keys.filter((k) => k.includes('#p:')).length,
+      cachedLayers: keys.filter((k) => k.includes('#l:')).length,
+    };
   }
 
   /** Every texture died with the device: forget them without destroying. */
-  forgetAll(): void { this.lru.forgetAll(); this.images.clear(); }
+  forgetAll(): void {
+    this.lru.forgetAll();
+    this.images.clear();
+  }
 
-  clear(): void { this.lru.clear(); this.images.clear(); }
+  clear(): void {
+    this.lru.clear();
+    this.images.clear();
+  }
 }

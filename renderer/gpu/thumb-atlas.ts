@@ -26,7 +26,9 @@ export class ThumbAtlas {
 
   constructor(private readonly device: GPUDevice) {
     this.texture = device.createTexture({
-      label: 'thumbnail atlas', size: [ATLAS_SIDE_PX, ATLAS_SIDE_PX], format: ATLAS_FORMAT,
+      label: 'thumbnail atlas',
+      size: [ATLAS_SIDE_PX, ATLAS_SIDE_PX],
+      format: ATLAS_FORMAT,
       usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
     });
     for (let i = ATLAS_CELLS - 1; i >= 0; i--) this.free.push(i);
@@ -43,7 +45,10 @@ export class ThumbAtlas {
   /** The slot of a file's thumbnail, marking it recently used. */
   get(fileId: string): AtlasSlot | undefined {
     const s = this.slots.get(fileId);
-    if (s) { this.slots.delete(fileId); this.slots.set(fileId, s); }
+    if (s) {
+      this.slots.delete(fileId);
+      this.slots.set(fileId, s);
+    }
     return s;
   }
 
@@ -55,18 +60,31 @@ export class ThumbAtlas {
   put(fileId: string, t: Thumbnail, pinned: ReadonlySet<string>): AtlasSlot {
     const old = this.slots.get(fileId);
     let index: number;
-    if (old) { index = old.index; this.slots.delete(fileId); }
-    else index = this.free.pop() ?? this.evictOne(pinned);
+    if (old) {
+      index = old.index;
+      this.slots.delete(fileId);
+    } else index = this.free.pop() ?? this.evictOne(pinned);
     const { widthPx: w, heightPx: h } = fitSize(t.widthPx, t.heightPx, ATLAS_CELL_PX);
     const cellsPerRow = ATLAS_SIDE_PX / ATLAS_CELL_PX;
-    const slot: AtlasSlot = { index, xPx: (index % cellsPerRow) * ATLAS_CELL_PX, yPx: Math.floor(index / cellsPerRow) * ATLAS_CELL_PX, widthPx: w, heightPx: h };
+    const slot: AtlasSlot = {
+      index,
+      xPx: (index % cellsPerRow) * ATLAS_CELL_PX,
+      yPx: Math.floor(index / cellsPerRow) * ATLAS_CELL_PX,
+      widthPx: w,
+      heightPx: h,
+    };
     let data: ArrayBuffer | Uint16Array<ArrayBuffer> = t.rgbaHalf;
     let bytesPerRow = t.widthPx * 8;
     if (w !== t.widthPx || h !== t.heightPx) {
       data = boxDownsampleHalfRgba(new Uint16Array(t.rgbaHalf), t.widthPx, t.heightPx, w, h);
       bytesPerRow = w * 8;
     }
-    this.device.queue.writeTexture({ texture: this.texture, origin: { x: slot.xPx, y: slot.yPx } }, data, { bytesPerRow, rowsPerImage: h }, { width: w, height: h });
+    this.device.queue.writeTexture(
+      { texture: this.texture, origin: { x: slot.xPx, y: slot.yPx } },
+      data,
+      { bytesPerRow, rowsPerImage: h },
+      { width: w, height: h },
+    );
     this.uploads++;
     this.uploadBytes += w * h * 8;
     this.slots.set(fileId, slot);

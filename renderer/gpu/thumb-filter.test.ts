@@ -33,17 +33,20 @@ describe('floatToHalf', () => {
 
 describe('boxDownsampleHalfRgba', () => {
   it('a one-pixel checkerboard halved becomes its mean everywhere (skipping pixels would give all black or all white)', () => {
-    const w = 256, h = 128;
+    const w = 256,
+      h = 128;
     const src = image(w, h, (x, y, c) => (c === 3 ? 1 : (x + y) % 2));
     const out = boxDownsampleHalfRgba(src, w, h, 128, 64);
-    for (let y = 0; y < 64; y++) for (let x = 0; x < 128; x++) {
-      expect(at(out, 128, x, y, 0)).toBe(0.5);
-      expect(at(out, 128, x, y, 3)).toBe(1);
-    }
+    for (let y = 0; y < 64; y++)
+      for (let x = 0; x < 128; x++) {
+        expect(at(out, 128, x, y, 0)).toBe(0.5);
+        expect(at(out, 128, x, y, 3)).toBe(1);
+      }
   });
 
   it('weights by area for a non-integer ratio and keeps the mean (energy) of the image', () => {
-    const w = 5, h = 1;
+    const w = 5,
+      h = 1;
     const values = [1, 2, 3, 4, 5];
     const src = image(w, h, (x, _y, c) => (c === 0 ? values[x]! : 0));
     const out = boxDownsampleHalfRgba(src, w, h, 2, 1);

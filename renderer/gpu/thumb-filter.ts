@@ -20,8 +20,10 @@ function axisWeights(src: number, dst: number): { first: number; weights: Float6
   const ratio = src / dst;
   const out: { first: number; weights: Float64Array }[] = [];
   for (let d = 0; d < dst; d++) {
-    const a = d * ratio, b = Math.min(src, (d + 1) * ratio);
-    const first = Math.floor(a), last = Math.min(src - 1, Math.ceil(b) - 1);
+    const a = d * ratio,
+      b = Math.min(src, (d + 1) * ratio);
+    const first = Math.floor(a),
+      last = Math.min(src - 1, Math.ceil(b) - 1);
     const weights = new Float64Array(last - first + 1);
     for (let s = first; s <= last; s++) weights[s - first] = (Math.min(b, s + 1) - Math.max(a, s)) / ratio;
     out.push({ first, weights });
@@ -33,9 +35,16 @@ function axisWeights(src: number, dst: number): { first: number; weights: Float6
  * Interleaved half RGBA (w × h) averaged down to (dw × dh): every source pixel counts by the area it covers, so detail
  * finer than a cell becomes its mean instead of aliasing. Separable: rows first, then columns, in float.
  */
-export function boxDownsampleHalfRgba(src: Uint16Array, widthPx: number, heightPx: number, dstWidthPx: number, dstHeightPx: number): Uint16Array<ArrayBuffer> {
+export function boxDownsampleHalfRgba(
+  src: Uint16Array,
+  widthPx: number,
+  heightPx: number,
+  dstWidthPx: number,
+  dstHeightPx: number,
+): Uint16Array<ArrayBuffer> {
   const lut = halfTable();
-  const xs = axisWeights(widthPx, dstWidthPx), ys = axisWeights(heightPx, dstHeightPx);
+  const xs = axisWeights(widthPx, dstWidthPx),
+    ys = axisWeights(heightPx, dstHeightPx);
   const rows = new Float32Array(dstWidthPx * heightPx * 4);
   for (let y = 0; y < heightPx; y++) {
     for (let dx = 0; dx < dstWidthPx; dx++) {

@@ -12,7 +12,12 @@ import type { HistogramSource } from './shown-histogram.js';
 import type { Timed } from './analysis.js';
 import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-cpu.js';
 
-export interface CpuStats { path: 'cpu'; reason: string; frames: number; lastRenderMs: number }
+export interface CpuStats {
+  path: 'cpu';
+  reason: string;
+  frames: number;
+  lastRenderMs: number;
+}
 
 export interface ViewEngine {
   readonly frames: FrameStats;

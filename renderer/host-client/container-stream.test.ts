@@ -9,7 +9,7 @@ function container(value: unknown, buffers: Uint8Array[]): Uint8Array {
   const align = (n: number) => Math.ceil(n / 8) * 8;
   let json = '';
   let offsets: [number, number][] = [];
-  for (let guess = 0; ; ) {
+  for (let guess = 0; ;) {
     let at = align(4 + guess);
     offsets = buffers.map((b) => {
       const o: [number, number] = [at, b.byteLength];
@@ -57,7 +57,9 @@ describe('readContainer', () => {
         fc.boolean(),
         async (buffers, cuts, byteStream) => {
           const value = { name: 'x', planes: buffers.map((_, i) => ({ i, data: { $buffer: i } })) };
-          const got = (await readContainer(stream(container(value, buffers), cuts, byteStream), null)) as { planes: { i: number; data: ArrayBuffer }[] };
+          const got = (await readContainer(stream(container(value, buffers), cuts, byteStream), null)) as {
+            planes: { i: number; data: ArrayBuffer }[];
+          };
           expect(got.planes.map((p) => p.i)).toEqual(buffers.map((_, i) => i));
           got.planes.forEach((p, i) => expect(new Uint8Array(p.data)).toEqual(buffers[i]));
         },
@@ -71,7 +73,9 @@ describe('readContainer', () => {
     const big = new Uint8Array(2 << 20).map((_, i) => i & 0xff);
     const reused = new ArrayBuffer(big.byteLength);
     pool.give([reused]);
-    const got = (await readContainer(stream(container({ data: { $buffer: 0 } }, [big]), [100, 70000, 1 << 20], true), pool)) as { data: ArrayBuffer };
+    const got = (await readContainer(stream(container({ data: { $buffer: 0 } }, [big]), [100, 70000, 1 << 20], true), pool)) as {
+      data: ArrayBuffer;
+    };
     expect(Buffer.from(got.data).equals(big)).toBe(true);
     expect(pool.reused).toBe(1);
   });

@@ -78,7 +78,8 @@ export async function readContainer(body: ReadableStream<Uint8Array>, pool: Buff
     const head = JSON.parse(new TextDecoder().decode(json)) as { value: unknown; buffers: [number, number][] };
     const buffers: ArrayBuffer[] = [];
     for (const [offset, length] of head.buffers) {
-      if (offset < at || offset - at >= ALIGN_BYTES * 2) throw new Error(`the reply's buffer ${buffers.length} starts at ${offset}, after byte ${at}`);
+      if (offset < at || offset - at >= ALIGN_BYTES * 2)
+        throw new Error(`the reply's buffer ${buffers.length} starts at ${offset}, after byte ${at}`);
       if (offset > at) await reader.fill(new Uint8Array(offset - at));
       const target = new Uint8Array(pool ? pool.take(length) : new ArrayBuffer(length));
       buffers.push((await reader.fill(target)).buffer as ArrayBuffer);

@@ -2,17 +2,23 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiCaller } from './http-client.js';
 
-const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const bare = (status: number): Response => new Response(null, { status });
 
 function stubFetch(answers: Response[]) {
   const calls: string[] = [];
-  vi.stubGlobal('fetch', async (url: string) => { calls.push(url); return answers.shift()!; });
+  vi.stubGlobal('fetch', async (url: string) => {
+    calls.push(url);
+    return answers.shift()!;
+  });
   return calls;
 }
 
 describe('apiCaller', () => {
-  afterEach(() => { vi.unstubAllGlobals(); });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
 
   it('sends a request again once when the server timed its connection out (408), and returns that answer', async () => {
     const calls = stubFetch([bare(408), json(200, { result: { folders: [] } })]);

@@ -7,7 +7,13 @@ export const CONTAINER_CONTENT_TYPE = 'application/x-exrview-container';
 const TOKEN_KEY = 'exrview-token';
 
 /** One reply's transfer as the renderer saw it. */
-export interface TransferRecord { method: string; bytes: number; wallMs: number; hostMs: number; transferMs: number }
+export interface TransferRecord {
+  method: string;
+  bytes: number;
+  wallMs: number;
+  hostMs: number;
+  transferMs: number;
+}
 
 /**
  * POST /api/<method> with {"args": [...]}: JSON back, or a container read straight into its buffers. The same call serves
@@ -16,7 +22,8 @@ export interface TransferRecord { method: string; bytes: number; wallMs: number;
 export function apiCaller(headers: Promise<Record<string, string>>, pool: BufferPool | null, transfers: TransferRecord[]) {
   return async function call<T>(method: string, args: unknown[]): Promise<T> {
     const t0 = performance.now();
-    const send = async (): Promise<Response> => fetch(`/api/${method}`, { method: 'POST', headers: await headers, body: JSON.stringify({ args }), credentials: 'same-origin' });
+    const send = async (): Promise<Response> =>
+      fetch(`/api/${method}`, { method: 'POST', headers: await headers, body: JSON.stringify({ args }), credentials: 'same-origin' });
     let res = await send();
     // 408: the server timed the connection out before reading this request (an idle socket the browser reused), so
     // the request was never handled and is sent once more
@@ -25,7 +32,11 @@ export function apiCaller(headers: Promise<Record<string, string>>, pool: Buffer
     if (!res.ok) {
       // no reason from the server (a connection it gave up on, or something between): say what to try
       let message = `${method}: HTTP ${res.status} from the exrview server, with no reason given: try again, and if it keeps failing restart exrview (in a browser: exrview serve, then reload the page)`;
-      try { message = (JSON.parse(await res.text()) as { error?: string }).error ?? message; } catch { /* not JSON */ }
+      try {
+        message = (JSON.parse(await res.text()) as { error?: string }).error ?? message;
+      } catch {
+        /* not JSON */
+      }
       throw new Error(message);
     }
     let value: unknown;
@@ -77,7 +88,13 @@ export function createHttpHost(loc: Location = window.location, pool: BufferPool
   const call = apiCaller(Promise.resolve(headers), pool, transfers);
 
   function signal(method: string, args: unknown[]): void {
-    void fetch(`/api/${method}`, { method: 'POST', headers, body: JSON.stringify({ args }), credentials: 'same-origin', keepalive: true }).catch(() => {});
+    void fetch(`/api/${method}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ args }),
+      credentials: 'same-origin',
+      keepalive: true,
+    }).catch(() => {});
   }
 
   let socket: WebSocket | null = null;
@@ -88,9 +105,14 @@ export function createHttpHost(loc: Location = window.location, pool: BufferPool
       try {
         const event = JSON.parse(String(m.data)) as HostEvent;
         for (const l of listeners) l(event);
-      } catch { /* a frame that is not an event: ignore */ }
+      } catch {
+        /* a frame that is not an event: ignore */
+      }
     };
-    socket.onclose = () => { socket = null; if (listeners.size) setTimeout(connect, 1000); };
+    socket.onclose = () => {
+      socket = null;
+      if (listeners.size) setTimeout(connect, 1000);
+    };
   }
 
   return {
@@ -110,7 +132,10 @@ export function createHttpHost(loc: Location = window.location, pool: BufferPool
     onEvent(listener) {
       listeners.add(listener);
       if (!socket) connect();
-      return () => { listeners.delete(listener); if (!listeners.size) socket?.close(); };
+      return () => {
+        listeners.delete(listener);
+        if (!listeners.size) socket?.close();
+      };
     },
   };
 }

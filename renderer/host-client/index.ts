@@ -5,7 +5,9 @@ import { apiCaller, createHttpHost, type TransferRecord } from './http-client.js
 import type { DecodedImage, DecodeRequest } from './api-types.js';
 
 declare global {
-  interface Window { exrview?: HostApi }
+  interface Window {
+    exrview?: HostApi;
+  }
 }
 
 export interface RendererHost {

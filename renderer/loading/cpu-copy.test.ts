@@ -5,16 +5,33 @@ import { CpuCopy, lacking, mergePlanes } from './cpu-copy.js';
 
 function image(fileId: string, names: readonly string[]): DecodedImage {
   return {
-    fileId, part: 0, lx: 0, ly: 0, dataWindow: [0, 0, 0, 0], displayWindow: [0, 0, 0, 0], widthPx: 1, heightPx: 1, source: 'decode',
+    fileId,
+    part: 0,
+    lx: 0,
+    ly: 0,
+    dataWindow: [0, 0, 0, 0],
+    displayWindow: [0, 0, 0, 0],
+    widthPx: 1,
+    heightPx: 1,
+    source: 'decode',
     timings: { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, hostMs: 0, bytesRead: 0 },
-    planes: names.map((name) => ({ name, pixelType: 'half' as const, xSampling: 1, ySampling: 1, widthSamples: 1, heightSamples: 1, data: new ArrayBuffer(2) })),
+    planes: names.map((name) => ({
+      name,
+      pixelType: 'half' as const,
+      xSampling: 1,
+      ySampling: 1,
+      widthSamples: 1,
+      heightSamples: 1,
+      data: new ArrayBuffer(2),
+    })),
   };
 }
 const names = (d: DecodedImage | null) => d?.planes.map((p) => p.name);
 
 describe('CPU copy', () => {
   it('merges planes of the same image, newer planes in place of older ones of the same name', () => {
-    const a = image('f', ['R', 'G']), b = image('f', ['G', 'B']);
+    const a = image('f', ['R', 'G']),
+      b = image('f', ['G', 'B']);
     const m = mergePlanes(a, b);
     expect(names(m)).toEqual(['R', 'G', 'B']);
     expect(m.planes[1]).toBe(b.planes[0]);
@@ -33,7 +50,13 @@ describe('CPU copy', () => {
     let kept: DecodedImage | null = null;
     const released: DecodedPlane[][] = [];
     let recycles = true;
-    const copy = new CpuCopy({ get: () => kept, set: (d) => { kept = d; }, release: () => (recycles ? (p) => released.push(p) : null) });
+    const copy = new CpuCopy({
+      get: () => kept,
+      set: (d) => {
+        kept = d;
+      },
+      release: () => (recycles ? (p) => released.push(p) : null),
+    });
     const first = image('a', ['R']);
     copy.keep(first);
     copy.keep(image('a', ['G']));

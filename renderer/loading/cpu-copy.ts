@@ -28,7 +28,9 @@ export interface CpuCopyHost {
 export class CpuCopy {
   constructor(private readonly host: CpuCopyHost) {}
 
-  lacks(key: ImageKey, channels: readonly string[]): string[] { return lacking(this.host.get(), key, channels); }
+  lacks(key: ImageKey, channels: readonly string[]): string[] {
+    return lacking(this.host.get(), key, channels);
+  }
 
   keep(incoming: DecodedImage): void {
     const cur = this.host.get();

@@ -11,9 +11,25 @@ const key: ImageKey = { fileId: 'f', part: 0 };
 
 function image(names: readonly string[]): DecodedImage {
   return {
-    fileId: 'f', part: 0, lx: 0, ly: 0, dataWindow: [0, 0, 0, 0], displayWindow: [0, 0, 0, 0], widthPx: 1, heightPx: 1, source: 'decode',
+    fileId: 'f',
+    part: 0,
+    lx: 0,
+    ly: 0,
+    dataWindow: [0, 0, 0, 0],
+    displayWindow: [0, 0, 0, 0],
+    widthPx: 1,
+    heightPx: 1,
+    source: 'decode',
     timings: { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, hostMs: 0, bytesRead: 0 },
-    planes: names.map((name) => ({ name, pixelType: 'half' as const, xSampling: 1, ySampling: 1, widthSamples: 1, heightSamples: 1, data: new ArrayBuffer(2) })),
+    planes: names.map((name) => ({
+      name,
+      pixelType: 'half' as const,
+      xSampling: 1,
+      ySampling: 1,
+      widthSamples: 1,
+      heightSamples: 1,
+      data: new ArrayBuffer(2),
+    })),
   };
 }
 
@@ -30,7 +46,18 @@ describe('handOver', () => {
   it('fetches what the engine lacks with what the CPU copy lacks, in one request', async () => {
     const { fetch, asked } = recordingFetch();
     let given: DecodedImage | null = null;
-    const r = await handOver({ lacks: () => ['A'] }, fetch, key, RGBA, 'preview', async (im) => { given = im; return 'shown'; }, ['R', 'A']);
+    const r = await handOver(
+      { lacks: () => ['A'] },
+      fetch,
+      key,
+      RGBA,
+      'preview',
+      async (im) => {
+        given = im;
+        return 'shown';
+      },
+      ['R', 'A'],
+    );
     expect(asked).toEqual([['A', 'R']]);
     expect(given!.planes.map((p) => p.name)).toEqual(['A', 'R']);
     expect(r.value).toBe('shown');
@@ -51,20 +78,29 @@ describe('handOver', () => {
     const give = async (im: DecodedImage | null) => {
       tries++;
       const missing = lacks.filter((n) => !im?.planes.some((p) => p.name === n));
-      if (tries === 1) { lacks = ['R', 'A']; throw new PlanesLackingError(['R']); }
+      if (tries === 1) {
+        lacks = ['R', 'A'];
+        throw new PlanesLackingError(['R']);
+      }
       if (missing.length) throw new PlanesLackingError(missing);
       return tries;
     };
     expect((await handOver({ lacks: () => lacks }, fetch, key, RGBA, 'preview', give)).value).toBe(2);
     expect(asked).toEqual([['A'], ['R', 'A']]);
-    const never = async () => { throw new PlanesLackingError(['G']); };
+    const never = async () => {
+      throw new PlanesLackingError(['G']);
+    };
     await expect(handOver({ lacks: () => ['G'] }, fetch, key, RGBA, 'preview', never)).rejects.toBeInstanceOf(PlanesLackingError);
     expect(asked.length).toBe(2 + 3);
   });
 
   it('lets any other failure through at once', async () => {
     const { fetch, asked } = recordingFetch();
-    await expect(handOver({ lacks: () => ['R'] }, fetch, key, RGBA, 'preview', async () => { throw new Error('the codec refused'); })).rejects.toThrow('the codec refused');
+    await expect(
+      handOver({ lacks: () => ['R'] }, fetch, key, RGBA, 'preview', async () => {
+        throw new Error('the codec refused');
+      }),
+    ).rejects.toThrow('the codec refused');
     expect(asked.length).toBe(1);
   });
 });

@@ -6,7 +6,9 @@ import type { LayerChoice } from '../model/layer-choice.js';
 import type { FetchedImage, FetchPriority } from './plane-fetcher.js';
 
 /** An engine that receives: says what it lacks, then takes the planes with the call. */
-export interface Receiver { lacks(key: ImageKey, choice: LayerChoice): string[] }
+export interface Receiver {
+  lacks(key: ImageKey, choice: LayerChoice): string[];
+}
 
 export type Fetch = (key: ImageKey, channels: readonly string[], priority: FetchPriority) => Promise<FetchedImage>;
 
@@ -17,8 +19,15 @@ const ATTEMPTS = 3;
  * same request for another keeper (the CPU copy) when the engine lacks something. Returns what `give` returned and
  * the fetch, if one was made.
  */
-export async function handOver<T>(engine: Receiver, fetch: Fetch, key: ImageKey, choice: LayerChoice, priority: FetchPriority,
-  give: (image: DecodedImage | null) => Promise<T>, alsoFor: readonly string[] = []): Promise<{ value: T; fetched: FetchedImage | null }> {
+export async function handOver<T>(
+  engine: Receiver,
+  fetch: Fetch,
+  key: ImageKey,
+  choice: LayerChoice,
+  priority: FetchPriority,
+  give: (image: DecodedImage | null) => Promise<T>,
+  alsoFor: readonly string[] = [],
+): Promise<{ value: T; fetched: FetchedImage | null }> {
   for (let attempt = 1; ; attempt++) {
     const lacks = engine.lacks(key, choice);
     const fetched = lacks.length ? await fetch(key, [...new Set([...lacks, ...alsoFor])], priority) : null;

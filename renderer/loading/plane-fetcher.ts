@@ -19,7 +19,10 @@ export interface FetchedImage {
 export type FetchPriority = 'preview' | 'prefetch';
 
 export class PlaneFetcher {
-  constructor(private readonly host: RendererHost, private readonly partOf: (key: ImageKey) => PartSummary | undefined) {}
+  constructor(
+    private readonly host: RendererHost,
+    private readonly partOf: (key: ImageKey) => PartSummary | undefined,
+  ) {}
 
   /** The planes of `channels` of an image (deep parts: every channel, and the sample counts). */
   async fetch(key: ImageKey, channels: readonly string[], priority: FetchPriority): Promise<FetchedImage> {
@@ -28,7 +31,13 @@ export class PlaneFetcher {
     const type = this.partOf(key)?.type;
     const deep = type === 'deepscanline' || type === 'deeptile';
     const named = channels.filter((c) => c !== SAMPLES_PLANE);
-    const request = { requestId: `d-${key.fileId}-${key.part}-${Date.now()}`, fileId: key.fileId, part: key.part, priority, ...(deep || named.length === 0 ? {} : { channels: named }) };
+    const request = {
+      requestId: `d-${key.fileId}-${key.part}-${Date.now()}`,
+      fileId: key.fileId,
+      part: key.part,
+      priority,
+      ...(deep || named.length === 0 ? {} : { channels: named }),
+    };
     const image = withSampleCountPlane(await this.host.api.decodeImage(request));
     // the transport records what it moved (Electron's IPC without the pixel route records nothing: measured here)
     const t = this.host.transfers.length > before ? this.host.transfers[this.host.transfers.length - 1] : undefined;

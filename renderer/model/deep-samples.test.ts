@@ -10,9 +10,17 @@ import { layerChoice } from './layer-choice.js';
 function deepImage(counts: number[], w: number, h: number, x0 = 10, y0 = 20): DecodedImage {
   const r = new Float32Array(counts.map((n) => n / 10));
   return {
-    fileId: 'd', part: 0, lx: 0, ly: 0, dataWindow: [x0, y0, x0 + w - 1, y0 + h - 1], displayWindow: [x0, y0, x0 + w - 1, y0 + h - 1], widthPx: w, heightPx: h,
+    fileId: 'd',
+    part: 0,
+    lx: 0,
+    ly: 0,
+    dataWindow: [x0, y0, x0 + w - 1, y0 + h - 1],
+    displayWindow: [x0, y0, x0 + w - 1, y0 + h - 1],
+    widthPx: w,
+    heightPx: h,
     planes: [{ name: 'R', pixelType: 'float', xSampling: 1, ySampling: 1, widthSamples: w, heightSamples: h, data: r.buffer }],
-    deepSampleCounts: new Uint32Array(counts).buffer, source: 'decode',
+    deepSampleCounts: new Uint32Array(counts).buffer,
+    source: 'decode',
     timings: { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, hostMs: 0, bytesRead: 0 },
   };
 }
@@ -20,7 +28,7 @@ function deepImage(counts: number[], w: number, h: number, x0 = 10, y0 = 20): De
 describe('deep sample counts', () => {
   const img = withSampleCountPlane(deepImage([0, 1, 3, 8, 2, 0], 3, 2));
 
-  it('become a uint plane over the host\'s buffer, once; flat images and wrong-sized buffers are left alone', () => {
+  it("become a uint plane over the host's buffer, once; flat images and wrong-sized buffers are left alone", () => {
     const plane = img.planes.find((p) => p.name === SAMPLES_PLANE)!;
     expect(plane).toMatchObject({ pixelType: 'uint', widthSamples: 3, heightSamples: 2 });
     expect(plane.data).toBe(img.deepSampleCounts);
@@ -52,6 +60,9 @@ describe('deep sample counts', () => {
   });
 
   it('the "samples" pick shows the counts plane in grey', () => {
-    expect(layerChoice({ name: '', view: null, channels: ['R', 'G', 'B', 'A'] }, 'samples')).toEqual({ choice: { slots: [SAMPLES_PLANE, null, null, null], mode: 'y' }, channelView: 'rgb' });
+    expect(layerChoice({ name: '', view: null, channels: ['R', 'G', 'B', 'A'] }, 'samples')).toEqual({
+      choice: { slots: [SAMPLES_PLANE, null, null, null], mode: 'y' },
+      channelView: 'rgb',
+    });
   });
 });

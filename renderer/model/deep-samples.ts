@@ -16,7 +16,18 @@ export function withSampleCountPlane(image: DecodedImage): DecodedImage {
   if (counts.byteLength !== image.widthPx * image.heightPx * 4) return image;
   return {
     ...image,
-    planes: [...image.planes, { name: SAMPLES_PLANE, pixelType: 'uint', xSampling: 1, ySampling: 1, widthSamples: image.widthPx, heightSamples: image.heightPx, data: counts }],
+    planes: [
+      ...image.planes,
+      {
+        name: SAMPLES_PLANE,
+        pixelType: 'uint',
+        xSampling: 1,
+        ySampling: 1,
+        widthSamples: image.widthPx,
+        heightSamples: image.heightPx,
+        data: counts,
+      },
+    ],
   };
 }
 

@@ -3,7 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { comparisonSubject, isCurrent, measuredSource, statisticsSubject, type SubjectSource } from './subject.js';
 
-type Patch = { image?: Partial<SubjectSource['image']>; compare?: Partial<SubjectSource['compare']>; inspect?: Partial<SubjectSource['inspect']> };
+type Patch = {
+  image?: Partial<SubjectSource['image']>;
+  compare?: Partial<SubjectSource['compare']>;
+  inspect?: Partial<SubjectSource['inspect']>;
+};
 const state = (patch: Patch = {}): SubjectSource => ({
   image: { currentFileId: 'plate', part: 0, layer: '', channel: 'rgb', ...patch.image },
   compare: { mode: 'off', showB: false, reference: null, ...patch.compare },
@@ -16,8 +20,11 @@ describe('subject of figures', () => {
     const figures = { subject: statisticsSubject(state()) };
     expect(isCurrent(figures, statisticsSubject(state()))).toBe(true);
     for (const other of [
-      state({ image: { currentFileId: 'shot' } }), state({ image: { part: 1 } }), state({ image: { layer: 'diffuse' } }),
-      state({ image: { channel: 'r' } }), state({ inspect: { region: { x0: 0, y0: 0, widthPx: 4, heightPx: 4 } } }),
+      state({ image: { currentFileId: 'shot' } }),
+      state({ image: { part: 1 } }),
+      state({ image: { layer: 'diffuse' } }),
+      state({ image: { channel: 'r' } }),
+      state({ inspect: { region: { x0: 0, y0: 0, widthPx: 4, heightPx: 4 } } }),
       state({ compare: { reference: ref } }),
     ]) {
       expect(isCurrent(figures, statisticsSubject(other))).toBe(false);

@@ -23,9 +23,16 @@ export function measuredSource(s: SubjectSource): StatsSource {
 const sourceText = (m: StatsSource): string => (m.kind === 'difference' ? `difference:${m.mode}` : m.kind);
 
 function pairText(s: SubjectSource): string {
-  const { image: a, compare: { reference: b }, inspect: { region: r } } = s;
+  const {
+    image: a,
+    compare: { reference: b },
+    inspect: { region: r },
+  } = s;
   return [
-    a.currentFileId ?? '', a.part, a.layer, a.channel,
+    a.currentFileId ?? '',
+    a.part,
+    a.layer,
+    a.channel,
     b ? `${b.file.id}#${b.part}#${b.layer}#${b.channel}` : '',
     r ? `${r.x0},${r.y0},${r.widthPx}x${r.heightPx}` : 'whole',
   ].join('\0');

@@ -28,7 +28,8 @@ describe('view geometry', () => {
     expect(area).toEqual({ widthPx: 500, heightPx: 400 });
     const v = fitView([0, 0, 999, 399], [0, 0, 999, 399], area.widthPx, area.heightPx);
     // A's left and right edges land inside the left half (A is drawn centred in its half)
-    const left = 250 + (0 - v.centerX) * v.zoom, right = 250 + (1000 - v.centerX) * v.zoom;
+    const left = 250 + (0 - v.centerX) * v.zoom,
+      right = 250 + (1000 - v.centerX) * v.zoom;
     expect([left, right]).toEqual([0, 500]);
     expect(fitArea(1000, 400, false)).toEqual({ widthPx: 1000, heightPx: 400 });
   });

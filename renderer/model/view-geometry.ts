@@ -20,8 +20,10 @@ export function clampZoom(z: number): number {
 
 /** Fits the display window (or the data window when that is larger) into the canvas, centred. */
 export function fitView(display: BoxTuple, data: BoxTuple, canvasWidthPx: number, canvasHeightPx: number): PanZoom {
-  const x0 = Math.min(display[0], data[0]), y0 = Math.min(display[1], data[1]);
-  const x1 = Math.max(display[2], data[2]) + 1, y1 = Math.max(display[3], data[3]) + 1;
+  const x0 = Math.min(display[0], data[0]),
+    y0 = Math.min(display[1], data[1]);
+  const x1 = Math.max(display[2], data[2]) + 1,
+    y1 = Math.max(display[3], data[3]) + 1;
   const zoom = clampZoom(Math.min(canvasWidthPx / Math.max(1, x1 - x0), canvasHeightPx / Math.max(1, y1 - y0)));
   return { zoom, centerX: (x0 + x1) / 2, centerY: (y0 + y1) / 2 };
 }
@@ -52,7 +54,16 @@ export function panBy(v: PanZoom, dxPx: number, dyPx: number): PanZoom {
 }
 
 /** Writes the preview shader's geometry for this view into `out` (reused: no allocation per frame). */
-export function previewGeometry(out: PreviewGeometry, v: PanZoom, data: BoxTuple, display: BoxTuple, levelCount: number, canvasWidthPx: number, canvasHeightPx: number, background: number): void {
+export function previewGeometry(
+  out: PreviewGeometry,
+  v: PanZoom,
+  data: BoxTuple,
+  display: BoxTuple,
+  levelCount: number,
+  canvasWidthPx: number,
+  canvasHeightPx: number,
+  background: number,
+): void {
   out.originXPx = canvasWidthPx / 2 + (data[0] - v.centerX) * v.zoom;
   out.originYPx = canvasHeightPx / 2 + (data[1] - v.centerY) * v.zoom;
   out.texelsPerPx = 1 / v.zoom;
@@ -68,5 +79,18 @@ export function previewGeometry(out: PreviewGeometry, v: PanZoom, data: BoxTuple
 }
 
 export function emptyGeometry(): PreviewGeometry {
-  return { originXPx: 0, originYPx: 0, texelsPerPx: 1, levelCount: 1, widthPx: 1, heightPx: 1, displayMinX: 0, displayMinY: 0, displayMaxX: 1, displayMaxY: 1, background: 0.1, viewFlags: 0 };
+  return {
+    originXPx: 0,
+    originYPx: 0,
+    texelsPerPx: 1,
+    levelCount: 1,
+    widthPx: 1,
+    heightPx: 1,
+    displayMinX: 0,
+    displayMinY: 0,
+    displayMaxX: 1,
+    displayMaxY: 1,
+    background: 0.1,
+    viewFlags: 0,
+  };
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { dueMs, frameAtStep, snapFrame, stepAt, timelineFrames, type ClockSpec } from './clock.js';
 
-const spec = (over: Partial<ClockSpec> = {}): ClockSpec => ({ frames: timelineFrames(1, 5), fps: 24, mode: 'loop', direction: 1, startFrame: 1, ...over });
+const spec = (over: Partial<ClockSpec> = {}): ClockSpec => ({
+  frames: timelineFrames(1, 5),
+  fps: 24,
+  mode: 'loop',
+  direction: 1,
+  startFrame: 1,
+  ...over,
+});
 const run = (s: ClockSpec, steps: number) => Array.from({ length: steps }, (_, k) => frameAtStep(s, k));
 
 describe('playback clock', () => {

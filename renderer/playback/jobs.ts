@@ -18,7 +18,11 @@ export interface Job<D> {
   rec: FrameRecord;
 }
 
-export interface InFlight { loading: number; uploading: number; ready: number }
+export interface InFlight {
+  loading: number;
+  uploading: number;
+  ready: number;
+}
 
 export class JobTable<D> {
   readonly byStep = new Map<number, Job<D>>();
@@ -43,7 +47,9 @@ export class JobTable<D> {
 
   /** Playback jobs by state: loads running, loads not yet uploading, and jobs holding or heading for a slot. */
   ahead(): { loading: number; queued: number; ahead: number } {
-    let loading = 0, queued = 0, ahead = 0;
+    let loading = 0,
+      queued = 0,
+      ahead = 0;
     for (const job of this.byStep.values()) {
       if (job.state === 'loading') loading++;
       if (job.state === 'loading' || job.state === 'loaded') queued++;
@@ -54,7 +60,9 @@ export class JobTable<D> {
 
   /** Frames loading (or loaded, waiting for a slot), uploading and ready. */
   inFlight(): InFlight {
-    let loading = 0, uploading = 0, ready = 0;
+    let loading = 0,
+      uploading = 0,
+      ready = 0;
     for (const j of this.all()) {
       if (j.state === 'loading' || j.state === 'loaded') loading++;
       else if (j.state === 'uploading') uploading++;

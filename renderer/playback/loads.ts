@@ -28,7 +28,15 @@ export class FrameLoads<D> {
   start(step: number, frame: number, fileId: string): Job<D> {
     const c = this.c;
     const job: Job<D> = {
-      step, frame, fileId, tag: `frame-${this.nextTag++}`, state: 'loading', data: null, slot: -1, cancelled: false, error: '',
+      step,
+      frame,
+      fileId,
+      tag: `frame-${this.nextTag++}`,
+      state: 'loading',
+      data: null,
+      slot: -1,
+      cancelled: false,
+      error: '',
       rec: c.timeline.blank(step, frame),
     };
     job.rec.requestedMs = c.now();
@@ -42,8 +50,15 @@ export class FrameLoads<D> {
           return;
         }
         Object.assign(job.rec, {
-          loadedMs: now, hostMs: result.hostMs, readMs: result.readMs, decompressMs: result.decompressMs, unpackMs: result.unpackMs,
-          queueMs: result.queueMs, source: result.source, transferMs: result.transferMs, bytes: result.bytes,
+          loadedMs: now,
+          hostMs: result.hostMs,
+          readMs: result.readMs,
+          decompressMs: result.decompressMs,
+          unpackMs: result.unpackMs,
+          queueMs: result.queueMs,
+          source: result.source,
+          transferMs: result.transferMs,
+          bytes: result.bytes,
         });
         job.data = result.data;
         job.state = 'loaded';

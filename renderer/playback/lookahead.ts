@@ -4,7 +4,11 @@
 import { dueMs, frameAtStep, type ClockSpec } from './clock.js';
 
 /** The frames last sent to the host: every `spacing`-th step from `from`, `length` steps in all. */
-export interface Plan { from: number; spacing: number; length: number }
+export interface Plan {
+  from: number;
+  spacing: number;
+  length: number;
+}
 
 export interface LookaheadInput {
   spec: ClockSpec;
@@ -28,7 +32,11 @@ export interface LookaheadInput {
   room: number;
 }
 
-export interface LoadPick { step: number; frame: number; fileId: string }
+export interface LoadPick {
+  step: number;
+  frame: number;
+  fileId: string;
+}
 
 export function lookaheadSteps(fps: number): number {
   return Math.max(8, Math.ceil(fps * 2));
@@ -73,7 +81,8 @@ function reachableStep(a: LookaheadInput, k: number): number {
 
 /** The last step of a 'once' playback at or before `to`, not before `from`; null when it ended before `from`. */
 function lastStep(spec: ClockSpec, from: number, to: number): number | null {
-  let lo = from, hi = to;
+  let lo = from,
+    hi = to;
   if (frameAtStep(spec, lo) === null) return null;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
@@ -88,12 +97,19 @@ function lastStep(spec: ClockSpec, from: number, to: number): number | null {
  * time gives; null when the last plan still holds (the same spacing, not yet half used).
  */
 export function nextPlan(
-  spec: ClockSpec, step: number, furthest: number, last: Plan | null, serviceMs: number, planFrames: number, fileOf: (frame: number) => string | null,
+  spec: ClockSpec,
+  step: number,
+  furthest: number,
+  last: Plan | null,
+  serviceMs: number,
+  planFrames: number,
+  fileOf: (frame: number) => string | null,
 ): { plan: Plan; fileIds: string[] } | null {
   const spacing = planSpacing(last?.spacing ?? null, serviceMs, 1000 / spec.fps);
   let from = Math.max(step + 1, furthest + 1);
   // the same spacing goes on on the same grid of steps: a new plan then holds what the last one had started
-  if (last && last.spacing === spacing && spacing > 1 && from > last.from) from = last.from + Math.ceil((from - last.from) / spacing) * spacing;
+  if (last && last.spacing === spacing && spacing > 1 && from > last.from)
+    from = last.from + Math.ceil((from - last.from) / spacing) * spacing;
   if (last && last.spacing === spacing && from < last.from + last.length / 2) return null;
   const fileIds: string[] = [];
   for (let k = 0; fileIds.length < planFrames && k < planFrames * spacing * 2; k++) {

@@ -6,11 +6,23 @@ import { Sim, type SimOptions } from '../../testing/renderer/playback-sim.js';
 // The stall of issue "A viewer artists can trust" item 3: a 30-frame sequence whose frames take longer to arrive than
 // the pipeline's two-second look-ahead stopped advancing for good, with nothing in flight.
 const FRAMES = timelineFrames(1001, 1030);
-const spec = (over: Partial<ClockSpec> = {}): ClockSpec => ({ frames: FRAMES, fps: 24, mode: 'loop', direction: 1, startFrame: 1001, ...over });
+const spec = (over: Partial<ClockSpec> = {}): ClockSpec => ({
+  frames: FRAMES,
+  fps: 24,
+  mode: 'loop',
+  direction: 1,
+  startFrame: 1001,
+  ...over,
+});
 
 function setup(opts: SimOptions, prerollMs = 1000, maxLoads = 3, slots = 4) {
   const sim = new Sim(opts);
-  const pipeline = new FramePipeline(sim.io, (f) => `f${f}`, () => sim.now, { slots, maxLoads, prerollMs });
+  const pipeline = new FramePipeline(
+    sim.io,
+    (f) => `f${f}`,
+    () => sim.now,
+    { slots, maxLoads, prerollMs },
+  );
   return { sim, pipeline };
 }
 
@@ -71,7 +83,9 @@ describe('a player that cannot stall', () => {
   it('tells its listener whenever a count changes, dropped and skipped steps included, so the player bar and Diagnostics agree', async () => {
     const { sim, pipeline } = setup({ decodeMs: 2500, uploadMs: 5, parallel: true });
     let seen = pipeline.summary();
-    pipeline.onChange = () => { seen = pipeline.summary(); };
+    pipeline.onChange = () => {
+      seen = pipeline.summary();
+    };
     pipeline.start(spec());
     await sim.run(pipeline, 12_000, 1000 / 60, () => {
       // what a listener last saw is what the pipeline counts now: the bar (which listens) and Diagnostics (which polls) agree

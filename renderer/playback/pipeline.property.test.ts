@@ -10,10 +10,17 @@ import { Sim } from '../../testing/renderer/playback-sim.js';
 
 const op = fc.oneof(
   fc.record({
-    kind: fc.constant('play' as const), fps: fc.constantFrom(4, 24, 60, 240), mode: fc.constantFrom<LoopMode>('loop', 'ping-pong', 'once'),
-    direction: fc.constantFrom<1 | -1>(1, -1), waitMs: fc.integer({ min: 0, max: 15_000 }),
+    kind: fc.constant('play' as const),
+    fps: fc.constantFrom(4, 24, 60, 240),
+    mode: fc.constantFrom<LoopMode>('loop', 'ping-pong', 'once'),
+    direction: fc.constantFrom<1 | -1>(1, -1),
+    waitMs: fc.integer({ min: 0, max: 15_000 }),
   }),
-  fc.record({ kind: fc.constant('seek' as const), at: fc.double({ min: 0, max: 1, noNaN: true }), waitMs: fc.integer({ min: 0, max: 1500 }) }),
+  fc.record({
+    kind: fc.constant('seek' as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    waitMs: fc.integer({ min: 0, max: 1500 }),
+  }),
   fc.record({ kind: fc.constant('step' as const), delta: fc.constantFrom<1 | -1>(1, -1), waitMs: fc.integer({ min: 0, max: 500 }) }),
   fc.record({ kind: fc.constant('stop' as const), waitMs: fc.integer({ min: 0, max: 1500 }) }),
 );
@@ -35,16 +42,26 @@ describe('frame pipeline, any latency and any use', () => {
       fc.asyncProperty(host, fc.array(op, { minLength: 1, maxLength: 6 }), async (h, ops) => {
         const at = (list: number[], n: number): number => list[n % list.length]!;
         const sim = new Sim({
-          decodeMs: 0, uploadMs: h.uploadMs, parallel: h.parallel, loadMs: (n) => at(h.decodeMs, n),
+          decodeMs: 0,
+          uploadMs: h.uploadMs,
+          parallel: h.parallel,
+          loadMs: (n) => at(h.decodeMs, n),
           ...(h.diskMs ? { diskMs: (n: number) => at(h.diskMs!, n) } : {}),
         });
         const frames = timelineFrames(1001, 1000 + h.frameCount);
-        const pipeline = new FramePipeline(sim.io, (f) => `f${f}`, () => sim.now, { slots: h.slots, maxLoads: h.maxLoads, prerollMs: h.prerollMs });
+        const pipeline = new FramePipeline(
+          sim.io,
+          (f) => `f${f}`,
+          () => sim.now,
+          { slots: h.slots, maxLoads: h.maxLoads, prerollMs: h.prerollMs },
+        );
         // the worst time one load can take: behind every other load asked for, one after another, disk and decode
         const worstLoadMs = (h.maxLoads + 1) * (Math.max(...h.decodeMs) + Math.max(0, ...(h.diskMs ?? [0]))) + h.uploadMs;
         const boundMs = 6 * worstLoadMs + h.prerollMs + 1000;
         let seen = pipeline.summary();
-        pipeline.onChange = () => { seen = pipeline.summary(); };
+        pipeline.onChange = () => {
+          seen = pipeline.summary();
+        };
 
         let spec: ClockSpec | null = null;
         let lastMoveMs = 0;

@@ -6,8 +6,18 @@ import { planSpacing } from './lookahead.js';
 import { Sim } from '../../testing/renderer/playback-sim.js';
 
 const FRAMES = timelineFrames(1001, 1048);
-const fileOf = (missing: Set<number> = new Set()) => (f: number) => (missing.has(f) ? null : `f${f}`);
-const spec = (over: Partial<ClockSpec> = {}): ClockSpec => ({ frames: FRAMES, fps: 24, mode: 'loop', direction: 1, startFrame: 1001, ...over });
+const fileOf =
+  (missing: Set<number> = new Set()) =>
+  (f: number) =>
+    missing.has(f) ? null : `f${f}`;
+const spec = (over: Partial<ClockSpec> = {}): ClockSpec => ({
+  frames: FRAMES,
+  fps: 24,
+  mode: 'loop',
+  direction: 1,
+  startFrame: 1001,
+  ...over,
+});
 
 function setup(opts: ConstructorParameters<typeof Sim>[0], missing?: Set<number>, slots = 4, prerollMs = 0, maxLoads = 2) {
   const sim = new Sim(opts);
@@ -36,7 +46,10 @@ describe('frame pipeline', () => {
     const plain = setup(cold);
     plain.pipeline.start(spec());
     await plain.sim.run(plain.pipeline, 3000);
-    expect(plain.pipeline.timeline.summary(plain.sim.now).dropped + plain.pipeline.timeline.summary(plain.sim.now).skipped, 'no pre-roll: the cold start drops').toBeGreaterThan(3);
+    expect(
+      plain.pipeline.timeline.summary(plain.sim.now).dropped + plain.pipeline.timeline.summary(plain.sim.now).skipped,
+      'no pre-roll: the cold start drops',
+    ).toBeGreaterThan(3);
 
     const { sim, pipeline } = setup(cold, undefined, 4, 1000);
     pipeline.start(spec());
@@ -46,7 +59,13 @@ describe('frame pipeline', () => {
     expect(pipeline.prerollMs).toBeGreaterThan(150);
     expect(pipeline.prerollMs).toBeLessThanOrEqual(1000 + 17);
     expect(pipeline.clockStartMs).toBe(pipeline.prerollMs);
-    expect(s.dropped + s.skipped, JSON.stringify({ pre: pipeline.prerollMs, recs: pipeline.timeline.records.slice(0, 30).map((r) => `${r.step}:${r.frame}:${r.outcome}`) })).toBe(0);
+    expect(
+      s.dropped + s.skipped,
+      JSON.stringify({
+        pre: pipeline.prerollMs,
+        recs: pipeline.timeline.records.slice(0, 30).map((r) => `${r.step}:${r.frame}:${r.outcome}`),
+      }),
+    ).toBe(0);
     const shown = pipeline.timeline.records.filter((r) => r.outcome === 'shown').map((r) => r.frame);
     expect(shown.slice(0, 4)).toEqual([1001, 1002, 1003, 1004]);
   });
@@ -82,7 +101,8 @@ describe('frame pipeline', () => {
     pipeline.start(spec());
     await sim.run(pipeline, 900);
     expect(pipeline.clockStartMs).toBeNull();
-    for (const plan of sim.plans) expect(plan.slice(0, 4).map((id) => Number(id.slice(1)))).toEqual([0, 1, 2, 3].map((k) => Number(plan[0]!.slice(1)) + k));
+    for (const plan of sim.plans)
+      expect(plan.slice(0, 4).map((id) => Number(id.slice(1)))).toEqual([0, 1, 2, 3].map((k) => Number(plan[0]!.slice(1)) + k));
   });
 
   it('keeps one plan while the service time wobbles around the frame time, rather than cancelling decodes at each change', async () => {
@@ -112,7 +132,10 @@ describe('frame pipeline', () => {
     expect(sim.started.length).toBeLessThan(s.shown * 1.25 + 4);
     // the host was told the thinned plan: every other frame
     const last = sim.plans[sim.plans.length - 1]!;
-    const gaps = last.slice(0, 6).map((id, i, a) => (i ? Number(id.slice(1)) - Number(a[i - 1]!.slice(1)) : 0)).slice(1);
+    const gaps = last
+      .slice(0, 6)
+      .map((id, i, a) => (i ? Number(id.slice(1)) - Number(a[i - 1]!.slice(1)) : 0))
+      .slice(1);
     expect(gaps.every((g) => g === 2 || g === -46)).toBe(true);
   });
 
@@ -214,14 +237,22 @@ describe('frame pipeline', () => {
 
   it('never stalls: after any mix of plays, stops and seeks, the frame asked for last is shown once the loads settle', async () => {
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('seek' as const), frame: fc.integer({ min: 1001, max: 1048 }), waitMs: fc.integer({ min: 0, max: 120 }) }),
+      fc.record({
+        kind: fc.constant('seek' as const),
+        frame: fc.integer({ min: 1001, max: 1048 }),
+        waitMs: fc.integer({ min: 0, max: 120 }),
+      }),
       fc.record({ kind: fc.constant('play' as const), fps: fc.constantFrom(4, 24, 240), waitMs: fc.integer({ min: 0, max: 600 }) }),
       fc.record({ kind: fc.constant('stop' as const), waitMs: fc.integer({ min: 0, max: 60 }) }),
     );
     await fc.assert(
       fc.asyncProperty(
-        fc.array(op, { minLength: 1, maxLength: 14 }), fc.integer({ min: 2, max: 6 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 40 }),
-        fc.boolean(), fc.integer({ min: 1001, max: 1048 }),
+        fc.array(op, { minLength: 1, maxLength: 14 }),
+        fc.integer({ min: 2, max: 6 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.boolean(),
+        fc.integer({ min: 1001, max: 1048 }),
         async (ops, slots, decodeMs, uploadMs, parallel, target) => {
           const { sim, pipeline } = setup({ decodeMs, uploadMs, parallel }, undefined, slots);
           for (const o of ops) {
@@ -258,9 +289,11 @@ describe('plan spacing', () => {
     expect(planSpacing(2, frameMs * 2.6, frameMs)).toBe(3);
   });
   it('never leaves 1 to n or n to 1 and back on the same service time', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 8 }), fc.double({ min: 1, max: 400, noNaN: true }), (current, serviceMs) => {
-      const next = planSpacing(current, serviceMs, frameMs);
-      expect(planSpacing(next, serviceMs, frameMs)).toBe(next);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 8 }), fc.double({ min: 1, max: 400, noNaN: true }), (current, serviceMs) => {
+        const next = planSpacing(current, serviceMs, frameMs);
+        expect(planSpacing(next, serviceMs, frameMs)).toBe(next);
+      }),
+    );
   });
 });

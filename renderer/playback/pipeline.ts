@@ -61,11 +61,21 @@ export class FramePipeline<D> {
     this.slots = new SlotRing(options.slots);
     this.counts = new PlaybackCounts(this.timeline);
     this.loads = new FrameLoads({
-      io, slots: this.slots, estimator: this.estimator, timeline: this.timeline, now,
-      clockStartMs: () => this.clockStartMs, settled: () => this.pump(),
+      io,
+      slots: this.slots,
+      estimator: this.estimator,
+      timeline: this.timeline,
+      now,
+      clockStartMs: () => this.clockStartMs,
+      settled: () => this.pump(),
     });
     this.scrub = new Scrub({
-      jobs: this.jobs, loads: this.loads, fileOf, drop: (j) => this.drop(j), show: (j) => this.show(j), changed: () => this.onChange?.(),
+      jobs: this.jobs,
+      loads: this.loads,
+      fileOf,
+      drop: (j) => this.drop(j),
+      show: (j) => this.show(j),
+      changed: () => this.onChange?.(),
       hold: (frame, kind, reason) => this.hold(frame, kind, reason),
       onScreen: () => this.presented && { frame: this.presented.frame, shown: this.presented.kind === 'shown' },
     });
@@ -211,8 +221,17 @@ export class FramePipeline<D> {
     const { loading, queued, ahead } = this.jobs.ahead();
     const maxAhead = this.slots.count - 1 + this.options.maxLoads;
     const picks = stepsToLoad({
-      spec: play.spec, t0: play.t0, nowMs: now, step: s, resolved: play.resolved, buffering: !!play.preroll, planned: play.planned,
-      taken: (u) => this.jobs.byStep.has(u), fileOf: this.fileOf, expectedMs: (k) => this.estimator.expectedMs(k), queued,
+      spec: play.spec,
+      t0: play.t0,
+      nowMs: now,
+      step: s,
+      resolved: play.resolved,
+      buffering: !!play.preroll,
+      planned: play.planned,
+      taken: (u) => this.jobs.byStep.has(u),
+      fileOf: this.fileOf,
+      expectedMs: (k) => this.estimator.expectedMs(k),
+      queued,
       room: Math.min(this.options.maxLoads - loading, maxAhead - ahead),
     });
     for (const p of picks) this.jobs.add(this.loads.start(p.step, p.frame, p.fileId));

@@ -86,8 +86,25 @@ export class FrameTimeline {
 
   blank(step: number, frame: number): FrameRecord {
     return {
-      step, frame, outcome: 'dropped', dueMs: NaN, requestedMs: NaN, loadedMs: NaN, readyMs: NaN, shownMs: NaN, hostMs: NaN, queueMs: NaN,
-      readMs: NaN, decompressMs: NaN, unpackMs: NaN, transferMs: NaN, uploadMs: NaN, buildMs: NaN, source: '', bytes: 0, reason: '',
+      step,
+      frame,
+      outcome: 'dropped',
+      dueMs: NaN,
+      requestedMs: NaN,
+      loadedMs: NaN,
+      readyMs: NaN,
+      shownMs: NaN,
+      hostMs: NaN,
+      queueMs: NaN,
+      readMs: NaN,
+      decompressMs: NaN,
+      unpackMs: NaN,
+      transferMs: NaN,
+      uploadMs: NaN,
+      buildMs: NaN,
+      source: '',
+      bytes: 0,
+      reason: '',
     };
   }
 

@@ -8,9 +8,17 @@ import type { ChannelPick } from '../model/layer-choice.js';
 import type { SubjectKey } from '../model/subject.js';
 
 /** The reference: a file (kept whole, so it outlives a change of folder), a part, and the layer and channel it was set with. */
-export interface ReferenceRef { file: FileEntry; part: number; layer: string; channel: ChannelPick }
+export interface ReferenceRef {
+  file: FileEntry;
+  part: number;
+  layer: string;
+  channel: ChannelPick;
+}
 
-export interface MetricRow { name: string; summary: MetricSummary }
+export interface MetricRow {
+  name: string;
+  summary: MetricSummary;
+}
 
 export interface ComparisonReport {
   /** The pair and region these metrics were computed for (see model/subject). */
@@ -30,7 +38,16 @@ export interface ComparisonReport {
   notes: string[];
 }
 
-export interface StatRow { name: string; n: number; min: number; max: number; mean: number; sd: number; nan: number; inf: number }
+export interface StatRow {
+  name: string;
+  n: number;
+  min: number;
+  max: number;
+  mean: number;
+  sd: number;
+  nan: number;
+  inf: number;
+}
 
 export interface StatisticsReport {
   /** The image, layer, channel, measured source and region these figures were computed for (see model/subject). */
@@ -79,5 +96,17 @@ export function initialCompare(): CompareSlice {
 }
 
 export function initialInspect(): InspectSlice {
-  return { colormap: 'none', autoRange: true, rangeMin: 0, rangeMax: 1, region: null, stats: null, histogramOpen: true, histogramLog: true, layersView: false, layersDrawn: 0, pixelValues: true };
+  return {
+    colormap: 'none',
+    autoRange: true,
+    rangeMin: 0,
+    rangeMax: 1,
+    region: null,
+    stats: null,
+    histogramOpen: true,
+    histogramLog: true,
+    layersView: false,
+    layersDrawn: 0,
+    pixelValues: true,
+  };
 }

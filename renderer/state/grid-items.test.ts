@@ -3,19 +3,45 @@ import type { FileEntry, SequenceInfo } from '../host-client/api-types.js';
 import { gridItems, sequenceOf } from './grid-items.js';
 import { initialState, type LibrarySlice } from './store.js';
 
-const file = (name: string, status: FileEntry['status'] = 'ok'): FileEntry => ({ id: `id:${name}`, folderId: 'f', relativePath: name, name, sizeBytes: 1, mtimeMs: 0, status });
+const file = (name: string, status: FileEntry['status'] = 'ok'): FileEntry => ({
+  id: `id:${name}`,
+  folderId: 'f',
+  relativePath: name,
+  name,
+  sizeBytes: 1,
+  mtimeMs: 0,
+  status,
+});
 
 function sequence(name: string, frames: number[], damaged: number[] = []): { q: SequenceInfo; files: FileEntry[] } {
   const files = frames.map((f) => file(`${name}.${f}.exr`, damaged.includes(f) ? 'error' : 'ok'));
   const q: SequenceInfo = {
-    id: `q:${name}`, folderId: 'f', relativePattern: `${name}.####.exr`, name: `${name}.####.exr`, padding: 4, firstFrame: frames[0]!, lastFrame: frames[frames.length - 1]!,
-    step: 1, frames: frames.map((f, i) => ({ frame: f, fileId: files[i]!.id, status: files[i]!.status })), missingFrames: [], damagedFrames: damaged,
-    framesPerSecond: null, widthPx: 16, heightPx: 16, sizeBytes: 1, mtimeMs: 0,
+    id: `q:${name}`,
+    folderId: 'f',
+    relativePattern: `${name}.####.exr`,
+    name: `${name}.####.exr`,
+    padding: 4,
+    firstFrame: frames[0]!,
+    lastFrame: frames[frames.length - 1]!,
+    step: 1,
+    frames: frames.map((f, i) => ({ frame: f, fileId: files[i]!.id, status: files[i]!.status })),
+    missingFrames: [],
+    damagedFrames: damaged,
+    framesPerSecond: null,
+    widthPx: 16,
+    heightPx: 16,
+    sizeBytes: 1,
+    mtimeMs: 0,
   };
   return { q, files };
 }
 
-const lib = (files: FileEntry[], sequences: SequenceInfo[], over: Partial<LibrarySlice> = {}): LibrarySlice => ({ ...initialState().library, files, sequences, ...over });
+const lib = (files: FileEntry[], sequences: SequenceInfo[], over: Partial<LibrarySlice> = {}): LibrarySlice => ({
+  ...initialState().library,
+  files,
+  sequences,
+  ...over,
+});
 
 describe('grid items', () => {
   it('shows one item per sequence, where its first file sorts, with its range and a filmstrip of first, middle and last frames', () => {
@@ -35,7 +61,7 @@ describe('grid items', () => {
     expect(item!.title).toContain('damaged: 1');
   });
 
-  it('filters a sequence by its frames\' names, and finds the sequence of any of its frames', () => {
+  it("filters a sequence by its frames' names, and finds the sequence of any of its frames", () => {
     const a = sequence('beauty', [1, 2, 3]);
     const b = sequence('depth', [1, 2, 3]);
     const library = lib([...a.files, ...b.files], [a.q, b.q], { filter: 'dep' });

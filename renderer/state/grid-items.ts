@@ -59,8 +59,12 @@ function sequenceItem(q: SequenceInfo): GridItem {
     q.damagedFrames.length ? `damaged: ${short(q.damagedFrames)}` : '',
   ].filter(Boolean);
   return {
-    id: sequenceFileId(q), label: `${q.name} ${frameRangeLabel(q)}`, title: notes.join('; '), bad: false,
-    strip: picks.map((f) => f.fileId), sequence: q,
+    id: sequenceFileId(q),
+    label: `${q.name} ${frameRangeLabel(q)}`,
+    title: notes.join('; '),
+    bad: false,
+    strip: picks.map((f) => f.fileId),
+    sequence: q,
   };
 }
 

@@ -1,6 +1,14 @@
 // The layout preferences: defaults by window width, widths kept in range, the preview's share kept, storage round trip.
 import { describe, expect, it } from 'vitest';
-import { GRID_WIDTH_RANGE_PX, INSPECTOR_WIDTH_RANGE_PX, MIN_PREVIEW_PX, defaultLayout, draggedWidth, loadLayout, saveLayout } from './layout.js';
+import {
+  GRID_WIDTH_RANGE_PX,
+  INSPECTOR_WIDTH_RANGE_PX,
+  MIN_PREVIEW_PX,
+  defaultLayout,
+  draggedWidth,
+  loadLayout,
+  saveLayout,
+} from './layout.js';
 
 const memory = (): Storage => {
   const m = new Map<string, string>();
@@ -27,7 +35,13 @@ describe('layout preferences', () => {
     const storage = memory();
     expect(loadLayout(storage, 1280)).toEqual(defaultLayout(1280));
     saveLayout(storage, { gridWidthPx: 400, inspectorWidthPx: 300, gridOpen: false, inspectorOpen: true, panelsHidden: true });
-    expect(loadLayout(storage, 1920)).toEqual({ gridWidthPx: 400, inspectorWidthPx: 300, gridOpen: false, inspectorOpen: true, panelsHidden: true });
+    expect(loadLayout(storage, 1920)).toEqual({
+      gridWidthPx: 400,
+      inspectorWidthPx: 300,
+      gridOpen: false,
+      inspectorOpen: true,
+      panelsHidden: true,
+    });
     storage.setItem('exrview.layout', '{"gridWidthPx": 99999, "gridOpen": "yes"}');
     expect(loadLayout(storage, 1280)).toMatchObject({ gridWidthPx: GRID_WIDTH_RANGE_PX[1], gridOpen: true });
     storage.setItem('exrview.layout', 'not json');

@@ -19,18 +19,34 @@ const STORAGE_KEY = 'exrview.layout';
 
 /** One column of thumbnails below 1600 px, two from there; an inspector wide enough for its statistics table. */
 export function defaultLayout(windowWidthPx: number): LayoutSlice {
-  return { gridWidthPx: windowWidthPx >= 1600 ? 304 : 152, inspectorWidthPx: 340, gridOpen: true, inspectorOpen: true, panelsHidden: false };
+  return {
+    gridWidthPx: windowWidthPx >= 1600 ? 304 : 152,
+    inspectorWidthPx: 340,
+    gridOpen: true,
+    inspectorOpen: true,
+    panelsHidden: false,
+  };
 }
 
 const clamp = (v: number, [lo, hi]: readonly [number, number]): number => Math.round(Math.min(Math.max(v, lo), hi));
 
 /** The layout with widths inside their ranges (what a splitter drag or a stored value may ask for). */
 export function clampLayout(l: LayoutSlice): LayoutSlice {
-  return { ...l, gridWidthPx: clamp(l.gridWidthPx, GRID_WIDTH_RANGE_PX), inspectorWidthPx: clamp(l.inspectorWidthPx, INSPECTOR_WIDTH_RANGE_PX) };
+  return {
+    ...l,
+    gridWidthPx: clamp(l.gridWidthPx, GRID_WIDTH_RANGE_PX),
+    inspectorWidthPx: clamp(l.inspectorWidthPx, INSPECTOR_WIDTH_RANGE_PX),
+  };
 }
 
 /** A panel's width after a splitter drag, leaving the preview at least MIN_PREVIEW_PX of `windowWidthPx`. */
-export function draggedWidth(startPx: number, deltaPx: number, otherPanelsPx: number, windowWidthPx: number, range: readonly [number, number]): number {
+export function draggedWidth(
+  startPx: number,
+  deltaPx: number,
+  otherPanelsPx: number,
+  windowWidthPx: number,
+  range: readonly [number, number],
+): number {
   const room = windowWidthPx - otherPanelsPx - MIN_PREVIEW_PX;
   return clamp(Math.min(startPx + deltaPx, Math.max(range[0], room)), range);
 }
@@ -45,8 +61,11 @@ export function loadLayout(storage: Pick<Storage, 'getItem'> | null, windowWidth
     const num = (x: unknown, d: number): number => (typeof x === 'number' && Number.isFinite(x) ? x : d);
     const bool = (x: unknown, d: boolean): boolean => (typeof x === 'boolean' ? x : d);
     return clampLayout({
-      gridWidthPx: num(v.gridWidthPx, base.gridWidthPx), inspectorWidthPx: num(v.inspectorWidthPx, base.inspectorWidthPx),
-      gridOpen: bool(v.gridOpen, true), inspectorOpen: bool(v.inspectorOpen, true), panelsHidden: bool(v.panelsHidden, false),
+      gridWidthPx: num(v.gridWidthPx, base.gridWidthPx),
+      inspectorWidthPx: num(v.inspectorWidthPx, base.inspectorWidthPx),
+      gridOpen: bool(v.gridOpen, true),
+      inspectorOpen: bool(v.inspectorOpen, true),
+      panelsHidden: bool(v.panelsHidden, false),
     });
   } catch {
     // storage refused (private mode) or not JSON: the default layout

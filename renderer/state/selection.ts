@@ -40,7 +40,11 @@ export function clickSelect(sel: Selection, order: readonly string[], id: string
   return { ids: [id], anchor: id, focus: id };
 }
 
-export interface KeyInput { key: string; shift: boolean; ctrl: boolean }
+export interface KeyInput {
+  key: string;
+  shift: boolean;
+  ctrl: boolean;
+}
 
 /**
  * A key on the focused listbox, WAI-ARIA's recommended multi-select model for a grid of `columns`: arrows, Home and End
@@ -50,7 +54,8 @@ export interface KeyInput { key: string; shift: boolean; ctrl: boolean }
 export function keySelect(sel: Selection, order: readonly string[], input: KeyInput, columns: number): Selection | null {
   if (!order.length) return null;
   const at = sel.focus === null ? -1 : order.indexOf(sel.focus);
-  if (input.ctrl && !input.shift && (input.key === 'a' || input.key === 'A')) return { ids: [...order], anchor: sel.anchor, focus: sel.focus ?? order[0]! };
+  if (input.ctrl && !input.shift && (input.key === 'a' || input.key === 'A'))
+    return { ids: [...order], anchor: sel.anchor, focus: sel.focus ?? order[0]! };
   if (input.key === ' ') {
     if (at < 0) return { ids: [order[0]!], anchor: order[0]!, focus: order[0]! };
     return clickSelect(sel, order, order[at]!, { toggle: !input.shift, range: input.shift });

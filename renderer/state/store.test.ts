@@ -4,17 +4,29 @@ import type { FileEntry } from '../host-client/api-types.js';
 import { createAppStore, storeActions, visibleFiles, EXPOSURE_RANGE_EV } from './store.js';
 import { layerChoice } from '../model/layer-choice.js';
 
-const file = (id: string, name: string, sizeBytes = 1, mtimeMs = 0): FileEntry => ({ id, folderId: 'f', relativePath: name, name, sizeBytes, mtimeMs, status: 'ok' });
+const file = (id: string, name: string, sizeBytes = 1, mtimeMs = 0): FileEntry => ({
+  id,
+  folderId: 'f',
+  relativePath: name,
+  name,
+  sizeBytes,
+  mtimeMs,
+  status: 'ok',
+});
 
 describe('store', () => {
   it('steps exposure by a third of a stop on the grid of thirds and clamps to the range', () => {
     const store = createAppStore();
     const a = storeActions(store);
-    a.stepExposure(1); a.stepExposure(1); a.stepExposure(-1);
+    a.stepExposure(1);
+    a.stepExposure(1);
+    a.stepExposure(-1);
     expect(store.getState().view.display.exposureEv).toBe(0.33);
-    a.stepExposure(1); a.stepExposure(1);
+    a.stepExposure(1);
+    a.stepExposure(1);
     expect(store.getState().view.display.exposureEv).toBe(1);
-    a.setExposure(0.25); a.stepExposure(1);
+    a.setExposure(0.25);
+    a.stepExposure(1);
     expect(store.getState().view.display.exposureEv).toBe(0.67);
     a.setExposure(1000);
     expect(store.getState().view.display.exposureEv).toBe(EXPOSURE_RANGE_EV);
@@ -27,7 +39,8 @@ describe('store', () => {
     expect(visibleFiles(store.getState().library).map((f) => f.name)).toEqual(['plate.exr', 'shot2.exr', 'shot10.exr']);
     a.setFilter('SHOT');
     expect(visibleFiles(store.getState().library).map((f) => f.id)).toEqual(['2', '1']);
-    a.setFilter(''); a.setSort('size');
+    a.setFilter('');
+    a.setSort('size');
     expect(visibleFiles(store.getState().library).map((f) => f.id)).toEqual(['2', '1', '3']);
     a.setSort('mtime');
     expect(visibleFiles(store.getState().library).map((f) => f.id)).toEqual(['2', '3', '1']);
@@ -45,15 +58,29 @@ describe('store', () => {
   });
 
   it('picks planes for RGB, Y/RY/BY, single channels and named channels', () => {
-    expect(layerChoice({ name: '', view: null, channels: ['R', 'G', 'B', 'A'] }, 'rgba')).toEqual({ choice: { slots: ['R', 'G', 'B', 'A'], mode: 'direct' }, channelView: 'rgba' });
-    expect(layerChoice({ name: 'diffuse', view: null, channels: ['diffuse.R', 'diffuse.G', 'diffuse.B'] }, 'g').choice.slots).toEqual(['diffuse.R', 'diffuse.G', 'diffuse.B', null]);
-    expect(layerChoice({ name: '', view: null, channels: ['Y', 'RY', 'BY'] }, 'rgb').choice).toEqual({ slots: ['Y', 'RY', 'BY', null], mode: 'yc' });
+    expect(layerChoice({ name: '', view: null, channels: ['R', 'G', 'B', 'A'] }, 'rgba')).toEqual({
+      choice: { slots: ['R', 'G', 'B', 'A'], mode: 'direct' },
+      channelView: 'rgba',
+    });
+    expect(layerChoice({ name: 'diffuse', view: null, channels: ['diffuse.R', 'diffuse.G', 'diffuse.B'] }, 'g').choice.slots).toEqual([
+      'diffuse.R',
+      'diffuse.G',
+      'diffuse.B',
+      null,
+    ]);
+    expect(layerChoice({ name: '', view: null, channels: ['Y', 'RY', 'BY'] }, 'rgb').choice).toEqual({
+      slots: ['Y', 'RY', 'BY', null],
+      mode: 'yc',
+    });
     expect(layerChoice({ name: '', view: null, channels: ['Y'] }, 'rgb').choice.mode).toBe('y');
     expect(layerChoice({ name: '', view: null, channels: ['Z'] }, 'rgb').choice).toEqual({ slots: ['Z', null, null, null], mode: 'y' });
-    expect(layerChoice({ name: '', view: null, channels: ['R', 'G', 'B', 'Z'] }, 'channel:Z')).toEqual({ choice: { slots: ['Z', null, null, null], mode: 'y' }, channelView: 'rgb' });
+    expect(layerChoice({ name: '', view: null, channels: ['R', 'G', 'B', 'Z'] }, 'channel:Z')).toEqual({
+      choice: { slots: ['Z', null, null, null], mode: 'y' },
+      channelView: 'rgb',
+    });
   });
 
-  it('selection: one file on select, the grid\'s focus shows, removed files leave it, a new folder clears it', () => {
+  it("selection: one file on select, the grid's focus shows, removed files leave it, a new folder clears it", () => {
     const store = createAppStore();
     const a = storeActions(store);
     a.setFiles('f', [file('1', 'a.exr'), file('2', 'b.exr'), file('3', 'c.exr')]);

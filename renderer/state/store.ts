@@ -93,7 +93,17 @@ export interface ExportSlice {
   outcome: ExportOutcome | null;
 }
 
-export interface AppState { library: LibrarySlice; view: ViewSlice; image: ImageSlice; ui: UiSlice; export: ExportSlice; playback: PlaybackSlice; compare: CompareSlice; inspect: InspectSlice; layout: LayoutSlice }
+export interface AppState {
+  library: LibrarySlice;
+  view: ViewSlice;
+  image: ImageSlice;
+  ui: UiSlice;
+  export: ExportSlice;
+  playback: PlaybackSlice;
+  compare: CompareSlice;
+  inspect: InspectSlice;
+  layout: LayoutSlice;
+}
 
 /** A third of a stop, as cameras and grading panels step. */
 export const EXPOSURE_STEP_EV = 1 / 3;
@@ -101,10 +111,35 @@ export const EXPOSURE_RANGE_EV = 20;
 
 export function initialState(): AppState {
   return {
-    library: { folders: [], folderId: null, files: [], sequences: [], filter: '', sort: 'name', thumbsDone: 0, thumbsTotal: 0, recent: [], selection: [], anchor: null },
-    view: { display: { ...DEFAULT_DISPLAY }, panZoom: { zoom: 1, centerX: 0, centerY: 0 }, hdr: { support: null, settings: { ...DEFAULT_HDR } }, wipeFraction: 0.5 },
+    library: {
+      folders: [],
+      folderId: null,
+      files: [],
+      sequences: [],
+      filter: '',
+      sort: 'name',
+      thumbsDone: 0,
+      thumbsTotal: 0,
+      recent: [],
+      selection: [],
+      anchor: null,
+    },
+    view: {
+      display: { ...DEFAULT_DISPLAY },
+      panZoom: { zoom: 1, centerX: 0, centerY: 0 },
+      hdr: { support: null, settings: { ...DEFAULT_HDR } },
+      wipeFraction: 0.5,
+    },
     image: { currentFileId: null, part: 0, layer: '', channel: 'rgb', header: null, loading: false, error: null, decoded: null },
-    ui: { diagnosticsOpen: false, helpOpen: false, helpTopic: 'shortcuts', headerOpen: false, path: 'starting', pathReason: '', status: '' },
+    ui: {
+      diagnosticsOpen: false,
+      helpOpen: false,
+      helpTopic: 'shortcuts',
+      headerOpen: false,
+      path: 'starting',
+      pathReason: '',
+      status: '',
+    },
     export: { open: false, kind: 'image', format: 'png', longSidePx: 256, running: false, outcome: null },
     playback: { sequenceId: null, playing: false, direction: 1, mode: 'loop', fps: 24, inFrame: null, outFrame: null },
     compare: initialCompare(),
@@ -160,12 +195,20 @@ export function storeActions(store: AppStore) {
     },
     /** Turns HDR output on (with the kept settings) or off; refused, leaving it off, where the support check said no. */
     setHdrOutput(on: boolean): void {
-      set((s) => ({ view: { ...s.view, display: { ...s.view.display, hdr: on && s.view.hdr.support?.available ? { ...s.view.hdr.settings } : null } } }));
+      set((s) => ({
+        view: { ...s.view, display: { ...s.view.display, hdr: on && s.view.hdr.support?.available ? { ...s.view.hdr.settings } : null } },
+      }));
     },
     setHdrSettings(patch: Partial<HdrOutput>): void {
       set((s) => {
         const settings = { ...s.view.hdr.settings, ...patch };
-        return { view: { ...s.view, hdr: { ...s.view.hdr, settings }, display: s.view.display.hdr ? { ...s.view.display, hdr: settings } : s.view.display } };
+        return {
+          view: {
+            ...s.view,
+            hdr: { ...s.view.hdr, settings },
+            display: s.view.display.hdr ? { ...s.view.display, hdr: settings } : s.view.display,
+          },
+        };
       });
     },
     setPanZoom(v: PanZoom): void {
@@ -185,19 +228,31 @@ export function storeActions(store: AppStore) {
       const gone = new Set(ids);
       set((s) => {
         const sel = pruneSelection(selectionOf(s), (id) => !gone.has(id));
-        return { library: { ...s.library, files: s.library.files.filter((f) => !gone.has(f.id)), selection: [...sel.ids], anchor: sel.anchor } };
+        return {
+          library: { ...s.library, files: s.library.files.filter((f) => !gone.has(f.id)), selection: [...sel.ids], anchor: sel.anchor },
+        };
       });
     },
     setFolders(folders: FolderInfo[]): void {
-      set((s) => ({ library: { ...s.library, folders, recent: [...new Set([...folders.map((f) => f.displayPath), ...s.library.recent])].slice(0, 8) } }));
+      set((s) => ({
+        library: { ...s.library, folders, recent: [...new Set([...folders.map((f) => f.displayPath), ...s.library.recent])].slice(0, 8) },
+      }));
     },
     setSequences(sequences: SequenceInfo[]): void {
       set((s) => ({ library: { ...s.library, sequences } }));
     },
-    setPlayback(patch: Partial<PlaybackSlice>): void { set((s) => ({ playback: { ...s.playback, ...patch } })); },
-    setFilter(filter: string): void { set((s) => ({ library: { ...s.library, filter } })); },
-    setSort(sort: SortKey): void { set((s) => ({ library: { ...s.library, sort } })); },
-    setThumbProgress(done: number, total: number): void { set((s) => ({ library: { ...s.library, thumbsDone: done, thumbsTotal: total } })); },
+    setPlayback(patch: Partial<PlaybackSlice>): void {
+      set((s) => ({ playback: { ...s.playback, ...patch } }));
+    },
+    setFilter(filter: string): void {
+      set((s) => ({ library: { ...s.library, filter } }));
+    },
+    setSort(sort: SortKey): void {
+      set((s) => ({ library: { ...s.library, sort } }));
+    },
+    setThumbProgress(done: number, total: number): void {
+      set((s) => ({ library: { ...s.library, thumbsDone: done, thumbsTotal: total } }));
+    },
     /** Shows one file and makes it the whole selection. */
     selectFile(fileId: string | null): void {
       set((s) => ({
@@ -216,22 +271,51 @@ export function storeActions(store: AppStore) {
     select(sel: Selection): void {
       set((s) => ({
         library: { ...s.library, selection: [...sel.ids], anchor: sel.anchor },
-        image: sel.focus === s.image.currentFileId ? s.image : { ...s.image, currentFileId: sel.focus, part: 0, layer: '', channel: 'rgb', header: null, error: null },
+        image:
+          sel.focus === s.image.currentFileId
+            ? s.image
+            : { ...s.image, currentFileId: sel.focus, part: 0, layer: '', channel: 'rgb', header: null, error: null },
       }));
     },
-    setExport(patch: Partial<ExportSlice>): void { set((s) => ({ export: { ...s.export, ...patch } })); },
-    setPart(part: number): void { set((s) => ({ image: { ...s.image, part, layer: '', channel: 'rgb' } })); },
-    setLayer(layer: string): void { set((s) => ({ image: { ...s.image, layer, channel: 'rgb' } })); },
-    setChannel(channel: ChannelPick): void { set((s) => ({ image: { ...s.image, channel } })); },
-    setImage(patch: Partial<ImageSlice>): void { set((s) => ({ image: { ...s.image, ...patch } })); },
-    setUi(patch: Partial<UiSlice>): void { set((s) => ({ ui: { ...s.ui, ...patch } })); },
-    toggleDiagnostics(): void { set((s) => ({ ui: { ...s.ui, diagnosticsOpen: !s.ui.diagnosticsOpen } })); },
-    toggleHeader(): void { set((s) => ({ ui: { ...s.ui, headerOpen: !s.ui.headerOpen } })); },
-    toggleHelp(): void { set((s) => ({ ui: { ...s.ui, helpOpen: !s.ui.helpOpen, helpTopic: 'shortcuts' } })); },
-    setCompare(patch: Partial<CompareSlice>): void { set((s) => ({ compare: { ...s.compare, ...patch } })); },
-    setInspect(patch: Partial<InspectSlice>): void { set((s) => ({ inspect: { ...s.inspect, ...patch } })); },
-    setLayout(patch: Partial<LayoutSlice>): void { set((s) => ({ layout: { ...s.layout, ...patch } })); },
-    setWipe(fraction: number): void { set((s) => ({ view: { ...s.view, wipeFraction: Math.min(Math.max(fraction, 0), 1) } })); },
+    setExport(patch: Partial<ExportSlice>): void {
+      set((s) => ({ export: { ...s.export, ...patch } }));
+    },
+    setPart(part: number): void {
+      set((s) => ({ image: { ...s.image, part, layer: '', channel: 'rgb' } }));
+    },
+    setLayer(layer: string): void {
+      set((s) => ({ image: { ...s.image, layer, channel: 'rgb' } }));
+    },
+    setChannel(channel: ChannelPick): void {
+      set((s) => ({ image: { ...s.image, channel } }));
+    },
+    setImage(patch: Partial<ImageSlice>): void {
+      set((s) => ({ image: { ...s.image, ...patch } }));
+    },
+    setUi(patch: Partial<UiSlice>): void {
+      set((s) => ({ ui: { ...s.ui, ...patch } }));
+    },
+    toggleDiagnostics(): void {
+      set((s) => ({ ui: { ...s.ui, diagnosticsOpen: !s.ui.diagnosticsOpen } }));
+    },
+    toggleHeader(): void {
+      set((s) => ({ ui: { ...s.ui, headerOpen: !s.ui.headerOpen } }));
+    },
+    toggleHelp(): void {
+      set((s) => ({ ui: { ...s.ui, helpOpen: !s.ui.helpOpen, helpTopic: 'shortcuts' } }));
+    },
+    setCompare(patch: Partial<CompareSlice>): void {
+      set((s) => ({ compare: { ...s.compare, ...patch } }));
+    },
+    setInspect(patch: Partial<InspectSlice>): void {
+      set((s) => ({ inspect: { ...s.inspect, ...patch } }));
+    },
+    setLayout(patch: Partial<LayoutSlice>): void {
+      set((s) => ({ layout: { ...s.layout, ...patch } }));
+    },
+    setWipe(fraction: number): void {
+      set((s) => ({ view: { ...s.view, wipeFraction: Math.min(Math.max(fraction, 0), 1) } }));
+    },
     /** The image on screen (its part, layer and channel) becomes the reference; again on the reference clears it. */
     toggleReference(): void {
       const s = store.getState();
@@ -239,11 +323,21 @@ export function storeActions(store: AppStore) {
       if (!file?.summary) return;
       const r = s.compare.reference;
       const same = r && r.file.id === file.id && r.part === s.image.part && r.layer === s.image.layer && r.channel === s.image.channel;
-      set((st) => ({ compare: { ...st.compare, reference: same ? null : { file, part: s.image.part, layer: s.image.layer, channel: s.image.channel }, metrics: same ? null : st.compare.metrics } }));
+      set((st) => ({
+        compare: {
+          ...st.compare,
+          reference: same ? null : { file, part: s.image.part, layer: s.image.layer, channel: s.image.channel },
+          metrics: same ? null : st.compare.metrics,
+        },
+      }));
     },
-    setCompareMode(mode: CompareMode): void { set((s) => ({ compare: { ...s.compare, mode, showB: mode === 'flip' ? s.compare.showB : false } })); },
+    setCompareMode(mode: CompareMode): void {
+      set((s) => ({ compare: { ...s.compare, mode, showB: mode === 'flip' ? s.compare.showB : false } }));
+    },
     /** A/B flip: switches to flip mode, or shows the other image when already in it. */
-    flip(): void { set((s) => ({ compare: { ...s.compare, mode: 'flip', showB: s.compare.mode === 'flip' ? !s.compare.showB : true } })); },
+    flip(): void {
+      set((s) => ({ compare: { ...s.compare, mode: 'flip', showB: s.compare.mode === 'flip' ? !s.compare.showB : true } }));
+    },
     /** Next (+1) or previous (-1) image in the grid's order. */
     stepImage(delta: number): string | null {
       const s = store.getState();

@@ -32,11 +32,15 @@ function StatusLine() {
   const failed = /^could not /.test(status);
   return (
     <footer className="status" role="status">
-      <span className={failed ? 'message failed' : 'message'} title={status}>{status}</span>
+      <span className={failed ? 'message failed' : 'message'} title={status}>
+        {status}
+      </span>
       <PixelReadout />
       <ZoomReadout />
       {total > 0 && done < total && <progress max={total} value={done} aria-label="Thumbnails" />}
-      <span className={`path path-${path}`} title={reason}>{path === 'gpu' ? 'GPU' : path === 'cpu' ? `CPU (${reason})` : 'starting…'}</span>
+      <span className={`path path-${path}`} title={reason}>
+        {path === 'gpu' ? 'GPU' : path === 'cpu' ? `CPU (${reason})` : 'starting…'}
+      </span>
     </footer>
   );
 }
@@ -55,10 +59,19 @@ function Inspector() {
   const others = layout.gridOpen ? layout.gridWidthPx : 0;
   return (
     <>
-      <PanelEdge name="inspector" side="right" widthPx={layout.inspectorWidthPx} range={INSPECTOR_WIDTH_RANGE_PX}
+      <PanelEdge
+        name="inspector"
+        side="right"
+        widthPx={layout.inspectorWidthPx}
+        range={INSPECTOR_WIDTH_RANGE_PX}
         resize={(start, delta) => draggedWidth(start, delta, others, window.innerWidth, INSPECTOR_WIDTH_RANGE_PX)}
-        onWidth={(inspectorWidthPx) => set({ inspectorWidthPx })} onFold={() => set({ inspectorOpen: false })} />
-      <aside className="inspector" aria-label="Inspector" style={{ width: layout.inspectorWidthPx }}><ComparisonPanel /><StatisticsPanel /></aside>
+        onWidth={(inspectorWidthPx) => set({ inspectorWidthPx })}
+        onFold={() => set({ inspectorOpen: false })}
+      />
+      <aside className="inspector" aria-label="Inspector" style={{ width: layout.inspectorWidthPx }}>
+        <ComparisonPanel />
+        <StatisticsPanel />
+      </aside>
     </>
   );
 }
@@ -72,11 +85,20 @@ function GridPanel() {
   const shown = layout.gridOpen && !layout.panelsHidden;
   return (
     <>
-      <div className="grid-panel" hidden={!shown} style={{ width: layout.gridWidthPx }}><GridFilter /><Grid /></div>
+      <div className="grid-panel" hidden={!shown} style={{ width: layout.gridWidthPx }}>
+        <GridFilter />
+        <Grid />
+      </div>
       {shown && (
-        <PanelEdge name="grid" side="left" widthPx={layout.gridWidthPx} range={GRID_WIDTH_RANGE_PX}
+        <PanelEdge
+          name="grid"
+          side="left"
+          widthPx={layout.gridWidthPx}
+          range={GRID_WIDTH_RANGE_PX}
           resize={(start, delta) => draggedWidth(start, delta, inspectorPx, window.innerWidth, GRID_WIDTH_RANGE_PX)}
-          onWidth={(gridWidthPx) => set({ gridWidthPx })} onFold={() => set({ gridOpen: false })} />
+          onWidth={(gridWidthPx) => set({ gridWidthPx })}
+          onFold={() => set({ gridOpen: false })}
+        />
       )}
       {!layout.gridOpen && !layout.panelsHidden && <FoldedPanel name="grid" side="left" onOpen={() => set({ gridOpen: true })} />}
     </>
@@ -87,16 +109,26 @@ function GridPanel() {
 function useSideBySideRefit(controller: Controller): void {
   useEffect(() => {
     const sideBySide = (s: AppState): boolean => !!s.compare.reference && s.compare.mode === 'side-by-side';
-    return controller.store.subscribe((s, p) => { if (sideBySide(s) !== sideBySide(p)) controller.view.refitAfterSplit(sideBySide(p)); });
+    return controller.store.subscribe((s, p) => {
+      if (sideBySide(s) !== sideBySide(p)) controller.view.refitAfterSplit(sideBySide(p));
+    });
   }, [controller]);
 }
 
 /** Restores the layout the artist left (before the first paint) and remembers each change. */
 function useRememberedLayout(controller: Controller): void {
   useLayoutEffect(() => {
-    const storage = (() => { try { return window.localStorage; } catch { return null; } })();
+    const storage = (() => {
+      try {
+        return window.localStorage;
+      } catch {
+        return null;
+      }
+    })();
     controller.actions.setLayout(loadLayout(storage, window.innerWidth));
-    return controller.store.subscribe((s, p) => { if (s.layout !== p.layout) saveLayout(storage, s.layout); });
+    return controller.store.subscribe((s, p) => {
+      if (s.layout !== p.layout) saveLayout(storage, s.layout);
+    });
   }, [controller]);
 }
 
@@ -106,7 +138,10 @@ export function App({ controller }: { controller: Controller }) {
   useEffect(() => installShortcuts(controller), [controller]);
   useEffect(() => installFocusRelease(document), []);
   useEffect(() => installShellCommands(controller, window.exrviewShell), [controller]);
-  useEffect(() => installLutDrop(window, controller.actions, () => controller.store.getState().view.display.lut?.shaper ?? 'display'), [controller]);
+  useEffect(
+    () => installLutDrop(window, controller.actions, () => controller.store.getState().view.display.lut?.shaper ?? 'display'),
+    [controller],
+  );
   const root = useRef<HTMLDivElement>(null);
   // browser mode: drops on the window open folders and files (Electron's shell handles its own drops)
   useEffect(() => (window.exrviewShell || !root.current ? undefined : installDrop(controller, root.current)), [controller]);

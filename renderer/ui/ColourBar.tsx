@@ -27,10 +27,21 @@ export function ColourBar() {
   if (cm === 'none') return null;
   const of = colormapSource(pick).label;
   return (
-    <figure className="colour-bar" role="img" aria-label={`Colour bar: ${COLORMAP_LABELS[cm]} of ${of}, ${fmtValue(min)} to ${fmtValue(max)}`}>
-      <figcaption>{COLORMAP_LABELS[cm]} · {of}{auto ? ' · auto range' : ''}</figcaption>
+    <figure
+      className="colour-bar"
+      role="img"
+      aria-label={`Colour bar: ${COLORMAP_LABELS[cm]} of ${of}, ${fmtValue(min)} to ${fmtValue(max)}`}
+    >
+      <figcaption>
+        {COLORMAP_LABELS[cm]} · {of}
+        {auto ? ' · auto range' : ''}
+      </figcaption>
       <canvas ref={ref} width={256} height={12} />
-      <div className="ticks"><span>{fmtValue(min)}</span><span>{fmtValue((min + max) / 2)}</span><span>{fmtValue(max)}</span></div>
+      <div className="ticks">
+        <span>{fmtValue(min)}</span>
+        <span>{fmtValue((min + max) / 2)}</span>
+        <span>{fmtValue(max)}</span>
+      </div>
     </figure>
   );
 }

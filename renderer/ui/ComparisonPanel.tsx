@@ -15,49 +15,87 @@ export function ComparisonPanel() {
   const shownName = useApp((s) => s.library.files.find((f) => f.id === s.image.currentFileId)?.name ?? null);
   const unreadable = useApp((s) => s.image.error !== null || s.library.files.find((f) => f.id === s.image.currentFileId)?.status !== 'ok');
   if (!ref) return null;
-  const waiting = shownName === null ? 'no image on screen to compare with B'
-    : unreadable ? `nothing to compare: ${shownName} cannot be shown` : note || `computing… (${shownName})`;
+  const waiting =
+    shownName === null
+      ? 'no image on screen to compare with B'
+      : unreadable
+        ? `nothing to compare: ${shownName} cannot be shown`
+        : note || `computing… (${shownName})`;
   const rows = m ? [...m.rows, { name: 'all', summary: m.all }] : [];
   return (
     <section className="panel comparison" role="region" aria-label="Comparison">
       <h2>Comparison</h2>
       {!m && <p className="note">{waiting}</p>}
-      {m && <>
-        <PlayingNote />
-        <p className="pair"><b>A</b> {m.a}<br /><b>B</b> {m.b}</p>
-        {/* two tables of five columns: the panel stays narrow enough to leave the image its room */}
-        <table aria-label="Errors per channel">
-          <thead><tr><th>channel</th><th title="mean of A − B">mean error</th><th title="mean of |A − B| (oiiotool's Mean error)">mean abs</th><th>RMSE</th><th title="20·log10(peak / RMSE), peak the larger of 1 and the largest value (as oiiotool)">PSNR</th></tr></thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.name} data-channel={r.name}>
-                <th>{r.name}</th>
-                <td data-key="mean-error">{fmtValue(r.summary.meanError)}</td>
-                <td data-key="mean-abs-error">{fmtValue(r.summary.meanAbsError)}</td>
-                <td data-key="rmse">{fmtValue(r.summary.rmse)}</td>
-                <td data-key="psnr">{fmtDb(r.summary.psnr)}</td>
+      {m && (
+        <>
+          <PlayingNote />
+          <p className="pair">
+            <b>A</b> {m.a}
+            <br />
+            <b>B</b> {m.b}
+          </p>
+          {/* two tables of five columns: the panel stays narrow enough to leave the image its room */}
+          <table aria-label="Errors per channel">
+            <thead>
+              <tr>
+                <th>channel</th>
+                <th title="mean of A − B">mean error</th>
+                <th title="mean of |A − B| (oiiotool's Mean error)">mean abs</th>
+                <th>RMSE</th>
+                <th title="20·log10(peak / RMSE), peak the larger of 1 and the largest value (as oiiotool)">PSNR</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-        <table aria-label="Largest error and differing pixels per channel">
-          <thead><tr><th>channel</th><th>max |A − B|</th><th title="x, y of the largest |A − B| (the first in scan order)">at</th><th>differing</th><th title="NaN / Inf in A, then in B">NaN/Inf A · B</th></tr></thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.name} data-channel={r.name}>
-                <th>{r.name}</th>
-                <td data-key="max-error">{fmtValue(r.summary.maxAbsError)}</td>
-                <td data-key="max-at">{r.summary.maxAt ? `${r.summary.maxAt[0]}, ${r.summary.maxAt[1]}` : '—'}</td>
-                <td data-key="differing">{fmtCount(r.summary.differ)}</td>
-                <td data-key="nan-inf">{r.summary.nanA}/{r.summary.infA} · {r.summary.nanB}/{r.summary.infB}</td>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.name} data-channel={r.name}>
+                  <th>{r.name}</th>
+                  <td data-key="mean-error">{fmtValue(r.summary.meanError)}</td>
+                  <td data-key="mean-abs-error">{fmtValue(r.summary.meanAbsError)}</td>
+                  <td data-key="rmse">{fmtValue(r.summary.rmse)}</td>
+                  <td data-key="psnr">{fmtDb(r.summary.psnr)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <table aria-label="Largest error and differing pixels per channel">
+            <thead>
+              <tr>
+                <th>channel</th>
+                <th>max |A − B|</th>
+                <th title="x, y of the largest |A − B| (the first in scan order)">at</th>
+                <th>differing</th>
+                <th title="NaN / Inf in A, then in B">NaN/Inf A · B</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-        <p data-key="pixels-differ">{fmtCount(m.pixelsDiffer)} of {fmtCount(m.pixels)} pixels differ ({(100 * m.pixelsDiffer / Math.max(1, m.pixels)).toFixed(2)} %)</p>
-        {m.notes.map((n) => <p key={n} className="note">{n}</p>)}
-        <p className="source" data-key="metrics-path">{m.path === 'gpu' ? `GPU reduction${Number.isFinite(m.gpuMs) ? `, ${m.gpuMs.toFixed(3)} ms GPU` : ''}` : 'CPU (no WebGPU)'}, {m.wallMs.toFixed(1)} ms</p>
-      </>}
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.name} data-channel={r.name}>
+                  <th>{r.name}</th>
+                  <td data-key="max-error">{fmtValue(r.summary.maxAbsError)}</td>
+                  <td data-key="max-at">{r.summary.maxAt ? `${r.summary.maxAt[0]}, ${r.summary.maxAt[1]}` : '—'}</td>
+                  <td data-key="differing">{fmtCount(r.summary.differ)}</td>
+                  <td data-key="nan-inf">
+                    {r.summary.nanA}/{r.summary.infA} · {r.summary.nanB}/{r.summary.infB}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p data-key="pixels-differ">
+            {fmtCount(m.pixelsDiffer)} of {fmtCount(m.pixels)} pixels differ ({((100 * m.pixelsDiffer) / Math.max(1, m.pixels)).toFixed(2)}{' '}
+            %)
+          </p>
+          {m.notes.map((n) => (
+            <p key={n} className="note">
+              {n}
+            </p>
+          ))}
+          <p className="source" data-key="metrics-path">
+            {m.path === 'gpu' ? `GPU reduction${Number.isFinite(m.gpuMs) ? `, ${m.gpuMs.toFixed(3)} ms GPU` : ''}` : 'CPU (no WebGPU)'},{' '}
+            {m.wallMs.toFixed(1)} ms
+          </p>
+        </>
+      )}
     </section>
   );
 }

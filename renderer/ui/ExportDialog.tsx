@@ -24,8 +24,18 @@ export function ExportDialog() {
   const shownNames = names.slice(0, MAX_NAMES).join(', ') + (names.length > MAX_NAMES ? ` and ${names.length - MAX_NAMES} more` : '');
   const close = (): void => a.setExport({ open: false, outcome: null });
   return (
-    <section className="export-dialog" role="dialog" aria-label="Export" onKeyDown={(e) => { if (e.key === 'Escape') close(); }}>
-      <h2>Export {targets.length} {ex.kind === 'thumbnail' ? 'thumbnail' : 'image'}{targets.length === 1 ? '' : 's'}</h2>
+    <section
+      className="export-dialog"
+      role="dialog"
+      aria-label="Export"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') close();
+      }}
+    >
+      <h2>
+        Export {targets.length} {ex.kind === 'thumbnail' ? 'thumbnail' : 'image'}
+        {targets.length === 1 ? '' : 's'}
+      </h2>
       <p>{targets.length ? shownNames : 'Nothing selected: click images in the grid (Ctrl/Cmd-click adds, Shift-click adds a range).'}</p>
       <fieldset disabled={ex.running}>
         <legend>What</legend>
@@ -34,8 +44,19 @@ export function ExportDialog() {
           <option value="thumbnail">thumbnails</option>
         </select>
         {ex.kind === 'thumbnail' && (
-          <label>long side <input type="number" aria-label="Thumbnail size" min={16} max={4096} step={16} value={ex.longSidePx}
-            onChange={(e) => a.setExport({ longSidePx: Math.min(4096, Math.max(16, Math.round(Number(e.target.value)) || 256)) })} /> px</label>
+          <label>
+            long side{' '}
+            <input
+              type="number"
+              aria-label="Thumbnail size"
+              min={16}
+              max={4096}
+              step={16}
+              value={ex.longSidePx}
+              onChange={(e) => a.setExport({ longSidePx: Math.min(4096, Math.max(16, Math.round(Number(e.target.value)) || 256)) })}
+            />{' '}
+            px
+          </label>
         )}
         <select aria-label="Format" value={ex.format} onChange={(e) => a.setExport({ format: e.target.value as ExportFormat })}>
           <option value="png">PNG</option>
@@ -43,23 +64,46 @@ export function ExportDialog() {
         </select>
       </fieldset>
       <p>Through the current view: {describeView(view)}.</p>
-      {notes.map((n) => <p key={n} className="note">{n}</p>)}
-      <p>{electron ? 'You choose a folder next; files already there are kept unless you confirm replacing them.' : 'Your browser saves each file as a download.'}</p>
+      {notes.map((n) => (
+        <p key={n} className="note">
+          {n}
+        </p>
+      ))}
+      <p>
+        {electron
+          ? 'You choose a folder next; files already there are kept unless you confirm replacing them.'
+          : 'Your browser saves each file as a download.'}
+      </p>
       <div className="buttons">
-        <button type="button" disabled={ex.running || !targets.length} onClick={() => void c.exportSelection()}>{electron ? 'Export…' : 'Export'}</button>
-        <button type="button" onClick={close}>Close</button>
+        <button type="button" disabled={ex.running || !targets.length} onClick={() => void c.exportSelection()}>
+          {electron ? 'Export…' : 'Export'}
+        </button>
+        <button type="button" onClick={close}>
+          Close
+        </button>
       </div>
       {ex.running && <p role="status">Exporting…</p>}
       {outcome?.error && <p role="alert">{outcome.error}</p>}
       {outcome && !outcome.error && (
         <>
-          <p role="status" aria-label="Export summary">{outcome.summary}</p>
+          <p role="status" aria-label="Export summary">
+            {outcome.summary}
+          </p>
           <ul aria-label="Export results">
-            {outcome.lines.map((l) => <li key={`${l.status}:${l.fileId}`} className={l.status}><b>{l.name}</b>: {l.text}</li>)}
+            {outcome.lines.map((l) => (
+              <li key={`${l.status}:${l.fileId}`} className={l.status}>
+                <b>{l.name}</b>: {l.text}
+              </li>
+            ))}
           </ul>
           {outcome.existing.fileIds.length > 0 && (
-            <button type="button" disabled={ex.running}
-              onClick={() => void c.exportSelection({ fileIds: outcome.existing.fileIds, overwrite: true, outDir: outcome.existing.outDir })}>
+            <button
+              type="button"
+              disabled={ex.running}
+              onClick={() =>
+                void c.exportSelection({ fileIds: outcome.existing.fileIds, overwrite: true, outDir: outcome.existing.outDir })
+              }
+            >
               Overwrite {outcome.existing.fileIds.length} existing file{outcome.existing.fileIds.length === 1 ? '' : 's'}
             </button>
           )}

@@ -12,7 +12,11 @@ export function formatEv(ev: number): string {
 
 /** A typed exposure ("1.5", "+2/3", "-1 1/3", "−0,5"), or null when it is not a number. */
 export function parseEv(text: string): number | null {
-  const t = text.trim().replace(/^−/, '-').replace(',', '.').replace(/\s*(ev|stops?)$/i, '');
+  const t = text
+    .trim()
+    .replace(/^−/, '-')
+    .replace(',', '.')
+    .replace(/\s*(ev|stops?)$/i, '');
   const m = /^([+-]?)(?:(\d+(?:\.\d*)?|\.\d+)|(?:(\d+)\s+)?(\d+)\/(\d+))$/.exec(t);
   if (!m) return null;
   const sign = m[1] === '-' ? -1 : 1;
@@ -45,23 +49,53 @@ export function ExposureControl() {
     setDraft(null);
   };
   const onFieldKey = (e: KeyboardEvent<HTMLInputElement>): void => {
-    if (e.key === 'Enter') { commit(e.currentTarget.value); e.currentTarget.blur(); }
-    else if (e.key === 'Escape') { setDraft(null); e.currentTarget.blur(); }
-    else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') { setDraft(null); a.stepExposure((e.key === 'ArrowUp' ? 1 : -1) * (e.shiftKey ? 3 : 1)); }
-    else return;
+    if (e.key === 'Enter') {
+      commit(e.currentTarget.value);
+      e.currentTarget.blur();
+    } else if (e.key === 'Escape') {
+      setDraft(null);
+      e.currentTarget.blur();
+    } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      setDraft(null);
+      a.stepExposure((e.key === 'ArrowUp' ? 1 : -1) * (e.shiftKey ? 3 : 1));
+    } else return;
     e.preventDefault();
   };
   return (
-    <label className="exposure" ref={box} title="Exposure in stops: drag, wheel or type a value; a third of a stop a step (E / Shift+E; 0 resets)">
+    <label
+      className="exposure"
+      ref={box}
+      title="Exposure in stops: drag, wheel or type a value; a third of a stop a step (E / Shift+E; 0 resets)"
+    >
       <Icon name="sun" />
-      <input type="range" aria-label="Exposure" min={-EXPOSURE_RANGE_EV} max={EXPOSURE_RANGE_EV} step={EXPOSURE_STEP_EV}
-        value={ev} onChange={(e) => a.setExposure(Number(e.target.value))}
+      <input
+        type="range"
+        aria-label="Exposure"
+        min={-EXPOSURE_RANGE_EV}
+        max={EXPOSURE_RANGE_EV}
+        step={EXPOSURE_STEP_EV}
+        value={ev}
+        onChange={(e) => a.setExposure(Number(e.target.value))}
         // a drag ends with the keyboard back on the window: E, F, ? and the rest work again at once
         onPointerUp={(e) => e.currentTarget.blur()}
-        onKeyDown={(e) => { if (e.key === 'Escape') e.currentTarget.blur(); }} />
-      <input type="text" inputMode="decimal" className="exposure-value" aria-label="Exposure value" spellCheck={false}
-        value={draft ?? formatEv(ev)} onChange={(e) => setDraft(e.target.value)} onFocus={(e) => e.currentTarget.select()}
-        onBlur={(e) => { if (draft !== null) commit(e.currentTarget.value); }} onKeyDown={onFieldKey} />
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') e.currentTarget.blur();
+        }}
+      />
+      <input
+        type="text"
+        inputMode="decimal"
+        className="exposure-value"
+        aria-label="Exposure value"
+        spellCheck={false}
+        value={draft ?? formatEv(ev)}
+        onChange={(e) => setDraft(e.target.value)}
+        onFocus={(e) => e.currentTarget.select()}
+        onBlur={(e) => {
+          if (draft !== null) commit(e.currentTarget.value);
+        }}
+        onKeyDown={onFieldKey}
+      />
       <span className="unit">EV</span>
     </label>
   );

@@ -16,8 +16,13 @@ export function FileProblemBox() {
     const m = describeMissing(file, shown.missing, shown.dataWindow);
     return (
       <div className="file-problem partial" role="status" aria-label="Part of this file could not be read">
-        <h3><Icon name="warning" sizePx={16} /> {m.title}</h3>
-        <p className="path">{file.relativePath}{m.where ? ` · ${m.where}` : ''}</p>
+        <h3>
+          <Icon name="warning" sizePx={16} /> {m.title}
+        </h3>
+        <p className="path">
+          {file.relativePath}
+          {m.where ? ` · ${m.where}` : ''}
+        </p>
         <p className="missing-text">{m.missingText}</p>
         <p className="reason">{m.reason}</p>
         <p className="advice">{m.advice}</p>
@@ -26,8 +31,13 @@ export function FileProblemBox() {
   }
   return (
     <div className={`file-problem${p.retrying ? ' retrying' : ''}`} role="alert" aria-label="Cannot show this file">
-      <h3><Icon name={p.retrying ? 'hourglass' : 'warning'} sizePx={16} /> {p.title}</h3>
-      <p className="path">{file.relativePath}{p.where ? ` · ${p.where}` : ''}</p>
+      <h3>
+        <Icon name={p.retrying ? 'hourglass' : 'warning'} sizePx={16} /> {p.title}
+      </h3>
+      <p className="path">
+        {file.relativePath}
+        {p.where ? ` · ${p.where}` : ''}
+      </p>
       <p className="reason">{p.reason}</p>
       <p className="advice">{p.advice}</p>
     </div>

@@ -29,11 +29,16 @@ export function FrameTimeChart({ cpuMs, gpuMs }: { cpuMs: (number | null)[]; gpu
     const ticks = [0, maxMs / 2, maxMs].map((ms) => ({ ms, label: `${Number(ms.toPrecision(3))} ms` }));
     // room on the left for the widest ms label
     const axisPx = Math.ceil(Math.max(...ticks.map((t) => ctx.measureText(t.label).width))) + 6;
-    const top = 6, bottom = HEIGHT_PX - 6, plotW = widthPx - axisPx - 4;
+    const top = 6,
+      bottom = HEIGHT_PX - 6,
+      plotW = widthPx - axisPx - 4;
     const y = (ms: number): number => bottom - (ms / maxMs) * (bottom - top);
     for (const t of ticks) {
       ctx.strokeStyle = '#333';
-      ctx.beginPath(); ctx.moveTo(axisPx, y(t.ms)); ctx.lineTo(widthPx, y(t.ms)); ctx.stroke();
+      ctx.beginPath();
+      ctx.moveTo(axisPx, y(t.ms));
+      ctx.lineTo(widthPx, y(t.ms));
+      ctx.stroke();
       ctx.fillStyle = '#999';
       ctx.fillText(t.label, axisPx - 3, y(t.ms));
     }
@@ -46,7 +51,8 @@ export function FrameTimeChart({ cpuMs, gpuMs }: { cpuMs: (number | null)[]; gpu
         if (v === null) return;
         const px = axisPx + (i / Math.max(1, vals.length - 1)) * plotW;
         const joined = i > 0 && vals[i - 1] !== null;
-        if (joined) ctx.lineTo(px, y(v)); else ctx.moveTo(px, y(v));
+        if (joined) ctx.lineTo(px, y(v));
+        else ctx.moveTo(px, y(v));
         // a figure with none beside it would be a line of no length: a dot
         if (!joined && (i + 1 >= vals.length || vals[i + 1] === null)) ctx.fillRect(px - 1.5, y(v) - 1.5, 3, 3);
       });
@@ -57,13 +63,23 @@ export function FrameTimeChart({ cpuMs, gpuMs }: { cpuMs: (number | null)[]; gpu
   });
   return (
     <figure className="frame-chart">
-      <canvas ref={ref} style={{ width: '100%', height: HEIGHT_PX }} role="img"
-        aria-label={`The last ${frames} frames, oldest on the left: CPU encode (blue) and tone-map GPU time (yellow), in ms`} />
+      <canvas
+        ref={ref}
+        style={{ width: '100%', height: HEIGHT_PX }}
+        role="img"
+        aria-label={`The last ${frames} frames, oldest on the left: CPU encode (blue) and tone-map GPU time (yellow), in ms`}
+      />
       <figcaption>
         <span className="axis-note">last {frames} frames, oldest on the left; time per frame in ms</span>
         <ul className="stage-legend" aria-label="Legend">
-          <li><i className="swatch" style={{ background: CPU_COLOUR }} />CPU encode</li>
-          <li><i className="swatch" style={{ background: GPU_COLOUR }} />tone-map on the GPU</li>
+          <li>
+            <i className="swatch" style={{ background: CPU_COLOUR }} />
+            CPU encode
+          </li>
+          <li>
+            <i className="swatch" style={{ background: GPU_COLOUR }} />
+            tone-map on the GPU
+          </li>
         </ul>
       </figcaption>
     </figure>

@@ -22,10 +22,12 @@ function fitLabel(label: string, widthPx: number): string {
   if (!ctx) return middleEllipsis(label, Math.floor(widthPx / 7));
   ctx.font = LABEL_FONT;
   if (ctx.measureText(label).width <= widthPx) return label;
-  let lo = 1, hi = [...label].length - 1;
+  let lo = 1,
+    hi = [...label].length - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (ctx.measureText(middleEllipsis(label, mid)).width <= widthPx) lo = mid; else hi = mid - 1;
+    if (ctx.measureText(middleEllipsis(label, mid)).width <= widthPx) lo = mid;
+    else hi = mid - 1;
   }
   return middleEllipsis(label, lo);
 }
@@ -69,7 +71,12 @@ export function Grid() {
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
-    const next = keySelect(selectionOf(c.store.getState()), order, { key: e.key, shift: e.shiftKey, ctrl: e.ctrlKey || e.metaKey }, layout.columns);
+    const next = keySelect(
+      selectionOf(c.store.getState()),
+      order,
+      { key: e.key, shift: e.shiftKey, ctrl: e.ctrlKey || e.metaKey },
+      layout.columns,
+    );
     if (!next) return;
     e.preventDefault();
     c.actions.select(next);
@@ -87,15 +94,30 @@ export function Grid() {
     const cv = canvas.current;
     if (!cv || !engine) return;
     const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(box.width * dpr)), h = Math.max(1, Math.round(box.height * dpr));
-    if (cv.width !== w || cv.height !== h) { cv.width = w; cv.height = h; }
-    if (!cv.dataset.attached) { engine.attachGrid(cv); cv.dataset.attached = '1'; }
+    const w = Math.max(1, Math.round(box.width * dpr)),
+      h = Math.max(1, Math.round(box.height * dpr));
+    if (cv.width !== w || cv.height !== h) {
+      cv.width = w;
+      cv.height = h;
+    }
+    if (!cv.dataset.attached) {
+      engine.attachGrid(cv);
+      cv.dataset.attached = '1';
+    }
     // a sequence's cell is a filmstrip: its first, middle and last frames side by side
-    engine.setGridCells(shown.flatMap((f, k) => {
-      const p = cellPosition(layout, layout.first + k);
-      const widthPx = (CELL_PX * dpr) / f.strip.length;
-      return f.strip.map((fileId, i) => ({ fileId, xPx: p.xPx * dpr + i * widthPx, yPx: (p.yPx - box.scrollTop) * dpr, widthPx, heightPx: CELL_PX * dpr }));
-    }));
+    engine.setGridCells(
+      shown.flatMap((f, k) => {
+        const p = cellPosition(layout, layout.first + k);
+        const widthPx = (CELL_PX * dpr) / f.strip.length;
+        return f.strip.map((fileId, i) => ({
+          fileId,
+          xPx: p.xPx * dpr + i * widthPx,
+          yPx: (p.yPx - box.scrollTop) * dpr,
+          widthPx,
+          heightPx: CELL_PX * dpr,
+        }));
+      }),
+    );
     c.requestThumbnails(shown.flatMap((f) => f.strip));
   });
 
@@ -105,35 +127,67 @@ export function Grid() {
     // a sequence lists its damaged and missing frames in its own tooltip; it plays on past them
     const f = item.sequence ? null : fileById.get(item.id);
     if (!f) return null;
-    return f.status === 'incomplete' ? `${f.name} is still being written: ${f.error ?? 'shorter than its header says'}. Shown once complete.`
-      : f.status === 'error' ? `${f.name}: ${f.error ?? 'cannot be read'}`
-        : c.thumbFailures.has(f.id) ? `${f.name}: ${c.thumbFailures.get(f.id)}` : null;
+    return f.status === 'incomplete'
+      ? `${f.name} is still being written: ${f.error ?? 'shorter than its header says'}. Shown once complete.`
+      : f.status === 'error'
+        ? `${f.name}: ${f.error ?? 'cannot be read'}`
+        : c.thumbFailures.has(f.id)
+          ? `${f.name}: ${c.thumbFailures.get(f.id)}`
+          : null;
   };
   const statusOf = (item: (typeof files)[number]): string => (item.sequence ? 'ok' : (fileById.get(item.id)?.status ?? 'ok'));
   const folder = library.folders.find((d) => d.id === library.folderId);
 
   return (
-    <div className="grid" ref={scroller} role="listbox" aria-label="Images" aria-multiselectable={true} tabIndex={0}
+    <div
+      className="grid"
+      ref={scroller}
+      role="listbox"
+      aria-label="Images"
+      aria-multiselectable={true}
+      tabIndex={0}
       aria-activedescendant={currentIndex >= layout.first && currentIndex <= layout.last ? `grid-option-${currentIndex}` : undefined}
       onKeyDown={onKeyDown}
-      onScroll={(e) => { const top = e.currentTarget.scrollTop; setBox((b) => ({ ...b, scrollTop: top })); }}>
+      onScroll={(e) => {
+        const top = e.currentTarget.scrollTop;
+        setBox((b) => ({ ...b, scrollTop: top }));
+      }}
+    >
       <canvas ref={canvas} className="grid-canvas" aria-hidden="true" />
       {library.folderId !== null && library.files.length === 0 && (
-        <p className="empty-folder" role="note">No EXR files in {folder?.displayPath ?? 'this folder'}. Images ending in .exr show here as soon as they are written; or open another folder.</p>
+        <p className="empty-folder" role="note">
+          No EXR files in {folder?.displayPath ?? 'this folder'}. Images ending in .exr show here as soon as they are written; or open
+          another folder.
+        </p>
       )}
       <div className="grid-spacer" style={{ height: layout.totalHeightPx }}>
         {shown.map((f, k) => {
           const p = cellPosition(layout, layout.first + k);
           return (
-            <div key={f.id} id={`grid-option-${layout.first + k}`} role="option" aria-label={f.label} aria-selected={selected.has(f.id)}
+            <div
+              key={f.id}
+              id={`grid-option-${layout.first + k}`}
+              role="option"
+              aria-label={f.label}
+              aria-selected={selected.has(f.id)}
               data-sequence={f.sequence ? f.sequence.name : undefined}
-              aria-setsize={files.length} aria-posinset={layout.first + k + 1}
-              className={`cell${selected.has(f.id) ? ' selected' : ''}${f.id === current ? ' current' : ''}${problem(f) ? ` bad ${statusOf(f)}` : ''}${f.sequence ? ' sequence' : ''}`} title={problem(f) ?? f.title}
+              aria-setsize={files.length}
+              aria-posinset={layout.first + k + 1}
+              className={`cell${selected.has(f.id) ? ' selected' : ''}${f.id === current ? ' current' : ''}${problem(f) ? ` bad ${statusOf(f)}` : ''}${f.sequence ? ' sequence' : ''}`}
+              title={problem(f) ?? f.title}
               aria-description={problem(f) ?? undefined}
               style={{ left: p.xPx, top: p.yPx, width: CELL_PX, height: CELL_PX + LABEL_PX }}
-              onMouseDown={(e) => { if (e.shiftKey) e.preventDefault(); /* no text selection on Shift-click */ }}
-              onClick={(e) => onOptionClick(e, f.id)}>
-              {problem(f) && <span className="broken-mark" aria-hidden="true"><Icon name={statusOf(f) === 'incomplete' ? 'hourglass' : 'warning'} sizePx={34} /><span className="broken-reason">{statusOf(f) === 'incomplete' ? 'still being written' : 'cannot be read'}</span></span>}
+              onMouseDown={(e) => {
+                if (e.shiftKey) e.preventDefault(); /* no text selection on Shift-click */
+              }}
+              onClick={(e) => onOptionClick(e, f.id)}
+            >
+              {problem(f) && (
+                <span className="broken-mark" aria-hidden="true">
+                  <Icon name={statusOf(f) === 'incomplete' ? 'hourglass' : 'warning'} sizePx={34} />
+                  <span className="broken-reason">{statusOf(f) === 'incomplete' ? 'still being written' : 'cannot be read'}</span>
+                </span>
+              )}
               <span className="cell-name">{fitLabel(f.label, CELL_PX - 4)}</span>
             </div>
           );

@@ -8,9 +8,24 @@ export function GridFilter() {
   const sort = useApp((s) => s.library.sort);
   return (
     <div className="grid-bar" role="group" aria-label="Grid order">
-      <input aria-label="Filter" className="filter" type="search" placeholder="filter by name" value={filter} onChange={(e) => a.setFilter(e.target.value)} title="Show only files whose name contains this (/)" />
-      <select aria-label="Sort" value={sort} onChange={(e) => a.setSort(e.target.value as SortKey)} title="Order of the grid (Shift+S: next order)">
-        <option value="name">name</option><option value="mtime">newest</option><option value="size">largest</option>
+      <input
+        aria-label="Filter"
+        className="filter"
+        type="search"
+        placeholder="filter by name"
+        value={filter}
+        onChange={(e) => a.setFilter(e.target.value)}
+        title="Show only files whose name contains this (/)"
+      />
+      <select
+        aria-label="Sort"
+        value={sort}
+        onChange={(e) => a.setSort(e.target.value as SortKey)}
+        title="Order of the grid (Shift+S: next order)"
+      >
+        <option value="name">name</option>
+        <option value="mtime">newest</option>
+        <option value="size">largest</option>
       </select>
     </div>
   );

@@ -11,18 +11,58 @@ export function HdrControls() {
   return (
     <span className="hdr">
       <label title={`${reason} (Q)`}>
-        <input type="checkbox" aria-label="HDR output" aria-describedby="hdr-reason" disabled={!available} checked={on} onChange={(e) => c.actions.setHdrOutput(e.target.checked)} /> HDR output
+        <input
+          type="checkbox"
+          aria-label="HDR output"
+          aria-describedby="hdr-reason"
+          disabled={!available}
+          checked={on}
+          onChange={(e) => c.actions.setHdrOutput(e.target.checked)}
+        />{' '}
+        HDR output
       </label>
       {available && on ? (
         <>
-          <label>paper white <input type="number" aria-label="Paper white (nits)" min={40} max={1000} step={10} value={settings.paperWhiteNits}
-            onChange={(e) => c.actions.setHdrSettings({ paperWhiteNits: Math.min(1000, Math.max(40, Number(e.target.value) || 203)) })} /> nits</label>
-          <label>peak <input type="number" aria-label="Display peak (nits)" min={100} max={10000} step={50} value={settings.peakNits}
-            onChange={(e) => c.actions.setHdrSettings({ peakNits: Math.min(10000, Math.max(100, Number(e.target.value) || 1000)) })} /> nits</label>
-          <label><input type="checkbox" aria-label="Highlight roll-off" checked={settings.rollOff} onChange={(e) => c.actions.setHdrSettings({ rollOff: e.target.checked })} /> roll-off</label>
+          <label>
+            paper white{' '}
+            <input
+              type="number"
+              aria-label="Paper white (nits)"
+              min={40}
+              max={1000}
+              step={10}
+              value={settings.paperWhiteNits}
+              onChange={(e) => c.actions.setHdrSettings({ paperWhiteNits: Math.min(1000, Math.max(40, Number(e.target.value) || 203)) })}
+            />{' '}
+            nits
+          </label>
+          <label>
+            peak{' '}
+            <input
+              type="number"
+              aria-label="Display peak (nits)"
+              min={100}
+              max={10000}
+              step={50}
+              value={settings.peakNits}
+              onChange={(e) => c.actions.setHdrSettings({ peakNits: Math.min(10000, Math.max(100, Number(e.target.value) || 1000)) })}
+            />{' '}
+            nits
+          </label>
+          <label>
+            <input
+              type="checkbox"
+              aria-label="Highlight roll-off"
+              checked={settings.rollOff}
+              onChange={(e) => c.actions.setHdrSettings({ rollOff: e.target.checked })}
+            />{' '}
+            roll-off
+          </label>
         </>
       ) : null}
-      <span id="hdr-reason" className={available ? 'hdr-reason' : 'hdr-reason off'} aria-label="HDR output status">{available ? (on ? 'HDR on' : 'HDR available') : `off: ${reason}`}</span>
+      <span id="hdr-reason" className={available ? 'hdr-reason' : 'hdr-reason off'} aria-label="HDR output status">
+        {available ? (on ? 'HDR on' : 'HDR available') : `off: ${reason}`}
+      </span>
     </span>
   );
 }

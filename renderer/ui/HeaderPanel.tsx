@@ -15,15 +15,33 @@ export function HeaderPanel() {
   if (!hasImage) return null;
   // open follows the store so View ▸ Header (Electron's menu) and the summary click agree
   return (
-    <details className="header-panel" open={open} onToggle={(e) => { if (e.currentTarget.open !== open) c.actions.toggleHeader(); }}>
+    <details
+      className="header-panel"
+      open={open}
+      onToggle={(e) => {
+        if (e.currentTarget.open !== open) c.actions.toggleHeader();
+      }}
+    >
       <summary>
         {header
           ? `Header (version ${header.version}${header.multipart ? ', multipart' : ''})`
-          : headerless === 'incomplete' ? 'Header (read once the file is written)' : headerless ? 'Header (cannot be read)' : 'Header (reading…)'}
+          : headerless === 'incomplete'
+            ? 'Header (read once the file is written)'
+            : headerless
+              ? 'Header (cannot be read)'
+              : 'Header (reading…)'}
       </summary>
       {header?.parts.map((p) => (
         <table key={p.index} aria-label={`Part ${p.index} header`}>
-          <tbody>{p.attributes.map((a) => <tr key={a.name}><th>{a.name}</th><td>{a.type}</td><td>{a.text}</td></tr>)}</tbody>
+          <tbody>
+            {p.attributes.map((a) => (
+              <tr key={a.name}>
+                <th>{a.name}</th>
+                <td>{a.type}</td>
+                <td>{a.text}</td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       ))}
     </details>

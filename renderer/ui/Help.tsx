@@ -3,12 +3,20 @@ import { useApp, useController } from './context.js';
 
 /** Every shortcut (shortcuts.ts and the preview's own keys); the toolbar's tooltips name the same keys. */
 export const KEYS: [string, string][] = [
-  ['E / Shift+E', 'exposure +⅓ / −⅓ EV (on the exposure control: wheel, arrows, or type a value; Shift: a stop)'], ['0', 'reset exposure, offset, gamma and fit'],
-  ['G / Shift+G', 'gamma +0.1 / −0.1'], ['T / Shift+T', 'next / previous display transform (tone-map)'],
-  ['Z', 'false colour (EV zones) on / off'], ['X', 'clipping marks on / off'], ['I', 'NaN / Inf marks on / off'],
-  ['F', 'fit (side by side: each image whole in its half)'], ['Shift+F', 'full screen on / off'],
-  ['Tab', 'hide / show the grid and the inspector: the image alone (drag their edges to resize, ‹ › to fold)'], ['+ / − / 1, h j k l (preview focused)', 'zoom in / out / 1:1, pan'],
-  ['wheel', 'zoom at the cursor'], ['drag', 'pan'], ['double-click', '1:1'],
+  ['E / Shift+E', 'exposure +⅓ / −⅓ EV (on the exposure control: wheel, arrows, or type a value; Shift: a stop)'],
+  ['0', 'reset exposure, offset, gamma and fit'],
+  ['G / Shift+G', 'gamma +0.1 / −0.1'],
+  ['T / Shift+T', 'next / previous display transform (tone-map)'],
+  ['Z', 'false colour (EV zones) on / off'],
+  ['X', 'clipping marks on / off'],
+  ['I', 'NaN / Inf marks on / off'],
+  ['F', 'fit (side by side: each image whole in its half)'],
+  ['Shift+F', 'full screen on / off'],
+  ['Tab', 'hide / show the grid and the inspector: the image alone (drag their edges to resize, ‹ › to fold)'],
+  ['+ / − / 1, h j k l (preview focused)', 'zoom in / out / 1:1, pan'],
+  ['wheel', 'zoom at the cursor'],
+  ['drag', 'pan'],
+  ['double-click', '1:1'],
   ['N / P, arrows', 'next / previous image'],
   ['click, Ctrl/Cmd-click, Shift-click', 'select one, add or remove one, add a range (grid)'],
   ['arrows, Home, End in the grid', 'move; with Shift extend, with Ctrl/Cmd move without selecting'],
@@ -16,21 +24,28 @@ export const KEYS: [string, string][] = [
   ['J / K / L (a sequence)', 'play backwards / stop / play forwards'],
   ['Space, ← / → (a sequence)', 'play or stop; one frame back / on'],
   ['I / O (a sequence)', 'in / out point at the frame on screen'],
-  ['O', 'type a folder to open (the Folder field)'], ['drop a folder or an EXR on the window', 'open it (the file selected)'],
-  ['/', 'filter the grid by name'], ['Shift+S', 'next sort order (name, newest, largest)'],
+  ['O', 'type a folder to open (the Folder field)'],
+  ['drop a folder or an EXR on the window', 'open it (the file selected)'],
+  ['/', 'filter the grid by name'],
+  ['Shift+S', 'next sort order (name, newest, largest)'],
   ['R', 'set the image on screen as the reference B (again: clear it)'],
   ['B', 'A/B flip: show the other image'],
   ['C / Shift+C', 'next / previous compare mode (off, flip, wipe, side by side, the error images)'],
   ['W', 'wipe; again: divider vertical or horizontal (drag the divider to move it)'],
-  ['M / Shift+M', 'next / previous colormap'], ['A', 'colormap auto range on / off'],
+  ['M / Shift+M', 'next / previous colormap'],
+  ['A', 'colormap auto range on / off'],
   ['Shift-drag on the image', 'statistics of a rectangle (Esc: whole image again)'],
   ['Shift+L', 'Layers view: every layer side by side (click one to open it)'],
-  ['Shift+H', 'histogram on / off'], ['Y', 'histogram count axis: linear / log'],
+  ['Shift+H', 'histogram on / off'],
+  ['Y', 'histogram count axis: linear / log'],
   ['V', 'pixel values drawn inside pixels when zoomed in'],
-  ['S', 'export the selection…'], ['D', 'diagnostics panel'],
-  ['U / Shift+U', 'load a .cube LUT… / remove it'], ['Q', 'HDR output on / off (where the display allows it)'],
+  ['S', 'export the selection…'],
+  ['D', 'diagnostics panel'],
+  ['U / Shift+U', 'load a .cube LUT… / remove it'],
+  ['Q', 'HDR output on / off (where the display allows it)'],
   ['H', '2D view / Environment view'],
-  ['?', 'this help'], ['Esc', 'close this help; clear the statistics rectangle'],
+  ['?', 'this help'],
+  ['Esc', 'close this help; clear the statistics rectangle'],
 ];
 
 export function Help() {
@@ -42,10 +57,22 @@ export function Help() {
   return (
     <div className="help" role="dialog" aria-label="Help" onClick={() => c.actions.setUi({ helpOpen: false })}>
       {topic === 'about' ? (
-        <p className="about">exrview {info?.version ?? ''}: a viewer for folders of OpenEXR images{info ? ` (${info.mode}, ${info.platform})` : ''}. Click anywhere to close.</p>
-      ) : <table>
-        <tbody>{KEYS.map(([k, v]) => <tr key={k}><th>{k}</th><td>{v}</td></tr>)}</tbody>
-      </table>}
+        <p className="about">
+          exrview {info?.version ?? ''}: a viewer for folders of OpenEXR images{info ? ` (${info.mode}, ${info.platform})` : ''}. Click
+          anywhere to close.
+        </p>
+      ) : (
+        <table>
+          <tbody>
+            {KEYS.map(([k, v]) => (
+              <tr key={k}>
+                <th>{k}</th>
+                <td>{v}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </div>
   );
 }

@@ -16,7 +16,12 @@ export function histogramSubject(source: HistogramSource): string {
   return source === 'error' ? 'Error, |A − B|' : COMPARE_MODE_LABELS[source];
 }
 
-const SERIES: [number, string][] = [[1, 'rgba(255, 90, 90, 0.8)'], [2, 'rgba(90, 230, 90, 0.8)'], [3, 'rgba(110, 140, 255, 0.85)'], [0, 'rgba(235, 235, 235, 0.9)']];
+const SERIES: [number, string][] = [
+  [1, 'rgba(255, 90, 90, 0.8)'],
+  [2, 'rgba(90, 230, 90, 0.8)'],
+  [3, 'rgba(110, 140, 255, 0.85)'],
+  [0, 'rgba(235, 235, 235, 0.9)'],
+];
 
 export function HistogramPanel() {
   const c = useController();
@@ -38,7 +43,8 @@ export function HistogramPanel() {
     const cv = ref.current;
     if (!cv) return;
     const ctx = cv.getContext('2d')!;
-    const W = cv.width, H = cv.height;
+    const W = cv.width,
+      H = cv.height;
     ctx.clearRect(0, 0, W, H);
     if (!bins) return;
     const y = (n: number) => (log ? Math.log10(1 + n) : n);
@@ -48,8 +54,10 @@ export function HistogramPanel() {
       ctx.strokeStyle = colour;
       ctx.beginPath();
       for (let i = 0; i < HIST_BINS; i++) {
-        const px = (i / (HIST_BINS - 1)) * W, py = H - (y(bins[k * HIST_BINS + i]!) / top) * (H - 2);
-        if (i) ctx.lineTo(px, py); else ctx.moveTo(px, py);
+        const px = (i / (HIST_BINS - 1)) * W,
+          py = H - (y(bins[k * HIST_BINS + i]!) / top) * (H - 2);
+        if (i) ctx.lineTo(px, py);
+        else ctx.moveTo(px, py);
       }
       ctx.stroke();
     }
@@ -57,18 +65,38 @@ export function HistogramPanel() {
     for (const v of [1, 0.18]) {
       const px = ((Math.log2(v) - HIST_MIN_LOG2) / (HIST_MAX_LOG2 - HIST_MIN_LOG2)) * W;
       ctx.strokeStyle = 'rgba(255, 255, 255, 0.25)';
-      ctx.beginPath(); ctx.moveTo(px, 0); ctx.lineTo(px, H); ctx.stroke();
+      ctx.beginPath();
+      ctx.moveTo(px, 0);
+      ctx.lineTo(px, H);
+      ctx.stroke();
     }
   });
   if (!open || layers || nothing) return null;
   return (
-    <figure className="histogram" role="img" aria-label={`Histogram of ${subject}: R, G, B and luminance over log2 value, ${log ? 'log' : 'linear'} counts`}>
+    <figure
+      className="histogram"
+      role="img"
+      aria-label={`Histogram of ${subject}: R, G, B and luminance over log2 value, ${log ? 'log' : 'linear'} counts`}
+    >
       <figcaption title={shownName}>
         Histogram · {subject}
-        <button type="button" className="link" onClick={() => c.actions.setInspect({ histogramLog: !log })} title="Count axis: linear or log (Y)">{log ? 'log' : 'linear'}</button>
+        <button
+          type="button"
+          className="link"
+          onClick={() => c.actions.setInspect({ histogramLog: !log })}
+          title="Count axis: linear or log (Y)"
+        >
+          {log ? 'log' : 'linear'}
+        </button>
       </figcaption>
       <canvas ref={ref} width={256} height={90} />
-      <div className="ticks"><span>2⁻¹⁶</span><span>2⁻⁸</span><span>1</span><span>2⁸</span><span>2¹⁶</span></div>
+      <div className="ticks">
+        <span>2⁻¹⁶</span>
+        <span>2⁻⁸</span>
+        <span>1</span>
+        <span>2⁸</span>
+        <span>2¹⁶</span>
+      </div>
     </figure>
   );
 }

@@ -22,7 +22,8 @@ export function LayersLabels() {
   if (!on) return null;
   const part = files.find((f) => f.id === fileId)?.summary?.parts[partIndex];
   const layers = part?.layers ?? [];
-  const w = part ? part.dataWindow[2] - part.dataWindow[0] + 1 : 1, h = part ? part.dataWindow[3] - part.dataWindow[1] + 1 : 1;
+  const w = part ? part.dataWindow[2] - part.dataWindow[0] + 1 : 1,
+    h = part ? part.dataWindow[3] - part.dataWindow[1] + 1 : 1;
   const tiles = sheetLayout(layers.length, size.w, size.h, w / h);
   return (
     <div ref={box} className="layers-view" role="region" aria-label="Layers" aria-busy={drawn < layers.length} data-drawn={drawn}>
@@ -30,9 +31,17 @@ export function LayersLabels() {
         const t = tiles[i];
         if (!t) return null;
         return (
-          <button key={l.name} type="button" className="layer-tile" style={{ left: t.xPx, top: t.yPx, width: t.widthPx, height: t.heightPx + SHEET_LABEL_PX }}
+          <button
+            key={l.name}
+            type="button"
+            className="layer-tile"
+            style={{ left: t.xPx, top: t.yPx, width: t.widthPx, height: t.heightPx + SHEET_LABEL_PX }}
             title={`${l.name || '(base)'}: ${l.channels.join(', ')}. Click to open this layer`}
-            onClick={() => { c.actions.setLayer(l.name); c.actions.setInspect({ layersView: false }); }}>
+            onClick={() => {
+              c.actions.setLayer(l.name);
+              c.actions.setInspect({ layersView: false });
+            }}
+          >
             <span className="layer-name">{l.name || '(base)'}</span>
           </button>
         );

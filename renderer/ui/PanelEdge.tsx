@@ -32,15 +32,39 @@ export function PanelEdge({ name, side, widthPx, range, resize, onWidth, onFold 
   };
   const onKey = (e: KeyboardEvent<HTMLDivElement>): void => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
-    if (step) { onWidth(resize(widthPx, step * sign * (e.shiftKey ? 4 : 1) * KEY_STEP_PX)); e.preventDefault(); }
-    else if (e.key === 'Enter') { onFold(); e.preventDefault(); }
+    if (step) {
+      onWidth(resize(widthPx, step * sign * (e.shiftKey ? 4 : 1) * KEY_STEP_PX));
+      e.preventDefault();
+    } else if (e.key === 'Enter') {
+      onFold();
+      e.preventDefault();
+    }
   };
   return (
-    <div className={`panel-edge ${side}`} role="separator" aria-orientation="vertical" aria-label={`Resize the ${name}`} tabIndex={0}
-      aria-valuenow={widthPx} aria-valuemin={range[0]} aria-valuemax={range[1]} title={`Drag to resize the ${name}; double-click to fold it away`}
-      onPointerDown={onDown} onPointerMove={onMove} onPointerUp={() => { drag.current = null; }} onPointerCancel={() => { drag.current = null; }}
-      onDoubleClick={onFold} onKeyDown={onKey}>
-      <button type="button" className="fold" aria-label={`Fold the ${name} away`} onClick={onFold}>{side === 'left' ? '‹' : '›'}</button>
+    <div
+      className={`panel-edge ${side}`}
+      role="separator"
+      aria-orientation="vertical"
+      aria-label={`Resize the ${name}`}
+      tabIndex={0}
+      aria-valuenow={widthPx}
+      aria-valuemin={range[0]}
+      aria-valuemax={range[1]}
+      title={`Drag to resize the ${name}; double-click to fold it away`}
+      onPointerDown={onDown}
+      onPointerMove={onMove}
+      onPointerUp={() => {
+        drag.current = null;
+      }}
+      onPointerCancel={() => {
+        drag.current = null;
+      }}
+      onDoubleClick={onFold}
+      onKeyDown={onKey}
+    >
+      <button type="button" className="fold" aria-label={`Fold the ${name} away`} onClick={onFold}>
+        {side === 'left' ? '‹' : '›'}
+      </button>
     </div>
   );
 }
@@ -49,7 +73,8 @@ export function PanelEdge({ name, side, widthPx, range, resize, onWidth, onFold 
 export function FoldedPanel({ name, side, onOpen }: { name: string; side: 'left' | 'right'; onOpen: () => void }) {
   return (
     <button type="button" className={`panel-folded ${side}`} aria-label={`Open the ${name}`} title={`Open the ${name}`} onClick={onOpen}>
-      <span>{side === 'left' ? '›' : '‹'}</span><span className="panel-folded-name">{name}</span>
+      <span>{side === 'left' ? '›' : '‹'}</span>
+      <span className="panel-folded-name">{name}</span>
     </button>
   );
 }

@@ -9,7 +9,13 @@ import { useApp, useController } from './context.js';
  * too): "R" twice in one list, once as a mode and once as a channel, read as a mistake.
  */
 const VIEW_LABELS: Record<ChannelView, string> = {
-  rgb: 'RGB', rgba: 'RGBA (over a checkerboard)', r: 'red only', g: 'green only', b: 'blue only', a: 'alpha as grey', luminance: 'luminance',
+  rgb: 'RGB',
+  rgba: 'RGBA (over a checkerboard)',
+  r: 'red only',
+  g: 'green only',
+  b: 'blue only',
+  a: 'alpha as grey',
+  luminance: 'luminance',
 };
 
 export function Pickers() {
@@ -31,23 +37,57 @@ export function Pickers() {
     <div className="pickers">
       {summary.parts.length > 1 && (
         <select aria-label="Part" value={partIndex} onChange={(e) => c.actions.setPart(Number(e.target.value))}>
-          {summary.parts.map((p) => <option key={p.index} value={p.index}>{p.name || `part ${p.index}`}{p.view ? ` (${p.view})` : ''}{p.type.startsWith('deep') ? ' deep' : ''}</option>)}
+          {summary.parts.map((p) => (
+            <option key={p.index} value={p.index}>
+              {p.name || `part ${p.index}`}
+              {p.view ? ` (${p.view})` : ''}
+              {p.type.startsWith('deep') ? ' deep' : ''}
+            </option>
+          ))}
         </select>
       )}
       {summary.views.length > 1 && (
-        <select aria-label="View" value={part?.view ?? ''} onChange={(e) => { const p = summary.parts.find((q) => q.view === e.target.value); if (p) c.actions.setPart(p.index); }}>
-          {summary.views.map((v) => <option key={v} value={v}>{v}</option>)}
+        <select
+          aria-label="View"
+          value={part?.view ?? ''}
+          onChange={(e) => {
+            const p = summary.parts.find((q) => q.view === e.target.value);
+            if (p) c.actions.setPart(p.index);
+          }}
+        >
+          {summary.views.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
         </select>
       )}
       <select aria-label="Layer" value={layer?.name ?? ''} onChange={(e) => c.actions.setLayer(e.target.value)}>
-        {part?.layers.map((l) => <option key={l.name} value={l.name}>{l.name || '(base)'}</option>)}
+        {part?.layers.map((l) => (
+          <option key={l.name} value={l.name}>
+            {l.name || '(base)'}
+          </option>
+        ))}
       </select>
-      <select aria-label="Channel" title="What to show: a display mode of the layer, or one of its channels" value={channel} onChange={(e) => c.actions.setChannel(e.target.value as ChannelPick)}>
+      <select
+        aria-label="Channel"
+        title="What to show: a display mode of the layer, or one of its channels"
+        value={channel}
+        onChange={(e) => c.actions.setChannel(e.target.value as ChannelPick)}
+      >
         <optgroup label="Display">
-          {CHANNEL_VIEWS.map((v) => <option key={v} value={v}>{VIEW_LABELS[v]}</option>)}
+          {CHANNEL_VIEWS.map((v) => (
+            <option key={v} value={v}>
+              {VIEW_LABELS[v]}
+            </option>
+          ))}
         </optgroup>
         <optgroup label="Channels">
-          {layer?.channels.map((ch) => <option key={ch} value={`channel:${ch}`}>{ch}</option>)}
+          {layer?.channels.map((ch) => (
+            <option key={ch} value={`channel:${ch}`}>
+              {ch}
+            </option>
+          ))}
           {deep && <option value="samples">samples (count per pixel)</option>}
         </optgroup>
       </select>

@@ -4,5 +4,9 @@ import { useApp } from './context.js';
 export function PlayingNote() {
   const playing = useApp((s) => s.playback.playing);
   if (!playing) return null;
-  return <p className="note" data-key="playing-note">playing: these figures are of the frame playback last stopped on; they follow when it stops</p>;
+  return (
+    <p className="note" data-key="playing-note">
+      playing: these figures are of the frame playback last stopped on; they follow when it stops
+    </p>
+  );
 }

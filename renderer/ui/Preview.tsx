@@ -40,9 +40,16 @@ export function Preview() {
     const overlay = new PreviewOverlay(ov, c);
     const resize = (): void => {
       const dpr = window.devicePixelRatio || 1;
-      const w = Math.max(1, Math.round(cv.clientWidth * dpr)), h = Math.max(1, Math.round(cv.clientHeight * dpr));
-      if (cv.width !== w || cv.height !== h) { cv.width = w; cv.height = h; }
-      if (ov.width !== w || ov.height !== h) { ov.width = w; ov.height = h; }
+      const w = Math.max(1, Math.round(cv.clientWidth * dpr)),
+        h = Math.max(1, Math.round(cv.clientHeight * dpr));
+      if (cv.width !== w || cv.height !== h) {
+        cv.width = w;
+        cv.height = h;
+      }
+      if (ov.width !== w || ov.height !== h) {
+        ov.width = w;
+        ov.height = h;
+      }
       c.setPreviewSize(w, h);
       overlay.invalidate();
     };
@@ -50,20 +57,41 @@ export function Preview() {
     const ro = new ResizeObserver(resize);
     ro.observe(cv);
     const uninstall = installPreviewInput(cv, overlay, c, readout);
-    return () => { ro.disconnect(); uninstall(); overlay.dispose(); };
+    return () => {
+      ro.disconnect();
+      uninstall();
+      overlay.dispose();
+    };
   }, [c, readout]);
 
   // the engine draws into the canvas from when the controller has started it
-  useEffect(() => { engine?.attachPreview(canvas.current!); }, [engine]);
+  useEffect(() => {
+    engine?.attachPreview(canvas.current!);
+  }, [engine]);
 
   return (
     <section className="preview" aria-label="Preview area">
       <div className="preview-bar">
         <Pickers />
         <span className="view-switch" role="group" aria-label="View mode">
-          <button type="button" aria-pressed={!env.on} title="The image in 2D (H: 2D / Environment)" onClick={() => setEnv({ ...env, on: false })}>2D</button>
-          <button type="button" aria-pressed={env.on} disabled={!hasImage} title={`${guess.kind ? guess.why : 'not marked as an environment map: pick its layout after switching'} (H)`}
-            className={guess.kind ? 'suggested' : undefined} onClick={() => setEnv({ ...env, on: true })}>Environment</button>
+          <button
+            type="button"
+            aria-pressed={!env.on}
+            title="The image in 2D (H: 2D / Environment)"
+            onClick={() => setEnv({ ...env, on: false })}
+          >
+            2D
+          </button>
+          <button
+            type="button"
+            aria-pressed={env.on}
+            disabled={!hasImage}
+            title={`${guess.kind ? guess.why : 'not marked as an environment map: pick its layout after switching'} (H)`}
+            className={guess.kind ? 'suggested' : undefined}
+            onClick={() => setEnv({ ...env, on: true })}
+          >
+            Environment
+          </button>
           {env.on && (
             <select aria-label="Map layout" value={envKind} onChange={(e) => setEnv({ ...env, kind: e.target.value as EnvKind })}>
               <option value="latlong">lat-long</option>
@@ -71,12 +99,32 @@ export function Preview() {
             </select>
           )}
         </span>
-        <button type="button" onClick={() => c.fit()} title="Fit the image (F)"><Icon name="fit" /> Fit</button>
-        <button type="button" onClick={() => c.actions.setPanZoom(oneToOne(c.store.getState().view.panZoom))} title="One image pixel per screen pixel (1, double-click)"><Icon name="actual" /> 1:1</button>
-        {loading && <span className="loading" role="status">loading…</span>}
+        <button type="button" onClick={() => c.fit()} title="Fit the image (F)">
+          <Icon name="fit" /> Fit
+        </button>
+        <button
+          type="button"
+          onClick={() => c.actions.setPanZoom(oneToOne(c.store.getState().view.panZoom))}
+          title="One image pixel per screen pixel (1, double-click)"
+        >
+          <Icon name="actual" /> 1:1
+        </button>
+        {loading && (
+          <span className="loading" role="status">
+            loading…
+          </span>
+        )}
       </div>
       <div className="preview-stage">
-        <canvas ref={canvas} className="preview-canvas" role="img" aria-label="Preview" tabIndex={0} data-has-image={hasImage} style={env.on ? { visibility: 'hidden' } : undefined} />
+        <canvas
+          ref={canvas}
+          className="preview-canvas"
+          role="img"
+          aria-label="Preview"
+          tabIndex={0}
+          data-has-image={hasImage}
+          style={env.on ? { visibility: 'hidden' } : undefined}
+        />
         <canvas ref={overlayCanvas} className="preview-overlay" aria-hidden="true" style={env.on ? { visibility: 'hidden' } : undefined} />
         {!env.on && <LayersLabels />}
         <FileProblemBox />

@@ -14,18 +14,55 @@ export function StatisticsPanel() {
   const shownName = useApp((s) => s.library.files.find((f) => f.id === s.image.currentFileId)?.name ?? null);
   const region = useApp((s) => s.inspect.region);
   const unreadable = useApp((s) => s.image.error !== null || s.library.files.find((f) => f.id === s.image.currentFileId)?.status !== 'ok');
-  if (!st) return <section className="panel statistics" role="region" aria-label="Statistics"><h2>Statistics</h2><p className="note">{shownName === null ? 'no image on screen' : unreadable ? `nothing to measure: ${shownName} cannot be shown` : `computing… (${shownName})`}</p></section>;
+  if (!st)
+    return (
+      <section className="panel statistics" role="region" aria-label="Statistics">
+        <h2>Statistics</h2>
+        <p className="note">
+          {shownName === null
+            ? 'no image on screen'
+            : unreadable
+              ? `nothing to measure: ${shownName} cannot be shown`
+              : `computing… (${shownName})`}
+        </p>
+      </section>
+    );
   const r = st.region;
   return (
     <section className="panel statistics" role="region" aria-label="Statistics">
       <h2>Statistics</h2>
       <PlayingNote />
-      <p className="pair">{st.source}<br />
-        <span data-key="stats-region">{st.whole ? `whole image, ${r.widthPx}×${r.heightPx}` : `rectangle ${r.x0},${r.y0} – ${r.x0 + r.widthPx - 1},${r.y0 + r.heightPx - 1} (${r.widthPx}×${r.heightPx})`}</span>
-        {region && <button type="button" className="link" onClick={() => c.actions.setInspect({ region: null })} title="Back to the whole image (Esc)">whole image</button>}
+      <p className="pair">
+        {st.source}
+        <br />
+        <span data-key="stats-region">
+          {st.whole
+            ? `whole image, ${r.widthPx}×${r.heightPx}`
+            : `rectangle ${r.x0},${r.y0} – ${r.x0 + r.widthPx - 1},${r.y0 + r.heightPx - 1} (${r.widthPx}×${r.heightPx})`}
+        </span>
+        {region && (
+          <button
+            type="button"
+            className="link"
+            onClick={() => c.actions.setInspect({ region: null })}
+            title="Back to the whole image (Esc)"
+          >
+            whole image
+          </button>
+        )}
       </p>
       <table>
-        <thead><tr><th>channel</th><th>min</th><th>max</th><th>mean</th><th title="population standard deviation">std dev</th><th>NaN</th><th>Inf</th></tr></thead>
+        <thead>
+          <tr>
+            <th>channel</th>
+            <th>min</th>
+            <th>max</th>
+            <th>mean</th>
+            <th title="population standard deviation">std dev</th>
+            <th>NaN</th>
+            <th>Inf</th>
+          </tr>
+        </thead>
         <tbody>
           {st.rows.map((row) => (
             <tr key={row.name} data-channel={row.name}>
@@ -40,7 +77,10 @@ export function StatisticsPanel() {
           ))}
         </tbody>
       </table>
-      <p className="source">{st.path === 'gpu' ? `GPU reduction${Number.isFinite(st.gpuMs) ? `, ${st.gpuMs.toFixed(3)} ms GPU` : ''}` : 'CPU (no WebGPU)'}; Shift-drag on the image for a rectangle</p>
+      <p className="source">
+        {st.path === 'gpu' ? `GPU reduction${Number.isFinite(st.gpuMs) ? `, ${st.gpuMs.toFixed(3)} ms GPU` : ''}` : 'CPU (no WebGPU)'};
+        Shift-drag on the image for a rectangle
+      </p>
     </section>
   );
 }

@@ -27,16 +27,37 @@ function FolderGroup() {
   const problem = status.startsWith('could not open') && status !== dismissed ? status : null;
   return (
     <div className="group" role="group" aria-label="Folder">
-      <form onSubmit={(e) => { e.preventDefault(); e.currentTarget.querySelector('input')?.blur(); void c.openFolder(path || undefined); }}>
-        <input aria-label="Folder" list="recent-folders" placeholder="folder path" value={path} onChange={(e) => setPath(e.target.value)}
-          title={`${openPath ? `Open now: ${openPath}. ` : ''}A folder of EXR images; recent ones are offered (O)`} spellCheck={false} />
-        <datalist id="recent-folders">{recent.map((r) => <option key={r} value={r} />)}</datalist>
-        <button type="submit" aria-label="Open" title="Open the folder typed (O: type a folder; or drop a folder or file on the window)"><Icon name="folder" /></button>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          e.currentTarget.querySelector('input')?.blur();
+          void c.openFolder(path || undefined);
+        }}
+      >
+        <input
+          aria-label="Folder"
+          list="recent-folders"
+          placeholder="folder path"
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+          title={`${openPath ? `Open now: ${openPath}. ` : ''}A folder of EXR images; recent ones are offered (O)`}
+          spellCheck={false}
+        />
+        <datalist id="recent-folders">
+          {recent.map((r) => (
+            <option key={r} value={r} />
+          ))}
+        </datalist>
+        <button type="submit" aria-label="Open" title="Open the folder typed (O: type a folder; or drop a folder or file on the window)">
+          <Icon name="folder" />
+        </button>
       </form>
       {problem && (
         <div className="folder-problem" role="alert">
           <Icon name="warning" /> <span>{problem.replace(/^could not open /, 'Could not open ')}</span>
-          <button type="button" className="link" onClick={() => setDismissed(problem)}>dismiss</button>
+          <button type="button" className="link" onClick={() => setDismissed(problem)}>
+            dismiss
+          </button>
         </div>
       )}
     </div>
@@ -49,8 +70,17 @@ function ViewGroup() {
   return (
     <div className="group" role="group" aria-label="View">
       <ExposureControl />
-      <select aria-label="Display transform" value={transform} onChange={(e) => a.setDisplay({ transform: e.target.value as DisplayTransform })} title="Display transform (tone-map) (T / Shift+T: next / previous)">
-        {DISPLAY_TRANSFORMS.map((t) => <option key={t} value={t}>{t}</option>)}
+      <select
+        aria-label="Display transform"
+        value={transform}
+        onChange={(e) => a.setDisplay({ transform: e.target.value as DisplayTransform })}
+        title="Display transform (tone-map) (T / Shift+T: next / previous)"
+      >
+        {DISPLAY_TRANSFORMS.map((t) => (
+          <option key={t} value={t}>
+            {t}
+          </option>
+        ))}
       </select>
     </div>
   );
@@ -62,8 +92,27 @@ function GradeGroup() {
   const gamma = useApp((s) => s.view.display.gamma);
   return (
     <div className="group" role="group" aria-label="Offset and gamma">
-      <label title="Offset added after exposure (0 resets)">offset <input type="number" aria-label="Offset" step={0.01} value={offset} onChange={(e) => a.setDisplay({ offset: Number(e.target.value) || 0 })} /></label>
-      <label title="Display gamma after the transform (G / Shift+G: ±0.1; 0 resets)">γ <input type="number" aria-label="Gamma" step={0.1} min={0.1} value={gamma} onChange={(e) => a.setDisplay({ gamma: Math.max(0.1, Number(e.target.value) || 1) })} /></label>
+      <label title="Offset added after exposure (0 resets)">
+        offset{' '}
+        <input
+          type="number"
+          aria-label="Offset"
+          step={0.01}
+          value={offset}
+          onChange={(e) => a.setDisplay({ offset: Number(e.target.value) || 0 })}
+        />
+      </label>
+      <label title="Display gamma after the transform (G / Shift+G: ±0.1; 0 resets)">
+        γ{' '}
+        <input
+          type="number"
+          aria-label="Gamma"
+          step={0.1}
+          min={0.1}
+          value={gamma}
+          onChange={(e) => a.setDisplay({ gamma: Math.max(0.1, Number(e.target.value) || 1) })}
+        />
+      </label>
     </div>
   );
 }
@@ -73,15 +122,27 @@ function MarksGroup() {
   const display = useApp((s) => s.view.display);
   return (
     <div className="group" role="group" aria-label="Marks">
-      <label className="toggle" title="False colour: EV zones of luminance (Z)"><input type="checkbox" checked={display.falseColour} onChange={(e) => a.setDisplay({ falseColour: e.target.checked })} /> false colour</label>
-      <label className="toggle" title="Clipping: over 1 in red, at or under 0 in blue (X)"><input type="checkbox" checked={display.clipping} onChange={(e) => a.setDisplay({ clipping: e.target.checked })} /> clipping</label>
-      <label className="toggle" title="NaN in magenta, ±Inf in cyan (I)"><input type="checkbox" checked={display.nanInf} onChange={(e) => a.setDisplay({ nanInf: e.target.checked })} /> NaN/Inf</label>
+      <label className="toggle" title="False colour: EV zones of luminance (Z)">
+        <input type="checkbox" checked={display.falseColour} onChange={(e) => a.setDisplay({ falseColour: e.target.checked })} /> false
+        colour
+      </label>
+      <label className="toggle" title="Clipping: over 1 in red, at or under 0 in blue (X)">
+        <input type="checkbox" checked={display.clipping} onChange={(e) => a.setDisplay({ clipping: e.target.checked })} /> clipping
+      </label>
+      <label className="toggle" title="NaN in magenta, ±Inf in cyan (I)">
+        <input type="checkbox" checked={display.nanInf} onChange={(e) => a.setDisplay({ nanInf: e.target.checked })} /> NaN/Inf
+      </label>
     </div>
   );
 }
 
 function LookGroup() {
-  return <div className="group" role="group" aria-label="Look"><LutControls /><HdrControls /></div>;
+  return (
+    <div className="group" role="group" aria-label="Look">
+      <LutControls />
+      <HdrControls />
+    </div>
+  );
 }
 
 /** In display order; `priority`: lower goes to the menu first. */
@@ -104,13 +165,59 @@ function PanelsGroup({ moreCount, menuOpen, onMenu }: { moreCount: number; menuO
   return (
     <div className="group end" role="group" aria-label="Panels">
       {moreCount > 0 && (
-        <button type="button" className="more" aria-label="More controls" aria-haspopup="true" aria-expanded={menuOpen} aria-controls="toolbar-more" onClick={onMenu}>⋯</button>
+        <button
+          type="button"
+          className="more"
+          aria-label="More controls"
+          aria-haspopup="true"
+          aria-expanded={menuOpen}
+          aria-controls="toolbar-more"
+          onClick={onMenu}
+        >
+          ⋯
+        </button>
       )}
-      <button type="button" aria-label="Export…" aria-haspopup="dialog" onClick={() => a.setExport({ open: true, outcome: null })} title="Export the selection through the current view (S)"><Icon name="export" /></button>
-      <button type="button" aria-label="Diagnostics" aria-pressed={diagnosticsOpen} aria-expanded={diagnosticsOpen} aria-controls="diagnostics" onClick={() => a.toggleDiagnostics()} title="Diagnostics: where the time goes, decode, transfer, upload, GPU (D)"><Icon name="pulse" /></button>
-      <button type="button" aria-label="Panels" aria-pressed={!panelsHidden} onClick={() => a.setLayout({ panelsHidden: !panelsHidden })} title={`${panelsHidden ? 'Show' : 'Hide'} the grid and the inspector: the image alone (Tab)`}><Icon name="panels" /></button>
-      <button type="button" aria-label="Full screen" aria-pressed={fullscreen} onClick={() => toggleFullscreen()} title="Full screen on or off (Shift+F)"><Icon name="fullscreen" /></button>
-      <button type="button" aria-label="Help" onClick={() => a.toggleHelp()} title="Shortcuts (?)"><Icon name="help" /></button>
+      <button
+        type="button"
+        aria-label="Export…"
+        aria-haspopup="dialog"
+        onClick={() => a.setExport({ open: true, outcome: null })}
+        title="Export the selection through the current view (S)"
+      >
+        <Icon name="export" />
+      </button>
+      <button
+        type="button"
+        aria-label="Diagnostics"
+        aria-pressed={diagnosticsOpen}
+        aria-expanded={diagnosticsOpen}
+        aria-controls="diagnostics"
+        onClick={() => a.toggleDiagnostics()}
+        title="Diagnostics: where the time goes, decode, transfer, upload, GPU (D)"
+      >
+        <Icon name="pulse" />
+      </button>
+      <button
+        type="button"
+        aria-label="Panels"
+        aria-pressed={!panelsHidden}
+        onClick={() => a.setLayout({ panelsHidden: !panelsHidden })}
+        title={`${panelsHidden ? 'Show' : 'Hide'} the grid and the inspector: the image alone (Tab)`}
+      >
+        <Icon name="panels" />
+      </button>
+      <button
+        type="button"
+        aria-label="Full screen"
+        aria-pressed={fullscreen}
+        onClick={() => toggleFullscreen()}
+        title="Full screen on or off (Shift+F)"
+      >
+        <Icon name="fullscreen" />
+      </button>
+      <button type="button" aria-label="Help" onClick={() => a.toggleHelp()} title="Shortcuts (?)">
+        <Icon name="help" />
+      </button>
     </div>
   );
 }
@@ -120,26 +227,43 @@ export function Toolbar() {
   const bar = useRef<HTMLElement>(null);
   const out = useToolbarOverflow(ITEMS, row, GAP_PX);
   const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => { if (!out.length) setMenuOpen(false); }, [out.length]);
+  useEffect(() => {
+    if (!out.length) setMenuOpen(false);
+  }, [out.length]);
   // the menu closes on a click elsewhere and on Esc, as menus do
   useEffect(() => {
     if (!menuOpen) return;
-    const onDown = (e: PointerEvent): void => { if (!bar.current?.contains(e.target as Node)) setMenuOpen(false); };
-    const onKey = (e: KeyboardEvent): void => { if (e.key === 'Escape') setMenuOpen(false); };
+    const onDown = (e: PointerEvent): void => {
+      if (!bar.current?.contains(e.target as Node)) setMenuOpen(false);
+    };
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === 'Escape') setMenuOpen(false);
+    };
     window.addEventListener('pointerdown', onDown);
     window.addEventListener('keydown', onKey);
-    return () => { window.removeEventListener('pointerdown', onDown); window.removeEventListener('keydown', onKey); };
+    return () => {
+      window.removeEventListener('pointerdown', onDown);
+      window.removeEventListener('keydown', onKey);
+    };
   }, [menuOpen]);
   const inMenu = new Set(out);
   return (
     <header className="toolbar" ref={bar}>
       <div className="toolbar-row" ref={row}>
-        {ITEMS.filter((it) => !inMenu.has(it.key)).map((it) => <div key={it.key} className="toolbar-item" data-item={it.key}>{it.render()}</div>)}
+        {ITEMS.filter((it) => !inMenu.has(it.key)).map((it) => (
+          <div key={it.key} className="toolbar-item" data-item={it.key}>
+            {it.render()}
+          </div>
+        ))}
       </div>
       <PanelsGroup moreCount={out.length} menuOpen={menuOpen} onMenu={() => setMenuOpen(!menuOpen)} />
       {/* kept in the page while closed: the keys that press its buttons (U) and the state its boxes show still work */}
       <div id="toolbar-more" className="toolbar-menu" role="group" aria-label="More controls" hidden={!menuOpen || !out.length}>
-        {ITEMS.filter((it) => inMenu.has(it.key)).map((it) => <div key={it.key} className="toolbar-item" data-menu-item={it.key}>{it.render()}</div>)}
+        {ITEMS.filter((it) => inMenu.has(it.key)).map((it) => (
+          <div key={it.key} className="toolbar-item" data-menu-item={it.key}>
+            {it.render()}
+          </div>
+        ))}
       </div>
     </header>
   );

@@ -20,5 +20,8 @@ export function useApp<T>(select: (s: AppState) => T): T {
 /** The engine once the controller has started it (null before): the component renders again when it arrives. */
 export function useEngine(): ViewEngine | null {
   const c = useController();
-  return useSyncExternalStore((changed) => c.subscribe(changed), () => c.engine);
+  return useSyncExternalStore(
+    (changed) => c.subscribe(changed),
+    () => c.engine,
+  );
 }

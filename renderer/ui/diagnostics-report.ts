@@ -50,7 +50,12 @@ export function loadStages(f: LoadFigures): TimelineStage[] {
 }
 
 /** The sum of the measured stages' times, and how much of it moved bytes and how much computed. */
-export function stageTotals(stages: readonly TimelineStage[]): { totalMs: number; movingMs: number; computingMs: number; waitingMs: number } {
+export function stageTotals(stages: readonly TimelineStage[]): {
+  totalMs: number;
+  movingMs: number;
+  computingMs: number;
+  waitingMs: number;
+} {
   const sum = (kind?: StageKind): number => stages.reduce((s, st) => s + (st.ms !== null && (!kind || st.kind === kind) ? st.ms : 0), 0);
   return { totalMs: sum(), movingMs: sum('moving'), computingMs: sum('computing'), waitingMs: sum('waiting') };
 }
@@ -61,10 +66,13 @@ function whereInFile(c: Controller, rec: ImageRecord): { part: number; partName:
   const s = c.store.getState();
   const summary = s.library.files.find((f) => f.id === rec.fileId)?.summary;
   const p = summary?.parts[part];
-  const partName = summary && summary.parts.length > 1 ? (p?.name || `part ${part}`) : null;
+  const partName = summary && summary.parts.length > 1 ? p?.name || `part ${part}` : null;
   // the store holds the layer on screen, which is the record's unless another image is loading
-  const layer = s.image.currentFileId === rec.fileId && s.image.part === part ? (p?.layers.find((l) => l.name === s.image.layer) ?? p?.layers[0]) : undefined;
-  return { part, partName, layer: layer ? (layer.name || '(base)') : null };
+  const layer =
+    s.image.currentFileId === rec.fileId && s.image.part === part
+      ? (p?.layers.find((l) => l.name === s.image.layer) ?? p?.layers[0])
+      : undefined;
+  return { part, partName, layer: layer ? layer.name || '(base)' : null };
 }
 
 export function diagnosticsReport(c: Controller) {
@@ -74,10 +82,17 @@ export function diagnosticsReport(c: Controller) {
   const up = last && ([...c.records].reverse().find((r) => r.fileId === last.fileId && r.show.source === 'uploaded')?.show ?? last.show);
   const uploadGBps = up && up.source === 'uploaded' && up.uploadWallMs > 0 ? up.uploadBytes / 1e9 / (up.uploadWallMs / 1e3) : NaN;
   const frames = c.engine?.frames;
-  const stages = last && loadStages({
-    host: last.host, transferBytes: last.transferBytes, transferMs: last.transferMs,
-    gpu: stats?.path === 'gpu' && up ? { uploadBytes: up.uploadBytes, uploadWallMs: up.uploadWallMs, mipGpuMs: stats.mipGpuMs, toneMapGpuMs: stats.toneMapGpuMs } : null,
-  }).map((st) => ({ ...st, ms: st.ms === null ? null : round(st.ms, 3) }));
+  const stages =
+    last &&
+    loadStages({
+      host: last.host,
+      transferBytes: last.transferBytes,
+      transferMs: last.transferMs,
+      gpu:
+        stats?.path === 'gpu' && up
+          ? { uploadBytes: up.uploadBytes, uploadWallMs: up.uploadWallMs, mipGpuMs: stats.mipGpuMs, toneMapGpuMs: stats.toneMapGpuMs }
+          : null,
+    }).map((st) => ({ ...st, ms: st.ms === null ? null : round(st.ms, 3) }));
   return {
     path: c.store.getState().ui.path,
     pathReason: c.store.getState().ui.pathReason,
@@ -90,10 +105,19 @@ export function diagnosticsReport(c: Controller) {
       hostSource: last.hostSource,
       /** 'gpu-cache': the last show moved nothing; its figures are those of the load that brought the image. */
       onScreenFrom: last.show.source,
-      readMs: round(last.host?.readMs ?? NaN), decompressMs: round(last.host?.decompressMs ?? NaN), unpackMs: round(last.host?.unpackMs ?? NaN),
-      queueMs: round(last.host?.queueMs ?? NaN), hostMs: round(last.host?.hostMs ?? NaN), bytesRead: last.host?.bytesRead ?? null,
-      transferBytes: last.transferBytes, transferMs: round(last.transferMs),
-      gpuSource: up!.source, uploadBytes: up!.uploadBytes, uploadCallMs: round(up!.uploadCallMs), uploadWallMs: round(up!.uploadWallMs), uploadGBps: Number.isFinite(uploadGBps) ? Number(uploadGBps.toPrecision(3)) : null,
+      readMs: round(last.host?.readMs ?? NaN),
+      decompressMs: round(last.host?.decompressMs ?? NaN),
+      unpackMs: round(last.host?.unpackMs ?? NaN),
+      queueMs: round(last.host?.queueMs ?? NaN),
+      hostMs: round(last.host?.hostMs ?? NaN),
+      bytesRead: last.host?.bytesRead ?? null,
+      transferBytes: last.transferBytes,
+      transferMs: round(last.transferMs),
+      gpuSource: up!.source,
+      uploadBytes: up!.uploadBytes,
+      uploadCallMs: round(up!.uploadCallMs),
+      uploadWallMs: round(up!.uploadWallMs),
+      uploadGBps: Number.isFinite(uploadGBps) ? Number(uploadGBps.toPrecision(3)) : null,
       showMs: round(up!.showMs),
       // only what is shown moves: the planes the last show uploaded, and how often this image was decoded on the host
       planesUploaded: last.show.planesUploaded,
@@ -102,8 +126,23 @@ export function diagnosticsReport(c: Controller) {
       /** The last load, stage by stage (ms); a GPU-cache hit shows the load that brought the image. */
       stages: stages!,
     },
-    recentImages: c.records.slice(-20).map((r) => ({ name: r.name, source: r.show.source, hostMs: round(r.host?.hostMs ?? NaN), transferMs: round(r.transferMs), uploadWallMs: round(r.show.uploadWallMs), showMs: round(r.show.showMs) })),
-    frames: frames ? { count: frames.count, cpuMs: frames.ordered(frames.cpuMs).map((v) => round(v, 3)), gpuMs: frames.ordered(frames.gpuMs).map((v) => round(v, 3)) } : null,
+    recentImages: c.records
+      .slice(-20)
+      .map((r) => ({
+        name: r.name,
+        source: r.show.source,
+        hostMs: round(r.host?.hostMs ?? NaN),
+        transferMs: round(r.transferMs),
+        uploadWallMs: round(r.show.uploadWallMs),
+        showMs: round(r.show.showMs),
+      })),
+    frames: frames
+      ? {
+          count: frames.count,
+          cpuMs: frames.ordered(frames.cpuMs).map((v) => round(v, 3)),
+          gpuMs: frames.ordered(frames.gpuMs).map((v) => round(v, 3)),
+        }
+      : null,
     thumbnailsShown: c.thumbsShown,
     playback: playbackReport(c.player),
   };

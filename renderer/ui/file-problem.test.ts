@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../host-client/api-types.js';
 import { describeMissing, describeProblem, splitReason } from './file-problem.js';
 
-const file = (patch: Partial<FileEntry>): FileEntry => ({ id: 'f1', folderId: 'd1', relativePath: 'x.exr', name: 'x.exr', sizeBytes: 1, mtimeMs: 1, status: 'ok', ...patch });
+const file = (patch: Partial<FileEntry>): FileEntry => ({
+  id: 'f1',
+  folderId: 'd1',
+  relativePath: 'x.exr',
+  name: 'x.exr',
+  sizeBytes: 1,
+  mtimeMs: 1,
+  status: 'ok',
+  ...patch,
+});
 
 describe('describeProblem', () => {
   it('names the part and chunk of a decode failure and says what to do', () => {
@@ -35,7 +44,10 @@ describe('a damaged file shown in part', () => {
 
   it('has no card while its readable chunks are shown; a card when not one chunk reads', () => {
     expect(describeProblem(cut, null)).toBeNull();
-    const none = describeProblem(cut, 'part 0, chunk 0: chunk is not in the file (incomplete file?) (and no other chunk of the image could be read either)')!;
+    const none = describeProblem(
+      cut,
+      'part 0, chunk 0: chunk is not in the file (incomplete file?) (and no other chunk of the image could be read either)',
+    )!;
     expect(none.title).toBe('Cannot show x.exr');
     expect(none.where).toBe('part 0, chunk 0');
     // a file whose header does not read keeps its card
@@ -43,16 +55,38 @@ describe('a damaged file shown in part', () => {
   });
 
   it('says how many chunks were read, which rows or tiles are missing, why, and what to do', () => {
-    const rows = describeMissing(cut, { regions: [[0, 96, 47, 199]], reason: 'part 0, chunk 6: chunk is not in the file (incomplete file?)', chunksRead: 6, chunksTotal: 13 }, [0, 0, 47, 199]);
+    const rows = describeMissing(
+      cut,
+      {
+        regions: [[0, 96, 47, 199]],
+        reason: 'part 0, chunk 6: chunk is not in the file (incomplete file?)',
+        chunksRead: 6,
+        chunksTotal: 13,
+      },
+      [0, 0, 47, 199],
+    );
     expect(rows.title).toBe('6 of 13 chunks of x.exr could be read');
     expect(rows.where).toBe('first missing: part 0, chunk 6');
     expect(rows.missingText).toBe('Missing rows 96–199: shown hatched (their pixels read as 0).');
     expect(rows.advice).toMatch(/ends early/);
-    const tiles = describeMissing(file({}), {
-      regions: [[16, 16, 31, 31], [0, 32, 15, 47], [32, 32, 47, 47], [48, 0, 63, 15]],
-      reason: 'part 0, chunk 5: corrupt zlib stream (invalid distance)', chunksRead: 8, chunksTotal: 12,
-    }, [0, 0, 63, 47]);
-    expect(tiles.missingText).toBe('Missing columns 16–31 of rows 16–31; columns 0–15 of rows 32–47; columns 32–47 of rows 32–47 and 1 more region: shown hatched (their pixels read as 0).');
+    const tiles = describeMissing(
+      file({}),
+      {
+        regions: [
+          [16, 16, 31, 31],
+          [0, 32, 15, 47],
+          [32, 32, 47, 47],
+          [48, 0, 63, 15],
+        ],
+        reason: 'part 0, chunk 5: corrupt zlib stream (invalid distance)',
+        chunksRead: 8,
+        chunksTotal: 12,
+      },
+      [0, 0, 63, 47],
+    );
+    expect(tiles.missingText).toBe(
+      'Missing columns 16–31 of rows 16–31; columns 0–15 of rows 32–47; columns 32–47 of rows 32–47 and 1 more region: shown hatched (their pixels read as 0).',
+    );
     expect(tiles.advice).toMatch(/damaged/);
   });
 });

@@ -2,7 +2,13 @@
 // reason, the pixels missing) and what to do. Pure.
 import type { BoxTuple, FileEntry, MissingRegions } from '../host-client/api-types.js';
 
-export interface Problem { title: string; where: string; reason: string; advice: string; retrying: boolean }
+export interface Problem {
+  title: string;
+  where: string;
+  reason: string;
+  advice: string;
+  retrying: boolean;
+}
 
 /** Splits "part 0, chunk 12: reason" (the codec's ExrError message) into where and why. */
 export function splitReason(message: string): { where: string; reason: string } {
@@ -16,10 +22,16 @@ export function splitReason(message: string): { where: string; reason: string } 
  */
 export function describeProblem(file: FileEntry, decodeError: string | null): Problem | null {
   if (file.status === 'incomplete') {
-    return { title: `${file.name} is still being written`, where: '', reason: file.error ?? 'the file is shorter than its header says', advice: 'It is shown as soon as the writer finishes; exrview looks again every half second.', retrying: true };
+    return {
+      title: `${file.name} is still being written`,
+      where: '',
+      reason: file.error ?? 'the file is shorter than its header says',
+      advice: 'It is shown as soon as the writer finishes; exrview looks again every half second.',
+      retrying: true,
+    };
   }
   const shownInPart = file.status === 'error' && file.summary !== undefined;
-  const message = file.status === 'error' && !shownInPart ? file.error ?? 'cannot be read' : decodeError;
+  const message = file.status === 'error' && !shownInPart ? (file.error ?? 'cannot be read') : decodeError;
   if (!message) return null;
   const { where, reason } = splitReason(message);
   return { title: `Cannot show ${file.name}`, where, reason, advice: adviceFor(reason), retrying: false };
@@ -29,13 +41,20 @@ function adviceFor(reason: string): string {
   const unsupported = /unsupported|not supported|cannot decode .* yet/i.test(reason);
   return unsupported
     ? 'exrview cannot decode this yet: convert the file (for example oiiotool IN -o OUT --compression zip) or open it in another viewer.'
-    // a corrupt stream that runs out ("corrupt zlib stream (unexpected end of file)") is damage, not a short file
-    : /incomplete|stopped changing|truncated|cut short|end of file|not in the file/i.test(reason) && !/corrupt|invalid|incorrect|checksum/i.test(reason)
+    : // a corrupt stream that runs out ("corrupt zlib stream (unexpected end of file)") is damage, not a short file
+      /incomplete|stopped changing|truncated|cut short|end of file|not in the file/i.test(reason) &&
+        !/corrupt|invalid|incorrect|checksum/i.test(reason)
       ? 'The file ends early: render, copy or download it again. Other images are not affected.'
       : 'The file is damaged: render or copy it again (a copy from the original location may be whole). Other images are not affected.';
 }
 
-export interface PartialRead { title: string; where: string; missingText: string; reason: string; advice: string }
+export interface PartialRead {
+  title: string;
+  where: string;
+  missingText: string;
+  reason: string;
+  advice: string;
+}
 
 /** The banner over a damaged image shown in part: how much was read, which pixels are missing (drawn hatched), why, what to do. */
 export function describeMissing(file: FileEntry, missing: MissingRegions, dataWindow: BoxTuple): PartialRead {

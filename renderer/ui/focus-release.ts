@@ -11,15 +11,21 @@ function releasable(el: Element | null): el is HTMLElement {
 
 export function installFocusRelease(doc: Document): () => void {
   let byPointer = false;
-  const onPointer = (): void => { byPointer = true; };
-  const onKey = (): void => { byPointer = false; };
+  const onPointer = (): void => {
+    byPointer = true;
+  };
+  const onKey = (): void => {
+    byPointer = false;
+  };
   const release = (e: Event): void => {
     // a click on a button's icon targets the icon: the control is the button around it
     const t = e.target instanceof Element ? e.target.closest('button, select, input') : null;
     // a click on a closed menu opens it: it lets go once something is chosen (change)
     if (!byPointer || !releasable(t) || (e.type === 'click' && t.tagName === 'SELECT')) return;
     // after the control's own handlers have run
-    setTimeout(() => { if (doc.activeElement === t) t.blur(); }, 0);
+    setTimeout(() => {
+      if (doc.activeElement === t) t.blur();
+    }, 0);
   };
   doc.addEventListener('pointerdown', onPointer, true);
   doc.addEventListener('keydown', onKey, true);

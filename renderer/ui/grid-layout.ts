@@ -1,8 +1,24 @@
 // Virtualized grid geometry: columns, rows and the index range to render for a scroll position. Pure.
 
-export interface GridLayout { columns: number; rows: number; cellPx: number; gapPx: number; totalHeightPx: number; first: number; last: number }
+export interface GridLayout {
+  columns: number;
+  rows: number;
+  cellPx: number;
+  gapPx: number;
+  totalHeightPx: number;
+  first: number;
+  last: number;
+}
 
-export function gridLayout(count: number, widthPx: number, scrollTopPx: number, viewportHeightPx: number, cellPx: number, gapPx: number, overscanRows = 2): GridLayout {
+export function gridLayout(
+  count: number,
+  widthPx: number,
+  scrollTopPx: number,
+  viewportHeightPx: number,
+  cellPx: number,
+  gapPx: number,
+  overscanRows = 2,
+): GridLayout {
   const pitch = cellPx + gapPx;
   const columns = Math.max(1, Math.floor((widthPx - gapPx) / pitch));
   const rows = Math.ceil(count / columns);

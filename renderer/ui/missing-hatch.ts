@@ -3,13 +3,19 @@
 import type { BoxTuple } from '../host-client/api-types.js';
 
 /** Draws each box (image px, inclusive) through `toCanvas` (image px to canvas px). */
-export function drawMissingHatch(ctx: CanvasRenderingContext2D, regions: readonly BoxTuple[], toCanvas: (x: number, y: number) => [number, number], dpr: number): void {
+export function drawMissingHatch(
+  ctx: CanvasRenderingContext2D,
+  regions: readonly BoxTuple[],
+  toCanvas: (x: number, y: number) => [number, number],
+  dpr: number,
+): void {
   const step = 10 * dpr;
   ctx.save();
   for (const [x0, y0, x1, y1] of regions) {
     const [left, top] = toCanvas(x0, y0);
     const [right, bottom] = toCanvas(x1 + 1, y1 + 1);
-    const w = right - left, h = bottom - top;
+    const w = right - left,
+      h = bottom - top;
     if (w <= 0 || h <= 0) continue;
     ctx.save();
     ctx.beginPath();

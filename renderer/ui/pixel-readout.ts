@@ -13,10 +13,12 @@ export function formatValue(v: number): string {
 export function pixelReadout(image: DecodedImage, channels: readonly string[], x: number, y: number): string | null {
   const [x0, y0, x1, y1] = image.dataWindow;
   if (x < x0 || y < y0 || x > x1 || y > y1) return null;
-  const parts = channels.map((name) => {
-    const p = image.planes.find((q) => q.name === name);
-    return p ? `${name}=${formatValue(planeValue(p, x - x0, y - y0))}` : null;
-  }).filter((s) => s);
+  const parts = channels
+    .map((name) => {
+      const p = image.planes.find((q) => q.name === name);
+      return p ? `${name}=${formatValue(planeValue(p, x - x0, y - y0))}` : null;
+    })
+    .filter((s) => s);
   const samples = sampleCountAt(image, x, y);
   if (samples !== null) parts.push(`samples=${samples}`);
   return `${x}, ${y}  ${parts.join(' ')}`;

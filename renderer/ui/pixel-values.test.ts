@@ -9,7 +9,19 @@ function image(fileId: string, x0: number, y0: number, w: number, h: number, f: 
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) d[y * w + x] = f(x + x0, y + y0, c);
     return { name, pixelType: 'float' as const, xSampling: 1, ySampling: 1, widthSamples: w, heightSamples: h, data: d.buffer };
   });
-  return { fileId, part: 0, lx: 0, ly: 0, dataWindow: [x0, y0, x0 + w - 1, y0 + h - 1], displayWindow: [0, 0, 9, 9], widthPx: w, heightPx: h, planes, source: 'decode', timings: { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, hostMs: 0, bytesRead: 0 } };
+  return {
+    fileId,
+    part: 0,
+    lx: 0,
+    ly: 0,
+    dataWindow: [x0, y0, x0 + w - 1, y0 + h - 1],
+    displayWindow: [0, 0, 9, 9],
+    widthPx: w,
+    heightPx: h,
+    planes,
+    source: 'decode',
+    timings: { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, hostMs: 0, bytesRead: 0 },
+  };
 }
 const RGB = { slots: ['R', 'G', 'B', null], mode: 'direct' as const };
 

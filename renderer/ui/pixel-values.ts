@@ -6,7 +6,11 @@ import { differenceValue, isDifference, type CompareMode } from '../../shaders/c
 import type { ChannelView } from '../../shaders/display-params.js';
 import type { LayerChoice } from '../model/layer-choice.js';
 
-export interface ShownChannel { label: string; colour: string; value: number }
+export interface ShownChannel {
+  label: string;
+  colour: string;
+  value: number;
+}
 
 const COLOURS = ['#ff9a9a', '#9aff9a', '#a8b8ff', '#ffffff'];
 
@@ -33,21 +37,44 @@ const shortName = (n: string | null, slot: number): string => (n ? n.slice(n.las
  * The values shown at A-space pixel (x, y): A's (side 'a'), B's (side 'b', at x − shift), or the difference image's when
  * the mode is one. Null where the image has no pixel there.
  */
-export function shownValues(a: { image: DecodedImage; choice: LayerChoice }, b: { image: DecodedImage; choice: LayerChoice; shift: [number, number] } | null, mode: CompareMode, side: 'a' | 'b', view: ChannelView, x: number, y: number): ShownChannel[] | null {
-  const inside = (im: DecodedImage, px: number, py: number) => px >= im.dataWindow[0] && py >= im.dataWindow[1] && px <= im.dataWindow[2] && py <= im.dataWindow[3];
+export function shownValues(
+  a: { image: DecodedImage; choice: LayerChoice },
+  b: { image: DecodedImage; choice: LayerChoice; shift: [number, number] } | null,
+  mode: CompareMode,
+  side: 'a' | 'b',
+  view: ChannelView,
+  x: number,
+  y: number,
+): ShownChannel[] | null {
+  const inside = (im: DecodedImage, px: number, py: number) =>
+    px >= im.dataWindow[0] && py >= im.dataWindow[1] && px <= im.dataWindow[2] && py <= im.dataWindow[3];
   const slots = displayedSlots(a.choice, view);
   if (b && isDifference(mode)) {
-    const bx = x - b.shift[0], by = y - b.shift[1];
+    const bx = x - b.shift[0],
+      by = y - b.shift[1];
     if (!inside(a.image, x, y) && !inside(b.image, bx, by)) return null;
-    return slots.map((s) => ({ label: shortName(a.choice.slots[s] ?? null, s), colour: COLOURS[s]!, value: differenceValue(mode, slotValue(a.image, a.choice, s, x, y), slotValue(b.image, b.choice, s, bx, by)) }));
+    return slots.map((s) => ({
+      label: shortName(a.choice.slots[s] ?? null, s),
+      colour: COLOURS[s]!,
+      value: differenceValue(mode, slotValue(a.image, a.choice, s, x, y), slotValue(b.image, b.choice, s, bx, by)),
+    }));
   }
   if (side === 'b' && b) {
-    const bx = x - b.shift[0], by = y - b.shift[1];
+    const bx = x - b.shift[0],
+      by = y - b.shift[1];
     if (!inside(b.image, bx, by)) return null;
-    return displayedSlots(b.choice, view).map((s) => ({ label: shortName(b.choice.slots[s] ?? null, s), colour: COLOURS[s]!, value: slotValue(b.image, b.choice, s, bx, by) }));
+    return displayedSlots(b.choice, view).map((s) => ({
+      label: shortName(b.choice.slots[s] ?? null, s),
+      colour: COLOURS[s]!,
+      value: slotValue(b.image, b.choice, s, bx, by),
+    }));
   }
   if (!inside(a.image, x, y)) return null;
-  return slots.map((s) => ({ label: shortName(a.choice.slots[s] ?? null, s), colour: COLOURS[s]!, value: slotValue(a.image, a.choice, s, x, y) }));
+  return slots.map((s) => ({
+    label: shortName(a.choice.slots[s] ?? null, s),
+    colour: COLOURS[s]!,
+    value: slotValue(a.image, a.choice, s, x, y),
+  }));
 }
 
 /** Short enough to fit a pixel: 4 significant digits, or an exponent. */

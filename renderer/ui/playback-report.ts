@@ -10,7 +10,10 @@ export function playbackReport(p: Player) {
   const s = p.summary();
   const q = p.open;
   if (!s || !q) return null;
-  const medianMs = Object.fromEntries(Object.entries(s.medianMs).map(([k, v]) => [k, round(v)])) as Record<keyof typeof s.medianMs, number | null>;
+  const medianMs = Object.fromEntries(Object.entries(s.medianMs).map(([k, v]) => [k, round(v)])) as Record<
+    keyof typeof s.medianMs,
+    number | null
+  >;
   const flight = p.inFlight;
   return {
     sequence: `${q.relativePattern} ${q.firstFrame}-${q.lastFrame}, ${q.widthPx}x${q.heightPx}`,
@@ -29,7 +32,17 @@ export function playbackReport(p: Player) {
     medianMs,
     ...flight,
     serviceMs: round(p.serviceMs, 1),
-    lastFrames: p.records.slice(-48).map((r) => ({ frame: r.frame, outcome: r.outcome, source: r.source, hostMs: round(r.hostMs), transferMs: round(r.transferMs), uploadMs: round(r.uploadMs), reason: r.reason || undefined })),
+    lastFrames: p.records
+      .slice(-48)
+      .map((r) => ({
+        frame: r.frame,
+        outcome: r.outcome,
+        source: r.source,
+        hostMs: round(r.hostMs),
+        transferMs: round(r.transferMs),
+        uploadMs: round(r.uploadMs),
+        reason: r.reason || undefined,
+      })),
   };
 }
 

@@ -26,11 +26,23 @@ function readoutAt(c: Controller, x: number, y: number): string {
   const layer = part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
   if (!img || !layer || !part || img.fileId !== s.image.currentFileId) return '';
   const text = pixelReadout(img, layer.channels, x, y);
-  const ref = c.compare.referenceImage, refChoice = c.compare.referenceChoice;
+  const ref = c.compare.referenceImage,
+    refChoice = c.compare.referenceChoice;
   if (text === null) return '';
   if (!s.compare.reference || !ref || !refChoice) return text;
-  const shift = alignmentShift({ dataWindow: part.dataWindow, displayWindow: part.displayWindow, levelCount: 1 }, { dataWindow: ref.dataWindow, displayWindow: ref.displayWindow, levelCount: 1 });
-  const b = shownValues({ image: img, choice: layerChoice(layer, s.image.channel).choice }, { image: ref, choice: refChoice, shift }, 'off', 'b', 'rgba', x, y);
+  const shift = alignmentShift(
+    { dataWindow: part.dataWindow, displayWindow: part.displayWindow, levelCount: 1 },
+    { dataWindow: ref.dataWindow, displayWindow: ref.displayWindow, levelCount: 1 },
+  );
+  const b = shownValues(
+    { image: img, choice: layerChoice(layer, s.image.channel).choice },
+    { image: ref, choice: refChoice, shift },
+    'off',
+    'b',
+    'rgba',
+    x,
+    y,
+  );
   return `${text}  │  B ${b ? b.map((v) => `${v.label}=${shortValue(v.value)}`).join(' ') : 'outside'}`;
 }
 
@@ -45,7 +57,10 @@ export function installPreviewInput(cv: HTMLCanvasElement, overlay: PreviewOverl
   const imageAt = (px: number, py: number): [number, number] => {
     const s = c.store.getState();
     const view = c.compare.compareView(s);
-    if (view) { const p = pickAt(s.view.panZoom, view, px, py, cv.width, cv.height); return [p.x, p.y]; }
+    if (view) {
+      const p = pickAt(s.view.panZoom, view, px, py, cv.width, cv.height);
+      return [p.x, p.y];
+    }
     return canvasToImage(s.view.panZoom, px, py, cv.width, cv.height);
   };
   const onMove = (e: PointerEvent): void => {
@@ -58,8 +73,14 @@ export function installPreviewInput(cv: HTMLCanvasElement, overlay: PreviewOverl
       c.actions.setWipe(s.compare.wipeAxis === 'x' ? px / cv.width : py / cv.height);
     } else if (drag?.kind === 'region') {
       const [ix, iy] = imageAt(px, py);
-      const x0 = Math.floor(Math.min(drag.x0, ix)), y0 = Math.floor(Math.min(drag.y0, iy));
-      overlay.dragging = { x0, y0, widthPx: Math.floor(Math.max(drag.x0, ix)) - x0 + 1, heightPx: Math.floor(Math.max(drag.y0, iy)) - y0 + 1 };
+      const x0 = Math.floor(Math.min(drag.x0, ix)),
+        y0 = Math.floor(Math.min(drag.y0, iy));
+      overlay.dragging = {
+        x0,
+        y0,
+        widthPx: Math.floor(Math.max(drag.x0, ix)) - x0 + 1,
+        heightPx: Math.floor(Math.max(drag.y0, iy)) - y0 + 1,
+      };
       overlay.invalidate();
     }
     // after a pan: the pixel now under the pointer
@@ -76,8 +97,12 @@ export function installPreviewInput(cv: HTMLCanvasElement, overlay: PreviewOverl
     }
     const view = c.compare.compareView(c.store.getState());
     if (view?.mode === 'wipe') {
-      const along = view.wipeAxis === 'x' ? px : py, at = view.wipeFraction * (view.wipeAxis === 'x' ? cv.width : cv.height);
-      if (Math.abs(along - at) <= GRAB_PX * dpr()) { drag = { kind: 'wipe' }; return; }
+      const along = view.wipeAxis === 'x' ? px : py,
+        at = view.wipeFraction * (view.wipeAxis === 'x' ? cv.width : cv.height);
+      if (Math.abs(along - at) <= GRAB_PX * dpr()) {
+        drag = { kind: 'wipe' };
+        return;
+      }
     }
     drag = { kind: 'pan', x: e.clientX, y: e.clientY };
   };
@@ -94,7 +119,8 @@ export function installPreviewInput(cv: HTMLCanvasElement, overlay: PreviewOverl
     e.preventDefault();
     const pz = c.store.getState().view.panZoom;
     const [px, py] = local(e);
-    if (e.ctrlKey || Math.abs(e.deltaY) >= Math.abs(e.deltaX)) setPanZoom(zoomAt(pz, Math.pow(2, -e.deltaY / (e.ctrlKey ? 100 : 300)), px, py, cv.width, cv.height));
+    if (e.ctrlKey || Math.abs(e.deltaY) >= Math.abs(e.deltaX))
+      setPanZoom(zoomAt(pz, Math.pow(2, -e.deltaY / (e.ctrlKey ? 100 : 300)), px, py, cv.width, cv.height));
     else setPanZoom(panBy(pz, -e.deltaX * dpr(), 0));
   };
   const onDouble = (): void => setPanZoom(oneToOne(c.store.getState().view.panZoom));
@@ -105,15 +131,31 @@ export function installPreviewInput(cv: HTMLCanvasElement, overlay: PreviewOverl
     const zoom = (f: number) => () => setPanZoom(zoomAt(pz, f, cv.width / 2, cv.height / 2, cv.width, cv.height));
     const pan = (x: number, y: number) => () => setPanZoom(panBy(pz, x, y));
     const moves: Record<string, () => void> = {
-      '+': zoom(2), '=': zoom(2), '-': zoom(0.5), '1': () => setPanZoom(oneToOne(pz)),
-      h: pan(KEY_PAN_PX, 0), l: pan(-KEY_PAN_PX, 0), k: pan(0, KEY_PAN_PX), j: pan(0, -KEY_PAN_PX),
+      '+': zoom(2),
+      '=': zoom(2),
+      '-': zoom(0.5),
+      '1': () => setPanZoom(oneToOne(pz)),
+      h: pan(KEY_PAN_PX, 0),
+      l: pan(-KEY_PAN_PX, 0),
+      k: pan(0, KEY_PAN_PX),
+      j: pan(0, -KEY_PAN_PX),
     };
     const m = moves[e.key];
-    if (m) { m(); e.preventDefault(); }
+    if (m) {
+      m();
+      e.preventDefault();
+    }
   };
   const listeners: [string, (e: never) => void, AddEventListenerOptions?][] = [
-    ['pointermove', onMove], ['pointerdown', onDown], ['pointerup', onUp], ['wheel', onWheel, { passive: false }], ['dblclick', onDouble], ['keydown', onKey],
+    ['pointermove', onMove],
+    ['pointerdown', onDown],
+    ['pointerup', onUp],
+    ['wheel', onWheel, { passive: false }],
+    ['dblclick', onDouble],
+    ['keydown', onKey],
   ];
   for (const [type, l, options] of listeners) cv.addEventListener(type, l as EventListener, options);
-  return () => { for (const [type, l] of listeners) cv.removeEventListener(type, l as EventListener); };
+  return () => {
+    for (const [type, l] of listeners) cv.removeEventListener(type, l as EventListener);
+  };
 }

@@ -17,18 +17,38 @@ export class PreviewOverlay {
   dragging: Region | null = null;
   private readonly offs: (() => void)[] = [];
 
-  constructor(private readonly canvas: HTMLCanvasElement, private readonly c: Controller) {
-    this.offs.push(c.store.subscribe((s, p) => {
-      if (s.view !== p.view || s.image.decoded !== p.image.decoded || s.compare !== p.compare || s.inspect.region !== p.inspect.region || s.inspect.pixelValues !== p.inspect.pixelValues || s.inspect.layersView !== p.inspect.layersView) this.invalidate();
-    }));
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    private readonly c: Controller,
+  ) {
+    this.offs.push(
+      c.store.subscribe((s, p) => {
+        if (
+          s.view !== p.view ||
+          s.image.decoded !== p.image.decoded ||
+          s.compare !== p.compare ||
+          s.inspect.region !== p.inspect.region ||
+          s.inspect.pixelValues !== p.inspect.pixelValues ||
+          s.inspect.layersView !== p.inspect.layersView
+        )
+          this.invalidate();
+      }),
+    );
     this.offs.push(c.compare.onChange(() => this.invalidate()));
   }
 
   invalidate(): void {
-    if (!this.raf) this.raf = requestAnimationFrame(() => { this.raf = 0; this.draw(); });
+    if (!this.raf)
+      this.raf = requestAnimationFrame(() => {
+        this.raf = 0;
+        this.draw();
+      });
   }
 
-  dispose(): void { cancelAnimationFrame(this.raf); for (const o of this.offs) o(); }
+  dispose(): void {
+    cancelAnimationFrame(this.raf);
+    for (const o of this.offs) o();
+  }
 
   private draw(): void {
     const cv = this.canvas;
@@ -38,14 +58,26 @@ export class PreviewOverlay {
     const s = this.c.store.getState();
     if (s.inspect.layersView) return;
     const v = s.view.panZoom;
-    const W = cv.width, H = cv.height;
+    const W = cv.width,
+      H = cv.height;
     const cmp = this.c.compare.compareView(s);
-    const view = cmp ?? { mode: 'off' as const, showB: false, wipeFraction: 0.5, wipeAxis: 'x' as const, colormap: 0, rangeMin: 0, rangeMax: 1 };
+    const view = cmp ?? {
+      mode: 'off' as const,
+      showB: false,
+      wipeFraction: 0.5,
+      wipeAxis: 'x' as const,
+      colormap: 0,
+      rangeMin: 0,
+      rangeMax: 1,
+    };
     const side = sideBySide(view.mode);
     const halfW = side ? W / 2 : W;
     const dpr = window.devicePixelRatio || 1;
     // image px → canvas px in A's half (side by side draws the same view twice)
-    const toCanvas = (x: number, y: number, offset = 0): [number, number] => [offset + halfW / 2 + (x - v.centerX) * v.zoom, H / 2 + (y - v.centerY) * v.zoom];
+    const toCanvas = (x: number, y: number, offset = 0): [number, number] => [
+      offset + halfW / 2 + (x - v.centerX) * v.zoom,
+      H / 2 + (y - v.centerY) * v.zoom,
+    ];
 
     const part = this.c.currentPart();
     const a = s.image.decoded;
@@ -54,8 +86,19 @@ export class PreviewOverlay {
     const layer = part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
     if (s.inspect.pixelValues && v.zoom >= VALUES_MIN_ZOOM && a && layer && a.fileId === s.image.currentFileId) {
       const aChoice = layerChoice(layer, s.image.channel).choice;
-      const ref = this.c.compare.referenceImage, refChoice = this.c.compare.referenceChoice;
-      const b = s.compare.reference && ref && refChoice && part ? { image: ref, choice: refChoice, shift: alignmentShift({ dataWindow: part.dataWindow, displayWindow: part.displayWindow, levelCount: 1 }, { dataWindow: ref.dataWindow, displayWindow: ref.displayWindow, levelCount: 1 }) } : null;
+      const ref = this.c.compare.referenceImage,
+        refChoice = this.c.compare.referenceChoice;
+      const b =
+        s.compare.reference && ref && refChoice && part
+          ? {
+              image: ref,
+              choice: refChoice,
+              shift: alignmentShift(
+                { dataWindow: part.dataWindow, displayWindow: part.displayWindow, levelCount: 1 },
+                { dataWindow: ref.dataWindow, displayWindow: ref.displayWindow, levelCount: 1 },
+              ),
+            }
+          : null;
       const mode = s.compare.reference ? s.compare.mode : 'off';
       const z = v.zoom;
       ctx.textAlign = 'center';
@@ -69,7 +112,7 @@ export class PreviewOverlay {
             const pick = pickAt(v, view, cx, cy, W, H);
             const values = shownValues({ image: a, choice: aChoice }, b, mode, pick.side, s.view.display.channelView, px, py);
             if (!values) continue;
-            const font = Math.min(z * 0.8 / values.length, z / 4.4, 16 * dpr);
+            const font = Math.min((z * 0.8) / values.length, z / 4.4, 16 * dpr);
             if (font < 7 * dpr) continue;
             ctx.font = `${font}px ui-monospace, monospace`;
             ctx.lineWidth = Math.max(2, font / 4);
@@ -114,12 +157,25 @@ export class PreviewOverlay {
         ctx.fillStyle = '#eee';
         ctx.fillText(text, align === 'right' ? x - 5 * dpr : x + 5 * dpr, y + 3 * dpr);
       };
-      let aName = `A · ${this.c.currentFile()?.name ?? ''}`, bName = `B · ${s.compare.reference.file.name}`;
+      let aName = `A · ${this.c.currentFile()?.name ?? ''}`,
+        bName = `B · ${s.compare.reference.file.name}`;
       // side by side on a narrow preview: the names would run into each other, the letters alone do not
-      if ((cmp.mode === 'wipe' || side) && (cmp.wipeAxis === 'x' || side) && ctx.measureText(aName).width + ctx.measureText(bName).width + 40 * dpr > W) { aName = 'A'; bName = 'B'; }
+      if (
+        (cmp.mode === 'wipe' || side) &&
+        (cmp.wipeAxis === 'x' || side) &&
+        ctx.measureText(aName).width + ctx.measureText(bName).width + 40 * dpr > W
+      ) {
+        aName = 'A';
+        bName = 'B';
+      }
       if (cmp.mode === 'wipe' || side) {
-        if (cmp.wipeAxis === 'x' || side) { label(aName, 6 * dpr, 6 * dpr, 'left'); label(bName, W - 6 * dpr, 6 * dpr, 'right'); }
-        else { label(aName, 6 * dpr, 6 * dpr, 'left'); label(bName, 6 * dpr, H - 24 * dpr, 'left'); }
+        if (cmp.wipeAxis === 'x' || side) {
+          label(aName, 6 * dpr, 6 * dpr, 'left');
+          label(bName, W - 6 * dpr, 6 * dpr, 'right');
+        } else {
+          label(aName, 6 * dpr, 6 * dpr, 'left');
+          label(bName, 6 * dpr, H - 24 * dpr, 'left');
+        }
       } else if (cmp.mode === 'flip') label(cmp.showB ? bName : aName, 6 * dpr, 6 * dpr, 'left');
       else label(`${s.compare.mode.replace(/-/g, ' ')}: A − B`, 6 * dpr, 6 * dpr, 'left');
       if (cmp.mode === 'wipe') {

@@ -18,14 +18,18 @@ export class TextSink {
   attach(node: HTMLElement): () => void {
     this.node = node;
     node.textContent = this.text;
-    return () => { if (this.node === node) this.node = null; };
+    return () => {
+      if (this.node === node) this.node = null;
+    };
   }
 }
 
 /** One page, one pixel readout: the preview writes it, the status line shows it. */
 export const PixelReadoutContext = createContext(new TextSink());
 
-export function usePixelReadout(): TextSink { return useContext(PixelReadoutContext); }
+export function usePixelReadout(): TextSink {
+  return useContext(PixelReadoutContext);
+}
 
 export function PixelReadout() {
   const sink = usePixelReadout();
@@ -40,9 +44,13 @@ export function ZoomReadout() {
   const node = useRef<HTMLOutputElement>(null);
   useEffect(() => {
     const el = node.current!;
-    const show = (): void => { el.textContent = `${Math.round(c.store.getState().view.panZoom.zoom * 100 / (window.devicePixelRatio || 1))} %`; };
+    const show = (): void => {
+      el.textContent = `${Math.round((c.store.getState().view.panZoom.zoom * 100) / (window.devicePixelRatio || 1))} %`;
+    };
     show();
-    return c.store.subscribe((s, p) => { if (s.view.panZoom !== p.view.panZoom) show(); });
+    return c.store.subscribe((s, p) => {
+      if (s.view.panZoom !== p.view.panZoom) show();
+    });
   }, [c]);
   return <output ref={node} className="zoom" aria-label="Zoom" title="Zoom (screen px per image px)" />;
 }

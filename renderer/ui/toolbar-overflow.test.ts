@@ -2,8 +2,18 @@
 import { describe, expect, it } from 'vitest';
 import { overflowKeys } from './toolbar-overflow.js';
 
-const items = [{ key: 'folder', priority: 100 }, { key: 'view', priority: 90 }, { key: 'look', priority: 70 }, { key: 'marks', priority: 50 }];
-const widths = new Map([['folder', 300], ['view', 300], ['look', 200], ['marks', 200]]);
+const items = [
+  { key: 'folder', priority: 100 },
+  { key: 'view', priority: 90 },
+  { key: 'look', priority: 70 },
+  { key: 'marks', priority: 50 },
+];
+const widths = new Map([
+  ['folder', 300],
+  ['view', 300],
+  ['look', 200],
+  ['marks', 200],
+]);
 
 describe('overflowKeys', () => {
   it('keeps everything when it fits', () => {
@@ -17,7 +27,12 @@ describe('overflowKeys', () => {
   });
 
   it('fills the room left with a less important item that fits', () => {
-    const w = new Map([['folder', 300], ['view', 300], ['look', 400], ['marks', 100]]);
+    const w = new Map([
+      ['folder', 300],
+      ['view', 300],
+      ['look', 400],
+      ['marks', 100],
+    ]);
     expect(overflowKeys(items, w, 720, 10)).toEqual(['look']);
   });
 

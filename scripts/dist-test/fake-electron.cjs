@@ -9,7 +9,18 @@ const { existsSync, writeFileSync } = require('node:fs');
 const workerThreads = require('node:worker_threads');
 
 const PAGE_URL = 'app://exrview/index.html';
-const report = { argv: [], switches: [], schemes: [], windows: [], loadedUrl: null, errorBoxes: [], workers: [], page: null, pageError: null, exitCode: null };
+const report = {
+  argv: [],
+  switches: [],
+  schemes: [],
+  windows: [],
+  loadedUrl: null,
+  errorBoxes: [],
+  workers: [],
+  page: null,
+  pageError: null,
+  exitCode: null,
+};
 
 // argv as the packaged app sees it: [executable, ...its arguments] (node's script path is not among them)
 process.argv.splice(1, 1);
@@ -54,7 +65,14 @@ const webContents = {
 class BrowserWindow {
   constructor(options) {
     const preload = options.webPreferences?.preload ?? null;
-    report.windows.push({ preload, preloadExists: preload !== null && existsSync(preload), icon: options.icon ?? null, iconExists: options.icon ? existsSync(options.icon) : null, sandbox: options.webPreferences?.sandbox, contextIsolation: options.webPreferences?.contextIsolation });
+    report.windows.push({
+      preload,
+      preloadExists: preload !== null && existsSync(preload),
+      icon: options.icon ?? null,
+      iconExists: options.icon ? existsSync(options.icon) : null,
+      sandbox: options.webPreferences?.sandbox,
+      contextIsolation: options.webPreferences?.contextIsolation,
+    });
     this.webContents = webContents;
   }
   loadURL(url) {
@@ -64,7 +82,7 @@ class BrowserWindow {
       playPage().then(
         () => closeApp(0),
         (error) => {
-          report.pageError = error instanceof Error ? error.stack ?? error.message : String(error);
+          report.pageError = error instanceof Error ? (error.stack ?? error.message) : String(error);
           closeApp(1);
         },
       );
@@ -86,7 +104,13 @@ async function playPage() {
   if (!protocolHandler) throw new Error('main registered no app:// handler');
   const get = async (url) => {
     const response = await protocolHandler(new Request(url));
-    return { url, status: response.status, type: response.headers.get('content-type'), csp: response.headers.has('content-security-policy'), body: await response.text() };
+    return {
+      url,
+      status: response.status,
+      type: response.headers.get('content-type'),
+      csp: response.headers.has('content-security-policy'),
+      body: await response.text(),
+    };
   };
   const index = await get(PAGE_URL);
   const assets = [...index.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1], PAGE_URL).href);
@@ -103,7 +127,9 @@ async function playPage() {
   const folder = info.folders[0];
   const files = folder ? await call('listFiles', [folder.id]) : [];
   const first = files.find((f) => f.status === 'ok');
-  const thumbnail = first ? await call('getThumbnail', [{ requestId: 't1', fileId: first.id, longSidePx: 64, priority: 'thumbnail-visible' }]) : null;
+  const thumbnail = first
+    ? await call('getThumbnail', [{ requestId: 't1', fileId: first.id, longSidePx: 64, priority: 'thumbnail-visible' }])
+    : null;
   const image = first ? await call('decodeImage', [{ requestId: 'd1', fileId: first.id, part: 0, priority: 'preview' }]) : null;
   report.page = {
     index: { status: index.status, type: index.type, csp: index.csp },

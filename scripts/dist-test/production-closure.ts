@@ -19,7 +19,11 @@ export function productionClosure(root: string): string[] {
   const rootEntry = lock.packages['']!;
   const found = new Set<string>();
   const visit = (from: string, entry: LockEntry) => {
-    const names = [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...Object.keys(entry.peerDependencies ?? {})];
+    const names = [
+      ...Object.keys(entry.dependencies ?? {}),
+      ...Object.keys(entry.optionalDependencies ?? {}),
+      ...Object.keys(entry.peerDependencies ?? {}),
+    ];
     for (const name of names) {
       const location = resolveFrom(from, name, lock.packages);
       // an optional dependency for another platform is not installed, and not needed
@@ -33,7 +37,7 @@ export function productionClosure(root: string): string[] {
 }
 
 function resolveFrom(from: string, name: string, packages: Record<string, LockEntry>): string | null {
-  for (let dir = from; ; ) {
+  for (let dir = from; ;) {
     const candidate = `${dir ? `${dir}/` : ''}node_modules/${name}`;
     if (packages[candidate]) return candidate;
     if (!dir) return null;
@@ -48,7 +52,7 @@ export function packedPackages(paths: readonly string[]): string[] {
   for (const path of paths) {
     const parts = path.replace(/^[\\/]/, '').split(/[\\/]/);
     const location: string[] = [];
-    for (let i = 0; i < parts.length && parts[i] === 'node_modules'; ) {
+    for (let i = 0; i < parts.length && parts[i] === 'node_modules';) {
       const width = parts[i + 1]?.startsWith('@') ? 2 : 1;
       if (parts.length <= i + width + 1) break; // the folder itself, or a scope folder: not a package's file
       location.push('node_modules', ...parts.slice(i + 1, i + 1 + width));

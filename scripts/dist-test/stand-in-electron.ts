@@ -25,7 +25,10 @@ export function makeStandInElectron(dir: string, version: string): string {
   const script = '#!/bin/sh\necho "exrview test stand-in for Electron: the real binary could not be downloaded" >&2\nexit 1\n';
   const wire = Buffer.from(FUSES.map(([, state]) => state).join(''), 'latin1');
   const executable = join(dir, 'electron');
-  writeFileSync(executable, Buffer.concat([Buffer.from(script), Buffer.from(SENTINEL, 'latin1'), Buffer.from([FUSE_WIRE_VERSION, wire.length]), wire]));
+  writeFileSync(
+    executable,
+    Buffer.concat([Buffer.from(script), Buffer.from(SENTINEL, 'latin1'), Buffer.from([FUSE_WIRE_VERSION, wire.length]), wire]),
+  );
   chmodSync(executable, 0o755);
   writeFileSync(join(dir, 'version'), version);
   return dir;

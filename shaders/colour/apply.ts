@@ -12,13 +12,21 @@ import { applyRange } from './ops/range.js';
 
 export function applyOp(op: Op, rgba: Float32Array): void {
   switch (op.type) {
-    case 'matrix': return applyMatrix(op, rgba);
-    case 'range': return applyRange(op, rgba);
-    case 'gamma': return applyGamma(op, rgba);
-    case 'log': return applyLog(op, rgba);
-    case 'cdl': return applyCdl(op, rgba);
-    case 'exposureContrast': return applyExposureContrast(op, rgba);
-    case 'lut1d': return applyLut1D(op, rgba);
-    case 'lut3d': return applyLut3D(op, rgba);
+    case 'matrix':
+      return applyMatrix(op, rgba);
+    case 'range':
+      return applyRange(op, rgba);
+    case 'gamma':
+      return applyGamma(op, rgba);
+    case 'log':
+      return applyLog(op, rgba);
+    case 'cdl':
+      return applyCdl(op, rgba);
+    case 'exposureContrast':
+      return applyExposureContrast(op, rgba);
+    case 'lut1d':
+      return applyLut1D(op, rgba);
+    case 'lut3d':
+      return applyLut3D(op, rgba);
   }
 }

@@ -38,7 +38,11 @@ function errorOf(run: () => unknown): ColourConfigError {
   throw new Error('expected a ColourConfigError');
 }
 
-const noFiles = { readText: (path: string): string => { throw new Error(`no file ${path}`); } };
+const noFiles = {
+  readText: (path: string): string => {
+    throw new Error(`no file ${path}`);
+  },
+};
 
 describe('parseConfig', () => {
   it('reads roles, aliases, categories, shared views with <USE_DISPLAY_NAME>, view transforms, looks, inactive spaces', () => {
@@ -49,7 +53,10 @@ describe('parseConfig', () => {
     expect(findColourSpace(config, 'LINEAR')?.name).toBe('lin');
     expect(findColourSpace(config, 'scene_linear')?.name).toBe('lin');
     expect(config.colourSpaces.find((cs) => cs.name === 'lin')?.categories).toEqual(['file-io']);
-    expect(config.displays[0]!.views.map((v) => [v.name, v.displayColourSpace ?? v.colourSpace])).toEqual([['Film', 'sRGB'], ['Raw', 'raw']]);
+    expect(config.displays[0]!.views.map((v) => [v.name, v.displayColourSpace ?? v.colourSpace])).toEqual([
+      ['Film', 'sRGB'],
+      ['Raw', 'raw'],
+    ]);
     expect(config.inactive.has('old')).toBe(true);
     expect(config.colourSpaces.find((cs) => cs.name === 'sRGB')?.referenceSpace).toBe('display');
   });
@@ -80,7 +87,12 @@ colorspaces:
   });
 
   it('names an unknown transform and its line', () => {
-    const error = errorOf(() => parseConfig('ocio_profile_version: 2\ncolorspaces:\n  - !<ColorSpace> {name: a, to_scene_reference: !<MatrixTransfrom> {}}\n', 'x.ocio'));
+    const error = errorOf(() =>
+      parseConfig(
+        'ocio_profile_version: 2\ncolorspaces:\n  - !<ColorSpace> {name: a, to_scene_reference: !<MatrixTransfrom> {}}\n',
+        'x.ocio',
+      ),
+    );
     expect(error.message).toBe('x.ocio:3: unknown transform or tag "!<MatrixTransfrom>": OCIO 2 has no such type; check its spelling');
   });
 
@@ -90,39 +102,62 @@ colorspaces:
   });
 
   it('names a missing LUT with where it looked, and expands context variables', () => {
-    const config = parseConfig(`ocio_profile_version: 2
+    const config = parseConfig(
+      `ocio_profile_version: 2
 environment: {SHOW: demo}
 search_path: [luts, "$SHOW/luts"]
 colorspaces:
   - !<ColorSpace> {name: a}
   - !<ColorSpace> {name: b, to_scene_reference: !<FileTransform> {src: "\${SHOW}_grade.cube"}}
-`, '/cfg/config.ocio');
+`,
+      '/cfg/config.ocio',
+    );
     const looked: string[] = [];
-    const builder = new ProcessorBuilder(config, { readText: (path) => { looked.push(path); throw new Error('ENOENT'); } });
+    const builder = new ProcessorBuilder(config, {
+      readText: (path) => {
+        looked.push(path);
+        throw new Error('ENOENT');
+      },
+    });
     const error = errorOf(() => builder.colourSpace('b', 'a'));
     expect(looked).toEqual(['/cfg/luts/demo_grade.cube', '/cfg/demo/luts/demo_grade.cube']);
-    expect(error.message).toMatch(/^\/cfg\/config\.ocio:6: LUT file "demo_grade\.cube" not found \(looked in .*\): check the name and search_path$/);
+    expect(error.message).toMatch(
+      /^\/cfg\/config\.ocio:6: LUT file "demo_grade\.cube" not found \(looked in .*\): check the name and search_path$/,
+    );
   });
 
   it('stops a circular reference with the loop in the message, not a hang', () => {
-    const config = parseConfig(`ocio_profile_version: 2
+    const config = parseConfig(
+      `ocio_profile_version: 2
 colorspaces:
   - !<ColorSpace> {name: ref}
   - !<ColorSpace> {name: a, to_scene_reference: !<ColorSpaceTransform> {src: b, dst: ref}}
   - !<ColorSpace> {name: b, to_scene_reference: !<ColorSpaceTransform> {src: a, dst: ref}}
-`, 'loop.ocio');
+`,
+      'loop.ocio',
+    );
     const error = errorOf(() => new ProcessorBuilder(config, noFiles).colourSpace('a', 'ref'));
     expect(error.message).toMatch(/^loop\.ocio:\d+: circular reference: .*a.*b.*; break the loop$/);
   });
 
   it('names a transform exrview cannot apply yet', () => {
-    const config = parseConfig('ocio_profile_version: 2\ncolorspaces:\n  - !<ColorSpace> {name: r}\n  - !<ColorSpace> {name: a, to_scene_reference: !<BuiltinTransform> {style: ACEScct_to_ACES2065-1}}\n', 'b.ocio');
-    expect(errorOf(() => new ProcessorBuilder(config, noFiles).colourSpace('a', 'r')).message).toBe('b.ocio:4: BuiltinTransform is not supported yet: exrview cannot apply this part of the config');
+    const config = parseConfig(
+      'ocio_profile_version: 2\ncolorspaces:\n  - !<ColorSpace> {name: r}\n  - !<ColorSpace> {name: a, to_scene_reference: !<BuiltinTransform> {style: ACEScct_to_ACES2065-1}}\n',
+      'b.ocio',
+    );
+    expect(errorOf(() => new ProcessorBuilder(config, noFiles).colourSpace('a', 'r')).message).toBe(
+      'b.ocio:4: BuiltinTransform is not supported yet: exrview cannot apply this part of the config',
+    );
   });
 
   it('names a LUT whose size does not match its data', () => {
-    const config = parseConfig('ocio_profile_version: 2\ncolorspaces:\n  - !<ColorSpace> {name: r}\n  - !<ColorSpace> {name: a, to_scene_reference: !<FileTransform> {src: short.cube}}\n', '/c/s.ocio');
+    const config = parseConfig(
+      'ocio_profile_version: 2\ncolorspaces:\n  - !<ColorSpace> {name: r}\n  - !<ColorSpace> {name: a, to_scene_reference: !<FileTransform> {src: short.cube}}\n',
+      '/c/s.ocio',
+    );
     const builder = new ProcessorBuilder(config, { readText: () => 'LUT_3D_SIZE 2\n0 0 0\n1 1 1\n' });
-    expect(errorOf(() => builder.colourSpace('a', 'r')).message).toBe('/c/short.cube:2: the LUT declares 8 entries but has 2: regenerate it or fix its size line');
+    expect(errorOf(() => builder.colourSpace('a', 'r')).message).toBe(
+      '/c/short.cube:2: the LUT declares 8 entries but has 2: regenerate it or fix its size line',
+    );
   });
 });

@@ -83,15 +83,20 @@ export function parseConfig(text: string, file: string): OcioConfig {
   };
   const versionText = String(root.ocio_profile_version ?? '');
   const version = Number.parseFloat(versionText);
-  if (!(version >= 1 && version < 3)) fail(root.$line, `ocio_profile_version "${versionText}" is not 1 or 2: this is not an OCIO config OCIO 1 or 2 reads`);
+  if (!(version >= 1 && version < 3))
+    fail(root.$line, `ocio_profile_version "${versionText}" is not 1 or 2: this is not an OCIO config OCIO 1 or 2 reads`);
 
   const colourSpaces: ColourSpace[] = [];
   const addSpaces = (list: unknown, referenceSpace: ReferenceSpace): void => {
     if (list === undefined || list === null) return;
-    if (!Array.isArray(list)) return fail(root.$line, `"${referenceSpace === 'scene' ? 'colorspaces' : 'display_colorspaces'}" must be a list`);
+    if (!Array.isArray(list))
+      return fail(root.$line, `"${referenceSpace === 'scene' ? 'colorspaces' : 'display_colorspaces'}" must be a list`);
     for (const entry of list) {
-      if (!isMap(entry) || typeof entry.name !== 'string' && typeof entry.name !== 'number') {
-        fail(isMap(entry) ? entry.$line : (list as { $line?: number }).$line, 'a colour space without a name: give each colour space a `name:`');
+      if (!isMap(entry) || (typeof entry.name !== 'string' && typeof entry.name !== 'number')) {
+        fail(
+          isMap(entry) ? entry.$line : (list as { $line?: number }).$line,
+          'a colour space without a name: give each colour space a `name:`',
+        );
       }
       const cs = entry as TaggedMap;
       const toRef = referenceSpace === 'scene' ? (cs.to_scene_reference ?? cs.to_reference) : cs.to_display_reference;
@@ -136,7 +141,11 @@ export function parseConfig(text: string, file: string): OcioConfig {
           // !<Views> [a, b]: shared views by name
           for (const shared of item) {
             const view = sharedViews.get(String(shared));
-            if (!view) fail((item as { $line?: number }).$line, `display "${name}" lists the shared view "${shared}", which shared_views does not define`);
+            if (!view)
+              fail(
+                (item as { $line?: number }).$line,
+                `display "${name}" lists the shared view "${shared}", which shared_views does not define`,
+              );
             else views.push(resolveDisplayName(view, name));
           }
         } else if (isMap(item)) {
@@ -232,7 +241,11 @@ function transformOf(value: unknown, file: string): TaggedMap | undefined {
     return { $tag: 'GroupTransform', $line: (value as { $line?: number }).$line ?? 0, children: value };
   }
   if (!isMap(value) || value.$tag === undefined) {
-    throw new ColourConfigError(file, isMap(value) ? value.$line : undefined, 'a transform without a type: write it as `!<MatrixTransform> {...}` or similar');
+    throw new ColourConfigError(
+      file,
+      isMap(value) ? value.$line : undefined,
+      'a transform without a type: write it as `!<MatrixTransform> {...}` or similar',
+    );
   }
   return value;
 }
@@ -247,7 +260,11 @@ function entries(map: TaggedMap): [string, unknown][] {
 
 function stringList(value: unknown): string[] {
   if (Array.isArray(value)) return value.map(String);
-  if (typeof value === 'string' && value !== '') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (typeof value === 'string' && value !== '')
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   return [];
 }
 

@@ -44,7 +44,8 @@ export class ProcessorBuilder implements TransformHost {
   }
 
   colourSpaceOps(srcName: string, dstName: string, line: number | undefined, dataBypass: boolean): Op[] {
-    const src = this.space(srcName, line), dst = this.space(dstName, line);
+    const src = this.space(srcName, line),
+      dst = this.space(dstName, line);
     if (src === dst) return [];
     if (dataBypass && (src.isData || dst.isData)) return [];
     return this.guard(`colour space conversion ${src.name} → ${dst.name}`, line, () => [
@@ -54,11 +55,19 @@ export class ProcessorBuilder implements TransformHost {
     ]);
   }
 
-  displayViewOps(srcName: string, displayName: string, viewName: string, line: number | undefined, looksBypass: boolean, looksOverride?: string): Op[] {
+  displayViewOps(
+    srcName: string,
+    displayName: string,
+    viewName: string,
+    line: number | undefined,
+    looksBypass: boolean,
+    looksOverride?: string,
+  ): Op[] {
     const display = this.config.displays.find((d) => d.name === displayName);
     if (!display) throw this.error(line, `no display "${displayName}" (displays: ${this.config.displays.map((d) => d.name).join(', ')})`);
     const view = display.views.find((v) => v.name === viewName);
-    if (!view) throw this.error(line, `display "${displayName}" has no view "${viewName}" (views: ${display.views.map((v) => v.name).join(', ')})`);
+    if (!view)
+      throw this.error(line, `display "${displayName}" has no view "${viewName}" (views: ${display.views.map((v) => v.name).join(', ')})`);
     const src = this.space(srcName, line);
     return this.guard(`view ${displayName}/${viewName}`, line, () => {
       if (src.isData) return [];
@@ -77,12 +86,19 @@ export class ProcessorBuilder implements TransformHost {
         return ops;
       }
       const vt = this.config.viewTransforms.find((t) => t.name === view.viewTransform);
-      if (!vt) throw this.error(view.line, `view "${view.name}" uses the view transform "${view.viewTransform}", which view_transforms does not define`);
+      if (!vt)
+        throw this.error(
+          view.line,
+          `view "${view.name}" uses the view transform "${view.viewTransform}", which view_transforms does not define`,
+        );
       const dst = this.space(view.displayColourSpace ?? view.colourSpace ?? '', view.line);
       if (src.isData || dst.isData) return [];
       // a scene-referred view transform goes scene → display reference; a display-referred one display → display
       const sceneReferred = vt.fromScene !== undefined || vt.toScene !== undefined;
-      ops.push(...this.toReference(current), ...this.referenceBridge(current.referenceSpace, sceneReferred ? 'scene' : 'display', view.line));
+      ops.push(
+        ...this.toReference(current),
+        ...this.referenceBridge(current.referenceSpace, sceneReferred ? 'scene' : 'display', view.line),
+      );
       if (vt.fromScene) ops.push(...transformOps(this, vt.fromScene, 'forward'));
       else if (vt.toScene) ops.push(...transformOps(this, vt.toScene, 'inverse'));
       else if (vt.fromDisplay) ops.push(...transformOps(this, vt.fromDisplay, 'forward'));
@@ -93,7 +109,8 @@ export class ProcessorBuilder implements TransformHost {
   }
 
   lookOps(srcName: string, dstName: string, looks: string, line: number, skipConversion: boolean): Op[] {
-    const src = this.space(srcName, line), dst = this.space(dstName, line);
+    const src = this.space(srcName, line),
+      dst = this.space(dstName, line);
     const result = this.looksOps(src, looks, line);
     if (skipConversion) return result.ops;
     return [...result.ops, ...this.colourSpaceOps(result.space.name, dst.name, line, true)];
@@ -113,7 +130,10 @@ export class ProcessorBuilder implements TransformHost {
   private looksOps(start: ColourSpace, looks: string, line: number | undefined): { ops: Op[]; space: ColourSpace } {
     const ops: Op[] = [];
     let current = start;
-    for (const token of looks.split(/[,:]/).map((s) => s.trim()).filter((s) => s !== '')) {
+    for (const token of looks
+      .split(/[,:]/)
+      .map((s) => s.trim())
+      .filter((s) => s !== '')) {
       const options = token.split('|').map((s) => s.trim());
       let chosen: { name: string; inverse: boolean } | undefined;
       for (const option of options) {
@@ -162,10 +182,16 @@ export class ProcessorBuilder implements TransformHost {
   /** Scene ↔ display reference through the default view transform, as OCIO bridges the two references. */
   private referenceBridge(from: 'scene' | 'display', to: 'scene' | 'display', line: number | undefined): Op[] {
     if (from === to) return [];
-    const vt = this.config.viewTransforms.find((t) => t.name === this.config.defaultViewTransform)
-      ?? this.config.viewTransforms.find((t) => t.fromScene || t.toScene);
-    if (!vt) throw this.error(line, 'converting between scene- and display-referred spaces needs a view transform: add one to view_transforms');
-    const sceneToDisplay = vt.fromScene ? transformOps(this, vt.fromScene, 'forward') : vt.toScene ? transformOps(this, vt.toScene, 'inverse') : [];
+    const vt =
+      this.config.viewTransforms.find((t) => t.name === this.config.defaultViewTransform) ??
+      this.config.viewTransforms.find((t) => t.fromScene || t.toScene);
+    if (!vt)
+      throw this.error(line, 'converting between scene- and display-referred spaces needs a view transform: add one to view_transforms');
+    const sceneToDisplay = vt.fromScene
+      ? transformOps(this, vt.fromScene, 'forward')
+      : vt.toScene
+        ? transformOps(this, vt.toScene, 'inverse')
+        : [];
     return from === 'scene' ? sceneToDisplay : invertOps(sceneToDisplay, this.file, vt.line);
   }
 
@@ -178,7 +204,8 @@ export class ProcessorBuilder implements TransformHost {
 
   /** Runs `build` with `key` on the stack, so that a config that refers back to itself fails instead of recursing forever. */
   private guard<T>(key: string, line: number | undefined, build: () => T): T {
-    if (this.stack.includes(key)) throw this.error(line, `circular reference: ${[...this.stack.slice(this.stack.indexOf(key)), key].join(' → ')}; break the loop`);
+    if (this.stack.includes(key))
+      throw this.error(line, `circular reference: ${[...this.stack.slice(this.stack.indexOf(key)), key].join(' → ')}; break the loop`);
     if (this.stack.length > MAX_DEPTH) throw this.error(line, `transforms nest more than ${MAX_DEPTH} deep: simplify the config`);
     this.stack.push(key);
     try {
@@ -193,7 +220,8 @@ export class ProcessorBuilder implements TransformHost {
     return text.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, braced: string | undefined, bare: string | undefined) => {
       const name = (braced ?? bare)!;
       const value = this.files.env?.[name] ?? this.config.environment[name];
-      if (value === undefined) throw this.error(line, `context variable $${name} is not set: set it in the environment or in the config's \`environment:\``);
+      if (value === undefined)
+        throw this.error(line, `context variable $${name} is not set: set it in the environment or in the config's \`environment:\``);
       return value;
     });
   }
@@ -201,10 +229,18 @@ export class ProcessorBuilder implements TransformHost {
   private resolveFile(src: string, line: number): { path: string; text: string } {
     const name = this.expand(src, line);
     const join = (dir: string, file: string): string =>
-      file.startsWith('/') ? file : file === '.' || file === '' ? dir : dir === '.' ? file : `${dir.replace(/\/$/, '')}/${file.replace(/^\.\//, '')}`;
+      file.startsWith('/')
+        ? file
+        : file === '.' || file === ''
+          ? dir
+          : dir === '.'
+            ? file
+            : `${dir.replace(/\/$/, '')}/${file.replace(/^\.\//, '')}`;
     const candidates = name.startsWith('/')
       ? [name]
-      : (this.config.searchPaths.length ? this.config.searchPaths : ['.']).map((sp) => join(join(this.config.dir, this.expand(sp, line)), name));
+      : (this.config.searchPaths.length ? this.config.searchPaths : ['.']).map((sp) =>
+          join(join(this.config.dir, this.expand(sp, line)), name),
+        );
     for (const path of candidates) {
       let text: string;
       try {

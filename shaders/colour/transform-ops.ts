@@ -65,7 +65,10 @@ export function transformOps(host: TransformHost, t: TaggedMap, direction: Direc
       const linBreak = camera ? rgb(t.lin_side_break, 0, fail, 'lin_side_break') : [];
       const linearSlope = t.linear_slope === undefined ? undefined : rgb(t.linear_slope, 1, fail, 'linear_slope');
       const params = [0, 1, 2].map((c) => [
-        logSlope[c]!, logOffset[c]!, linSlope[c]!, linOffset[c]!,
+        logSlope[c]!,
+        logOffset[c]!,
+        linSlope[c]!,
+        linOffset[c]!,
         ...(camera ? [linBreak[c]!] : []),
         ...(camera && linearSlope ? [linearSlope[c]!] : []),
       ]);
@@ -73,9 +76,21 @@ export function transformOps(host: TransformHost, t: TaggedMap, direction: Direc
     }
     case 'RangeTransform': {
       const value = (key: string): number | undefined => (t[key] === undefined ? undefined : Number(t[key]));
-      const range = { type: 'range' as const, minIn: value('min_in_value'), maxIn: value('max_in_value'), minOut: value('min_out_value'), maxOut: value('max_out_value') };
-      const forward = dir === 'forward' ? range : { type: 'range' as const, minIn: range.minOut, maxIn: range.maxOut, minOut: range.minIn, maxOut: range.maxIn };
-      if ((forward.minIn === undefined) !== (forward.minOut === undefined) || (forward.maxIn === undefined) !== (forward.maxOut === undefined)) {
+      const range = {
+        type: 'range' as const,
+        minIn: value('min_in_value'),
+        maxIn: value('max_in_value'),
+        minOut: value('min_out_value'),
+        maxOut: value('max_out_value'),
+      };
+      const forward =
+        dir === 'forward'
+          ? range
+          : { type: 'range' as const, minIn: range.minOut, maxIn: range.maxOut, minOut: range.minIn, maxOut: range.maxIn };
+      if (
+        (forward.minIn === undefined) !== (forward.minOut === undefined) ||
+        (forward.maxIn === undefined) !== (forward.maxOut === undefined)
+      ) {
         fail('a RangeTransform sets min_in_value with min_out_value and max_in_value with max_out_value: give each pair');
       }
       if (String(t.style ?? 'Clamp').toLowerCase() === 'noclamp') {
@@ -85,35 +100,41 @@ export function transformOps(host: TransformHost, t: TaggedMap, direction: Direc
       return [forward];
     }
     case 'CDLTransform': {
-      const slope = rgb(t.slope, 1, fail, 'slope'), offset = rgb(t.offset, 0, fail, 'offset'), power = rgb(t.power, 1, fail, 'power');
+      const slope = rgb(t.slope, 1, fail, 'slope'),
+        offset = rgb(t.offset, 0, fail, 'offset'),
+        power = rgb(t.power, 1, fail, 'power');
       const saturation = t.sat === undefined ? 1 : Number(t.sat);
       if (host.version < 2) return legacyCdlOps(slope, offset, power, saturation, dir);
       const style = String(t.style ?? 'noclamp').toLowerCase();
-      return [{
-        type: 'cdl',
-        direction: dir,
-        clamp: style === 'asc' || style === 'v1.2',
-        slope,
-        offset,
-        power,
-        saturation,
-      }];
+      return [
+        {
+          type: 'cdl',
+          direction: dir,
+          clamp: style === 'asc' || style === 'v1.2',
+          slope,
+          offset,
+          power,
+          saturation,
+        },
+      ];
     }
     case 'ExposureContrastTransform': {
       const style = String(t.style ?? 'linear').toLowerCase();
       if (style !== 'linear' && style !== 'video' && style !== 'log') fail(`ExposureContrast style "${style}" is not linear, video or log`);
       const num = (key: string, fallback: number): number => (t[key] === undefined ? fallback : Number(t[key]));
-      return [{
-        type: 'exposureContrast',
-        direction: dir,
-        style: style as 'linear' | 'video' | 'log',
-        exposure: num('exposure', 0),
-        contrast: num('contrast', 1),
-        gamma: num('gamma', 1),
-        pivot: num('pivot', 0.18),
-        logExposureStep: num('log_exposure_step', 0.088),
-        logMidGray: num('log_midway_gray', 0.435),
-      }];
+      return [
+        {
+          type: 'exposureContrast',
+          direction: dir,
+          style: style as 'linear' | 'video' | 'log',
+          exposure: num('exposure', 0),
+          contrast: num('contrast', 1),
+          gamma: num('gamma', 1),
+          pivot: num('pivot', 0.18),
+          logExposureStep: num('log_exposure_step', 0.088),
+          logMidGray: num('log_midway_gray', 0.435),
+        },
+      ];
     }
     case 'FileTransform': {
       if (typeof t.src !== 'string' || t.src === '') fail('a FileTransform needs `src:` naming a LUT file');
@@ -126,7 +147,13 @@ export function transformOps(host: TransformHost, t: TaggedMap, direction: Direc
       return dir === 'forward' ? host.colourSpaceOps(src, dst, t.$line, bypass) : host.colourSpaceOps(dst, src, t.$line, bypass);
     }
     case 'DisplayViewTransform': {
-      const ops = host.displayViewOps(String(t.src ?? ''), String(t.display ?? ''), String(t.view ?? ''), t.$line, t.looks_bypass === true || t.looks_bypass === 'true');
+      const ops = host.displayViewOps(
+        String(t.src ?? ''),
+        String(t.display ?? ''),
+        String(t.view ?? ''),
+        t.$line,
+        t.looks_bypass === true || t.looks_bypass === 'true',
+      );
       return dir === 'forward' ? ops : invertOps(ops, host.file, t.$line);
     }
     case 'LookTransform': {
@@ -147,11 +174,17 @@ export function invertOps(ops: Op[], file: string, line: number): Op[] {
     .map((op): Op => {
       switch (op.type) {
         case 'matrix':
-          return invertMatrix(op) ?? (() => { throw new ColourConfigError(file, line, 'a singular matrix has no inverse'); })();
+          return (
+            invertMatrix(op) ??
+            (() => {
+              throw new ColourConfigError(file, line, 'a singular matrix has no inverse');
+            })()
+          );
         case 'range':
           return { type: 'range', minIn: op.minOut, maxIn: op.maxOut, minOut: op.minIn, maxOut: op.maxIn };
         case 'lut3d':
-          if (op.direction === 'forward') throw new ColourConfigError(file, line, 'the inverse of a 3D LUT is not supported yet: use a forward LUT');
+          if (op.direction === 'forward')
+            throw new ColourConfigError(file, line, 'the inverse of a 3D LUT is not supported yet: use a forward LUT');
           return { ...op, direction: 'forward' };
         default:
           return { ...op, direction: flip(op.direction) };
@@ -167,7 +200,8 @@ function numberList(value: unknown, count: number, fallback: number[], fail: (r:
 
 function rgba(value: unknown, fallback: number, fail: (r: string) => never, key: string): number[] {
   if (value === undefined || value === null) return [fallback, fallback, fallback, fallback];
-  if (typeof value === 'number' || typeof value === 'string') return [Number(value), Number(value), Number(value), key === 'offset' ? 0 : 1];
+  if (typeof value === 'number' || typeof value === 'string')
+    return [Number(value), Number(value), Number(value), key === 'offset' ? 0 : 1];
   if (Array.isArray(value) && value.length === 4) return value.map(Number);
   if (Array.isArray(value) && value.length === 3) return [...value.map(Number), key === 'offset' ? 0 : 1];
   return fail(`${key} must be a number or a list of 4 numbers`);
@@ -190,7 +224,11 @@ function legacyCdlOps(slope: number[], offset: number[], power: number[], satura
     { type: 'gamma', style: 'basic', direction: 'forward', gamma: [...power, 1], offset: [0, 0, 0, 0] },
   ];
   if (saturation !== 1) {
-    const m = [0, 1, 2, 3].flatMap((row) => [0, 1, 2, 3].map((col) => (row === 3 || col === 3 ? (row === col ? 1 : 0) : (1 - saturation) * LUMA[col]! + (row === col ? saturation : 0))));
+    const m = [0, 1, 2, 3].flatMap((row) =>
+      [0, 1, 2, 3].map((col) =>
+        row === 3 || col === 3 ? (row === col ? 1 : 0) : (1 - saturation) * LUMA[col]! + (row === col ? saturation : 0),
+      ),
+    );
     ops.push({ type: 'matrix', m, offset: [0, 0, 0, 0] });
   }
   return dir === 'forward' ? ops : invertOps(ops, '', 0);

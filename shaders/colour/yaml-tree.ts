@@ -5,11 +5,37 @@ import { ColourConfigError } from './errors.js';
 
 /** The tags OCIO configs use; any other tag is an error naming it. */
 export const OCIO_TAGS = [
-  'ColorSpace', 'View', 'Views', 'Look', 'ViewTransform', 'NamedTransform', 'Role', 'Rule', 'ViewingRule', 'VirtualView',
-  'AllocationTransform', 'BuiltinTransform', 'CDLTransform', 'ColorSpaceTransform', 'DisplayViewTransform',
-  'ExponentTransform', 'ExponentWithLinearTransform', 'ExposureContrastTransform', 'FileTransform', 'FixedFunctionTransform',
-  'GradingPrimaryTransform', 'GradingRGBCurveTransform', 'GradingToneTransform', 'GradingHueCurveTransform', 'GroupTransform',
-  'LogAffineTransform', 'LogCameraTransform', 'LogTransform', 'LookTransform', 'MatrixTransform', 'RangeTransform',
+  'ColorSpace',
+  'View',
+  'Views',
+  'Look',
+  'ViewTransform',
+  'NamedTransform',
+  'Role',
+  'Rule',
+  'ViewingRule',
+  'VirtualView',
+  'AllocationTransform',
+  'BuiltinTransform',
+  'CDLTransform',
+  'ColorSpaceTransform',
+  'DisplayViewTransform',
+  'ExponentTransform',
+  'ExponentWithLinearTransform',
+  'ExposureContrastTransform',
+  'FileTransform',
+  'FixedFunctionTransform',
+  'GradingPrimaryTransform',
+  'GradingRGBCurveTransform',
+  'GradingToneTransform',
+  'GradingHueCurveTransform',
+  'GroupTransform',
+  'LogAffineTransform',
+  'LogCameraTransform',
+  'LogTransform',
+  'LookTransform',
+  'MatrixTransform',
+  'RangeTransform',
   'TruelightTransform',
 ] as const;
 
@@ -29,13 +55,17 @@ const TAGS: (CollectionTag | ScalarTag)[] = OCIO_TAGS.flatMap((tag) => [
 /** Parses a config's text; `file` names it in errors. Duplicate keys, syntax errors and unknown tags each throw with the line. */
 export function parseYamlTree(text: string, file: string): unknown {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { customTags: TAGS, lineCounter, uniqueKeys: true, prettyErrors: false});
+  const doc = parseDocument(text, { customTags: TAGS, lineCounter, uniqueKeys: true, prettyErrors: false });
   const problem = doc.errors[0] ?? doc.warnings.find((w) => /tag/i.test(w.message));
   if (problem) {
     const line = lineCounter.linePos(problem.pos[0]).line;
     const unknownTag = /Unresolved tag: (\S+)/.exec(problem.message);
     if (unknownTag) {
-      throw new ColourConfigError(file, line, `unknown transform or tag "!<${unknownTag[1]}>": OCIO 2 has no such type; check its spelling`);
+      throw new ColourConfigError(
+        file,
+        line,
+        `unknown transform or tag "!<${unknownTag[1]}>": OCIO 2 has no such type; check its spelling`,
+      );
     }
     throw new ColourConfigError(file, line, `not valid YAML (${problem.message.split('\n')[0]}): fix the syntax at this line`);
   }

@@ -42,7 +42,9 @@ export function runOcioApply(config: string, args: string[], pixels: Float32Arra
 }
 
 export function loadBuilder(configPath: string): ProcessorBuilder {
-  return new ProcessorBuilder(parseConfig(readFileSync(configPath, 'utf8'), configPath), { readText: (path) => readFileSync(path, 'utf8') });
+  return new ProcessorBuilder(parseConfig(readFileSync(configPath, 'utf8'), configPath), {
+    readText: (path) => readFileSync(path, 'utf8'),
+  });
 }
 
 export function runExrview(builder: ProcessorBuilder, args: string[], pixels: Float32Array, looks?: string): Float32Array {
@@ -64,7 +66,8 @@ export function difference(input: Float32Array, expected: Float32Array, actual: 
   let worstAt = -1;
   for (let i = 0; i < expected.length; i++) {
     if (i % 4 === 3) continue;
-    const e = expected[i]!, a = actual[i]!;
+    const e = expected[i]!,
+      a = actual[i]!;
     let error: number;
     if (Number.isNaN(e) || Number.isNaN(a)) error = Number.isNaN(e) && Number.isNaN(a) ? 0 : Infinity;
     else if (!Number.isFinite(e) || !Number.isFinite(a)) error = e === a ? 0 : Infinity;
@@ -75,7 +78,10 @@ export function difference(input: Float32Array, expected: Float32Array, actual: 
     }
   }
   const pick = (arr: Float32Array): number[] => Array.from(arr.subarray(worstAt, worstAt + 4));
-  return { maxError, worst: worstAt >= 0 ? { index: worstAt / 4, input: pick(input), expected: pick(expected), actual: pick(actual) } : undefined };
+  return {
+    maxError,
+    worst: worstAt >= 0 ? { index: worstAt / 4, input: pick(input), expected: pick(expected), actual: pick(actual) } : undefined,
+  };
 }
 
 /** Every processor of a config the oracle tests: each (colour space → display, view) and each colour-space pair. */

@@ -30,7 +30,8 @@ export function useHostFixture(options: Partial<HostOptions> = {}): {
   let dir: ReturnType<typeof tempDir>;
   let userData: ReturnType<typeof tempDir>;
   let host: Host;
-  const start = (changed: Partial<HostOptions> = {}) => createHost({ userDataDir: userData.path, workers: 1, prefetch: false, ...options, ...changed });
+  const start = (changed: Partial<HostOptions> = {}) =>
+    createHost({ userDataDir: userData.path, workers: 1, prefetch: false, ...options, ...changed });
   beforeEach(() => {
     dir = tempDir();
     userData = tempDir('exrview-userdata-');
@@ -42,9 +43,15 @@ export function useHostFixture(options: Partial<HostOptions> = {}): {
     userData.remove();
   });
   return {
-    get dir() { return dir.path; },
-    get userData() { return userData.path; },
-    get host() { return host; },
+    get dir() {
+      return dir.path;
+    },
+    get userData() {
+      return userData.path;
+    },
+    get host() {
+      return host;
+    },
     async restart() {
       await host.close();
       return (host = start());
@@ -56,12 +63,28 @@ export function useHostFixture(options: Partial<HostOptions> = {}): {
   };
 }
 
-export function rgbPart(widthPx: number, heightPx: number, fn: PixelFn, options: Partial<WritePart> & { withAlpha?: boolean } = {}): WritePart {
+export function rgbPart(
+  widthPx: number,
+  heightPx: number,
+  fn: PixelFn,
+  options: Partial<WritePart> & { withAlpha?: boolean } = {},
+): WritePart {
   const { withAlpha, ...rest } = options;
-  return { dataWindow: box(widthPx, heightPx), compression: 'zip', channels: halfChannels(widthPx, heightPx, fn, { withAlpha: withAlpha ?? false }), ...rest };
+  return {
+    dataWindow: box(widthPx, heightPx),
+    compression: 'zip',
+    channels: halfChannels(widthPx, heightPx, fn, { withAlpha: withAlpha ?? false }),
+    ...rest,
+  };
 }
 
-export function writeRgb(path: string, widthPx: number, heightPx: number, fn: PixelFn, options: Partial<WritePart> & { withAlpha?: boolean } = {}): void {
+export function writeRgb(
+  path: string,
+  widthPx: number,
+  heightPx: number,
+  fn: PixelFn,
+  options: Partial<WritePart> & { withAlpha?: boolean } = {},
+): void {
   writeExrFile(path, [rgbPart(widthPx, heightPx, fn, options)]);
 }
 
@@ -89,7 +112,10 @@ export class EventLog {
     const seen = this.events.slice(since).find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching event within ${timeoutMs} ms; saw ${JSON.stringify(this.events.map((e) => e.type))}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching event within ${timeoutMs} ms; saw ${JSON.stringify(this.events.map((e) => e.type))}`)),
+        timeoutMs,
+      );
       this.waiters.push({
         match,
         resolve: (e) => {

@@ -9,7 +9,13 @@ import { PairHistogramPass } from '../../shaders/pair-histogram.js';
 import { ShaderKit } from '../../shaders/pipelines.js';
 import type { Region } from '../../shaders/compare-cpu.js';
 
-interface LayerIn { rgba: number[]; x0: number; y0: number; widthPx: number; heightPx: number }
+interface LayerIn {
+  rgba: number[];
+  x0: number;
+  y0: number;
+  widthPx: number;
+  heightPx: number;
+}
 
 let kitPromise: Promise<CompareKit> | null = null;
 async function compareKit(): Promise<CompareKit> {
@@ -29,22 +35,45 @@ async function compareKit(): Promise<CompareKit> {
 
 function upload(device: GPUDevice, l: LayerIn): GPUTexture {
   const t = createMipTexture(device, l.widthPx, l.heightPx, 'compare input');
-  device.queue.writeTexture({ texture: t }, new Float32Array(l.rgba), { bytesPerRow: l.widthPx * 16 }, { width: l.widthPx, height: l.heightPx });
+  device.queue.writeTexture(
+    { texture: t },
+    new Float32Array(l.rgba),
+    { bytesPerRow: l.widthPx * 16 },
+    { width: l.widthPx, height: l.heightPx },
+  );
   return t;
 }
 
-const placement = (a: LayerIn, b: LayerIn) => ({ aX0: a.x0, aY0: a.y0, aWidthPx: a.widthPx, aHeightPx: a.heightPx, bX0: b.x0, bY0: b.y0, bWidthPx: b.widthPx, bHeightPx: b.heightPx });
+const placement = (a: LayerIn, b: LayerIn) => ({
+  aX0: a.x0,
+  aY0: a.y0,
+  aWidthPx: a.widthPx,
+  aHeightPx: a.heightPx,
+  bX0: b.x0,
+  bY0: b.y0,
+  bWidthPx: b.widthPx,
+  bHeightPx: b.heightPx,
+});
 
-async function reduce(kind: 'metrics' | 'stats', a: LayerIn, b: LayerIn, region: Region, options: { valueMode?: number; threshold?: number }): Promise<ArrayBuffer> {
+async function reduce(
+  kind: 'metrics' | 'stats',
+  a: LayerIn,
+  b: LayerIn,
+  region: Region,
+  options: { valueMode?: number; threshold?: number },
+): Promise<ArrayBuffer> {
   const ck = await compareKit();
   const d = ck.device;
-  const ta = upload(d, a), tb = upload(d, b);
+  const ta = upload(d, a),
+    tb = upload(d, b);
   const buffers = new ReduceBuffers(ck, kind);
   const enc = d.createCommandEncoder();
   buffers.encode(enc, ta, tb, region, placement(a, b), options);
   d.queue.submit([enc.finish()]);
   const bytes = await buffers.readBack();
-  buffers.destroy(); ta.destroy(); tb.destroy();
+  buffers.destroy();
+  ta.destroy();
+  tb.destroy();
   return bytes;
 }
 
@@ -60,7 +89,8 @@ async function stats(a: LayerIn, b: LayerIn, region: Region, valueMode: number):
 async function pairHistogram(a: LayerIn, b: LayerIn, region: Region, valueMode: number, step: number): Promise<number[]> {
   const ck = await compareKit();
   const d = ck.device;
-  const ta = upload(d, a), tb = upload(d, b);
+  const ta = upload(d, a),
+    tb = upload(d, b);
   const pass = new PairHistogramPass(ck);
   const bins = d.createBuffer({ size: HISTOGRAM_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
   const read = d.createBuffer({ size: HISTOGRAM_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
@@ -71,28 +101,60 @@ async function pairHistogram(a: LayerIn, b: LayerIn, region: Region, valueMode: 
   await read.mapAsync(GPUMapMode.READ);
   const out = [...new Uint32Array(read.getMappedRange())];
   read.unmap();
-  pass.destroy(); bins.destroy(); read.destroy(); ta.destroy(); tb.destroy();
+  pass.destroy();
+  bins.destroy();
+  read.destroy();
+  ta.destroy();
+  tb.destroy();
   return out;
 }
 
 /** The compare pass at 1:1 over a w×h rgba32float target (both images' data windows at the target's origin + x0/y0). */
-async function comparePass(a: LayerIn, b: LayerIn, w: number, h: number, params: Partial<DisplayParams>, g: Pick<CompareGeometry, 'show' | 'colormap' | 'rangeMin' | 'rangeMax'> & Partial<CompareGeometry>, path: 'render' | 'compute'): Promise<number[]> {
+async function comparePass(
+  a: LayerIn,
+  b: LayerIn,
+  w: number,
+  h: number,
+  params: Partial<DisplayParams>,
+  g: Pick<CompareGeometry, 'show' | 'colormap' | 'rangeMin' | 'rangeMax'> & Partial<CompareGeometry>,
+  path: 'render' | 'compute',
+): Promise<number[]> {
   const ck = await compareKit();
   const d = ck.device;
-  const ta = upload(d, a), tb = upload(d, b);
-  const target = d.createTexture({ size: [w, h], format: 'rgba32float', usage: (path === 'compute' ? GPUTextureUsage.STORAGE_BINDING : GPUTextureUsage.RENDER_ATTACHMENT) | GPUTextureUsage.COPY_SRC });
-  const block = new UniformBlock(COMPARE_VIEW_BYTES);
-  packCompareView(block, { ...DEFAULT_DISPLAY, ...params }, {
-    a: { originXPx: a.x0, originYPx: a.y0, widthPx: a.widthPx, heightPx: a.heightPx, levelCount: 1 },
-    b: { originXPx: b.x0, originYPx: b.y0, widthPx: b.widthPx, heightPx: b.heightPx, levelCount: 1 },
-    texelsPerPx: 1, displayMinX: 0, displayMinY: 0, displayMaxX: a.widthPx, displayMaxY: a.heightPx, background: 0, viewFlags: FLAG_NEAREST,
-    splitAxis: 'x', splitPx: w / 2, ...g,
+  const ta = upload(d, a),
+    tb = upload(d, b);
+  const target = d.createTexture({
+    size: [w, h],
+    format: 'rgba32float',
+    usage: (path === 'compute' ? GPUTextureUsage.STORAGE_BINDING : GPUTextureUsage.RENDER_ATTACHMENT) | GPUTextureUsage.COPY_SRC,
   });
+  const block = new UniformBlock(COMPARE_VIEW_BYTES);
+  packCompareView(
+    block,
+    { ...DEFAULT_DISPLAY, ...params },
+    {
+      a: { originXPx: a.x0, originYPx: a.y0, widthPx: a.widthPx, heightPx: a.heightPx, levelCount: 1 },
+      b: { originXPx: b.x0, originYPx: b.y0, widthPx: b.widthPx, heightPx: b.heightPx, levelCount: 1 },
+      texelsPerPx: 1,
+      displayMinX: 0,
+      displayMinY: 0,
+      displayMaxX: a.widthPx,
+      displayMaxY: a.heightPx,
+      background: 0,
+      viewFlags: FLAG_NEAREST,
+      splitAxis: 'x',
+      splitPx: w / 2,
+      ...g,
+    },
+  );
   const ubuf = d.createBuffer({ size: COMPARE_VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   d.queue.writeBuffer(ubuf, 0, block.bytes);
   const view = d.createBindGroup({ layout: ck.viewLayout, entries: [{ binding: 0, resource: { buffer: ubuf } }] });
   const enc = d.createCommandEncoder();
-  const targetGroup = path === 'compute' ? d.createBindGroup({ layout: ck.kit.previewTargetLayout('rgba32float'), entries: [{ binding: 0, resource: target.createView() }] }) : undefined;
+  const targetGroup =
+    path === 'compute'
+      ? d.createBindGroup({ layout: ck.kit.previewTargetLayout('rgba32float'), entries: [{ binding: 0, resource: target.createView() }] })
+      : undefined;
   encodeCompare(ck, enc, target, { view, pair: ck.pairGroup(ta, tb), ...(targetGroup ? { target: targetGroup } : {}) });
   const bytesPerRow = Math.ceil((w * 16) / 256) * 256;
   const buf = d.createBuffer({ size: bytesPerRow * h, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
@@ -103,11 +165,17 @@ async function comparePass(a: LayerIn, b: LayerIn, w: number, h: number, params:
   const out: number[] = [];
   for (let y = 0; y < h; y++) for (let i = 0; i < w * 4; i++) out.push(all[(y * bytesPerRow) / 4 + i]!);
   buf.unmap();
-  buf.destroy(); ta.destroy(); tb.destroy(); target.destroy(); ubuf.destroy();
+  buf.destroy();
+  ta.destroy();
+  tb.destroy();
+  target.destroy();
+  ubuf.destroy();
   return out;
 }
 
 declare global {
-  interface Window { compareHarness: Record<string, (...args: never[]) => Promise<unknown>> }
+  interface Window {
+    compareHarness: Record<string, (...args: never[]) => Promise<unknown>>;
+  }
 }
 window.compareHarness = { metrics, stats, comparePass, pairHistogram } as never;

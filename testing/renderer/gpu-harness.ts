@@ -2,7 +2,15 @@
 // and hands results back to Playwright. Bundled by e2e/browser-gpu.spec.ts; not part of the app bundle.
 import { DEFAULT_DISPLAY, FLAG_NEAREST, type DisplayParams } from '../../shaders/display-params.js';
 import { PREVIEW_VIEW_BYTES, UniformBlock, packPreviewView } from '../../shaders/layouts.js';
-import { HISTOGRAM_BYTES, createMipTexture, encodeHistogram, encodeMips, encodePreviewCompute, layerBindGroup, previewTargetBindGroup } from '../../shaders/passes.js';
+import {
+  HISTOGRAM_BYTES,
+  createMipTexture,
+  encodeHistogram,
+  encodeMips,
+  encodePreviewCompute,
+  layerBindGroup,
+  previewTargetBindGroup,
+} from '../../shaders/passes.js';
 import { ShaderKit } from '../../shaders/pipelines.js';
 import { halfToFloat, nextLevelSize } from '../../shaders/tonemap-cpu.js';
 import { parseCube } from '../../shaders/lut-cube.js';
@@ -49,7 +57,15 @@ async function toneMap(input: number[], w: number, h: number, params: Partial<Di
 }
 
 /** Tone-maps through a .cube LUT (parsed in the page: what the app does with a file) on `shaper`, by either path. */
-async function toneMapWithCube(input: number[], w: number, h: number, params: Partial<DisplayParams>, cubeText: string, shaper: LutShaper, path: 'render pass' | 'compute'): Promise<number[]> {
+async function toneMapWithCube(
+  input: number[],
+  w: number,
+  h: number,
+  params: Partial<DisplayParams>,
+  cubeText: string,
+  shaper: LutShaper,
+  path: 'render pass' | 'compute',
+): Promise<number[]> {
   const lut = parseCube(cubeText);
   (await kit()).setLut(lut);
   try {
@@ -64,16 +80,40 @@ async function toneMapCompute(input: number[], w: number, h: number, params: Par
   return toneMapVia('compute', input, w, h, params);
 }
 
-async function toneMapVia(path: 'render pass' | 'compute', input: number[], w: number, h: number, params: Partial<DisplayParams>): Promise<number[]> {
+async function toneMapVia(
+  path: 'render pass' | 'compute',
+  input: number[],
+  w: number,
+  h: number,
+  params: Partial<DisplayParams>,
+): Promise<number[]> {
   const k = await kit();
   const device = k.device;
   const src = uploadRgba32(device, new Float32Array(input), w, h);
-  const target = device.createTexture({ size: [w, h], format: 'rgba32float', usage: (path === 'compute' ? GPUTextureUsage.STORAGE_BINDING : GPUTextureUsage.RENDER_ATTACHMENT) | GPUTextureUsage.COPY_SRC });
-  const block = new UniformBlock(PREVIEW_VIEW_BYTES);
-  packPreviewView(block, { ...DEFAULT_DISPLAY, ...params }, {
-    originXPx: 0, originYPx: 0, texelsPerPx: 1, levelCount: 1, widthPx: w, heightPx: h,
-    displayMinX: 0, displayMinY: 0, displayMaxX: w, displayMaxY: h, background: 0, viewFlags: FLAG_NEAREST,
+  const target = device.createTexture({
+    size: [w, h],
+    format: 'rgba32float',
+    usage: (path === 'compute' ? GPUTextureUsage.STORAGE_BINDING : GPUTextureUsage.RENDER_ATTACHMENT) | GPUTextureUsage.COPY_SRC,
   });
+  const block = new UniformBlock(PREVIEW_VIEW_BYTES);
+  packPreviewView(
+    block,
+    { ...DEFAULT_DISPLAY, ...params },
+    {
+      originXPx: 0,
+      originYPx: 0,
+      texelsPerPx: 1,
+      levelCount: 1,
+      widthPx: w,
+      heightPx: h,
+      displayMinX: 0,
+      displayMinY: 0,
+      displayMaxX: w,
+      displayMaxY: h,
+      background: 0,
+      viewFlags: FLAG_NEAREST,
+    },
+  );
   const ubuf = device.createBuffer({ size: PREVIEW_VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(ubuf, 0, block.bytes);
   const enc = device.createCommandEncoder();
@@ -81,7 +121,9 @@ async function toneMapVia(path: 'render pass' | 'compute', input: number[], w: n
   if (path === 'compute') {
     encodePreviewCompute(k, enc, target, { view: viewGroup, image: layerBindGroup(k, src), target: previewTargetBindGroup(k, target) });
   } else {
-    const pass = enc.beginRenderPass({ colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }] });
+    const pass = enc.beginRenderPass({
+      colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }],
+    });
     pass.setPipeline(k.preview('rgba32float'));
     pass.setBindGroup(0, viewGroup);
     pass.setBindGroup(1, layerBindGroup(k, src));
@@ -91,7 +133,9 @@ async function toneMapVia(path: 'render pass' | 'compute', input: number[], w: n
   }
   device.queue.submit([enc.finish()]);
   const out = await readTexture(device, target, 0, w, h);
-  src.destroy(); target.destroy(); ubuf.destroy();
+  src.destroy();
+  target.destroy();
+  ubuf.destroy();
   return out;
 }
 
@@ -103,10 +147,12 @@ async function mips(input: number[], w: number, h: number): Promise<{ widthPx: n
   encodeMips(k, enc, src);
   k.device.queue.submit([enc.finish()]);
   const levels = [];
-  let lw = w, lh = h;
+  let lw = w,
+    lh = h;
   for (let l = 0; l < src.mipLevelCount; l++) {
     levels.push({ widthPx: lw, heightPx: lh, data: await readTexture(k.device, src, l, lw, lh) });
-    lw = nextLevelSize(lw); lh = nextLevelSize(lh);
+    lw = nextLevelSize(lw);
+    lh = nextLevelSize(lh);
   }
   src.destroy();
   return levels;
@@ -115,7 +161,10 @@ async function mips(input: number[], w: number, h: number): Promise<{ widthPx: n
 async function histogram(input: number[], w: number, h: number): Promise<number[]> {
   const k = await kit();
   const src = uploadRgba32(k.device, new Float32Array(input), w, h);
-  const bins = k.device.createBuffer({ size: HISTOGRAM_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  const bins = k.device.createBuffer({
+    size: HISTOGRAM_BYTES,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+  });
   const read = k.device.createBuffer({ size: HISTOGRAM_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   const enc = k.device.createCommandEncoder();
   encodeHistogram(k, enc, src, 0, bins);
@@ -124,7 +173,9 @@ async function histogram(input: number[], w: number, h: number): Promise<number[
   await read.mapAsync(GPUMapMode.READ);
   const out = [...new Uint32Array(read.getMappedRange())];
   read.unmap();
-  src.destroy(); bins.destroy(); read.destroy();
+  src.destroy();
+  bins.destroy();
+  read.destroy();
   return out;
 }
 
@@ -144,11 +195,21 @@ function halfBits(v: number): number {
 export function syntheticImage(fileId: string, w: number, h: number, gain: number): DecodedImage {
   const planes: DecodedPlane[] = ['R', 'G', 'B', 'A'].map((name, c) => {
     const d = new Uint16Array(w * h);
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) d[y * w + x] = halfBits(c === 3 ? 1 : gain * ((x + 1) / w) * (c === 0 ? 1 : 0.5));
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) d[y * w + x] = halfBits(c === 3 ? 1 : gain * ((x + 1) / w) * (c === 0 ? 1 : 0.5));
     return { name, pixelType: 'half', xSampling: 1, ySampling: 1, widthSamples: w, heightSamples: h, data: d.buffer };
   });
   return {
-    fileId, part: 0, lx: 0, ly: 0, dataWindow: [0, 0, w - 1, h - 1], displayWindow: [0, 0, w - 1, h - 1], widthPx: w, heightPx: h, planes, source: 'decode',
+    fileId,
+    part: 0,
+    lx: 0,
+    ly: 0,
+    dataWindow: [0, 0, w - 1, h - 1],
+    displayWindow: [0, 0, w - 1, h - 1],
+    widthPx: w,
+    heightPx: h,
+    planes,
+    source: 'decode',
     timings: { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, hostMs: 0, bytesRead: 0 },
   };
 }
@@ -191,11 +252,15 @@ async function canvasMean(engine: GpuEngine, which: 'preview' | 'grid'): Promise
 
 const frame = (): Promise<void> => new Promise((r) => requestAnimationFrame(() => r()));
 
-async function makeEngine(sizePx: number, budgetBytes: number): Promise<{ engine: GpuEngine; source: SyntheticSource; canvas: HTMLCanvasElement }> {
+async function makeEngine(
+  sizePx: number,
+  budgetBytes: number,
+): Promise<{ engine: GpuEngine; source: SyntheticSource; canvas: HTMLCanvasElement }> {
   const source = new SyntheticSource(sizePx);
   const engine = await GpuEngine.create({ budgetBytes });
   const canvas = document.createElement('canvas');
-  canvas.width = 128; canvas.height = 128;
+  canvas.width = 128;
+  canvas.height = 128;
   document.body.appendChild(canvas);
   engine.attachPreview(canvas);
   engine.setPanZoom({ zoom: 128 / sizePx, centerX: sizePx / 2, centerY: sizePx / 2 });
@@ -212,11 +277,17 @@ async function engineNoUploadOnParams(): Promise<Record<string, unknown>> {
   const uploadsAfterShow = engine.stats().imageUploads;
   const transforms = ['srgb', 'aces', 'agx', 'pbr-neutral', 'reinhard', 'rec709'] as const;
   for (let i = 0; i < 30; i++) {
-    engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: i * 0.1, transform: transforms[i % transforms.length]!, channelView: i % 2 ? 'rgb' : 'r' });
+    engine.setDisplay({
+      ...DEFAULT_DISPLAY,
+      exposureEv: i * 0.1,
+      transform: transforms[i % transforms.length]!,
+      channelView: i % 2 ? 'rgb' : 'r',
+    });
     await frame();
   }
   engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: 2 });
-  await frame(); await frame();
+  await frame();
+  await frame();
   await engine.device.queue.onSubmittedWorkDone();
   const meanAt2 = await canvasMean(engine, 'preview');
   const layerSwitch = await showFrom(source, engine, { fileId: 'img1', part: 0 }, { slots: ['G', 'G', 'G', null], mode: 'direct' });
@@ -224,7 +295,17 @@ async function engineNoUploadOnParams(): Promise<Record<string, unknown>> {
   const s = engine.stats();
   engine.dispose();
   canvas.remove();
-  return { firstSource: first.source, uploadsAfterShow, uploadsAfter: s.imageUploads, loads: source.loads, meanAt0, meanAt2, layerSwitch: { source: layerSwitch.source, built: layerSwitch.layerBuilt }, again: { source: again.source, built: again.layerBuilt }, frames: s.frames };
+  return {
+    firstSource: first.source,
+    uploadsAfterShow,
+    uploadsAfter: s.imageUploads,
+    loads: source.loads,
+    meanAt0,
+    meanAt2,
+    layerSwitch: { source: layerSwitch.source, built: layerSwitch.layerBuilt },
+    again: { source: again.source, built: again.layerBuilt },
+    frames: s.frames,
+  };
 }
 
 /** Cache under a budget that holds two 128² images: showing four evicts the oldest, never the one on screen. */
@@ -245,7 +326,20 @@ async function engineEviction(): Promise<Record<string, unknown>> {
   const onScreenKept = engine.isCached({ fileId: 'img3', part: 0 });
   engine.dispose();
   canvas.remove();
-  return { perImage, entriesPerImage, firstSource: one.source, evictionsAfter4: s1.cache.evictions, bytesAfter4: s1.cache.bytes, budget: perImage * 2 + 1, cached, backSource: back.source, hits: s2.cache.hits, loads: source.loads, entriesAtTinyBudget: s3.cache.entries, onScreenKept };
+  return {
+    perImage,
+    entriesPerImage,
+    firstSource: one.source,
+    evictionsAfter4: s1.cache.evictions,
+    bytesAfter4: s1.cache.bytes,
+    budget: perImage * 2 + 1,
+    cached,
+    backSource: back.source,
+    hits: s2.cache.hits,
+    loads: source.loads,
+    entriesAtTinyBudget: s3.cache.entries,
+    onScreenKept,
+  };
 }
 
 /** device.destroy() → the engine gets a new device, reloads the image from its source, and draws it again. */
@@ -258,14 +352,25 @@ async function engineDeviceLoss(): Promise<Record<string, unknown>> {
   const before = await canvasMean(engine, 'preview');
   const oldDevice = engine.device;
   // the new device holds nothing: the image is handed over again, as the app's controller does
-  const restoredEvent = new Promise<void>((r) => { engine.onDeviceRestored = () => void showFrom(source, engine, { fileId: 'img5', part: 0 }, RGBA).then(() => r()); });
+  const restoredEvent = new Promise<void>((r) => {
+    engine.onDeviceRestored = () => void showFrom(source, engine, { fileId: 'img5', part: 0 }, RGBA).then(() => r());
+  });
   oldDevice.destroy();
   await restoredEvent;
   await engine.device.queue.onSubmittedWorkDone();
-  await frame(); await frame();
+  await frame();
+  await frame();
   const after = await canvasMean(engine, 'preview');
   const s = engine.stats();
-  const result = { before, after, newDevice: engine.device !== oldDevice, deviceLosses: s.deviceLosses, reason: s.lastLossReason, loads: source.loads, uploads: s.imageUploads };
+  const result = {
+    before,
+    after,
+    newDevice: engine.device !== oldDevice,
+    deviceLosses: s.deviceLosses,
+    reason: s.lastLossReason,
+    loads: source.loads,
+    uploads: s.imageUploads,
+  };
   engine.dispose();
   canvas.remove();
   return result;
@@ -276,16 +381,19 @@ async function engineGrid(): Promise<Record<string, unknown>> {
   const source = new SyntheticSource(32);
   const engine = await GpuEngine.create({ budgetBytes: 64 << 20 });
   const canvas = document.createElement('canvas');
-  canvas.width = 256; canvas.height = 64;
+  canvas.width = 256;
+  canvas.height = 64;
   document.body.appendChild(canvas);
   engine.attachGrid(canvas);
   for (const id of ['a', 'b', 'c', 'd']) engine.putThumbnail(id, await source.loadThumbnail(id));
   engine.setGridCells(['a', 'b', 'c', 'd'].map((fileId, i) => ({ fileId, xPx: i * 64, yPx: 0, widthPx: 64, heightPx: 64 })));
-  await frame(); await engine.device.queue.onSubmittedWorkDone();
+  await frame();
+  await engine.device.queue.onSubmittedWorkDone();
   const mean0 = await canvasMean(engine, 'grid');
   const uploads0 = engine.stats().thumbUploads;
   engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: 3 });
-  await frame(); await engine.device.queue.onSubmittedWorkDone();
+  await frame();
+  await engine.device.queue.onSubmittedWorkDone();
   const mean3 = await canvasMean(engine, 'grid');
   const r = { drawn: engine.drawnCells, mean0, mean3, uploads0, uploads3: engine.stats().thumbUploads };
   engine.dispose();
@@ -300,11 +408,15 @@ async function engineGrid(): Promise<Record<string, unknown>> {
 async function engineToneMapPaths(): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   const captures: CanvasCaptureLike[] = [];
-  for (const [name, options] of [['compute', { canvasFormat: 'rgba8unorm' as const }], ['renderPass', { canvasFormat: 'rgba8unorm' as const, toneMapPath: 'render pass' as const }]] as const) {
+  for (const [name, options] of [
+    ['compute', { canvasFormat: 'rgba8unorm' as const }],
+    ['renderPass', { canvasFormat: 'rgba8unorm' as const, toneMapPath: 'render pass' as const }],
+  ] as const) {
     const source = new SyntheticSource(96);
     const engine = await GpuEngine.create({ budgetBytes: 64 << 20, ...options });
     const canvas = document.createElement('canvas');
-    canvas.width = 80; canvas.height = 60;
+    canvas.width = 80;
+    canvas.height = 60;
     document.body.appendChild(canvas);
     engine.attachPreview(canvas);
     // zoomed out (trilinear from the MIP chain) with outlines: every branch of previewPixel in one frame
@@ -312,20 +424,33 @@ async function engineToneMapPaths(): Promise<Record<string, unknown>> {
     engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: 1.5, transform: 'aces' });
     const shown = await showFrom(source, engine, { fileId: 'img2', part: 0 }, RGBA);
     await engine.device.queue.onSubmittedWorkDone();
-    await frame(); await frame();
+    await frame();
+    await frame();
     const c = await engine.capture('preview');
     captures.push(c);
     const s = engine.stats();
-    out[name] = { toneMapPath: s.toneMapPath, reason: s.toneMapPathReason, uploader: s.uploader, uploads: s.imageUploads, lastUpload: s.lastUpload, show: { path: shown.uploadPath, bytes: shown.uploadBytes, wallMs: shown.uploadWallMs, GBps: shown.uploadGBps }, format: c.format, toneMapGpuMs: s.toneMapGpuMs };
+    out[name] = {
+      toneMapPath: s.toneMapPath,
+      reason: s.toneMapPathReason,
+      uploader: s.uploader,
+      uploads: s.imageUploads,
+      lastUpload: s.lastUpload,
+      show: { path: shown.uploadPath, bytes: shown.uploadBytes, wallMs: shown.uploadWallMs, GBps: shown.uploadGBps },
+      format: c.format,
+      toneMapGpuMs: s.toneMapGpuMs,
+    };
     engine.dispose();
     canvas.remove();
   }
   const [a, b] = captures as [CanvasCaptureLike, CanvasCaptureLike];
-  let maxDiff = 0, sum = 0;
-  for (let y = 0; y < a.heightPx; y++) for (let x = 0; x < a.widthPx * 4; x++) {
-    const d = Math.abs(a.data[y * a.bytesPerRow + x]! - b.data[y * b.bytesPerRow + x]!);
-    maxDiff = Math.max(maxDiff, d); sum += a.data[y * a.bytesPerRow + x]!;
-  }
+  let maxDiff = 0,
+    sum = 0;
+  for (let y = 0; y < a.heightPx; y++)
+    for (let x = 0; x < a.widthPx * 4; x++) {
+      const d = Math.abs(a.data[y * a.bytesPerRow + x]! - b.data[y * b.bytesPerRow + x]!);
+      maxDiff = Math.max(maxDiff, d);
+      sum += a.data[y * a.bytesPerRow + x]!;
+    }
   return { ...out, maxDiff, meanCompute: sum / (a.widthPx * a.heightPx * 4), size: [a.widthPx, a.heightPx] };
 }
 type CanvasCaptureLike = { widthPx: number; heightPx: number; bytesPerRow: number; data: Uint8Array };
@@ -334,7 +459,13 @@ type CanvasCaptureLike = { widthPx: number; heightPx: number; bytesPerRow: numbe
 async function engineDefaultPath(): Promise<Record<string, unknown>> {
   const engine = await GpuEngine.create({ budgetBytes: 1 << 20 });
   const s = engine.stats();
-  const r = { format: engine.canvasFormat, toneMapPath: s.toneMapPath, reason: s.toneMapPathReason, features: s.features, uploader: s.uploader };
+  const r = {
+    format: engine.canvasFormat,
+    toneMapPath: s.toneMapPath,
+    reason: s.toneMapPathReason,
+    features: s.features,
+    uploader: s.uploader,
+  };
   engine.dispose();
   return r;
 }
@@ -352,7 +483,8 @@ async function engineHdr(): Promise<Record<string, unknown>> {
   const mediaHigh = engine.hdrSupport();
   const out: Record<string, unknown> = { mediaStandard, mediaHigh };
   const canvas = document.createElement('canvas');
-  canvas.width = 96; canvas.height = 96;
+  canvas.width = 96;
+  canvas.height = 96;
   document.body.appendChild(canvas);
   engine.attachPreview(canvas);
   engine.setPanZoom({ zoom: 1, centerX: 48, centerY: 48 });
@@ -360,13 +492,16 @@ async function engineHdr(): Promise<Record<string, unknown>> {
   engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: 3, hdr: { paperWhiteNits: 203, peakNits: 1000, rollOff: false } });
   out.previewFormatOn = engine.previewFormat;
   await showFrom(source, engine, { fileId: 'img2', part: 0 }, RGBA);
-  await frame(); await frame();
+  await frame();
+  await frame();
   const c = await engine.capture('preview');
   out.captureFormat = c.format;
   if (c.format === 'rgba16float') {
     const halves = new Uint16Array(c.data.buffer, c.data.byteOffset, c.data.byteLength / 2);
     let max = 0;
-    for (let y = 0; y < c.heightPx; y++) for (let x = 0; x < c.widthPx; x++) for (let k = 0; k < 3; k++) max = Math.max(max, halfToFloat(halves[(y * c.bytesPerRow) / 2 + x * 4 + k]!));
+    for (let y = 0; y < c.heightPx; y++)
+      for (let x = 0; x < c.widthPx; x++)
+        for (let k = 0; k < 3; k++) max = Math.max(max, halfToFloat(halves[(y * c.bytesPerRow) / 2 + x * 4 + k]!));
     out.maxCanvasValue = max;
   }
   engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: 3 });
@@ -383,17 +518,37 @@ async function toneMapHdr(input: number[], w: number, h: number, params: Partial
 }
 
 declare global {
-  interface Window { gpuHarness: Record<string, (...args: never[]) => Promise<unknown>> }
+  interface Window {
+    gpuHarness: Record<string, (...args: never[]) => Promise<unknown>>;
+  }
 }
-window.gpuHarness = { toneMap, toneMapCompute, toneMapWithCube, mips, histogram, engineNoUploadOnParams, engineEviction, engineDeviceLoss, engineGrid, engineToneMapPaths, engineDefaultPath, engineHdr, toneMapHdr };
+window.gpuHarness = {
+  toneMap,
+  toneMapCompute,
+  toneMapWithCube,
+  mips,
+  histogram,
+  engineNoUploadOnParams,
+  engineEviction,
+  engineDeviceLoss,
+  engineGrid,
+  engineToneMapPaths,
+  engineDefaultPath,
+  engineHdr,
+  toneMapHdr,
+};
 
 /** Bench: exposure scrubbing on a 4K image (per step: exposure change → GPU done), uploads it caused, cached show time. */
 async function benchScrub(widthPx: number, heightPx: number, steps: number): Promise<Record<string, unknown>> {
   const source = new SyntheticSource(0);
-  source.loadImage = async (key) => { source.loads++; return syntheticImage(key.fileId, widthPx, heightPx, 2); };
+  source.loadImage = async (key) => {
+    source.loads++;
+    return syntheticImage(key.fileId, widthPx, heightPx, 2);
+  };
   const engine = await GpuEngine.create({ budgetBytes: 2048 * 2 ** 20 });
   const canvas = document.createElement('canvas');
-  canvas.width = 1280; canvas.height = 720;
+  canvas.width = 1280;
+  canvas.height = 720;
   document.body.appendChild(canvas);
   engine.attachPreview(canvas);
   engine.setPanZoom({ zoom: Math.min(1280 / widthPx, 720 / heightPx), centerX: widthPx / 2, centerY: heightPx / 2 });
@@ -426,7 +581,17 @@ async function benchScrub(widthPx: number, heightPx: number, steps: number): Pro
   const s = engine.stats();
   engine.dispose();
   canvas.remove();
-  return { stepMs, gpuMs, uploadsCaused, cachedShowMs: cached, firstShowMs, firstUploadBytes: first.uploadBytes, mipGpuMs: s.mipGpuMs, adapter: s.adapter, loads: source.loads };
+  return {
+    stepMs,
+    gpuMs,
+    uploadsCaused,
+    cachedShowMs: cached,
+    firstShowMs,
+    firstUploadBytes: first.uploadBytes,
+    mipGpuMs: s.mipGpuMs,
+    adapter: s.adapter,
+    loads: source.loads,
+  };
 }
 window.gpuHarness.benchScrub = benchScrub as never;
 
@@ -437,10 +602,14 @@ window.gpuHarness.benchScrub = benchScrub as never;
  */
 async function benchCompareScrub(widthPx: number, heightPx: number, steps: number): Promise<Record<string, unknown>> {
   const source = new SyntheticSource(0);
-  source.loadImage = async (key) => { source.loads++; return syntheticImage(key.fileId, widthPx, heightPx, 2); };
+  source.loadImage = async (key) => {
+    source.loads++;
+    return syntheticImage(key.fileId, widthPx, heightPx, 2);
+  };
   const engine = await GpuEngine.create({ budgetBytes: 2048 * 2 ** 20 });
   const canvas = document.createElement('canvas');
-  canvas.width = 1280; canvas.height = 720;
+  canvas.width = 1280;
+  canvas.height = 720;
   document.body.appendChild(canvas);
   engine.attachPreview(canvas);
   const panZoom = { zoom: Math.min(1280 / widthPx, 720 / heightPx), centerX: widthPx / 2, centerY: heightPx / 2 };
@@ -450,9 +619,28 @@ async function benchCompareScrub(widthPx: number, heightPx: number, steps: numbe
   await engine.device.queue.onSubmittedWorkDone();
   const before = engine.stats();
   const loadsBefore = source.loads;
-  const modes = ['absolute-error', 'error', 'squared-error', 'relative-absolute-error', 'relative-squared-error', 'flip', 'wipe', 'side-by-side'] as const;
-  const view = { mode: 'absolute-error' as (typeof modes)[number], showB: false, wipeFraction: 0.5, wipeAxis: 'x' as const, colormap: 0, rangeMin: 0, rangeMax: 1 };
-  const modeMs: number[] = [], exposureMs: number[] = [], gpuMs: number[] = [];
+  const modes = [
+    'absolute-error',
+    'error',
+    'squared-error',
+    'relative-absolute-error',
+    'relative-squared-error',
+    'flip',
+    'wipe',
+    'side-by-side',
+  ] as const;
+  const view = {
+    mode: 'absolute-error' as (typeof modes)[number],
+    showB: false,
+    wipeFraction: 0.5,
+    wipeAxis: 'x' as const,
+    colormap: 0,
+    rangeMin: 0,
+    rangeMax: 1,
+  };
+  const modeMs: number[] = [],
+    exposureMs: number[] = [],
+    gpuMs: number[] = [];
   for (let i = 0; i < steps; i++) {
     const s0 = performance.now();
     if (i % 2) engine.setDisplay({ ...DEFAULT_DISPLAY, exposureEv: Math.sin(i / 5) * 4 });
@@ -464,17 +652,25 @@ async function benchCompareScrub(widthPx: number, heightPx: number, steps: numbe
   }
   const after = engine.stats();
   const region = { x0: 0, y0: 0, widthPx, heightPx };
-  const metricsGpuMs: number[] = [], statsGpuMs: number[] = [];
+  const metricsGpuMs: number[] = [],
+    statsGpuMs: number[] = [];
   for (let i = 0; i < 3; i++) {
     const m = await engine.metrics(region, 0);
     const s = await engine.statistics(region, statsSourceCode({ kind: 'difference', mode: 'absolute-error' }));
-    metricsGpuMs.push(m?.gpuMs ?? NaN); statsGpuMs.push(s?.gpuMs ?? NaN);
+    metricsGpuMs.push(m?.gpuMs ?? NaN);
+    statsGpuMs.push(s?.gpuMs ?? NaN);
   }
   engine.dispose();
   canvas.remove();
   return {
-    modeMs, exposureMs, gpuMs, metricsGpuMs, statsGpuMs, adapter: after.adapter,
-    loadsCaused: source.loads - loadsBefore, uploadsCaused: after.imageUploads - before.imageUploads,
+    modeMs,
+    exposureMs,
+    gpuMs,
+    metricsGpuMs,
+    statsGpuMs,
+    adapter: after.adapter,
+    loadsCaused: source.loads - loadsBefore,
+    uploadsCaused: after.imageUploads - before.imageUploads,
     compareFrames: after.compare.compareFrames - before.compare.compareFrames,
   };
 }

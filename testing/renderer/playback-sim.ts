@@ -21,7 +21,12 @@ export interface SimOptions {
   diskMs?: (n: number) => number;
 }
 
-interface Queued { tag: string; fileId: string; resolve: (r: LoadResult<string>) => void; reject: (e: Error) => void }
+interface Queued {
+  tag: string;
+  fileId: string;
+  resolve: (r: LoadResult<string>) => void;
+  reject: (e: Error) => void;
+}
 
 export class Sim {
   now = 0;
@@ -52,7 +57,12 @@ export class Sim {
       if (slot === this.shownSlot) this.uploadsIntoShown++;
       this.uploadsRunning++;
       this.maxUploadsRunning = Math.max(this.maxUploadsRunning, this.uploadsRunning);
-      return new Promise((resolve) => this.at(this.now + this.opts.uploadMs, () => { this.uploadsRunning--; resolve({ uploadMs: this.opts.uploadMs }); }));
+      return new Promise((resolve) =>
+        this.at(this.now + this.opts.uploadMs, () => {
+          this.uploadsRunning--;
+          resolve({ uploadMs: this.opts.uploadMs });
+        }),
+      );
     },
     present: (slot, frame) => {
       this.shownSlot = slot;
@@ -81,7 +91,18 @@ export class Sim {
       if (o.parallel && this.cancelled.includes(q.tag)) return q.reject(new Error('cancelled: test'));
       this.loadsResolved++;
       if (o.damaged?.has(q.fileId)) q.reject(new Error(`${q.fileId}: ZIP data is damaged`));
-      else q.resolve({ data: `px:${q.fileId}`, hostMs: decode, readMs: read, decompressMs: decode, unpackMs: 1, queueMs: 0, source: 'decode', transferMs: 0, bytes: 100 });
+      else
+        q.resolve({
+          data: `px:${q.fileId}`,
+          hostMs: decode,
+          readMs: read,
+          decompressMs: decode,
+          unpackMs: 1,
+          queueMs: 0,
+          source: 'decode',
+          transferMs: 0,
+          bytes: 100,
+        });
     });
   }
 
@@ -114,4 +135,6 @@ export class Sim {
   }
 }
 
-export const flush = async (): Promise<void> => { for (let i = 0; i < 5; i++) await Promise.resolve(); };
+export const flush = async (): Promise<void> => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+};

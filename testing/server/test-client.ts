@@ -44,7 +44,10 @@ export function rawRequest(request: RawRequest): Promise<RawResponse> {
 
 function parse(raw: Buffer): RawResponse {
   const split = raw.indexOf('\r\n\r\n');
-  const head = raw.subarray(0, split < 0 ? raw.length : split).toString('latin1').split('\r\n');
+  const head = raw
+    .subarray(0, split < 0 ? raw.length : split)
+    .toString('latin1')
+    .split('\r\n');
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head[0] ?? '')?.[1] ?? 0);
   const headers: Record<string, string> = {};
   for (const line of head.slice(1)) {

@@ -3,7 +3,14 @@
 
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { CANCELLED_MESSAGE, type FileEntry, type FolderInfo, type HostApi, type HostEvent, type StageTimingsMs } from '../../contract/host-api.js';
+import {
+  CANCELLED_MESSAGE,
+  type FileEntry,
+  type FolderInfo,
+  type HostApi,
+  type HostEvent,
+  type StageTimingsMs,
+} from '../../contract/host-api.js';
 
 export interface TestHost extends HostApi {
   emit(event: HostEvent): void;
@@ -37,7 +44,14 @@ export function createTestHost(options: { decodeDelayMs?: number } = {}): TestHo
     emit: (event) => listeners.forEach((l) => l(event)),
     async getInfo() {
       calls.push('getInfo');
-      return { mode: 'electron', version: '0.0.0-test', platform: process.platform, folders: [...folders.values()].map((f) => f.info), decodeWorkers: 1, ramCacheBudgetBytes: 1 << 20 };
+      return {
+        mode: 'electron',
+        version: '0.0.0-test',
+        platform: process.platform,
+        folders: [...folders.values()].map((f) => f.info),
+        decodeWorkers: 1,
+        ramCacheBudgetBytes: 1 << 20,
+      };
     },
     async openFolder(path) {
       calls.push('openFolder');
@@ -62,7 +76,15 @@ export function createTestHost(options: { decodeDelayMs?: number } = {}): TestHo
         const info = await stat(abs);
         const id = `file:${relative(folder.root, abs).split(sep).join('/')}`;
         files.set(id, abs);
-        entries.push({ id, folderId, relativePath: relative(folder.root, abs).split(sep).join('/'), name, sizeBytes: info.size, mtimeMs: info.mtimeMs, status: 'ok' });
+        entries.push({
+          id,
+          folderId,
+          relativePath: relative(folder.root, abs).split(sep).join('/'),
+          name,
+          sizeBytes: info.size,
+          mtimeMs: info.mtimeMs,
+          status: 'ok',
+        });
       }
       return entries;
     },
@@ -87,9 +109,27 @@ export function createTestHost(options: { decodeDelayMs?: number } = {}): TestHo
       }).finally(() => pending.delete(request.requestId));
       const bytes = await bytesOf(request.fileId);
       return {
-        fileId: request.fileId, part: request.part, lx: 0, ly: 0, dataWindow: [0, 0, bytes.length - 1, 0], displayWindow: [0, 0, bytes.length - 1, 0],
-        widthPx: bytes.length, heightPx: 1, source: 'decode', timings: TIMINGS,
-        planes: [{ name: 'Y', pixelType: 'half', xSampling: 1, ySampling: 1, widthSamples: bytes.length, heightSamples: 1, data: toArrayBuffer(bytes) }],
+        fileId: request.fileId,
+        part: request.part,
+        lx: 0,
+        ly: 0,
+        dataWindow: [0, 0, bytes.length - 1, 0],
+        displayWindow: [0, 0, bytes.length - 1, 0],
+        widthPx: bytes.length,
+        heightPx: 1,
+        source: 'decode',
+        timings: TIMINGS,
+        planes: [
+          {
+            name: 'Y',
+            pixelType: 'half',
+            xSampling: 1,
+            ySampling: 1,
+            widthSamples: bytes.length,
+            heightSamples: 1,
+            data: toArrayBuffer(bytes),
+          },
+        ],
       };
     },
     async getThumbnail(request) {
@@ -110,7 +150,14 @@ export function createTestHost(options: { decodeDelayMs?: number } = {}): TestHo
     },
     async exportImages(request) {
       calls.push('exportImages');
-      const downloads = await Promise.all(request.fileIds.map(async (fileId) => ({ fileId, name: `${fileId}.png`, mimeType: 'image/png', data: toArrayBuffer(await bytesOf(fileId)) })));
+      const downloads = await Promise.all(
+        request.fileIds.map(async (fileId) => ({
+          fileId,
+          name: `${fileId}.png`,
+          mimeType: 'image/png',
+          data: toArrayBuffer(await bytesOf(fileId)),
+        })),
+      );
       return { written: [], downloads, skipped: [], failed: [] };
     },
     onEvent(listener) {

@@ -12,15 +12,26 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 function dawnEnv(): NodeJS.ProcessEnv | null {
   if (process.env.VK_ICD_FILENAMES || process.env.VK_DRIVER_FILES) return process.env;
   const swiftshader = '/usr/lib/chromium/vk_swiftshader_icd.json';
-  const lavapipe = ['/usr/share/vulkan/icd.d/lvp_icd.x86_64.json', '/usr/share/vulkan/icd.d/lvp_icd.aarch64.json'].find((f) => existsSync(f));
-  if (existsSync(swiftshader)) return { ...process.env, VK_ICD_FILENAMES: swiftshader, LD_LIBRARY_PATH: ['/usr/lib/chromium', process.env.LD_LIBRARY_PATH].filter(Boolean).join(':') };
+  const lavapipe = ['/usr/share/vulkan/icd.d/lvp_icd.x86_64.json', '/usr/share/vulkan/icd.d/lvp_icd.aarch64.json'].find((f) =>
+    existsSync(f),
+  );
+  if (existsSync(swiftshader))
+    return {
+      ...process.env,
+      VK_ICD_FILENAMES: swiftshader,
+      LD_LIBRARY_PATH: ['/usr/lib/chromium', process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'),
+    };
   if (lavapipe) return { ...process.env, VK_ICD_FILENAMES: lavapipe };
   return null;
 }
 
 const env = dawnEnv();
 const haveDawn = existsSync(join(root, 'node_modules/webgpu/package.json'));
-const why = !env ? 'no Vulkan driver found (install chromium or mesa-vulkan-drivers)' : !haveDawn ? 'the webgpu package is not installed' : '';
+const why = !env
+  ? 'no Vulkan driver found (install chromium or mesa-vulkan-drivers)'
+  : !haveDawn
+    ? 'the webgpu package is not installed'
+    : '';
 if (why) console.warn(`gpu-calibration-dawn.test: skipped: ${why}`);
 
 describe.skipIf(!!why)('Dawn upload path (child process)', () => {
@@ -35,7 +46,12 @@ describe.skipIf(!!why)('Dawn upload path (child process)', () => {
 
   const run = (args: string[], timeoutMs: number) => {
     // the bundle imports `webgpu` from the project's node_modules: run it from a folder beside them
-    const r = spawnSync(process.execPath, [join(dir, 'gpu-bench/bench.mjs'), ...args, '--out', join(dir, 'out.json')], { cwd: root, env: env!, encoding: 'utf8', timeout: timeoutMs });
+    const r = spawnSync(process.execPath, [join(dir, 'gpu-bench/bench.mjs'), ...args, '--out', join(dir, 'out.json')], {
+      cwd: root,
+      env: env!,
+      encoding: 'utf8',
+      timeout: timeoutMs,
+    });
     const died = r.signal ? `killed by ${r.signal}` : r.status !== 0 ? `exit ${r.status}` : '';
     expect(died, `${died}\n${r.stderr.slice(-2000)}`).toBe('');
     return JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as Record<string, Record<string, unknown>>;

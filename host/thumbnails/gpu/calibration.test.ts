@@ -3,7 +3,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildCalibration, calibrate, calibrationPath, chooseThumbnailPath, crossoverPixels, fitCost, loadCalibration, saveCalibration } from './calibration.js';
+import {
+  buildCalibration,
+  calibrate,
+  calibrationPath,
+  chooseThumbnailPath,
+  crossoverPixels,
+  fitCost,
+  loadCalibration,
+  saveCalibration,
+} from './calibration.js';
 
 const line = (fixedMs: number, msPerMegapixel: number) => (pixels: number) => ({ pixels, ms: fixedMs + (msPerMegapixel * pixels) / 1e6 });
 
@@ -15,9 +24,15 @@ describe('fitCost', () => {
     expect(m.msPerMegapixel).toBeCloseTo(2, 6);
   });
   it('never gives negative costs', () => {
-    const m = fitCost([{ pixels: 1e6, ms: 1 }, { pixels: 2e6, ms: 5 }]);
+    const m = fitCost([
+      { pixels: 1e6, ms: 1 },
+      { pixels: 2e6, ms: 5 },
+    ]);
     expect(m.fixedMs).toBeGreaterThanOrEqual(0);
-    const flat = fitCost([{ pixels: 1e6, ms: 5 }, { pixels: 2e6, ms: 4 }]);
+    const flat = fitCost([
+      { pixels: 1e6, ms: 5 },
+      { pixels: 2e6, ms: 4 },
+    ]);
     expect(flat.msPerMegapixel).toBe(0);
   });
 });
@@ -27,7 +42,13 @@ describe('crossover and choice', () => {
     const gpu = { fixedMs: 10, msPerMegapixel: 1 };
     const cpu = { fixedMs: 1, msPerMegapixel: 4 };
     expect(crossoverPixels(gpu, cpu)).toBe(3e6);
-    const cal = buildCalibration({ adapter: 'A', cpuThreads: 8, longSidePx: 256, gpu: [line(10, 1)(1e6), line(10, 1)(8e6)], cpu: [line(1, 4)(1e6), line(1, 4)(8e6)] });
+    const cal = buildCalibration({
+      adapter: 'A',
+      cpuThreads: 8,
+      longSidePx: 256,
+      gpu: [line(10, 1)(1e6), line(10, 1)(8e6)],
+      cpu: [line(1, 4)(1e6), line(1, 4)(8e6)],
+    });
     expect(cal.crossoverPixels).toBe(3e6);
     expect(chooseThumbnailPath(1e6, cal).path).toBe('cpu');
     const big = chooseThumbnailPath(8e6, cal);
@@ -70,8 +91,20 @@ describe('cache per adapter', () => {
   it('stores and reloads by adapter name, ignores damaged files', () => {
     dir = mkdtempSync(join(tmpdir(), 'exrview-cal-'));
     expect(loadCalibration(dir, 'A')).toBeNull();
-    const a = buildCalibration({ adapter: 'A', cpuThreads: 8, longSidePx: 256, gpu: [{ pixels: 1e6, ms: 2 }], cpu: [{ pixels: 1e6, ms: 3 }] });
-    const b = buildCalibration({ adapter: 'B', cpuThreads: 8, longSidePx: 256, gpu: [{ pixels: 1e6, ms: 9 }], cpu: [{ pixels: 1e6, ms: 3 }] });
+    const a = buildCalibration({
+      adapter: 'A',
+      cpuThreads: 8,
+      longSidePx: 256,
+      gpu: [{ pixels: 1e6, ms: 2 }],
+      cpu: [{ pixels: 1e6, ms: 3 }],
+    });
+    const b = buildCalibration({
+      adapter: 'B',
+      cpuThreads: 8,
+      longSidePx: 256,
+      gpu: [{ pixels: 1e6, ms: 9 }],
+      cpu: [{ pixels: 1e6, ms: 3 }],
+    });
     saveCalibration(dir, a);
     saveCalibration(dir, b);
     expect(loadCalibration(dir, 'A')?.gpu.msPerMegapixel).toBeCloseTo(2);

@@ -143,7 +143,12 @@ export function chooseThumbnailPath(pixels: number, calibration: Calibration | n
   const fmt = (ms: number) => `${ms.toFixed(ms < 10 ? 1 : 0)} ms`;
   return g < c
     ? { path: 'gpu', reason: `${mp} MP: GPU ${fmt(g)} < CPU ${fmt(c)} (${calibration.adapter})`, predictedGpuMs: g, predictedCpuMs: c }
-    : { path: 'cpu', reason: `${mp} MP: CPU ${fmt(c)} <= GPU ${fmt(g)} (${calibration.adapter}, ${calibration.cpuThreads} threads)`, predictedGpuMs: g, predictedCpuMs: c };
+    : {
+        path: 'cpu',
+        reason: `${mp} MP: CPU ${fmt(c)} <= GPU ${fmt(g)} (${calibration.adapter}, ${calibration.cpuThreads} threads)`,
+        predictedGpuMs: g,
+        predictedCpuMs: c,
+      };
 }
 
 /** Where calibrations live: one JSON file in the user data folder, keyed by adapter name. */

@@ -15,7 +15,10 @@ async function main(): Promise<void> {
     opened = await openDawnDevice();
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    send({ type: 'fatal', error: /Cannot find (module|package) 'webgpu'/.test(message) ? "Dawn's webgpu package is not installed" : message });
+    send({
+      type: 'fatal',
+      error: /Cannot find (module|package) 'webgpu'/.test(message) ? "Dawn's webgpu package is not installed" : message,
+    });
     process.disconnect?.();
     return;
   }
@@ -23,14 +26,19 @@ async function main(): Promise<void> {
   const { GpuThumbnailer } = await import('./thumbnailer.js');
   const thumbnailer = new GpuThumbnailer(opened.device);
   let lost = '';
-  void opened.device.lost.then((info) => { lost = `GPU device lost (${info.reason}): ${info.message}`; });
+  void opened.device.lost.then((info) => {
+    lost = `GPU device lost (${info.reason}): ${info.message}`;
+  });
   process.on('message', (m: GpuChildRequest) => {
     if (m.type === 'exit') {
       thumbnailer.destroy();
       process.disconnect?.();
       return;
     }
-    if (lost) { send({ type: 'thumb', id: m.id, ok: false, error: lost }); return; }
+    if (lost) {
+      send({ type: 'thumb', id: m.id, ok: false, error: lost });
+      return;
+    }
     thumbnailer.thumbnail(m.request).then(
       (r) => send({ type: 'thumb', id: m.id, ok: true, result: r }),
       (e: unknown) => send({ type: 'thumb', id: m.id, ok: false, error: lost || (e instanceof Error ? e.message : String(e)) }),

@@ -56,7 +56,12 @@ export class GpuThumbsChild {
   static start(entry: string, timeoutMs = 60_000): Promise<GpuThumbsChild> {
     return new Promise((resolve, reject) => {
       let stderr = '';
-      const child = fork(entry, [], { serialization: 'advanced', env: dawnChildEnv(), execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+      const child = fork(entry, [], {
+        serialization: 'advanced',
+        env: dawnChildEnv(),
+        execArgv: [],
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      });
       child.stderr!.on('data', (b: Buffer) => {
         stderr = (stderr + b.toString()).slice(-4000);
       });
@@ -67,7 +72,10 @@ export class GpuThumbsChild {
       };
       const timer = setTimeout(() => fail(`the GPU process did not open a device in ${timeoutMs / 1000} s`), timeoutMs);
       child.once('error', (e) => fail(`cannot start the GPU process: ${e.message}`));
-      const onExit = (code: number | null, signal: string | null) => fail(`the GPU process ended while opening a device (${signal ?? `exit ${code}`})${stderr ? `: ${stderr.trim().split('\n').slice(-1)[0]}` : ''}`);
+      const onExit = (code: number | null, signal: string | null) =>
+        fail(
+          `the GPU process ended while opening a device (${signal ?? `exit ${code}`})${stderr ? `: ${stderr.trim().split('\n').slice(-1)[0]}` : ''}`,
+        );
       child.once('exit', onExit);
       child.once('message', (m: GpuChildReply) => {
         clearTimeout(timer);
@@ -158,13 +166,25 @@ export const CALIBRATION_SIZES: readonly (readonly [number, number])[] = [
  * Measures a GPU thumbnail through the child (planes sent, made, read back: what the command pays per image, textures
  * kept per size) against the CPU path's work on one thread, at each size, and fits the per-adapter cost models.
  */
-export function calibrateGpuThumbnails(child: GpuThumbsChild, opts: { longSidePx: number; display: DisplayParams; sizes?: readonly (readonly [number, number])[]; repeats?: number }): Promise<Calibration> {
+export function calibrateGpuThumbnails(
+  child: GpuThumbsChild,
+  opts: { longSidePx: number; display: DisplayParams; sizes?: readonly (readonly [number, number])[]; repeats?: number },
+): Promise<Calibration> {
   const images = new Map<string, GpuThumbnailRequest>();
   const request = (w: number, h: number): GpuThumbnailRequest => {
     const key = `${w}x${h}`;
     let r = images.get(key);
     if (!r) {
-      r = { widthPx: w, heightPx: h, originX: 0, originY: 0, planes: calibrationImage(w, h), slots: ['R', 'G', 'B', 'A'], longSidePx: opts.longSidePx, display: opts.display };
+      r = {
+        widthPx: w,
+        heightPx: h,
+        originX: 0,
+        originY: 0,
+        planes: calibrationImage(w, h),
+        slots: ['R', 'G', 'B', 'A'],
+        longSidePx: opts.longSidePx,
+        display: opts.display,
+      };
       images.set(key, r);
     }
     return r;

@@ -44,7 +44,12 @@ export async function openDawnDevice(): Promise<{ device: GPUDevice; adapter: Da
   }
   const device = await adapter.requestDevice({ requiredLimits });
   const info = adapter.info as unknown as Record<string, string | undefined>;
-  const a = { vendor: info.vendor ?? '', architecture: info.architecture ?? '', device: info.device ?? '', description: info.description ?? '' };
+  const a = {
+    vendor: info.vendor ?? '',
+    architecture: info.architecture ?? '',
+    device: info.device ?? '',
+    description: info.description ?? '',
+  };
   const key = a.description || [a.vendor, a.architecture, a.device].filter(Boolean).join(' ') || 'unknown adapter';
   return { device, adapter: { key, ...a } };
 }

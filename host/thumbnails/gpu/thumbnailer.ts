@@ -2,7 +2,16 @@
 // Device-agnostic (the renderer's shaders/ code on any GPUDevice); the command runs it on Dawn in a child process.
 import type { DisplayParams } from '../../../shaders/display-params.js';
 import { PREVIEW_VIEW_BYTES, UniformBlock, packPreviewView } from '../../../shaders/layouts.js';
-import { DummyPlanes, createMipTexture, encodeAssemble, encodeMips, encodePreviewCompute, layerBindGroup, previewTargetBindGroup, type PlaneTexture } from '../../../shaders/passes.js';
+import {
+  DummyPlanes,
+  createMipTexture,
+  encodeAssemble,
+  encodeMips,
+  encodePreviewCompute,
+  layerBindGroup,
+  previewTargetBindGroup,
+  type PlaneTexture,
+} from '../../../shaders/passes.js';
 import { ShaderKit } from '../../../shaders/pipelines.js';
 import { createUploader, type Uploader, type UploadFormat } from '../../../shaders/upload.js';
 import type { DecodedPlane } from '../../../contract/host-api.js';
@@ -70,8 +79,15 @@ export class GpuThumbnailer {
     this.kit = new ShaderKit(device);
     this.dummies = new DummyPlanes(device);
     this.uploader = createUploader(device, { ringBytes: 128 << 20, slabBytes: 16 << 20, label: 'thumbnail upload' });
-    this.viewBuffer = device.createBuffer({ label: 'thumbnail view', size: PREVIEW_VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    this.viewGroup = device.createBindGroup({ layout: this.kit.previewViewLayout, entries: [{ binding: 0, resource: { buffer: this.viewBuffer } }] });
+    this.viewBuffer = device.createBuffer({
+      label: 'thumbnail view',
+      size: PREVIEW_VIEW_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    this.viewGroup = device.createBindGroup({
+      layout: this.kit.previewViewLayout,
+      entries: [{ binding: 0, resource: { buffer: this.viewBuffer } }],
+    });
   }
 
   thumbnail(req: GpuThumbnailRequest): Promise<GpuThumbnailResult> {
@@ -95,12 +111,36 @@ export class GpuThumbnailer {
       destroyScratch(old);
     }
     const d = this.device;
-    const planes = req.planes.map((p) => d.createTexture({ label: `plane ${p.name}`, size: [Math.max(1, p.widthSamples), Math.max(1, p.heightSamples)], format: FORMATS[p.pixelType].format, usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING }));
+    const planes = req.planes.map((p) =>
+      d.createTexture({
+        label: `plane ${p.name}`,
+        size: [Math.max(1, p.widthSamples), Math.max(1, p.heightSamples)],
+        format: FORMATS[p.pixelType].format,
+        usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.TEXTURE_BINDING,
+      }),
+    );
     const mip = createMipTexture(d, req.widthPx, req.heightPx, 'thumbnail layer');
-    const target = d.createTexture({ label: 'thumbnail', size: [tw, th], format: 'rgba8unorm', usage: GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.COPY_SRC });
+    const target = d.createTexture({
+      label: 'thumbnail',
+      size: [tw, th],
+      format: 'rgba8unorm',
+      usage: GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.COPY_SRC,
+    });
     const bytesPerRow = Math.ceil((tw * 4) / 256) * 256;
-    const read = d.createBuffer({ label: 'thumbnail read', size: bytesPerRow * th, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    const s: Scratch = { planes, mip, imageGroup: layerBindGroup(this.kit, mip), target, targetGroup: previewTargetBindGroup(this.kit, target), read, bytesPerRow };
+    const read = d.createBuffer({
+      label: 'thumbnail read',
+      size: bytesPerRow * th,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    const s: Scratch = {
+      planes,
+      mip,
+      imageGroup: layerBindGroup(this.kit, mip),
+      target,
+      targetGroup: previewTargetBindGroup(this.kit, target),
+      read,
+      bytesPerRow,
+    };
     this.scratch.set(key, s);
     return { s, reused: false };
   }
@@ -114,21 +154,44 @@ export class GpuThumbnailer {
       if (p.widthSamples * p.heightSamples === 0) return [];
       const f = FORMATS[p.pixelType].format;
       const data = planeSamples(p);
-      return [{ texture: s.planes[i]!, format: f, width: p.widthSamples, height: p.heightSamples, source: { kind: 'texels' as const, data } }];
+      return [
+        { texture: s.planes[i]!, format: f, width: p.widthSamples, height: p.heightSamples, source: { kind: 'texels' as const, data } },
+      ];
     });
     if (items.length) await this.uploader.uploadMany(items);
     const uploadMs = performance.now() - t0;
-    const byName = new Map<string, PlaneTexture>(req.planes.map((p, i) => [p.name, { texture: s.planes[i]!, kind: FORMATS[p.pixelType].kind, xSampling: p.xSampling, ySampling: p.ySampling }]));
+    const byName = new Map<string, PlaneTexture>(
+      req.planes.map((p, i) => [
+        p.name,
+        { texture: s.planes[i]!, kind: FORMATS[p.pixelType].kind, xSampling: p.xSampling, ySampling: p.ySampling },
+      ]),
+    );
     const slots = [0, 1, 2, 3].map((k) => (req.slots[k] ? (byName.get(req.slots[k]!) ?? null) : null));
     // the whole image into the thumbnail: one thumbnail pixel covers max(w, h) / longSide image pixels (1 when not shrunk)
     const texelsPerPx = Math.max(1, Math.max(widthPx, heightPx) / longSidePx);
     packPreviewView(this.viewBlock, req.display, {
-      originXPx: 0, originYPx: 0, texelsPerPx, levelCount: s.mip.mipLevelCount, widthPx, heightPx,
-      displayMinX: 0, displayMinY: 0, displayMaxX: widthPx, displayMaxY: heightPx, background: 0, viewFlags: 0,
+      originXPx: 0,
+      originYPx: 0,
+      texelsPerPx,
+      levelCount: s.mip.mipLevelCount,
+      widthPx,
+      heightPx,
+      displayMinX: 0,
+      displayMinY: 0,
+      displayMaxX: widthPx,
+      displayMaxY: heightPx,
+      background: 0,
+      viewFlags: 0,
     });
     this.device.queue.writeBuffer(this.viewBuffer, 0, this.viewBlock.bytes);
     const enc = this.device.createCommandEncoder({ label: 'gpu thumbnail' });
-    const uniform = encodeAssemble(this.kit, enc, { slots, mode: 'direct', originX: req.originX, originY: req.originY, widthPx, heightPx }, s.mip, this.dummies);
+    const uniform = encodeAssemble(
+      this.kit,
+      enc,
+      { slots, mode: 'direct', originX: req.originX, originY: req.originY, widthPx, heightPx },
+      s.mip,
+      this.dummies,
+    );
     encodeMips(this.kit, enc, s.mip);
     encodePreviewCompute(this.kit, enc, s.target, { view: this.viewGroup, image: s.imageGroup, target: s.targetGroup });
     enc.copyTextureToBuffer({ texture: s.target }, { buffer: s.read, bytesPerRow: s.bytesPerRow }, [s.target.width, s.target.height]);

@@ -20,7 +20,13 @@ function moncurveParams(gammaIn: number, offsetIn: number, inverse: boolean): Mo
   if (!inverse) {
     const a = (gamma - 1) / offset;
     const b = (offset * gamma) / ((gamma - 1) * (1 + offset));
-    return { gamma: f(gamma), offset: f(offset / (1 + offset)), breakPnt: f(offset / (gamma - 1)), slope: f(a * Math.pow(b, gamma)), scale: f(1 / (1 + offset)) };
+    return {
+      gamma: f(gamma),
+      offset: f(offset / (1 + offset)),
+      breakPnt: f(offset / (gamma - 1)),
+      slope: f(a * Math.pow(b, gamma)),
+      scale: f(1 / (1 + offset)),
+    };
   }
   const a = (gamma - 1) / offset;
   const b = (1 + offset) / gamma;

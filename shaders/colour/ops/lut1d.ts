@@ -39,7 +39,8 @@ function applyInverseLut1D(op: Lut1DOp, rgba: Float32Array): void {
     for (let k = 1; k < n; k++) {
       if (increasing ? table[k]! < table[k - 1]! : table[k]! > table[k - 1]!) table[k] = table[k - 1]!;
     }
-    const lo = Math.min(table[0]!, table[n - 1]!), hi = Math.max(table[0]!, table[n - 1]!);
+    const lo = Math.min(table[0]!, table[n - 1]!),
+      hi = Math.max(table[0]!, table[n - 1]!);
     for (let i = c; i < rgba.length; i += 4) {
       let y = rgba[i]!;
       if (Number.isNaN(y)) continue; // OCIO's inverse passes NaN through
@@ -60,12 +61,14 @@ function findInverse(table: Float64Array, y: number, increasing: boolean): numbe
     return k;
   }
   // the last entry ≤ y
-  let a = 0, b = n - 1;
+  let a = 0,
+    b = n - 1;
   while (b - a > 1) {
     const mid = (a + b) >> 1;
     if (at(mid) <= y) a = mid;
     else b = mid;
   }
-  const ya = at(a), yb = at(a + 1);
+  const ya = at(a),
+    yb = at(a + 1);
   return a + (yb === ya ? 0 : (y - ya) / (yb - ya));
 }

@@ -14,8 +14,11 @@ export function applyLut3D(op: Lut3DOp, rgba: Float32Array): void {
       const x = f(rgba[i + c]! * last);
       return Math.min(0 < x ? x : 0, last);
     });
-    const lo = idx.map(Math.floor), hi = idx.map(Math.ceil);
-    const fr = f(idx[0]! - lo[0]!), fg = f(idx[1]! - lo[1]!), fb = f(idx[2]! - lo[2]!);
+    const lo = idx.map(Math.floor),
+      hi = idx.map(Math.ceil);
+    const fr = f(idx[0]! - lo[0]!),
+      fg = f(idx[1]! - lo[1]!),
+      fb = f(idx[2]! - lo[2]!);
     const [r0, g0, b0] = lo as [number, number, number];
     const [r1, g1, b1] = hi as [number, number, number];
     if (op.interpolation === 'nearest') {
@@ -24,7 +27,8 @@ export function applyLut3D(op: Lut3DOp, rgba: Float32Array): void {
       continue;
     }
     for (let c = 0; c < 3; c++) {
-      const c000 = at(r0, g0, b0, c), c111 = at(r1, g1, b1, c);
+      const c000 = at(r0, g0, b0, c),
+        c111 = at(r1, g1, b1, c);
       if (op.interpolation === 'tetrahedral') {
         let out: number;
         if (fr > fg) {
@@ -39,8 +43,10 @@ export function applyLut3D(op: Lut3DOp, rgba: Float32Array): void {
         rgba[i + c] = out;
       } else {
         const lerp = (a: number, b: number, t: number): number => a + (b - a) * t;
-        const c00 = lerp(c000, at(r0, g0, b1, c), fb), c01 = lerp(at(r0, g1, b0, c), at(r0, g1, b1, c), fb);
-        const c10 = lerp(at(r1, g0, b0, c), at(r1, g0, b1, c), fb), c11 = lerp(at(r1, g1, b0, c), c111, fb);
+        const c00 = lerp(c000, at(r0, g0, b1, c), fb),
+          c01 = lerp(at(r0, g1, b0, c), at(r0, g1, b1, c), fb);
+        const c10 = lerp(at(r1, g0, b0, c), at(r1, g0, b1, c), fb),
+          c11 = lerp(at(r1, g1, b0, c), c111, fb);
         rgba[i + c] = lerp(lerp(c00, c01, fg), lerp(c10, c11, fg), fr);
       }
     }

@@ -15,7 +15,10 @@ export function applyMatrix(op: MatrixOp, rgba: Float32Array): void {
   const row = (k: number, r: number, g: number, b: number, a: number): number =>
     f(f(f(f(f(m[k]! * r) + f(m[k + 1]! * g)) + f(m[k + 2]! * b)) + f(m[k + 3]! * a)) + o[k / 4]!);
   for (let i = 0; i < rgba.length; i += 4) {
-    const r = rgba[i]!, g = rgba[i + 1]!, b = rgba[i + 2]!, a = rgba[i + 3]!;
+    const r = rgba[i]!,
+      g = rgba[i + 1]!,
+      b = rgba[i + 2]!,
+      a = rgba[i + 3]!;
     rgba[i] = row(0, r, g, b, a);
     rgba[i + 1] = row(4, r, g, b, a);
     rgba[i + 2] = row(8, r, g, b, a);
@@ -75,7 +78,15 @@ export function invertMatrix(op: MatrixOp): MatrixOp | undefined {
       }
     }
   }
-  const offset = [0, 1, 2, 3].map((row) => -(inv[row * 4]! * op.offset[0]! + inv[row * 4 + 1]! * op.offset[1]! + inv[row * 4 + 2]! * op.offset[2]! + inv[row * 4 + 3]! * op.offset[3]!));
+  const offset = [0, 1, 2, 3].map(
+    (row) =>
+      -(
+        inv[row * 4]! * op.offset[0]! +
+        inv[row * 4 + 1]! * op.offset[1]! +
+        inv[row * 4 + 2]! * op.offset[2]! +
+        inv[row * 4 + 3]! * op.offset[3]!
+      ),
+  );
   return { type: 'matrix', m: inv, offset };
 }
 

@@ -4,7 +4,8 @@ import type { RangeOp } from './op.js';
 
 export function applyRange(op: RangeOp, rgba: Float32Array): void {
   const { scale, offset } = rangeScaleOffset(op);
-  const lower = op.minOut, upper = op.maxOut;
+  const lower = op.minOut,
+    upper = op.maxOut;
   for (let i = 0; i < rgba.length; i += 4) {
     for (let c = 0; c < 3; c++) {
       let v = Math.fround(rgba[i + c]! * scale + offset);

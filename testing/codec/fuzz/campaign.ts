@@ -116,7 +116,10 @@ export async function runCampaign(runner: CaseRunner, seeds: readonly Seed[], op
       summary.refused++;
       const k = result.outcome.kind ?? '?';
       summary.byKind[k] = (summary.byKind[k] ?? 0) + 1;
-      const r = (result.outcome.reason ?? '').replace(/-?\d+(\.\d+)?/g, 'N').replace(/"[^"]*"/g, '"…"').slice(0, 100);
+      const r = (result.outcome.reason ?? '')
+        .replace(/-?\d+(\.\d+)?/g, 'N')
+        .replace(/"[^"]*"/g, '"…"')
+        .slice(0, 100);
       reasons.set(r, (reasons.get(r) ?? 0) + 1);
     }
   }

@@ -70,11 +70,16 @@ describe('mutation fuzzing of the codec', () => {
     expect(seeds.length).toBeGreaterThanOrEqual(30);
     const runner = new CaseRunner({ workerFile, caseTimeoutMs: CASE_TIMEOUT_MS, maxHeapMb: 512, memoryBoundMb: 256 });
     const findings: Finding[] = [];
-    const summary = await runCampaign(runner, seeds, { seed: SEED, maxCases: CASES, onFinding: (f) => findings.push(f) }).finally(() => runner.close());
+    const summary = await runCampaign(runner, seeds, { seed: SEED, maxCases: CASES, onFinding: (f) => findings.push(f) }).finally(() =>
+      runner.close(),
+    );
     const { topReasons: _reasons, ...numbers } = summary;
     console.log(`fuzz: ${JSON.stringify(numbers)}`);
     const described = findings.map((f) => `case ${f.caseIndex} (${f.seed}: ${f.what}) -> ${f.failure}: ${f.kind} ${f.reason}`);
-    expect(described, `seed ${SEED}; write case N with: node scripts/fuzz-long.mjs --seed ${SEED} --corpus-max-bytes ${CORPUS_MAX_BYTES} --case N --out DIR`).toEqual([]);
+    expect(
+      described,
+      `seed ${SEED}; write case N with: node scripts/fuzz-long.mjs --seed ${SEED} --corpus-max-bytes ${CORPUS_MAX_BYTES} --case N --out DIR`,
+    ).toEqual([]);
     expect(summary.cases).toBe(CASES);
     // the mutations must reach past the header checks: some cases decode, many different checks refuse
     expect(summary.decoded).toBeGreaterThan(CASES * 0.05);

@@ -45,7 +45,9 @@ export async function bundleWorker(projectRoot: string, outDir: string, entry?: 
     outfile,
     logLevel: 'error',
     // CommonJS packages bundled into ESM may call require(): give them one
-    banner: { js: "import { createRequire as __fuzzCreateRequire } from 'node:module'; const require = __fuzzCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __fuzzCreateRequire } from 'node:module'; const require = __fuzzCreateRequire(import.meta.url);",
+    },
   });
   return outfile;
 }
@@ -145,12 +147,18 @@ export class CaseRunner {
       this.highWaterKb = Math.max(this.highWaterKb, reply.maxRssKb);
       const rssGrowthMb = Math.max((this.highWaterKb - before) / 1024, (rssPeak - rssAtStart) / 2 ** 20);
       const outcome = reply.outcome!;
-      const failure: Failure | undefined = outcome.verdict === 'crash' ? 'crash' : rssGrowthMb > this.options.memoryBoundMb ? 'memory' : undefined;
+      const failure: Failure | undefined =
+        outcome.verdict === 'crash' ? 'crash' : rssGrowthMb > this.options.memoryBoundMb ? 'memory' : undefined;
       return { outcome, ms: reply.ms, rssGrowthMb, ...(failure ? { failure } : {}) };
     } catch (error) {
       const code = (error as { code?: string }).code;
       const failure: Failure = code === 'HANG' ? 'hang' : code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'oom' : 'worker-died';
-      return { outcome: { verdict: 'crash', kind: failure, reason: (error as Error).message }, ms: this.options.caseTimeoutMs, rssGrowthMb: (rssPeak - rssAtStart) / 2 ** 20, failure };
+      return {
+        outcome: { verdict: 'crash', kind: failure, reason: (error as Error).message },
+        ms: this.options.caseTimeoutMs,
+        rssGrowthMb: (rssPeak - rssAtStart) / 2 ** 20,
+        failure,
+      };
     } finally {
       clearInterval(sampler);
     }

@@ -38,21 +38,36 @@ export async function main(argv: string[], projectRoot: string, workerFile: stri
     console.error(USAGE);
     return 2;
   }
-  const seeds = [...generatedSeeds(), ...(values['no-corpus'] ? [] : [...htj2kSeeds(), ...corpusSeeds(corpusDirOf(projectRoot), Number(values['corpus-max-bytes']))])];
+  const seeds = [
+    ...generatedSeeds(),
+    ...(values['no-corpus'] ? [] : [...htj2kSeeds(), ...corpusSeeds(corpusDirOf(projectRoot), Number(values['corpus-max-bytes']))]),
+  ];
   const out = values.out ?? mkdtempSync(join(tmpdir(), `exrview-fuzz-${seed}-`));
   mkdirSync(out, { recursive: true });
 
   if (values.case !== undefined) {
     const index = Number(values.case);
-    const c = makeCase(seeds, seeds.map((s) => layoutOf(s.bytes)), seed, index);
+    const c = makeCase(
+      seeds,
+      seeds.map((s) => layoutOf(s.bytes)),
+      seed,
+      index,
+    );
     const file = join(out, `case-${seed}-${index}.exr`);
     writeFileSync(file, c.bytes);
     console.log(JSON.stringify({ seed, case: index, from: c.seed.name, what: c.what, file }));
     return 0;
   }
 
-  console.error(`fuzz: seed ${seed}, ${seeds.length} seeds (${seeds.filter((s) => s.fromCorpus).length} from the corpus), ${seconds} s, findings in ${out}`);
-  const runner = new CaseRunner({ workerFile, caseTimeoutMs: Number(values['timeout-ms']), maxHeapMb: 1024, memoryBoundMb: Number(values['memory-bound-mb']) });
+  console.error(
+    `fuzz: seed ${seed}, ${seeds.length} seeds (${seeds.filter((s) => s.fromCorpus).length} from the corpus), ${seconds} s, findings in ${out}`,
+  );
+  const runner = new CaseRunner({
+    workerFile,
+    caseTimeoutMs: Number(values['timeout-ms']),
+    maxHeapMb: 1024,
+    memoryBoundMb: Number(values['memory-bound-mb']),
+  });
   const findings: Array<Omit<Finding, 'bytes'> & { file: string }> = [];
   const onFinding = (f: Finding) => {
     const file = join(out, `${f.failure}-${f.seed.replace(/[^\w.-]+/g, '_')}-${f.caseIndex}.exr`);

@@ -133,7 +133,11 @@ const truncate: Operator = (input, layout, rng) => {
   let cut: number;
   if (layout && rng.next() < 0.5) {
     // at or near a structural boundary: inside the header, the tables, or a chunk
-    const marks = [layout.headerEnd, ...layout.chunks.flatMap(([s, e]) => [s, s + 4, s + 8, e - 1]), ...layout.attributes.map((a) => a.valueAt)];
+    const marks = [
+      layout.headerEnd,
+      ...layout.chunks.flatMap(([s, e]) => [s, s + 4, s + 8, e - 1]),
+      ...layout.attributes.map((a) => a.valueAt),
+    ];
     cut = rng.pick(marks) + rng.int(5) - 2;
   } else {
     cut = rng.int(input.length);
@@ -197,7 +201,14 @@ const offsetExtreme: Operator = (input, layout, rng) => {
   for (let i = 0; i < n; i++) {
     const at = rng.pick(layout.offsetEntries);
     const chunk: [number, number] = layout.chunks.length ? rng.pick(layout.chunks) : [layout.headerEnd, layout.headerEnd];
-    const value = rng.pick([...U64_EXTREMES, BigInt(input.length), BigInt(input.length - 1), BigInt(layout.headerEnd), BigInt(chunk[0] + 1), BigInt(chunk[1] - 4)]);
+    const value = rng.pick([
+      ...U64_EXTREMES,
+      BigInt(input.length),
+      BigInt(input.length - 1),
+      BigInt(layout.headerEnd),
+      BigInt(chunk[0] + 1),
+      BigInt(chunk[1] - 4),
+    ]);
     dv(b).setBigUint64(at, value, true);
     values.push(value.toString());
   }

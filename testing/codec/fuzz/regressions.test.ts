@@ -8,7 +8,9 @@ import { bundleWorker, CaseRunner } from './harness.js';
 
 const root = join(__dirname, '..', '..', '..');
 export const regressionsDir = join(root, 'testing', 'codec', 'regressions');
-const files = readdirSync(regressionsDir).filter((n) => n.endsWith('.exr')).sort();
+const files = readdirSync(regressionsDir)
+  .filter((n) => n.endsWith('.exr'))
+  .sort();
 
 let work = '';
 let runner: CaseRunner | null = null;

@@ -19,14 +19,27 @@ export interface Seed {
 export const WRITABLE: readonly Compression[] = ['none', 'rle', 'zips', 'zip', 'piz', 'pxr24'];
 const DEEP: readonly Compression[] = ['none', 'rle', 'zips'];
 
-const box = (xMin: number, yMin: number, widthPx: number, heightPx: number): Box2i => ({ xMin, yMin, xMax: xMin + widthPx - 1, yMax: yMin + heightPx - 1 });
+const box = (xMin: number, yMin: number, widthPx: number, heightPx: number): Box2i => ({
+  xMin,
+  yMin,
+  xMax: xMin + widthPx - 1,
+  yMax: yMin + heightPx - 1,
+});
 
 /** Odd sizes and a non-zero origin, so edge chunks and negative coordinates are part of every seed. */
 function rgba(compression: Compression, window: Box2i, halfChannels: boolean): WritePart {
   const part = rgbaSource(window, 3);
   if (halfChannels) {
     // keep A float so one seed mixes pixel types
-    part.channels = part.channels.map((c) => (c.name === 'A' ? c : { ...c, pixelType: 'half', data: Uint16Array.from(c.data as Float32Array, (v) => (Number.isFinite(v) ? Math.min(0x7bff, Math.abs(v) * 100) | 0 : 0x7c00)) }));
+    part.channels = part.channels.map((c) =>
+      c.name === 'A'
+        ? c
+        : {
+            ...c,
+            pixelType: 'half',
+            data: Uint16Array.from(c.data as Float32Array, (v) => (Number.isFinite(v) ? Math.min(0x7bff, Math.abs(v) * 100) | 0 : 0x7c00)),
+          },
+    );
   }
   return { ...part, compression };
 }
@@ -41,7 +54,9 @@ export function generatedSeeds(): Seed[] {
     add(`tiled-${c}-one`, [{ ...rgba(c, box(1, -1, 23, 17), true), tiles: { xSizePx: 8, ySizePx: 8 } }]);
   }
   add('scanline-zip-decreasing', [{ ...rgba('zip', box(0, 0, 16, 40), true), lineOrder: 'decreasingY' }]);
-  add('tiled-zip-mipmap', [{ ...rgba('zip', box(0, 0, 33, 18), true), tiles: { xSizePx: 8, ySizePx: 4, levelMode: 'mipmapLevels', roundingMode: 'roundUp' } }]);
+  add('tiled-zip-mipmap', [
+    { ...rgba('zip', box(0, 0, 33, 18), true), tiles: { xSizePx: 8, ySizePx: 4, levelMode: 'mipmapLevels', roundingMode: 'roundUp' } },
+  ]);
   add('tiled-piz-ripmap', [{ ...rgba('piz', box(0, 0, 20, 12), true), tiles: { xSizePx: 4, ySizePx: 4, levelMode: 'ripmapLevels' } }]);
   add('layers-uint-pxr24', [{ compression: 'pxr24', dataWindow: box(0, 0, 12, 10), channels: layeredChannels(2, 12, 10) }]);
   add('subsampled-zips', [{ compression: 'zips', dataWindow: box(0, 0, 16, 12), channels: subsampledChannels(16, 12) }]);
@@ -53,10 +68,20 @@ export function generatedSeeds(): Seed[] {
   ]);
   for (const c of DEEP) {
     const deep = deepSource(9, 7, 3, 11);
-    add(`deep-scanline-${c}`, [{ compression: c, dataWindow: box(0, 0, 9, 7), channels: deep.channels, deepSampleCounts: deep.sampleCounts }]);
+    add(`deep-scanline-${c}`, [
+      { compression: c, dataWindow: box(0, 0, 9, 7), channels: deep.channels, deepSampleCounts: deep.sampleCounts },
+    ]);
   }
   const deep = deepSource(10, 6, 4, 13);
-  add('deep-tiled-zips', [{ compression: 'zips', dataWindow: box(0, 0, 10, 6), channels: deep.channels, deepSampleCounts: deep.sampleCounts, tiles: { xSizePx: 4, ySizePx: 4 } }]);
+  add('deep-tiled-zips', [
+    {
+      compression: 'zips',
+      dataWindow: box(0, 0, 10, 6),
+      channels: deep.channels,
+      deepSampleCounts: deep.sampleCounts,
+      tiles: { xSizePx: 4, ySizePx: 4 },
+    },
+  ]);
   const d2 = deepSource(6, 5, 2, 17);
   add('multipart-deep-flat', [
     { compression: 'zips', name: 'deep', dataWindow: box(0, 0, 6, 5), channels: d2.channels, deepSampleCounts: d2.sampleCounts },
@@ -108,7 +133,8 @@ export function corpusSeeds(corpusDir: string, maxBytes: number): Seed[] {
       const full = join(dir, name);
       const st = statSync(full);
       if (st.isDirectory()) walk(full);
-      else if (/\.exr$/i.test(name) && st.size <= maxBytes) out.push({ name: `corpus:${full.slice(corpusDir.length + 1)}`, bytes: new Uint8Array(readFileSync(full)), fromCorpus: true });
+      else if (/\.exr$/i.test(name) && st.size <= maxBytes)
+        out.push({ name: `corpus:${full.slice(corpusDir.length + 1)}`, bytes: new Uint8Array(readFileSync(full)), fromCorpus: true });
     }
   };
   walk(corpusDir);

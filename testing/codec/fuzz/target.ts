@@ -26,7 +26,13 @@ export function strictSource(bytes: Uint8Array): ByteSource {
   return {
     sizeBytes: bytes.length,
     readAt(byteOffset, byteLength) {
-      if (!Number.isSafeInteger(byteOffset) || !Number.isSafeInteger(byteLength) || byteOffset < 0 || byteLength < 0 || byteOffset + byteLength > bytes.length) {
+      if (
+        !Number.isSafeInteger(byteOffset) ||
+        !Number.isSafeInteger(byteLength) ||
+        byteOffset < 0 ||
+        byteLength < 0 ||
+        byteOffset + byteLength > bytes.length
+      ) {
         throw new TypeError(`${CONTRACT}: ${byteLength} bytes at ${byteOffset} of ${bytes.length}`);
       }
       return bytes.subarray(byteOffset, byteOffset + byteLength);
@@ -77,7 +83,12 @@ export function exercise(bytes: Uint8Array): Outcome {
       if (last && (last.lx !== 0 || last.ly !== 0)) reader.decode({ part: part.index, lx: last.lx, ly: last.ly });
       // a region that starts and ends inside chunks, and one channel: the paths the viewer's tiles and the thumbnails take
       const w = part.dataWindow;
-      const region = { xMin: w.xMin + ((w.xMax - w.xMin) >> 2), yMin: w.yMin + ((w.yMax - w.yMin) >> 2), xMax: w.xMax - ((w.xMax - w.xMin) >> 3), yMax: w.yMax - ((w.yMax - w.yMin) >> 3) };
+      const region = {
+        xMin: w.xMin + ((w.xMax - w.xMin) >> 2),
+        yMin: w.yMin + ((w.yMax - w.yMin) >> 2),
+        xMax: w.xMax - ((w.xMax - w.xMin) >> 3),
+        yMax: w.yMax - ((w.yMax - w.yMin) >> 3),
+      };
       const first = part.channels[part.channels.length - 1];
       reader.decode({ part: part.index, region, ...(first ? { channels: [first.name] } : {}) });
     }
@@ -90,11 +101,16 @@ export function exercise(bytes: Uint8Array): Outcome {
 /** A thrown value as a verdict: an ExrError with a real reason is a refusal; anything else is a crash. */
 export function classify(error: unknown): Outcome {
   if (error instanceof ExrError) {
-    if (ENGINE_REASON.test(error.reason) || error.reason.length === 0) return { verdict: 'crash', kind: `ExrError(${error.kind})`, reason: error.reason };
+    if (ENGINE_REASON.test(error.reason) || error.reason.length === 0)
+      return { verdict: 'crash', kind: `ExrError(${error.kind})`, reason: error.reason };
     return { verdict: 'refused', kind: error.kind, reason: error.reason };
   }
   const e = error as Error;
-  return { verdict: 'crash', kind: e?.constructor?.name ?? typeof error, reason: `${e?.message ?? String(error)}\n${(e?.stack ?? '').split('\n').slice(1, 6).join('\n')}` };
+  return {
+    verdict: 'crash',
+    kind: e?.constructor?.name ?? typeof error,
+    reason: `${e?.message ?? String(error)}\n${(e?.stack ?? '').split('\n').slice(1, 6).join('\n')}`,
+  };
 }
 
 /** A reason text (e.g. one a caller turned into a plain message) that is an engine error, not a typed refusal. */

@@ -15,32 +15,43 @@
 #include <vector>
 using namespace Imf;
 
-static uint32_t fnv(uint32_t h, const void* data, size_t n) {
-  const unsigned char* p = static_cast<const unsigned char*>(data);
-  for (size_t i = 0; i < n; ++i) { h ^= p[i]; h *= 16777619u; }
+static uint32_t fnv(uint32_t h, const void *data, size_t n) {
+  const unsigned char *p = static_cast<const unsigned char *>(data);
+  for (size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 16777619u;
+  }
   return h;
 }
 
-int main(int argc, char** argv) {
-  if (argc != 2) { std::fprintf(stderr, "usage: %s file.exr\n", argv[0]); return 2; }
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s file.exr\n", argv[0]);
+    return 2;
+  }
   try {
     MultiPartInputFile file(argv[1]);
     std::printf("{\"parts\":[");
     bool first = true;
     for (int p = 0; p < file.parts(); ++p) {
-      const Header& h = file.header(p);
+      const Header &h = file.header(p);
       if (!h.hasType() || !isDeepData(h.type())) continue;
       auto dw = h.dataWindow();
       long w = dw.max.x - dw.min.x + 1, ht = dw.max.y - dw.min.y + 1;
       std::vector<uint32_t> counts(w * ht);
       DeepFrameBuffer fb;
-      fb.insertSampleCountSlice(Slice(UINT, (char*)(counts.data() - dw.min.x - dw.min.y * w), sizeof(uint32_t), sizeof(uint32_t) * w));
-      std::vector<std::string> names; std::vector<PixelType> types;
-      for (auto it = h.channels().begin(); it != h.channels().end(); ++it) { names.push_back(it.name()); types.push_back(it.channel().type); }
-      std::vector<std::vector<char*>> ptrs(names.size(), std::vector<char*>(w * ht));
+      fb.insertSampleCountSlice(Slice(UINT, (char *)(counts.data() - dw.min.x - dw.min.y * w), sizeof(uint32_t), sizeof(uint32_t) * w));
+      std::vector<std::string> names;
+      std::vector<PixelType> types;
+      for (auto it = h.channels().begin(); it != h.channels().end(); ++it) {
+        names.push_back(it.name());
+        types.push_back(it.channel().type);
+      }
+      std::vector<std::vector<char *>> ptrs(names.size(), std::vector<char *>(w * ht));
       for (size_t c = 0; c < names.size(); ++c) {
         size_t size = types[c] == HALF ? 2 : 4;
-        fb.insert(names[c], DeepSlice(types[c], (char*)(ptrs[c].data() - dw.min.x - dw.min.y * w), sizeof(char*), sizeof(char*) * w, size));
+        fb.insert(names[c],
+                  DeepSlice(types[c], (char *)(ptrs[c].data() - dw.min.x - dw.min.y * w), sizeof(char *), sizeof(char *) * w, size));
       }
       auto allocate = [&]() {
         for (size_t c = 0; c < names.size(); ++c)
@@ -74,7 +85,7 @@ int main(int argc, char** argv) {
       std::printf("]}");
     }
     std::printf("]}\n");
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     std::printf("{\"error\":\"%s\"}\n", e.what());
     return 1;
   }

@@ -13,16 +13,24 @@
 #include <vector>
 using namespace Imf;
 
-static void num(double v) { if (std::isfinite(v)) std::printf("%.9g", v); else std::printf("null"); }
+static void num(double v) {
+  if (std::isfinite(v))
+    std::printf("%.9g", v);
+  else
+    std::printf("null");
+}
 
-int main(int argc, char** argv) {
-  if (argc != 2) { std::fprintf(stderr, "usage: %s file.exr\n", argv[0]); return 2; }
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s file.exr\n", argv[0]);
+    return 2;
+  }
   try {
     MultiPartInputFile file(argv[1]);
     std::printf("{\"parts\":[");
     bool firstPart = true;
     for (int p = 0; p < file.parts(); ++p) {
-      const Header& h = file.header(p);
+      const Header &h = file.header(p);
       if (!h.hasTileDescription() || (h.hasType() && h.type() != TILEDIMAGE)) continue;
       TiledInputPart part(file, p);
       std::printf("%s{\"part\":%d,\"levels\":[", firstPart ? "" : ",", p);
@@ -40,18 +48,25 @@ int main(int argc, char** argv) {
           FrameBuffer fb;
           for (size_t c = 0; c < names.size(); ++c) {
             bufs[c].assign(w * ht, NAN);
-            fb.insert(names[c], Slice(FLOAT, (char*)(bufs[c].data() - dw.min.x - dw.min.y * w), sizeof(float), sizeof(float) * w));
+            fb.insert(names[c], Slice(FLOAT, (char *)(bufs[c].data() - dw.min.x - dw.min.y * w), sizeof(float), sizeof(float) * w));
           }
           part.setFrameBuffer(fb);
           part.readTiles(0, part.numXTiles(lx) - 1, 0, part.numYTiles(ly) - 1, lx, ly);
-          std::printf("%s{\"lx\":%d,\"ly\":%d,\"dataWindow\":[%d,%d,%d,%d],\"channels\":[", firstLevel ? "" : ",", lx, ly, dw.min.x, dw.min.y, dw.max.x, dw.max.y);
+          std::printf("%s{\"lx\":%d,\"ly\":%d,\"dataWindow\":[%d,%d,%d,%d],\"channels\":[", firstLevel ? "" : ",", lx, ly, dw.min.x,
+                      dw.min.y, dw.max.x, dw.max.y);
           firstLevel = false;
           for (size_t c = 0; c < names.size(); ++c) {
             double mn = INFINITY, mx = -INFINITY, sum = 0;
             long n = 0, nan = 0, inf = 0;
             for (float v : bufs[c]) {
-              if (std::isnan(v)) { ++nan; continue; }
-              if (std::isinf(v)) { ++inf; continue; }
+              if (std::isnan(v)) {
+                ++nan;
+                continue;
+              }
+              if (std::isinf(v)) {
+                ++inf;
+                continue;
+              }
               if (v < mn) mn = v;
               if (v > mx) mx = v;
               sum += v;
@@ -71,7 +86,7 @@ int main(int argc, char** argv) {
       std::printf("]}");
     }
     std::printf("]}\n");
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     std::printf("{\"error\":\"%s\"}\n", e.what());
     return 1;
   }

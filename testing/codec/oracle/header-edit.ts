@@ -10,7 +10,11 @@ import { buildParts } from '../../../codec/part.js';
  * A single-part file with `attribute` appended to its header (the offset table shifted to match)
  * and its version field passed through `flags`.
  */
-export function editSinglePartHeader(bytes: Uint8Array, attribute: { name: string; value: AttributeValue } | null, flags: (version: number) => number = (v) => v): Uint8Array {
+export function editSinglePartHeader(
+  bytes: Uint8Array,
+  attribute: { name: string; value: AttributeValue } | null,
+  flags: (version: number) => number = (v) => v,
+): Uint8Array {
   const raw = parseRawHeaders(bytes, bytes.length);
   if (raw.flags.multipart) throw new Error('editSinglePartHeader edits single-part files');
   const chunks = buildParts(raw, bytes.length)[0]!.chunkCount;

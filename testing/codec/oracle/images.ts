@@ -32,13 +32,19 @@ export function patternValue(kind: number, x: number, y: number, noise: number):
 }
 
 /** Channel data of `pixelType` for a plane of widthSamples × heightSamples filled by `value`. */
-export function planeOf(pixelType: PixelType, widthSamples: number, heightSamples: number, value: (x: number, y: number) => number): WriteChannel['data'] {
+export function planeOf(
+  pixelType: PixelType,
+  widthSamples: number,
+  heightSamples: number,
+  value: (x: number, y: number) => number,
+): WriteChannel['data'] {
   const n = widthSamples * heightSamples;
   const data = pixelType === 'half' ? new Uint16Array(n) : pixelType === 'float' ? new Float32Array(n) : new Uint32Array(n);
   for (let y = 0; y < heightSamples; y++) {
     for (let x = 0; x < widthSamples; x++) {
       const v = value(x, y);
-      data[y * widthSamples + x] = pixelType === 'half' ? floatToHalf(v) : pixelType === 'uint' ? Math.min(0xffffffff, Math.max(0, Math.floor(v))) >>> 0 : v;
+      data[y * widthSamples + x] =
+        pixelType === 'half' ? floatToHalf(v) : pixelType === 'uint' ? Math.min(0xffffffff, Math.max(0, Math.floor(v))) >>> 0 : v;
     }
   }
   return data;
@@ -76,7 +82,11 @@ export function layeredChannels(layerCount: number, widthPx: number, heightPx: n
   for (let l = 0; l < layerCount; l++) {
     const pixelType: PixelType = l % 3 === 2 ? 'float' : 'half';
     ['R', 'G', 'B', 'A'].forEach((c, kind) => {
-      channels.push({ name: `layer${String(l).padStart(2, '0')}.${c}`, pixelType, data: planeOf(pixelType, widthPx, heightPx, (x, y) => patternValue(kind + l, x, y, 0) * (l + 1)) });
+      channels.push({
+        name: `layer${String(l).padStart(2, '0')}.${c}`,
+        pixelType,
+        data: planeOf(pixelType, widthPx, heightPx, (x, y) => patternValue(kind + l, x, y, 0) * (l + 1)),
+      });
     });
   }
   channels.push({ name: 'depth.Z', pixelType: 'float', data: planeOf('float', widthPx, heightPx, (x, y) => 10 + x * 0.5 + y) });
@@ -88,14 +98,31 @@ export function layeredChannels(layerCount: number, widthPx: number, heightPx: n
 export function subsampledChannels(widthPx: number, heightPx: number): WriteChannel[] {
   return [
     { name: 'Y', pixelType: 'half', data: planeOf('half', widthPx, heightPx, (x, y) => patternValue(0, x, y, 0)) },
-    { name: 'RY', pixelType: 'half', xSampling: 2, ySampling: 2, data: planeOf('half', widthPx / 2, heightPx / 2, (x, y) => patternValue(2, x, y, 0) / 1000) },
-    { name: 'BY', pixelType: 'float', xSampling: 2, ySampling: 2, data: planeOf('float', widthPx / 2, heightPx / 2, (x, y) => patternValue(1, x, y, 0) - 0.5) },
+    {
+      name: 'RY',
+      pixelType: 'half',
+      xSampling: 2,
+      ySampling: 2,
+      data: planeOf('half', widthPx / 2, heightPx / 2, (x, y) => patternValue(2, x, y, 0) / 1000),
+    },
+    {
+      name: 'BY',
+      pixelType: 'float',
+      xSampling: 2,
+      ySampling: 2,
+      data: planeOf('float', widthPx / 2, heightPx / 2, (x, y) => patternValue(1, x, y, 0) - 0.5),
+    },
     { name: 'id', pixelType: 'uint', xSampling: 1, ySampling: 2, data: planeOf('uint', widthPx, heightPx / 2, idValue) },
   ];
 }
 
 /** A deep image: 0 to maxSamples samples per pixel, A/R/G/B half, Z float (increasing per pixel), id uint. */
-export function deepSource(widthPx: number, heightPx: number, maxSamples: number, seed = 7): { sampleCounts: Uint32Array; channels: WriteChannel[] } {
+export function deepSource(
+  widthPx: number,
+  heightPx: number,
+  maxSamples: number,
+  seed = 7,
+): { sampleCounts: Uint32Array; channels: WriteChannel[] } {
   const rand = random(seed);
   const sampleCounts = new Uint32Array(widthPx * heightPx);
   for (let i = 0; i < sampleCounts.length; i++) sampleCounts[i] = Math.floor(rand() * (maxSamples + 1));

@@ -20,10 +20,15 @@ export function findOpenExr34(): { tools: OpenExr34 } | { reason: string } {
   if (!existsSync(recompress) || !existsSync(refStats)) return { reason: `${dir} is absent (../shared is not beside the repository)` };
   return {
     tools: {
-      recompress: (input, output, compression) => void execFileSync(recompress, [input, output, compression], { stdio: ['ignore', 'ignore', 'pipe'] }),
+      recompress: (input, output, compression) =>
+        void execFileSync(recompress, [input, output, compression], { stdio: ['ignore', 'ignore', 'pipe'] }),
       refStats: (path) => {
         try {
-          return execFileSync(refStats, [path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 }).trim();
+          return execFileSync(refStats, [path], {
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'pipe'],
+            maxBuffer: 64 * 1024 * 1024,
+          }).trim();
         } catch (error) {
           const text = String((error as { stdout?: string }).stdout ?? '').trim();
           if (!text) throw error;

@@ -62,7 +62,8 @@ function build(): { oracles: Oracles } | { reason: string } {
   mkdirSync(buildDir, { recursive: true });
   const refStats = join(buildDir, 'exr_ref_stats');
   try {
-    if (!newerThan(refStats, join(sharedDir, 'tools/exr_ref_stats.cpp'))) execFileSync('bash', [buildScript, buildDir], { stdio: 'ignore' });
+    if (!newerThan(refStats, join(sharedDir, 'tools/exr_ref_stats.cpp')))
+      execFileSync('bash', [buildScript, buildDir], { stdio: 'ignore' });
     const flags = execFileSync('pkg-config', ['--cflags', '--libs', 'OpenEXR'], { encoding: 'utf8' }).trim().split(/\s+/);
     const built: Record<string, string> = {};
     for (const name of ['exr_deep_ref', 'exr_rgba_ref', 'exr_levels_ref']) {
@@ -78,7 +79,12 @@ function build(): { oracles: Oracles } | { reason: string } {
 }
 
 export function findImageTools(): ImageTools {
-  return { oiiotool: onPath('oiiotool'), exrmaketiled: onPath('exrmaketiled'), exrmultipart: onPath('exrmultipart'), exrmakepreview: onPath('exrmakepreview') };
+  return {
+    oiiotool: onPath('oiiotool'),
+    exrmaketiled: onPath('exrmaketiled'),
+    exrmultipart: onPath('exrmultipart'),
+    exrmakepreview: onPath('exrmakepreview'),
+  };
 }
 
 /** What an oracle prints (trimmed); its error line when OpenEXR rejects the file and exits non-zero. */

@@ -22,12 +22,14 @@ const curve = (x) => Math.pow(x, 1.6) / (Math.pow(x, 1.6) + Math.pow(0.5 * (1 - 
 {
   const n = 17;
   const rows = [];
-  for (let r = 0; r < n; r++) for (let g = 0; g < n; g++) for (let b = 0; b < n; b++) {
-    const [x, y, z] = [r, g, b].map((k) => k / (n - 1));
-    const mean = (x + y + z) / 3;
-    const out = [x * 0.9 + 0.1 * y * y, y * 0.95 + 0.05 * Math.sqrt(z), z * 0.85 + 0.15 * mean];
-    rows.push(`${r} ${g} ${b} ${out.map(fmt).join(' ')}`);
-  }
+  for (let r = 0; r < n; r++)
+    for (let g = 0; g < n; g++)
+      for (let b = 0; b < n; b++) {
+        const [x, y, z] = [r, g, b].map((k) => k / (n - 1));
+        const mean = (x + y + z) / 3;
+        const out = [x * 0.9 + 0.1 * y * y, y * 0.95 + 0.05 * Math.sqrt(z), z * 0.85 + 0.15 * mean];
+        rows.push(`${r} ${g} ${b} ${out.map(fmt).join(' ')}`);
+      }
   writeFileSync(join(dir, 'test_film.spi3d'), `SPILUT 1.0\n3 3\n${n} ${n} ${n}\n${rows.join('\n')}\n`);
 }
 
@@ -35,10 +37,12 @@ const curve = (x) => Math.pow(x, 1.6) / (Math.pow(x, 1.6) + Math.pow(0.5 * (1 - 
 {
   const n = 9;
   const rows = [];
-  for (let b = 0; b < n; b++) for (let g = 0; g < n; g++) for (let r = 0; r < n; r++) {
-    const [x, y, z] = [r, g, b].map((k) => k / (n - 1));
-    rows.push([Math.sqrt(x) * 0.7 + 0.3 * y, y * y * 0.8 + 0.2 * z, z * 0.6 + 0.4 * x * y].map(fmt).join(' '));
-  }
+  for (let b = 0; b < n; b++)
+    for (let g = 0; g < n; g++)
+      for (let r = 0; r < n; r++) {
+        const [x, y, z] = [r, g, b].map((k) => k / (n - 1));
+        rows.push([Math.sqrt(x) * 0.7 + 0.3 * y, y * y * 0.8 + 0.2 * z, z * 0.6 + 0.4 * x * y].map(fmt).join(' '));
+      }
   writeFileSync(join(dir, 'look3d.cube'), `TITLE "look3d"\n# a small 3D look\nLUT_3D_SIZE ${n}\n${rows.join('\n')}\n`);
 }
 
