@@ -1,6 +1,7 @@
 // Lint: TypeScript rules plus the layering of ARCHITECTURE.md, at error level.
 // Each room may import only the rooms below it; a room outside the codec reaches it only through codec/index.ts.
 import tseslint from 'typescript-eslint';
+import { SOURCE_ROOMS, TOOLING_ROOMS } from './scripts/rooms.mjs';
 
 const nodeBuiltins = ['fs', 'path', 'os', 'zlib', 'worker_threads', 'child_process', 'http', 'net', 'crypto', 'url', 'stream'];
 const ELECTRON = {
@@ -28,7 +29,8 @@ const ROOMS = {
   },
   renderer: { may: ['common', 'contract', 'shaders'], what: 'the renderer sees only the contract and the display core' },
 };
-const ALL = Object.keys(ROOMS).concat(['testing', 'bench', 'e2e', 'scripts']);
+const ALL = [...SOURCE_ROOMS, ...TOOLING_ROOMS];
+if (SOURCE_ROOMS.some((room) => !(room in ROOMS))) throw new Error('eslint.config.js: a room of scripts/rooms.mjs has no layer rule');
 
 /** Relative import patterns that reach a room from anywhere (any depth of ../). */
 const into = (room) => [

@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { wgslText } from './vite.config.js';
+import { SOURCE_ROOMS } from './scripts/rooms.mjs';
 
 const addon = fileURLToPath(new URL('./dist/native/exr_kernels.node', import.meta.url));
 
@@ -49,21 +50,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'native',
-          include: [
-            'common',
-            'codec',
-            'contract',
-            'host',
-            'transport',
-            'server',
-            'cli',
-            'electron',
-            'renderer',
-            'shaders',
-            'native',
-            'testing',
-            'scripts',
-          ].map((room) => `${room}/**/*.test.ts`),
+          include: [...SOURCE_ROOMS, 'native', 'testing', 'scripts'].map((room) => `${room}/**/*.test.ts`),
         },
       },
       {

@@ -2,23 +2,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { expect, it } from 'vitest';
+import { SOURCE_ROOMS } from './rooms.mjs';
 
 const root = join(__dirname, '..');
-const FOLDERS = [
-  'common',
-  'codec',
-  'contract',
-  'host',
-  'transport',
-  'server',
-  'cli',
-  'electron',
-  'renderer',
-  'shaders',
-  'testing',
-  'bench',
-  'scripts',
-];
+const FOLDERS = [...SOURCE_ROOMS, 'testing', 'bench', 'scripts'];
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {

@@ -1,0 +1,2 @@
+export declare const SOURCE_ROOMS: string[];
+export declare const TOOLING_ROOMS: string[];
