@@ -3,6 +3,7 @@
 // Statistics (checked against `exrview stats` for the whole image); pick a colormap; open the Layers view; the
 // diagnostics' counters show that mode and exposure changes load and upload nothing. Screenshots go with the run.
 import { buildProject, floatPlane, root, serveFolder, type Served } from './serve-fixture.js';
+import { toolbarControl } from './toolbar-menu.js';
 import { test, expect, type Page } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -65,7 +66,7 @@ test('reference, difference modes and the Comparison metrics of two files whose 
   const grid = page.getByRole('listbox', { name: 'Images' });
   await grid.getByRole('option', { name: 'a_render.exr' }).click();
   await settle(page);
-  await page.getByRole('button', { name: /Set as reference/ }).click();
+  await (await toolbarControl(page, page.getByRole('button', { name: /Set as reference/ }))).click();
   await expect(page.getByRole('button', { name: /Set as reference/ })).toHaveAttribute('aria-pressed', 'true');
   // every G mean error published once b is the image on screen: the run for the last pair (a against itself, all
   // zeros), still computing when b is clicked at once, must not land then. Read from the store the panel renders,
@@ -84,7 +85,7 @@ test('reference, difference modes and the Comparison metrics of two files whose 
   });
   await grid.getByRole('option', { name: 'b_render.exr' }).click();
   await settle(page);
-  await page.getByRole('combobox', { name: 'Compare mode' }).selectOption({ label: 'Absolute error' });
+  await (await toolbarControl(page, page.getByRole('combobox', { name: 'Compare mode' }))).selectOption({ label: 'Absolute error' });
   const cmp = page.getByRole('region', { name: 'Comparison' });
   await expect(cmp.locator('[data-key=metrics-path]')).toContainText('GPU reduction');
   // A = b_render (on screen), B = a_render (the reference): A − B = +0.5 in G over 100 pixels
@@ -120,7 +121,7 @@ test('reference, difference modes and the Comparison metrics of two files whose 
   const loadsBefore = await loads.textContent();
   const uploadsBefore = await diag.locator('[data-key=uploads]').textContent();
   for (const label of ['A/B flip', 'Wipe', 'Side by side', 'Error', 'Squared error', 'Relative absolute error', 'Relative squared error', 'Absolute error']) {
-    await page.getByRole('combobox', { name: 'Compare mode' }).selectOption({ label });
+    await (await toolbarControl(page, page.getByRole('combobox', { name: 'Compare mode' }))).selectOption({ label });
     await settle(page);
     if (label === 'Wipe' || label === 'Side by side') await shot(page, `compare-${label.toLowerCase().replace(/ /g, '-')}`);
   }
@@ -140,10 +141,10 @@ test('reference, difference modes and the Comparison metrics of two files whose 
   await page.getByRole('button', { name: 'Diagnostics' }).click();
 
   // A/B flip by key
-  await page.getByRole('combobox', { name: 'Compare mode' }).selectOption({ label: 'A/B flip' });
+  await (await toolbarControl(page, page.getByRole('combobox', { name: 'Compare mode' }))).selectOption({ label: 'A/B flip' });
   await page.getByRole('img', { name: 'Preview' }).focus();
   await page.keyboard.press('b');
-  await expect(page.getByRole('button', { name: 'showing B' })).toBeVisible();
+  await expect(await toolbarControl(page, page.getByRole('button', { name: 'showing B' }))).toBeVisible();
   await expect(page.getByRole('img', { name: /^Histogram of image B \(reference\):/ })).toBeVisible();
 });
 
@@ -187,7 +188,7 @@ test('Shift-drag a rectangle and read its Statistics; the whole image agrees wit
 
   // a colormap on one channel: the colour bar says which, with its range in values
   await page.getByRole('combobox', { name: 'Channel' }).selectOption('r');
-  await page.getByRole('combobox', { name: 'Colormap' }).selectOption('viridis');
+  await (await toolbarControl(page, page.getByRole('combobox', { name: 'Colormap' }))).selectOption('viridis');
   const bar = page.getByRole('img', { name: /^Colour bar: Viridis of R/ });
   await expect(bar).toBeVisible();
   // auto range: the whole image's R range (from exrview stats), not the dragged rectangle's
@@ -217,7 +218,7 @@ test('the Layers view shows every layer of a multi-layer file with its name; cli
   await page.goto(server!.url);
   await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name: 'c_layers.exr' }).click();
   await settle(page);
-  await page.getByRole('button', { name: /Layers/ }).click();
+  await (await toolbarControl(page, page.getByRole('button', { name: /Layers/ }))).click();
   const sheet = page.getByRole('region', { name: 'Layers' });
   for (const name of ['(base)', 'depth', 'diffuse', 'specular']) await expect(sheet.getByRole('button', { name })).toBeVisible();
   // the engine draws the tiles once every layer's texture is made

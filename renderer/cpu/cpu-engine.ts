@@ -30,16 +30,20 @@ export class CpuEngine implements ViewEngine {
   private again = false;
   private lastRenderMs = NaN;
   private pending: ((ms: number) => void)[] = [];
+  /** Renders with a lower id were asked for before the last clearImage(): their pixels are not drawn. */
+  private clearedBeforeId = 0;
 
   constructor(readonly reason: string) {
     this.worker.onmessage = (
-      m: MessageEvent<{ widthPx: number; heightPx: number; pixels: Uint8ClampedArray<ArrayBuffer>; renderMs: number }>,
+      m: MessageEvent<{ id: number; widthPx: number; heightPx: number; pixels: Uint8ClampedArray<ArrayBuffer>; renderMs: number }>,
     ) => {
       this.inFlight = false;
       this.lastRenderMs = m.data.renderMs;
       this.frames.record(performance.now(), m.data.renderMs, NaN);
       const ctx = this.preview?.getContext('2d');
-      if (ctx && this.preview!.width === m.data.widthPx && this.preview!.height === m.data.heightPx)
+      // a render asked for before clearImage() still shows the image dropped: the one asked for after it draws none
+      const stale = m.data.id < this.clearedBeforeId;
+      if (ctx && !stale && this.preview!.width === m.data.widthPx && this.preview!.height === m.data.heightPx)
         ctx.putImageData(new ImageData(m.data.pixels, m.data.widthPx, m.data.heightPx), 0, 0);
       for (const p of this.pending.splice(0)) p(m.data.renderMs);
       if (this.again) {
@@ -142,6 +146,14 @@ export class CpuEngine implements ViewEngine {
   setGridCells(cells: GridCell[]): void {
     this.cells = cells;
     this.invalidateGrid();
+  }
+
+  /** Draws no image until the next show(): what failed to show, or a new folder, never stands over the image before. */
+  clearImage(): void {
+    this.images.clear();
+    this.worker.postMessage({ type: 'clear' });
+    this.clearedBeforeId = this.nextId;
+    this.invalidate();
   }
 
   invalidate(): void {

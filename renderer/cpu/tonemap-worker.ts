@@ -7,12 +7,17 @@ let image: { rgba: Float32Array; widthPx: number; heightPx: number; x0: number; 
 
 export type WorkerRequest =
   | { type: 'image'; rgba: Float32Array; widthPx: number; heightPx: number; x0: number; y0: number }
+  | { type: 'clear' }
   | { type: 'render'; id: number; display: DisplayParams; panZoom: PanZoom; widthPx: number; heightPx: number };
 
 self.onmessage = (m: MessageEvent<WorkerRequest>) => {
   const r = m.data;
   if (r.type === 'image') {
     image = r;
+    return;
+  }
+  if (r.type === 'clear') {
+    image = null;
     return;
   }
   const t0 = performance.now();

@@ -33,7 +33,7 @@ export interface ViewEngine {
   /** Draws the layer from what the engine holds and `fetched`, which carries (at least) what lacks() named. */
   show(key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null): Promise<ShowReport>;
   isCached(key: ImageKey): boolean;
-  /** Draws no image until the next show (GPU engine only): nothing on screen rather than the image shown before. */
+  /** Draws no image until the next show: nothing on screen rather than the image shown before. */
   clearImage?(): void;
   putThumbnail(fileId: string, t: Thumbnail): void;
   hasThumbnail(fileId: string): boolean;

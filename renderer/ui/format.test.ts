@@ -1,6 +1,6 @@
 // Names shortened in the middle keep what tells them apart; values and counts as the panels show them.
 import { describe, expect, it } from 'vitest';
-import { fmtCount, fmtValue, middleEllipsis } from './format.js';
+import { fmtCount, fmtValue, fmtZoom, middleEllipsis } from './format.js';
 
 describe('middleEllipsis', () => {
   it('leaves a name that fits alone', () => {
@@ -33,5 +33,17 @@ describe('fmtValue and fmtCount', () => {
     expect(fmtValue(Infinity)).toBe('+Inf');
     expect(fmtValue(NaN)).toBe('—');
     expect(fmtCount(12345)).toBe('12,345');
+  });
+});
+
+describe('fmtZoom', () => {
+  it('gives the zoom in per cent of CSS px', () => {
+    expect(fmtZoom(2, 1, true)).toBe('200 %');
+    expect(fmtZoom(2, 2, true)).toBe('100 %');
+    expect(fmtZoom(24.25, 1, true)).toBe('2425 %');
+  });
+
+  it('gives no figure when no image is on screen', () => {
+    expect(fmtZoom(24.25, 1, false)).toBe('—');
   });
 });

@@ -1,4 +1,4 @@
-// Formatting for the panels: finite values to 5 significant digits, NaN/Inf and counts as words; names shortened in the middle.
+// Formatting for the panels and the status line: finite values to 5 significant digits, NaN/Inf and counts as words; names shortened in the middle.
 export function fmtValue(v: number): string {
   if (Number.isNaN(v)) return '—';
   if (v === Infinity) return '+Inf';
@@ -27,4 +27,9 @@ export function middleEllipsis(name: string, maxChars: number): string {
   const keep = maxChars - 1;
   const head = Math.floor(keep / 2);
   return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (keep - head)).join('')}`;
+}
+
+/** The status line's zoom, screen px per image px in per cent of CSS px; "—" with no image on screen to be zoomed. */
+export function fmtZoom(zoom: number, devicePixelRatio: number, imageOnScreen: boolean): string {
+  return imageOnScreen ? `${Math.round((zoom * 100) / (devicePixelRatio || 1))} %` : '—';
 }

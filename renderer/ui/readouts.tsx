@@ -1,7 +1,9 @@
 // The status line's readouts: the pixel under the pointer and the zoom. Each component owns its node and writes it
 // through a ref, on every pointer move or zoom change, never through React state.
 import { createContext, useContext, useEffect, useRef } from 'react';
+import type { AppState } from '../state/store.js';
 import { useController } from './context.js';
+import { fmtZoom } from './format.js';
 
 /** A text written from where it is computed (the preview's pointer moves) into the node that shows it. */
 export class TextSink {
@@ -38,18 +40,19 @@ export function PixelReadout() {
   return <output ref={node} className="readout" aria-label="Pixel value" />;
 }
 
-/** Screen px per image px, in per cent of CSS px. */
+/** Screen px per image px, in per cent of CSS px; "—" once the preview is cleared (no image, or one that failed). */
 export function ZoomReadout() {
   const c = useController();
   const node = useRef<HTMLOutputElement>(null);
   useEffect(() => {
     const el = node.current!;
-    const show = (): void => {
-      el.textContent = `${Math.round((c.store.getState().view.panZoom.zoom * 100) / (window.devicePixelRatio || 1))} %`;
+    const onScreen = (s: AppState): boolean => s.image.currentFileId !== null && s.image.error === null;
+    const show = (s: AppState): void => {
+      el.textContent = fmtZoom(s.view.panZoom.zoom, window.devicePixelRatio, onScreen(s));
     };
-    show();
+    show(c.store.getState());
     return c.store.subscribe((s, p) => {
-      if (s.view.panZoom !== p.view.panZoom) show();
+      if (s.view.panZoom !== p.view.panZoom || onScreen(s) !== onScreen(p)) show(s);
     });
   }, [c]);
   return <output ref={node} className="zoom" aria-label="Zoom" title="Zoom (screen px per image px)" />;
