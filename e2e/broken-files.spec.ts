@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const W = 64, H = 48;
+const W = 64,
+  H = 48;
 let whole: Buffer;
 
 test.beforeAll(async () => {
@@ -17,9 +18,17 @@ test.beforeAll(async () => {
   const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-whole-'));
   const box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
-  writeExrFile(join(dir, 'good.exr'), [{ dataWindow: box, compression: 'zip', channels: ['R', 'G', 'B'].map((name, c) => ({
-    name, pixelType: 'float' as const, data: floatPlane(W, H, (x, y) => Math.round(((x / W) * (c + 1) * 0.4 + (y / H) * 0.3) * 16) / 16), // steps: ZIP compresses them, so chunks hold zlib streams
-  })) }]);
+  writeExrFile(join(dir, 'good.exr'), [
+    {
+      dataWindow: box,
+      compression: 'zip',
+      channels: ['R', 'G', 'B'].map((name, c) => ({
+        name,
+        pixelType: 'float' as const,
+        data: floatPlane(W, H, (x, y) => Math.round(((x / W) * (c + 1) * 0.4 + (y / H) * 0.3) * 16) / 16), // steps: ZIP compresses them, so chunks hold zlib streams
+      })),
+    },
+  ]);
   whole = readFileSync(join(dir, 'good.exr'));
 });
 
@@ -34,7 +43,11 @@ function damagedChunks(): Buffer {
   const chunks = Math.ceil(H / 16); // ZIP: 16 scanlines a chunk
   // the offset table follows the header: its first entry points just past the table
   let table = -1;
-  for (let p = 0; p + 8 <= b.length; p++) if (Number(b.readBigUInt64LE(p)) === p + chunks * 8) { table = p; break; }
+  for (let p = 0; p + 8 <= b.length; p++)
+    if (Number(b.readBigUInt64LE(p)) === p + chunks * 8) {
+      table = p;
+      break;
+    }
   if (table < 0) throw new Error('no offset table found in the written file');
   const chunk1 = Number(b.readBigUInt64LE(table + 8));
   if (b.readInt32LE(chunk1 + 4) >= W * 16 * 3 * 4) throw new Error('chunk 1 is stored uncompressed: nothing to spoil');
@@ -53,7 +66,9 @@ async function overlayPaintedPx(page: Page): Promise<number> {
   });
 }
 
-test('a damaged file: a broken-file mark with the codec\'s reason in its cell (tooltip, status bar); the preview shows what reads and says what is missing, where, why and what to do', async ({ page }) => {
+test("a damaged file: a broken-file mark with the codec's reason in its cell (tooltip, status bar); the preview shows what reads and says what is missing, where, why and what to do", async ({
+  page,
+}) => {
   const dir = mkdtempSync(join(tmpdir(), 'exrview-broken-'));
   writeFileSync(join(dir, 'a_good.exr'), whole);
   writeFileSync(join(dir, 'b_chunk.exr'), damagedChunks());
@@ -112,7 +127,9 @@ test('a damaged file: a broken-file mark with the codec\'s reason in its cell (t
   }
 });
 
-test('a file cut short, selected after a good one: its readable rows shown and the rest hatched, its header, no stale statistics', async ({ page }) => {
+test('a file cut short, selected after a good one: its readable rows shown and the rest hatched, its header, no stale statistics', async ({
+  page,
+}) => {
   const { writeExrFile } = await import('../codec/writer.js');
   const { ExrReader, openFileSource } = await import('../codec/index.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-cut-'));
@@ -120,9 +137,17 @@ test('a file cut short, selected after a good one: its readable rows shown and t
   // 13 chunks of 16 lines: cut inside chunk 6, so that 6 of 13 read
   const cutH = 200;
   const full = join(dir, 'full.tmp');
-  writeExrFile(full, [{ dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: cutH - 1 }, compression: 'zip', channels: ['R', 'G', 'B'].map((name, c) => ({
-    name, pixelType: 'float' as const, data: floatPlane(W, cutH, (x, y) => 0.2 + (c * 0.3) + (x / W) * 0.4 + (y / cutH) * 0.4),
-  })) }]);
+  writeExrFile(full, [
+    {
+      dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: cutH - 1 },
+      compression: 'zip',
+      channels: ['R', 'G', 'B'].map((name, c) => ({
+        name,
+        pixelType: 'float' as const,
+        data: floatPlane(W, cutH, (x, y) => 0.2 + c * 0.3 + (x / W) * 0.4 + (y / cutH) * 0.4),
+      })),
+    },
+  ]);
   const source = openFileSource(full);
   const chunk6 = ExrReader.open(source).offsets[0]![6]!;
   source.close();
@@ -176,7 +201,10 @@ test('a file still being written says so in its cell and preview, and is shown o
     const grid = page.getByRole('listbox', { name: 'Images' });
     await expect(grid.getByRole('option', { name: 'a_good.exr' })).toBeVisible();
     writeFileSync(path, whole.subarray(0, lengthBytes));
-    writing = setInterval(() => { lengthBytes = Math.min(whole.length - 64, lengthBytes + 32); writeFileSync(path, whole.subarray(0, lengthBytes)); }, 300);
+    writing = setInterval(() => {
+      lengthBytes = Math.min(whole.length - 64, lengthBytes + 32);
+      writeFileSync(path, whole.subarray(0, lengthBytes));
+    }, 300);
 
     const cell = grid.getByRole('option', { name: 'render_0042.exr' });
     await expect(cell).toHaveClass(/\bincomplete\b/);
@@ -185,7 +213,9 @@ test('a file still being written says so in its cell and preview, and is shown o
     const problem = page.getByRole('alert', { name: 'Cannot show this file' });
     await expect(problem).toContainText('render_0042.exr is still being written');
     await expect(problem.locator('.advice')).toContainText(/looks again/);
-    await expect(page.locator('footer[role=status] .message')).toContainText(/render_0042\.exr: .*(still being written|incomplete|outside the file)/);
+    await expect(page.locator('footer[role=status] .message')).toContainText(
+      /render_0042\.exr: .*(still being written|incomplete|outside the file)/,
+    );
     await shot(page, 'still-being-written');
 
     // the writer finishes: without a click the cell loses its mark and the preview shows the image
@@ -195,7 +225,9 @@ test('a file still being written says so in its cell and preview, and is shown o
     await expect(cell).not.toHaveClass(/\bbad\b/, { timeout: 20_000 });
     await expect(problem).toHaveCount(0);
     await expect(page.getByRole('img', { name: 'Preview' })).toHaveAttribute('data-has-image', 'true');
-    await expect(page.getByRole('region', { name: 'Statistics' }).locator('[data-key=stats-region]')).toContainText(`whole image, ${W}×${H}`);
+    await expect(page.getByRole('region', { name: 'Statistics' }).locator('[data-key=stats-region]')).toContainText(
+      `whole image, ${W}×${H}`,
+    );
     await shot(page, 'written');
   } finally {
     if (writing) clearInterval(writing);

@@ -7,10 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 
-const W = 96, H = 64;
+const W = 96,
+  H = 64;
 /** The value the fixture holds at (x, y) in channel c of the base layer: a ramp, so each pixel is distinct. */
-const baseValue = (x: number, y: number, c: number): number => Math.fround((x + 1) / W * 0.5 * (c === 0 ? 1 : c === 1 ? 0.7 : 0.4) + y / H * 0.05);
-const diffuseValue = (x: number, y: number, c: number): number => Math.fround(c === 1 ? 2 * (y + 1) / H : 0.01);
+const baseValue = (x: number, y: number, c: number): number =>
+  Math.fround(((x + 1) / W) * 0.5 * (c === 0 ? 1 : c === 1 ? 0.7 : 0.4) + (y / H) * 0.05);
+const diffuseValue = (x: number, y: number, c: number): number => Math.fround(c === 1 ? (2 * (y + 1)) / H : 0.01);
 
 const plane = (f: (x: number, y: number) => number): Float32Array => floatPlane(W, H, f);
 
@@ -23,16 +25,36 @@ test.beforeAll(async () => {
   const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-e2e-'));
   const box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
-  writeExrFile(join(dir, 'ramp.exr'), [{ dataWindow: box, compression: 'zip', channels: [
-    ...['R', 'G', 'B'].map((name, c) => ({ name, pixelType: 'float' as const, data: plane((x, y) => baseValue(x, y, c)) })),
-    ...['diffuse.R', 'diffuse.G', 'diffuse.B'].map((name, c) => ({ name, pixelType: 'float' as const, data: plane((x, y) => diffuseValue(x, y, c)) })),
-  ] }]);
-  writeExrFile(join(dir, 'grey.exr'), [{ dataWindow: box, compression: 'none', channels: [{ name: 'Y', pixelType: 'float', data: plane(() => 0.18) }] }]);
-  writeExrFile(join(dir, 'bright.exr'), [{ dataWindow: box, compression: 'rle', channels: ['R', 'G', 'B'].map((name) => ({ name, pixelType: 'float' as const, data: plane((x) => 4 * x / W) })) }]);
+  writeExrFile(join(dir, 'ramp.exr'), [
+    {
+      dataWindow: box,
+      compression: 'zip',
+      channels: [
+        ...['R', 'G', 'B'].map((name, c) => ({ name, pixelType: 'float' as const, data: plane((x, y) => baseValue(x, y, c)) })),
+        ...['diffuse.R', 'diffuse.G', 'diffuse.B'].map((name, c) => ({
+          name,
+          pixelType: 'float' as const,
+          data: plane((x, y) => diffuseValue(x, y, c)),
+        })),
+      ],
+    },
+  ]);
+  writeExrFile(join(dir, 'grey.exr'), [
+    { dataWindow: box, compression: 'none', channels: [{ name: 'Y', pixelType: 'float', data: plane(() => 0.18) }] },
+  ]);
+  writeExrFile(join(dir, 'bright.exr'), [
+    {
+      dataWindow: box,
+      compression: 'rle',
+      channels: ['R', 'G', 'B'].map((name) => ({ name, pixelType: 'float' as const, data: plane((x) => (4 * x) / W) })),
+    },
+  ]);
   server = await serveFolder(dir);
   url = server.url;
 });
-test.afterAll(() => { server?.stop(); });
+test.afterAll(() => {
+  server?.stop();
+});
 
 /** Mean of R+G+B (0..765) of what is on screen in an element, from a screenshot. */
 async function meanBrightness(el: Locator): Promise<number> {
@@ -53,7 +75,9 @@ test('open a folder, see thumbnails, scrub exposure, switch layer and channel, r
   const grid = page.getByRole('listbox', { name: 'Images' });
   await expect(grid.getByRole('option')).toHaveCount(3);
   for (const name of ['bright.exr', 'grey.exr', 'ramp.exr']) await expect(grid.getByRole('option', { name })).toBeVisible();
-  await page.waitForFunction(() => (window as unknown as { exrviewApp: { controller: { thumbsShown: number } } }).exrviewApp.controller.thumbsShown >= 3);
+  await page.waitForFunction(
+    () => (window as unknown as { exrviewApp: { controller: { thumbsShown: number } } }).exrviewApp.controller.thumbsShown >= 3,
+  );
   await expect(page.locator('.status .path')).toHaveText('GPU');
   // each option lies over its own thumbnail (the GPU draws them on a canvas under the cells)
   await settle(page);

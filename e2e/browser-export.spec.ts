@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 
-const W = 64, H = 48;
+const W = 64,
+  H = 48;
 /** Samples per pixel of the deep fixture. */
 const deepCount = (x: number, y: number): number => (x + y) % 5;
 
@@ -24,10 +25,24 @@ test.beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'exrview-export-e2e-'));
   downloadsDir = mkdtempSync(join(tmpdir(), 'exrview-export-dl-'));
   const box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
-  writeExrFile(join(dir, 'ramp.exr'), [{ dataWindow: box, compression: 'zip', channels: ['R', 'G', 'B'].map((name, c) => ({
-    name, pixelType: 'float' as const, data: plane((x, y) => (0.02 + 0.1 * x / W + 0.02 * y / H) * (1 - 0.2 * c)),
-  })) }]);
-  writeExrFile(join(dir, 'flat.exr'), [{ dataWindow: box, compression: 'none', channels: ['R', 'G', 'B'].map((name) => ({ name, pixelType: 'float' as const, data: plane(() => 0.05) })) }]);
+  writeExrFile(join(dir, 'ramp.exr'), [
+    {
+      dataWindow: box,
+      compression: 'zip',
+      channels: ['R', 'G', 'B'].map((name, c) => ({
+        name,
+        pixelType: 'float' as const,
+        data: plane((x, y) => (0.02 + (0.1 * x) / W + (0.02 * y) / H) * (1 - 0.2 * c)),
+      })),
+    },
+  ]);
+  writeExrFile(join(dir, 'flat.exr'), [
+    {
+      dataWindow: box,
+      compression: 'none',
+      channels: ['R', 'G', 'B'].map((name) => ({ name, pixelType: 'float' as const, data: plane(() => 0.05) })),
+    },
+  ]);
   // deep scanline: deepCount(x, y) samples per pixel, each half-transparent grey at increasing depth
   const counts = new Uint32Array(W * H);
   for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) counts[y * W + x] = deepCount(x, y);
@@ -35,14 +50,26 @@ test.beforeAll(async () => {
   const { floatToHalf } = await import('../codec/core/half.js');
   const fill = (v: number) => new Uint16Array(total).fill(floatToHalf(v));
   const z = new Float32Array(total).map((_, i) => 1 + i);
-  writeExrFile(join(dir, 'deep.exr'), [{ dataWindow: box, compression: 'zips', deepSampleCounts: counts, channels: [
-    { name: 'R', pixelType: 'half', data: fill(0.25) }, { name: 'G', pixelType: 'half', data: fill(0.25) }, { name: 'B', pixelType: 'half', data: fill(0.25) },
-    { name: 'A', pixelType: 'half', data: fill(0.5) }, { name: 'Z', pixelType: 'float', data: z },
-  ] }]);
+  writeExrFile(join(dir, 'deep.exr'), [
+    {
+      dataWindow: box,
+      compression: 'zips',
+      deepSampleCounts: counts,
+      channels: [
+        { name: 'R', pixelType: 'half', data: fill(0.25) },
+        { name: 'G', pixelType: 'half', data: fill(0.25) },
+        { name: 'B', pixelType: 'half', data: fill(0.25) },
+        { name: 'A', pixelType: 'half', data: fill(0.5) },
+        { name: 'Z', pixelType: 'float', data: z },
+      ],
+    },
+  ]);
   server = await serveFolder(dir);
   url = server.url;
 });
-test.afterAll(() => { server?.stop(); });
+test.afterAll(() => {
+  server?.stop();
+});
 
 async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('[role=status]')?.textContent?.includes('loading'));
@@ -50,10 +77,20 @@ async function settle(page: Page): Promise<void> {
 }
 
 /** Presses the export panel's Export button and collects `count` downloads: name → decoded PNG facts. */
-async function exportDownloads(page: Page, count: number, tag: string): Promise<Map<string, { width: number; height: number; mean: number }>> {
+async function exportDownloads(
+  page: Page,
+  count: number,
+  tag: string,
+): Promise<Map<string, { width: number; height: number; mean: number }>> {
   const downloads: Download[] = [];
   const got = new Promise<void>((resolve) => {
-    const on = (d: Download): void => { downloads.push(d); if (downloads.length === count) { page.off('download', on); resolve(); } };
+    const on = (d: Download): void => {
+      downloads.push(d);
+      if (downloads.length === count) {
+        page.off('download', on);
+        resolve();
+      }
+    };
     page.on('download', on);
   });
   const dialog = page.getByRole('dialog', { name: 'Export' });
@@ -100,7 +137,8 @@ test('select two images, export PNG downloads through the view; raising exposure
   await expect(dialog).toContainText('+2.0 EV, srgb');
   const after = await exportDownloads(page, 2, 'after');
   for (const name of ['flat.png', 'ramp.png']) {
-    const b = before.get(name)!.mean, a = after.get(name)!.mean;
+    const b = before.get(name)!.mean,
+      a = after.get(name)!.mean;
     expect(a, `${name}: mean R+G+B before ${b}, after +2 EV ${a}`).toBeGreaterThan(b * 1.3);
   }
 

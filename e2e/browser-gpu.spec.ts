@@ -24,20 +24,25 @@ async function open(page: Page): Promise<void> {
   await page.waitForFunction(() => 'gpuHarness' in window);
 }
 
-
-const W = 64, H = 64;
+const W = 64,
+  H = 64;
 
 function compareToneMap(input: number[], gpu: number[], p: DisplayParams): { maxErr: number; worst: string } {
-  let maxErr = 0, worst = '';
-  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
-    const i = (y * W + x) * 4;
-    const ref = toneMapPixel(input[i]!, input[i + 1]!, input[i + 2]!, input[i + 3]!, x, y, p);
-    for (let c = 0; c < 3; c++) {
-      const g = gpu[i + c]!;
-      const err = Number.isNaN(g) ? Infinity : Math.abs(g - ref[c]!);
-      if (err > maxErr) { maxErr = err; worst = `(${x},${y}) in ${input.slice(i, i + 4).join(',')} gpu ${gpu.slice(i, i + 3).join(',')} ref ${ref.join(',')}`; }
+  let maxErr = 0,
+    worst = '';
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const i = (y * W + x) * 4;
+      const ref = toneMapPixel(input[i]!, input[i + 1]!, input[i + 2]!, input[i + 3]!, x, y, p);
+      for (let c = 0; c < 3; c++) {
+        const g = gpu[i + c]!;
+        const err = Number.isNaN(g) ? Infinity : Math.abs(g - ref[c]!);
+        if (err > maxErr) {
+          maxErr = err;
+          worst = `(${x},${y}) in ${input.slice(i, i + 4).join(',')} gpu ${gpu.slice(i, i + 3).join(',')} ref ${ref.join(',')}`;
+        }
+      }
     }
-  }
   return { maxErr, worst };
 }
 
@@ -53,8 +58,17 @@ for (const fn of ['toneMap', 'toneMapCompute'] as const) {
     const input = randomHdr(W * H, 1);
     for (const transform of DISPLAY_TRANSFORMS) {
       for (const exposureEv of [-3, 0, 2.5]) {
-        const p: DisplayParams = { ...DEFAULT_DISPLAY, transform, exposureEv, offset: exposureEv === 2.5 ? 0.01 : 0, gamma: exposureEv === -3 ? 2.2 : 1 };
-        const gpu = await page.evaluate(([f, i, w, h, params]) => window.gpuHarness[f]!(i as never, w as never, h as never, params as never), [fn, input, W, H, p] as const) as number[];
+        const p: DisplayParams = {
+          ...DEFAULT_DISPLAY,
+          transform,
+          exposureEv,
+          offset: exposureEv === 2.5 ? 0.01 : 0,
+          gamma: exposureEv === -3 ? 2.2 : 1,
+        };
+        const gpu = (await page.evaluate(
+          ([f, i, w, h, params]) => window.gpuHarness[f]!(i as never, w as never, h as never, params as never),
+          [fn, input, W, H, p] as const,
+        )) as number[];
         const { maxErr, worst } = compareToneMap(input, gpu, p);
         expect(maxErr, `${transform} EV ${exposureEv}: worst ${worst}`).toBeLessThan(TOL);
       }
@@ -66,13 +80,19 @@ for (const fn of ['toneMap', 'toneMapCompute'] as const) {
     const input = randomHdr(W * H, 2);
     const cases: Partial<DisplayParams>[] = [
       ...CHANNEL_VIEWS.map((channelView) => ({ channelView })),
-      { falseColour: true }, { falseColour: true, exposureEv: 3, channelView: 'luminance' },
-      { clipping: true }, { clipping: true, exposureEv: -2, transform: 'aces' },
-      { nanInf: false }, { nanInf: false, channelView: 'rgba', transform: 'agx' },
+      { falseColour: true },
+      { falseColour: true, exposureEv: 3, channelView: 'luminance' },
+      { clipping: true },
+      { clipping: true, exposureEv: -2, transform: 'aces' },
+      { nanInf: false },
+      { nanInf: false, channelView: 'rgba', transform: 'agx' },
     ];
     for (const c of cases) {
       const p: DisplayParams = { ...DEFAULT_DISPLAY, ...c };
-      const gpu = await page.evaluate(([f, i, w, h, params]) => window.gpuHarness[f]!(i as never, w as never, h as never, params as never), [fn, input, W, H, p] as const) as number[];
+      const gpu = (await page.evaluate(
+        ([f, i, w, h, params]) => window.gpuHarness[f]!(i as never, w as never, h as never, params as never),
+        [fn, input, W, H, p] as const,
+      )) as number[];
       const { maxErr, worst } = compareToneMap(input, gpu, p);
       expect(maxErr, `${JSON.stringify(c)}: worst ${worst}`).toBeLessThan(TOL);
     }
@@ -81,7 +101,10 @@ for (const fn of ['toneMap', 'toneMapCompute'] as const) {
 
 test('engine: the compute tone-map draws the canvas as the render pass does; uploads go through the staging ring', async ({ page }) => {
   await open(page);
-  const r = await page.evaluate(() => window.gpuHarness.engineToneMapPaths!()) as Record<string, Record<string, unknown> & { lastUpload: Record<string, number>; show: Record<string, number> }> & { maxDiff: number; meanCompute: number };
+  const r = (await page.evaluate(() => window.gpuHarness.engineToneMapPaths!())) as Record<
+    string,
+    Record<string, unknown> & { lastUpload: Record<string, number>; show: Record<string, number> }
+  > & { maxDiff: number; meanCompute: number };
   expect(r.compute!.toneMapPath, String(r.compute!.reason)).toBe('compute');
   expect(r.renderPass!.toneMapPath).toBe('render pass');
   expect(r.renderPass!.reason).toBe('render pass asked for');
@@ -101,7 +124,12 @@ test('engine: the compute tone-map draws the canvas as the render pass does; upl
 
 test('engine: the tone-map path for the preferred canvas format is chosen once per device and says why', async ({ page }) => {
   await open(page);
-  const r = await page.evaluate(() => window.gpuHarness.engineDefaultPath!()) as { format: string; toneMapPath: string; reason: string; features: string[] };
+  const r = (await page.evaluate(() => window.gpuHarness.engineDefaultPath!())) as {
+    format: string;
+    toneMapPath: string;
+    reason: string;
+    features: string[];
+  };
   const storageOk = r.format === 'rgba8unorm' || (r.format === 'bgra8unorm' && r.features.includes('bgra8unorm-storage'));
   expect(r.toneMapPath, r.reason).toBe(storageOk ? 'compute' : 'render pass');
   expect(r.reason.length).toBeGreaterThan(10);
@@ -115,9 +143,16 @@ function sameF32(a: number, b: number): boolean {
 
 test('the MIP chain (compute shader) matches the CPU reduction level by level', async ({ page }) => {
   await open(page);
-  for (const [w, h] of [[64, 64], [75, 33]] as const) {
+  for (const [w, h] of [
+    [64, 64],
+    [75, 33],
+  ] as const) {
     const input = randomHdr(w * h, 3 + w);
-    const levels = await page.evaluate(([i, ww, hh]) => window.gpuHarness.mips!(i as never, ww as never, hh as never), [input, w, h] as const) as { widthPx: number; heightPx: number; data: number[] }[];
+    const levels = (await page.evaluate(([i, ww, hh]) => window.gpuHarness.mips!(i as never, ww as never, hh as never), [
+      input,
+      w,
+      h,
+    ] as const)) as { widthPx: number; heightPx: number; data: number[] }[];
     let ref: { data: Float32Array; widthPx: number; heightPx: number } = { data: new Float32Array(input), widthPx: w, heightPx: h };
     expect(levels.length).toBe(Math.floor(Math.log2(Math.max(w, h))) + 1);
     for (let l = 1; l < levels.length; l++) {
@@ -125,7 +160,9 @@ test('the MIP chain (compute shader) matches the CPU reduction level by level', 
       const g = levels[l]!;
       expect([g.widthPx, g.heightPx]).toEqual([ref.widthPx, ref.heightPx]);
       const bad = g.data.map((v, i) => (sameF32(v, ref.data[i]!) ? -1 : i)).filter((i) => i >= 0);
-      expect(bad.length, `${w}x${h} level ${l}: first mismatch at ${bad[0]}: gpu ${g.data[bad[0] ?? 0]} ref ${ref.data[bad[0] ?? 0]}`).toBe(0);
+      expect(bad.length, `${w}x${h} level ${l}: first mismatch at ${bad[0]}: gpu ${g.data[bad[0] ?? 0]} ref ${ref.data[bad[0] ?? 0]}`).toBe(
+        0,
+      );
     }
   }
 });
@@ -133,7 +170,11 @@ test('the MIP chain (compute shader) matches the CPU reduction level by level', 
 test('the histogram (compute shader) matches the CPU reference', async ({ page }) => {
   await open(page);
   const input = randomHdr(W * H, 4);
-  const gpu = await page.evaluate(([i, w, h]) => window.gpuHarness.histogram!(i as never, w as never, h as never), [input, W, H] as const) as number[];
+  const gpu = (await page.evaluate(([i, w, h]) => window.gpuHarness.histogram!(i as never, w as never, h as never), [
+    input,
+    W,
+    H,
+  ] as const)) as number[];
   const ref = histogram(input, W * H);
   for (let k = 0; k < 4; k++) {
     const g = gpu.slice(k * HIST_BINS, (k + 1) * HIST_BINS);
@@ -149,7 +190,7 @@ test('the histogram (compute shader) matches the CPU reference', async ({ page }
 
 test('engine: parameter and layer changes never upload again', async ({ page }) => {
   await open(page);
-  const r = await page.evaluate(() => window.gpuHarness.engineNoUploadOnParams!()) as Record<string, unknown>;
+  const r = (await page.evaluate(() => window.gpuHarness.engineNoUploadOnParams!())) as Record<string, unknown>;
   expect(r.firstSource).toBe('uploaded');
   expect(r.uploadsAfterShow).toBe(4);
   expect(r.uploadsAfter).toBe(4);
@@ -161,7 +202,7 @@ test('engine: parameter and layer changes never upload again', async ({ page }) 
 
 test('engine: LRU eviction under the VRAM budget keeps the image on screen', async ({ page }) => {
   await open(page);
-  const r = await page.evaluate(() => window.gpuHarness.engineEviction!()) as Record<string, unknown>;
+  const r = (await page.evaluate(() => window.gpuHarness.engineEviction!())) as Record<string, unknown>;
   expect(r.perImage as number).toBeGreaterThan(128 * 128 * 8);
   // four planes (RGBA) and the layer's MIP chain
   expect(r.entriesPerImage).toBe(5);
@@ -177,7 +218,7 @@ test('engine: LRU eviction under the VRAM budget keeps the image on screen', asy
 
 test('engine: device loss → new device, image reloaded from the source and drawn again', async ({ page }) => {
   await open(page);
-  const r = await page.evaluate(() => window.gpuHarness.engineDeviceLoss!()) as Record<string, unknown>;
+  const r = (await page.evaluate(() => window.gpuHarness.engineDeviceLoss!())) as Record<string, unknown>;
   expect(r.newDevice).toBe(true);
   expect(r.deviceLosses).toBe(1);
   expect(r.loads).toBe(2);
@@ -188,7 +229,7 @@ test('engine: device loss → new device, image reloaded from the source and dra
 
 test('engine: the thumbnail grid draws in one pass and exposure re-tone-maps it without uploads', async ({ page }) => {
   await open(page);
-  const r = await page.evaluate(() => window.gpuHarness.engineGrid!()) as Record<string, unknown>;
+  const r = (await page.evaluate(() => window.gpuHarness.engineGrid!())) as Record<string, unknown>;
   expect(r.drawn).toBe(4);
   expect(r.uploads0).toBe(4);
   expect(r.uploads3).toBe(4);
@@ -199,12 +240,22 @@ test('engine: the thumbnail grid draws in one pass and exposure re-tone-maps it 
 
 /** A smooth, channel-mixing, non-separable function: what a creative grade looks like to a LUT. */
 function gradeFn(r: number, g: number, b: number): [number, number, number] {
-  return [Math.pow(r, 0.8) * 0.9 + b * 0.1, (g * g + r * 0.2) / 1.2, Math.sin(b * 1.4) / Math.sin(1.4) * 0.85 + g * 0.15];
+  return [Math.pow(r, 0.8) * 0.9 + b * 0.1, (g * g + r * 0.2) / 1.2, (Math.sin(b * 1.4) / Math.sin(1.4)) * 0.85 + g * 0.15];
 }
 
-async function toneMapCube(page: Page, fn: 'render pass' | 'compute', input: number[], p: Partial<DisplayParams>, cube: string, shaper: LutShaper): Promise<number[]> {
-  return page.evaluate(([i, w, h, params, text, s, path]) => window.gpuHarness.toneMapWithCube!(i as never, w as never, h as never, params as never, text as never, s as never, path as never),
-    [input, W, H, p, cube, shaper, fn] as const) as Promise<number[]>;
+async function toneMapCube(
+  page: Page,
+  fn: 'render pass' | 'compute',
+  input: number[],
+  p: Partial<DisplayParams>,
+  cube: string,
+  shaper: LutShaper,
+): Promise<number[]> {
+  return page.evaluate(
+    ([i, w, h, params, text, s, path]) =>
+      window.gpuHarness.toneMapWithCube!(i as never, w as never, h as never, params as never, text as never, s as never, path as never),
+    [input, W, H, p, cube, shaper, fn] as const,
+  ) as Promise<number[]>;
 }
 
 for (const path of ['render pass', 'compute'] as const) {
@@ -212,7 +263,14 @@ for (const path of ['render pass', 'compute'] as const) {
     await open(page);
     const input = randomHdr(W * H, 11);
     const lut3 = lutFromFunction(17, gradeFn, 'grade');
-    const lut1: Lut = { title: 'curve', kind: '1d', size: 64, domainMin: [0, 0, 0], domainMax: [1.5, 1.5, 1.5], data: new Float32Array(64 * 3) };
+    const lut1: Lut = {
+      title: 'curve',
+      kind: '1d',
+      size: 64,
+      domainMin: [0, 0, 0],
+      domainMax: [1.5, 1.5, 1.5],
+      data: new Float32Array(64 * 3),
+    };
     for (let i = 0; i < 64; i++) lut1.data.set([Math.sqrt(i / 63), (i / 63) ** 2, 1 - i / 63], i * 3);
     for (const lut of [lut3, lut1]) {
       for (const shaper of LUT_SHAPERS) {
@@ -233,7 +291,10 @@ test('an identity .cube LUT leaves the tone-mapped pixels unchanged', async ({ p
   const input = randomHdr(W * H, 12);
   const identity = formatCube(lutFromFunction(33, (r, g, b) => [r, g, b]));
   for (const transform of ['srgb', 'agx'] as const) {
-    const plain = await page.evaluate(([i, w, h, t]) => window.gpuHarness.toneMap!(i as never, w as never, h as never, { transform: t } as never), [input, W, H, transform] as const) as number[];
+    const plain = (await page.evaluate(
+      ([i, w, h, t]) => window.gpuHarness.toneMap!(i as never, w as never, h as never, { transform: t } as never),
+      [input, W, H, transform] as const,
+    )) as number[];
     const through = await toneMapCube(page, 'render pass', input, { transform }, identity, 'display');
     let maxErr = 0;
     for (let i = 0; i < plain.length; i++) maxErr = Math.max(maxErr, Math.abs(plain[i]! - through[i]!));
@@ -245,7 +306,10 @@ test('a .cube LUT made from a known function reproduces it on the GPU within int
   await open(page);
   // inputs in [0, 1] through the linear shaper with the 'linear' view: the LUT sees exactly the input
   let s = 5;
-  const rnd = (): number => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
+  const rnd = (): number => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
   const input: number[] = [];
   for (let i = 0; i < W * H; i++) input.push(Math.fround(0.05 + rnd() * 0.95), Math.fround(rnd()), Math.fround(rnd()), 1);
   const gpu = await toneMapCube(page, 'compute', input, { transform: 'linear' }, formatCube(lutFromFunction(33, gradeFn)), 'linear');
@@ -265,9 +329,15 @@ test('a .cube LUT made from a known function reproduces it on the GPU within int
 test('HDR path of the tone-map: above 1 kept, roll-off below the headroom, matching the CPU reference', async ({ page }) => {
   await open(page);
   const input = randomHdr(W * H, 21);
-  for (const hdr of [{ paperWhiteNits: 203, peakNits: 1000, rollOff: false }, { paperWhiteNits: 300, peakNits: 1000, rollOff: true }]) {
+  for (const hdr of [
+    { paperWhiteNits: 203, peakNits: 1000, rollOff: false },
+    { paperWhiteNits: 300, peakNits: 1000, rollOff: true },
+  ]) {
     const p: DisplayParams = { ...DEFAULT_DISPLAY, exposureEv: 2, hdr };
-    const gpu = await page.evaluate(([i, w, h, params]) => window.gpuHarness.toneMapHdr!(i as never, w as never, h as never, params as never), [input, W, H, p] as const) as number[];
+    const gpu = (await page.evaluate(
+      ([i, w, h, params]) => window.gpuHarness.toneMapHdr!(i as never, w as never, h as never, params as never),
+      [input, W, H, p] as const,
+    )) as number[];
     const { maxErr, worst } = compareToneMap(input, gpu, p);
     // extended values reach ~1e3 without roll-off (1e9 sanitised inputs are NaN/Inf-coloured; big finite ones are not): relative tolerance
     let maxRel = 0;
@@ -289,12 +359,18 @@ test('HDR path of the tone-map: above 1 kept, roll-off below the headroom, match
   }
 });
 
-test('HDR output: the support probe says why not on a standard display; where the canvas keeps extended mode, the preview canvas holds values above 1', async ({ page }) => {
+test('HDR output: the support probe says why not on a standard display; where the canvas keeps extended mode, the preview canvas holds values above 1', async ({
+  page,
+}) => {
   await open(page);
-  const r = await page.evaluate(() => window.gpuHarness.engineHdr!()) as {
+  const r = (await page.evaluate(() => window.gpuHarness.engineHdr!())) as {
     mediaStandard: { available: boolean; reason: string; canvasExtended: boolean };
     mediaHigh: { available: boolean; reason: string; canvasExtended: boolean };
-    previewFormatOn: string; previewFormatOff: string; sdrFormat: string; captureFormat: string; maxCanvasValue?: number;
+    previewFormatOn: string;
+    previewFormatOff: string;
+    sdrFormat: string;
+    captureFormat: string;
+    maxCanvasValue?: number;
   };
   console.log(`HDR probe on this Chromium: ${JSON.stringify(r)}`);
   expect(r.mediaStandard.available).toBe(false);

@@ -10,7 +10,8 @@ import sharp from 'sharp';
 
 const recompress = join(root, '..', 'shared', 'tools', 'openexr-3.4', 'exr_recompress');
 const noTool = existsSync(recompress) ? null : `${recompress} is absent (../shared is not beside the repository)`;
-const W = 160, H = 96;
+const W = 160,
+  H = 96;
 
 let server: Served | null = null;
 let url = '';
@@ -27,10 +28,13 @@ test.beforeAll(async () => {
     const disc = (x - 100) ** 2 + (y - 48) ** 2 < 30 ** 2 ? 0.1 : 1;
     return disc * ((x + y) / (W + H)) * [1.6, 0.9, 0.4][c]!;
   };
-  const channels = (type: 'half' | 'float') => ['R', 'G', 'B'].map((name, c) => {
-    const plane = floatPlane(W, H, (x, y) => value(x, y, c));
-    return type === 'half' ? { name, pixelType: 'half' as const, data: Uint16Array.from(plane, (v) => floatToHalf(v)) } : { name, pixelType: 'float' as const, data: plane };
-  });
+  const channels = (type: 'half' | 'float') =>
+    ['R', 'G', 'B'].map((name, c) => {
+      const plane = floatPlane(W, H, (x, y) => value(x, y, c));
+      return type === 'half'
+        ? { name, pixelType: 'half' as const, data: Uint16Array.from(plane, (v) => floatToHalf(v)) }
+        : { name, pixelType: 'float' as const, data: plane };
+    });
   writeExrFile(join(dir, 'a-zip.exr'), [{ dataWindow: box, compression: 'zip', channels: channels('half') }]);
   writeExrFile(join(dir, 'float-source.tmp'), [{ dataWindow: box, compression: 'zip', channels: channels('float') }]);
   execFileSync(recompress, [join(dir, 'a-zip.exr'), join(dir, 'b-half-htj2k256.exr'), 'htj2k256']);
@@ -38,7 +42,9 @@ test.beforeAll(async () => {
   server = await serveFolder(dir);
   url = server.url;
 });
-test.afterAll(() => { server?.stop(); });
+test.afterAll(() => {
+  server?.stop();
+});
 
 /** Mean R, G, B (0..255) of what is on screen in an element. */
 async function meanColour(el: Locator, savePath?: string): Promise<number[]> {
@@ -61,10 +67,15 @@ test(`HTJ2K files show their thumbnails and preview${noTool ? ` (skipped: ${noTo
   await page.goto(url);
   const grid = page.getByRole('listbox', { name: 'Images' });
   await expect(grid.getByRole('option')).toHaveCount(3);
-  await page.waitForFunction(() => (window as unknown as { exrviewApp: { controller: { thumbsShown: number } } }).exrviewApp.controller.thumbsShown >= 3);
+  await page.waitForFunction(
+    () => (window as unknown as { exrviewApp: { controller: { thumbsShown: number } } }).exrviewApp.controller.thumbsShown >= 3,
+  );
   await settle(page);
   const zipCell = await meanColour(grid.getByRole('option', { name: 'a-zip.exr' }));
-  const halfCell = await meanColour(grid.getByRole('option', { name: 'b-half-htj2k256.exr' }), testInfo.outputPath('thumb-half-htj2k256.png'));
+  const halfCell = await meanColour(
+    grid.getByRole('option', { name: 'b-half-htj2k256.exr' }),
+    testInfo.outputPath('thumb-half-htj2k256.png'),
+  );
   const floatCell = await meanColour(grid.getByRole('option', { name: 'c-float-htj2k32.exr' }));
   // the warm ramp is there (red above blue), and the HTJ2K thumbnails are the ZIP one
   expect(zipCell[0]!).toBeGreaterThan(zipCell[2]! + 20);

@@ -20,32 +20,58 @@ test.beforeAll(async () => {
   writeSequence({ dir, name: 'shot', frames: 48, widthPx: 160, heightPx: 90, compression: 'zip', framesPerSecond: 30 });
   writeSequence({ dir, name: 'broken', separator: '_', frames: 12, widthPx: 160, heightPx: 90, compression: 'piz', framesPerSecond: null });
   damageMiddleChunk(join(dir, 'broken_1006.exr'));
-  writeExrFile(join(dir, 'still.exr'), [{ dataWindow: { xMin: 0, yMin: 0, xMax: 7, yMax: 7 }, compression: 'none', channels: [{ name: 'Y', pixelType: 'float', data: new Float32Array(64).fill(0.5) }] }]);
+  writeExrFile(join(dir, 'still.exr'), [
+    {
+      dataWindow: { xMin: 0, yMin: 0, xMax: 7, yMax: 7 },
+      compression: 'none',
+      channels: [{ name: 'Y', pixelType: 'float', data: new Float32Array(64).fill(0.5) }],
+    },
+  ]);
   server = await serveFolder(dir);
   url = server.url;
 });
-test.afterAll(() => { server?.stop(); });
-
-interface PlayerProbe { frame: number | null; presented: { frame: number; kind: string } | null }
-/** On failure: what the store, player and engine hold (which file is the image, what is shown, loading, errors). */
-const explain = (page: Page): Promise<string> => page.evaluate(() => {
-  interface Probed {
-    image: { currentFileId: string | null; decoded: { fileId: string } | null; loading: boolean; error: string | null };
-    compare: { reference: { file: { name: string } } | null; mode: string };
-    playback: { playing: boolean };
-    inspect: { stats: { source: string } | null };
-    ui: { status: string };
-  }
-  const app = (window as unknown as { exrviewApp: { store: { getState(): Probed }; controller: { player: { presented: unknown }; engine: { shownFileId?: () => string | null } | null } } }).exrviewApp;
-  const s = app.store.getState();
-  const c = app.controller;
-  return JSON.stringify({
-    current: s.image.currentFileId, decoded: s.image.decoded?.fileId ?? null, loading: s.image.loading, error: s.image.error,
-    reference: s.compare.reference?.file?.name ?? null, mode: s.compare.mode, playing: s.playback.playing,
-    presented: c.player.presented, statsOf: s.inspect.stats?.source ?? null, engineShows: c.engine?.shownFileId?.() ?? null,
-    status: s.ui.status,
-  });
+test.afterAll(() => {
+  server?.stop();
 });
+
+interface PlayerProbe {
+  frame: number | null;
+  presented: { frame: number; kind: string } | null;
+}
+/** On failure: what the store, player and engine hold (which file is the image, what is shown, loading, errors). */
+const explain = (page: Page): Promise<string> =>
+  page.evaluate(() => {
+    interface Probed {
+      image: { currentFileId: string | null; decoded: { fileId: string } | null; loading: boolean; error: string | null };
+      compare: { reference: { file: { name: string } } | null; mode: string };
+      playback: { playing: boolean };
+      inspect: { stats: { source: string } | null };
+      ui: { status: string };
+    }
+    const app = (
+      window as unknown as {
+        exrviewApp: {
+          store: { getState(): Probed };
+          controller: { player: { presented: unknown }; engine: { shownFileId?: () => string | null } | null };
+        };
+      }
+    ).exrviewApp;
+    const s = app.store.getState();
+    const c = app.controller;
+    return JSON.stringify({
+      current: s.image.currentFileId,
+      decoded: s.image.decoded?.fileId ?? null,
+      loading: s.image.loading,
+      error: s.image.error,
+      reference: s.compare.reference?.file?.name ?? null,
+      mode: s.compare.mode,
+      playing: s.playback.playing,
+      presented: c.player.presented,
+      statsOf: s.inspect.stats?.source ?? null,
+      engineShows: c.engine?.shownFileId?.() ?? null,
+      status: s.ui.status,
+    });
+  });
 /** `check`, with the app's state in the error when it fails. */
 async function explained(page: Page, check: () => Promise<void>): Promise<void> {
   try {
@@ -54,12 +80,15 @@ async function explained(page: Page, check: () => Promise<void>): Promise<void> 
     throw new Error(`${(e as Error).message}\napp state: ${await explain(page)}`);
   }
 }
-const probe = (page: Page): Promise<PlayerProbe> => page.evaluate(() => {
-  const p = (window as unknown as { exrviewApp: { controller: { player: PlayerProbe } } }).exrviewApp.controller.player;
-  return { frame: p.frame, presented: p.presented && { frame: p.presented.frame, kind: p.presented.kind } };
-});
+const probe = (page: Page): Promise<PlayerProbe> =>
+  page.evaluate(() => {
+    const p = (window as unknown as { exrviewApp: { controller: { player: PlayerProbe } } }).exrviewApp.controller.player;
+    return { frame: p.frame, presented: p.presented && { frame: p.presented.frame, kind: p.presented.kind } };
+  });
 
-test('a 48-frame sequence is one grid item; it plays, frames advance, scrubbing works, dropped frames are counted and shown', async ({ page }) => {
+test('a 48-frame sequence is one grid item; it plays, frames advance, scrubbing works, dropped frames are counted and shown', async ({
+  page,
+}) => {
   await page.goto(url);
   const grid = page.getByRole('listbox', { name: 'Images' });
   // two sequences and the still: one item each
@@ -81,11 +110,24 @@ test('a 48-frame sequence is one grid item; it plays, frames advance, scrubbing 
   await player.getByRole('button', { name: 'Play' }).click();
   await page.waitForTimeout(6000);
   // what the player recorded as shown, in order: the frames that reached the screen
-  const shownFrames = (): Promise<number[]> => page.evaluate(() => (window as unknown as { exrviewApp: { controller: { player: { records: FrameRecord[] } } } })
-    .exrviewApp.controller.player.records.filter((r) => r.outcome === 'shown').map((r) => r.frame));
+  const shownFrames = (): Promise<number[]> =>
+    page.evaluate(() =>
+      (window as unknown as { exrviewApp: { controller: { player: { records: FrameRecord[] } } } }).exrviewApp.controller.player.records
+        .filter((r) => r.outcome === 'shown')
+        .map((r) => r.frame),
+    );
   // on failure: what happened to the last frames (step:frame:outcome:requested/loaded/ready ms relative to due)
-  const report = (): Promise<string> => page.evaluate(() => JSON.stringify((window as unknown as { exrviewApp: { controller: { player: { records: FrameRecord[] } } } }).exrviewApp.controller.player.records.slice(-40)
-    .map((r) => `${r.step}:${r.frame}:${r.outcome}:${Math.round(r.requestedMs - r.dueMs)}/${Math.round(r.loadedMs - r.dueMs)}/${Math.round(r.readyMs - r.dueMs)}`)));
+  const report = (): Promise<string> =>
+    page.evaluate(() =>
+      JSON.stringify(
+        (window as unknown as { exrviewApp: { controller: { player: { records: FrameRecord[] } } } }).exrviewApp.controller.player.records
+          .slice(-40)
+          .map(
+            (r) =>
+              `${r.step}:${r.frame}:${r.outcome}:${Math.round(r.requestedMs - r.dueMs)}/${Math.round(r.loadedMs - r.dueMs)}/${Math.round(r.readyMs - r.dueMs)}`,
+          ),
+      ),
+    );
   const seen = await shownFrames();
   expect(seen.length, `frames shown: ${seen.join(', ')}; last records ${await report()}`).toBeGreaterThanOrEqual(4);
   const forward = seen.slice(1).filter((f, i) => f > seen[i]!).length;
@@ -136,11 +178,13 @@ test('a 48-frame sequence is one grid item; it plays, frames advance, scrubbing 
   await page.keyboard.press('k');
   await expect(player.getByRole('button', { name: 'Play' })).toBeVisible();
   // frames in flight at 240 fps settle before the scrubbing below
-  await expect.poll(async () => {
-    const before = (await probe(page)).presented?.frame;
-    await page.waitForTimeout(250);
-    return before === (await probe(page)).presented?.frame;
-  }).toBe(true);
+  await expect
+    .poll(async () => {
+      const before = (await probe(page)).presented?.frame;
+      await page.waitForTimeout(250);
+      return before === (await probe(page)).presented?.frame;
+    })
+    .toBe(true);
   const dropped = Number(await droppedOutput.textContent());
   expect(dropped).toBeGreaterThan(0);
   const diag = page.getByRole('region', { name: 'Diagnostics' });
@@ -151,8 +195,16 @@ test('a 48-frame sequence is one grid item; it plays, frames advance, scrubbing 
   await page.getByRole('button', { name: 'Diagnostics' }).click();
 
   // the frame playback rests on becomes the image: the Statistics name it, and the artist's zoom stays
-  const panZoom = (): Promise<string> => page.evaluate(() => JSON.stringify((window as unknown as { exrviewApp: { store: { getState(): { view: { panZoom: unknown } } } } }).exrviewApp.store.getState().view.panZoom));
-  await page.evaluate(() => (window as unknown as { exrviewApp: { controller: { zoomBy(f: number): void } } }).exrviewApp.controller.zoomBy(2));
+  const panZoom = (): Promise<string> =>
+    page.evaluate(() =>
+      JSON.stringify(
+        (window as unknown as { exrviewApp: { store: { getState(): { view: { panZoom: unknown } } } } }).exrviewApp.store.getState().view
+          .panZoom,
+      ),
+    );
+  await page.evaluate(() =>
+    (window as unknown as { exrviewApp: { controller: { zoomBy(f: number): void } } }).exrviewApp.controller.zoomBy(2),
+  );
   const zoomed = await panZoom();
   await slider.fill('1041');
   const stats = page.getByRole('region', { name: 'Statistics' });
@@ -165,11 +217,20 @@ test('a 48-frame sequence is one grid item; it plays, frames advance, scrubbing 
   await page.getByRole('combobox', { name: 'Compare mode' }).selectOption({ label: 'Absolute error' });
   const cmp = page.getByRole('region', { name: 'Comparison' });
   await expect(cmp.locator('.pair')).toContainText(/A shot\.1010\.exr.*B shot\.1041\.exr/s);
-  await expect.poll(async () => Number(await cmp.locator('tr[data-channel=all] [data-key=mean-abs-error]').textContent()), { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => Number(await cmp.locator('tr[data-channel=all] [data-key=mean-abs-error]').textContent()), { timeout: 30_000 })
+    .toBeGreaterThan(0);
   await expect(page.getByRole('img', { name: /^Histogram of Absolute error:/ })).toBeVisible();
   // while it plays, the panels say whose figures they show; stopped, they are the stopped frame's
   // ...and the histogram counts the difference image of each frame shown (the ball moves: the counts change)
-  const histogramNow = (): Promise<string> => page.evaluate(() => JSON.stringify(Array.from((window as unknown as { exrviewApp: { controller: { histogram: Uint32Array | null } } }).exrviewApp.controller.histogram ?? [])));
+  const histogramNow = (): Promise<string> =>
+    page.evaluate(() =>
+      JSON.stringify(
+        Array.from(
+          (window as unknown as { exrviewApp: { controller: { histogram: Uint32Array | null } } }).exrviewApp.controller.histogram ?? [],
+        ),
+      ),
+    );
   const atRest = await histogramNow();
   await player.getByRole('spinbutton', { name: 'Frame rate' }).fill('4');
   await player.getByRole('button', { name: 'Play' }).click();
@@ -193,7 +254,15 @@ test('a sequence with a damaged frame plays on past it and marks that frame', as
   await player.getByRole('button', { name: 'Play' }).click();
   await expect(player.locator('output[aria-label="Damaged frames"]')).toHaveText('damaged frames: 1006', { timeout: 30_000 });
   // it played on: a frame after the damaged one is shown
-  await expect.poll(async () => { const p = (await probe(page)).presented; return p && p.kind === 'shown' && p.frame > 1006; }, { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const p = (await probe(page)).presented;
+        return p && p.kind === 'shown' && p.frame > 1006;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
   await page.keyboard.press('k');
   // scrubbing onto it says so
   await player.getByRole('slider', { name: 'Frame' }).fill('1006');

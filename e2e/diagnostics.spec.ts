@@ -6,7 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const W = 640, H = 400;
+const W = 640,
+  H = 400;
 let server: Served | null = null;
 
 test.beforeAll(async () => {
@@ -15,15 +16,25 @@ test.beforeAll(async () => {
   const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-e2e-diag-'));
   const box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
-  const ramp = (c: number) => floatPlane(W, H, (x, y) => (x / W) * (c + 1) * 0.3 + y / H * 0.1);
-  writeExrFile(join(dir, 'beauty.exr'), [{ dataWindow: box, compression: 'zip', channels: [
-    ...['R', 'G', 'B'].map((name, c) => ({ name, pixelType: 'float' as const, data: ramp(c) })),
-    ...['diffuse.R', 'diffuse.G', 'diffuse.B'].map((name, c) => ({ name, pixelType: 'float' as const, data: ramp(2 - c) })),
-  ] }]);
-  writeExrFile(join(dir, 'grey.exr'), [{ dataWindow: box, compression: 'piz', channels: [{ name: 'Y', pixelType: 'float', data: floatPlane(W, H, () => 0.18) }] }]);
+  const ramp = (c: number) => floatPlane(W, H, (x, y) => (x / W) * (c + 1) * 0.3 + (y / H) * 0.1);
+  writeExrFile(join(dir, 'beauty.exr'), [
+    {
+      dataWindow: box,
+      compression: 'zip',
+      channels: [
+        ...['R', 'G', 'B'].map((name, c) => ({ name, pixelType: 'float' as const, data: ramp(c) })),
+        ...['diffuse.R', 'diffuse.G', 'diffuse.B'].map((name, c) => ({ name, pixelType: 'float' as const, data: ramp(2 - c) })),
+      ],
+    },
+  ]);
+  writeExrFile(join(dir, 'grey.exr'), [
+    { dataWindow: box, compression: 'piz', channels: [{ name: 'Y', pixelType: 'float', data: floatPlane(W, H, () => 0.18) }] },
+  ]);
   server = await serveFolder(dir);
 });
-test.afterAll(() => { server?.stop(); });
+test.afterAll(() => {
+  server?.stop();
+});
 
 async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('[role=status]')?.textContent?.includes('loading'));
@@ -67,7 +78,16 @@ test('the last load as a labelled stage timeline, rates in MB/s or GB/s, adapter
   await expect(timeline.locator('[data-key=timeline-subject]')).toHaveText('beauty.exr · layer (base)');
 
   // each stage a labelled, coloured row with its time in ms; the upload's completion arrives after the frame
-  const expected = ['decoder queue', 'disk read', 'decompress', 'unpack', 'transfer to renderer', 'GPU upload', 'GPU MIP build', 'GPU tone-map'];
+  const expected = [
+    'decoder queue',
+    'disk read',
+    'decompress',
+    'unpack',
+    'transfer to renderer',
+    'GPU upload',
+    'GPU MIP build',
+    'GPU tone-map',
+  ];
   const rows = timeline.locator('.stage-row');
   await expect(rows.locator('.stage-label')).toHaveText(expected);
   for (const key of ['read', 'decompress', 'transfer', 'upload']) {
@@ -76,10 +96,14 @@ test('the last load as a labelled stage timeline, rates in MB/s or GB/s, adapter
   const colours = await rows.locator('.stage-label .swatch').evaluateAll((els) => els.map((e) => getComputedStyle(e).backgroundColor));
   expect(new Set(colours).size, `stage colours ${colours.join(' ')}`).toBe(expected.length);
   // bars to scale: the longest measured stage fills most of its track
-  const widths = await rows.locator('.stage-bar').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width / e.parentElement!.getBoundingClientRect().width));
+  const widths = await rows
+    .locator('.stage-bar')
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width / e.parentElement!.getBoundingClientRect().width));
   expect(Math.max(...widths)).toBeGreaterThan(0.35);
   await expect(timeline.locator('.stage-axis')).toContainText('ms');
-  await expect(timeline.locator('[data-key=timeline-total]')).toHaveText(/^Total \d+(\.\d+)? ms: moving data \d+(\.\d+)? ms, computing \d+(\.\d+)? ms, waiting /);
+  await expect(timeline.locator('[data-key=timeline-total]')).toHaveText(
+    /^Total \d+(\.\d+)? ms: moving data \d+(\.\d+)? ms, computing \d+(\.\d+)? ms, waiting /,
+  );
   const legend = timeline.getByRole('list', { name: 'Legend' });
   await expect(legend).toContainText('moving data: disk read, transfer to renderer, GPU upload');
   await expect(legend).toContainText('computing: decompress, unpack, GPU MIP build, GPU tone-map');
@@ -117,7 +141,10 @@ test('the last load as a labelled stage timeline, rates in MB/s or GB/s, adapter
   const overlapX = Math.min(d.x + d.width, s.x + s.width) - Math.max(d.x, s.x);
   const overlapY = Math.min(d.y + d.height, s.y + s.height) - Math.max(d.y, s.y);
   expect(overlapX <= 0 || overlapY <= 0, `Diagnostics ${JSON.stringify(d)} over Statistics ${JSON.stringify(s)}`).toBe(true);
-  const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('[role=region]')?.getAttribute('aria-label') ?? null, [s.x + s.width / 2, s.y + 10]);
+  const hit = await page.evaluate(
+    ([x, y]) => document.elementFromPoint(x!, y!)?.closest('[role=region]')?.getAttribute('aria-label') ?? null,
+    [s.x + s.width / 2, s.y + 10],
+  );
   expect(hit).toBe('Statistics');
 
   await page.waitForTimeout(300);

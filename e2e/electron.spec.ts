@@ -52,7 +52,19 @@ test.describe('Electron app', () => {
     expect(probe.require).toBe('undefined');
     expect(probe.process).toBe('undefined');
     expect(probe.module).toBe('undefined');
-    expect(probe.methods).toEqual(['cancel', 'closeFolder', 'decodeImage', 'exportImages', 'getHeader', 'getInfo', 'getThumbnail', 'listFiles', 'onEvent', 'openFolder', 'setVisible']);
+    expect(probe.methods).toEqual([
+      'cancel',
+      'closeFolder',
+      'decodeImage',
+      'exportImages',
+      'getHeader',
+      'getInfo',
+      'getThumbnail',
+      'listFiles',
+      'onEvent',
+      'openFolder',
+      'setVisible',
+    ]);
     expect(probe.url).toBe('app://exrview/index.html');
   });
 
@@ -90,7 +102,9 @@ test.describe('Electron app', () => {
   });
 
   test('the folder on the command line is open', async () => {
-    const info = await page.evaluate(() => (window as unknown as { exrview: { getInfo(): Promise<{ mode: string; folders: { displayPath: string }[] }> } }).exrview.getInfo());
+    const info = await page.evaluate(() =>
+      (window as unknown as { exrview: { getInfo(): Promise<{ mode: string; folders: { displayPath: string }[] }> } }).exrview.getInfo(),
+    );
     expect(info.mode).toBe('electron');
     expect(info.folders.map((f) => f.displayPath)).toContain(join(root, 'assets', 'samples'));
   });

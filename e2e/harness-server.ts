@@ -16,10 +16,22 @@ export interface HarnessServer {
 /** Bundles `entry` (relative to the repository root, WGSL as text) and serves it at `url`. */
 export async function serveHarness(entry: string): Promise<HarnessServer> {
   const dir = mkdtempSync(join(tmpdir(), 'exrview-harness-'));
-  await build({ entryPoints: [join(root, entry)], bundle: true, format: 'esm', outfile: join(dir, 'harness.js'), loader: { '.wgsl': 'text' }, target: 'es2022', logLevel: 'warning' });
+  await build({
+    entryPoints: [join(root, entry)],
+    bundle: true,
+    format: 'esm',
+    outfile: join(dir, 'harness.js'),
+    loader: { '.wgsl': 'text' },
+    target: 'es2022',
+    logLevel: 'warning',
+  });
   const js = readFileSync(join(dir, 'harness.js'));
   const server = createServer((req, res) => {
-    if (req.url === '/harness.js') { res.setHeader('content-type', 'text/javascript'); res.end(js); return; }
+    if (req.url === '/harness.js') {
+      res.setHeader('content-type', 'text/javascript');
+      res.end(js);
+      return;
+    }
     res.setHeader('content-type', 'text/html');
     res.end('<!doctype html><html><body><script type="module" src="/harness.js"></script></body></html>');
   });

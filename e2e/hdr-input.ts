@@ -2,7 +2,10 @@
 
 export function randomHdr(n: number, seed: number, hugeMax = 3e38): number[] {
   let s = seed >>> 0;
-  const rnd = (): number => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
+  const rnd = (): number => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
   const out: number[] = [];
   for (let i = 0; i < n * 4; i++) {
     const k = rnd();

@@ -17,16 +17,29 @@ test.beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'exrview-layout-'));
   // two single images (numbered names would make them one sequence item)
   mkdirSync(join(dir, 'sq010'));
-  const W = 48, H = 32, box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
-  const write = (path: string, k: number) => writeExrFile(path, [{ dataWindow: box, compression: 'zip', channels: ['R', 'G', 'B'].map((name, c) => ({
-    name, pixelType: 'float' as const, data: floatPlane(W, H, (x, y) => ((x + y * k) / W) * (0.3 + c * 0.2)),
-  })) }]);
+  const W = 48,
+    H = 32,
+    box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
+  const write = (path: string, k: number) =>
+    writeExrFile(path, [
+      {
+        dataWindow: box,
+        compression: 'zip',
+        channels: ['R', 'G', 'B'].map((name, c) => ({
+          name,
+          pixelType: 'float' as const,
+          data: floatPlane(W, H, (x, y) => ((x + y * k) / W) * (0.3 + c * 0.2)),
+        })),
+      },
+    ]);
   write(join(dir, 'top.exr'), 1);
   write(join(dir, 'sq010', 'key_light.exr'), 2);
   write(join(dir, 'sq010', 'fill_light.exr'), 3);
   server = await serveFolder(dir);
 });
-test.afterAll(() => { server?.stop(); });
+test.afterAll(() => {
+  server?.stop();
+});
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
@@ -35,13 +48,16 @@ async function shot(page: Page, name: string): Promise<void> {
 
 /** Drops on the window as a file manager does: a text/uri-list and/or File objects of these names. */
 async function drop(page: Page, uriList: string, names: string[]): Promise<void> {
-  await page.evaluate(([uris, files]) => {
-    const dt = new DataTransfer();
-    if (uris) dt.setData('text/uri-list', uris);
-    for (const n of files) dt.items.add(new File([new Uint8Array(4)], n));
-    window.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, cancelable: true }));
-    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
-  }, [uriList, names] as const);
+  await page.evaluate(
+    ([uris, files]) => {
+      const dt = new DataTransfer();
+      if (uris) dt.setData('text/uri-list', uris);
+      for (const n of files) dt.items.add(new File([new Uint8Array(4)], n));
+      window.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, cancelable: true }));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
+    },
+    [uriList, names] as const,
+  );
 }
 
 test('every toolbar control has a tooltip naming its key, and the help overlay lists every one of those keys', async ({ page }) => {
@@ -50,10 +66,15 @@ test('every toolbar control has a tooltip naming its key, and the help overlay l
   await page.getByRole('button', { name: /Set as reference/ }).click();
   await page.getByRole('combobox', { name: 'Compare mode' }).selectOption({ label: 'Wipe' });
   // at this width the Inspect group is in the toolbar's ⋯ menu
-  if (!(await page.getByRole('combobox', { name: 'Colormap' }).isVisible())) await page.getByRole('button', { name: 'More controls' }).click();
+  if (!(await page.getByRole('combobox', { name: 'Colormap' }).isVisible()))
+    await page.getByRole('button', { name: 'More controls' }).click();
   await page.getByRole('combobox', { name: 'Colormap' }).selectOption('turbo');
   await shot(page, 'toolbar');
-  const titles = await page.locator('.toolbar [title]:not(.ref-name), .preview-bar button[title]').evaluateAll((els) => els.map((e) => ({ name: e.getAttribute('aria-label') ?? e.textContent?.trim() ?? '', title: e.getAttribute('title')! })));
+  const titles = await page
+    .locator('.toolbar [title]:not(.ref-name), .preview-bar button[title]')
+    .evaluateAll((els) =>
+      els.map((e) => ({ name: e.getAttribute('aria-label') ?? e.textContent?.trim() ?? '', title: e.getAttribute('title')! })),
+    );
   expect(titles.length).toBeGreaterThan(15);
   await page.keyboard.press('?');
   const help = page.getByRole('dialog', { name: 'Help' });
@@ -65,9 +86,18 @@ test('every toolbar control has a tooltip naming its key, and the help overlay l
   const unlisted: string[] = [];
   for (const { name, title } of titles) {
     // the keys a tooltip names: "(E / Shift+E: …)", "(Shift+L)", "(1, double-click)", "(Tab)"; range fields edit by typing
-    const keys = /\(([^()]*)\)\s*$/.exec(title)?.[1]?.split(/[;:]/)[0]?.split(/,| \/ /).map((k) => k.trim().split(' ')[0]!).filter((k) => /^(Shift\+)?(\S|Esc|Tab)$/.test(k)) ?? [];
+    const keys =
+      /\(([^()]*)\)\s*$/
+        .exec(title)?.[1]
+        ?.split(/[;:]/)[0]
+        ?.split(/,| \/ /)
+        .map((k) => k.trim().split(' ')[0]!)
+        .filter((k) => /^(Shift\+)?(\S|Esc|Tab)$/.test(k)) ?? [];
     if (/Range (minimum|maximum)|Exposure value/.test(name)) continue;
-    if (!keys.length) { unnamed.push(`${name}: ${title}`); continue; }
+    if (!keys.length) {
+      unnamed.push(`${name}: ${title}`);
+      continue;
+    }
     for (const k of keys) if (!listed.some((cell) => cell === k || cell.startsWith(`${k} `))) unlisted.push(`${name}: ${k}`);
   }
   expect(unnamed, 'toolbar controls whose tooltip names no key').toEqual([]);
@@ -101,14 +131,18 @@ test('a folder or an EXR dropped on the window opens it (the file selected); a d
   await expect(grid.getByRole('option', { name: 'top.exr' })).toBeVisible();
   // only File objects, none of them in the folder: the status says how to open it instead
   await drop(page, '', ['elsewhere.exr']);
-  await expect(page.locator('footer[role=status] .message')).toContainText('The browser gave no folder for elsewhere.exr: type its folder into the Folder field (O)');
+  await expect(page.locator('footer[role=status] .message')).toContainText(
+    'The browser gave no folder for elsewhere.exr: type its folder into the Folder field (O)',
+  );
   // the highlight while dragging
   await page.evaluate(() => window.dispatchEvent(new DragEvent('dragover', { dataTransfer: new DataTransfer(), cancelable: true })));
   await expect(page.locator('.app')).toHaveClass(/dropping/);
   await shot(page, 'dragging');
 });
 
-test('selecting an image and switching images: the preview keeps its size once the image is drawn (no refit when its figures or header arrive)', async ({ page }) => {
+test('selecting an image and switching images: the preview keeps its size once the image is drawn (no refit when its figures or header arrive)', async ({
+  page,
+}) => {
   await page.goto(server!.url);
   const grid = page.getByRole('listbox', { name: 'Images' });
   await expect(grid.getByRole('option', { name: 'top.exr' })).toBeVisible();

@@ -8,14 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 
-const W = 256, H = 128;
+const W = 256,
+  H = 128;
 let server: Served | null = null;
 let url = '';
 const shots = join('test-results', 'lookdev');
 
 /** A sky: blue above, warm ground below, a small very bright sun, and a red wall at one longitude so turning shows. */
 function sky(x: number, y: number, c: number): number {
-  const u = (x + 0.5) / W, v = (y + 0.5) / H;
+  const u = (x + 0.5) / W,
+    v = (y + 0.5) / H;
   if (Math.hypot(u - 0.3, v - 0.3) < 0.03) return [50, 45, 30][c]!;
   if (u > 0.6 && u < 0.75 && v > 0.35 && v < 0.65) return [0.9, 0.05, 0.05][c]!;
   return v < 0.5 ? [0.2, 0.35, 0.8][c]! * (0.5 + v) : [0.3, 0.22, 0.12][c]!;
@@ -26,23 +28,46 @@ test.beforeAll(async () => {
   const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-env-'));
   mkdirSync(shots, { recursive: true });
-  writeExrFile(join(dir, 'sky.exr'), [{
-    dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 }, compression: 'zip',
-    channels: ['B', 'G', 'R'].map((name) => ({ name, pixelType: 'float' as const, data: floatPlane(W, H, (x, y) => sky(x, y, { R: 0, G: 1, B: 2 }[name]!)) })),
-    attributes: { envmap: { type: 'envmap', value: 0 } },
-  }]);
+  writeExrFile(join(dir, 'sky.exr'), [
+    {
+      dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 },
+      compression: 'zip',
+      channels: ['B', 'G', 'R'].map((name) => ({
+        name,
+        pixelType: 'float' as const,
+        data: floatPlane(W, H, (x, y) => sky(x, y, { R: 0, G: 1, B: 2 }[name]!)),
+      })),
+      attributes: { envmap: { type: 'envmap', value: 0 } },
+    },
+  ]);
   // the same sky as a cube map: each of the 6 stacked 32 px faces one flat colour
   const F = 32;
-  const faces = [[1, 0.1, 0.1], [0.1, 1, 0.1], [0.1, 0.1, 1], [1, 1, 0.1], [0.1, 1, 1], [1, 0.1, 1]];
-  writeExrFile(join(dir, 'cube.exr'), [{
-    dataWindow: { xMin: 0, yMin: 0, xMax: F - 1, yMax: 6 * F - 1 }, compression: 'none',
-    channels: ['B', 'G', 'R'].map((name) => ({ name, pixelType: 'float' as const, data: floatPlane(F, 6 * F, (_x, y) => faces[Math.floor(y / F)]![{ R: 0, G: 1, B: 2 }[name]!]!) })),
-    attributes: { envmap: { type: 'envmap', value: 1 } },
-  }]);
+  const faces = [
+    [1, 0.1, 0.1],
+    [0.1, 1, 0.1],
+    [0.1, 0.1, 1],
+    [1, 1, 0.1],
+    [0.1, 1, 1],
+    [1, 0.1, 1],
+  ];
+  writeExrFile(join(dir, 'cube.exr'), [
+    {
+      dataWindow: { xMin: 0, yMin: 0, xMax: F - 1, yMax: 6 * F - 1 },
+      compression: 'none',
+      channels: ['B', 'G', 'R'].map((name) => ({
+        name,
+        pixelType: 'float' as const,
+        data: floatPlane(F, 6 * F, (_x, y) => faces[Math.floor(y / F)]![{ R: 0, G: 1, B: 2 }[name]!]!),
+      })),
+      attributes: { envmap: { type: 'envmap', value: 1 } },
+    },
+  ]);
   server = await serveFolder(dir);
   url = server.url;
 });
-test.afterAll(() => { server?.stop(); });
+test.afterAll(() => {
+  server?.stop();
+});
 
 async function stats(el: Locator): Promise<{ mean: number; rgb: number[]; png: Buffer }> {
   const png = await el.screenshot();
@@ -55,12 +80,21 @@ async function stats(el: Locator): Promise<{ mean: number; rgb: number[]; png: B
 
 /** Waits until the Environment view has drawn a frame after `after` frames. */
 async function framesPast(page: Page, after: number): Promise<number> {
-  const h = await page.waitForFunction((n) => { const v = window.exrviewEnv; return v && v.stats().frames > n ? v.stats().frames : false; }, after, { timeout: 120_000 });
+  const h = await page.waitForFunction(
+    (n) => {
+      const v = window.exrviewEnv;
+      return v && v.stats().frames > n ? v.stats().frames : false;
+    },
+    after,
+    { timeout: 120_000 },
+  );
   await page.evaluate(() => window.exrviewEnv!.renderNow());
   return (await h.jsonValue()) as number;
 }
 
-test('a lat-long EXR opens in the Environment view: balls render and brighten with exposure, the panorama turns and zooms', async ({ page }) => {
+test('a lat-long EXR opens in the Environment view: balls render and brighten with exposure, the panorama turns and zooms', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   await page.goto(url);
   await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name: 'sky.exr' }).click();
@@ -112,9 +146,21 @@ test('a lat-long EXR opens in the Environment view: balls render and brighten wi
   // frame time on this machine (SwiftShader): balls, the heavier mode, 12 frames after warm-up
   await page.getByRole('combobox', { name: 'Environment mode' }).selectOption('balls');
   await framesPast(page, frames);
-  const times = await page.evaluate(async () => { const out: number[] = []; for (let i = 0; i < 12; i++) out.push(await window.exrviewEnv!.renderNow()); return out; });
+  const times = await page.evaluate(async () => {
+    const out: number[] = [];
+    for (let i = 0; i < 12; i++) out.push(await window.exrviewEnv!.renderNow());
+    return out;
+  });
   const sorted = [...times].sort((a, b) => a - b);
-  const summary = { device: 'SwiftShader (Chromium, headless)', canvas: [box.width, box.height], mode: 'balls + shadow plane', frames: times.length, medianMs: sorted[Math.floor(sorted.length / 2)], minMs: sorted[0], maxMs: sorted.at(-1) };
+  const summary = {
+    device: 'SwiftShader (Chromium, headless)',
+    canvas: [box.width, box.height],
+    mode: 'balls + shadow plane',
+    frames: times.length,
+    medianMs: sorted[Math.floor(sorted.length / 2)],
+    minMs: sorted[0],
+    maxMs: sorted.at(-1),
+  };
   writeFileSync(join(shots, 'env-frame-time.json'), JSON.stringify(summary));
   console.log(`Environment view frame time: ${JSON.stringify(summary)}`);
 

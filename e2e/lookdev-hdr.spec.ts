@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const W = 64, H = 32;
+const W = 64,
+  H = 32;
 let server: Served | null = null;
 let url = '';
 const shots = join('test-results', 'lookdev');
@@ -19,11 +20,19 @@ test.beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'exrview-hdr-'));
   mkdirSync(shots, { recursive: true });
   const box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
-  writeExrFile(join(dir, 'hot.exr'), [{ dataWindow: box, compression: 'none', channels: ['R', 'G', 'B'].map((name) => ({ name, pixelType: 'float' as const, data: floatPlane(W, H, (x) => 8 * (x + 1) / W) })) }]);
+  writeExrFile(join(dir, 'hot.exr'), [
+    {
+      dataWindow: box,
+      compression: 'none',
+      channels: ['R', 'G', 'B'].map((name) => ({ name, pixelType: 'float' as const, data: floatPlane(W, H, (x) => (8 * (x + 1)) / W) })),
+    },
+  ]);
   server = await serveFolder(dir);
   url = server.url;
 });
-test.afterAll(() => { server?.stop(); });
+test.afterAll(() => {
+  server?.stop();
+});
 
 async function open(page: Page): Promise<void> {
   await page.goto(url);
@@ -43,7 +52,8 @@ test('on a standard display the HDR toggle is disabled and says why', async ({ p
 test('with the display emulated as HDR the toggle turns on and the preview canvas goes extended-range', async ({ page }) => {
   await page.addInitScript(() => {
     const real = window.matchMedia.bind(window);
-    window.matchMedia = (q: string) => (/dynamic-range:\s*high/.test(q) ? ({ ...real(q), matches: true, media: q } as MediaQueryList) : real(q));
+    window.matchMedia = (q: string) =>
+      /dynamic-range:\s*high/.test(q) ? ({ ...real(q), matches: true, media: q } as MediaQueryList) : real(q);
   });
   await open(page);
   expect(await page.evaluate(() => matchMedia('(dynamic-range: high)').matches)).toBe(true);
@@ -53,13 +63,21 @@ test('with the display emulated as HDR the toggle turns on and the preview canva
   await toggle.check();
   await expect(page.getByLabel('HDR output status')).toHaveText('HDR on');
   await expect(page.getByRole('spinbutton', { name: 'Paper white (nits)' })).toHaveValue('203');
-  const format = await page.evaluate(() => (window as unknown as { exrviewApp: { controller: { engine: { previewFormat: string } } } }).exrviewApp.controller.engine.previewFormat);
+  const format = await page.evaluate(
+    () =>
+      (window as unknown as { exrviewApp: { controller: { engine: { previewFormat: string } } } }).exrviewApp.controller.engine
+        .previewFormat,
+  );
   expect(format).toBe('rgba16float');
   await page.getByRole('spinbutton', { name: 'Paper white (nits)' }).fill('300');
   await expect(page.getByRole('spinbutton', { name: 'Paper white (nits)' })).toHaveValue('300');
   await page.screenshot({ path: join(shots, 'hdr-on.png') });
   await toggle.uncheck();
   await expect(page.getByLabel('HDR output status')).toHaveText('HDR available');
-  const back = await page.evaluate(() => (window as unknown as { exrviewApp: { controller: { engine: { previewFormat: string; canvasFormat: string } } } }).exrviewApp.controller.engine);
+  const back = await page.evaluate(
+    () =>
+      (window as unknown as { exrviewApp: { controller: { engine: { previewFormat: string; canvasFormat: string } } } }).exrviewApp
+        .controller.engine,
+  );
   expect(back.previewFormat).toBe(back.canvasFormat);
 });

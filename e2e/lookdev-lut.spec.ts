@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { formatCube, lutFromFunction } from '../shaders/lut-cube.js';
 
-const W = 96, H = 64;
+const W = 96,
+  H = 64;
 let server: Served | null = null;
 let url = '';
 let downloadsDir = '';
@@ -21,19 +22,42 @@ test.beforeAll(async () => {
   downloadsDir = mkdtempSync(join(tmpdir(), 'exrview-lut-dl-'));
   mkdirSync(shots, { recursive: true });
   const box = { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 };
-  writeExrFile(join(dir, 'ramp.exr'), [{ dataWindow: box, compression: 'zip', channels: ['R', 'G', 'B'].map((name, c) => ({ name, pixelType: 'float' as const, data: floatPlane(W, H, (x) => (x + 1) / W * (c === 0 ? 1 : 0.5)) })) }]);
-  writeExrFile(join(dir, 'grey.exr'), [{ dataWindow: box, compression: 'none', channels: ['R', 'G', 'B'].map((name) => ({ name, pixelType: 'float' as const, data: floatPlane(W, H, () => 0.05) })) }]);
+  writeExrFile(join(dir, 'ramp.exr'), [
+    {
+      dataWindow: box,
+      compression: 'zip',
+      channels: ['R', 'G', 'B'].map((name, c) => ({
+        name,
+        pixelType: 'float' as const,
+        data: floatPlane(W, H, (x) => ((x + 1) / W) * (c === 0 ? 1 : 0.5)),
+      })),
+    },
+  ]);
+  writeExrFile(join(dir, 'grey.exr'), [
+    {
+      dataWindow: box,
+      compression: 'none',
+      channels: ['R', 'G', 'B'].map((name) => ({ name, pixelType: 'float' as const, data: floatPlane(W, H, () => 0.05) })),
+    },
+  ]);
   server = await serveFolder(dir);
   url = server.url;
 });
-test.afterAll(() => { server?.stop(); });
+test.afterAll(() => {
+  server?.stop();
+});
 
 /** Mean R, G, B (0..255) of an element on screen; `inner`: only the middle of it (a grid cell's picture, not its frame; the preview's picture, not the surround). */
 async function meanRgb(el: Locator, inner = false): Promise<[number, number, number]> {
   let img = sharp(await el.screenshot());
   if (inner) {
     const m = await img.metadata();
-    img = img.extract({ left: Math.round(m.width! * 0.25), top: Math.round(m.height! * 0.3), width: Math.round(m.width! * 0.5), height: Math.round(m.height! * 0.2) });
+    img = img.extract({
+      left: Math.round(m.width! * 0.25),
+      top: Math.round(m.height! * 0.3),
+      width: Math.round(m.width! * 0.5),
+      height: Math.round(m.height! * 0.2),
+    });
   }
   const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
   const sum = [0, 0, 0];
@@ -45,7 +69,11 @@ async function meanRgb(el: Locator, inner = false): Promise<[number, number, num
 /** Waits for the image to be on screen and its figures in (the store, not the DOM, which React updates a beat later), then for two frames. */
 async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() => {
-    const s = (window as unknown as { exrviewApp: { store: { getState(): { image: { currentFileId: string | null; loading: boolean }; inspect: { stats: unknown } } } } }).exrviewApp.store.getState();
+    const s = (
+      window as unknown as {
+        exrviewApp: { store: { getState(): { image: { currentFileId: string | null; loading: boolean }; inspect: { stats: unknown } } } };
+      }
+    ).exrviewApp.store.getState();
     return s.image.currentFileId !== null && !s.image.loading && s.inspect.stats !== null;
   });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -54,11 +82,15 @@ async function settle(page: Page): Promise<void> {
 /** A LUT that swaps red and blue and darkens green: a change no exposure or transform could make. */
 const SWAP = formatCube(lutFromFunction(17, (r, g, b) => [b, g * 0.5, r], 'swap red and blue'));
 
-test('a .cube LUT from the picker changes the preview, the grid and the export; the shaper applies; bad files say which line', async ({ page }) => {
+test('a .cube LUT from the picker changes the preview, the grid and the export; the shaper applies; bad files say which line', async ({
+  page,
+}) => {
   await page.goto(url);
   const grid = page.getByRole('listbox', { name: 'Images' });
   await expect(grid.getByRole('option')).toHaveCount(2);
-  await page.waitForFunction(() => (window as unknown as { exrviewApp: { controller: { thumbsShown: number } } }).exrviewApp.controller.thumbsShown >= 2);
+  await page.waitForFunction(
+    () => (window as unknown as { exrviewApp: { controller: { thumbsShown: number } } }).exrviewApp.controller.thumbsShown >= 2,
+  );
   await grid.getByRole('option', { name: 'ramp.exr' }).click();
   const preview = page.getByRole('img', { name: 'Preview' });
   await settle(page);
@@ -125,7 +157,9 @@ test('a .cube LUT from the picker changes the preview, the grid and the export; 
   await page.getByRole('button', { name: 'Remove LUT' }).click();
 
   // a malformed file: refused, the line named, the view left as it was
-  await page.getByLabel('LUT file').setInputFiles({ name: 'bad.cube', mimeType: 'text/plain', buffer: Buffer.from('LUT_3D_SIZE 2\n0 0 0\n1 0 zero\n') });
+  await page
+    .getByLabel('LUT file')
+    .setInputFiles({ name: 'bad.cube', mimeType: 'text/plain', buffer: Buffer.from('LUT_3D_SIZE 2\n0 0 0\n1 0 zero\n') });
   await expect(page.locator('.status')).toContainText('could not load the LUT bad.cube: line 3: "zero" is not a number');
   await expect(page.getByLabel('LUT name')).toHaveCount(0);
 });

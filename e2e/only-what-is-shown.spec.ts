@@ -6,7 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const W = 320, H = 180;
+const W = 320,
+  H = 180;
 const LAYERS = ['diffuse', 'specular', 'normal'];
 
 let server: Served | null = null;
@@ -22,19 +23,29 @@ test.beforeAll(async () => {
     return data;
   };
   const dir = mkdtempSync(join(tmpdir(), 'exrview-e2e-layers-'));
-  const rgb = (prefix: string, k: number) => ['R', 'G', 'B'].map((c, i) => ({ name: `${prefix}${c}`, pixelType: 'half' as const, data: plane((x, y) => ((x + y * i) % 97) / 97 * k) }));
-  writeExrFile(join(dir, 'render.exr'), [{
-    dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 },
-    compression: 'zip',
-    channels: [
-      ...rgb('', 1), { name: 'A', pixelType: 'half', data: plane(() => 1) },
-      ...LAYERS.flatMap((l, i) => rgb(`${l}.`, i + 2)),
-      { name: 'Z', pixelType: 'half', data: plane((x) => x) },
-    ],
-  }]);
+  const rgb = (prefix: string, k: number) =>
+    ['R', 'G', 'B'].map((c, i) => ({
+      name: `${prefix}${c}`,
+      pixelType: 'half' as const,
+      data: plane((x, y) => (((x + y * i) % 97) / 97) * k),
+    }));
+  writeExrFile(join(dir, 'render.exr'), [
+    {
+      dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 },
+      compression: 'zip',
+      channels: [
+        ...rgb('', 1),
+        { name: 'A', pixelType: 'half', data: plane(() => 1) },
+        ...LAYERS.flatMap((l, i) => rgb(`${l}.`, i + 2)),
+        { name: 'Z', pixelType: 'half', data: plane((x) => x) },
+      ],
+    },
+  ]);
   server = await serveFolder(dir);
 });
-test.afterAll(() => { server?.stop(); });
+test.afterAll(() => {
+  server?.stop();
+});
 
 async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('[role=status]')?.textContent?.includes('loading'));
@@ -53,7 +64,7 @@ test('one decode, and per-layer transfers and uploads of the shown planes only',
   // RGBA of 14 channels: 4 planes of 320x180 half went over the wire and to the GPU
   await expect(planes).toHaveText('A, B, G, R');
   await expect(decodes).toHaveText('1 of this image, 0 layer fetches from the RAM cache');
-  await expect(transfer).toContainText(`${(4 * W * H * 2 / 1e6).toFixed(2)} MB`);
+  await expect(transfer).toContainText(`${((4 * W * H * 2) / 1e6).toFixed(2)} MB`);
 
   for (const [n, layer] of LAYERS.entries()) {
     await page.getByRole('combobox', { name: 'Layer' }).selectOption(layer);

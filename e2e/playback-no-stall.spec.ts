@@ -23,35 +23,61 @@ test.beforeAll(async () => {
   writeSequence({ dir, name: 'slow', frames: 30, widthPx: 320, heightPx: 180, compression: 'zip', framesPerSecond: 24 });
   server = await serveFolder(dir);
 });
-test.afterAll(() => { server?.stop(); });
-
-interface Shown { frame: number | null; shown: number; playing: boolean }
-const shownNow = (page: Page): Promise<Shown> => page.evaluate(() => {
-  const app = (window as unknown as { exrviewApp: { controller: { player: { frame: number | null; summary(): { shown: number } | null } }; store: { getState(): { playback: { playing: boolean } } } } }).exrviewApp;
-  const p = app.controller.player;
-  return { frame: p.frame, shown: p.summary()?.shown ?? 0, playing: app.store.getState().playback.playing };
+test.afterAll(() => {
+  server?.stop();
 });
+
+interface Shown {
+  frame: number | null;
+  shown: number;
+  playing: boolean;
+}
+const shownNow = (page: Page): Promise<Shown> =>
+  page.evaluate(() => {
+    const app = (
+      window as unknown as {
+        exrviewApp: {
+          controller: { player: { frame: number | null; summary(): { shown: number } | null } };
+          store: { getState(): { playback: { playing: boolean } } };
+        };
+      }
+    ).exrviewApp;
+    const p = app.controller.player;
+    return { frame: p.frame, shown: p.summary()?.shown ?? 0, playing: app.store.getState().playback.playing };
+  });
 
 /** Records every figure the player bar and Diagnostics draw, with the moment of playback it is of. */
-const watchCounts = (page: Page): Promise<void> => page.evaluate(() => {
-  type Drawn = { who: 'bar' | 'diagnostics'; atMs: string; dropped: string; fps: string };
-  const drawn: Drawn[] = [];
-  (window as unknown as { drawnCounts: Drawn[] }).drawnCounts = drawn;
-  const text = (sel: string): string => document.querySelector(sel)?.textContent ?? '';
-  const note = (): void => {
-    const bar = document.querySelector<HTMLElement>('output[aria-label="Dropped frames"]');
-    const barFps = document.querySelector<HTMLElement>('output[aria-label="Achieved frame rate"]');
-    if (bar?.dataset.countedAtMs && barFps?.dataset.countedAtMs === bar.dataset.countedAtMs) {
-      drawn.push({ who: 'bar', atMs: bar.dataset.countedAtMs, dropped: bar.textContent ?? '', fps: barFps.textContent ?? '' });
-    }
-    const frames = document.querySelector<HTMLElement>('[data-key=playback-frames]');
-    const rate = document.querySelector<HTMLElement>('[data-key=playback-fps]');
-    if (frames?.dataset.countedAtMs && rate?.dataset.countedAtMs === frames.dataset.countedAtMs) {
-      drawn.push({ who: 'diagnostics', atMs: frames.dataset.countedAtMs, dropped: text('[data-key=playback-dropped]'), fps: text('[data-key=playback-recent-fps]') });
-    }
-  };
-  new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['data-counted-at-ms'] });
-});
+const watchCounts = (page: Page): Promise<void> =>
+  page.evaluate(() => {
+    type Drawn = { who: 'bar' | 'diagnostics'; atMs: string; dropped: string; fps: string };
+    const drawn: Drawn[] = [];
+    (window as unknown as { drawnCounts: Drawn[] }).drawnCounts = drawn;
+    const text = (sel: string): string => document.querySelector(sel)?.textContent ?? '';
+    const note = (): void => {
+      const bar = document.querySelector<HTMLElement>('output[aria-label="Dropped frames"]');
+      const barFps = document.querySelector<HTMLElement>('output[aria-label="Achieved frame rate"]');
+      if (bar?.dataset.countedAtMs && barFps?.dataset.countedAtMs === bar.dataset.countedAtMs) {
+        drawn.push({ who: 'bar', atMs: bar.dataset.countedAtMs, dropped: bar.textContent ?? '', fps: barFps.textContent ?? '' });
+      }
+      const frames = document.querySelector<HTMLElement>('[data-key=playback-frames]');
+      const rate = document.querySelector<HTMLElement>('[data-key=playback-fps]');
+      if (frames?.dataset.countedAtMs && rate?.dataset.countedAtMs === frames.dataset.countedAtMs) {
+        drawn.push({
+          who: 'diagnostics',
+          atMs: frames.dataset.countedAtMs,
+          dropped: text('[data-key=playback-dropped]'),
+          fps: text('[data-key=playback-recent-fps]'),
+        });
+      }
+    };
+    new MutationObserver(note).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['data-counted-at-ms'],
+    });
+  });
 
 test('a slow-decoding sequence plays for 30 s without the picture stalling, and the bar counts as Diagnostics does', async ({ page }) => {
   test.setTimeout(240_000);
@@ -66,12 +92,24 @@ test('a slow-decoding sequence plays for 30 s without the picture stalling, and 
     await route.continue().catch(() => {});
   });
   /** On failure: the requests held (index:start-end ms), what the player has in flight, and its last frames. */
-  const explain = async (): Promise<string> => `decode requests ${held.slice(-12).join(' ')}; ` + await page.evaluate(() => {
-    interface Rec { step: number; frame: number; outcome: string; dueMs: number; requestedMs: number; readyMs: number }
-    const p = (window as unknown as { exrviewApp: { controller: { player: { inFlight: object; records: Rec[]; buffering: boolean } } } }).exrviewApp.controller.player;
-    const recs = p.records.slice(-20).map((r) => `${r.step}:${r.frame}:${r.outcome}:${Math.round(r.requestedMs - r.dueMs)}/${Math.round(r.readyMs - r.dueMs)}`);
-    return `in flight ${JSON.stringify(p.inFlight)}, buffering ${p.buffering}; last frames ${recs.join(' ')}`;
-  });
+  const explain = async (): Promise<string> =>
+    `decode requests ${held.slice(-12).join(' ')}; ` +
+    (await page.evaluate(() => {
+      interface Rec {
+        step: number;
+        frame: number;
+        outcome: string;
+        dueMs: number;
+        requestedMs: number;
+        readyMs: number;
+      }
+      const p = (window as unknown as { exrviewApp: { controller: { player: { inFlight: object; records: Rec[]; buffering: boolean } } } })
+        .exrviewApp.controller.player;
+      const recs = p.records
+        .slice(-20)
+        .map((r) => `${r.step}:${r.frame}:${r.outcome}:${Math.round(r.requestedMs - r.dueMs)}/${Math.round(r.readyMs - r.dueMs)}`);
+      return `in flight ${JSON.stringify(p.inFlight)}, buffering ${p.buffering}; last frames ${recs.join(' ')}`;
+    }));
   await page.goto(server!.url);
   await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name: 'slow.####.exr 1001-1030' }).click();
   const player = page.getByRole('group', { name: 'Player' });
@@ -88,8 +126,16 @@ test('a slow-decoding sequence plays for 30 s without the picture stalling, and 
   // the first frame after Play: a pre-roll, then loads placed on an estimate still being learnt; and on a software GPU
   // the first play builds the playback's GPU pipelines, which a loaded machine has taken half a minute to do
   const started = await shownNow(page);
-  const moved = async (): Promise<boolean> => { const s = await shownNow(page); return s.frame !== started.frame || s.shown > started.shown; };
-  await expect.poll(moved, { timeout: 90_000 }).toBe(true).catch(async (e: Error) => { throw new Error(`${e.message}\n${await explain()}`); });
+  const moved = async (): Promise<boolean> => {
+    const s = await shownNow(page);
+    return s.frame !== started.frame || s.shown > started.shown;
+  };
+  await expect
+    .poll(moved, { timeout: 90_000 })
+    .toBe(true)
+    .catch(async (e: Error) => {
+      throw new Error(`${e.message}\n${await explain()}`);
+    });
 
   // then: sampled every quarter second, the picture moves on at least every two seconds, and play goes on
   let last = await shownNow(page);
@@ -115,7 +161,9 @@ test('a slow-decoding sequence plays for 30 s without the picture stalling, and 
   expect(trace.length, why).toBeGreaterThan(10);
 
   // the bar and Diagnostics drew the same dropped count and rate for every moment both drew
-  const drawn = await page.evaluate(() => (window as unknown as { drawnCounts: { who: string; atMs: string; dropped: string; fps: string }[] }).drawnCounts);
+  const drawn = await page.evaluate(
+    () => (window as unknown as { drawnCounts: { who: string; atMs: string; dropped: string; fps: string }[] }).drawnCounts,
+  );
   const barAt = new Map<string, { dropped: string; fps: string }>();
   for (const d of drawn) if (d.who === 'bar') barAt.set(d.atMs, { dropped: d.dropped, fps: d.fps });
   const diagnostics = drawn.filter((d) => d.who === 'diagnostics');
@@ -129,5 +177,7 @@ test('a slow-decoding sequence plays for 30 s without the picture stalling, and 
   await expect(player.getByRole('button', { name: 'Play' })).toBeVisible();
   const dropped = await player.locator('output[aria-label="Dropped frames"]').textContent();
   await expect(diag.locator('[data-key=playback-dropped]')).toHaveText(dropped!);
-  await expect(diag.locator('[data-key=playback-recent-fps]')).toHaveText((await player.locator('output[aria-label="Achieved frame rate"]').textContent())!);
+  await expect(diag.locator('[data-key=playback-recent-fps]')).toHaveText(
+    (await player.locator('output[aria-label="Achieved frame rate"]').textContent())!,
+  );
 });

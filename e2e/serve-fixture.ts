@@ -16,7 +16,10 @@ export interface Served {
 }
 
 export async function serveFolder(dir: string): Promise<Served> {
-  const server: ChildProcess = spawn(process.execPath, ['bin/exrview.mjs', 'serve', dir, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server: ChildProcess = spawn(process.execPath, ['bin/exrview.mjs', 'serve', dir, '--port', '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const t = setTimeout(() => reject(new Error(`serve printed no address: ${out}`)), 30_000);

@@ -83,7 +83,10 @@ test('another site cannot open folders through the API, even with the cookie in 
 });
 
 test('a DNS name rebound to 127.0.0.1 gets 403, token or not', async () => {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP rebound.test 127.0.0.1'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP rebound.test 127.0.0.1'],
+  });
   try {
     const page = await browser.newPage();
     const response = await page.goto(`http://rebound.test:${server.port}/?token=${server.token}`);

@@ -13,12 +13,18 @@ test.beforeAll(async () => {
   buildProject();
   const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-stale-'));
-  const image = (path: string, widthPx: number, heightPx: number, f: (x: number, c: number) => number) => writeExrFile(path, [{
-    dataWindow: { xMin: 0, yMin: 0, xMax: widthPx - 1, yMax: heightPx - 1 }, compression: 'zip',
-    channels: ['R', 'G', 'B', 'diffuse.R', 'diffuse.G', 'diffuse.B'].map((name, c) => ({
-      name, pixelType: 'float' as const, data: floatPlane(widthPx, heightPx, (x) => f(x, c)),
-    })),
-  }]);
+  const image = (path: string, widthPx: number, heightPx: number, f: (x: number, c: number) => number) =>
+    writeExrFile(path, [
+      {
+        dataWindow: { xMin: 0, yMin: 0, xMax: widthPx - 1, yMax: heightPx - 1 },
+        compression: 'zip',
+        channels: ['R', 'G', 'B', 'diffuse.R', 'diffuse.G', 'diffuse.B'].map((name, c) => ({
+          name,
+          pixelType: 'float' as const,
+          data: floatPlane(widthPx, heightPx, (x) => f(x, c)),
+        })),
+      },
+    ]);
   // the reference: 0.5 everywhere; A: 1.5 in the left half (absolute error 1, relative squared error 1 / (0.25 + 0.01))
   image(join(dir, 'a_plate.exr'), 32, 24, (_x, c) => (c < 3 ? 0.5 : 0.25));
   image(join(dir, 'b_shot.exr'), 32, 24, (x, c) => (c < 3 ? (x < 16 ? 1.5 : 0.5) : 0.125));
@@ -27,7 +33,9 @@ test.beforeAll(async () => {
   image(join(dir, 'other', 'd_other.exr'), 16, 16, () => 0.3);
   server = await serveFolder(dir);
 });
-test.afterAll(() => { server?.stop(); });
+test.afterAll(() => {
+  server?.stop();
+});
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
@@ -35,15 +43,16 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** The file the engine draws now (null: no image), as opposed to the one the store names. */
-const drawn = (page: Page): Promise<string | null> => page.evaluate(() => {
-  type App = {
-    controller: { engine: { shownFileId?(): string | null } | null };
-    store: { getState(): { library: { files: { id: string; name: string }[] } } };
-  };
-  const app = (window as unknown as { exrviewApp: App }).exrviewApp;
-  const id = app.controller.engine?.shownFileId?.() ?? null;
-  return id === null ? null : app.store.getState().library.files.find((f) => f.id === id)?.name ?? id;
-});
+const drawn = (page: Page): Promise<string | null> =>
+  page.evaluate(() => {
+    type App = {
+      controller: { engine: { shownFileId?(): string | null } | null };
+      store: { getState(): { library: { files: { id: string; name: string }[] } } };
+    };
+    const app = (window as unknown as { exrviewApp: App }).exrviewApp;
+    const id = app.controller.engine?.shownFileId?.() ?? null;
+    return id === null ? null : (app.store.getState().library.files.find((f) => f.id === id)?.name ?? id);
+  });
 
 test('panels name their subject or say computing… on each change; a failure or a new folder clears the preview', async ({ page }) => {
   await page.goto(server!.url);

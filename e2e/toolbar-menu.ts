@@ -9,7 +9,8 @@ export async function toolbarControl(page: Page, control: Locator): Promise<Loca
   const more = page.getByRole('button', { name: 'More controls' });
   // retried: a group moves between the row and the menu a frame after it changes width
   await expect(async () => {
-    if (!(await control.isVisible()) && (await more.isVisible()) && (await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+    if (!(await control.isVisible()) && (await more.isVisible()) && (await more.getAttribute('aria-expanded')) !== 'true')
+      await more.click();
     await expect(control).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 15_000 });
   return control;

@@ -16,11 +16,18 @@ test.beforeAll(async () => {
   buildProject();
   const { writeExrFile } = await import('../codec/writer.js');
   dir = mkdtempSync(join(tmpdir(), 'exrview-window-'));
-  const write = (path: string, W: number, H: number, k: number) => writeExrFile(path, [{
-    dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 }, compression: 'zip', channels: ['R', 'G', 'B'].map((name, c) => ({
-      name, pixelType: 'float' as const, data: floatPlane(W, H, (x, y) => ((x + y * k) / W) * (0.3 + c * 0.2)),
-    })),
-  }]);
+  const write = (path: string, W: number, H: number, k: number) =>
+    writeExrFile(path, [
+      {
+        dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 },
+        compression: 'zip',
+        channels: ['R', 'G', 'B'].map((name, c) => ({
+          name,
+          pixelType: 'float' as const,
+          data: floatPlane(W, H, (x, y) => ((x + y * k) / W) * (0.3 + c * 0.2)),
+        })),
+      },
+    ]);
   // wide images (side by side must shrink them to fit a half), with names that differ only near their end
   // (no frame numbers at their end: numbered names would make them one sequence item)
   write(join(dir, 'shot_14_beauty_comp_plate_left.exr'), 400, 200, 1);
@@ -28,12 +35,18 @@ test.beforeAll(async () => {
   write(join(dir, 'shot_14_beauty_comp_plate_right.exr'), 400, 200, 3);
   // a subfolder with enough images to scroll the grid
   mkdirSync(join(dir, 'many'));
-  for (let i = 0; i < 40; i++) write(join(dir, 'many', `take_${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}.exr`), 16, 16, i);
+  for (let i = 0; i < 40; i++)
+    write(join(dir, 'many', `take_${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}.exr`), 16, 16, i);
   server = await serveFolder(dir);
 });
-test.afterAll(() => { server?.stop(); });
+test.afterAll(() => {
+  server?.stop();
+});
 
-const SIZES = [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }];
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+];
 const FIRST = 'shot_14_beauty_comp_plate_left.exr';
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -42,8 +55,15 @@ async function shot(page: Page, name: string): Promise<void> {
   await test.info().attach(name, { path, contentType: 'image/png' });
 }
 
-type Store = { getState(): { image: { currentFileId: string | null; loading: boolean }; view: { display: { exposureEv: number }; panZoom: { zoom: number; centerX: number } }; inspect: { stats: unknown } } };
-const exposure = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { exrviewApp: { store: Store } }).exrviewApp.store.getState().view.display.exposureEv);
+type Store = {
+  getState(): {
+    image: { currentFileId: string | null; loading: boolean };
+    view: { display: { exposureEv: number }; panZoom: { zoom: number; centerX: number } };
+    inspect: { stats: unknown };
+  };
+};
+const exposure = (page: Page): Promise<number> =>
+  page.evaluate(() => (window as unknown as { exrviewApp: { store: Store } }).exrviewApp.store.getState().view.display.exposureEv);
 
 async function openFirst(page: Page): Promise<void> {
   await page.goto(server!.url);
@@ -58,13 +78,19 @@ async function openFirst(page: Page): Promise<void> {
 
 /** The preview canvas's width as a share of the window's. */
 async function imageShare(page: Page): Promise<number> {
-  return page.evaluate(() => document.querySelector<HTMLCanvasElement>('.preview-canvas')!.getBoundingClientRect().width / window.innerWidth);
+  return page.evaluate(
+    () => document.querySelector<HTMLCanvasElement>('.preview-canvas')!.getBoundingClientRect().width / window.innerWidth,
+  );
 }
 
 /** Every item the toolbar shows sits on one row, and the toolbar is one control high. */
 async function expectOneRow(page: Page): Promise<void> {
-  const boxes = await page.locator('.toolbar-row > .toolbar-item, .toolbar > .group').evaluateAll((els) => els.map((e) => e.getBoundingClientRect())
-    .filter((r) => r.height > 0).map((r) => ({ top: r.top, bottom: r.bottom })));
+  const boxes = await page.locator('.toolbar-row > .toolbar-item, .toolbar > .group').evaluateAll((els) =>
+    els
+      .map((e) => e.getBoundingClientRect())
+      .filter((r) => r.height > 0)
+      .map((r) => ({ top: r.top, bottom: r.bottom })),
+  );
   // side by side: every item starts above where every other ends
   expect(Math.max(...boxes.map((b) => b.top)), JSON.stringify(boxes)).toBeLessThan(Math.min(...boxes.map((b) => b.bottom)));
   expect((await page.locator('.toolbar').boundingBox())!.height).toBeLessThan(40);
@@ -124,7 +150,11 @@ for (const size of SIZES) {
 
     test('the toolbar stays one row with a LUT loaded; what does not fit is in the ⋯ menu', async ({ page }) => {
       await openFirst(page);
-      await page.getByLabel('LUT file').setInputFiles({ name: 'a_grade_with_a_long_name.cube', mimeType: 'text/plain', buffer: Buffer.from(formatCube(lutFromFunction(9, (r, g, b) => [b, g, r], 'swap'))) });
+      await page.getByLabel('LUT file').setInputFiles({
+        name: 'a_grade_with_a_long_name.cube',
+        mimeType: 'text/plain',
+        buffer: Buffer.from(formatCube(lutFromFunction(9, (r, g, b) => [b, g, r], 'swap'))),
+      });
       await expect(page.getByLabel('LUT name')).toHaveText('a_grade_with_a_long_name.cube');
       await expectOneRow(page);
       expect(await imageShare(page)).toBeGreaterThanOrEqual(0.55);
@@ -234,7 +264,9 @@ test('side by side: Fit shows each image whole in its half', async ({ page }) =>
   await shot(page, 'side-by-side');
 });
 
-test('browser mode: the folder field names the open folder; another folder opens by its shown path, one outside says what to do', async ({ page }) => {
+test('browser mode: the folder field names the open folder; another folder opens by its shown path, one outside says what to do', async ({
+  page,
+}) => {
   await page.goto(server!.url);
   const name = basename(dir);
   const field = page.getByRole('combobox', { name: 'Folder' });
@@ -254,7 +286,9 @@ test('browser mode: the folder field names the open folder; another folder opens
   await expect(field).toHaveValue(`${name}/many`);
   await expect(grid.getByRole('option', { name: 'take_aa.exr' })).toBeVisible();
   // scrolled down here, then back to the top folder and here again: each opens at its top
-  await grid.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await grid.evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
   await expect.poll(() => grid.evaluate((el) => el.scrollTop)).toBeGreaterThan(100);
   await field.fill(name);
   await field.press('Enter');

@@ -126,16 +126,14 @@ export function diagnosticsReport(c: Controller) {
       /** The last load, stage by stage (ms); a GPU-cache hit shows the load that brought the image. */
       stages: stages!,
     },
-    recentImages: c.records
-      .slice(-20)
-      .map((r) => ({
-        name: r.name,
-        source: r.show.source,
-        hostMs: round(r.host?.hostMs ?? NaN),
-        transferMs: round(r.transferMs),
-        uploadWallMs: round(r.show.uploadWallMs),
-        showMs: round(r.show.showMs),
-      })),
+    recentImages: c.records.slice(-20).map((r) => ({
+      name: r.name,
+      source: r.show.source,
+      hostMs: round(r.host?.hostMs ?? NaN),
+      transferMs: round(r.transferMs),
+      uploadWallMs: round(r.show.uploadWallMs),
+      showMs: round(r.show.showMs),
+    })),
     frames: frames
       ? {
           count: frames.count,

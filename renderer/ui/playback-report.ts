@@ -32,17 +32,15 @@ export function playbackReport(p: Player) {
     medianMs,
     ...flight,
     serviceMs: round(p.serviceMs, 1),
-    lastFrames: p.records
-      .slice(-48)
-      .map((r) => ({
-        frame: r.frame,
-        outcome: r.outcome,
-        source: r.source,
-        hostMs: round(r.hostMs),
-        transferMs: round(r.transferMs),
-        uploadMs: round(r.uploadMs),
-        reason: r.reason || undefined,
-      })),
+    lastFrames: p.records.slice(-48).map((r) => ({
+      frame: r.frame,
+      outcome: r.outcome,
+      source: r.source,
+      hostMs: round(r.hostMs),
+      transferMs: round(r.transferMs),
+      uploadMs: round(r.uploadMs),
+      reason: r.reason || undefined,
+    })),
   };
 }
 
