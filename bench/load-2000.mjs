@@ -142,20 +142,23 @@ const visibleState = () => {
 
 /** In the page: arms a one-shot probe; the next key press's latency to the frame after the exposure readout changed. */
 const armLatencyProbe = () => {
-  const out = document.querySelector('output[aria-label="Exposure value"]');
-  const before = out?.textContent;
+  // the readout is a text field: React sets its value property, which no MutationObserver sees, so it is read each frame
+  const out = document.querySelector('[aria-label="Exposure value"]');
+  const read = () => (out && 'value' in out ? out.value : out?.textContent);
+  const before = read();
   window.__latency = new Promise((resolve) => {
     let keyAt = null;
     const onKey = (e) => (keyAt ??= e.timeStamp);
     window.addEventListener('keydown', onKey, { capture: true });
-    const mo = new MutationObserver(() => {
-      if (out.textContent === before || keyAt === null) return;
-      mo.disconnect();
-      window.removeEventListener('keydown', onKey, { capture: true });
-      requestAnimationFrame(() => resolve(performance.now() - keyAt));
-    });
-    mo.observe(out, { childList: true, characterData: true, subtree: true });
-    setTimeout(() => resolve(null), 10_000);
+    const deadline = performance.now() + 10_000;
+    const check = () => {
+      if (keyAt !== null && read() !== before) {
+        window.removeEventListener('keydown', onKey, { capture: true });
+        requestAnimationFrame(() => resolve(performance.now() - keyAt));
+      } else if (performance.now() > deadline) resolve(null);
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
   });
 };
 

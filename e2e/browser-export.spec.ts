@@ -132,7 +132,8 @@ test('select two images, export PNG downloads through the view; raising exposure
 
   const exposure = page.getByRole('slider', { name: 'Exposure' });
   await exposure.focus();
-  for (let i = 0; i < 4; i++) await exposure.press('ArrowRight');
+  // the arrows step a third of a stop: six of them are +2 EV
+  for (let i = 0; i < 6; i++) await exposure.press('ArrowRight');
   await expect(exposure).toHaveValue('2');
   await expect(dialog).toContainText('+2.0 EV, srgb');
   const after = await exportDownloads(page, 2, 'after');

@@ -158,7 +158,8 @@ test('a 48-frame sequence is one grid item; it plays, frames advance, scrubbing 
   const before = await preview.screenshot();
   const exposure = page.getByRole('slider', { name: 'Exposure' });
   await exposure.focus();
-  for (let i = 0; i < 4; i++) await exposure.press('ArrowRight');
+  // the arrows step a third of a stop: six of them are +2 EV
+  for (let i = 0; i < 6; i++) await exposure.press('ArrowRight');
   await expect(exposure).toHaveValue('2');
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   expect(Buffer.compare(before, await preview.screenshot())).not.toBe(0);
