@@ -3,6 +3,7 @@
 // media query alone is answered 'high' by an init script; the canvas check stays real) it turns on and the preview
 // canvas goes extended-range.
 import { buildProject, floatPlane, serveFolder, type Served } from './serve-fixture.js';
+import { toolbarControl } from './toolbar-menu.js';
 import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +51,8 @@ test('on a standard display the HDR toggle is disabled and says why', async ({ p
 });
 
 test('with the display emulated as HDR the toggle turns on and the preview canvas goes extended-range', async ({ page }) => {
+  // a wide window, so that the HDR controls stay in the toolbar's row (the ⋯ menu has its own specs)
+  await page.setViewportSize({ width: 1920, height: 1080 });
   await page.addInitScript(() => {
     const real = window.matchMedia.bind(window);
     window.matchMedia = (q: string) =>
@@ -57,22 +60,24 @@ test('with the display emulated as HDR the toggle turns on and the preview canva
   });
   await open(page);
   expect(await page.evaluate(() => matchMedia('(dynamic-range: high)').matches)).toBe(true);
+  // with HDR on, the Look group widens and may move into the toolbar's ⋯ menu: each use reaches it as a person would
   const toggle = page.getByRole('checkbox', { name: 'HDR output' });
-  await expect(toggle).toBeEnabled();
+  const paperWhite = page.getByRole('spinbutton', { name: 'Paper white (nits)' });
+  await expect(await toolbarControl(page, toggle)).toBeEnabled();
   await expect(page.getByLabel('HDR output status')).toHaveText('HDR available');
-  await toggle.check();
+  await (await toolbarControl(page, toggle)).check();
   await expect(page.getByLabel('HDR output status')).toHaveText('HDR on');
-  await expect(page.getByRole('spinbutton', { name: 'Paper white (nits)' })).toHaveValue('203');
+  await expect(await toolbarControl(page, paperWhite)).toHaveValue('203');
   const format = await page.evaluate(
     () =>
       (window as unknown as { exrviewApp: { controller: { engine: { previewFormat: string } } } }).exrviewApp.controller.engine
         .previewFormat,
   );
   expect(format).toBe('rgba16float');
-  await page.getByRole('spinbutton', { name: 'Paper white (nits)' }).fill('300');
-  await expect(page.getByRole('spinbutton', { name: 'Paper white (nits)' })).toHaveValue('300');
+  await (await toolbarControl(page, paperWhite)).fill('300');
+  await expect(await toolbarControl(page, paperWhite)).toHaveValue('300');
   await page.screenshot({ path: join(shots, 'hdr-on.png') });
-  await toggle.uncheck();
+  await (await toolbarControl(page, toggle)).uncheck();
   await expect(page.getByLabel('HDR output status')).toHaveText('HDR available');
   const back = await page.evaluate(
     () =>
