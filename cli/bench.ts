@@ -3,7 +3,7 @@
 import { readdirSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance as perfHooks } from 'node:perf_hooks';
-import { nativeStatus } from '../codec/index.js';
+import { nativeStatus, type StageTimings } from '../codec/index.js';
 import { DecodePool } from '../host/decode/pool.js';
 import type { ThumbnailJobResult } from '../host/thumbnails/job.js';
 import { decodeLevel } from '../host/decode/image-decode.js';
@@ -15,7 +15,6 @@ import { warmUpJobs } from '../host/worker/warm-up-jobs.js';
 import { thumbnailOnPool } from '../host/thumbnails/on-pool.js';
 import { readHeader, readHeaderParts } from '../host/headers/summary.js';
 import { fsReason } from '../host/io/fs-reason.js';
-import type { StageTimings } from '../codec/index.js';
 import { FileError, describeFailure } from './failures.js';
 
 export interface BenchOptions {

@@ -1,8 +1,6 @@
 // `exrview info FILE [--json]`: every attribute of every part, laid out as OpenEXR's exrheader shows it.
 
-import { attributeText } from '../codec/index.js';
-import type { AttributeValue } from '../codec/index.js';
-import { ExrReader, openFileSource } from '../codec/index.js';
+import { attributeText, type AttributeValue, ExrReader, openFileSource } from '../codec/index.js';
 
 export interface InfoJson {
   file: string;

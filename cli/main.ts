@@ -2,8 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { statsJson } from '../codec/index.js';
-import { fileStatsOf } from '../codec/index.js';
+import { statsJson, fileStatsOf } from '../codec/index.js';
 import { packageRoot } from '../host/settings/app-paths.js';
 import { HELP_FLAGS, isCommandName, optionsOf, VERSION_FLAGS } from './commands.js';
 import { describeFailure, FileError } from './failures.js';

@@ -1,9 +1,6 @@
 // The deep decode worker task: decode a deep part and flatten it (front-to-back "over") for display, keeping the sample counts.
 
-import { ExrReader, openFileSource, type DecodedImage } from '../../codec/index.js';
-import { decodeDeep } from '../../codec/index.js';
-import { flattenDeep } from '../../codec/index.js';
-import type { AbortSignalLike } from '../../codec/index.js';
+import { ExrReader, openFileSource, type DecodedImage, decodeDeep, flattenDeep, type AbortSignalLike } from '../../codec/index.js';
 
 export interface DeepFlatTaskArgs {
   path: string;

@@ -1,9 +1,16 @@
 // The geometry of one level of a flat part, and how it is cut into bands of whole chunks for the pool.
 
-import { ExrError, type Box2i, type DecodedChannel, type PartInfo, type PixelType, type PlaneData } from '../../codec/index.js';
-import { findLevel } from '../../codec/index.js';
-import { sampleCount } from '../../codec/index.js';
-import { PIXEL_TYPE_BYTES } from '../../codec/index.js';
+import {
+  ExrError,
+  type Box2i,
+  type DecodedChannel,
+  type PartInfo,
+  type PixelType,
+  type PlaneData,
+  findLevel,
+  sampleCount,
+  PIXEL_TYPE_BYTES,
+} from '../../codec/index.js';
 
 /** A plane's geometry, before it has pixels. */
 export type PlaneLayout = Omit<DecodedChannel, 'data'>;

@@ -7,8 +7,7 @@
 // version the main thread read.
 
 import { deserialize, serialize } from 'node:v8';
-import type { ParsedFile } from '../../codec/index.js';
-import { COMPRESSIONS, PIXEL_TYPES } from '../../codec/index.js';
+import { type ParsedFile, COMPRESSIONS, PIXEL_TYPES } from '../../codec/index.js';
 
 /** The version of a file a parse belongs to (what the reader cache tells a rewritten file by). */
 export interface FileIdentity {

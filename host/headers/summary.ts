@@ -1,15 +1,19 @@
 // Header-only parse of one file: the grid's FileSummary, and whether the file is whole or still being written.
 
 import { open } from 'node:fs/promises';
-import { ExrError, type PartInfo } from '../../codec/index.js';
-import { headersFromPrefix } from '../../codec/index.js';
-import { buildParts } from '../../codec/index.js';
-import { minChunkHeaderBytes } from '../../codec/index.js';
-import { withTables, type ParsedFile } from '../../codec/index.js';
-import { prefixSource } from '../../codec/index.js';
+import {
+  ExrError,
+  type PartInfo,
+  headersFromPrefix,
+  buildParts,
+  minChunkHeaderBytes,
+  withTables,
+  type ParsedFile,
+  prefixSource,
+  partLayers,
+} from '../../codec/index.js';
 import { makeHandoff, type HeaderHandoff } from './header-handoff.js';
 import type { FileSummary, LayerSummary, PartSummary } from '../../contract/host-api.js';
-import { partLayers } from '../../codec/index.js';
 
 /** Offset tables further into the file than this are left to the workers to read (a huge tiled pyramid's). */
 const MAX_TABLES_END_BYTE = 16 << 20;

@@ -2,8 +2,7 @@
 
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { floatToHalf } from '../../codec/index.js';
-import { writeExrFile, type WriteChannel, type WritePart } from '../../codec/index.js';
+import { floatToHalf, writeExrFile, type WriteChannel, type WritePart } from '../../codec/index.js';
 import { previewByte } from '../thumbnails/embedded-preview.js';
 
 export type PixelFn = (x: number, y: number) => [number, number, number, number?];

@@ -3,11 +3,7 @@
 
 import { closeSync, existsSync, mkdirSync, openSync, readSync, writeSync, fstatSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { floatToHalf } from '../../codec/index.js';
-import { parseRawHeaders } from '../../codec/index.js';
-import { buildParts } from '../../codec/index.js';
-import type { Compression } from '../../codec/index.js';
-import { writeExrFile, type WriteChannel } from '../../codec/index.js';
+import { floatToHalf, parseRawHeaders, buildParts, type Compression, writeExrFile, type WriteChannel } from '../../codec/index.js';
 
 export interface SequenceSpec {
   dir: string;

@@ -1,12 +1,24 @@
 // Decode straight into thumbnail bins: each chunk is decompressed and its samples summed into per-channel box-filter bins while still in cache (no full-size planes).
 
-import { chunkPlace, chunksForRegion, uncompressedBytes } from '../../codec/index.js';
-import { decompressSamples, decompressTransient, type ChunkSamples } from '../../codec/index.js';
-import { applyLut, type PizPlanes } from '../../codec/index.js';
-import { ExrError, type ExrReader, type Level, type PartInfo } from '../../codec/index.js';
-import type { AbortSignalLike } from '../../codec/index.js';
-import { floorMod, sampleCount } from '../../codec/index.js';
-import { PIXEL_TYPE_BYTES, type BlockLayout } from '../../codec/index.js';
+import {
+  chunkPlace,
+  chunksForRegion,
+  uncompressedBytes,
+  decompressSamples,
+  decompressTransient,
+  type ChunkSamples,
+  applyLut,
+  type PizPlanes,
+  ExrError,
+  type ExrReader,
+  type Level,
+  type PartInfo,
+  type AbortSignalLike,
+  floorMod,
+  sampleCount,
+  PIXEL_TYPE_BYTES,
+  type BlockLayout,
+} from '../../codec/index.js';
 import { composeWithLut, EXACT_BIN_SAMPLES, HALF_MAX, SANE_HALF, sumHalfLines, type RowBins } from './bins.js';
 
 export interface BinnedTimings {

@@ -4,8 +4,7 @@
 // short run ends in a hard-to-predict branch. Summing up to four lines that fall in the same bin row column by
 // column gives four independent loads per add and a quarter of the runs. Sums are in float64, so the order of addition changes results only in their last bits.
 
-import { nativeKernels } from '../../codec/index.js';
-import { HALF_TO_FLOAT } from '../../codec/index.js';
+import { nativeKernels, HALF_TO_FLOAT } from '../../codec/index.js';
 
 export const HALF_MAX = 65504;
 

@@ -1,10 +1,9 @@
 // A thumbnail finished from its bands' sums: added up, divided by each bin's sample count, clamped and rounded to half
 // RGBA (in the native kernels where they loaded, thumb_finish.c, the same arithmetic; else here), and tone-mapped.
 
-import { nativeKernels } from '../../codec/index.js';
+import { nativeKernels, floatToHalf, type Level, type PartInfo } from '../../codec/index.js';
 import { pngFromRgba8 } from '../io/png-native.js';
 import { writeThumbnailFiles, type ThumbnailFiles, type ThumbnailFilesWritten } from './files.js';
-import { floatToHalf, type Level, type PartInfo } from '../../codec/index.js';
 import { bandSums, type ThumbnailSumsLayout } from './band-sums.js';
 import { binCounts, binMeans } from './binned-decode.js';
 import { HALF_MAX } from './bins.js';

@@ -3,12 +3,11 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExrReader, floatToHalf, HALF_TO_FLOAT, openFileSource } from '../../codec/index.js';
+import { ExrReader, floatToHalf, HALF_TO_FLOAT, openFileSource, type PartInfo } from '../../codec/index.js';
 import { findImageTools } from '../../testing/codec/oracle/tools.js';
 import { embeddedPreview, previewByte } from './embedded-preview.js';
 import { rgbPart, useHostFixture, writeRgb } from '../../testing/host/test-files.js';
 import { writeExrFile } from '../../codec/writer.js';
-import type { PartInfo } from '../../codec/index.js';
 
 const fx = useHostFixture();
 

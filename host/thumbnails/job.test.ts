@@ -2,13 +2,12 @@
 
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { floatToHalf, HALF_TO_FLOAT } from '../../codec/index.js';
+import { floatToHalf, HALF_TO_FLOAT, ExrReader, openFileSource } from '../../codec/index.js';
 import { writeExrFile } from '../../codec/writer.js';
 import { chooseThumbnailChannels } from './channels.js';
 import { box, halfChannels } from '../samples/samples.js';
 import { tempDir, writeRgb } from '../../testing/host/test-files.js';
 import { boxFilter, thumbnailJob, thumbnailSize } from './job.js';
-import { ExrReader, openFileSource } from '../../codec/index.js';
 
 let dir: ReturnType<typeof tempDir>;
 beforeEach(() => {

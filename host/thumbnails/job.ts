@@ -8,8 +8,8 @@ import {
   type Level,
   type PartInfo,
   type StageTimings,
+  type AbortSignalLike,
 } from '../../codec/index.js';
-import type { AbortSignalLike } from '../../codec/index.js';
 import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './channels.js';
 import { SANE_HALF } from './bins.js';
 import { decodeBinned, sumBins } from './binned-decode.js';

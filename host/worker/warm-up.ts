@@ -10,15 +10,20 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { reserveTransientChunks } from '../../codec/index.js';
-import { reserveTransientReads } from '../../codec/index.js';
-import { ExrReader, memorySource, openFileSource, type ByteSource } from '../../codec/index.js';
+import {
+  reserveTransientChunks,
+  reserveTransientReads,
+  ExrReader,
+  memorySource,
+  openFileSource,
+  type ByteSource,
+  writeExr,
+  type Compression,
+  PIXEL_TYPE_BYTES,
+} from '../../codec/index.js';
 import { flagSignal } from '../decode/flag-signal.js';
-import { writeExr } from '../../codec/index.js';
-import type { Compression } from '../../codec/index.js';
 import { layoutSums } from '../thumbnails/band-sums.js';
 import { frameSamples, planeView } from '../decode/layout.js';
-import { PIXEL_TYPE_BYTES } from '../../codec/index.js';
 import { bandBinRows } from '../thumbnails/binned-decode.js';
 import { channelsOf, chooseThumbnailChannels } from '../thumbnails/channels.js';
 import { thumbnailBand } from '../thumbnails/job.js';
