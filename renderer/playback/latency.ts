@@ -11,6 +11,10 @@ const MIN_SERVICE_SAMPLES = 3;
  * and a frame arrives, whose real time then brings the estimate back down.
  */
 const UNFINISHED_GROWTH = 2;
+/** The same where a load's latency was measured this playback: that estimate is close, the miss a little over it. */
+const MEASURED_GROWTH = 1.25;
+/** The lateness counted on after a pre-roll that ran out, as a share of the quickest load it saw. */
+const FIRST_DEVIATION = 0.25;
 /**
  * Loads are counted on this many times the mean lateness past the mean latency (as TCP times its retransmissions on
  * the round trip's deviation): a frame that comes a little late is lost whole, its load too, so where load times vary
@@ -29,7 +33,13 @@ export class LoadEstimator {
   uploadMs = NaN;
   /** The latest load's own time, not averaged (Infinity before the first of this playback). */
   lastLatencyMs = Infinity;
+  /** The quickest load's own time this playback (Infinity before the first). */
+  private quickestLatencyMs = Infinity;
   private lastLoadDoneMs = -Infinity;
+  /** When a load given up last made the latency grow (or the clock restarted). */
+  private grewAtMs = -Infinity;
+  /** latencyMs comes from a load that arrived (not only from loads given up). */
+  private latencyMeasured = false;
 
   /** A load came back: `countsLatency` false when its request-to-pixels time is not a load's (queued behind a pre-roll). */
   arrived(requestedMs: number, nowMs: number, countsLatency: boolean): void {
@@ -37,7 +47,9 @@ export class LoadEstimator {
     this.lastLoadDoneMs = nowMs;
     const latency = nowMs - requestedMs;
     this.lastLatencyMs = latency;
+    this.quickestLatencyMs = Math.min(this.quickestLatencyMs, latency);
     if (!countsLatency) return;
+    this.latencyMeasured = true;
     if (!Number.isNaN(this.latencyMs)) this.latencyDevMs = ema(this.latencyDevMs, Math.max(0, latency - this.latencyMs));
     this.latencyMs = ema(this.latencyMs, latency);
   }
@@ -45,8 +57,15 @@ export class LoadEstimator {
   /** A load given up before it finished: its time so far is a lower bound of a load's latency and of the service time. */
   unfinished(requestedMs: number, nowMs: number): void {
     const elapsed = nowMs - requestedMs;
-    const bound = elapsed * UNFINISHED_GROWTH;
-    if (Number.isNaN(this.latencyMs) || bound > this.latencyMs) this.latencyMs = bound;
+    // only a load placed on the estimate as it is now says that estimate is short; one asked for before it last grew
+    // (or before the clock started) bounds the latency, no more
+    const placedOnEstimate = requestedMs >= this.grewAtMs;
+    const growth = this.latencyMeasured ? MEASURED_GROWTH : UNFINISHED_GROWTH;
+    const bound = placedOnEstimate ? elapsed * growth : elapsed;
+    if (Number.isNaN(this.latencyMs) || bound > this.latencyMs) {
+      this.latencyMs = bound;
+      if (placedOnEstimate) this.grewAtMs = nowMs;
+    }
     const busy = nowMs - Math.max(requestedMs, this.lastLoadDoneMs);
     if (Number.isNaN(this.serviceMs) || busy > this.serviceMs) this.noteService(busy);
   }
@@ -57,18 +76,25 @@ export class LoadEstimator {
 
   /** A new Play: the last one's answers say nothing of how far ahead this one's host is. */
   forgetLast(): void {
-    this.lastLatencyMs = Infinity;
+    this.lastLatencyMs = this.quickestLatencyMs = Infinity;
   }
 
   /**
-   * The clock starts after a pre-roll: the cold loads' times say nothing of the buffered state. The loads in flight
-   * were asked for during the pre-roll: their service counts from now, and their request-to-pixels time is not a load's.
+   * The clock starts after a pre-roll: the cold loads' times say little of what comes next. The loads in flight were
+   * asked for during the pre-roll: their service counts from now, and their request-to-pixels time is not a load's.
+   * Where the pre-roll ran out of time (the host is behind), its quickest load is kept as the latency (the others may
+   * have waited behind cold loads): with nothing, the first loads of the clock would be placed on no latency at all
+   * and come too late, and the picture would stay put while misses taught the estimate what the pre-roll knew.
    */
-  restart(nowMs: number): void {
-    this.serviceMs = this.latencyMs = NaN;
-    this.latencyDevMs = 0;
+  restart(nowMs: number, hostBehind: boolean): void {
+    this.serviceMs = NaN;
+    this.latencyMs = hostBehind && Number.isFinite(this.quickestLatencyMs) ? this.quickestLatencyMs : NaN;
+    this.latencyMeasured = !Number.isNaN(this.latencyMs);
+    // a few loads say little of how much loads vary: a quarter of the latency is counted on until arrivals say more
+    this.latencyDevMs = this.latencyMeasured ? this.latencyMs * FIRST_DEVIATION : 0;
     this.serviceSamples = 0;
     this.lastLoadDoneMs = nowMs;
+    this.grewAtMs = nowMs;
   }
 
   /**

@@ -13,8 +13,10 @@ export interface LoadsContext<D> {
   estimator: LoadEstimator;
   timeline: FrameTimeline;
   now: () => number;
-  /** When the clock started (null while Play buffers or when stopped): loads asked for before it are not timed. */
-  clockStartMs: () => number | null;
+  /** Whether a load asked for at `requestedMs` times a load's latency (not one queued behind a pre-roll that buffered). */
+  timesLatency: (requestedMs: number) => boolean;
+  /** Whether `job` is a load kept past its step, to be shown late. */
+  isLate: (job: Job<D>) => boolean;
   /** A load or an upload settled: the clock or the pause logic acts on it. */
   settled: () => void;
 }
@@ -43,8 +45,8 @@ export class FrameLoads<D> {
     c.io.load(fileId, job.tag).then(
       (result) => {
         const now = c.now();
-        const clockStart = c.clockStartMs();
-        c.estimator.arrived(job.rec.requestedMs, now, clockStart === null || job.rec.requestedMs >= clockStart);
+        // a load kept past its step (to be shown late) is one of the slow ones, counted when it missed its step
+        c.estimator.arrived(job.rec.requestedMs, now, c.timesLatency(job.rec.requestedMs) && !c.isLate(job));
         if (job.cancelled) {
           c.io.release(result.data);
           return;

@@ -97,3 +97,29 @@ describe('a player that cannot stall', () => {
     expect(pipeline.summary()!.dropped).toBeGreaterThan(100);
   });
 });
+
+describe('the first seconds of play', () => {
+  // the e2e's case (e2e/playback-no-stall.spec.ts): each load held 1-1.6 s, then decoded; 4 fps, so the two-second
+  // look-ahead is 8 frames. Once the first frame after Play is on screen, the picture never stays put for 2 s.
+  const held = [1200, 1500, 1000, 1600, 1300];
+  for (const decodeMs of [100, 300, 500])
+    for (const tickMs of [1000 / 60, 100, 250])
+      it(`moves on within 2 s of the first frame shown (decode ${decodeMs} ms, a tick every ${Math.round(tickMs)} ms)`, async () => {
+        const sim = new Sim({ decodeMs: 0, uploadMs: 20, parallel: true, loadMs: (n) => held[(n - 1) % held.length]! + decodeMs });
+        const pipeline = new FramePipeline(
+          sim.io,
+          (f) => `f${f}`,
+          () => sim.now,
+          { slots: 8, maxLoads: 3, prerollMs: 1000 },
+        );
+        pipeline.start(spec({ fps: 4 }));
+        const presentedMs: number[] = [];
+        await sim.run(pipeline, 30_000, tickMs, () => {
+          while (presentedMs.length < sim.presented.length) presentedMs.push(sim.now);
+        });
+        const after = [...presentedMs, sim.now];
+        const gaps = after.slice(1).map((t, i) => Math.round(t - after[i]!));
+        expect(presentedMs.length).toBeGreaterThan(20);
+        expect(Math.max(...gaps), `gaps between frames shown (ms): ${gaps.join(' ')}`).toBeLessThanOrEqual(2000);
+      });
+});

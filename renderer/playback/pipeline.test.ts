@@ -40,6 +40,26 @@ describe('frame pipeline', () => {
     expect(shown.slice(45, 52)).toEqual([1046, 1047, 1048, 1001, 1002, 1003, 1004].slice(0, shown.slice(45, 52).length));
   });
 
+  it('shows a frame that missed its step when it comes, while nothing newer has come; its step stays dropped', async () => {
+    // one load at a time, 60 ms each at 24 fps: each frame comes a little after its step; none in time
+    const { sim, pipeline } = setup({ decodeMs: 60, uploadMs: 3 }, undefined, 4, 0, 1);
+    pipeline.start(spec({ fps: 24 }));
+    const shownAtMs: number[] = [];
+    await sim.run(pipeline, 1800, 1000 / 60, () => {
+      while (shownAtMs.length < sim.presented.length) shownAtMs.push(sim.now);
+    });
+    const s = pipeline.timeline.summary(sim.now);
+    expect(s.shownLate).toBeGreaterThan(0);
+    // counted as dropped (not shown in its step), and each was on screen
+    expect(s.dropped).toBeGreaterThanOrEqual(s.shownLate);
+    expect(sim.presented.length).toBe(s.shown + s.shownLate);
+    // the picture moves on at about every load
+    const gaps = shownAtMs.slice(1).map((t, i) => t - shownAtMs[i]!);
+    expect(Math.max(...gaps)).toBeLessThan(4 * 63);
+    // never back in time: each frame shown is later in the sequence than the one before (43 steps of 48 frames)
+    for (let i = 1; i < sim.presented.length; i++) expect(sim.presented[i]!).toBeGreaterThan(sim.presented[i - 1]!);
+  });
+
   it('with a pre-roll, a cold start buffers until loads keep pace instead of dropping its first frames', async () => {
     // loads side by side (a host decoding ahead on every core), the first six cold
     const cold = { decodeMs: 10, uploadMs: 3, coldLoads: 6, coldMs: 150, parallel: true };

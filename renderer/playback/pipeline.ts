@@ -3,10 +3,12 @@
 //
 // Pure logic over an I/O interface (io.ts), driven by tick(): the renderer runs it on requestAnimationFrame with the
 // GPU engine behind `upload`/`present`, the benchmark in Node with the host and plain upload buffers. Nothing here
-// waits: a frame not ready when its step has passed is counted as dropped and the clock goes on. Which frames to ask
-// for is the look-ahead's (lookahead.ts), on the estimates of latency.ts; while playing there is always a next one.
-// With a pre-roll, Play first buffers (the clock held at the start frame) until the slots hold frames and loads keep
-// pace with the rate, or the pre-roll time is up: a cold start then costs a moment's wait, not a burst of drops.
+// waits: a frame not ready when its step has passed is counted as dropped and the clock goes on (the newest such
+// frame is still shown when it comes, if nothing newer has: the picture moves rather than waits for one in time).
+// Which frames to ask for is the look-ahead's (lookahead.ts), on the estimates of latency.ts; while playing there is
+// always a next one. With a pre-roll, Play first buffers (the clock held at the start frame) until the slots hold
+// frames and loads keep pace with the rate; where they cannot, until the pre-roll time is up and enough frames came
+// to show while the next load comes: a cold start then costs a moment's wait, not a burst of drops or a still picture.
 
 import { dueMs, frameAtStep, stepAt, type ClockSpec } from './clock.js';
 import type { PipelineIo, PipelineOptions, Presented } from './io.js';
@@ -16,13 +18,13 @@ import { FrameLoads } from './loads.js';
 import { nextPlan, stepsToLoad, type Plan } from './lookahead.js';
 import { SlotRing } from './slots.js';
 import { PlaybackCounts } from './counts.js';
+import { prerollOutcome } from './preroll.js';
 import { Scrub } from './scrub.js';
 import { FrameTimeline, type FrameOutcome, type PlaybackSummary } from './timeline.js';
 
 export type { LoadResult, PipelineIo, PipelineOptions, Presented, UploadResult } from './io.js';
+export { PREROLL_MS } from './preroll.js';
 
-/** The player's pre-roll: Play buffers at most this long (a cold 4K start on two cores needs about this to get ahead). */
-export const PREROLL_MS = 1000;
 /** The player's loads in flight at once: enough to keep every decode worker of the host busy on frames of one sequence. */
 export const PLAYER_MAX_LOADS = 3;
 
@@ -34,6 +36,8 @@ interface Playing {
   planned: Plan | null;
   /** Buffering before the clock starts: when Play was pressed, and when buffering gives up waiting. */
   preroll: { startedMs: number; untilMs: number } | null;
+  /** The step of the last frame shown (in its step or late); -1 before any. */
+  shownStep: number;
 }
 
 export class FramePipeline<D> {
@@ -46,6 +50,10 @@ export class FramePipeline<D> {
   private readonly counts: PlaybackCounts;
   /** How long the last Play buffered before its clock started (ms). */
   prerollMs = 0;
+  /** The last Play's pre-roll ran out of time before the frames were buffered: the host is behind. */
+  private prerollRanOut = false;
+  /** The load of a step already passed, kept to be shown late (see settlePassed). */
+  private late: Job<D> | null = null;
   readonly timeline = new FrameTimeline();
   presented: Presented | null = null;
   /** Called when something visible changed (a frame presented or settled, a count, playback ended). */
@@ -66,7 +74,11 @@ export class FramePipeline<D> {
       estimator: this.estimator,
       timeline: this.timeline,
       now,
-      clockStartMs: () => this.clockStartMs,
+      timesLatency: (requestedMs) => {
+        const start = this.clockStartMs;
+        return start === null || requestedMs >= start || this.prerollRanOut;
+      },
+      isLate: (job) => job === this.late,
       settled: () => this.pump(),
     });
     this.scrub = new Scrub({
@@ -95,7 +107,15 @@ export class FramePipeline<D> {
     this.cancelAll();
     const t0 = this.now();
     const preroll = this.options.prerollMs ?? 0;
-    this.play = { spec, t0, resolved: -1, planned: null, preroll: preroll > 0 ? { startedMs: t0, untilMs: t0 + preroll } : null };
+    this.play = {
+      spec,
+      t0,
+      resolved: -1,
+      planned: null,
+      preroll: preroll > 0 ? { startedMs: t0, untilMs: t0 + preroll } : null,
+      shownStep: -1,
+    };
+    this.late = null;
     this.scrub.target = null;
     this.prerollMs = 0;
     this.estimator.forgetLast();
@@ -105,11 +125,12 @@ export class FramePipeline<D> {
     if (this.counts.version !== counted) this.onChange?.();
   }
 
-  private startClock(now: number): void {
+  private startClock(now: number, ranOut = false): void {
     const play = this.play!;
+    this.prerollRanOut = ranOut;
     if (play.preroll) {
       this.prerollMs = now - play.preroll.startedMs;
-      this.estimator.restart(now);
+      this.estimator.restart(now, ranOut);
     }
     play.preroll = null;
     play.t0 = now;
@@ -118,18 +139,8 @@ export class FramePipeline<D> {
     if (this.presented?.kind === 'shown' && this.presented.frame === play.spec.startFrame) {
       this.record(0, play.spec.startFrame, 'shown', null);
       play.resolved = 0;
+      play.shownStep = 0;
     }
-  }
-
-  /** Buffering is done when the slots are full of settled frames and the host keeps pace, or the pre-roll is up. */
-  private buffered(now: number): boolean {
-    const play = this.play!;
-    const wanted = Math.max(1, this.slots.count - 1);
-    let ready = 0;
-    for (const job of this.jobs.byStep.values()) if (job.state === 'ready' || job.state === 'failed') ready++;
-    // the host is ahead when its latest answer came within a frame's time (the RAM cache, or a frame ring ahead)
-    const keepsPace = this.estimator.lastLatencyMs <= 1000 / play.spec.fps;
-    return (ready >= wanted && keepsPace) || now >= play.preroll!.untilMs;
   }
 
   /** Stops the clock; the frame on screen stays. */
@@ -165,12 +176,20 @@ export class FramePipeline<D> {
     if (!play) return;
     const now = this.now();
     if (play.preroll) {
-      if (!this.buffered(now)) {
+      const outcome = prerollOutcome({
+        jobs: this.jobs.byStep.values(),
+        slotCount: this.slots.count,
+        estimator: this.estimator,
+        fps: play.spec.fps,
+        untilMs: play.preroll.untilMs,
+        nowMs: now,
+      });
+      if (!outcome) {
         play.t0 = now;
         this.fill(now, 0);
         return;
       }
-      this.startClock(now);
+      this.startClock(now, outcome === 'ran-out');
     }
     const s = stepAt(play.spec, now - play.t0);
     // a display slower than the frame rate (or a late tick) passes several steps at once: the newest ready frame among
@@ -187,15 +206,41 @@ export class FramePipeline<D> {
       if (!this.resolveStep(u, frame, u < s && u !== newestReady)) break;
       play.resolved = u;
     }
-    // loads for steps already behind the clock can only be dropped: their work goes to frames still ahead. A load
-    // dropped unfinished still says something: it was not there when its step ended (measured to then, not to a tick
-    // that came late on a busy main thread, when its answer may be waiting behind the tick)
+    this.settlePassed(now);
+    this.fill(now, s);
+  }
+
+  /**
+   * Loads for steps already behind the clock. A load that missed its step still says something: it was not there when
+   * its step ended (measured to then, not to a tick that came late on a busy main thread, when its answer may be
+   * waiting behind the tick). The newest of them is kept while nothing newer is ready or shown: when it comes, it is
+   * shown late (its step stays counted as dropped) rather than the picture staying put until a frame arrives in time;
+   * and its arrival measures a load's real latency, which a load thrown away cannot. The others are dropped: their
+   * work goes to frames still ahead.
+   */
+  private settlePassed(now: number): void {
+    const play = this.play!;
+    let newest: Job<D> | null = null;
+    let newerReady = false;
+    for (const job of this.jobs.byStep.values()) {
+      if (job.step > play.resolved) newerReady ||= job.state === 'ready';
+      else if (job.state !== 'failed' && (!newest || job.step > newest.step)) newest = job;
+    }
+    const keep = newest && !newerReady && newest.step > play.shownStep ? newest : null;
     for (const job of [...this.jobs.byStep.values()]) {
       if (job.step > play.resolved) continue;
-      if (job.state === 'loading') this.estimator.unfinished(job.rec.requestedMs, Math.min(now, play.t0 + dueMs(play.spec, job.step + 1)));
-      this.drop(job);
+      if (job !== this.late && job.state === 'loading')
+        this.estimator.unfinished(job.rec.requestedMs, Math.min(now, play.t0 + dueMs(play.spec, job.step + 1)));
+      if (job !== keep) this.drop(job);
     }
-    this.fill(now, s);
+    this.late = keep;
+    if (keep?.state === 'ready') {
+      this.late = null;
+      play.shownStep = keep.step;
+      this.show(keep);
+      this.timeline.shownLate(keep.rec);
+      this.counts.changed(now);
+    }
   }
 
   /** One step whose time has come: shown if ready, else held (missing, damaged) or, once passed, dropped; true when settled. */
@@ -208,6 +253,7 @@ export class FramePipeline<D> {
       this.hold(frame, 'damaged', job.error);
       this.record(u, frame, 'damaged', job);
     } else if (job?.state === 'ready' && !past) {
+      this.play!.shownStep = u;
       this.show(job);
       this.record(u, frame, 'shown', job);
     } else if (past) this.record(u, frame, job ? 'dropped' : 'skipped', job);
@@ -287,6 +333,7 @@ export class FramePipeline<D> {
 
   private cancelAll(): void {
     for (const job of this.jobs.all()) this.drop(job);
+    this.late = null;
   }
 
   /**

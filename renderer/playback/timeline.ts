@@ -58,6 +58,8 @@ export interface PlaybackSummary {
   medianMs: Record<StageName | 'hostMs' | 'latencyMs' | 'marginMs', number>;
   /** Frames shown from the host's RAM cache rather than decoded for this request or ahead. */
   fromRamCache: number;
+  /** Dropped steps whose frame was then shown late, while nothing newer had come. */
+  shownLate: number;
 }
 
 const KEEP_RECORDS = 1200;
@@ -67,7 +69,7 @@ export class FrameTimeline {
   /** The last records, oldest first. */
   readonly records: FrameRecord[] = [];
   private readonly damaged = new Set<number>();
-  private counts = { shown: 0, dropped: 0, skipped: 0, missing: 0, damaged: 0, fromRamCache: 0 };
+  private counts = { shown: 0, dropped: 0, skipped: 0, missing: 0, damaged: 0, fromRamCache: 0, shownLate: 0 };
   private t0 = NaN;
   private t1 = NaN;
   private fps = 24;
@@ -77,7 +79,7 @@ export class FrameTimeline {
     this.t1 = NaN;
     this.fps = fps;
     this.records.length = 0;
-    this.counts = { shown: 0, dropped: 0, skipped: 0, missing: 0, damaged: 0, fromRamCache: 0 };
+    this.counts = { shown: 0, dropped: 0, skipped: 0, missing: 0, damaged: 0, fromRamCache: 0, shownLate: 0 };
   }
 
   end(t: number): void {
@@ -116,6 +118,11 @@ export class FrameTimeline {
     if (rec.outcome === 'shown' && rec.source === 'ram-cache') this.counts.fromRamCache++;
   }
 
+  /** A dropped step's frame came after all and was put on screen late (its step stays counted as dropped). */
+  shownLate(rec: FrameRecord): void {
+    if (rec.outcome === 'dropped') this.counts.shownLate++;
+  }
+
   /** A frame that failed while paused or scrubbing: marked like one met in playback. */
   markDamaged(frame: number): void {
     this.damaged.add(frame);
@@ -150,6 +157,7 @@ export class FrameTimeline {
       damagedFrames: this.damagedFrames,
       medianMs,
       fromRamCache: this.counts.fromRamCache,
+      shownLate: this.counts.shownLate,
     };
   }
 }

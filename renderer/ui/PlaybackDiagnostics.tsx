@@ -87,8 +87,9 @@ export function PlaybackDiagnostics({ report, records }: { report: PlaybackRepor
         </dd>
         <dt>Frames</dt>
         <dd data-key="playback-frames" data-counted-at-ms={report.countedAtMs}>
-          {report.shown} shown, <span data-key="playback-dropped">{report.dropped}</span> dropped ({report.skipped} not asked for in time),{' '}
-          {report.missing} missing, {report.damaged} damaged; {report.fromRamCache} from the host's RAM cache
+          {report.shown} shown, <span data-key="playback-dropped">{report.dropped}</span> dropped ({report.skipped} not asked for in time,{' '}
+          {report.shownLate} shown late), {report.missing} missing, {report.damaged} damaged; {report.fromRamCache} from the host's RAM
+          cache
         </dd>
         {report.damagedFrames.length > 0 && (
           <>

@@ -25,6 +25,7 @@ export function playbackReport(p: Player) {
     shown: s.shown,
     dropped: s.dropped,
     skipped: s.skipped,
+    shownLate: s.shownLate,
     missing: s.missing,
     damaged: s.damaged,
     damagedFrames: p.damagedFrames,
