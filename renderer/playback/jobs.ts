@@ -58,6 +58,20 @@ export class JobTable<D> {
     return { loading, queued, ahead };
   }
 
+  /**
+   * The load of a step already passed worth keeping, to show late: the newest of them, while no later step's frame is
+   * ready and none newer than it was shown (`shownStep`). Null when there is none such.
+   */
+  lateCandidate(resolved: number, shownStep: number): Job<D> | null {
+    let newest: Job<D> | null = null;
+    for (const job of this.byStep.values()) {
+      if (job.step > resolved) {
+        if (job.state === 'ready') return null;
+      } else if (job.state !== 'failed' && (!newest || job.step > newest.step)) newest = job;
+    }
+    return newest && newest.step > shownStep ? newest : null;
+  }
+
   /** Frames loading (or loaded, waiting for a slot), uploading and ready. */
   inFlight(): InFlight {
     let loading = 0,

@@ -15,7 +15,7 @@ import type { PipelineIo, PipelineOptions, Presented } from './io.js';
 import { JobTable, type InFlight, type Job } from './jobs.js';
 import { LoadEstimator } from './latency.js';
 import { FrameLoads } from './loads.js';
-import { nextPlan, stepsToLoad, type Plan } from './lookahead.js';
+import { askAhead, type AskAheadContext, type Playing } from './ask-ahead.js';
 import { SlotRing } from './slots.js';
 import { PlaybackCounts } from './counts.js';
 import { prerollOutcome } from './preroll.js';
@@ -28,23 +28,12 @@ export { PREROLL_MS } from './preroll.js';
 /** The player's loads in flight at once: enough to keep every decode worker of the host busy on frames of one sequence. */
 export const PLAYER_MAX_LOADS = 3;
 
-interface Playing {
-  spec: ClockSpec;
-  /** When step 0 was due; the last step settled; the plan the host has. */
-  t0: number;
-  resolved: number;
-  planned: Plan | null;
-  /** Buffering before the clock starts: when Play was pressed, and when buffering gives up waiting. */
-  preroll: { startedMs: number; untilMs: number } | null;
-  /** The step of the last frame shown (in its step or late); -1 before any. */
-  shownStep: number;
-}
-
 export class FramePipeline<D> {
   private readonly jobs = new JobTable<D>();
   private readonly slots: SlotRing<Job<D>>;
   private readonly estimator = new LoadEstimator();
   private readonly loads: FrameLoads<D>;
+  private readonly asks: AskAheadContext<D>;
   private play: Playing | null = null;
   private readonly scrub: Scrub<D>;
   private readonly counts: PlaybackCounts;
@@ -81,6 +70,7 @@ export class FramePipeline<D> {
       isLate: (job) => job === this.late,
       settled: () => this.pump(),
     });
+    this.asks = { jobs: this.jobs, slots: this.slots, estimator: this.estimator, loads: this.loads, io, fileOf, options };
     this.scrub = new Scrub({
       jobs: this.jobs,
       loads: this.loads,
@@ -186,7 +176,7 @@ export class FramePipeline<D> {
       });
       if (!outcome) {
         play.t0 = now;
-        this.fill(now, 0);
+        askAhead(this.asks, play, now, 0);
         return;
       }
       this.startClock(now, outcome === 'ran-out');
@@ -207,7 +197,7 @@ export class FramePipeline<D> {
       play.resolved = u;
     }
     this.settlePassed(now);
-    this.fill(now, s);
+    askAhead(this.asks, play, now, s);
   }
 
   /**
@@ -220,13 +210,7 @@ export class FramePipeline<D> {
    */
   private settlePassed(now: number): void {
     const play = this.play!;
-    let newest: Job<D> | null = null;
-    let newerReady = false;
-    for (const job of this.jobs.byStep.values()) {
-      if (job.step > play.resolved) newerReady ||= job.state === 'ready';
-      else if (job.state !== 'failed' && (!newest || job.step > newest.step)) newest = job;
-    }
-    const keep = newest && !newerReady && newest.step > play.shownStep ? newest : null;
+    const keep = this.jobs.lateCandidate(play.resolved, play.shownStep);
     for (const job of [...this.jobs.byStep.values()]) {
       if (job.step > play.resolved) continue;
       if (job !== this.late && job.state === 'loading')
@@ -259,37 +243,6 @@ export class FramePipeline<D> {
     } else if (past) this.record(u, frame, job ? 'dropped' : 'skipped', job);
     else return false;
     return true;
-  }
-
-  /** Starts the loads the look-ahead picks, tells the host the plan, and puts loaded frames into free slots. */
-  private fill(now: number, s: number): void {
-    const play = this.play!;
-    const { loading, queued, ahead } = this.jobs.ahead();
-    const maxAhead = this.slots.count - 1 + this.options.maxLoads;
-    const picks = stepsToLoad({
-      spec: play.spec,
-      t0: play.t0,
-      nowMs: now,
-      step: s,
-      resolved: play.resolved,
-      buffering: !!play.preroll,
-      planned: play.planned,
-      taken: (u) => this.jobs.byStep.has(u),
-      fileOf: this.fileOf,
-      expectedMs: (k) => this.estimator.expectedMs(k),
-      queued,
-      room: Math.min(this.options.maxLoads - loading, maxAhead - ahead),
-    });
-    for (const p of picks) this.jobs.add(this.loads.start(p.step, p.frame, p.fileId));
-    let furthest = -1;
-    for (const step of this.jobs.byStep.keys()) furthest = Math.max(furthest, step);
-    const service = play.preroll ? NaN : this.estimator.plannedServiceMs;
-    const next = nextPlan(play.spec, s, furthest, play.planned, service, this.options.planFrames ?? 256, this.fileOf);
-    if (next) {
-      play.planned = next.plan;
-      this.io.plan(next.fileIds);
-    }
-    this.loads.startUploads(this.jobs.all());
   }
 
   /** After a load or an upload: the clock or the pause logic acts on what is ready, and uploads go on. */
