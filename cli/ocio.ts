@@ -1,7 +1,7 @@
 // `exrview ocio`: apply an OCIO processor to raw float32 RGBA (stdin → stdout), or list a config's contents.
 
 import { readFileSync } from 'node:fs';
-import { applyOps, ColourConfigError, describeConfig, parseConfig, ProcessorBuilder } from '../shaders/colour/index.js';
+import { applyOps, ColourConfigError, describeConfig, openConfig, ProcessorBuilder } from '../shaders/colour/index.js';
 import { FileError } from './failures.js';
 import { UsageError } from './usage.js';
 
@@ -14,8 +14,14 @@ export async function runOcio(args: string[]): Promise<number> {
   if (action === 'list') {
     const extra = rest.filter((a) => a !== '--json');
     if (extra.length) throw new UsageError(`ocio list takes CONFIG [--json], not "${extra[0]}"`);
-    const builder = load(configPath);
-    process.stdout.write(JSON.stringify(describeConfig(builder.config), null, 2) + '\n');
+    const opened = await load(configPath);
+    process.stdout.write(
+      JSON.stringify(
+        guard(configPath, () => describeConfig(opened.builder.config, opened.resolved)),
+        null,
+        2,
+      ) + '\n',
+    );
     return 0;
   }
   const [mode, ...names] = rest;
@@ -23,7 +29,7 @@ export async function runOcio(args: string[]): Promise<number> {
   if (mode === 'dv' && names.length !== 3) throw new UsageError('ocio apply CONFIG dv takes SRC DISPLAY VIEW');
   if (mode !== 'cs' && mode !== 'dv')
     throw new UsageError(`ocio apply CONFIG takes "cs" or "dv", not ${mode === undefined ? 'nothing' : `"${mode}"`}`);
-  const builder = load(configPath);
+  const { builder } = await load(configPath);
   const ops = guard(configPath, () =>
     mode === 'cs'
       ? builder.colourSpace(names[0]!, names[1]!)
@@ -38,16 +44,25 @@ export async function runOcio(args: string[]): Promise<number> {
   return 0;
 }
 
-function load(configPath: string): ProcessorBuilder {
-  return guard(configPath, () => {
-    let text: string;
-    try {
-      text = readFileSync(configPath, 'utf8');
-    } catch (error) {
-      throw new FileError(configPath, `cannot read the config (${(error as NodeJS.ErrnoException).code ?? 'error'}): check the path`);
-    }
-    return new ProcessorBuilder(parseConfig(text, configPath), { readText: (path) => readFileSync(path, 'utf8'), env: process.env });
-  });
+/** A `.ocio` path, a `.ocioz` archive or an `ocio://` built-in config. */
+async function load(configPath: string): Promise<{ builder: ProcessorBuilder; resolved: string }> {
+  const reader = {
+    readText: (path: string) => readFileSync(path, 'utf8'),
+    readBytes: (path: string) => readFileSync(path),
+    env: process.env,
+  };
+  const opened = await guardAsync(configPath, () => openConfig(configPath, reader));
+  return { builder: new ProcessorBuilder(opened.config, opened.files), resolved: opened.resolved };
+}
+
+async function guardAsync<T>(configPath: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    return guard(configPath, () => {
+      throw error;
+    });
+  }
 }
 
 /** A config error becomes `exrview: CONFIG: reason` (exit 1). */

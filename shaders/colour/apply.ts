@@ -2,9 +2,11 @@
 
 import { applyCdl } from './ops/cdl.js';
 import { applyExposureContrast } from './ops/exposure-contrast.js';
+import { applyFixedFunction } from './ops/fixed-function.js';
 import { applyGamma } from './ops/gamma.js';
 import { applyLog } from './ops/log.js';
 import { applyLut1D } from './ops/lut1d.js';
+import { applyHalfLut1D } from './ops/lut1d-half.js';
 import { applyLut3D } from './ops/lut3d.js';
 import { applyMatrix } from './ops/matrix.js';
 import type { Op } from './ops/op.js';
@@ -28,5 +30,9 @@ export function applyOp(op: Op, rgba: Float32Array): void {
       return applyLut1D(op, rgba);
     case 'lut3d':
       return applyLut3D(op, rgba);
+    case 'fixedFunction':
+      return applyFixedFunction(op, rgba);
+    case 'lut1dHalf':
+      return applyHalfLut1D(op, rgba);
   }
 }

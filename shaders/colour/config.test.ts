@@ -53,9 +53,10 @@ describe('parseConfig', () => {
     expect(findColourSpace(config, 'LINEAR')?.name).toBe('lin');
     expect(findColourSpace(config, 'scene_linear')?.name).toBe('lin');
     expect(config.colourSpaces.find((cs) => cs.name === 'lin')?.categories).toEqual(['file-io']);
+    // OCIO lists a display's own views before its shared ones (as `ocio_apply list` shows)
     expect(config.displays[0]!.views.map((v) => [v.name, v.displayColourSpace ?? v.colourSpace])).toEqual([
-      ['Film', 'sRGB'],
       ['Raw', 'raw'],
+      ['Film', 'sRGB'],
     ]);
     expect(config.inactive.has('old')).toBe(true);
     expect(config.colourSpaces.find((cs) => cs.name === 'sRGB')?.referenceSpace).toBe('display');
@@ -142,11 +143,11 @@ colorspaces:
 
   it('names a transform exrview cannot apply yet', () => {
     const config = parseConfig(
-      'ocio_profile_version: 2\ncolorspaces:\n  - !<ColorSpace> {name: r}\n  - !<ColorSpace> {name: a, to_scene_reference: !<BuiltinTransform> {style: ACEScct_to_ACES2065-1}}\n',
+      'ocio_profile_version: 2\ncolorspaces:\n  - !<ColorSpace> {name: r}\n  - !<ColorSpace> {name: a, to_scene_reference: !<GradingPrimaryTransform> {style: log}}\n',
       'b.ocio',
     );
     expect(errorOf(() => new ProcessorBuilder(config, noFiles).colourSpace('a', 'r')).message).toBe(
-      'b.ocio:4: BuiltinTransform is not supported yet: exrview cannot apply this part of the config',
+      'b.ocio:4: GradingPrimaryTransform is not supported yet: exrview cannot apply this part of the config',
     );
   });
 

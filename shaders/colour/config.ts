@@ -1,4 +1,4 @@
-// An OCIO v1/v2 config as data: roles, colour spaces, displays and views, looks, view transforms, search paths, environment.
+// An OCIO v1/v2 config as data: roles, colour spaces, displays and views, looks, view transforms, named transforms, rules, environment.
 
 import { ColourConfigError } from './errors.js';
 import { parseYamlTree, type TaggedMap } from './yaml-tree.js';
@@ -27,6 +27,10 @@ export interface View {
   viewTransform?: string;
   displayColourSpace?: string;
   looks: string;
+  /** The viewing rule that limits which colour spaces the view is offered for ('' for all). */
+  rule: string;
+  /** The view names its colour space as `<USE_DISPLAY_NAME>` (resolved above to the display's name). */
+  usesDisplayName?: boolean;
   line: number;
 }
 
@@ -52,6 +56,37 @@ export interface ViewTransform {
   line: number;
 }
 
+/** A named transform: a transform usable as a colour space in conversions, without a reference space of its own. */
+export interface NamedTransform {
+  name: string;
+  aliases: string[];
+  family: string;
+  categories: string[];
+  encoding: string;
+  description: string;
+  transform?: TaggedMap;
+  inverseTransform?: TaggedMap;
+  line: number;
+}
+
+/** One of `file_rules`: Default, ColorSpaceNamePathSearch, a glob pattern with an extension, or a regex. */
+export interface FileRule {
+  name: string;
+  colourSpace: string;
+  pattern?: string;
+  extension?: string;
+  regex?: string;
+  line: number;
+}
+
+/** One of `viewing_rules`: the colour spaces or encodings a view that names it is offered for. */
+export interface ViewingRule {
+  name: string;
+  colourSpaces: string[];
+  encodings: string[];
+  line: number;
+}
+
 export interface OcioConfig {
   /** The config's path as given, for messages; `dir` is where relative LUT paths start. */
   file: string;
@@ -64,6 +99,9 @@ export interface OcioConfig {
   displays: Display[];
   looks: Look[];
   viewTransforms: ViewTransform[];
+  namedTransforms: NamedTransform[];
+  fileRules: FileRule[];
+  viewingRules: ViewingRule[];
   defaultViewTransform?: string;
   searchPaths: string[];
   environment: Record<string, string>;
@@ -74,9 +112,16 @@ export interface OcioConfig {
 
 const USE_DISPLAY_NAME = '<USE_DISPLAY_NAME>';
 
-/** Parses a config's text. `file` is its path (for messages and relative LUT paths). */
-export function parseConfig(text: string, file: string): OcioConfig {
-  const root = parseYamlTree(text, file);
+/**
+ * Parses a config's text. `file` is its path (for messages and relative LUT paths); `env` is the process environment,
+ * whose OCIO_INACTIVE_COLORSPACES, OCIO_ACTIVE_DISPLAYS and OCIO_ACTIVE_VIEWS override the config's lists as in OCIO.
+ */
+export function parseConfig(text: string, file: string, env: Record<string, string | undefined> = {}): OcioConfig {
+  return parseConfigTree(parseYamlTree(text, file), file, env);
+}
+
+/** A config from its YAML already parsed (`parseYamlTree`'s output, as the built-in configs ship it). */
+export function parseConfigTree(root: unknown, file: string, env: Record<string, string | undefined> = {}): OcioConfig {
   if (!isMap(root)) throw new ColourConfigError(file, 1, 'not an OCIO config (the top level is not a YAML map): open a .ocio file');
   const fail = (line: number | undefined, reason: string): never => {
     throw new ColourConfigError(file, line, reason);
@@ -118,6 +163,8 @@ export function parseConfig(text: string, file: string): OcioConfig {
   };
   addSpaces(root.colorspaces, 'scene');
   addSpaces(root.display_colorspaces, 'display');
+  // OCIO keeps one list in the order the file gives, whichever section comes first
+  colourSpaces.sort((a, b) => a.line - b.line);
   const seen = new Map<string, number>();
   for (const cs of colourSpaces) {
     for (const name of [cs.name, ...cs.aliases]) {
@@ -135,24 +182,25 @@ export function parseConfig(text: string, file: string): OcioConfig {
   const displays: Display[] = [];
   if (isMap(root.displays)) {
     for (const [name, list] of entries(root.displays)) {
-      const views: View[] = [];
+      const views: View[] = [],
+        shared: View[] = [];
       for (const item of Array.isArray(list) ? list : []) {
         if (Array.isArray(item)) {
-          // !<Views> [a, b]: shared views by name
-          for (const shared of item) {
-            const view = sharedViews.get(String(shared));
+          // !<Views> [a, b]: shared views by name, which OCIO lists after the display's own
+          for (const sharedName of item) {
+            const view = sharedViews.get(String(sharedName));
             if (!view)
               fail(
                 (item as { $line?: number }).$line,
-                `display "${name}" lists the shared view "${shared}", which shared_views does not define`,
+                `display "${name}" lists the shared view "${sharedName}", which shared_views does not define`,
               );
-            else views.push(resolveDisplayName(view, name));
+            else shared.push(resolveDisplayName(view, name));
           }
         } else if (isMap(item)) {
           views.push(resolveDisplayName(viewOf(item), name));
         }
       }
-      displays.push({ name, views });
+      displays.push({ name, views: [...views, ...shared] });
     }
   }
 
@@ -180,6 +228,36 @@ export function parseConfig(text: string, file: string): OcioConfig {
     });
   }
 
+  const namedTransforms: NamedTransform[] = [];
+  for (const nt of Array.isArray(root.named_transforms) ? root.named_transforms : []) {
+    if (!isMap(nt)) continue;
+    if (nt.transform === undefined && nt.inverse_transform === undefined)
+      fail(nt.$line, `named transform "${String(nt.name)}" has neither transform nor inverse_transform: give it one`);
+    namedTransforms.push({
+      name: String(nt.name),
+      aliases: stringList(nt.aliases),
+      family: String(nt.family ?? ''),
+      categories: stringList(nt.categories),
+      encoding: String(nt.encoding ?? ''),
+      description: String(nt.description ?? '').trim(),
+      transform: transformOf(nt.transform, file),
+      inverseTransform: transformOf(nt.inverse_transform, file),
+      line: nt.$line,
+    });
+  }
+  const fileRules = fileRulesOf(root.file_rules, version, fail);
+  const viewingRules: ViewingRule[] = [];
+  for (const rule of Array.isArray(root.viewing_rules) ? root.viewing_rules : []) {
+    if (!isMap(rule)) continue;
+    const colourSpaces = stringList(rule.colorspaces),
+      encodings = stringList(rule.encodings);
+    if (colourSpaces.length === 0 && encodings.length === 0)
+      fail(rule.$line, `viewing rule "${String(rule.name)}" needs colorspaces or encodings`);
+    if (colourSpaces.length > 0 && encodings.length > 0)
+      fail(rule.$line, `viewing rule "${String(rule.name)}" names both colorspaces and encodings: keep one`);
+    viewingRules.push({ name: String(rule.name), colourSpaces, encodings, line: rule.$line });
+  }
+
   const environment: Record<string, string> = {};
   if (isMap(root.environment)) for (const [key, value] of entries(root.environment)) environment[key] = value === null ? '' : String(value);
   const searchPaths = Array.isArray(root.search_path)
@@ -199,12 +277,15 @@ export function parseConfig(text: string, file: string): OcioConfig {
     displays,
     looks,
     viewTransforms,
+    namedTransforms,
+    fileRules,
+    viewingRules,
     defaultViewTransform: typeof root.default_view_transform === 'string' ? root.default_view_transform : undefined,
     searchPaths,
     environment,
-    inactive: new Set(commaList(root.inactive_colorspaces)),
-    activeDisplays: commaList(root.active_displays),
-    activeViews: commaList(root.active_views),
+    inactive: new Set(envList(env.OCIO_INACTIVE_COLORSPACES) ?? commaList(root.inactive_colorspaces)),
+    activeDisplays: envList(env.OCIO_ACTIVE_DISPLAYS) ?? commaList(root.active_displays),
+    activeViews: envList(env.OCIO_ACTIVE_VIEWS) ?? commaList(root.active_views),
   };
 }
 
@@ -218,6 +299,12 @@ export function findColourSpace(config: OcioConfig, name: string): ColourSpace |
   return undefined;
 }
 
+/** A named transform by name or alias (case-insensitive), when no colour space has that name. */
+export function findNamedTransform(config: OcioConfig, name: string): NamedTransform | undefined {
+  const key = name.toLowerCase();
+  return config.namedTransforms.find((nt) => nt.name.toLowerCase() === key || nt.aliases.some((a) => a.toLowerCase() === key));
+}
+
 function viewOf(map: TaggedMap): View {
   return {
     name: String(map.name),
@@ -225,13 +312,15 @@ function viewOf(map: TaggedMap): View {
     viewTransform: map.view_transform === undefined ? undefined : String(map.view_transform),
     displayColourSpace: map.display_colorspace === undefined ? undefined : String(map.display_colorspace),
     looks: map.looks === undefined || map.looks === null ? '' : String(map.looks),
+    rule: map.rule === undefined || map.rule === null ? '' : String(map.rule),
     line: map.$line,
   };
 }
 
 function resolveDisplayName(view: View, display: string): View {
   const swap = (name: string | undefined): string | undefined => (name === USE_DISPLAY_NAME ? display : name);
-  return { ...view, colourSpace: swap(view.colourSpace), displayColourSpace: swap(view.displayColourSpace) };
+  const usesDisplayName = view.colourSpace === USE_DISPLAY_NAME || view.displayColourSpace === USE_DISPLAY_NAME;
+  return { ...view, colourSpace: swap(view.colourSpace), displayColourSpace: swap(view.displayColourSpace), usesDisplayName };
 }
 
 function transformOf(value: unknown, file: string): TaggedMap | undefined {
@@ -270,4 +359,40 @@ function stringList(value: unknown): string[] {
 
 function commaList(value: unknown): string[] {
   return stringList(value);
+}
+
+/** An environment override: undefined when the variable is unset or blank (OCIO then keeps the config's list). */
+function envList(value: string | undefined): string[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  return stringList(value);
+}
+
+/** `file_rules`, with OCIO's defaults: a v1 config searches the path for colour space names before the Default rule. */
+function fileRulesOf(list: unknown, version: number, fail: (line: number | undefined, reason: string) => never): FileRule[] {
+  const rules: FileRule[] = [];
+  for (const rule of Array.isArray(list) ? list : []) {
+    if (!isMap(rule)) continue;
+    const name = String(rule.name ?? '');
+    const text = (key: string): string | undefined => (rule[key] === undefined || rule[key] === null ? undefined : String(rule[key]));
+    const entry: FileRule = { name, colourSpace: text('colorspace') ?? '', line: rule.$line };
+    const [pattern, extension, regex] = [text('pattern'), text('extension'), text('regex')];
+    if (regex !== undefined) {
+      if (pattern !== undefined || extension !== undefined)
+        fail(rule.$line, `file rule "${name}" has a regex and a pattern or extension: keep one kind`);
+      entry.regex = regex;
+    } else if (pattern !== undefined || extension !== undefined) {
+      entry.pattern = pattern ?? '';
+      entry.extension = extension ?? '';
+    } else if (name.toLowerCase() !== 'default' && name !== 'ColorSpaceNamePathSearch') {
+      fail(rule.$line, `file rule "${name}" has no pattern, extension or regex: add one`);
+    }
+    rules.push(entry);
+  }
+  const defaultAt = rules.findIndex((r) => r.name.toLowerCase() === 'default');
+  if (defaultAt >= 0 && defaultAt !== rules.length - 1)
+    fail(rules[defaultAt]!.line, 'the Default file rule must be the last one: move it to the end of file_rules');
+  if (defaultAt < 0) rules.push({ name: 'Default', colourSpace: 'default', line: 0 });
+  if (version < 2 && !rules.some((r) => r.name === 'ColorSpaceNamePathSearch'))
+    rules.unshift({ name: 'ColorSpaceNamePathSearch', colourSpace: '', line: 0 });
+  return rules;
 }

@@ -71,6 +71,16 @@ function simplerCdl(op: CdlOp): Op[] | undefined {
   return op.direction === 'forward' ? ops : ops.reverse();
 }
 
+/** A Range with no scale or offset that clamps nothing inside [0, 1] (OCIO's identity Range). */
+function clampsOnlyOutside01(op: RangeOp): boolean {
+  return (
+    op.minIn === op.minOut &&
+    op.maxIn === op.maxOut &&
+    (op.minIn === undefined || op.minIn <= 0) &&
+    (op.maxIn === undefined || op.maxIn >= 1)
+  );
+}
+
 export function optimiseOps(input: readonly Op[]): Op[] {
   let ops = input.flatMap((op) => (op.type === 'cdl' ? (simplerCdl(op) ?? [op]) : [op]));
   for (let pass = 0; pass < 80; pass++) {
@@ -84,6 +94,17 @@ export function optimiseOps(input: readonly Op[]): Op[] {
       }
       if (prev?.type === 'matrix' && op.type === 'matrix') {
         next[next.length - 1] = composeMatrices(prev, op);
+        changed = true;
+        continue;
+      }
+      if (
+        prev?.type === 'range' &&
+        clampsOnlyOutside01(prev) &&
+        (op.type === 'lut1d' || op.type === 'lut3d') &&
+        op.direction === 'forward'
+      ) {
+        // as OCIO: the LUT clamps its input itself, so a plain clamp before it goes (which a hueAdjust LUT notices)
+        next[next.length - 1] = op;
         changed = true;
         continue;
       }

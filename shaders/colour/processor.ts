@@ -1,6 +1,6 @@
 // The processor builder: (config, src, dst) or (config, src, display, view, looks) → a list of ops, and applying it to RGBA.
 
-import { findColourSpace, type ColourSpace, type OcioConfig } from './config.js';
+import { findColourSpace, findNamedTransform, type ColourSpace, type NamedTransform, type OcioConfig } from './config.js';
 import { ColourConfigError } from './errors.js';
 import { applyOp } from './apply.js';
 import { opsOfLutFile } from './lut-files.js';
@@ -44,6 +44,17 @@ export class ProcessorBuilder implements TransformHost {
   }
 
   colourSpaceOps(srcName: string, dstName: string, line: number | undefined, dataBypass: boolean): Op[] {
+    const srcNamed = this.namedTransform(srcName, line),
+      dstNamed = this.namedTransform(dstName, line);
+    // as OCIO: a named transform source runs forward (the destination ignored), a named destination runs inverse
+    if (srcNamed || dstNamed) {
+      if (srcNamed && !dstNamed) this.space(dstName, line);
+      if (dstNamed && !srcNamed) this.space(srcName, line);
+      return [
+        ...(srcNamed ? this.namedTransformOps(srcNamed, 'forward') : []),
+        ...(dstNamed ? this.namedTransformOps(dstNamed, 'inverse') : []),
+      ];
+    }
     const src = this.space(srcName, line),
       dst = this.space(dstName, line);
     if (src === dst) return [];
@@ -82,6 +93,8 @@ export class ProcessorBuilder implements TransformHost {
       if (view.viewTransform === undefined) {
         const target = view.colourSpace ?? view.displayColourSpace;
         if (target === undefined) throw this.error(view.line, `view "${view.name}" names no colorspace: give it \`colorspace:\``);
+        const named = this.namedTransform(target, view.line);
+        if (named) return [...ops, ...this.namedTransformOps(named, 'forward')];
         ops.push(...this.colourSpaceOps(current.name, target, view.line, true));
         return ops;
       }
@@ -121,7 +134,7 @@ export class ProcessorBuilder implements TransformHost {
     const cached = this.lutCache.get(key);
     if (cached) return cached;
     const path = this.resolveFile(src, line);
-    const ops = opsOfLutFile(path.text, path.path, interpolation);
+    const ops = opsOfLutFile(path.text, path.path, interpolation, (t) => transformOps(this, t, 'forward'));
     this.lutCache.set(key, ops);
     return ops;
   }
@@ -161,6 +174,21 @@ export class ProcessorBuilder implements TransformHost {
       current = process;
     }
     return { ops, space: current };
+  }
+
+  /** A named transform by that name when no colour space has it (context variables expanded). */
+  private namedTransform(name: string, line: number | undefined): NamedTransform | undefined {
+    const resolved = this.expand(name, line);
+    return findColourSpace(this.config, resolved) ? undefined : findNamedTransform(this.config, resolved);
+  }
+
+  private namedTransformOps(nt: NamedTransform, direction: 'forward' | 'inverse'): Op[] {
+    return this.guard(`named transform ${nt.name}`, nt.line, () => {
+      const own = direction === 'forward' ? nt.transform : nt.inverseTransform;
+      if (own) return transformOps(this, own, 'forward');
+      const other = direction === 'forward' ? nt.inverseTransform : nt.transform;
+      return other ? transformOps(this, other, 'inverse') : [];
+    });
   }
 
   private toReference(cs: ColourSpace): Op[] {

@@ -1,5 +1,6 @@
 // One config transform (a tagged YAML map) → ops, in either direction; the config-level transforms recurse through `ProcessorBuilder`.
 
+import { builtinTransformOps, fixedFunctionOps } from './builtins/transform.js';
 import { ColourConfigError } from './errors.js';
 import { invertMatrix } from './ops/matrix.js';
 import { rangeScaleOffset } from './ops/range.js';
@@ -161,6 +162,11 @@ export function transformOps(host: TransformHost, t: TaggedMap, direction: Direc
       if (dir === 'forward') return host.lookOps(String(t.src ?? ''), String(t.dst ?? ''), String(t.looks ?? ''), t.$line, skip);
       return invertOps(host.lookOps(String(t.src ?? ''), String(t.dst ?? ''), String(t.looks ?? ''), t.$line, skip), host.file, t.$line);
     }
+    case 'BuiltinTransform':
+    case 'FixedFunctionTransform': {
+      const ops = t.$tag === 'BuiltinTransform' ? builtinTransformOps(t.style, fail) : fixedFunctionOps(t.style, t.params, fail);
+      return dir === 'forward' ? ops : invertOps(ops, host.file, t.$line);
+    }
     default:
       return fail(`${t.$tag ?? 'an untyped transform'} is not supported yet: exrview cannot apply this part of the config`);
   }
@@ -182,10 +188,6 @@ export function invertOps(ops: Op[], file: string, line: number): Op[] {
           );
         case 'range':
           return { type: 'range', minIn: op.minOut, maxIn: op.maxOut, minOut: op.minIn, maxOut: op.maxIn };
-        case 'lut3d':
-          if (op.direction === 'forward')
-            throw new ColourConfigError(file, line, 'the inverse of a 3D LUT is not supported yet: use a forward LUT');
-          return { ...op, direction: 'forward' };
         default:
           return { ...op, direction: flip(op.direction) };
       }

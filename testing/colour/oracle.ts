@@ -41,9 +41,11 @@ export function runOcioApply(config: string, args: string[], pixels: Float32Arra
   return out;
 }
 
-export function loadBuilder(configPath: string): ProcessorBuilder {
-  return new ProcessorBuilder(parseConfig(readFileSync(configPath, 'utf8'), configPath), {
+/** `env` stands for the process environment (context variables, OCIO_INACTIVE_COLORSPACES), as ocio_apply reads it. */
+export function loadBuilder(configPath: string, env: Record<string, string> = {}): ProcessorBuilder {
+  return new ProcessorBuilder(parseConfig(readFileSync(configPath, 'utf8'), configPath, env), {
     readText: (path) => readFileSync(path, 'utf8'),
+    env,
   });
 }
 

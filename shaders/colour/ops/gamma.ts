@@ -14,7 +14,7 @@ interface Moncurve {
 }
 
 /** The moncurve segment parameters, as OCIO derives them (in double, then rounded to float). */
-function moncurveParams(gammaIn: number, offsetIn: number, inverse: boolean): Moncurve {
+export function moncurveParams(gammaIn: number, offsetIn: number, inverse: boolean): Moncurve {
   const gamma = Math.max(gammaIn, 1 + EPS);
   const offset = Math.max(offsetIn, EPS);
   if (!inverse) {

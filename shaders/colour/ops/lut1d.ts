@@ -5,6 +5,7 @@ import type { Lut1DOp } from './op.js';
 const f = Math.fround;
 
 export function applyLut1D(op: Lut1DOp, rgba: Float32Array): void {
+  if (op.hueAdjust) return applyHueAdjusted(op, rgba);
   if (op.direction === 'inverse') return applyInverseLut1D(op, rgba);
   const n = op.length;
   const step = f(n - 1);
@@ -71,4 +72,30 @@ function findInverse(table: Float64Array, y: number, increasing: boolean): numbe
   const ya = at(a),
     yb = at(a + 1);
   return a + (yb === ya ? 0 : (y - ya) / (yb - ya));
+}
+
+/** CLF's hueAdjust (dw3): the curves on each channel, then the middle channel placed where the input's hue puts it. */
+function applyHueAdjusted(op: Lut1DOp, rgba: Float32Array): void {
+  const plain = { ...op, hueAdjust: false };
+  const pixel = new Float32Array(4);
+  for (let i = 0; i < rgba.length; i += 4) {
+    const rgb = [rgba[i]!, rgba[i + 1]!, rgba[i + 2]!];
+    const [min, mid, max] = order3(rgb);
+    const chroma = f(rgb[max]! - rgb[min]!);
+    const hueFactor = chroma === 0 ? 0 : f(f(rgb[mid]! - rgb[min]!) / chroma);
+    pixel.set(rgb);
+    applyLut1D(plain, pixel);
+    const newChroma = f(pixel[max]! - pixel[min]!);
+    pixel[mid] = f(f(hueFactor * newChroma) + pixel[min]!);
+    rgba[i] = pixel[0]!;
+    rgba[i + 1] = pixel[1]!;
+    rgba[i + 2] = pixel[2]!;
+  }
+}
+
+/** The indices of the smallest, middle and largest of three, as OCIO's Order3 picks them (NaN included). */
+function order3(rgb: number[]): [number, number, number] {
+  const table = [2, 1, 0, 2, 1, 0, 2, 1, 2, 0, 1, 2];
+  const val = Number(rgb[0]! > rgb[1]!) * 5 + Number(rgb[1]! > rgb[2]!) * 4 - Number(rgb[0]! > rgb[2]!) * 3 + 3;
+  return [table[val + 2]!, table[val + 1]!, table[val]!];
 }

@@ -1,10 +1,12 @@
-// 3D LUTs: OCIO's trilinear and tetrahedral interpolation on [0, 1]³ (NaN → 0), blue-fastest tables.
+// 3D LUTs: OCIO's trilinear and tetrahedral interpolation on [0, 1]³ (NaN → 0), blue-fastest tables; the inverse in lut3d-inverse.
 
+import { applyInverseLut3D } from './lut3d-inverse.js';
 import type { Lut3DOp } from './op.js';
 
 const f = Math.fround;
 
 export function applyLut3D(op: Lut3DOp, rgba: Float32Array): void {
+  if (op.direction === 'inverse') return applyInverseLut3D(op, rgba);
   const n = op.size;
   const last = f(n - 1);
   const v = op.values;

@@ -72,6 +72,8 @@ export interface Lut1DOp {
   interpolation: 'linear' | 'nearest';
   /** Identifies the table for pair-inverse detection. */
   source: string;
+  /** CLF's hueAdjust="dw3": the middle channel is set to keep the input's hue after the curves. */
+  hueAdjust?: boolean;
 }
 
 /** A 3D LUT on [0, 1]³, `values` RGB with blue fastest (index (r·n + g)·n + b). */
@@ -84,7 +86,23 @@ export interface Lut3DOp {
   source: string;
 }
 
-export type Op = MatrixOp | RangeOp | GammaOp | LogOp | CdlOp | ExposureContrastOp | Lut1DOp | Lut3DOp;
+/** One of OCIO's fixed functions (`FixedFunctionTransform` style names, e.g. ACES_OutputTransform20), with its numeric params. */
+export interface FixedFunctionOp {
+  type: 'fixedFunction';
+  style: string;
+  direction: Direction;
+  params: number[];
+}
+
+/** A 1D LUT indexed by the half-float code of the input (65536 entries, one channel applied to R, G and B). */
+export interface HalfLut1DOp {
+  type: 'lut1dHalf';
+  direction: Direction;
+  values: Float32Array;
+  source: string;
+}
+
+export type Op = MatrixOp | RangeOp | GammaOp | LogOp | CdlOp | ExposureContrastOp | Lut1DOp | Lut3DOp | FixedFunctionOp | HalfLut1DOp;
 
 export const IDENTITY_MATRIX: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
