@@ -4,6 +4,8 @@ import { applyCdl } from './ops/cdl.js';
 import { applyExposureContrast } from './ops/exposure-contrast.js';
 import { applyFixedFunction } from './ops/fixed-function.js';
 import { applyGamma } from './ops/gamma.js';
+import { applyGradingPrimary } from './ops/grading-primary.js';
+import { applyGradingRgbCurve } from './ops/grading-rgb-curve.js';
 import { applyLog } from './ops/log.js';
 import { applyLut1D } from './ops/lut1d.js';
 import { applyHalfLut1D } from './ops/lut1d-half.js';
@@ -34,5 +36,9 @@ export function applyOp(op: Op, rgba: Float32Array): void {
       return applyFixedFunction(op, rgba);
     case 'lut1dHalf':
       return applyHalfLut1D(op, rgba);
+    case 'gradingRgbCurve':
+      return applyGradingRgbCurve(op, rgba);
+    case 'gradingPrimary':
+      return applyGradingPrimary(op, rgba);
   }
 }

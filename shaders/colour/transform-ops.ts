@@ -2,6 +2,7 @@
 
 import { builtinTransformOps, fixedFunctionOps } from './builtins/transform.js';
 import { ColourConfigError } from './errors.js';
+import { gradingPrimaryOp, gradingRgbCurveOp } from './ops/grading-transforms.js';
 import { invertMatrix } from './ops/matrix.js';
 import { rangeScaleOffset } from './ops/range.js';
 import { flip, type Direction, type GammaStyle, type Op } from './ops/op.js';
@@ -167,6 +168,10 @@ export function transformOps(host: TransformHost, t: TaggedMap, direction: Direc
       const ops = t.$tag === 'BuiltinTransform' ? builtinTransformOps(t.style, fail) : fixedFunctionOps(t.style, t.params, fail);
       return dir === 'forward' ? ops : invertOps(ops, host.file, t.$line);
     }
+    case 'GradingPrimaryTransform':
+      return [gradingPrimaryOp(t, dir, fail)];
+    case 'GradingRGBCurveTransform':
+      return [gradingRgbCurveOp(t, dir, fail)];
     default:
       return fail(`${t.$tag ?? 'an untyped transform'} is not supported yet: exrview cannot apply this part of the config`);
   }

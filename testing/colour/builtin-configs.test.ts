@@ -39,7 +39,8 @@ const pixels = (() => {
   return all;
 })();
 
-for (const uri of ['ocio://cg-config-latest', 'ocio://studio-config-latest']) {
+// The latest CG and studio configs (ACES 2.0), and the ACES 1.3 CG config whose views use the ACES 1.x output transforms.
+for (const uri of ['ocio://cg-config-latest', 'ocio://studio-config-latest', 'ocio://cg-config-v2.2.0_aces-v1.3_ocio-v2.4']) {
   describe.skipIf(!present)(`OCIO oracle: ${uri}`, () => {
     const path = join(mkdtempSync(join(tmpdir(), 'exrview-ocio-')), `${uri.slice('ocio://'.length)}.ocio`);
     if (present) {

@@ -2,10 +2,11 @@
 
 import type { Op } from '../ops/op.js';
 import { ACES_BUILTINS } from './aces.js';
+import { ACES13_BUILTINS } from './aces13.js';
 import { CAMERA_BUILTINS } from './cameras.js';
 import { DISPLAY_BUILTINS } from './displays.js';
 
-const REGISTRY: Record<string, () => Op[]> = { ...ACES_BUILTINS, ...CAMERA_BUILTINS, ...DISPLAY_BUILTINS };
+const REGISTRY: Record<string, () => Op[]> = { ...ACES_BUILTINS, ...ACES13_BUILTINS, ...CAMERA_BUILTINS, ...DISPLAY_BUILTINS };
 
 /** The ops of a built-in style (matched without regard to case, as OCIO does), or undefined when it is unknown. */
 export function builtinOps(style: string): Op[] | undefined {

@@ -1,6 +1,7 @@
 // Academy/ASC Common LUT Format `.clf` and Autodesk's `.ctf`: an XML ProcessList of nodes, each → ops (bit depths normalised).
 
 import { DOMParser } from '@xmldom/xmldom';
+import { gradingTransformNode } from './clf-grading.js';
 import { LutFileError } from './lut-error.js';
 import type { CdlOp, Direction, GammaStyle, Op } from '../ops/op.js';
 import { halfToFloat } from '../ops/half.js';
@@ -89,7 +90,7 @@ function nodeOps(node: Node, file: string, interpolation: string, request: Trans
     case 'GradingRGBCurve':
     case 'GradingTone':
     case 'GradingHueCurve':
-      return request({ $tag: `${el.tagName}Transform`, $line: node.line });
+      return request(gradingTransformNode(el, node.line, node.fail));
     default:
       if (SKIPPED.has(el.tagName)) return [];
       return node.fail('this node is not read: CLF/CTF nodes are Matrix, LUT1D, LUT3D, Range, Log, Exponent, ASC_CDL and the like');

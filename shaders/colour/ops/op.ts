@@ -1,5 +1,7 @@
 // The ops a processor runs: plain data, one kind per OCIO op type, each applied in place to RGBA float32 pixels.
 
+import type { BSplineCurve } from './grading-bspline.js';
+
 export type Direction = 'forward' | 'inverse';
 
 /** out = m·in + offset over RGBA (m row-major 4×4). */
@@ -102,7 +104,54 @@ export interface HalfLut1DOp {
   source: string;
 }
 
-export type Op = MatrixOp | RangeOp | GammaOp | LogOp | CdlOp | ExposureContrastOp | Lut1DOp | Lut3DOp | FixedFunctionOp | HalfLut1DOp;
+export type GradingStyle = 'log' | 'linear' | 'video';
+
+/** GradingRGBCurveTransform: per-channel then master B-spline curves ([x0, y0, x1, y1, …] control points, optional slopes). */
+export interface GradingRgbCurveOp {
+  type: 'gradingRgbCurve';
+  direction: Direction;
+  style: GradingStyle;
+  bypassLinToLog: boolean;
+  red: BSplineCurve;
+  green: BSplineCurve;
+  blue: BSplineCurve;
+  master: BSplineCurve;
+}
+
+/** GradingPrimaryTransform's values; each RGBM list is [red, green, blue, master]. */
+export interface GradingPrimaryOp {
+  type: 'gradingPrimary';
+  direction: Direction;
+  style: GradingStyle;
+  brightness: number[];
+  contrast: number[];
+  gamma: number[];
+  offset: number[];
+  exposure: number[];
+  lift: number[];
+  gain: number[];
+  saturation: number;
+  pivot: number;
+  pivotBlack: number;
+  pivotWhite: number;
+  /** ∓Number.MAX_VALUE: no clamp. */
+  clampBlack: number;
+  clampWhite: number;
+}
+
+export type Op =
+  | MatrixOp
+  | RangeOp
+  | GammaOp
+  | LogOp
+  | CdlOp
+  | ExposureContrastOp
+  | Lut1DOp
+  | Lut3DOp
+  | FixedFunctionOp
+  | HalfLut1DOp
+  | GradingRgbCurveOp
+  | GradingPrimaryOp;
 
 export const IDENTITY_MATRIX: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
