@@ -298,6 +298,7 @@ function loopSummary(
     shown: s.shown,
     dropped: s.dropped,
     skipped: s.skipped,
+    shownLate: s.shownLate,
     missing: s.missing,
     damaged: s.damaged,
     fromRamCache: s.fromRamCache,
