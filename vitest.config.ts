@@ -1,13 +1,15 @@
 // Unit tests sit beside the code (*.test.ts); e2e tests run under Playwright (scripts/e2e.mjs).
-// Projects: every test with the native kernels on (where they were built); the codec's conformance tests (and the
-// thumbnails' output) again with EXRVIEW_NATIVE=0, so that the fallbacks stay checked too; and the native kernels'
-// comparisons with the vector units capped (EXRVIEW_NATIVE_VECTORS).
+// Projects: every test with the native kernels on (where they were built); the codec's conformance tests again with
+// EXRVIEW_NATIVE=0 (the WebAssembly kernels) and with EXRVIEW_WASM=0 too (the TypeScript codecs, and the thumbnails'
+// output), so that every tier stays checked; and the native kernels' comparisons with the vector units capped
+// (EXRVIEW_NATIVE_VECTORS).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { wgslText } from './vite.config.js';
 import { SOURCE_ROOMS } from './scripts/rooms.mjs';
 
 const addon = fileURLToPath(new URL('./dist/native/exr_kernels.node', import.meta.url));
+const wasmModule = fileURLToPath(new URL('./native/wasm/exr_kernels.wasm', import.meta.url));
 
 /** What decodes pixels: conformance against OpenEXR, damaged and hostile files, every codec, the thumbnail decoder. */
 const CODEC_CONFORMANCE = [
@@ -43,8 +45,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // code bundled into a temporary directory (the fuzz workers) cannot find the addon beside itself
-    env: { EXRVIEW_NATIVE_ADDON: addon },
+    // code bundled into a temporary directory (the fuzz workers) cannot find the addon or the module beside itself
+    env: { EXRVIEW_NATIVE_ADDON: addon, EXRVIEW_WASM_FILE: wasmModule },
     projects: [
       {
         extends: true,
@@ -56,11 +58,21 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'typescript',
-          include: [...CODEC_CONFORMANCE, ...OUTPUT_FALLBACKS],
-          // the native-against-TypeScript comparisons need the addon; native.test.ts checks it is off here
+          name: 'wasm',
+          include: CODEC_CONFORMANCE,
+          // the native-against-TypeScript comparisons need the addon; wasm.test.ts checks the WebAssembly tier runs here
           exclude: ['codec/compression/native-codecs.test.ts'],
           env: { EXRVIEW_NATIVE: '0' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'typescript',
+          include: [...CODEC_CONFORMANCE, ...OUTPUT_FALLBACKS],
+          // the native-against-TypeScript comparisons need the addon; native.test.ts and wasm.test.ts check both are off here
+          exclude: ['codec/compression/native-codecs.test.ts'],
+          env: { EXRVIEW_NATIVE: '0', EXRVIEW_WASM: '0' },
         },
       },
       ...(['avx2', 'none'] as const).map((cap) => ({

@@ -3,7 +3,7 @@
 import { readdirSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance as perfHooks } from 'node:perf_hooks';
-import { nativeStatus, type StageTimings } from '../codec/index.js';
+import { describeKernelTiers, kernelTierReport, nativeStatus, wasmStatus, type StageTimings } from '../codec/index.js';
 import { DecodePool } from '../host/decode/pool.js';
 import type { ThumbnailJobResult } from '../host/thumbnails/job.js';
 import { decodeLevel } from '../host/decode/image-decode.js';
@@ -279,8 +279,11 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
       workers: pool.size,
       runs: runs.length,
       warmup: options.warmup,
-      // the workers load the addon from the same place with the same environment as this process
+      // the workers load the addon and the WebAssembly module from the same places, with the same environment, as this process
       nativeKernels: nativeStatus.on ? 'on' : `off: ${nativeStatus.reason}`,
+      wasmKernels: wasmStatus.on ? 'on' : `off: ${wasmStatus.reason}`,
+      // each compression's tier: native, wasm, typescript (with the tier of its inflation where it has one)
+      kernelTiers: kernelTierReport().compressions,
       // whether new plane memory was advised into 2 MB pages, and why (decode/huge-pages.ts)
       hugePages: hugePages.reason,
       decode: { wallMs: round(median.wallMs), mpxPerS: round(median.pixels / 1e3 / median.wallMs) },
@@ -317,7 +320,7 @@ export async function runBench(dir: string, options: BenchOptions): Promise<numb
       const share = (v: number) => `${Math.round((100 * v) / Math.max(busy, 1e-9))}%`;
       process.stdout.write(
         `${files.length} files, ${round(median.pixels / 1e6)} Mpx decoded in ${round(median.wallMs)} ms wall (${summary.decode.mpxPerS} Mpx/s, ${pool.size} workers)\n` +
-          `  native decompression kernels ${summary.nativeKernels}; huge pages ${summary.hugePages}\n` +
+          `  decompression kernels: ${describeKernelTiers()}; huge pages ${summary.hugePages}\n` +
           `  read ${round(median.readMs)} ms (${share(median.readMs)}), decompress ${round(median.decompressMs)} ms (${share(median.decompressMs)}), unpack ${round(median.unpackMs)} ms (${share(median.unpackMs)}) summed over workers\n` +
           `  process CPU ${round(median.userCpuMs)} ms user, ${round(median.systemCpuMs)} ms system, ${median.minorPageFaults} minor page faults; main thread busy ${round(median.mainThreadBusyMs)} ms\n` +
           `${files.length - thumbs.failures.length} thumbnails (long side ${options.thumbnailPx} px) in ${round(thumbs.wallMs)} ms wall, ${summary.thumbnails.overDecode}x the decode\n` +

@@ -1,9 +1,10 @@
 // Builds what runs: the Node side with esbuild (CLI, decode worker, Electron main/preload), the renderer with Vite,
-// and the optional native kernels (build-native.mjs).
+// the optional native kernels (build-native.mjs) and the committed WebAssembly ones (build-wasm.mjs).
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildNative } from './build-native.mjs';
+import { copyWasm } from './build-wasm.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const common = {
@@ -30,6 +31,8 @@ const nodeEntries = [
 const t0 = performance.now();
 // dist/native/exr_kernels.node, found at run time beside the bundles (or never, and the TypeScript codecs run)
 buildNative(root);
+// dist/wasm/exr_kernels.wasm, the committed WebAssembly kernels (the tier below the native ones), beside the bundles too
+copyWasm(root);
 await build({
   ...common,
   format: 'esm',

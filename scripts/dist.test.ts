@@ -195,6 +195,8 @@ describe.skipIf(!linux)(linux ? 'npm run dist' : 'npm run dist (skipped: the sta
         ? readdirSync(join(root, 'dist', 'native')).filter((n) => n.endsWith('.node'))
         : [];
       for (const name of ownNative) expect(existsSync(join(resources, 'app.asar.unpacked', 'dist', 'native', name)), name).toBe(true);
+      // the WebAssembly kernels, the tier every platform has where the addon was not built (codec/compression/wasm.ts)
+      expect(unpacked('dist/wasm/exr_kernels.wasm')).toBe(true);
       // a worker started from app.asar.unpacked resolves packages from app.asar.unpacked/node_modules only
       const worker = join(layout, 'app.asar.unpacked', 'dist', 'decode-worker.mjs');
       const bare = [...readFileSync(worker, 'utf8').matchAll(/(?:from\s*|import\(\s*)["']((?:@[^/"']+\/)?[^/"'.][^"']*)["']/g)]

@@ -19,10 +19,9 @@ import { COEFFICIENT_OFFSET, IDENTITY_TABLE_OFFSET, TABLE_OFFSET, WORK_OFFSET, d
 import { huffmanDecodeInto } from './huffman.js';
 import { unpredictAndInterleave } from './predictor.js';
 import { nativeCodecsInUse, type RlePlane } from './native-codecs.js';
-import { inflateExact as inflateExactZlib } from './zip.js';
+// libdeflate through the native addon or the WebAssembly kernels where they loaded (picked once), node:zlib otherwise
+import { inflateExact } from './tiers.js';
 
-/** libdeflate through the native addon where it loaded (picked once), node:zlib otherwise. */
-const inflateExact = nativeCodecsInUse?.inflateExact ?? inflateExactZlib;
 // the AC values' Huffman decoding in the native kernels where they loaded: the TypeScript decoder is as fast once the
 // JIT has tiered it up, but in every fresh worker V8 deoptimises it several times before it gets there
 const huffmanDecode = nativeCodecsInUse?.huffmanDecodeInto ?? huffmanDecodeInto;

@@ -9,6 +9,7 @@ import { decompressHtj2k } from './htj2k.js';
 import { compressPiz, decompressPiz, decompressPizPlanes, type PizPlanes } from './piz.js';
 import { compressPxr24, decompressPxr24 } from './pxr24.js';
 import { compressRle, decompressRle } from './rle.js';
+import { tierKernel, type KernelTier } from './tiers.js';
 import { compressZip, decompressZip } from './zip.js';
 
 export type Decompressor = (src: Uint8Array, block: BlockLayout, expectedBytes: number) => Uint8Array;
@@ -17,11 +18,12 @@ export type { DecompressorInto };
 
 interface Codec {
   decompress: Decompressor;
-  /** Writes the chunk straight into a given view (native kernels, DWA); without it, decompressInto copies decompress()'s result. */
+  /** Writes the chunk straight into a given view (native and WebAssembly kernels, DWA); without it, decompressInto copies
+   * decompress()'s result. */
   decompressInto?: DecompressorInto;
   compress?: Compressor;
-  /** A native kernel decompresses (decompressInto is the kernel's own). */
-  native?: boolean;
+  /** Whose kernel decompresses (decompressInto is the kernel's own where not TypeScript). */
+  tier?: KernelTier;
 }
 
 /** One entry per compression module in this folder: the TypeScript codecs, the fallback and test oracle of the native kernels. */
@@ -47,20 +49,22 @@ const NATIVE = nativeCodecsInUse;
  * the warm-up has no B44 file) deoptimised decompressTransient in every worker (V8's --trace-deopt: "wrong map").
  */
 function codecEntry(codec: Codec): Codec {
-  return { decompress: codec.decompress, decompressInto: codec.decompressInto, compress: codec.compress, native: codec.native ?? false };
+  return { decompress: codec.decompress, decompressInto: codec.decompressInto, compress: codec.compress, tier: codec.tier ?? 'typescript' };
 }
 
-/** The codecs in use, picked once per thread: a native kernel where the addon loaded and has one, else the TypeScript codec. */
+/** The codecs in use, picked once per thread (tiers.ts): a native kernel where the addon loaded and has one, else a
+ * WebAssembly kernel where the module loaded and has one, else the TypeScript codec. */
 const CODECS: Partial<Record<Compression, Codec>> = Object.fromEntries(
   Object.entries(TS_CODECS).map(([compression, codec]) => {
-    const into = NATIVE?.into[compression as Compression];
-    if (!into) return [compression, codecEntry(codec)];
+    const kernel = tierKernel(compression as Compression);
+    if (!kernel) return [compression, codecEntry(codec)];
+    const into = kernel.into;
     const decompress: Decompressor = (src, block, expectedBytes) => {
       const out = new Uint8Array(expectedBytes);
       into(src, block, out);
       return out;
     };
-    return [compression, codecEntry({ ...codec, decompress, decompressInto: into, native: true })];
+    return [compression, codecEntry({ ...codec, decompress, decompressInto: into, tier: kernel.tier })];
   }),
 );
 
@@ -208,5 +212,5 @@ export function canWrite(compression: Compression): boolean {
 
 /** Whether chunks of this compression go through a native kernel in this thread (see native.ts for why not). */
 export function usesNativeKernel(compression: Compression): boolean {
-  return CODECS[compression]?.native === true;
+  return CODECS[compression]?.tier === 'native';
 }

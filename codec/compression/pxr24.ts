@@ -5,7 +5,8 @@ import zlib from 'node:zlib';
 import { invalid } from '../core/errors.js';
 import { floorMod, sampleCount } from '../core/sampling.js';
 import type { BlockLayout, PixelType } from '../core/types.js';
-import { inflateExact } from './zip.js';
+// libdeflate (native or WebAssembly) where loaded, node:zlib otherwise
+import { inflateExact } from './tiers.js';
 
 /** Bytes per sample in the PXR24 stream (float keeps its top 24 bits). */
 const CODED_BYTES: Readonly<Record<PixelType, number>> = { uint: 4, half: 2, float: 3 };
