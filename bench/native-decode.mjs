@@ -1,6 +1,6 @@
 // Whole decode with the native kernels on and off, beside OpenEXR 3.4: `node bench/native-decode.mjs DIR [--rounds N]`.
 //
-// Each round runs `exrview bench DIR --json` with the native kernels, again with EXRVIEW_NATIVE=0,
+// Each round runs `exrview bench DIR --json` with the native kernels, again with EXRVIEW_NATIVE=0 EXRVIEW_WASM=0,
 // and OpenEXR's reference decoder (../shared/tools/openexr-3.4/exr_decode_ref, or EXR_DECODE_REF)
 // with as many threads as cores, in an order that rotates so machine noise hits all three alike.
 // Reports the medians of decode.wallMs and of the summed decompress stage; one JSON object on the
@@ -24,7 +24,8 @@ const threads = availableParallelism();
 const files = execFileSync('sh', ['-c', 'ls "$0"/*.exr', dir], { encoding: 'utf8' }).trim().split('\n');
 
 function runExrview(nativeOn) {
-  const env = { ...process.env, EXRVIEW_NATIVE: nativeOn ? '1' : '0' };
+  // the other side is the TypeScript codecs, not the WebAssembly tier below native
+  const env = { ...process.env, EXRVIEW_NATIVE: nativeOn ? '1' : '0', EXRVIEW_WASM: nativeOn ? '1' : '0' };
   const r = spawnSync(process.execPath, [join(root, 'bin/exrview.mjs'), 'bench', dir, '--json'], { encoding: 'utf8', env });
   const summary = JSON.parse(r.stdout.trim().split('\n').pop());
   if (summary.failures?.length) throw new Error(`exrview failed on ${summary.failures.map((f) => f.file).join(', ')}`);

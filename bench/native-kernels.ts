@@ -103,7 +103,8 @@ function child(files: string[], rounds: number): void {
 
 function runChild(nativeOn: boolean, files: string[], rounds: number): { native: typeof nativeStatus; figures: FileFigures[] } {
   const script = fileURLToPath(import.meta.url);
-  const env = { ...process.env, EXRVIEW_NATIVE: nativeOn ? '1' : '0' };
+  // the other side is the TypeScript codecs, not the WebAssembly tier below native
+  const env = { ...process.env, EXRVIEW_NATIVE: nativeOn ? '1' : '0', EXRVIEW_WASM: nativeOn ? '1' : '0' };
   const r = spawnSync(process.execPath, [...process.execArgv, script, '--child', String(rounds), ...files], {
     encoding: 'utf8',
     env,
