@@ -1,10 +1,10 @@
 // The command from outside: exit codes, one-line errors without stack traces, the stats table and JSON shape, paths out of place.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writeExrFile } from '../codec/index.js';
+import { ExrReader, memorySource, writeExrFile } from '../codec/index.js';
 
 const root = join(__dirname, '..');
 const bin = join(root, 'bin', 'exrview.mjs');
@@ -40,6 +40,11 @@ function writeMixedFolder(dir: string, good = ['a.exr', 'b.exr']): void {
   const whole = readFileSync(join(dir, good[0]!));
   writeFileSync(join(dir, 'cut.exr'), whole.subarray(0, whole.length >> 1));
   writeFileSync(join(dir, 'text.exr'), 'hello, this is not an image');
+}
+
+/** Where chunk `chunk` of a one-part scanline file starts (its offset table entry). */
+function chunkStart(bytes: Uint8Array, chunk: number): number {
+  return ExrReader.open(memorySource(bytes)).offsets[0]![chunk]!;
 }
 
 const noStackTrace = (text: string) => expect(text).not.toMatch(/\n\s+at /);
@@ -221,6 +226,45 @@ describe('exrview command', () => {
     expect(one.code).toBe(1);
     expect(one.stdout).toMatch(/^wrote 1 thumbnail in /);
     expect(one.stderr.trimEnd().split('\n').at(-1)).toBe('exrview: wrote 1 thumbnail; 1 file could not be read (listed above)');
+  });
+
+  it('thumbs with a file cut short long ago: its thumbnail written from the readable chunks, reported as with damage, exit 0', () => {
+    const base = mkdtempSync(join(tmpdir(), 'exrview-cli-'));
+    const dir = join(base, 'cut');
+    mkdirSync(dir);
+    writeStatsFile(join(dir, 'a.exr'));
+    // 7 chunks of 16 lines; cut inside chunk 4, and last changed a minute ago: cut short, not being written
+    const plane = Float32Array.from({ length: 32 * 100 }, (_, i) => (i % 32) / 32);
+    writeExrFile(join(dir, 'whole.tmp'), [
+      {
+        compression: 'zip',
+        dataWindow: { xMin: 0, yMin: 0, xMax: 31, yMax: 99 },
+        channels: [{ name: 'Y', pixelType: 'float', data: plane }],
+      },
+    ]);
+    const whole = readFileSync(join(dir, 'whole.tmp'));
+    rmSync(join(dir, 'whole.tmp'));
+    const cutAt = chunkStart(whole, 4) + 10;
+    writeFileSync(join(dir, 'cut.exr'), whole.subarray(0, cutAt));
+    const minuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(join(dir, 'cut.exr'), minuteAgo, minuteAgo);
+    const r = spawnSync(process.execPath, [bin, 'thumbs', dir, '--out', join(base, 'out'), '--size', '16', '--gpu', 'off'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, EXRVIEW_CACHE_DIR: join(base, 'cache') },
+    });
+    noStackTrace(r.stderr);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^wrote 2 thumbnails in [\d.]+ ms /);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^exrview: ${join(dir, 'cut.exr')}: written with damage: 3 of 7 chunks could not be read ` +
+          `and are hatched in the thumbnail \\(part 0, chunk 4: `,
+      ),
+    );
+    expect(lines.at(-1)).toBe('exrview: wrote 2 thumbnails, 1 with damage (the chunks that could not be read hatched; listed above)');
+    expect(existsSync(join(base, 'out', 'cut.png'))).toBe(true);
   });
 
   it.skipIf(!existsSync(corpus))('prints stats in exactly the DESIGN.md shape', () => {

@@ -1,6 +1,6 @@
 // The thumbs summary: counts in the singular and plural, and the line that counts each kind of failure.
 import { describe, expect, it } from 'vitest';
-import { emptyTotals, failureSummary, timingSummary } from './thumbs-summary.js';
+import { damageNote, emptyTotals, failureSummary, timingSummary } from './thumbs-summary.js';
 
 describe('failureSummary', () => {
   it('is null when nothing failed', () => {
@@ -14,6 +14,24 @@ describe('failureSummary', () => {
     expect(failureSummary(1, 0, 1)).toBe('wrote 1 thumbnail; 1 thumbnail could not be written (listed above)');
     expect(failureSummary(5, 1, 2)).toBe(
       'wrote 5 thumbnails; 1 file could not be read and 2 thumbnails could not be written (listed above)',
+    );
+  });
+});
+
+describe('damaged files', () => {
+  it('counts thumbnails written with damage apart from failures, alone or beside them', () => {
+    expect(failureSummary(12, 0, 0, 1)).toBe(
+      'wrote 12 thumbnails, 1 with damage (the chunks that could not be read hatched; listed above)',
+    );
+    expect(failureSummary(5, 2, 0, 3)).toBe(
+      'wrote 5 thumbnails, 3 with damage (the chunks that could not be read hatched); 2 files could not be read (listed above)',
+    );
+  });
+
+  it("says how many of a file's chunks are missing, why, and what to do", () => {
+    expect(damageNote({ chunksRead: 4, chunksTotal: 7, reason: 'part 0, chunk 4: chunk is not in the file (incomplete file?)' })).toBe(
+      'written with damage: 3 of 7 chunks could not be read and are hatched in the thumbnail ' +
+        '(part 0, chunk 4: chunk is not in the file (incomplete file?)); copy or render the file again to see all of it',
     );
   });
 });

@@ -76,12 +76,27 @@ export function timingSummary(made: number, thumbsMs: number, totalMs: number, t
   return lines.join('\n') + '\n';
 }
 
-/** After failures, how many were written and how many failed of each kind ("wrote 12 thumbnails; 2 files could not be read …"). */
-export function failureSummary(made: number, unreadFiles: number, unwrittenThumbnails: number): string | null {
-  if (unreadFiles === 0 && unwrittenThumbnails === 0) return null;
+/**
+ * After failures or damaged files, how many were written (how many of those with damage) and how many failed of each
+ * kind ("wrote 12 thumbnails, 1 with damage (…); 2 files could not be read (listed above)"); null when all went well.
+ */
+export function failureSummary(made: number, unreadFiles: number, unwrittenThumbnails: number, damagedFiles = 0): string | null {
+  if (unreadFiles === 0 && unwrittenThumbnails === 0 && damagedFiles === 0) return null;
   const kinds = [
     ...(unreadFiles > 0 ? [`${plural(unreadFiles, 'file')} could not be read`] : []),
     ...(unwrittenThumbnails > 0 ? [`${plural(unwrittenThumbnails, 'thumbnail')} could not be written`] : []),
   ];
-  return `wrote ${plural(made, 'thumbnail')}; ${kinds.join(' and ')} (listed above)`;
+  const written = `wrote ${plural(made, 'thumbnail')}`;
+  if (damagedFiles === 0) return `${written}; ${kinds.join(' and ')} (listed above)`;
+  const withDamage = `${written}, ${damagedFiles} with damage (the chunks that could not be read hatched`;
+  return kinds.length ? `${withDamage}); ${kinds.join(' and ')} (listed above)` : `${withDamage}; listed above)`;
+}
+
+/** A damaged file's line: its thumbnail was written from the chunks that could be read. */
+export function damageNote(missing: { chunksRead: number; chunksTotal: number; reason: string }): string {
+  const lost = missing.chunksTotal - missing.chunksRead;
+  return (
+    `written with damage: ${lost} of ${missing.chunksTotal} chunks could not be read and are hatched in the thumbnail ` +
+    `(${missing.reason}); copy or render the file again to see all of it`
+  );
 }

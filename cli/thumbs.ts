@@ -10,8 +10,10 @@ import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_DISPLAY, DISPLAY_TRANSFORMS, type DisplayTransform } from '../shaders/display-params.js';
-import type { FileEntry, PartSummary, StageTimingsMs } from '../contract/host-api.js';
+import { DEFAULT_DISPLAY, DISPLAY_TRANSFORMS, type DisplayParams, type DisplayTransform } from '../shaders/display-params.js';
+import { ocioDisplayOf } from '../host/export/ocio-view.js';
+import type { ViewOcio } from '../contract/host-api.js';
+import type { FileEntry, PartSummary, StageTimingsMs, ThumbnailMissing } from '../contract/host-api.js';
 import {
   calibrationPath,
   chooseThumbnailPath,
@@ -29,7 +31,7 @@ import type { ThumbnailDetail, ThumbnailOutputOptions } from '../host/thumbnails
 import { describeFailure } from './failures.js';
 import { optionsOf } from './commands.js';
 import { parseArgs, UsageError } from './usage.js';
-import { emptyTotals, failureSummary, ms, timingSummary, type Totals } from './thumbs-summary.js';
+import { damageNote, emptyTotals, failureSummary, ms, timingSummary, type Totals } from './thumbs-summary.js';
 
 interface ThumbsOptions {
   dir: string;
@@ -39,6 +41,8 @@ interface ThumbsOptions {
   exposureEv: number;
   transform: DisplayTransform;
   gpu: 'auto' | 'on' | 'off';
+  /** An OpenColorIO view instead of --tonemap (thumbnails through it are made on the CPU). */
+  ocio?: ViewOcio;
 }
 
 function parseOptions(argv: string[]): ThumbsOptions {
@@ -61,7 +65,38 @@ function parseOptions(argv: string[]): ThumbsOptions {
     throw new UsageError(`--tonemap must be one of ${DISPLAY_TRANSFORMS.join(', ')}, not "${transform}"`);
   const gpu = String(args.flags.get('gpu') ?? 'auto');
   if (gpu !== 'auto' && gpu !== 'on' && gpu !== 'off') throw new UsageError(`--gpu must be auto, on or off, not "${gpu}"`);
-  return { dir: resolve(args.positional[0]!), outDir: resolve(out), sizePx, format, exposureEv, transform, gpu };
+  const ocio = ocioOptions(args.flags);
+  if (ocio && gpu === 'on') throw new UsageError('--ocio thumbnails are made on the CPU: leave out --gpu on');
+  const options = { dir: resolve(args.positional[0]!), outDir: resolve(out), sizePx, format, exposureEv, transform, gpu } as const;
+  return ocio ? { ...options, gpu: 'off', ocio } : options;
+}
+
+/** --ocio CONFIG --display D --view V [--look L] [--colorspace CS]: the colour space defaults to the config's scene_linear role. */
+function ocioOptions(flags: Map<string, string | true>): ViewOcio | undefined {
+  const config = flags.get('ocio');
+  const named = ['display', 'view', 'look', 'colorspace'].filter((f) => flags.has(f));
+  if (config === undefined) {
+    if (named.length) throw new UsageError(`--${named[0]} needs --ocio CONFIG: the OpenColorIO config it names a ${named[0]} of`);
+    return undefined;
+  }
+  const text = (flag: string): string | undefined => {
+    const v = flags.get(flag);
+    if (v !== undefined && typeof v !== 'string') throw new UsageError(`--${flag} needs a value`);
+    return v;
+  };
+  const display = text('display'),
+    view = text('view');
+  if (typeof config !== 'string' || !display || !view)
+    throw new UsageError('--ocio CONFIG needs --display D and --view V (exrview ocio list CONFIG names them)');
+  const look = text('look');
+  const resolved = config.startsWith('ocio://') ? config : resolve(config);
+  return {
+    config: resolved,
+    inputSpace: text('colorspace') ?? 'scene_linear',
+    display,
+    view,
+    ...(look === undefined ? {} : { looks: look }),
+  };
 }
 
 /** The thumbnail cache the command shares between runs: $EXRVIEW_CACHE_DIR, else $XDG_CACHE_HOME/exrview, else ~/.cache/exrview. */
@@ -241,9 +276,15 @@ export async function runThumbs(argv: string[]): Promise<number> {
       const reason = describeFailure(error);
       process.stderr.write(`${progress.active ? '\n' : ''}exrview: ${file}: ${reason}\n`);
     };
+    let damagedFiles = 0;
+    const damaged = (file: string, missing: ThumbnailMissing) => {
+      damagedFiles++;
+      process.stderr.write(`${progress.active ? '\n' : ''}exrview: ${file}: ${damageNote(missing)}\n`);
+    };
     const progress = new ProgressBar(entries.length, Boolean(process.stdout.isTTY));
     const totals = emptyTotals();
-    const params = { ...DEFAULT_DISPLAY, exposureEv: options.exposureEv, transform: options.transform, nanInf: false };
+    const params: DisplayParams = { ...DEFAULT_DISPLAY, exposureEv: options.exposureEv, transform: options.transform, nanInf: false };
+    if (options.ocio) params.ocio = await ocioDisplayOf(options.ocio);
     // the view's tone-map table, made while the workers are still starting
     host.prepareToneMap(params);
     if (options.gpu !== 'off') {
@@ -271,7 +312,8 @@ export async function runThumbs(argv: string[]): Promise<number> {
         const file = join(options.dir, entry.relativePath);
         const outPath = join(options.outDir, entry.name.replace(/\.exr$/i, `.${options.format}`));
         try {
-          if (entry.status !== 'ok')
+          // a damaged file whose header reads gets a thumbnail of its readable chunks (reported as written with damage)
+          if (entry.status !== 'ok' && !(entry.status === 'error' && entry.summary))
             throw new Error(
               entry.status === 'incomplete' ? 'the file is incomplete (still being written?)' : (entry.error ?? 'cannot be read'),
             );
@@ -294,7 +336,8 @@ export async function runThumbs(argv: string[]): Promise<number> {
             await asOutput(() => writeThumbnail(host, latLong, outPath, options.format, params, totals));
             return;
           }
-          const src = child ? gpuSource(entry) : null;
+          // the GPU path decodes whole files strictly: a damaged one goes to the workers, which hatch what is missing
+          const src = child && entry.status === 'ok' ? gpuSource(entry) : null;
           const choice: ThumbnailPathChoice = !src
             ? { path: 'cpu', reason: '' }
             : options.gpu === 'on'
@@ -319,6 +362,7 @@ export async function runThumbs(argv: string[]): Promise<number> {
           );
           addTimings(totals, detail);
           await asOutput(() => writeThumbnail(host, detail, outPath, options.format, params, totals));
+          if (detail.thumbnail.missing) damaged(file, detail.thumbnail.missing);
         } catch (error) {
           fail(file, error);
         } finally {
@@ -331,10 +375,11 @@ export async function runThumbs(argv: string[]): Promise<number> {
     const pathNote = describePath(options, gpu, gpuMade, entries.length, gpuFellBack);
     const made = entries.length - unreadFiles - unwrittenThumbnails;
     process.stdout.write(timingSummary(made, thumbsMs, performance.now() - tStart, totals, pathNote, (await host.getInfo()).decodeWorkers));
-    const failed = failureSummary(made, unreadFiles, unwrittenThumbnails);
+    const failed = failureSummary(made, unreadFiles, unwrittenThumbnails, damagedFiles);
     // on stderr with the files it counts, so that it follows them on a terminal and stays with them when stdout is redirected
     if (failed) process.stderr.write(`exrview: ${failed}\n`);
-    return failed ? 1 : 0;
+    // a thumbnail of a damaged file is written: only files without one fail the command
+    return unreadFiles + unwrittenThumbnails > 0 ? 1 : 0;
   } finally {
     await gpu?.child?.close();
     await host.close();

@@ -88,6 +88,8 @@ export function flattenDeep(deep: DeepImage): DecodedImage {
     heightPx: deep.heightPx,
     channels,
     timings,
+    // a tolerant decode's missing chunks: their pixels had no samples, so they flatten to zero
+    ...(deep.missing ? { missing: deep.missing } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 // Deep parts: decoding what the writer wrote (any size, compression, tiling, region, channel set), damage, flattening.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -12,6 +12,7 @@ import { ExrError } from './core/errors.js';
 import { openFileSource } from './file-source.js';
 import { floatToHalf, HALF_TO_FLOAT } from './core/half.js';
 import { deepSource } from '../testing/codec/oracle/images.js';
+import { chunkSpans } from '../testing/codec/damage.js';
 import { findImageTools, sharedDir } from '../testing/codec/oracle/tools.js';
 import { ExrReader } from './reader.js';
 import { memorySource } from './source.js';
@@ -227,5 +228,89 @@ describe('flattenDeep', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('tolerant decodeDeep', () => {
+  const W = 9;
+  const H = 6;
+  const deep = deepSource(W, H, 4, 7);
+  // ZIPS: one line a chunk
+  const whole = writeDeep(box(2, 3, W, H), deep, 'zips');
+  const spans = chunkSpans(whole);
+  const decode = (bytes: Uint8Array, tolerant: boolean) => decodeDeep(ExrReader.open(memorySource(bytes)), { tolerant });
+
+  /** Lines [yMin, yMax] (from 0) of `got` hold no samples; the others are `want`'s, sample for sample. */
+  function expectLinesMissing(got: DeepImage, want: DeepImage, yMin: number, yMax: number): void {
+    for (let y = 0; y < H; y++) {
+      const counts = got.sampleCounts.subarray(y * W, (y + 1) * W);
+      if (y >= yMin && y <= yMax) {
+        expect(counts.every((n) => n === 0)).toBe(true);
+        continue;
+      }
+      expect(counts).toEqual(want.sampleCounts.subarray(y * W, (y + 1) * W));
+      for (let c = 0; c < want.channels.length; c++) {
+        const from = (image: DeepImage) => image.channels[c]!.data.subarray(image.sampleOffsets[y * W]!, image.sampleOffsets[(y + 1) * W]!);
+        expect(from(got)).toEqual(from(want));
+      }
+    }
+  }
+
+  it('a file cut short: the lines before the cut decoded, the rest listed with the reason; strict still throws', () => {
+    const cut = whole.subarray(0, spans[3]!.start + 6);
+    expect(() => decode(cut, false)).toThrow(ExrError);
+    const got = decode(cut, true);
+    expect(got.missing).toMatchObject({ chunksRead: 3, chunksTotal: 6 });
+    expect(got.missing!.failures.map((f) => f.chunk)).toEqual([3, 4, 5]);
+    expect(got.missing!.failures[0]!.reason).toMatch(/^part 0, chunk 3: /);
+    expect(got.missing!.failures[0]!.region).toEqual(box(2, 6, W, 1));
+    expectLinesMissing(got, decode(whole, false), 3, 5);
+    // flattened: the missing lines are zero, and the image still says what is missing
+    const flat = flattenDeep(got);
+    expect(flat.missing).toBe(got.missing);
+    for (const c of flat.channels) expect(Array.from(c.data.subarray(3 * W))).toEqual(new Array(3 * W).fill(0));
+  });
+
+  it('one zeroed chunk between good ones: only its line missing; a whole file has nothing missing', () => {
+    const damaged = whole.slice();
+    damaged.fill(0, spans[2]!.start, spans[2]!.end);
+    expect(() => decode(damaged, false)).toThrow(/chunk 2/);
+    const got = decode(damaged, true);
+    expect(got.missing).toMatchObject({ chunksRead: 5, chunksTotal: 6 });
+    expectLinesMissing(got, decode(whole, false), 2, 2);
+    expect(decode(whole, true).missing).toBeUndefined();
+  });
+
+  it('a file of which no chunk can be read fails, saying so, with nothing allocated', () => {
+    const none = whole.slice();
+    for (const span of spans) none.fill(0, span.start, span.end);
+    expect(() => decode(none, true)).toThrow(/^part 0, chunk \d+: .*\(and no other chunk of the image could be read either\)$/);
+  });
+
+  it('a deep tiled file with a zeroed tile: that tile has no samples, its neighbours decode', () => {
+    const tiled = writeDeep(box(0, 0, W, H), deep, 'zips', { xSizePx: 4, ySizePx: 4 });
+    const tileSpans = chunkSpans(tiled);
+    const damaged = tiled.slice();
+    damaged.fill(0, tileSpans[1]!.start, tileSpans[1]!.end); // tile (1, 0): x 4-7, y 0-3
+    const got = decode(damaged, true);
+    expect(got.missing).toMatchObject({ chunksRead: 5, chunksTotal: 6 });
+    expect(got.missing!.failures[0]!.region).toEqual(box(4, 0, 4, 4));
+    const want = decode(tiled, false);
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) {
+        const inTile = x >= 4 && x < 8 && y < 4;
+        expect(got.sampleCounts[y * W + x], `${x}, ${y}`).toBe(inTile ? 0 : want.sampleCounts[y * W + x]);
+      }
+  });
+
+  const trunks = join(sharedDir, 'corpus', 'openexr-images', 'v2', 'LowResLeftView', 'Trunks.exr');
+  it.skipIf(!existsSync(trunks))("OpenEXR's Trunks.exr cut short at test time: its first chunks read, the rest listed", () => {
+    const bytes = new Uint8Array(readFileSync(trunks));
+    const sorted = [...ExrReader.open(memorySource(bytes)).offsets[0]!].sort((a, b) => a - b);
+    const cut = bytes.subarray(0, sorted[Math.floor(sorted.length * 0.6)]! + 12);
+    const got = decode(cut, true);
+    expect(got.missing!.chunksRead).toBe(Math.floor(sorted.length * 0.6));
+    expect(got.missing!.chunksTotal).toBe(sorted.length);
+    expect(got.totalSamples).toBeGreaterThan(0);
   });
 });

@@ -2,7 +2,8 @@
 
 import { checkedRegion, chunkPlace, chunksForRegion } from './blocks.js';
 import { decompress } from './compression/index.js';
-import { invalid, unsupported } from './core/errors.js';
+import { ExrError, invalid, unsupported } from './core/errors.js';
+import { blockInRegion, type ChunkFailure, type MissingChunks } from './missing.js';
 import { findLevel, type PartInfo } from './part.js';
 import type { AbortSignalLike, DecodedPlace, ExrReader, PlaneData, StageTimings } from './reader.js';
 import { PIXEL_TYPE_BYTES, type BlockLayout, type Box2i, type PixelType } from './core/types.js';
@@ -22,6 +23,8 @@ export interface DeepImage extends DecodedPlace {
   totalSamples: number;
   channels: DeepChannel[];
   timings: StageTimings;
+  /** A tolerant decode's chunks that could not be read (their pixels hold no samples); absent when every chunk was. */
+  missing?: MissingChunks;
 }
 
 export interface DeepDecodeOptions {
@@ -33,6 +36,12 @@ export interface DeepDecodeOptions {
   signal?: AbortSignalLike;
   /** Refuse images with more samples than this (checked before the sample data is inflated). */
   maxSamples?: number;
+  /**
+   * Decode every chunk that can be: one that cannot be read, parsed or decompressed is listed in the result's
+   * `missing` and its pixels get no samples, instead of failing the decode. Aborts still throw, and so does a decode
+   * of which no chunk could be read.
+   */
+  tolerant?: boolean;
 }
 
 /** 2^28 samples: a few GiB of sample data at most, far beyond real deep renders of one frame. */
@@ -70,41 +79,63 @@ export function decodeDeep(reader: ExrReader, options: DeepDecodeOptions = {}): 
   const timings: StageTimings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0 };
   const chunks: ChunkSamples[] = [];
   let storedSamples = 0;
-  reader.forEachChunk(partIndex, chunksForRegion(part, level, region), timings, options.signal, (chunkIndex, chunk) => {
-    const place = chunkPlace(part, chunkIndex);
-    const block = place.block;
-    if (part.isTiled) {
-      if (chunk.tileX !== place.tileX || chunk.tileY !== place.tileY || chunk.levelX !== level.lx || chunk.levelY !== level.ly) {
+  const chunkIndices = chunksForRegion(part, level, region);
+  const failures: ChunkFailure[] | null = options.tolerant ? [] : null;
+  // a chunk that failed adds nothing: its pixels keep zero samples (chunks are only kept once whole)
+  const onFailure = (chunkIndex: number, error: ExrError): void => {
+    failures!.push({ chunk: chunkIndex, region: blockInRegion(chunkPlace(part, chunkIndex).block, region), reason: error.message });
+  };
+  reader.forEachChunk(
+    partIndex,
+    chunkIndices,
+    timings,
+    options.signal,
+    (chunkIndex, chunk) => {
+      const place = chunkPlace(part, chunkIndex);
+      const block = place.block;
+      if (part.isTiled) {
+        if (chunk.tileX !== place.tileX || chunk.tileY !== place.tileY || chunk.levelX !== level.lx || chunk.levelY !== level.ly) {
+          throw invalid(
+            `tile header says (${chunk.tileX}, ${chunk.tileY}) level (${chunk.levelX}, ${chunk.levelY}), expected (${place.tileX}, ${place.tileY}) level (${level.lx}, ${level.ly})`,
+          );
+        }
+      } else if (chunk.y !== block.y0) {
+        throw invalid(`chunk starts at line ${chunk.y}, expected ${block.y0}`);
+      }
+      const t = performance.now();
+      const pixels = block.widthPx * block.heightPx;
+      const table = countTable(part, chunk.deepCounts!, block);
+      const counts = sampleCountsOf(table, block);
+      let blockSamples = 0;
+      for (let i = 0; i < pixels; i++) blockSamples += counts[i]!;
+      if (storedSamples + blockSamples > maxSamples) {
+        throw invalid(`more than ${maxSamples} deep samples (the limit) in the decoded region`);
+      }
+      if (chunk.unpackedSampleBytes !== blockSamples * bytesPerSample) {
         throw invalid(
-          `tile header says (${chunk.tileX}, ${chunk.tileY}) level (${chunk.levelX}, ${chunk.levelY}), expected (${place.tileX}, ${place.tileY}) level (${level.lx}, ${level.ly})`,
+          `deep chunk says its samples take ${chunk.unpackedSampleBytes} bytes, its ${blockSamples} samples need ${blockSamples * bytesPerSample}`,
         );
       }
-    } else if (chunk.y !== block.y0) {
-      throw invalid(`chunk starts at line ${chunk.y}, expected ${block.y0}`);
-    }
-    const t = performance.now();
-    const pixels = block.widthPx * block.heightPx;
-    const table = countTable(part, chunk.deepCounts!, block);
-    const counts = sampleCountsOf(table, block);
-    let blockSamples = 0;
-    for (let i = 0; i < pixels; i++) blockSamples += counts[i]!;
-    if (storedSamples + blockSamples > maxSamples) {
-      throw invalid(`more than ${maxSamples} deep samples (the limit) in the decoded region`);
-    }
-    storedSamples += blockSamples;
-    if (chunk.unpackedSampleBytes !== blockSamples * bytesPerSample) {
-      throw invalid(
-        `deep chunk says its samples take ${chunk.unpackedSampleBytes} bytes, its ${blockSamples} samples need ${blockSamples * bytesPerSample}`,
-      );
-    }
-    const data = decompress(part.compression, chunk.data, block, chunk.unpackedSampleBytes);
-    timings.decompressMs += performance.now() - t;
-    chunks.push({ block, counts, data });
-  });
+      const data = decompress(part.compression, chunk.data, block, chunk.unpackedSampleBytes);
+      storedSamples += blockSamples;
+      timings.decompressMs += performance.now() - t;
+      chunks.push({ block, counts, data });
+    },
+    false,
+    failures ? onFailure : undefined,
+  );
 
+  // nothing to show, and a damaged header's data window may be vast: not a single pixel is allocated
+  if (failures?.length && chunks.length === 0) {
+    throw new ExrError('invalid', `${failures[0]!.reason} (and no other chunk of the image could be read either)`);
+  }
   const t0 = performance.now();
   const image = assemble(part, lx, ly, region, chunks, wanted, timings);
   timings.unpackMs += performance.now() - t0;
+  if (failures?.length) {
+    failures.sort((a, b) => a.chunk - b.chunk);
+    image.missing = { failures, chunksRead: chunkIndices.length - failures.length, chunksTotal: chunkIndices.length };
+  }
   return image;
 }
 

@@ -228,6 +228,15 @@ export interface Thumbnail {
   /** How it was made: a MIP level of a tiled file, a full decode box-filtered, the embedded preview, or the disk cache. */
   source: 'mip-level' | 'full-decode' | 'embedded-preview' | 'disk-cache';
   timings: StageTimingsMs;
+  /** A damaged file's thumbnail, made of the chunks that could be read (the pixels of the others hatched). */
+  missing?: ThumbnailMissing;
+}
+
+/** The chunks a thumbnail of a damaged file could not be made of, and the first one's reason as the codec says it. */
+export interface ThumbnailMissing {
+  chunksRead: number;
+  chunksTotal: number;
+  reason: string;
 }
 
 /** The view an export is rendered through: the same parameters the GPU tone-map uses. */
@@ -241,6 +250,18 @@ export interface ViewTransform {
   channelMode: ChannelMode;
   /** A .cube LUT the view applies (its text, as shaders/lut-cube.ts parses it) and where in the display path. */
   lut?: ViewLut;
+  /** An OpenColorIO view instead of the tone-map: applied after exposure, before encoding. */
+  ocio?: ViewOcio;
+}
+
+/** An OpenColorIO display/view processor the host builds: the config by `ocio://` URI or path, and the image's colour space. */
+export interface ViewOcio {
+  config: string;
+  inputSpace: string;
+  display: string;
+  view: string;
+  /** Looks instead of the view's own ('' for none); absent: the view's own. */
+  looks?: string;
 }
 
 export interface ViewLut {
@@ -280,6 +301,8 @@ export interface HostInfo {
   folders: FolderInfo[];
   decodeWorkers: number;
   ramCacheBudgetBytes: number;
+  /** The environment's `$OCIO` (a config path or an `ocio://` URI) the viewer starts with; absent when unset. */
+  ocio?: string;
 }
 
 export type HostEvent =

@@ -12,7 +12,11 @@ export type ViewAction =
   | 'exposure-down'
   | 'exposure-reset'
   | 'toggle-diagnostics'
-  | 'toggle-header';
+  | 'toggle-header'
+  /** The page's full screen (the Fullscreen API, as Shift+F in the page), not the window's own. */
+  | 'toggle-fullscreen'
+  /** Hide or show the grid and the side panels (Tab in the page). */
+  | 'toggle-panels';
 
 /** Main → page: something the user did outside the page (a menu, a drop, a file opened from the OS). */
 export type ShellCommand =

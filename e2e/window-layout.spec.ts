@@ -8,6 +8,8 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { formatCube, lutFromFunction } from '../shaders/lut-cube.js';
+import sharp from 'sharp';
+import { toolbarControl } from './toolbar-menu.js';
 
 let server: Served | null = null;
 let dir = '';
@@ -58,7 +60,7 @@ async function shot(page: Page, name: string): Promise<void> {
 type Store = {
   getState(): {
     image: { currentFileId: string | null; loading: boolean };
-    view: { display: { exposureEv: number }; panZoom: { zoom: number; centerX: number } };
+    view: { display: { exposureEv: number }; panZoom: { zoom: number; centerX: number; centerY: number } };
     inspect: { stats: unknown };
   };
 };
@@ -242,6 +244,79 @@ test('the channel menu groups display modes and channels under headings, no labe
   await expect(page.locator('.histogram figcaption')).toContainText('Histogram · image A');
 });
 
+/** Where a toolbar group is: in the row (with its left edge, px) or in the ⋯ menu. */
+async function groupPlace(page: Page, key: string): Promise<string> {
+  if (await page.locator(`.toolbar-row > [data-item="${key}"]`).count()) return 'row';
+  await expect(page.locator(`[data-menu-item="${key}"]`)).toHaveCount(1);
+  return 'menu';
+}
+
+/** Every group's place, the row's in display order. */
+async function toolbarPlaces(page: Page): Promise<string> {
+  const row = await page.locator('.toolbar-row > [data-item]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.item));
+  const menu = await page.locator('[data-menu-item]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.menuItem));
+  return `row: ${row.join(' ')} | menu: ${menu.join(' ')}`;
+}
+
+/** Clicks `control` and checks that it, and its group, stayed where they were (a frame and a re-measure later). */
+async function clickInPlace(page: Page, key: string, control: ReturnType<Page['getByRole']>): Promise<void> {
+  await toolbarControl(page, control);
+  const place = await groupPlace(page, key);
+  const box = (await control.boundingBox())!;
+  await control.click();
+  await page.waitForTimeout(300);
+  expect(await groupPlace(page, key), `${key} stays in the ${place}`).toBe(place);
+  const after = (await control.boundingBox())!;
+  expect(Math.abs(after.x - box.x), `the control clicked stays under the pointer`).toBeLessThan(1);
+  expect(Math.abs(after.y - box.y)).toBeLessThan(1);
+}
+
+test('at 1280×800 the groups stay put as HDR and A/B flip widen them; what narrows comes back', async ({ page }) => {
+  test.setTimeout(300_000);
+  // a display that reports HDR, so the HDR toggle can be turned on (it widens the Look group)
+  await page.addInitScript(() => {
+    const real = window.matchMedia.bind(window);
+    window.matchMedia = (q: string) =>
+      /dynamic-range:\s*high/.test(q) ? ({ ...real(q), matches: true, media: q } as MediaQueryList) : real(q);
+  });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openFirst(page);
+  await page.getByRole('button', { name: /Set as reference/ }).click();
+  await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name: 'shot_14_beauty_comp_plate_mono.exr' }).click();
+  await page.mouse.move(640, 500);
+  await page.waitForTimeout(300);
+  const initial = await toolbarPlaces(page);
+  console.log(`1280×800 toolbar: ${initial}`);
+
+  // HDR on and off, twice: the Look group and the checkbox stay where they were
+  const hdr = page.getByRole('checkbox', { name: 'HDR output' });
+  await expect(await toolbarControl(page, hdr)).toBeEnabled();
+  for (let i = 0; i < 4; i++) await clickInPlace(page, 'look', hdr);
+  await shot(page, 'toolbar-hdr-toggled');
+  await page.keyboard.press('Escape');
+
+  // A/B flip: the Compare group widens by its flip button; it stays, and the button stays under the pointer
+  const mode = page.getByRole('combobox', { name: 'Compare mode' });
+  await toolbarControl(page, mode);
+  const modePlace = await groupPlace(page, 'compare');
+  const modeBox = (await mode.boundingBox())!;
+  await mode.selectOption({ label: 'A/B flip' });
+  await page.waitForTimeout(300);
+  expect(await groupPlace(page, 'compare')).toBe(modePlace);
+  expect(Math.abs((await mode.boundingBox())!.x - modeBox.x)).toBeLessThan(1);
+  const flip = page.getByRole('button', { name: /showing [AB]/ });
+  for (let i = 0; i < 3; i++) await clickInPlace(page, 'compare', flip);
+  await shot(page, 'toolbar-flip');
+
+  // all narrow again and the pointer away: the groups that made room come back, as they were at the start
+  await toolbarControl(page, mode);
+  await mode.selectOption('off');
+  await page.keyboard.press('Escape');
+  await page.mouse.move(640, 500);
+  await expect.poll(() => toolbarPlaces(page)).toBe(initial);
+  await expectOneRow(page);
+});
+
 test('side by side: Fit shows each image whole in its half', async ({ page }) => {
   await openFirst(page);
   await page.getByRole('button', { name: /Set as reference/ }).click();
@@ -262,6 +337,36 @@ test('side by side: Fit shows each image whole in its half', async ({ page }) =>
   expect(fit.right).toBeLessThanOrEqual(fit.half + 0.5);
   expect(fit.right - fit.left).toBeGreaterThan(fit.half * 0.9);
   await shot(page, 'side-by-side');
+
+  // each half frames its own image: the outline's colour just above and below A, in the left half, and B, in the
+  // right half, down a column through the middle of each (a screenshot: what the person sees; Fit makes each image
+  // as wide as its half, so the side edges lie on the canvas's edge and the divider)
+  const rows = await page.evaluate(() => {
+    const cv = document.querySelector<HTMLCanvasElement>('.preview-canvas')!;
+    const v = (window as unknown as { exrviewApp: { store: Store } }).exrviewApp.store.getState().view.panZoom;
+    return { top: cv.height / 2 + (0 - v.centerY) * v.zoom, bottom: cv.height / 2 + (200 - v.centerY) * v.zoom };
+  });
+  const png = await page.locator('.preview-canvas').screenshot();
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  const scale = info.width / (fit.half * 2);
+  const outlineAt = (canvasX: number, canvasY: number): boolean => {
+    const x = Math.round(canvasX * scale);
+    for (let y = Math.floor(canvasY * scale) - 2; y <= Math.ceil(canvasY * scale) + 1; y++) {
+      const i = (y * info.width + x) * info.channels;
+      // the outline's colour (0.9, 0.75, 0.2): warm, green under red, little blue
+      if (data[i]! > 180 && data[i + 1]! > 120 && data[i + 1]! < data[i]! && data[i + 2]! < 110) return true;
+    }
+    return false;
+  };
+  for (const [side, x] of [
+    ['A', fit.half / 2],
+    ['B', fit.half * 1.5],
+  ] as const) {
+    expect(outlineAt(x, rows.top), `${side}'s top edge outlined`).toBe(true);
+    expect(outlineAt(x, rows.bottom), `${side}'s bottom edge outlined`).toBe(true);
+    // and the middle of each image is the image
+    expect(outlineAt(x, (rows.top + rows.bottom) / 2)).toBe(false);
+  }
 });
 
 test('browser mode: the folder field names the open folder; another folder opens by its shown path, one outside says what to do', async ({

@@ -78,6 +78,9 @@ async function runCommand(args: string[]): Promise<void> {
   app.exit(code);
 }
 
+/** The page's full screen on or off, as its Shift+F does (run in the page with a user gesture). */
+const TOGGLE_PAGE_FULLSCREEN = 'document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen()';
+
 function run(): void {
   let settings: Settings = loadSettings(userDataDir);
   let win: BrowserWindow | null = null;
@@ -157,31 +160,19 @@ function run(): void {
           save();
           buildMenu();
         },
-        command: send,
+        command: (command) => {
+          // the page's Fullscreen API wants a user gesture, and a menu click is none in the page: the call runs as one
+          // (executeJavaScript's userGesture); the page follows fullscreenchange, as for Shift+F and its button
+          if (command.type === 'view' && command.action === 'toggle-fullscreen' && win && pageReady)
+            void win.webContents.executeJavaScript(TOGGLE_PAGE_FULLSCREEN, true).catch(() => send(command));
+          else send(command);
+        },
       },
     });
     Menu.setApplicationMenu(Menu.buildFromTemplate(template));
   }
 
-  const senderInfo = (event: IpcMainEvent | IpcMainInvokeEvent): SenderInfo => ({
-    webContentsId: event.sender.id,
-    isMainFrame: event.senderFrame !== null && event.senderFrame === event.sender.mainFrame,
-    frameUrl: event.senderFrame?.url ?? '',
-  });
-  for (const [channel, handler] of handlers.calls) ipcMain.handle(channel, (event, args: unknown) => handler(senderInfo(event), args));
-  for (const [channel, handler] of handlers.signals) ipcMain.on(channel, (event, args: unknown) => handler(senderInfo(event), args));
-  ipcMain.handle(PIXEL_TOKEN_CHANNEL, (event) => {
-    if (!isTrustedSender(senderInfo(event))) throw new Error('refused: the pixel token is only for the exrview window');
-    return pixelToken;
-  });
-  // drops come from the preload's trusted drop listener (paths from webUtils.getPathForFile, which page script cannot forge)
-  ipcMain.on(DROP_CHANNEL, (event, raw: unknown) => {
-    if (!isTrustedSender(senderInfo(event))) return;
-    const target = droppedPaths(raw)
-      .map(targetFromPath)
-      .find((t) => t !== null);
-    if (target) void openTarget(target);
-  });
+  listenIpc(handlers, isTrustedSender, pixelToken, (target) => void openTarget(target));
   host.onEvent((event) => {
     if (win && !win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, event);
   });
@@ -215,43 +206,7 @@ function run(): void {
       app.quit();
       return;
     }
-    const staticReal = realRoot(rendererDir(root));
-    protocol.handle(APP_SCHEME, async (request) => {
-      const url = new URL(request.url);
-      if (url.host !== APP_HOST) return new Response('not found', { status: 404 });
-      if (url.pathname === PIXEL_PATH) return handlePixelRequest(request, { host, token: pixelToken });
-      try {
-        const file = await findStaticFile(staticReal, url.pathname);
-        if (!file) return new Response('not found', { status: 404 });
-        return new Response(await readFile(file.path), {
-          headers: {
-            'Content-Type': file.contentType,
-            'Content-Security-Policy': contentSecurityPolicy(),
-            'X-Content-Type-Options': 'nosniff',
-          },
-        });
-      } catch (error) {
-        return new Response(error instanceof PathRefusedError ? 'forbidden' : 'error', {
-          status: error instanceof PathRefusedError ? 403 : 500,
-        });
-      }
-    });
-    // the CSP on every response, not only those of the app:// handler. Written out (not computed) so electronegativity can
-    // evaluate it; electron/shell/main-csp.test.ts checks it is contentSecurityPolicy() word for word.
-    // electronegativity CSP_GLOBAL_CHECK (reviewed): script-src 'self' is only as safe as what 'self' serves; app://exrview
-    // serves the built renderer bundle alone (no JSONP, no AngularJS, no user files: images come over IPC)
-    session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-      callback({
-        responseHeaders: {
-          ...details.responseHeaders,
-          'Content-Security-Policy': [
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-src 'none'; frame-ancestors 'none'",
-          ],
-        },
-      });
-    });
-    session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permissionAllowed(permission)));
-    session.defaultSession.setPermissionCheckHandler((_contents, permission) => permissionAllowed(permission));
+    serveApp(host, pixelToken);
 
     // the first folder: the one the OS or command line named, else the last one, else the samples
     const first =
@@ -282,6 +237,75 @@ function run(): void {
     });
     await win.loadURL(APP_START_URL);
   });
+}
+
+/** The page's IPC: HostApi calls and signals, the pixel token, and drops, each from the exrview window only. */
+function listenIpc(
+  handlers: ReturnType<typeof createIpcHandlers>,
+  isTrustedSender: (sender: SenderInfo) => boolean,
+  pixelToken: string,
+  open: (target: OpenTarget) => void,
+): void {
+  const senderInfo = (event: IpcMainEvent | IpcMainInvokeEvent): SenderInfo => ({
+    webContentsId: event.sender.id,
+    isMainFrame: event.senderFrame !== null && event.senderFrame === event.sender.mainFrame,
+    frameUrl: event.senderFrame?.url ?? '',
+  });
+  for (const [channel, handler] of handlers.calls) ipcMain.handle(channel, (event, args: unknown) => handler(senderInfo(event), args));
+  for (const [channel, handler] of handlers.signals) ipcMain.on(channel, (event, args: unknown) => handler(senderInfo(event), args));
+  ipcMain.handle(PIXEL_TOKEN_CHANNEL, (event) => {
+    if (!isTrustedSender(senderInfo(event))) throw new Error('refused: the pixel token is only for the exrview window');
+    return pixelToken;
+  });
+  // drops come from the preload's trusted drop listener (paths from webUtils.getPathForFile, which page script cannot forge)
+  ipcMain.on(DROP_CHANNEL, (event, raw: unknown) => {
+    if (!isTrustedSender(senderInfo(event))) return;
+    const target = droppedPaths(raw)
+      .map(targetFromPath)
+      .find((t) => t !== null);
+    if (target) open(target);
+  });
+}
+
+/** The app:// protocol (the built page and the pixel route), the CSP on every response, and the permission policy. */
+function serveApp(host: ReturnType<typeof createHost>, pixelToken: string): void {
+  const staticReal = realRoot(rendererDir(root));
+  protocol.handle(APP_SCHEME, async (request) => {
+    const url = new URL(request.url);
+    if (url.host !== APP_HOST) return new Response('not found', { status: 404 });
+    if (url.pathname === PIXEL_PATH) return handlePixelRequest(request, { host, token: pixelToken });
+    try {
+      const file = await findStaticFile(staticReal, url.pathname);
+      if (!file) return new Response('not found', { status: 404 });
+      return new Response(await readFile(file.path), {
+        headers: {
+          'Content-Type': file.contentType,
+          'Content-Security-Policy': contentSecurityPolicy(),
+          'X-Content-Type-Options': 'nosniff',
+        },
+      });
+    } catch (error) {
+      return new Response(error instanceof PathRefusedError ? 'forbidden' : 'error', {
+        status: error instanceof PathRefusedError ? 403 : 500,
+      });
+    }
+  });
+  // the CSP on every response, not only those of the app:// handler. Written out (not computed) so electronegativity can
+  // evaluate it; electron/shell/main-csp.test.ts checks it is contentSecurityPolicy() word for word.
+  // electronegativity CSP_GLOBAL_CHECK (reviewed): script-src 'self' is only as safe as what 'self' serves; app://exrview
+  // serves the built renderer bundle alone (no JSONP, no AngularJS, no user files: images come over IPC)
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: {
+        ...details.responseHeaders,
+        'Content-Security-Policy': [
+          "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-src 'none'; frame-ancestors 'none'",
+        ],
+      },
+    });
+  });
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permissionAllowed(permission)));
+  session.defaultSession.setPermissionCheckHandler((_contents, permission) => permissionAllowed(permission));
 }
 
 function createWindow(settings: Settings): BrowserWindow {

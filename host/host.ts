@@ -23,7 +23,7 @@ import { DecodePool } from './decode/pool.js';
 import { DecodedLevels } from './decode/levels.js';
 import { PlaneMemory } from './decode/plane-memory.js';
 import { hugePageAdvice } from './decode/huge-pages.js';
-import { JobBroker } from './decode/broker.js';
+import { JobBroker, POOL_PRIORITY } from './decode/broker.js';
 import { warmUpJobs } from './worker/warm-up-jobs.js';
 import { DiskCache } from './cache/disk-cache.js';
 import { HeaderCache } from './cache/header-cache.js';
@@ -62,6 +62,8 @@ class NodeHost implements Host {
   constructor(options: HostOptions) {
     this.mode = options.mode ?? 'electron';
     this.pool = new DecodePool({
+      // prefetches and thumbnails wait while a picked image decodes: the click comes first
+      backgroundFrom: POOL_PRIORITY.prefetch,
       ...(options.workers ? { workers: options.workers } : {}),
       ...(options.workerPath ? { workerPath: options.workerPath } : {}),
     });
@@ -94,7 +96,8 @@ class NodeHost implements Host {
       broker,
       disk,
       headers,
-      fileOf: (fileId) => this.images.fileOf(fileId),
+      // a damaged file whose header reads gets a thumbnail of its readable chunks
+      fileOf: (fileId) => this.images.readableFileOf(fileId),
       emit: (event) => this.emit(event),
     });
   }
@@ -138,6 +141,7 @@ class NodeHost implements Host {
       folders: this.library.folderInfos(),
       decodeWorkers: this.pool.size,
       ramCacheBudgetBytes: this.levels.cache.budgetBytes,
+      ...(process.env.OCIO ? { ocio: process.env.OCIO } : {}),
     };
   }
 

@@ -4,8 +4,10 @@ import { HIST_SAMPLE_MAX_PX, type DisplayParams } from './display-params.js';
 import { DISPLAY_WORDS, packDisplay, type UniformBlock } from './layouts.js';
 import type { ChannelMetrics, ChannelStats, MetricsTotals, Region } from './compare-cpu.js';
 
-/** `CompareView` in compare.wgsl: the Display block, then 24 words of geometry. */
-export const COMPARE_VIEW_BYTES = DISPLAY_WORDS * 4 + 96;
+/** `CompareView` in compare.wgsl: the Display block, then 28 words of geometry. */
+export const COMPARE_VIEW_BYTES = DISPLAY_WORDS * 4 + 112;
+/** View flag of the compare pass: B's display window outlined on B's side of a split (`bDisplay`). */
+export const FLAG_OUTLINE_B = 64;
 /** `ReduceParams` in reduce-common.wgsl. */
 export const REDUCE_PARAMS_BYTES = 64;
 /** `MetricPartial` in metrics.wgsl: 13 vec4. */
@@ -33,6 +35,8 @@ export interface CompareGeometry {
   displayMinY: number;
   displayMaxX: number;
   displayMaxY: number;
+  /** B's display window relative to B's data origin (as B is placed), outlined on B's side of a split; absent: none. */
+  bDisplay?: { minX: number; minY: number; maxX: number; maxY: number };
   background: number;
   viewFlags: number;
   /** SHOW_A, SHOW_B, SHOW_SPLIT or SHOW_METRIC_BASE + metric code. */
@@ -69,11 +73,16 @@ export function packCompareView(block: UniformBlock, p: DisplayParams, g: Compar
   u[o + 16] = g.show;
   u[o + 17] = g.splitAxis === 'y' ? 1 : 0;
   f[o + 18] = g.splitPx;
-  u[o + 19] = g.viewFlags;
+  u[o + 19] = g.viewFlags | (g.bDisplay ? FLAG_OUTLINE_B : 0);
   u[o + 20] = g.colormap;
   f[o + 21] = g.rangeMin;
   f[o + 22] = g.rangeMax;
   f[o + 23] = 0;
+  const bd = g.bDisplay ?? { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+  f[o + 24] = bd.minX;
+  f[o + 25] = bd.minY;
+  f[o + 26] = bd.maxX;
+  f[o + 27] = bd.maxY;
 }
 
 /** Where the two layers of a reduce pass lie, in A's pixel space. */

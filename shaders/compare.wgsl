@@ -23,6 +23,8 @@ struct CompareView {
   rangeMin: f32,
   rangeMax: f32,
   _pad: f32,
+  displayMinB: vec2f,   // B's display window relative to B's data origin as placed (min inclusive, max exclusive)
+  displayMaxB: vec2f,
 };
 
 const SHOW_A: u32 = 0u;
@@ -31,6 +33,7 @@ const SHOW_SPLIT: u32 = 2u;
 const CMP_NEAREST: u32 = 8u;
 const CMP_PIXEL_GRID: u32 = 16u;
 const CMP_OUTLINES: u32 = 32u;
+const CMP_OUTLINE_B: u32 = 64u;
 const STOPS: u32 = 64u;
 
 @group(0) @binding(0) var<uniform> view: CompareView;
@@ -112,6 +115,12 @@ fn comparePixel(pos: vec2f) -> vec4f {
   if ((view.viewFlags & CMP_OUTLINES) != 0u && (view.mode != SHOW_SPLIT || along < view.splitPx)) {
     let dMin = view.originA + view.displayMin / view.texelsPerPx;
     let dMax = view.originA + view.displayMax / view.texelsPerPx;
+    if (onEdge(pos, dMin, dMax)) { return vec4f(0.9, 0.75, 0.2, 1.0); }
+  }
+  // and B's, in the same style, on B's side (side by side: each half has its own image's frame)
+  if ((view.viewFlags & CMP_OUTLINE_B) != 0u && view.mode == SHOW_SPLIT && along >= view.splitPx) {
+    let dMin = view.originB + view.displayMinB / view.texelsPerPx;
+    let dMax = view.originB + view.displayMaxB / view.texelsPerPx;
     if (onEdge(pos, dMin, dMax)) { return vec4f(0.9, 0.75, 0.2, 1.0); }
   }
   let imgA = (pos - view.originA) * view.texelsPerPx;

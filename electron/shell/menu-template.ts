@@ -1,4 +1,5 @@
-// The application menu as plain data: File (Open Folder…, Open Recent, Export…), View, Help; main.ts hands it to Menu.buildFromTemplate.
+// The application menu as plain data: File (Open Folder…, Open Recent, Export…), View (zoom, exposure, panels, full
+// screen), Help; main.ts hands it to Menu.buildFromTemplate.
 
 import { basename } from 'node:path';
 import type { ShellCommand, ViewAction } from '../../contract/shell-api.js';
@@ -21,6 +22,8 @@ export interface MenuItem {
     | 'selectAll';
   type?: 'separator' | 'submenu';
   accelerator?: string;
+  /** Windows and Linux: false shows the accelerator without taking the key from the page, which handles it itself. */
+  registerAccelerator?: boolean;
   enabled?: boolean;
   submenu?: MenuItem[];
   click?: () => void;
@@ -44,6 +47,11 @@ export function menuTemplate(options: {
     label,
     ...(accelerator ? { accelerator } : {}),
     click: () => actions.command({ type: 'view', action }),
+  });
+  // keys the page already handles (Tab, Shift+F): shown in the menu but left to the page, so typing them in a field still works
+  const pageKey = (label: string, action: ViewAction, accelerator: string): MenuItem => ({
+    ...view(label, action, accelerator),
+    registerAccelerator: false,
   });
   const recent: MenuItem[] = options.recentFolders.length
     ? [
@@ -78,8 +86,10 @@ export function menuTemplate(options: {
         { type: 'separator' },
         view('Header', 'toggle-header', 'CmdOrCtrl+I'),
         view('Diagnostics', 'toggle-diagnostics', 'CmdOrCtrl+D'),
+        pageKey('Hide Panels', 'toggle-panels', 'Tab'),
         { type: 'separator' },
-        { role: 'togglefullscreen' },
+        // the page's full screen, as Shift+F and the toolbar's button give it, so the three agree on whether it is on
+        pageKey('Toggle Full Screen', 'toggle-fullscreen', 'Shift+F'),
         ...(options.devTools ? [{ role: 'toggleDevTools' as const }] : []),
       ],
     },

@@ -56,6 +56,23 @@ describe('menu', () => {
     expect(commands).toEqual([{ type: 'export' }, { type: 'view', action: 'zoom-fit' }, { type: 'help', topic: 'about' }]);
   });
 
+  it('has View ▸ Hide Panels (Tab) and Toggle Full Screen (Shift+F), sent to the page, which keeps its keys', () => {
+    commands.length = 0;
+    const panels = find(template, 'Hide Panels');
+    const full = find(template, 'Toggle Full Screen');
+    expect([panels.accelerator, full.accelerator]).toEqual(['Tab', 'Shift+F']);
+    // the page handles these keys (a field keeps Tab and F): the menu shows them without taking them
+    expect([panels.registerAccelerator, full.registerAccelerator]).toEqual([false, false]);
+    panels.click!();
+    full.click!();
+    expect(commands).toEqual([
+      { type: 'view', action: 'toggle-panels' },
+      { type: 'view', action: 'toggle-fullscreen' },
+    ]);
+    // one full screen, the page's: the window's own role would disagree with the toolbar's button and Shift+F
+    expect(JSON.stringify(template)).not.toContain('togglefullscreen');
+  });
+
   it('has no developer tools in a packaged app, and a macOS app menu on macOS', () => {
     expect(JSON.stringify(template)).not.toContain('toggleDevTools');
     const mac = menuTemplate({

@@ -8,6 +8,8 @@ export interface DeepFlatTaskArgs {
   lx?: number;
   ly?: number;
   channels?: string[];
+  /** Decode every chunk that can be, listing the others in the image's `missing` (the codec fails when none can be). */
+  tolerant?: boolean;
 }
 
 export interface DeepFlatTaskResult {
@@ -28,6 +30,7 @@ export function deepFlatTask(
       ly: args.ly ?? args.lx ?? 0,
       ...(args.channels ? { channels: args.channels } : {}),
       signal: ctx.signal,
+      ...(args.tolerant ? { tolerant: true } : {}),
     });
     const image = flattenDeep(deep);
     image.timings.readMs = source.stats.readMs;

@@ -203,7 +203,7 @@ export class DecodedLevels {
     const all = channels.length === ref.allChannels.length;
     if (ref.deep) {
       return (poolPriority) =>
-        this.pool.submit('deepFlat', { path, part, lx, ly, ...(all ? {} : { channels: [...channels] }) }, poolPriority);
+        this.pool.submit('deepFlat', { path, part, lx, ly, ...(all ? {} : { channels: [...channels] }), tolerant: true }, poolPriority);
     }
     const selected = all ? null : [...channels];
     // fewer than all channels, off the click's path: keep the decompressed chunks for the others in this pass

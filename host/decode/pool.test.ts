@@ -73,6 +73,26 @@ describe.skipIf(!hasCorpus)('DecodePool', () => {
     expect(order).toEqual(['first', 'high', 'mid', 'low']);
   });
 
+  it('starts no background task while the foreground job runs, when asked to (backgroundFrom)', async () => {
+    if (!hasCorpus) return;
+    const run = async (backgroundFrom: number | undefined) => {
+      pool = new DecodePool<TaskTypes>({ workers: 2, tasksPerWorker: 1, ...(backgroundFrom === undefined ? {} : { backgroundFrom }) });
+      await pool.start();
+      const order: string[] = [];
+      // the picked image takes one worker; the other is idle when a prefetch-like job arrives
+      const picked = pool
+        .run('thumbnail', { path: file('ScanLines/Tree.exr'), longSidePx: 256 }, 0)
+        .promise.then(() => order.push('picked'));
+      const background = pool.run('ping', null, 2).promise.then(() => order.push('background'));
+      await Promise.all([picked, background]);
+      await pool.close();
+      pool = null;
+      return order;
+    };
+    expect(await run(undefined)).toEqual(['background', 'picked']);
+    expect(await run(2)).toEqual(['picked', 'background']);
+  });
+
   it('gives a more urgent job the next free worker, ahead of the bands left of a running one', async () => {
     pool = new DecodePool<TaskTypes>({ workers: 1 });
     const order: string[] = [];

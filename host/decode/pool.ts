@@ -112,7 +112,15 @@ export interface DecodePoolOptions {
   workerPath?: string;
   /** Record every task (pool-trace.ts); by default EXRVIEW_TRACE says whether to. */
   trace?: PoolTrace | null;
+  /**
+   * Jobs at this priority or less urgent start no task while a foreground job (priority 0: a picked image) has tasks
+   * running: a worker left idle at the end of the picked image leaves its core to the rest of it (default: none wait).
+   */
+  backgroundFrom?: number;
 }
+
+/** The priority of what the person is waiting to see: see DecodePoolOptions.backgroundFrom. */
+export const FOREGROUND_PRIORITY = 0;
 
 /** Where the built worker lives: beside the running bundle, or in dist/ when running from source (tests). */
 export function defaultWorkerPath(): string {
@@ -139,6 +147,7 @@ export class DecodePool<Kinds extends Record<keyof Kinds, TaskKind> = Record<str
   private readonly tasksPerWorker: number;
   private readonly workerPath: string;
   private readonly trace: PoolTrace | null;
+  private readonly backgroundFrom: number;
   private readonly slots: Slot[] = [];
   /** Jobs with tasks not yet handed out. */
   private queue: Job[] = [];
@@ -159,6 +168,7 @@ export class DecodePool<Kinds extends Record<keyof Kinds, TaskKind> = Record<str
     this.tasksPerWorker = Math.min(GATES_PER_WORKER - 2, Math.max(1, options.tasksPerWorker ?? 2));
     this.workerPath = options.workerPath ?? defaultWorkerPath();
     this.trace = options.trace === undefined ? PoolTrace.fromEnvironment() : options.trace;
+    this.backgroundFrom = options.backgroundFrom ?? Infinity;
   }
 
   private spawn(warmUp = false): Slot {
@@ -409,6 +419,7 @@ export class DecodePool<Kinds extends Record<keyof Kinds, TaskKind> = Record<str
         if (!ready) return undefined;
         job = ready;
       }
+      if (job.priority >= this.backgroundFrom && this.foregroundRunning()) return undefined;
       if (!job.tasks) {
         try {
           job.tasks = job.plan!.tasks().map((spec, index) => ({ index, spec, attempts: 0 }));
@@ -428,6 +439,12 @@ export class DecodePool<Kinds extends Record<keyof Kinds, TaskKind> = Record<str
       return { job, task };
     }
     return undefined;
+  }
+
+  /** Whether a foreground job's task is posted (running, or held next by its worker). */
+  private foregroundRunning(): boolean {
+    for (const slot of this.slots) for (const p of slot.posted) if (p.job.priority <= FOREGROUND_PRIORITY && !p.job.settled) return true;
+    return false;
   }
 
   private onReply(slot: Slot, reply: TaskReply): void {

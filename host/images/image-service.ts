@@ -61,7 +61,7 @@ export class ImageService {
    * A file whose pixels can be shown, whole or in part: also a damaged one whose header reads (its summary is known),
    * whose decodes list the chunks they could not read.
    */
-  private readableFileOf(fileId: string): { entry: FileEntry; absPath: string } {
+  readableFileOf(fileId: string): { entry: FileEntry; absPath: string } {
     const file = this.library.file(fileId);
     return file?.entry.status === 'error' && file.entry.summary ? file : this.fileOf(fileId);
   }

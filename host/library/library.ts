@@ -302,7 +302,8 @@ export class Library {
     if (result.kind === 'incomplete') {
       const now = Date.now();
       const unchanged = settling && settling.sizeBytes === result.sizeBytes && settling.mtimeMs === result.mtimeMs;
-      const stableSinceMs = unchanged ? settling.stableSinceMs : now;
+      // first seen: unchanged since its modification time (a file cut short long ago is not being written)
+      const stableSinceMs = unchanged ? settling.stableSinceMs : Math.min(now, result.mtimeMs);
       if (now - stableSinceMs >= this.options.settleMs) {
         // it stopped changing and is still not whole: cut short, not being written
         this.stopSettling(folder, absPath);

@@ -175,6 +175,8 @@ export function sumBins(
   kernel: BinKernel = 'lines',
   rows?: { yMin: number; yMax: number },
   sumsInto?: readonly Float64Array[],
+  /** Where chunks that cannot be read go (a damaged file's thumbnail is made of the others); without it the first throws. */
+  onFailure?: (chunkIndex: number, error: ExrError) => void,
 ): { sums: BinSums; timings: BinnedTimings } {
   const x0 = part.dataWindow.xMin;
   const y0 = part.dataWindow.yMin;
@@ -249,12 +251,35 @@ export function sumBins(
       timings.resizeMs += performance.now() - t;
     },
     true,
+    onFailure,
   );
   timings.readMs = stats.readMs;
   timings.chunks = stats.chunks;
   const acc = new Map<string, Float64Array>();
   for (const state of binsOf()) if (state) acc.set(state.name, state.row.acc);
   return { sums: { tyMin, tyMax, acc }, timings };
+}
+
+/**
+ * The thumbnail's pixels (bins) that `block`'s pixels fall in, inclusive: those a chunk that could not be read leaves
+ * without all their samples. A pixel's bin is floor(offset * bins / level size), as makeAxisBins' runs.
+ */
+export function binsOfBlock(
+  part: PartInfo,
+  level: Level,
+  block: BlockLayout,
+  widthPx: number,
+  heightPx: number,
+): { txMin: number; tyMin: number; txMax: number; tyMax: number } {
+  const bin = (offset: number, size: number, bins: number) => Math.min(bins - 1, Math.max(0, Math.floor((offset * bins) / size)));
+  const dx = block.x0 - part.dataWindow.xMin;
+  const dy = block.y0 - part.dataWindow.yMin;
+  return {
+    txMin: bin(dx, level.widthPx, widthPx),
+    txMax: bin(dx + block.widthPx - 1, level.widthPx, widthPx),
+    tyMin: bin(dy, level.heightPx, heightPx),
+    tyMax: bin(dy + block.heightPx - 1, level.heightPx, heightPx),
+  };
 }
 
 /** Each channel's samples per bin column (widthPx each, channel after channel) and per bin row (heightPx each). */

@@ -99,7 +99,8 @@ describe.skipIf(!nativeKernels)('finishThumbnail', () => {
 
   it('refuses band slots outside the buffer instead of reading past it', () => {
     const layout = layoutSums(1, 4, 2, [{ tyMin: 0, tyMax: 1 }]);
-    const sums = new Float64Array(layout.byteLength / 8);
+    // the counters and slots, without the damage tally after them
+    const sums = new Float64Array(layout.damageByteOffset / 8);
     const finish = (bands: number[], outLength = 32, memo: Int16Array | null = null, rgba8: Uint8Array | null = null) =>
       nativeKernels!.finishThumbnail(
         sums,

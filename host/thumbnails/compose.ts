@@ -1,10 +1,11 @@
 // A thumbnail finished from its bands' sums: added up, divided by each bin's sample count, clamped and rounded to half
 // RGBA (in the native kernels where they loaded, thumb_finish.c, the same arithmetic; else here), and tone-mapped.
 
-import { nativeKernels, floatToHalf, type Level, type PartInfo } from '../../codec/index.js';
+import { ExrError, nativeKernels, floatToHalf, type Level, type PartInfo } from '../../codec/index.js';
 import { pngFromRgba8 } from '../io/png-native.js';
 import { writeThumbnailFiles, type ThumbnailFiles, type ThumbnailFilesWritten } from './files.js';
-import { bandSums, type ThumbnailSumsLayout } from './band-sums.js';
+import { bandSums, chunksMissing, missingMask, type ThumbnailSumsLayout } from './band-sums.js';
+import { hatchMissing } from './missing-hatch.js';
 import { binCounts, binMeans } from './binned-decode.js';
 import { HALF_MAX } from './bins.js';
 import type { ThumbnailChannels } from './channels.js';
@@ -110,6 +111,8 @@ export interface MadeThumbnail {
 /**
  * The thumbnail made from its job's shared sums, by the worker whose band came in last or by the main thread's
  * fallback: finishThumbnail, then with a view its 8-bit RGBA (what the kernel left of it), its PNG and files when asked.
+ * Of a damaged file, the pixels chunks that could not be read fall in are hatched (missing-hatch.ts), and the disk cache
+ * keeps no copy (the file may yet be whole again); when no chunk could be read it throws, with `reason` (the first's).
  */
 export function makeThumbnail(
   shape: ThumbnailShape,
@@ -117,24 +120,33 @@ export function makeThumbnail(
   layout: ThumbnailSumsLayout,
   outputs: ThumbnailOutputs = {},
   native = nativeKernels !== null,
+  reason = 'chunks could not be read',
 ): MadeThumbnail {
   const { view } = outputs;
   const t0 = performance.now();
+  const missingChunks = chunksMissing(buffer, layout);
+  if (missingChunks > 0 && missingChunks >= layout.chunksTotal)
+    throw new ExrError('invalid', `${reason} (and no other chunk of the image could be read either)`);
+  const damaged = missingChunks > 0;
   const rgbaHalf = new Uint16Array(layout.pixelCount * 4);
   const rgba8 = view ? new Uint8ClampedArray(layout.pixelCount * 4) : null;
+  // hatched after finishing: the native kernel tone-maps as it finishes, so a damaged thumbnail is tone-mapped after
   const memo = view && memoApplies(view.params) ? (view.memo ?? viewMemo(view.params)) : null;
-  const mapped = finishThumbnail(shape, buffer, layout, rgbaHalf, memo, rgba8 && new Uint8Array(rgba8.buffer), native);
+  const nativeMemo = damaged ? null : memo;
+  const mapped = finishThumbnail(shape, buffer, layout, rgbaHalf, nativeMemo, rgba8 && new Uint8Array(rgba8.buffer), native);
+  if (damaged) hatchMissing(rgbaHalf, missingMask(buffer, layout), shape.widthPx);
   const t1 = performance.now();
   // without a memo (a view that mixes channels) the kernel mapped nothing
-  const from = memo ? mapped : 0;
+  const from = nativeMemo ? mapped : 0;
   if (view && from < layout.pixelCount)
     toneMapHalfRgba(rgbaHalf, shape.widthPx, shape.heightPx, view.params, memo ?? undefined, rgba8!, from);
   const t2 = performance.now();
   const png = outputs.png && rgba8 && native ? pngFromRgba8(rgba8, shape.widthPx, shape.heightPx) : null;
   const t3 = performance.now();
   const madeFrom = sourceOfLevel(shape.level);
-  const written = outputs.files
-    ? writeThumbnailFiles(outputs.files, {
+  const files = damaged && outputs.files?.cache ? { ...outputs.files, cache: undefined } : outputs.files;
+  const written = files
+    ? writeThumbnailFiles(files, {
         widthPx: shape.widthPx,
         heightPx: shape.heightPx,
         madeFrom,

@@ -2,7 +2,19 @@
 // as the preview shows it), box-filtered, then tone-mapped, encoded and written like any other thumbnail. One task:
 // deep chunks hold whole pixels' sample lists, which bands of bins do not split.
 
-import { decodeDeep, ExrError, ExrReader, flattenDeep, nativeKernels, openFileSource, type PartInfo } from '../../codec/index.js';
+import {
+  decodeDeep,
+  ExrError,
+  ExrReader,
+  flattenDeep,
+  nativeKernels,
+  openFileSource,
+  type MissingChunks,
+  type PartInfo,
+} from '../../codec/index.js';
+import type { ThumbnailMissing } from '../../contract/host-api.js';
+import { binsOfBlock } from './binned-decode.js';
+import { hatchMissing } from './missing-hatch.js';
 import type { TaskContext, TaskOutput } from '../decode/task-handler.js';
 import { pngFromRgba8 } from '../io/png-native.js';
 import { channelsOf, chooseThumbnailChannels } from './channels.js';
@@ -34,7 +46,8 @@ export function deepThumbnailTask(args: DeepThumbnailArgs, ctx: TaskContext): Ta
     const size = thumbnailSize(part.widthPx, part.heightPx, args.longSidePx);
     const choice = chooseThumbnailChannels(part.channels.map((c) => c.name));
     // every channel: flattening sorts samples by Z and composites colours under their alpha
-    const deep = decodeDeep(reader, { part: part.index, lx: 0, ly: 0, signal: ctx.signal });
+    // tolerant: a damaged file's readable chunks are shown, the pixels of the others hatched
+    const deep = decodeDeep(reader, { part: part.index, lx: 0, ly: 0, signal: ctx.signal, tolerant: true });
     const flat = flattenDeep(deep);
     const t0 = performance.now();
     const filtered = new Map(
@@ -49,6 +62,7 @@ export function deepThumbnailTask(args: DeepThumbnailArgs, ctx: TaskContext): Ta
     );
     const pixelCount = size.widthPx * size.heightPx;
     const rgbaHalf = toRgbaHalf(choice, (name) => (name ? (filtered.get(name) ?? null) : null), pixelCount);
+    if (deep.missing) hatchMissing(rgbaHalf, maskOf(part, deep.missing, size.widthPx, size.heightPx), size.widthPx);
     const t1 = performance.now();
     const { view } = args;
     const memo = view && memoApplies(view.params) ? (view.memo ?? viewMemo(view.params)) : null;
@@ -57,13 +71,16 @@ export function deepThumbnailTask(args: DeepThumbnailArgs, ctx: TaskContext): Ta
     const png = args.png && rgba8 && nativeKernels ? pngFromRgba8(rgba8, size.widthPx, size.heightPx) : null;
     const t3 = performance.now();
     const made = { ...size, madeFrom: 'full-decode', rgbaHalf: rgbaHalf.buffer as ArrayBuffer, ...(png ? { png } : {}) };
-    const written = args.files ? writeThumbnailFiles(args.files, made) : null;
+    // a damaged file's thumbnail is not kept in the disk cache: the file may yet be whole again
+    const files = deep.missing && args.files ? { ...args.files, cache: undefined } : args.files;
+    const written = files ? writeThumbnailFiles(files, made) : null;
     const result: ThumbnailJobResult = {
       ...size,
       rgbaHalf: made.rgbaHalf,
       ...(rgba8 ? { rgba8: rgba8.buffer as ArrayBuffer } : {}),
       ...(png ? { png } : {}),
       ...(written ? { written } : {}),
+      ...(deep.missing ? { missing: thumbnailMissing(deep.missing) } : {}),
       source: 'full-decode',
       part: part.index,
       lx: 0,
@@ -86,4 +103,20 @@ export function deepThumbnailTask(args: DeepThumbnailArgs, ctx: TaskContext): Ta
   } finally {
     source.close();
   }
+}
+
+/** The thumbnail pixels the failed chunks' pixels fall in (1), as boxFilter bins them. */
+function maskOf(part: PartInfo, missing: MissingChunks, widthPx: number, heightPx: number): Uint8Array {
+  const mask = new Uint8Array(widthPx * heightPx);
+  for (const { region: r } of missing.failures) {
+    const block = { channels: part.channels, x0: r.xMin, y0: r.yMin, widthPx: r.xMax - r.xMin + 1, heightPx: r.yMax - r.yMin + 1 };
+    const bins = binsOfBlock(part, part.levels[0]!, block, widthPx, heightPx);
+    for (let ty = bins.tyMin; ty <= bins.tyMax; ty++) mask.fill(1, ty * widthPx + bins.txMin, ty * widthPx + bins.txMax + 1);
+  }
+  return mask;
+}
+
+/** What the result says of a damaged file's thumbnail: how many chunks read of how many, and the first failure's reason. */
+export function thumbnailMissing(missing: MissingChunks): ThumbnailMissing {
+  return { chunksRead: missing.chunksRead, chunksTotal: missing.chunksTotal, reason: missing.failures[0]!.reason };
 }

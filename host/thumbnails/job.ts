@@ -1,6 +1,7 @@
 // The thumbnail worker job: cheapest correct source (smallest sufficient MIP level, else level 0), box filter in linear light, half RGBA out.
 
 import {
+  chunkPlace,
   ExrError,
   ExrReader,
   openFileSource,
@@ -12,11 +13,12 @@ import {
 } from '../../codec/index.js';
 import { channelsOf, chooseThumbnailChannels, type ThumbnailChannels } from './channels.js';
 import { SANE_HALF } from './bins.js';
-import { decodeBinned, sumBins } from './binned-decode.js';
-import { bandIsIn, bandSums, countBandIn, type ThumbnailSumsLayout } from './band-sums.js';
+import { binsOfBlock, decodeBinned, sumBins } from './binned-decode.js';
+import { bandIsIn, bandSums, countBandIn, countChunksMissing, missingMask, type ThumbnailSumsLayout } from './band-sums.js';
 import { clampHalf, makeThumbnail, sourceOfLevel, toRgbaHalf, type ThumbnailOutputs } from './compose.js';
 import type { ThumbnailFilesWritten } from './files.js';
 import type { HeaderHandoff } from '../headers/header-handoff.js';
+import type { ThumbnailMissing } from '../../contract/host-api.js';
 
 export interface ThumbnailJobArgs {
   path: string;
@@ -40,6 +42,8 @@ export interface ThumbnailJobResult {
   png?: ArrayBuffer;
   /** What came of the files the job was asked to write. */
   written?: ThumbnailFilesWritten;
+  /** A damaged file's thumbnail, made of the chunks that could be read: what it lacks (hatched in its pixels). */
+  missing?: ThumbnailMissing;
   timings: ThumbnailTimings;
 }
 
@@ -150,6 +154,8 @@ export interface ThumbnailBandArgs extends ThumbnailOutputs {
 export interface ThumbnailBandResult {
   /** This band was the last in and made the thumbnail. */
   made: boolean;
+  /** The band's chunks that could not be read (their pixels are hatched in the thumbnail), and the first one's reason. */
+  missing?: { chunks: number; reason: string };
   /** The thumbnail it made, in buffers of its own: the main thread takes them as they are, no copy. */
   output?: ThumbnailOutput;
   timings: ThumbnailTimings;
@@ -164,6 +170,14 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
     // run again after its worker died: its sums are in, and the last band may be reading them
     return { made: false, timings: { ...NO_TIMINGS } };
   }
+  // a chunk that cannot be read leaves its pixels' bins short: they are marked, hatched once the thumbnail is made
+  const mask = missingMask(buffer, layout);
+  let missing: { chunks: number; reason: string } | undefined;
+  const onFailure = (chunkIndex: number, error: ExrError): void => {
+    const bins = binsOfBlock(part, level, chunkPlace(part, chunkIndex).block, args.widthPx, args.heightPx);
+    for (let ty = bins.tyMin; ty <= bins.tyMax; ty++) mask.fill(1, ty * args.widthPx + bins.txMin, ty * args.widthPx + bins.txMax + 1);
+    missing = { chunks: (missing?.chunks ?? 0) + 1, reason: missing?.reason ?? error.message };
+  };
   const { timings } = sumBins(
     reader,
     part,
@@ -175,9 +189,12 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
     'lines',
     args.rows,
     bandSums(buffer, layout, band),
+    onFailure,
   );
+  countChunksMissing(buffer, layout, missing?.chunks ?? 0);
   const result: ThumbnailBandResult = {
     made: false,
+    ...(missing ? { missing } : {}),
     timings: {
       ...NO_TIMINGS,
       readMs: timings.readMs,
@@ -189,7 +206,7 @@ export function thumbnailBand(reader: ExrReader, args: ThumbnailBandArgs, signal
   if (countBandIn(buffer, layout, band)) {
     // tone-mapped (encoded, written) here rather than in a task of its own: no message, no copy, no wait for a worker
     const shape = { part, level, choice: args.sums.choice, names: args.channels, widthPx: args.widthPx, heightPx: args.heightPx };
-    const { finishMs, toneMapMs, encodeMs, writeMs, ...output } = makeThumbnail(shape, buffer, layout, args);
+    const { finishMs, toneMapMs, encodeMs, writeMs, ...output } = makeThumbnail(shape, buffer, layout, args, undefined, missing?.reason);
     result.made = true;
     result.output = output;
     result.timings.resizeMs += finishMs;
@@ -236,6 +253,7 @@ export function thumbnailResult(
   plan: ThumbnailPlan,
   bands: readonly ThumbnailBandResult[],
   made: ThumbnailOutput & { finishMs: number; toneMapMs: number; encodeMs: number; writeMs: number },
+  missing?: ThumbnailMissing,
 ): ThumbnailJobResult {
   const timings = { ...NO_TIMINGS, resizeMs: made.finishMs, toneMapMs: made.toneMapMs, encodeMs: made.encodeMs, writeMs: made.writeMs };
   for (const band of bands) {
@@ -256,6 +274,7 @@ export function thumbnailResult(
     ...(made.rgba8 ? { rgba8: made.rgba8 } : {}),
     ...(made.png ? { png: made.png } : {}),
     ...(made.written ? { written: made.written } : {}),
+    ...(missing ? { missing } : {}),
     source: sourceOfLevel(level),
     part: plan.part.index,
     lx: level.lx,

@@ -9,7 +9,7 @@ import type { DecodePool, JobHandle, JobPlan } from '../decode/pool.js';
 import type { PartInfo } from '../../codec/index.js';
 import { readHeader } from '../headers/summary.js';
 import type { HeaderHandoff } from '../headers/header-handoff.js';
-import { layoutSums, resetCounters, type ThumbnailSumsLayout } from './band-sums.js';
+import { chunksMissing, layoutSums, resetCounters, type ThumbnailSumsLayout } from './band-sums.js';
 import type { ToneMapView } from './tone-map.js';
 import { bandBinRows } from './binned-decode.js';
 import { channelsOf } from './channels.js';
@@ -136,11 +136,15 @@ export function thumbnailFromShared(
   outputs: ThumbnailOutputs = {},
 ): ThumbnailJobResult {
   const output = bands.find((b) => b.output)?.output;
+  const chunks = chunksMissing(buffer, layout);
+  const reason = bands.find((b) => b.missing)?.missing?.reason ?? 'some chunks could not be read';
+  const missing = chunks > 0 ? { chunksRead: layout.chunksTotal - chunks, chunksTotal: layout.chunksTotal, reason } : undefined;
   return thumbnailResult(
     plan,
     bands,
     output
       ? { ...output, finishMs: 0, toneMapMs: 0, encodeMs: 0, writeMs: 0 }
-      : makeThumbnail({ ...plan, names: channels }, buffer, layout, outputs),
+      : makeThumbnail({ ...plan, names: channels }, buffer, layout, outputs, undefined, missing?.reason),
+    missing,
   );
 }

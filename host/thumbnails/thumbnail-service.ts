@@ -16,7 +16,7 @@ import { thumbnailParams, type ThumbnailDetail, type ThumbnailOutputOptions } fr
 import { toneMapOnPool, type ToneMapped } from './tone-map-on-pool.js';
 import { viewMemo } from './tone-map.js';
 
-/** A file the library lists, by id; throws, saying why, for one that is gone, incomplete or unreadable. */
+/** A file the library lists, by id; throws, saying why, for one that is gone, incomplete or has no readable header. */
 export type FileOf = (fileId: string) => { entry: FileEntry; absPath: string };
 
 export interface ThumbnailServiceParts {
@@ -78,6 +78,7 @@ export class ThumbnailService {
           rgbaHalf: result.rgbaHalf,
           source: result.source,
           timings: { readMs, decompressMs, unpackMs, queueMs: timings.queueMs, bytesRead, hostMs: performance.now() - t0 },
+          ...(result.missing ? { missing: result.missing } : {}),
         },
         resizeMs: result.timings.resizeMs,
         ...(result.rgba8 ? { rgba8: new Uint8ClampedArray(result.rgba8), toneMapMs: result.timings.toneMapMs } : {}),

@@ -1,6 +1,6 @@
 // Wires host, store and engine outside React: the engine started, store changes routed to the parts that act on them
 // (the image on screen, the player, compare, the Layers view), host events, thumbnails. Each part does one thing.
-import type { FileEntry, FolderInfo, HostInfo, PartSummary } from '../host-client/api-types.js';
+import type { FileEntry, FolderInfo, HostInfo, PartSummary, ThumbnailMissing } from '../host-client/api-types.js';
 import { GpuEngine } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
 import type { HistogramSource } from '../gpu/shown-histogram.js';
@@ -9,6 +9,7 @@ import { layerChoice } from '../model/layer-choice.js';
 import { gridItems, sequenceOf } from '../state/grid-items.js';
 import { storeActions, type AppState, type AppStore } from '../state/store.js';
 import { PlaneFetcher } from '../loading/plane-fetcher.js';
+import { ForegroundLoad } from '../loading/foreground-load.js';
 import { documentSink, type DownloadSink } from './downloads.js';
 import type { ExportOutcome } from './export-request.js';
 import { runExport, type ExportOptions } from './export-runner.js';
@@ -21,6 +22,7 @@ import { CurrentImage, type ImageRecord } from './current-image.js';
 import { Folders } from './folders.js';
 import { PreviewFit } from './preview-fit.js';
 import { startEngine } from './engine-start.js';
+import { installColour, startColour } from './colour.js';
 
 export type { ImageRecord } from './current-image.js';
 export const THUMB_REQUEST_PX = 128;
@@ -47,8 +49,12 @@ export class Controller {
   readonly image: CurrentImage;
   readonly folders: Folders;
   readonly view: PreviewFit;
+  /** A picked image loading, until its first sharp frame: the grid, its thumbnails and the analyses wait for it. */
+  readonly foreground = new ForegroundLoad();
   /** Why a file's thumbnail could not be made (the grid's broken-file mark), by file id. */
   readonly thumbFailures = new Map<string, string>();
+  /** What a damaged file's thumbnail lacks (the grid's damaged badge), by file id. */
+  readonly thumbDamage = new Map<string, ThumbnailMissing>();
 
   constructor(
     readonly host: RendererHost,
@@ -56,6 +62,7 @@ export class Controller {
     private readonly downloadSink: () => DownloadSink = () => documentSink(),
   ) {
     const actions = (this.actions = storeActions(store));
+    installColour(store, actions); // the OCIO processor follows the colour slice and the image on screen
     const gpu = (): GpuEngine | null => (this.engine instanceof GpuEngine ? this.engine : null);
     const fetcher = new PlaneFetcher(
       host,
@@ -92,6 +99,10 @@ export class Controller {
         actions.setUi({ status: `${store.getState().library.files.find((f) => f.id === fileId)?.name ?? fileId}: ${reason}` });
         this.emit();
       },
+      (fileId, missing) => {
+        this.thumbDamage.set(fileId, missing);
+        this.emit();
+      },
     );
     this.layersView = new LayersView({
       engine: gpu,
@@ -113,12 +124,14 @@ export class Controller {
       actions,
       currentPart: () => this.currentPart(),
       fetch: (key, channels) => fetcher.fetch(key, channels, 'prefetch'),
+      foreground: this.foreground,
     });
     this.image = new CurrentImage({
       host,
       store,
       actions,
       fetcher,
+      foreground: this.foreground,
       engine: () => this.engine,
       recyclesPlanes: () => !!gpu(),
       currentFile: () => this.currentFile(),
@@ -158,6 +171,12 @@ export class Controller {
     this.actions.setHdrSupport({ available: hdr.available, reason: hdr.reason });
     this.compare.start();
     this.compare.pushView();
+    // while a picked image loads the grid is not drawn and asks for nothing; then the grid's latest visible files are
+    // asked for (and the host told the image on screen, so that it prefetches its neighbours only now)
+    this.foreground.subscribe((loading) => {
+      engine.holdGrid?.(loading);
+      if (!loading) this.requestThumbnails(this.visibleFileIds);
+    });
     this.store.subscribe((s, prev) => this.route(engine, s, prev));
     this.host.api.onEvent((ev) => {
       if (ev.type === 'files-changed') this.filesChanged(ev.files);
@@ -171,6 +190,7 @@ export class Controller {
     this.emit();
     const info = await this.host.api.getInfo();
     this.info = info;
+    void startColour(this.actions, this.store, info.ocio); // $OCIO, when the host's environment sets it
     this.actions.setFolders(info.folders);
     const first = info.folders[0];
     if (first) await this.folders.load(first.id);
@@ -221,6 +241,7 @@ export class Controller {
     for (const f of files) {
       this.engine?.forgetFile(f.id);
       this.thumbFailures.delete(f.id);
+      this.thumbDamage.delete(f.id);
       this.thumbs.forget(f.id);
     }
     if (current && files.some((f) => f.id === current)) queueMicrotask(() => void this.image.show(true));
@@ -300,8 +321,10 @@ export class Controller {
 
   /** The grid says which files are visible: ask for the thumbnails the engine does not have yet. */
   requestThumbnails(fileIds: string[]): void {
-    const s = this.store.getState();
     this.visibleFileIds = fileIds;
+    // asked for again when the picked image's first frame is on screen (the subscription in start)
+    if (this.foreground.busy) return;
+    const s = this.store.getState();
     this.host.api.setVisible(fileIds, s.image.currentFileId);
     const byId = new Map(s.library.files.map((f) => [f.id, f]));
     this.thumbs.request(fileIds.flatMap((id) => byId.get(id) ?? []));

@@ -12,6 +12,7 @@ import type { AppStore, StoreActions } from '../state/store.js';
 import { CpuCopy } from '../loading/cpu-copy.js';
 import { handOver } from '../loading/hand-over.js';
 import type { FetchedImage, PlaneFetcher } from '../loading/plane-fetcher.js';
+import type { ForegroundLoad, LoadTicket } from '../loading/foreground-load.js';
 
 /** What the diagnostics panel shows for one image. */
 export interface ImageRecord {
@@ -30,6 +31,8 @@ export interface CurrentImageHost {
   store: AppStore;
   actions: StoreActions;
   fetcher: PlaneFetcher;
+  /** Told when a show starts and when its first sharp frame is on screen: the page's other work waits meanwhile. */
+  foreground: ForegroundLoad;
   engine(): ViewEngine | null;
   /** Whether planes no longer kept on the CPU may be reused (no engine reads them: the GPU path). */
   recyclesPlanes(): boolean;
@@ -70,6 +73,16 @@ export class CurrentImage {
   /** `newImage`: another file or part (its header is read); `refit`: fit it to the preview (not for another frame of a sequence). */
   async show(newImage: boolean, refit = newImage): Promise<void> {
     const seq = ++this.seq;
+    // every show supersedes the last: the page's other work waits for this one's first frame (or its failure)
+    const ticket = this.h.foreground.begin();
+    try {
+      await this.showNow(seq, ticket, newImage, refit);
+    } finally {
+      this.h.foreground.end(ticket);
+    }
+  }
+
+  private async showNow(seq: number, ticket: LoadTicket, newImage: boolean, refit: boolean): Promise<void> {
     const { store, actions, host } = this.h;
     const s = store.getState();
     const file = this.h.currentFile();
@@ -122,6 +135,8 @@ export class CurrentImage {
         if (this.empty) engine.clearImage?.();
         return;
       }
+      // the first sharp frame is submitted: what waited for it goes on while the CPU copy and figures follow
+      this.h.foreground.end(ticket);
       if (fetched) this.cpu.keep(fetched.image);
       // a GPU-cache hit fetched nothing: what the CPU copy lacks comes after the image is on screen
       const cpuLacks = this.cpu.lacks(key, needed);

@@ -9,6 +9,7 @@ function setup() {
   const store = createAppStore();
   const calls: string[] = [];
   const target: ShellTarget = {
+    store,
     actions: storeActions(store),
     fit: () => {
       calls.push('fit');
@@ -33,7 +34,7 @@ function setup() {
     },
     pixelToken: async () => 'token',
   };
-  const off = installShellCommands(target, shell);
+  const off = installShellCommands(target, { toggleFullscreen: () => calls.push('full screen') }, shell);
   const send = (c: ShellCommand): void => {
     if (!listener) throw new Error('not listening');
     listener(c);
@@ -73,12 +74,24 @@ describe('shell commands', () => {
     expect(store.getState().ui).toMatchObject({ helpOpen: true, helpTopic: 'about' });
   });
 
+  it('View ▸ Toggle Full Screen and Hide Panels do what Shift+F and Tab do in the page', () => {
+    const { store, calls, send } = setup();
+    send({ type: 'view', action: 'toggle-fullscreen' });
+    send({ type: 'view', action: 'toggle-fullscreen' });
+    expect(calls).toEqual(['full screen', 'full screen']);
+    expect(store.getState().layout.panelsHidden).toBe(false);
+    send({ type: 'view', action: 'toggle-panels' });
+    expect(store.getState().layout.panelsHidden).toBe(true);
+    send({ type: 'view', action: 'toggle-panels' });
+    expect(store.getState().layout.panelsHidden).toBe(false);
+  });
+
   it('stops listening when uninstalled, and does nothing without a shell (browser mode)', () => {
     const { off, isListening } = setup();
     off();
     expect(isListening()).toBe(false);
     const store = createAppStore();
-    const offNone = installShellCommands({ actions: storeActions(store) } as ShellTarget, undefined);
+    const offNone = installShellCommands({ store, actions: storeActions(store) } as ShellTarget, { toggleFullscreen() {} }, undefined);
     expect(offNone).toBeTypeOf('function');
     offNone();
   });

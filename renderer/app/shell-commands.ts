@@ -11,9 +11,14 @@ declare global {
 const ZOOM_STEP = 2;
 
 /** What the commands drive: the controller's actions and view methods. */
-export type ShellTarget = Pick<Controller, 'actions' | 'fit' | 'zoomBy' | 'actualSize' | 'showFolder'>;
+export type ShellTarget = Pick<Controller, 'store' | 'actions' | 'fit' | 'zoomBy' | 'actualSize' | 'showFolder'>;
 
-function viewAction(c: ShellTarget, action: ViewAction): void {
+/** What the page does that no controller holds: full screen through the Fullscreen API (ui/fullscreen.ts). */
+export interface PageCommands {
+  toggleFullscreen(): void;
+}
+
+function viewAction(c: ShellTarget, page: PageCommands, action: ViewAction): void {
   const a = c.actions;
   switch (action) {
     case 'zoom-in':
@@ -43,11 +48,17 @@ function viewAction(c: ShellTarget, action: ViewAction): void {
     case 'toggle-header':
       a.toggleHeader();
       break;
+    case 'toggle-fullscreen':
+      page.toggleFullscreen();
+      break;
+    case 'toggle-panels':
+      a.setLayout({ panelsHidden: !c.store.getState().layout.panelsHidden });
+      break;
   }
 }
 
 /** Acts on one shell command. */
-export function handleShellCommand(c: ShellTarget, command: ShellCommand): void {
+export function handleShellCommand(c: ShellTarget, page: PageCommands, command: ShellCommand): void {
   switch (command.type) {
     case 'folder-opened':
       void c.showFolder(command.folder, command.selectFileName);
@@ -57,7 +68,7 @@ export function handleShellCommand(c: ShellTarget, command: ShellCommand): void 
       c.actions.setExport({ open: true, outcome: null });
       break;
     case 'view':
-      viewAction(c, command.action);
+      viewAction(c, page, command.action);
       break;
     case 'help':
       c.actions.setUi({ helpOpen: true, helpTopic: command.topic });
@@ -66,7 +77,7 @@ export function handleShellCommand(c: ShellTarget, command: ShellCommand): void 
 }
 
 /** Listens while the shell exists (Electron); returns the unsubscribe. Browser mode has no shell: nothing happens. */
-export function installShellCommands(c: ShellTarget, shell: ShellApi | undefined): () => void {
+export function installShellCommands(c: ShellTarget, page: PageCommands, shell: ShellApi | undefined): () => void {
   if (!shell) return () => {};
-  return shell.onCommand((command) => handleShellCommand(c, command));
+  return shell.onCommand((command) => handleShellCommand(c, page, command));
 }

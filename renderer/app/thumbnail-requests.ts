@@ -1,5 +1,5 @@
 // The grid's thumbnail requests to the host: one per file the engine lacks, and where the file has an embedded preview, that first.
-import type { FileEntry, HostApi, Thumbnail } from '../host-client/api-types.js';
+import type { FileEntry, HostApi, Thumbnail, ThumbnailMissing } from '../host-client/api-types.js';
 
 /** What the requests need of the engine. */
 export interface ThumbnailSink {
@@ -24,6 +24,8 @@ export class ThumbnailRequests {
     private readonly changed: () => void,
     /** A thumbnail the host could not make: the codec's reason (cancellations are not failures). */
     private readonly failed: (fileId: string, reason: string) => void = () => {},
+    /** A damaged file's thumbnail, made of its readable chunks: what it lacks. */
+    private readonly damaged: (fileId: string, missing: ThumbnailMissing) => void = () => {},
   ) {}
 
   /** The file changed on disk: its next request is a new one. */
@@ -41,7 +43,9 @@ export class ThumbnailRequests {
   request(files: readonly FileEntry[]): void {
     for (const f of files) {
       const id = f.id;
-      if (f.status !== 'ok' || this.broken.has(id) || this.pending.has(id) || (this.sink()?.hasThumbnail(id) && !this.provisional.has(id)))
+      // a damaged file whose header reads gets a thumbnail of what can be read
+      const readable = f.status === 'ok' || (f.status === 'error' && f.summary !== undefined);
+      if (!readable || this.broken.has(id) || this.pending.has(id) || (this.sink()?.hasThumbnail(id) && !this.provisional.has(id)))
         continue;
       this.pending.add(id);
       const base = { fileId: id, longSidePx: this.longSidePx, priority: 'thumbnail-visible' as const };
@@ -61,6 +65,7 @@ export class ThumbnailRequests {
         .getThumbnail({ ...base, requestId: `t-${id}` })
         .then((t) => {
           this.sink()?.putThumbnail(id, t);
+          if (t.missing) this.damaged(id, t.missing);
           this.provisional.delete(id);
           this.shown++;
           this.changed();

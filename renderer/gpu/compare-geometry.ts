@@ -107,6 +107,17 @@ export function compareGeometry(
     displayMinY: a.displayWindow[1] - ad[1],
     displayMaxX: a.displayWindow[2] + 1 - ad[0],
     displayMaxY: a.displayWindow[3] + 1 - ad[1],
+    // side by side, each half frames its own image; elsewhere B lies over A, framed by A's outline
+    ...(side
+      ? {
+          bDisplay: {
+            minX: b.displayWindow[0] - b.dataWindow[0],
+            minY: b.displayWindow[1] - b.dataWindow[1],
+            maxX: b.displayWindow[2] + 1 - b.dataWindow[0],
+            maxY: b.displayWindow[3] + 1 - b.dataWindow[1],
+          },
+        }
+      : {}),
     background,
     viewFlags: FLAG_OUTLINES | (v.zoom >= 1 ? FLAG_NEAREST : 0) | (v.zoom >= 16 ? FLAG_PIXEL_GRID : 0),
     show,

@@ -17,6 +17,7 @@ export interface StatsSources {
   counters: CompareCounters;
   screen: OnScreen;
   frames: FrameStats;
+  gridFrames: number;
   losses: { count: number; lastReason: string };
 }
 
@@ -43,6 +44,7 @@ export function engineStats(p: StatsSources): EngineStats {
     mipGpuMs: session.mipTimer?.lastMs ?? NaN,
     toneMapGpuMs: session.toneTimer?.lastMs ?? NaN,
     frames: p.frames.count,
+    gridFrames: p.gridFrames,
     deviceLosses: p.losses.count,
     lastLossReason: p.losses.lastReason,
     compare: {

@@ -142,6 +142,8 @@ export interface EngineStats {
   mipGpuMs: number;
   toneMapGpuMs: number;
   frames: number;
+  /** Frames that drew the grid (none while a picked image loads). */
+  gridFrames: number;
   deviceLosses: number;
   lastLossReason: string;
   compare: CompareFigures;

@@ -37,6 +37,7 @@ import {
   type Shown,
   type ShowReport,
 } from './engine-types.js';
+import { gpuProcessorFor } from './ocio-processors.js';
 
 export { imageKeyString, PlanesLackingError } from './engine-types.js';
 export type {
@@ -107,6 +108,7 @@ export class GpuEngine implements ViewEngine {
     );
     this.gpu = { session, preview, grid: new GridDrawer(session, this.gridView), pair };
     session.kit.setLut(this.previewView.display.lut?.lut ?? null);
+    session.kit.setOcio(gpuProcessorFor(this.previewView.display.ocio));
     session.device.lost.then((info) => {
       session.lost = true;
       if (!this.disposed && this.gpu.session === session) void this.recover(`${info.reason}: ${info.message}`);
@@ -164,6 +166,7 @@ export class GpuEngine implements ViewEngine {
       this.gpu.preview.configure();
     }
     this.gpu.session.kit.setLut(p.lut?.lut ?? null); // uploads only when the LUT itself changed
+    this.gpu.session.kit.setOcio(gpuProcessorFor(p.ocio)); // builds and uploads only when the processor changed
     this.counters.sinceLoad.display++;
     this.invalidate();
     this.invalidateGrid();
@@ -341,6 +344,10 @@ export class GpuEngine implements ViewEngine {
     this.invalidateGrid();
   }
 
+  holdGrid(held: boolean): void {
+    this.loop.hold('grid', held);
+  }
+
   invalidate(): void {
     this.loop.invalidate('preview');
   }
@@ -359,6 +366,7 @@ export class GpuEngine implements ViewEngine {
       counters: this.counters,
       screen: this.screen,
       frames: this.frames,
+      gridFrames: this.loop.gridFrames,
       losses: this.losses,
     });
   }

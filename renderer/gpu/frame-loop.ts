@@ -20,6 +20,10 @@ export class FrameLoop {
   private rafId = 0;
   private stopped = false;
   private readonly dirty: Record<CanvasName, boolean> = { preview: false, grid: false };
+  /** A held canvas is not drawn: it stays dirty until let go. */
+  private readonly held: Record<CanvasName, boolean> = { preview: false, grid: false };
+  /** Frames that drew the grid. */
+  gridFrames = 0;
   private waiting: { t0: number; resolve: (ms: number) => void }[] = [];
 
   /** `parts`: what draws now; null while there is nothing to draw with (a device being replaced). */
@@ -27,7 +31,7 @@ export class FrameLoop {
 
   invalidate(which: CanvasName): void {
     this.dirty[which] = true;
-    if (this.rafId || this.stopped) return;
+    if (this.held[which] || this.rafId || this.stopped) return;
     this.rafId = requestAnimationFrame(() => this.frame());
   }
 
@@ -41,6 +45,13 @@ export class FrameLoop {
     const captured = this.captures.request(which);
     this.invalidate(which);
     return captured;
+  }
+
+  /** Holds a canvas (its invalidations wait) or lets it go (drawn in the next frame if anything changed meanwhile). */
+  hold(which: CanvasName, held: boolean): void {
+    if (this.held[which] === held) return;
+    this.held[which] = held;
+    if (!held && this.dirty[which]) this.invalidate(which);
   }
 
   stop(): void {
@@ -57,8 +68,11 @@ export class FrameLoop {
     const encoder = session.device.createCommandEncoder({ label: 'frame' });
     const drawn = this.dirty.preview ? preview.encode(encoder) : null;
     if (drawn) this.dirty.preview = false;
-    const gridTexture = this.dirty.grid ? grid.encode(encoder) : null;
-    if (gridTexture) this.dirty.grid = false;
+    const gridTexture = this.dirty.grid && !this.held.grid ? grid.encode(encoder) : null;
+    if (gridTexture) {
+      this.dirty.grid = false;
+      this.gridFrames++;
+    }
     const mapCaptures = this.captures.wanted
       ? this.captures.encode(session.device, encoder, { preview: drawn?.texture ?? null, grid: gridTexture })
       : null;

@@ -38,6 +38,8 @@ export interface ViewEngine {
   putThumbnail(fileId: string, t: Thumbnail): void;
   hasThumbnail(fileId: string): boolean;
   setGridCells(cells: GridCell[]): void;
+  /** While held the grid is not drawn (its changes wait): a picked image's first frame comes first. */
+  holdGrid?(held: boolean): void;
   invalidate(): void;
   invalidateGrid(): void;
   stats(): EngineStats | CpuStats;

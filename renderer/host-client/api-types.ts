@@ -8,6 +8,7 @@ export type {
   DecodeRequest,
   DecodedPlane,
   Thumbnail,
+  ThumbnailMissing,
   FileEntry,
   FileHeader,
   FolderInfo,

@@ -4,7 +4,10 @@ import type { ChannelView } from '../../shaders/display-params.js';
 import type { AssembleMode } from '../../shaders/layouts.js';
 import { SAMPLES_PLANE } from './deep-samples.js';
 
-/** The channel picker's value: a view of the layer's RGBA, one named channel in grey, or a deep part's sample counts. */
+/**
+ * The channel picker's value: a view of the layer's RGBA, one named channel in grey, or a deep part's sample counts. A
+ * layer of two channels (u,v) fills R and G, B stays 0; a single channel is grey.
+ */
 export type ChannelPick = ChannelView | `channel:${string}` | 'samples';
 
 /** Which planes go to R, G, B, A (null: 0 for colour, 1 for alpha) and how they combine. */
@@ -51,9 +54,22 @@ export function layerChoice(layer: LayerSummary, pick: ChannelPick): { choice: L
     const by = findSuffix(ch, 'BY');
     return { choice: { slots: [y, ry, by, a], mode: ry && by ? 'yc' : 'y' }, channelView: view };
   }
-  const first = ch.find((c) => c !== a) ?? ch[0] ?? null;
+  const colour = ch.filter((c) => c !== a);
+  // two channels (u,v; motion x,y): red and green, as compositing tools show them, each measured under its own name
+  if (colour.length === 2) return { choice: { slots: [colour[0]!, colour[1]!, null, a], mode: 'direct' }, channelView: view };
+  const first = colour[0] ?? ch[0] ?? null;
   return { choice: { slots: [first, null, null, a], mode: 'y' }, channelView: view };
 }
+
+/** The colour slots (R, G, B) a choice fills with a channel: all three for grey and luminance/chroma, else those named. */
+export function colourSlots(c: LayerChoice): number[] {
+  if (c.mode !== 'direct') return [0, 1, 2];
+  const named = [0, 1, 2].filter((k) => c.slots[k] !== null);
+  return named.length ? named : [0, 1, 2];
+}
+
+/** A channel's name without its layer: "u" for "uv.u". */
+export const channelSuffix = suffix;
 
 /**
  * What one colormapped value is made of for a channel pick: the RGBA slots read (one for a single channel, R, G and B

@@ -61,6 +61,8 @@ export interface StatisticsReport {
   /** True for the whole image; false for a Shift-dragged rectangle. */
   whole: boolean;
   rows: StatRow[];
+  /** Pixels of the region left out because their chunks could not be read (a damaged file); 0 when none. */
+  missingPx: number;
 }
 
 export interface CompareSlice {

@@ -21,6 +21,7 @@ import { installDrop } from '../app/drop.js';
 import { GRID_WIDTH_RANGE_PX, INSPECTOR_WIDTH_RANGE_PX, draggedWidth, loadLayout, saveLayout } from '../state/layout.js';
 import { FoldedPanel, PanelEdge } from './PanelEdge.js';
 import { installFocusRelease } from './focus-release.js';
+import { toggleFullscreen } from './fullscreen.js';
 
 function StatusLine() {
   const status = useApp((s) => s.ui.status);
@@ -137,7 +138,7 @@ export function App({ controller }: { controller: Controller }) {
   useSideBySideRefit(controller);
   useEffect(() => installShortcuts(controller), [controller]);
   useEffect(() => installFocusRelease(document), []);
-  useEffect(() => installShellCommands(controller, window.exrviewShell), [controller]);
+  useEffect(() => installShellCommands(controller, { toggleFullscreen }, window.exrviewShell), [controller]);
   useEffect(
     () => installLutDrop(window, controller.actions, () => controller.store.getState().view.display.lut?.shaper ?? 'display'),
     [controller],

@@ -8,6 +8,7 @@ import { cellPosition, gridLayout } from './grid-layout.js';
 import { useApp, useController, useEngine } from './context.js';
 import { Icon } from './icons.js';
 import { middleEllipsis } from './format.js';
+import { damageTitle } from './damage-badge.js';
 
 const CELL_PX = 128;
 const GAP_PX = 8;
@@ -45,8 +46,8 @@ export function Grid() {
   const [box, setBox] = useState({ width: 300, height: 600, scrollTop: 0 });
   const engine = useEngine();
   // a thumbnail that fails marks its cell: re-render when the count of failures changes, not on every thumbnail
-  const [, setFailures] = useState(0);
-  useEffect(() => c.subscribe(() => setFailures(c.thumbFailures.size)), [c]);
+  const [, setFailures] = useState('');
+  useEffect(() => c.subscribe(() => setFailures(`${c.thumbFailures.size}:${c.thumbDamage.size}`)), [c]);
 
   useEffect(() => {
     const el = scroller.current!;
@@ -127,6 +128,8 @@ export function Grid() {
     // a sequence lists its damaged and missing frames in its own tooltip; it plays on past them
     const f = item.sequence ? null : fileById.get(item.id);
     if (!f) return null;
+    const damage = c.thumbDamage.get(f.id);
+    if (damage && f.status !== 'incomplete') return damageTitle(f.name, damage);
     return f.status === 'incomplete'
       ? `${f.name} is still being written: ${f.error ?? 'shorter than its header says'}. Shown once complete.`
       : f.status === 'error'
@@ -135,7 +138,11 @@ export function Grid() {
           ? `${f.name}: ${c.thumbFailures.get(f.id)}`
           : null;
   };
-  const statusOf = (item: (typeof files)[number]): string => (item.sequence ? 'ok' : (fileById.get(item.id)?.status ?? 'ok'));
+  // a damaged file shown by its readable chunks: a small badge over its thumbnail instead of the broken-file mark
+  const statusOf = (item: (typeof files)[number]): string =>
+    item.sequence ? 'ok' : c.thumbDamage.has(item.id) ? 'damaged' : (fileById.get(item.id)?.status ?? 'ok');
+  const problemClass = (item: (typeof files)[number]): string =>
+    problem(item) ? (statusOf(item) === 'damaged' ? ' damaged' : ` bad ${statusOf(item)}`) : '';
   const folder = library.folders.find((d) => d.id === library.folderId);
 
   return (
@@ -173,7 +180,7 @@ export function Grid() {
               data-sequence={f.sequence ? f.sequence.name : undefined}
               aria-setsize={files.length}
               aria-posinset={layout.first + k + 1}
-              className={`cell${selected.has(f.id) ? ' selected' : ''}${f.id === current ? ' current' : ''}${problem(f) ? ` bad ${statusOf(f)}` : ''}${f.sequence ? ' sequence' : ''}`}
+              className={`cell${selected.has(f.id) ? ' selected' : ''}${f.id === current ? ' current' : ''}${problemClass(f)}${f.sequence ? ' sequence' : ''}`}
               title={problem(f) ?? f.title}
               aria-description={problem(f) ?? undefined}
               style={{ left: p.xPx, top: p.yPx, width: CELL_PX, height: CELL_PX + LABEL_PX }}
@@ -182,7 +189,12 @@ export function Grid() {
               }}
               onClick={(e) => onOptionClick(e, f.id)}
             >
-              {problem(f) && (
+              {statusOf(f) === 'damaged' && (
+                <span className="damage-badge" aria-hidden="true">
+                  <Icon name="warning" sizePx={12} /> damaged
+                </span>
+              )}
+              {problem(f) && statusOf(f) !== 'damaged' && (
                 <span className="broken-mark" aria-hidden="true">
                   <Icon name={statusOf(f) === 'incomplete' ? 'hourglass' : 'warning'} sizePx={34} />
                   <span className="broken-reason">{statusOf(f) === 'incomplete' ? 'still being written' : 'cannot be read'}</span>

@@ -1,11 +1,16 @@
 // The histogram of what is shown (A; B while A/B flip shows it; the difference image's magnitude in a difference mode),
-// per channel (R, G, B and luminance) over log2 of the value, with a linear or log count axis; drawn in the preview's
-// corner from the engine's GPU histogram.
+// per channel (R, G, B and luminance; a u,v layer's u and v) over log2 of the value, with a linear or log count axis;
+// drawn in the preview's corner from the engine's GPU histogram.
 import { useEffect, useRef, useState } from 'react';
 import { COMPARE_MODE_LABELS } from '../../shaders/compare-params.js';
 import { HIST_BINS, HIST_MAX_LOG2, HIST_MIN_LOG2 } from '../../shaders/display-params.js';
 import type { HistogramSource } from '../gpu/shown-histogram.js';
+import { layerChoice } from '../model/layer-choice.js';
 import { useApp, useController } from './context.js';
+import { histogramSeries } from './histogram-series.js';
+
+/** "R, G, B and luminance"; "u and v". */
+const listed = (names: string[]): string => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? ''));
 
 /** The caption's name of what the bins count. */
 export function histogramSubject(source: HistogramSource): string {
@@ -15,13 +20,6 @@ export function histogramSubject(source: HistogramSource): string {
   // the signed error is counted by magnitude, on the same log2 axis
   return source === 'error' ? 'Error, |A − B|' : COMPARE_MODE_LABELS[source];
 }
-
-const SERIES: [number, string][] = [
-  [1, 'rgba(255, 90, 90, 0.8)'],
-  [2, 'rgba(90, 230, 90, 0.8)'],
-  [3, 'rgba(110, 140, 255, 0.85)'],
-  [0, 'rgba(235, 235, 235, 0.9)'],
-];
 
 export function HistogramPanel() {
   const c = useController();
@@ -39,6 +37,13 @@ export function HistogramPanel() {
   const stale = !!c.engine?.shownFileId && c.engine.shownFileId() !== currentFileId;
   const bins = stale ? null : c.histogram;
   const subject = stale ? 'computing…' : histogramSubject(c.histogramSource);
+  // the curves of what A's layer holds (B follows A's layer; a difference is per channel of the same slots)
+  const layer = useApp((s) => {
+    const part = s.library.files.find((f) => f.id === s.image.currentFileId)?.summary?.parts[s.image.part];
+    return part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
+  });
+  const channel = useApp((s) => s.image.channel);
+  const series = histogramSeries(layer ? layerChoice(layer, channel).choice : null);
   useEffect(() => {
     const cv = ref.current;
     if (!cv) return;
@@ -49,8 +54,8 @@ export function HistogramPanel() {
     if (!bins) return;
     const y = (n: number) => (log ? Math.log10(1 + n) : n);
     let top = 1;
-    for (const [k] of SERIES) for (let i = 1; i < HIST_BINS; i++) top = Math.max(top, y(bins[k * HIST_BINS + i]!));
-    for (const [k, colour] of SERIES) {
+    for (const { bins: k } of series) for (let i = 1; i < HIST_BINS; i++) top = Math.max(top, y(bins[k * HIST_BINS + i]!));
+    for (const { bins: k, colour } of series) {
       ctx.strokeStyle = colour;
       ctx.beginPath();
       for (let i = 0; i < HIST_BINS; i++) {
@@ -76,7 +81,7 @@ export function HistogramPanel() {
     <figure
       className="histogram"
       role="img"
-      aria-label={`Histogram of ${subject}: R, G, B and luminance over log2 value, ${log ? 'log' : 'linear'} counts`}
+      aria-label={`Histogram of ${subject}: ${listed(series.map((x) => x.label))} over log2 value, ${log ? 'log' : 'linear'} counts`}
     >
       <figcaption title={shownName}>
         Histogram · {subject}

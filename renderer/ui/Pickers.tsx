@@ -1,22 +1,8 @@
 // Part / view / layer / channel pickers for the image on screen.
-import { CHANNEL_VIEWS, type ChannelView } from '../../shaders/display-params.js';
 import { maxSampleCount } from '../model/deep-samples.js';
 import type { ChannelPick } from '../model/layer-choice.js';
+import { channelViews } from './channel-views.js';
 import { useApp, useController } from './context.js';
-
-/**
- * The display modes by what they show, apart from the layer's own channels below them (which may be named R, G, B, A
- * too): "R" twice in one list, once as a mode and once as a channel, read as a mistake.
- */
-const VIEW_LABELS: Record<ChannelView, string> = {
-  rgb: 'RGB',
-  rgba: 'RGBA (over a checkerboard)',
-  r: 'red only',
-  g: 'green only',
-  b: 'blue only',
-  a: 'alpha as grey',
-  luminance: 'luminance',
-};
 
 export function Pickers() {
   const c = useController();
@@ -76,9 +62,9 @@ export function Pickers() {
         onChange={(e) => c.actions.setChannel(e.target.value as ChannelPick)}
       >
         <optgroup label="Display">
-          {CHANNEL_VIEWS.map((v) => (
-            <option key={v} value={v}>
-              {VIEW_LABELS[v]}
+          {channelViews(layer, channel).map(({ view, label }) => (
+            <option key={view} value={view}>
+              {label}
             </option>
           ))}
         </optgroup>

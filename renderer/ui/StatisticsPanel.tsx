@@ -1,5 +1,5 @@
 // The Statistics region: min, max, mean, standard deviation, NaN and Inf per channel of what is shown, over the whole
-// image or the Shift-dragged rectangle.
+// image or the Shift-dragged rectangle, less a damaged image's missing pixels (how many is said).
 import { fmtCount, fmtValue } from './format.js';
 import { useApp, useController } from './context.js';
 import { PlayingNote } from './PlayingNote.js';
@@ -13,7 +13,11 @@ export function StatisticsPanel() {
   const st = isCurrent(stored, subject) ? stored : null;
   const shownName = useApp((s) => s.library.files.find((f) => f.id === s.image.currentFileId)?.name ?? null);
   const region = useApp((s) => s.inspect.region);
-  const unreadable = useApp((s) => s.image.error !== null || s.library.files.find((f) => f.id === s.image.currentFileId)?.status !== 'ok');
+  // a damaged file whose header reads is measured over the chunks that could be read
+  const unreadable = useApp((s) => {
+    const file = s.library.files.find((f) => f.id === s.image.currentFileId);
+    return s.image.error !== null || (file?.status !== 'ok' && !(file?.status === 'error' && file.summary));
+  });
   if (!st)
     return (
       <section className="panel statistics" role="region" aria-label="Statistics">
@@ -51,6 +55,11 @@ export function StatisticsPanel() {
           </button>
         )}
       </p>
+      {st.missingPx > 0 && (
+        <p className="note missing" data-key="stats-missing">
+          {fmtCount(st.missingPx)} pixels missing (chunks that could not be read): left out of these figures
+        </p>
+      )}
       <table>
         <thead>
           <tr>

@@ -38,6 +38,22 @@ describe('shownValues', () => {
     expect(shownValues(a, b, 'flip', 'b', 'rgb', 0, 0)).toBeNull();
   });
 
+  it('reads a two-channel layer as its two channels, u and v, with no blue', () => {
+    const uv = { slots: ['uv.u', 'uv.v', null, null], mode: 'direct' as const };
+    const im = image('u', 0, 0, 4, 4, (x, y, c) => (c === 0 ? 0.25 + x : c === 1 ? -0.5 - y : 99));
+    im.planes[0]!.name = 'uv.u';
+    im.planes[1]!.name = 'uv.v';
+    im.planes.pop();
+    expect(displayedSlots(uv, 'rgb')).toEqual([0, 1]);
+    expect(displayedSlots(uv, 'rgba')).toEqual([0, 1]);
+    expect(shownValues({ image: im, choice: uv }, null, 'off', 'a', 'rgb', 2, 1)).toEqual([
+      { label: 'u', colour: '#ff9a9a', value: 2.25 },
+      { label: 'v', colour: '#9aff9a', value: -1.5 },
+    ]);
+    // a single channel stays one grey value
+    expect(displayedSlots({ slots: ['Z', null, null, null], mode: 'y' }, 'rgb')).toEqual([0]);
+  });
+
   it('labels channels by their suffix and keeps numbers short', () => {
     expect(displayedSlots(RGB, 'rgba')).toEqual([0, 1, 2]);
     expect(displayedSlots({ slots: ['R', 'G', 'B', 'A'], mode: 'direct' }, 'rgba')).toEqual([0, 1, 2, 3]);

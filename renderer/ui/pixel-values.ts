@@ -4,7 +4,7 @@ import type { DecodedImage } from '../host-client/api-types.js';
 import { planeValue } from '../cpu/assemble.js';
 import { differenceValue, isDifference, type CompareMode } from '../../shaders/compare-params.js';
 import type { ChannelView } from '../../shaders/display-params.js';
-import type { LayerChoice } from '../model/layer-choice.js';
+import { colourSlots, type LayerChoice } from '../model/layer-choice.js';
 
 export interface ShownChannel {
   label: string;
@@ -14,11 +14,15 @@ export interface ShownChannel {
 
 const COLOURS = ['#ff9a9a', '#9aff9a', '#a8b8ff', '#ffffff'];
 
-/** The RGBA slots a channel view displays (all four for rgba; one for r, g, b, a; R, G, B otherwise). */
+/**
+ * The RGBA slots a channel view displays (all four for rgba; one for r, g, b, a; R, G, B otherwise), less those no
+ * channel fills: a two-channel (u,v) layer reads u and v, never a blue that is not in the file.
+ */
 export function displayedSlots(choice: LayerChoice, view: ChannelView): number[] {
   if (choice.mode === 'y') return choice.slots[3] && view === 'rgba' ? [0, 3] : [0];
   const k = { r: [0], g: [1], b: [2], a: [3], rgba: [0, 1, 2, 3] } as Record<string, number[]>;
-  return (k[view] ?? [0, 1, 2]).filter((i) => choice.slots[i] !== null || i < 3);
+  const colour = colourSlots(choice);
+  return (k[view] ?? [0, 1, 2]).filter((i) => (i < 3 ? colour.includes(i) : choice.slots[i] !== null));
 }
 
 /** A slot's value at an absolute pixel (0 outside the data window; 1 for a missing alpha). */
