@@ -1,10 +1,13 @@
-// Files that cannot be read, in browser mode as a new user meets them: a damaged file's grid cell carries a broken-file
-// mark with the codec's reason (tooltip and status bar); its preview shows the chunks that can be read, with the missing
+// Files that cannot be read, in browser mode as a new user meets them: a damaged file's grid cell shows a thumbnail of
+// its readable chunks (the rest hatched) with a small "damaged" badge and the codec's reason in its tooltip; a file that
+// cannot be read at all carries a broken-file mark with the reason; a damaged file's Statistics leave its missing pixels
+// out and say how many; its preview shows the chunks that can be read, with the missing
 // pixels hatched and a banner that says how much was read, where, why and what to do (a file whose header does not read
 // gets a card that says so); its header is shown; a file still being written says so and is shown once the writer
 // finishes (the host looks again); a folder without any EXR says so instead of an empty grid. Screenshots go with the run.
 import { buildProject, floatPlane, serveFolder, type Served } from './serve-fixture.js';
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Locator, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +59,34 @@ function damagedChunks(): Buffer {
   return b;
 }
 
+/** A grid cell's pixels, from a screenshot: those of the cut image (blue over red) and those of the grey hatching. */
+async function thumbnailPixels(cell: Locator): Promise<{ image: number; hatch: number }> {
+  const { data, info } = await sharp(await cell.screenshot())
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  let image = 0;
+  let hatch = 0;
+  for (let i = 0; i < data.length; i += info.channels) {
+    const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+    if (b - r > 40) image++;
+    else if (Math.abs(r - g) < 8 && Math.abs(g - b) < 8 && r > 80 && r < 215) hatch++;
+  }
+  return { image, hatch };
+}
+
+/** The histogram the app shows, read through its test hook: what it counts, and per [luminance, R, G, B] its total and bin 0. */
+async function shownHistogram(page: Page): Promise<{ source: string; totals: number[]; atZero: number[] } | null> {
+  return page.evaluate(() => {
+    const c = (window as unknown as { exrviewApp: { controller: { histogram: Uint32Array | null; histogramSource: string } } }).exrviewApp
+      .controller;
+    const bins = c.histogram;
+    if (!bins) return null;
+    const n = bins.length / 4;
+    const totals = [0, 1, 2, 3].map((k) => bins.subarray(k * n, (k + 1) * n).reduce((t, v) => t + v, 0));
+    return { source: c.histogramSource, totals, atZero: [0, 1, 2, 3].map((k) => bins[k * n]!) };
+  });
+}
+
 /** Pixels the preview's overlay canvas has painted (the hatching of missing pixels; nothing else is drawn here). */
 async function overlayPaintedPx(page: Page): Promise<number> {
   return page.locator('canvas.preview-overlay').evaluate((c: HTMLCanvasElement) => {
@@ -85,12 +116,18 @@ test("a damaged file: a broken-file mark with the codec's reason in its cell (to
     await expect(notExr.locator('.broken-mark')).toBeVisible();
     await expect(notExr).toHaveAttribute('title', /c_not_exr\.exr: .*not an OpenEXR file/);
 
-    // the header reads but a chunk does not: the thumbnail fails and marks the cell with the codec's reason
+    // the header reads but a chunk does not: the thumbnail is made of the other chunks, the cell carries a small
+    // "damaged" badge (not the broken-file mark) and its tooltip says how many chunks are missing and the codec's reason
     const chunk = grid.getByRole('option', { name: 'b_chunk.exr' });
-    await expect(chunk).toHaveClass(/\bbad\b/);
-    await expect(chunk).toHaveAttribute('title', /b_chunk\.exr: part 0, chunk \d+: .*(zlib|corrupt|invalid)/i);
-    await expect(status).toContainText(/b_chunk\.exr: part 0, chunk \d+/);
-    await expect(grid.getByRole('option', { name: 'a_good.exr' })).not.toHaveClass(/\bbad\b/);
+    await expect(chunk).toHaveClass(/\bdamaged\b/);
+    await expect(chunk).not.toHaveClass(/\bbad\b/);
+    await expect(chunk.locator('.damage-badge')).toBeVisible();
+    await expect(chunk.locator('.broken-mark')).toHaveCount(0);
+    await expect(chunk).toHaveAttribute(
+      'title',
+      /b_chunk\.exr is damaged: 1 of 3 chunks could not be read .*\(part 0, chunk 1: .*(zlib|corrupt|invalid)/i,
+    );
+    await expect(grid.getByRole('option', { name: 'a_good.exr' })).not.toHaveClass(/\bbad\b|\bdamaged\b/);
 
     // opening it: the chunks that read are shown, the spoiled one hatched; a banner says how much was read, which rows
     // are missing, which chunk, the reason and what to do; no card takes the image's place
@@ -159,7 +196,15 @@ test('a file cut short, selected after a good one: its readable rows shown and t
     const grid = page.getByRole('listbox', { name: 'Images' });
     const cut = grid.getByRole('option', { name: 'b_cut.exr' });
     // incomplete while it might still be written, an error once it stops changing (the host's settle time)
-    await expect(cut).toHaveAttribute('title', /b_cut\.exr: the file is incomplete/, { timeout: 20_000 });
+    await expect(cut).toHaveAttribute('title', /b_cut\.exr: the file is incomplete|b_cut\.exr is damaged/, { timeout: 20_000 });
+    // once it stops changing its cell shows a thumbnail of the readable rows, the rest hatched, with a damaged badge
+    await expect(cut.locator('.damage-badge')).toBeVisible({ timeout: 20_000 });
+    await expect(cut).toHaveAttribute('title', /b_cut\.exr is damaged: 7 of 13 chunks could not be read and are hatched/);
+    await expect.poll(() => thumbnailPixels(cut)).toMatchObject({ image: expect.any(Number), hatch: expect.any(Number) });
+    const seen = await thumbnailPixels(cut);
+    expect(seen.image).toBeGreaterThan(100);
+    expect(seen.hatch).toBeGreaterThan(100);
+    await shot(page, 'cut-short-cell');
     const stats = page.getByRole('region', { name: 'Statistics' });
 
     await grid.getByRole('option', { name: 'a_good.exr' }).click();
@@ -179,10 +224,60 @@ test('a file cut short, selected after a good one: its readable rows shown and t
     await expect(header.locator('summary')).toHaveText('Header (version 2)');
     if (!(await header.evaluate((d: HTMLDetailsElement) => d.open))) await header.locator('summary').click();
     await expect(header.getByRole('table', { name: 'Part 0 header' })).toContainText('dataWindow');
-    // Statistics are this file's, or say there is nothing to measure: never the good file's
-    await expect(stats).toContainText(new RegExp(`whole image, ${W}×${cutH}|nothing to measure`));
+    // Statistics are this file's, never the good file's, and leave out the missing rows: how many pixels is said, and
+    // the mean is that of the rows that could be read (computed here from the values written)
+    await expect(stats.locator('[data-key=stats-region]')).toContainText(`whole image, ${W}×${cutH}`);
     await expect(stats).not.toContainText(`${W}×${H}`);
+    const missingPx = W * (cutH - 96);
+    await expect(stats.locator('[data-key=stats-missing]')).toContainText(`${missingPx.toLocaleString('en-US')} pixels missing`);
+    let sumR = 0;
+    for (let y = 0; y < 96; y++) for (let x = 0; x < W; x++) sumR += Math.fround(0.2 + (x / W) * 0.4 + (y / cutH) * 0.4);
+    const meanR = sumR / (W * 96);
+    const shownMean = Number(await stats.locator('tr[data-channel=R] [data-key=mean]').textContent());
+    expect(Math.abs(shownMean - meanR)).toBeLessThan(1e-3);
+    // counting the missing pixels as 0 would give a mean under half of that
+    expect(shownMean).toBeGreaterThan(meanR * 0.9);
+    // the histogram counts the rows that could be read (64×200 is counted at level 0: one texel a pixel): no spike at 0
+    // from the missing pixels, which read as 0
+    const readablePx = W * 96;
+    await expect.poll(async () => (await shownHistogram(page))?.totals[1], { timeout: 10_000 }).toBe(readablePx);
+    expect(await shownHistogram(page)).toEqual({
+      source: 'a',
+      totals: [readablePx, readablePx, readablePx, readablePx],
+      atZero: [0, 0, 0, 0],
+    });
     await shot(page, 'cut-short-after-good');
+
+    // the cut file as the reference B of the good file: a difference reads B at every pixel, so B's missing rows are
+    // left out of the statistics and of the histogram of the difference image
+    // by the keys (R: reference, C: the next compare mode), whichever toolbar controls fit the window
+    await page.keyboard.press('r');
+    await grid.getByRole('option', { name: 'a_good.exr' }).click();
+    await expect(page.getByRole('img', { name: 'Preview' })).toHaveAttribute('data-has-image', 'true');
+    // off → A/B flip → wipe → side by side → error → absolute error
+    for (let i = 0; i < 5; i++) await page.keyboard.press('c');
+    // A 64×48 and B 64×200 are measured over both data windows; B's rows 96-199 are missing (the reductions of the pair
+    // on SwiftShader take seconds on a busy machine)
+    await expect(stats.locator('p.pair')).toContainText(/Absolute error \(A − B\) · A: a_good\.exr .*, B: b_cut\.exr/, { timeout: 60_000 });
+    await expect(stats.locator('[data-key=stats-region]')).toContainText(`whole image, ${W}×${cutH}`);
+    await expect(stats.locator('[data-key=stats-missing]')).toContainText(`${(W * (cutH - 96)).toLocaleString('en-US')} pixels missing`);
+    // the mean |A − B| of R over the rows B has (A counts as 0 below its data window), from the values written
+    const f = Math.fround;
+    let sumAbs = 0;
+    for (let y = 0; y < 96; y++)
+      for (let x = 0; x < W; x++) {
+        const a = y < H ? f(Math.round(((x / W) * 0.4 + (y / H) * 0.3) * 16) / 16) : 0;
+        sumAbs += Math.abs(f(a - f(0.2 + (x / W) * 0.4 + (y / cutH) * 0.4)));
+      }
+    const diffMean = Number(await stats.locator('tr[data-channel=R] [data-key=mean]').textContent());
+    expect(Math.abs(diffMean - sumAbs / readablePx)).toBeLessThan(1e-3);
+    await expect.poll(async () => (await shownHistogram(page))?.source, { timeout: 10_000 }).toBe('absolute-error');
+    await expect.poll(async () => (await shownHistogram(page))?.totals[1], { timeout: 10_000 }).toBe(readablePx);
+    const diff = (await shownHistogram(page))!;
+    expect(diff.totals).toEqual([readablePx, readablePx, readablePx, readablePx]);
+    // |A − B| is 0 only where the two happen to agree; the missing rows would put thousands there
+    for (const zeros of diff.atZero) expect(zeros).toBeLessThan(64);
+    await shot(page, 'cut-short-as-reference');
   } finally {
     server.stop();
   }

@@ -6,6 +6,7 @@ import { serveHarness } from './harness-server.js';
 import { randomHdr } from './hdr-input.js';
 import { DISPLAY_TRANSFORMS, CHANNEL_VIEWS, DEFAULT_DISPLAY, HIST_BINS, type DisplayParams } from '../shaders/display-params.js';
 import { histogram, mipReduce, toneMapPixel } from '../shaders/tonemap-cpu.js';
+import { MAX_SKIP_BOXES, histogramSkipping, levelSkipCells } from '../shaders/histogram-skip.js';
 import { formatCube, lutFromFunction, type Lut } from '../shaders/lut-cube.js';
 import { LUT_SHAPERS, type LutShaper } from '../shaders/lut-apply.js';
 
@@ -185,6 +186,56 @@ test('the histogram (compute shader) matches the CPU reference', async ({ page }
     const moved = g.reduce((s, v, i) => s + Math.abs(v - r[i]!), 0) / 2;
     expect(moved, `histogram ${k} counts moved`).toBeLessThanOrEqual(3);
     expect(total(g)).toBeGreaterThan(W * H * 0.8);
+  }
+});
+
+test('the histogram leaving out missing pixels (boxes, and a mask beyond the boxes it holds) matches the CPU reference', async ({
+  page,
+}) => {
+  await open(page);
+  const w = 61,
+    h = 45;
+  const input = randomHdr(w * h, 7);
+  const manyHoles = Array.from({ length: MAX_SKIP_BOXES + 6 }, (_, i) => ({ x0: (i * 7) % w, y0: (i * 5) % h, widthPx: 1, heightPx: 1 }));
+  const cases = [
+    {
+      name: 'level 0, two boxes',
+      level: 0,
+      holes: [
+        { x0: 3, y0: 4, widthPx: 10, heightPx: 6 },
+        { x0: 0, y0: 30, widthPx: w, heightPx: 15 },
+      ],
+    },
+    // odd sizes: a level-2 texel averages 4×4 pixels, and is left out when any of them is missing
+    {
+      name: 'level 2, odd sizes',
+      level: 2,
+      holes: [
+        { x0: 5, y0: 9, widthPx: 1, heightPx: 1 },
+        { x0: 40, y0: 0, widthPx: 21, heightPx: 3 },
+      ],
+    },
+    { name: 'level 1, a mask', level: 1, holes: manyHoles },
+  ];
+  for (const c of cases) {
+    const gpu = (await page.evaluate(
+      ([i, ww, hh, holes, level]) =>
+        window.gpuHarness.histogramSkipping!(i as never, ww as never, hh as never, holes as never, level as never),
+      [input, w, h, c.holes, c.level] as const,
+    )) as { bins: number[]; texels: number[]; widthPx: number; heightPx: number };
+    const cells = levelSkipCells(c.holes, w, h, c.level);
+    const ref = histogramSkipping(gpu.texels, gpu.widthPx, gpu.heightPx, cells);
+    const whole = histogram(gpu.texels, gpu.widthPx * gpu.heightPx);
+    const total = (a: ArrayLike<number>, k: number): number =>
+      Array.from({ length: HIST_BINS }, (_, i) => a[k * HIST_BINS + i]!).reduce((s, v) => s + v, 0);
+    for (let k = 0; k < 4; k++) {
+      const g = gpu.bins.slice(k * HIST_BINS, (k + 1) * HIST_BINS);
+      expect(total(gpu.bins, k), `${c.name}: histogram ${k} total`).toBe(total(ref, k));
+      const moved = g.reduce((s, v, i) => s + Math.abs(v - ref[k * HIST_BINS + i]!), 0) / 2;
+      expect(moved, `${c.name}: histogram ${k} counts moved`).toBeLessThanOrEqual(3);
+      // texels with finite values were left out (a GPU pass that ignored the holes would count them)
+      expect(total(whole, k) - total(ref, k), `${c.name}: histogram ${k} texels left out`).toBeGreaterThan(0);
+    }
   }
 });
 

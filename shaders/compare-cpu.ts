@@ -206,7 +206,7 @@ export function statsReference(a: RgbaLayer, b: RgbaLayer | null, source: StatsS
 /**
  * The histogram of A, B or a difference image's magnitude over every `step`-th pixel of `region` each way, as
  * histogram-pair.wgsl counts it: [luminance, R, G, B] × HIST_BINS. `scale` multiplies every value before it is
- * counted (the tests bound the GPU's rounding with it).
+ * counted (the tests bound the GPU's rounding with it). A sample on a pixel of `holes` (missing pixels) is left out.
  */
 export function pairHistogramReference(
   a: RgbaLayer,
@@ -215,11 +215,14 @@ export function pairHistogramReference(
   region: Region,
   step: number,
   scale = 1,
+  holes: readonly Region[] = [],
 ): Uint32Array {
   const out = new Uint32Array(4 * HIST_BINS);
   const f = Math.fround;
+  const inHole = (x: number, y: number) => holes.some((h) => x >= h.x0 && x < h.x0 + h.widthPx && y >= h.y0 && y < h.y0 + h.heightPx);
   for (let y = region.y0; y < region.y0 + region.heightPx; y += step)
     for (let x = region.x0; x < region.x0 + region.widthPx; x += step) {
+      if (inHole(x, y)) continue;
       const v = [0, 1, 2].map((c) => {
         const value = f(sourceValue(source, valueAt(a, x, y, c), b ? valueAt(b, x, y, c) : 0));
         return (source.kind === 'difference' ? Math.abs(value) : value) * scale;

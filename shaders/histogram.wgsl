@@ -9,3 +9,12 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   if (id.x >= size.x || id.y >= size.y) { return; }
   countPixel(textureLoad(src, vec2i(id.xy), 0));
 }
+
+// A damaged layer: a texel of level L averages 2^L×2^L pixels, so it is left out when any of them is missing (its
+// cell is in `skip`): a missing pixel reads as 0 and would pull the texel towards it.
+@compute @workgroup_size(8, 8)
+fn mainSkipping(@builtin(global_invocation_id) id: vec3u) {
+  let size = textureDimensions(src);
+  if (id.x >= size.x || id.y >= size.y || skipped(id.xy)) { return; }
+  countPixel(textureLoad(src, vec2i(id.xy), 0));
+}

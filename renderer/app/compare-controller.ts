@@ -5,9 +5,12 @@ import type { DecodedImage, LayerSummary, PartSummary } from '../host-client/api
 import { handOver } from '../loading/hand-over.js';
 import { lacking, mergePlanes } from '../loading/cpu-copy.js';
 import type { FetchedImage } from '../loading/plane-fetcher.js';
+import type { ForegroundLoad } from '../loading/foreground-load.js';
 import { COMPARE_MODE_LABELS, statsSourceCode, type StatsSource } from '../../shaders/compare-params.js';
 import { colormapCode } from '../../shaders/colormaps.js';
+import { combineChannels, measuredHoles, regionArea, regionsWithout } from '../../shaders/stats-regions.js';
 import {
+  emptyChannelStats,
   intersectRegion,
   meanAndSd,
   metricsReference,
@@ -21,7 +24,8 @@ import {
   type RgbaLayer,
 } from '../../shaders/compare-cpu.js';
 import { assembleRgba } from '../cpu/assemble.js';
-import { alignedDataRegion, type CompareView } from '../gpu/compare-geometry.js';
+import { alignedDataRegion, alignmentShift, type CompareView } from '../gpu/compare-geometry.js';
+import type { Timed } from '../gpu/analysis.js';
 import type { ImageKey } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
 import { colormapSource, layerChoice, planesOf, type ChannelPick, type LayerChoice } from '../model/layer-choice.js';
@@ -37,6 +41,8 @@ export interface CompareHost {
   /** The planes of `channels` of an image from the host (its RAM cache makes a repeat cheap). */
   fetch(key: ImageKey, channels: readonly string[]): Promise<FetchedImage>;
   currentPart(): PartSummary | undefined;
+  /** A picked image loading: the figures wait for its first frame rather than measure the image before it. */
+  foreground?: ForegroundLoad;
 }
 
 /** The layer and channel of B compared with A: A's layer by name when B is another file that has it, else B's own. */
@@ -221,6 +227,7 @@ export class CompareController {
 
   /** After the current image is shown, and when the region, mode or reference change: metrics and statistics again. */
   async analyse(): Promise<void> {
+    if (this.host.foreground?.busy) await this.host.foreground.idle();
     const s = this.host.store.getState();
     const engine = this.host.engine();
     const a = s.image.decoded;
@@ -306,18 +313,42 @@ export class CompareController {
     const statsOver = source.kind === 'difference' ? union : source.kind === 'b' ? bRegion! : aRegion;
     const region = within(statsOver);
     const t0 = performance.now();
-    const gpu = await engine.statistics(region, statsSourceCode(source)).catch(() => null);
-    let channels: ChannelStats[],
-      path: 'gpu' | 'cpu' = 'gpu',
-      gpuMs = NaN;
-    if (gpu) {
-      channels = gpu.value;
-      gpuMs = gpu.gpuMs;
-    } else {
+    // a damaged A's or B's missing pixels (chunks that could not be read) are left out of what reads them: the rest is
+    // measured in rectangles. B's lie in A's pixel space as the compare geometry aligns B.
+    const bShift = b
+      ? alignmentShift(aPlaced, { dataWindow: b.dataWindow, displayWindow: b.displayWindow, levelCount: 1 })
+      : ([0, 0] as const);
+    const holes = measuredHoles(source.kind, a.missing?.regions ?? [], b?.missing?.regions ?? [], bShift);
+    const measure = async (over: Region): Promise<{ channels: ChannelStats[]; path: 'gpu' | 'cpu'; gpuMs: number }> => {
+      const pieces = holes.length ? regionsWithout(over, holes) : [over];
+      const empty = () => [0, 1, 2, 3].map(emptyChannelStats);
+      const gpuRuns: Timed<ChannelStats[]>[] = [];
+      for (const piece of pieces) {
+        const run = await engine.statistics(piece, statsSourceCode(source)).catch(() => null);
+        if (!run) break;
+        gpuRuns.push(run);
+      }
+      if (gpuRuns.length === pieces.length)
+        return {
+          channels: combineChannels(
+            gpuRuns.map((r) => r.value),
+            empty,
+          ),
+          path: 'gpu',
+          gpuMs: gpuRuns.reduce((ms, r) => ms + r.gpuMs, 0),
+        };
       const l = cpuOnce();
-      channels = statsReference(l.a, l.b ?? l.a, source, region);
-      path = 'cpu';
-    }
+      return {
+        channels: combineChannels(
+          pieces.map((piece) => statsReference(l.a, l.b ?? l.a, source, piece)),
+          empty,
+        ),
+        path: 'cpu',
+        gpuMs: NaN,
+      };
+    };
+    const missingPx = holes.length ? region.widthPx * region.heightPx - regionArea(regionsWithout(region, holes)) : 0;
+    const { channels, path, gpuMs } = await measure(region);
     if (!this.stillCurrent(seq, s)) return;
     const names = slotNames(source.kind === 'b' && this.referenceChoice ? this.referenceChoice : aChoice);
     const rowsOf = (chs: ChannelStats[]): StatRow[] =>
@@ -346,6 +377,7 @@ export class CompareController {
       region,
       whole: !s.inspect.region,
       rows,
+      missingPx,
     };
     this.host.actions.setInspect({ stats: report });
     if (report.whole) {
@@ -355,13 +387,7 @@ export class CompareController {
     }
     // a rectangle's figures are shown; the colormap's auto range still comes from the whole image
     if (!s.inspect.autoRange) return;
-    const wholeGpu = await engine.statistics(statsOver, statsSourceCode(source)).catch(() => null);
-    const whole = wholeGpu
-      ? wholeGpu.value
-      : (() => {
-          const l = cpuOnce();
-          return statsReference(l.a, l.b ?? l.a, source, statsOver);
-        })();
+    const whole = (await measure(statsOver)).channels;
     if (!this.stillCurrent(seq, s)) return;
     this.wholeStats = { ...report, region: statsOver, whole: true, rows: rowsOf(whole) };
     this.autoRange(this.wholeStats);

@@ -16,8 +16,11 @@ export class GpuImage {
   readonly displayWindow: BoxTuple;
   readonly widthPx: number;
   readonly heightPx: number;
+  /** A damaged image's missing pixels (absolute, inclusive boxes; read as 0): its histograms leave them out. */
+  readonly missingBoxes: readonly BoxTuple[];
 
-  constructor(image: Pick<DecodedImage, 'dataWindow' | 'displayWindow' | 'widthPx' | 'heightPx'>) {
+  constructor(image: Pick<DecodedImage, 'dataWindow' | 'displayWindow' | 'widthPx' | 'heightPx' | 'missing'>) {
+    this.missingBoxes = image.missing?.regions ?? [];
     this.dataWindow = image.dataWindow;
     this.displayWindow = image.displayWindow;
     this.widthPx = image.widthPx;

@@ -2,6 +2,8 @@
 import { HIST_SAMPLE_MAX_PX } from '../../shaders/display-params.js';
 import { HISTOGRAM_BYTES, encodeHistogram } from '../../shaders/passes.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
+import type { Region } from '../../shaders/compare-cpu.js';
+import type { SkippingHistograms } from '../../shaders/histogram-skip-gpu.js';
 
 /** Encodes a histogram into `bins` (the pass clears them first). */
 export type HistogramEncode = (encoder: GPUCommandEncoder, bins: GPUBuffer) => void;
@@ -13,9 +15,18 @@ export function histogramLevel(widthPx: number, heightPx: number, levelCount: nu
   return level;
 }
 
-/** The histogram of one layer, from its small level. */
-export function layerHistogram(kit: ShaderKit, texture: GPUTexture): HistogramEncode {
+/**
+ * The histogram of one layer, from its small level; a texel that averages a pixel of `holes` (the layer's missing
+ * pixels, 0-based) is left out, by the skipping pass. No holes: the plain pass, as before.
+ */
+export function layerHistogram(
+  kit: ShaderKit,
+  texture: GPUTexture,
+  holes: readonly Region[] = [],
+  skipping?: SkippingHistograms,
+): HistogramEncode {
   const level = histogramLevel(texture.width, texture.height, texture.mipLevelCount);
+  if (holes.length && skipping) return (encoder, bins) => skipping.encodeLayer(encoder, texture, level, bins, holes);
   return (encoder, bins) => encodeHistogram(kit, encoder, texture, level, bins);
 }
 

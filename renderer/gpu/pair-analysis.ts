@@ -5,8 +5,15 @@ import type { ReducePlacement } from '../../shaders/compare-layouts.js';
 import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-cpu.js';
 import { Analysis, type Timed } from './analysis.js';
 import { alignedDataRegion, type CompareView } from './compare-geometry.js';
-import { ShownHistogram, type HistogramSource } from './shown-histogram.js';
+import { ShownHistogram, type HistogramLayer, type HistogramSource } from './shown-histogram.js';
 import type { OnScreen, Shown } from './engine-types.js';
+import { boxesAsRegions } from '../../shaders/stats-regions.js';
+
+/** A shown layer's texture with its image's missing pixels in the texture's pixels (level 0 is the data window). */
+const histogramLayer = (s: Shown): HistogramLayer => ({
+  texture: s.layer.texture,
+  holes: boxesAsRegions(s.image.missingBoxes, -s.image.dataWindow[0], -s.image.dataWindow[1]),
+});
 
 export class PairAnalysis {
   private readonly analysis: Analysis;
@@ -75,7 +82,8 @@ export class PairAnalysis {
    */
   refreshHistogram(view: CompareView | null, contentChanged = false): void {
     const p = this.placement();
-    if (p) this.histogram.update(p.a.layer.texture, this.screen.reference?.layer.texture ?? null, view, p.at, contentChanged);
+    const ref = this.screen.reference;
+    if (p) this.histogram.update(histogramLayer(p.a), ref ? histogramLayer(ref) : null, view, p.at, contentChanged);
   }
 
   destroy(): void {

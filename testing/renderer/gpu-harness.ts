@@ -19,6 +19,8 @@ import type { DecodedImage, DecodedPlane, Thumbnail } from '../../renderer/host-
 import { GpuEngine, type ImageKey } from '../../renderer/gpu/engine.js';
 import type { LayerChoice } from '../../renderer/model/layer-choice.js';
 import { statsSourceCode } from '../../shaders/compare-params.js';
+import type { Region } from '../../shaders/compare-cpu.js';
+import { SkippingHistograms } from '../../shaders/histogram-skip-gpu.js';
 
 let kitPromise: Promise<ShaderKit> | null = null;
 async function kit(): Promise<ShaderKit> {
@@ -512,6 +514,41 @@ async function engineHdr(): Promise<Record<string, unknown>> {
   return out;
 }
 
+/**
+ * The histogram of MIP level `level` of w×h RGBA with the texels over `holes` (missing pixels) left out, by the
+ * skipping pass; with the level's texels as the GPU reduced them, for the CPU reference to count.
+ */
+async function histogramSkipping(
+  input: number[],
+  w: number,
+  h: number,
+  holes: Region[],
+  level: number,
+): Promise<{ bins: number[]; texels: number[]; widthPx: number; heightPx: number }> {
+  const k = await kit();
+  const src = uploadRgba32(k.device, new Float32Array(input), w, h);
+  const skipping = new SkippingHistograms(k.device);
+  const bins = k.device.createBuffer({
+    size: HISTOGRAM_BYTES,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+  });
+  const read = k.device.createBuffer({ size: HISTOGRAM_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const enc = k.device.createCommandEncoder();
+  encodeMips(k, enc, src);
+  skipping.encodeLayer(enc, src, level, bins, holes);
+  enc.copyBufferToBuffer(bins, 0, read, 0, HISTOGRAM_BYTES);
+  k.device.queue.submit([enc.finish()]);
+  await read.mapAsync(GPUMapMode.READ);
+  const out = [...new Uint32Array(read.getMappedRange())];
+  read.unmap();
+  const widthPx = Math.max(1, w >> level),
+    heightPx = Math.max(1, h >> level);
+  const texels = await readTexture(k.device, src, level, widthPx, heightPx);
+  for (const r of [src, bins, read]) r.destroy();
+  skipping.destroy();
+  return { bins: out, texels, widthPx, heightPx };
+}
+
 /** The HDR path of the tone-map into an rgba32float target (no canvas involved): values above 1 kept. */
 async function toneMapHdr(input: number[], w: number, h: number, params: Partial<DisplayParams>): Promise<number[]> {
   return toneMapVia('render pass', input, w, h, params);
@@ -528,6 +565,7 @@ window.gpuHarness = {
   toneMapWithCube,
   mips,
   histogram,
+  histogramSkipping,
   engineNoUploadOnParams,
   engineEviction,
   engineDeviceLoss,
