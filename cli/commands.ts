@@ -55,7 +55,8 @@ export const COMMANDS = {
     examples: ['exrview stats shot.0001.exr', 'exrview stats shot.0001.exr --json'],
   },
   thumbs: {
-    synopsis: 'thumbs DIR --out DIR [--size PX] [--format png|jpg] [--exposure EV] [--tonemap NAME] [--gpu auto|on|off]',
+    synopsis:
+      'thumbs DIR --out DIR [--size PX] [--format png|jpg] [--exposure EV] [--tonemap NAME] [--gpu auto|on|off] [--ocio CONFIG --display D --view V [--look L] [--colorspace CS]]',
     summary: 'one thumbnail per EXR (PNG or JPEG) with a timing summary',
     details: [
       'Writes one thumbnail per EXR in DIR, with the same base name, showing a progress bar on a terminal and a timing summary at the end.',
@@ -72,9 +73,15 @@ export const COMMANDS = {
         value: 'auto|on|off',
         help: 'auto: the GPU for the sizes where it measured faster (default); on: always; off: CPU only',
       },
+      { name: 'ocio', value: 'CONFIG', help: 'an OpenColorIO config (.ocio, .ocioz or ocio://NAME) instead of --tonemap' },
+      { name: 'display', value: 'D', help: 'the OCIO display (with --ocio)' },
+      { name: 'view', value: 'V', help: 'the OCIO view (with --ocio)' },
+      { name: 'look', value: 'L', help: "looks instead of the view's own (with --ocio)" },
+      { name: 'colorspace', value: 'CS', help: "the images' colour space (with --ocio; default the scene_linear role)" },
     ],
     examples: [
       'exrview thumbs shots/ --out thumbs/',
+      'exrview thumbs shots/ --out thumbs/ --ocio ocio://cg-config-latest --display "sRGB - Display" --view "ACES 2.0 - SDR 100 nits (Rec.709)"',
       'exrview thumbs shots/ --out thumbs/ --size 512 --format jpg --tonemap agx --exposure -1',
     ],
   },

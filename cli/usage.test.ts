@@ -14,7 +14,10 @@ describe('parseArgs', () => {
   });
 
   it('takes exactly the options each command documents', () => {
-    expect(optionsOf('thumbs')).toEqual([['out', 'size', 'format', 'exposure', 'tonemap', 'gpu'], []]);
+    expect(optionsOf('thumbs')).toEqual([
+      ['out', 'size', 'format', 'exposure', 'tonemap', 'gpu', 'ocio', 'display', 'view', 'look', 'colorspace'],
+      [],
+    ]);
     expect(optionsOf('bench')).toEqual([
       ['runs', 'size'],
       ['json', 'no-warmup'],

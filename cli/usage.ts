@@ -86,14 +86,17 @@ export function parseArgs(argv: string[], withValue: readonly string[], bare: re
 
 function unknownOption(arg: string, typed: string, known: string[]): UsageError {
   if (known.length === 0) return new UsageError(`unknown option ${arg}: this command takes no options`);
-  // one letter (-o) can only be matched by its first letter
-  const near = typed.length === 1 ? onlyOne(known.filter((k) => k.startsWith(typed))) : nearest(typed, known);
+  // one letter (-o) can only be matched by its first letter: the shortest option starting with it (-o: --out, not --ocio)
+  const near = typed.length === 1 ? shortestOne(known.filter((k) => k.startsWith(typed))) : nearest(typed, known);
   if (near) return new UsageError(`unknown option ${arg}: did you mean --${near}?`);
   return new UsageError(`unknown option ${arg} (options: ${known.map((k) => `--${k}`).join(', ')})`);
 }
 
-function onlyOne(names: string[]): string | null {
-  return names.length === 1 ? names[0]! : null;
+/** The one shortest name, or null when there is none or two share the shortest length. */
+function shortestOne(names: string[]): string | null {
+  const shortest = Math.min(...names.map((n) => n.length));
+  const those = names.filter((n) => n.length === shortest);
+  return those.length === 1 ? those[0]! : null;
 }
 
 /** `left` padded to `width` then `right`; `left` on its own line when it does not fit. */

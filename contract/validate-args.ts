@@ -1,6 +1,6 @@
 // Checks the arguments of a HostApi call that arrived from an untrusted side (a browser page, a renderer process).
 
-import type { DecodeRequest, ExportRequest, HostApi, PlaybackPlan, ThumbnailRequest, ViewLut } from './host-api.js';
+import type { DecodeRequest, ExportRequest, HostApi, PlaybackPlan, ThumbnailRequest, ViewLut, ViewOcio } from './host-api.js';
 import type { TransportMethod } from './host-methods.js';
 
 /** A call whose arguments do not match the HostApi contract: answered 400, never passed to the host. */
@@ -97,7 +97,7 @@ function thumbnailRequest(v: unknown): ThumbnailRequest {
 function exportRequest(v: unknown): ExportRequest {
   const where = 'exportImages: request';
   const o = obj(v, where, ['fileIds', 'kind', 'format', 'outDir', 'overwrite', 'view', 'part', 'longSidePx']);
-  const view = obj(o.view, `${where}.view`, ['exposureEv', 'offset', 'gamma', 'displayTransform', 'layer', 'channelMode', 'lut']);
+  const view = obj(o.view, `${where}.view`, ['exposureEv', 'offset', 'gamma', 'displayTransform', 'layer', 'channelMode', 'lut', 'ocio']);
   const channelMode = str(view.channelMode, `${where}.view.channelMode`);
   if (!CHANNEL_MODES.includes(channelMode) && !channelMode.startsWith('channel:')) {
     throw new ArgumentError(`${where}.view.channelMode "${channelMode}" is not one of ${CHANNEL_MODES.join(', ')} or channel:NAME`);
@@ -116,6 +116,7 @@ function exportRequest(v: unknown): ExportRequest {
       layer: str(view.layer, `${where}.view.layer`, true),
       channelMode: channelMode as ExportRequest['view']['channelMode'],
       ...(view.lut === undefined ? {} : { lut: viewLut(view.lut, `${where}.view.lut`) }),
+      ...(view.ocio === undefined ? {} : { ocio: viewOcio(view.ocio, `${where}.view.ocio`) }),
     },
     part: optional(o.part, (x) => int(x, `${where}.part`)),
     longSidePx: optional(o.longSidePx, (x) => int(x, `${where}.longSidePx`)),
@@ -127,6 +128,20 @@ function viewLut(v: unknown, where: string): ViewLut {
   if (typeof o.cube !== 'string' || o.cube.length > MAX_CUBE_CHARS)
     throw new ArgumentError(`${where}.cube must be the text of a .cube file of at most ${MAX_CUBE_CHARS} characters`);
   return { name: str(o.name, `${where}.name`, true), shaper: oneOf(o.shaper, LUT_SHAPERS, `${where}.shaper`), cube: o.cube };
+}
+
+/** A page may name only a built-in config: a path would let it read files outside the folders the user opened. */
+function viewOcio(v: unknown, where: string): ViewOcio {
+  const o = obj(v, where, ['config', 'inputSpace', 'display', 'view', 'looks']);
+  const config = str(o.config, `${where}.config`);
+  if (!config.startsWith('ocio://')) throw new ArgumentError(`${where}.config must be a built-in config (ocio://NAME), not "${config}"`);
+  return {
+    config,
+    inputSpace: str(o.inputSpace, `${where}.inputSpace`),
+    display: str(o.display, `${where}.display`),
+    view: str(o.view, `${where}.view`),
+    ...(o.looks === undefined ? {} : { looks: str(o.looks, `${where}.looks`, true) }),
+  };
 }
 
 function arity(method: string, args: unknown[], min: number, max: number): void {

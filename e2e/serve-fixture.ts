@@ -15,9 +15,11 @@ export interface Served {
   stop(): void;
 }
 
-export async function serveFolder(dir: string): Promise<Served> {
+/** `env`: variables the server runs with besides this process's (`OCIO`, say). */
+export async function serveFolder(dir: string, env: Record<string, string> = {}): Promise<Served> {
   const server: ChildProcess = spawn(process.execPath, ['bin/exrview.mjs', 'serve', dir, '--port', '0'], {
     cwd: root,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await new Promise<string>((resolve, reject) => {

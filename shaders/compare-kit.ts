@@ -1,8 +1,6 @@
 // The compare and reduce pipelines for one device, beside a ShaderKit (whose palette and target layouts they share):
 // layouts by update frequency (group 0 per frame, group 1 per image pair, group 2 static: palette and colormaps,
 // group 3 the compute target), pipelines cached by key; and the encoders of the passes.
-import tonemapCoreSrc from './tonemap-core.wgsl';
-import lutSrc from './lut.wgsl';
 import compareCore from './compare-core.wgsl';
 import compareSrc from './compare.wgsl';
 import reduceCommon from './reduce-common.wgsl';
@@ -11,9 +9,6 @@ import metricsSrc from './metrics.wgsl';
 import statsSrc from './stats.wgsl';
 import histogramBinsSrc from './histogram-bins.wgsl';
 import histogramPairSrc from './histogram-pair.wgsl';
-
-/** The tone-map core with the LUT it may apply (lut.wgsl), as the ShaderKit's pipelines have it. */
-const tonemapCore = tonemapCoreSrc + lutSrc;
 import { colormapTable } from './colormaps.js';
 import {
   COMPARE_VIEW_BYTES,
@@ -27,7 +22,14 @@ import {
 import { LUT_PARAMS_BYTES, PALETTE_BYTES, UniformBlock } from './layouts.js';
 import type { Region } from './compare-cpu.js';
 import { encodeTargetCompute } from './passes.js';
-import { STORAGE_TARGET_FORMATS, TONEMAP_WORKGROUP, targetComputeSource, type ShaderKit, type WorkgroupShape } from './pipelines.js';
+import {
+  ocioLutLayoutEntries,
+  STORAGE_TARGET_FORMATS,
+  TONEMAP_WORKGROUP,
+  targetComputeSource,
+  type ShaderKit,
+  type WorkgroupShape,
+} from './pipelines.js';
 
 const ALL = GPUShaderStage.FRAGMENT | GPUShaderStage.VERTEX | GPUShaderStage.COMPUTE;
 export type ReduceKind = 'metrics' | 'stats';
@@ -70,6 +72,7 @@ export class CompareKit {
           texture: { sampleType: 'unfilterable-float', viewDimension: '3d' },
         },
         { binding: 3, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } },
+        ...ocioLutLayoutEntries(),
       ],
     });
     this.reduceLayout = d.createBindGroupLayout({
@@ -139,8 +142,8 @@ export class CompareKit {
 
   /** The compare pass as a render pass into `format`. */
   render(format: GPUTextureFormat): GPURenderPipeline {
-    return this.cached(`compare:${format}`, () => {
-      const module = this.device.createShaderModule({ label: 'compare', code: tonemapCore + compareCore + compareSrc });
+    return this.cached(`compare:${format}:${this.kit.ocioKey}`, () => {
+      const module = this.device.createShaderModule({ label: 'compare', code: this.kit.displayCore() + compareCore + compareSrc });
       return this.device.createRenderPipeline({
         label: `compare ${format}`,
         layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.viewLayout, this.pairLayout, this.staticLayout] }),
@@ -154,8 +157,8 @@ export class CompareKit {
   /** The compare pass as a compute pass storing into a `format` storage texture (group 3: the ShaderKit's target layout). */
   compute(format: GPUTextureFormat, shape: WorkgroupShape = TONEMAP_WORKGROUP): GPUComputePipeline {
     if (!STORAGE_TARGET_FORMATS.includes(format)) throw new Error(`the compare pass cannot store ${format}`);
-    return this.cached(`compare-compute:${format}:${shape[0]}x${shape[1]}`, () => {
-      const code = tonemapCore + compareCore + compareSrc + targetComputeSource(format, 'comparePixel');
+    return this.cached(`compare-compute:${format}:${shape[0]}x${shape[1]}:${this.kit.ocioKey}`, () => {
+      const code = this.kit.displayCore() + compareCore + compareSrc + targetComputeSource(format, 'comparePixel');
       return this.device.createComputePipeline({
         label: `compare compute ${format}`,
         layout: this.device.createPipelineLayout({

@@ -1,5 +1,6 @@
 // The display parameters shared by the GPU tone-map, its CPU reference and the host's export: names and numeric codes.
 import type { LutApplication } from './lut-apply.js';
+import type { Op } from './colour/ops/op.js';
 
 export const DISPLAY_TRANSFORMS = ['linear', 'srgb', 'rec709', 'aces', 'agx', 'pbr-neutral', 'reinhard'] as const;
 export type DisplayTransform = (typeof DISPLAY_TRANSFORMS)[number];
@@ -24,7 +25,19 @@ export interface DisplayParams {
   lut?: LutApplication | null;
   /** HDR display output (an extended-range rgba16float canvas); absent or null: SDR. */
   hdr?: HdrOutput | null;
+  /** An OpenColorIO processor (image colour space → display/view) that replaces the view transform; absent or null: none. */
+  ocio?: OcioDisplay | null;
 }
+
+/** The OCIO processor a view shows through: its ops (the CPU path) and the key of its GPU build. */
+export interface OcioDisplay {
+  ops: readonly Op[];
+  /** The GPU processor's key (shaders/colour/gpu): the tone-map pipelines are cached by it. */
+  key: string;
+}
+
+/** The `lutMode` code of the OCIO processor in the Display uniform (1-3 are the .cube shapers). */
+export const OCIO_LUT_MODE = 4;
 
 /**
  * Scene-referred HDR output: exposed linear 1.0 is shown at `paperWhiteNits`, values above 1 are not clamped; with

@@ -10,6 +10,7 @@ import {
   hdrScale,
   transformCode,
   type DisplayParams,
+  OCIO_LUT_MODE,
 } from './display-params.js';
 import { lutModeCode } from './lut-apply.js';
 import type { Lut } from './lut-cube.js';
@@ -50,7 +51,7 @@ export function packDisplay(block: UniformBlock, word: number, p: DisplayParams)
   block.u32[word + 3] = transformCode(p.transform);
   block.u32[word + 4] = channelViewCode(p.channelView);
   block.u32[word + 5] = displayFlags(p);
-  block.u32[word + 6] = lutModeCode(p.lut);
+  block.u32[word + 6] = p.ocio ? OCIO_LUT_MODE : lutModeCode(p.lut);
   block.u32[word + 7] = p.hdr ? HDR_ON | (p.hdr.rollOff ? HDR_ROLL_OFF : 0) : 0;
   const h = p.hdr ? hdrScale(p.hdr) : { scale: 1, headroom: 1 };
   block.f32[word + 8] = h.scale;

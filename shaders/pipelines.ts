@@ -1,6 +1,7 @@
 // Builds every pipeline for one GPUDevice with explicit bind-group layouts grouped by how often they change:
 // group 0 per frame (view parameters), group 1 per image (its texture), group 2 rarely (palette, the user's .cube
-// LUT). Cached by key.
+// LUT, the OpenColorIO processor's LUT textures). Cached by key; the tone-map pipelines also by the processor's key,
+// since its WGSL is generated per processor.
 import tonemapCoreSrc from './tonemap-core.wgsl';
 import lutSrc from './lut.wgsl';
 import previewSrc from './preview.wgsl';
@@ -20,9 +21,26 @@ import {
   packPalette,
 } from './layouts.js';
 import type { Lut } from './lut-cube.js';
+import ocioLutsSrc from './colour/gpu/ocio-luts.wgsl';
+import { OCIO_IDENTITY_WGSL, uploadOcioLuts, type GpuProcessor, type OcioLutTextures } from './colour/gpu/index.js';
 
-/** Every tone-map pass reads the display path and the LUT it may apply. */
-const tonemapCore = tonemapCoreSrc + lutSrc;
+/** Every tone-map pass reads the display path, the LUT it may apply and the OCIO processor (`ocio_apply`). */
+export function displayCoreSource(ocioWgsl: string = OCIO_IDENTITY_WGSL): string {
+  return tonemapCoreSrc + lutSrc + ocioLutsSrc + ocioWgsl;
+}
+
+/** Group 2's OCIO LUT textures (ocio-luts.wgsl bindings 5 and 6), for every layout that includes the display core. */
+export function ocioLutLayoutEntries(): GPUBindGroupLayoutEntry[] {
+  // a function: GPUShaderStage exists only once WebGPU is installed (Dawn's globals in Node)
+  return [
+    { binding: 5, visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+    {
+      binding: 6,
+      visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE,
+      texture: { sampleType: 'unfilterable-float', viewDimension: '3d' },
+    },
+  ];
+}
 
 /** The format MIP chains are stored in (see mip.wgsl for why not rgba16float). */
 export const MIP_FORMAT: GPUTextureFormat = 'rgba32float';
@@ -60,6 +78,8 @@ export class ShaderKit {
   private readonly lutParamsBuffer: GPUBuffer;
   private lutTexture: GPUTexture;
   private lut: Lut | null = null;
+  private ocio: GpuProcessor | null = null;
+  private ocioLuts: OcioLutTextures;
   private readonly cache = new Map<string, GPURenderPipeline | GPUComputePipeline>();
   private readonly targetLayouts = new Map<GPUTextureFormat, GPUBindGroupLayout>();
 
@@ -92,6 +112,7 @@ export class ShaderKit {
           visibility: GPUShaderStage.FRAGMENT | GPUShaderStage.COMPUTE,
           texture: { sampleType: 'unfilterable-float', viewDimension: '3d' },
         },
+        ...ocioLutLayoutEntries(),
       ],
     });
     this.mipLayout = d.createBindGroupLayout({
@@ -130,7 +151,33 @@ export class ShaderKit {
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
     this.lutTexture = this.uploadLut(null);
+    this.ocioLuts = uploadOcioLuts(d, null);
     this.staticBindGroup = this.makeStaticBindGroup();
+  }
+
+  /** The key of the OCIO processor the tone-map pipelines are built with ('' for none). */
+  get ocioKey(): string {
+    return this.ocio?.key ?? '';
+  }
+
+  /**
+   * The OCIO processor the tone-map runs where a Display's lutMode asks (null: none). Its LUTs upload and its
+   * pipelines build only when the processor's key changes: switching back to a view seen before reuses them.
+   */
+  setOcio(p: GpuProcessor | null): void {
+    if ((p?.key ?? '') === this.ocioKey) return;
+    const luts = uploadOcioLuts(this.device, p);
+    const old = this.ocioLuts;
+    this.ocio = p;
+    this.ocioLuts = luts;
+    this.staticBindGroup = this.makeStaticBindGroup();
+    old.lut1d.destroy();
+    old.lut3d.destroy();
+  }
+
+  /** The display core with the current processor's `ocio_apply`. */
+  displayCore(): string {
+    return displayCoreSource(this.ocio?.wgsl);
   }
 
   /** The .cube LUT the tone-map applies where a Display's lutMode asks (null: none); uploads only when it changes. */
@@ -171,11 +218,13 @@ export class ShaderKit {
     return texture;
   }
 
-  /** Bindings 1 and 2 of group 2 (lut.wgsl), for a pipeline with its own layout that includes the tone-map core. */
+  /** Bindings 1 and 2 of group 2 (lut.wgsl) and 5 and 6 (ocio-luts.wgsl), for a pipeline with its own layout that includes the tone-map core. */
   lutEntries(): GPUBindGroupEntry[] {
     return [
       { binding: 1, resource: { buffer: this.lutParamsBuffer } },
       { binding: 2, resource: this.lutTexture.createView({ dimension: '3d' }) },
+      { binding: 5, resource: this.ocioLuts.lut1d.createView() },
+      { binding: 6, resource: this.ocioLuts.lut3d.createView({ dimension: '3d' }) },
     ];
   }
 
@@ -198,8 +247,8 @@ export class ShaderKit {
 
   /** The preview's tone-map pass into a target of `format` (the canvas format, or rgba32float in tests). */
   preview(format: GPUTextureFormat): GPURenderPipeline {
-    return this.cached(`preview:${format}`, () => {
-      const module = this.device.createShaderModule({ label: 'preview', code: tonemapCore + previewSrc });
+    return this.cached(`preview:${format}:${this.ocioKey}`, () => {
+      const module = this.device.createShaderModule({ label: 'preview', code: this.displayCore() + previewSrc });
       return this.device.createRenderPipeline({
         label: `preview ${format}`,
         layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.previewViewLayout, this.imageLayout, this.staticLayout] }),
@@ -226,8 +275,8 @@ export class ShaderKit {
   /** The preview's tone-map as a compute pass storing into a `format` storage texture: same groups 0-2 as preview(). */
   previewCompute(format: GPUTextureFormat, shape: WorkgroupShape = TONEMAP_WORKGROUP): GPUComputePipeline {
     if (!STORAGE_TARGET_FORMATS.includes(format)) throw new Error(`the compute tone-map cannot store ${format}`);
-    return this.cached(`preview-compute:${format}:${shape[0]}x${shape[1]}`, () => {
-      const code = tonemapCore + previewSrc + targetComputeSource(format, 'previewPixel');
+    return this.cached(`preview-compute:${format}:${shape[0]}x${shape[1]}:${this.ocioKey}`, () => {
+      const code = this.displayCore() + previewSrc + targetComputeSource(format, 'previewPixel');
       return this.device.createComputePipeline({
         label: `preview compute ${format}`,
         layout: this.device.createPipelineLayout({
@@ -243,8 +292,8 @@ export class ShaderKit {
   }
 
   grid(format: GPUTextureFormat): GPURenderPipeline {
-    return this.cached(`grid:${format}`, () => {
-      const module = this.device.createShaderModule({ label: 'grid', code: tonemapCore + gridSrc });
+    return this.cached(`grid:${format}:${this.ocioKey}`, () => {
+      const module = this.device.createShaderModule({ label: 'grid', code: this.displayCore() + gridSrc });
       return this.device.createRenderPipeline({
         label: `grid ${format}`,
         layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.gridViewLayout, this.imageLayout, this.staticLayout] }),
@@ -282,6 +331,8 @@ export class ShaderKit {
     this.paletteBuffer.destroy();
     this.lutParamsBuffer.destroy();
     this.lutTexture.destroy();
+    this.ocioLuts.lut1d.destroy();
+    this.ocioLuts.lut3d.destroy();
     this.cache.clear();
   }
 }

@@ -8,7 +8,7 @@ struct Display {
   transform: u32,
   channelView: u32,
   flags: u32,
-  lutMode: u32,   // 0 no LUT, 1 after the view transform, 2 on the log shaper, 3 on linear values (lut.wgsl)
+  lutMode: u32,   // 0 no LUT, 1 after the view transform, 2 on the log shaper, 3 on linear values (lut.wgsl), 4 OCIO
   hdr: u32,       // HDR_ON | HDR_ROLL_OFF: extended-range output, no clamp (see hdrPixel)
   hdrScale: f32,  // canvas value of exposed linear 1.0 (paper white / SDR white)
   hdrHeadroom: f32, // the display's peak as a canvas value
@@ -193,6 +193,13 @@ fn toneMapPixel(raw: vec4f, px: vec2f, d: Display) -> vec3f {
     col = palette.colours[falseColourZone(dot(v, LUMA))].xyz;
   } else if ((d.hdr & HDR_ON) != 0u) {
     col = hdrPixel(v, d);
+  } else if (d.lutMode == 4u) {
+    // OpenColorIO (ocio_apply, generated per processor): exposure before it in scene-linear, gamma after it, as
+    // OCIO's viewing pipeline has them; the processor replaces the view transform
+    col = clamp(ocio_apply(vec4f(v, 1.0)).xyz, vec3f(0.0), vec3f(1.0));
+    if (d.invGamma != 1.0) {
+      col = vec3f(powOrZero(col.x, d.invGamma), powOrZero(col.y, d.invGamma), powOrZero(col.z, d.invGamma));
+    }
   } else if (d.lutMode >= 2u) {
     // A LUT on a shaper replaces the view transform and gamma: it maps scene values to the display itself.
     let x = select(v, lutLogShaper(v), d.lutMode == 2u);

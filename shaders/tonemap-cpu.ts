@@ -21,6 +21,8 @@ import {
   type HdrOutput,
 } from './display-params.js';
 import { applyLut, logShaper } from './lut-apply.js';
+// the ops alone: the config parser (and its YAML and XML libraries) stays out of the decode worker's bundle
+import { applyOps } from './colour/apply.js';
 
 export type Rgb = [number, number, number];
 
@@ -235,6 +237,12 @@ export function toneMapPixel(r: number, g: number, b: number, a: number, xPx: nu
     col = [...FALSE_COLOUR_COLOURS[falseColourZone(lum)]!] as Rgb;
   } else if (p.hdr) {
     col = hdrPixel(v, p.hdr);
+  } else if (p.ocio) {
+    // the OCIO processor replaces the view transform; gamma after it, as OCIO's viewing pipeline
+    const px = Float32Array.of(v[0], v[1], v[2], 1);
+    applyOps(p.ocio.ops, px);
+    col = [clamp01(px[0]!), clamp01(px[1]!), clamp01(px[2]!)];
+    if (p.gamma !== 1) col = col.map((x) => (x > 0 ? Math.pow(x, 1 / p.gamma) : 0)) as Rgb;
   } else if (p.lut && p.lut.shaper !== 'display') {
     // A LUT on a shaper replaces the view transform and gamma: it maps scene values to the display itself.
     const x: Rgb = p.lut.shaper === 'log' ? [logShaper(v[0]), logShaper(v[1]), logShaper(v[2])] : v;

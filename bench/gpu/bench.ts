@@ -15,8 +15,7 @@ import {
   thumbnailScratch,
 } from './gpu-work.js';
 import { CpuThumbnailer } from './cpu-thumbnail.js';
-import tonemapCoreSrc from '../../shaders/tonemap-core.wgsl';
-import lutSrc from '../../shaders/lut.wgsl';
+import { displayCoreSource } from '../../shaders/pipelines.js';
 import { PALETTE_BYTES, UniformBlock, packDisplay, packPalette } from '../../shaders/layouts.js';
 import { DEFAULT_DISPLAY } from '../../shaders/display-params.js';
 
@@ -432,7 +431,7 @@ ${vs}
   const storage = d.createTexture({ size: [target.width, target.height], format: 'rgba8unorm', usage: GPUTextureUsage.STORAGE_BINDING });
   const storageGroup = previewTargetBindGroup(kit, storage);
   const computeModule = d.createShaderModule({
-    code: `${tonemapCoreSrc}${lutSrc}
+    code: `${displayCoreSource()}
 @group(0) @binding(0) var<uniform> disp: Display;
 @group(0) @binding(1) var image: texture_2d<f32>;
 @group(0) @binding(2) var<uniform> palette: Palette;
@@ -463,7 +462,10 @@ ${vs}
     ],
   });
   // the LUT bindings of lut.wgsl (group 2; no LUT loaded, as the default view runs)
-  const lutGroup = d.createBindGroup({ layout: computePipe.getBindGroupLayout(2), entries: kit.lutEntries() });
+  const lutGroup = d.createBindGroup({
+    layout: computePipe.getBindGroupLayout(2),
+    entries: kit.lutEntries().filter((e) => e.binding <= 2),
+  });
   const emptyGroup = d.createBindGroup({ layout: computePipe.getBindGroupLayout(1), entries: [] });
   return [
     { name: 'previewPass', encode: (e, ts) => work.encodeToneMap(e, target, ts) },

@@ -9,6 +9,7 @@ import { DEFAULT_DISPLAY, type ChannelView, type DisplayParams } from '../../sha
 import { toneMapImage } from '../../shaders/tonemap-cpu.js';
 import { parseCube, type Lut } from '../../shaders/lut-cube.js';
 import { toneMapHalfRgba } from '../thumbnails/tone-map.js';
+import { ocioDisplayOf } from './ocio-view.js';
 import type {
   DecodedImage,
   DecodedPlane,
@@ -104,7 +105,7 @@ async function encode(fileId: string, request: ExportRequest, sources: ExportSou
   if (request.kind === 'thumbnail') {
     const thumb = await sources.thumbnail(fileId, request.longSidePx ?? DEFAULT_EXPORT_LONG_SIDE_PX);
     return encode8(
-      toneMapHalfRgba(new Uint16Array(thumb.rgbaHalf), thumb.widthPx, thumb.heightPx, displayParams(request.view)),
+      toneMapHalfRgba(new Uint16Array(thumb.rgbaHalf), thumb.widthPx, thumb.heightPx, await viewParams(request.view)),
       thumb.widthPx,
       thumb.heightPx,
       request.format,
@@ -116,7 +117,7 @@ async function encode(fileId: string, request: ExportRequest, sources: ExportSou
     part,
     channels.filter((c): c is string => c !== null),
   );
-  const params = displayParams(request.view);
+  const params = await viewParams(request.view);
   const { widthPx, heightPx } = image;
   const halfBits = assembleHalfRgba(image, channels);
   const rgba8 = halfBits
@@ -145,6 +146,20 @@ export function displayParams(view: ViewTransform): DisplayParams {
     nanInf: false,
     lut,
   };
+}
+
+/** The view's parameters with its OpenColorIO processor, which replaces the tone-map after exposure. */
+async function viewParams(view: ViewTransform): Promise<DisplayParams> {
+  const params = displayParams(view);
+  if (!view.ocio) return params;
+  try {
+    return { ...params, ocio: await ocioDisplayOf(view.ocio) };
+  } catch (error) {
+    throw new Error(
+      `the OCIO view ${view.ocio.display} / ${view.ocio.view} cannot be built, ${error instanceof Error ? error.message : String(error)}: ` +
+        'pick another config or view',
+    );
+  }
 }
 
 /** The last LUT parsed: an export of many files shares one view, so its .cube text is parsed once. */

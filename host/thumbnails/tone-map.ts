@@ -9,7 +9,7 @@ const PER_CHANNEL = new Set(['linear', 'srgb', 'rec709', 'reinhard']);
 
 /** True when toneMapPixel's R, G, B outputs each depend only on the same input channel. */
 export function isPerChannel(p: DisplayParams): boolean {
-  return PER_CHANNEL.has(p.transform) && p.channelView === 'rgb' && !p.falseColour && !p.clipping && !p.lut; // a 3D LUT mixes channels
+  return PER_CHANNEL.has(p.transform) && p.channelView === 'rgb' && !p.falseColour && !p.clipping && !p.lut && !p.ocio; // a 3D LUT or OCIO mixes channels
 }
 
 /** True when a view can be tone-mapped through a memo table: per channel, and no NaN/Inf colours (which look at all three). */

@@ -4,6 +4,7 @@ import { selectedInOrder } from '../state/selection.js';
 import { formatCube } from '../../shaders/lut-cube.js';
 import type { ExportLine, ExportOutcome } from '../state/export-outcome.js';
 import { selectionOf, visibleFiles, type AppState } from '../state/store.js';
+import { inputSpaceOf } from '../state/colour.js';
 
 export type { ExportLine, ExportOutcome };
 
@@ -47,13 +48,33 @@ export function exportView(s: AppState): { view: ViewTransform; notes: string[] 
   };
   // the host parses the same .cube text and applies it with the same reference (shaders/lut-apply.ts)
   if (d.lut) view.lut = { name: d.lut.name, shaper: d.lut.shaper, cube: formatCube(d.lut.lut) };
+  const ocio = exportOcio(s, notes);
+  if (ocio) view.ocio = ocio;
   return { view, notes };
+}
+
+/** The OCIO view on screen as the host builds it again: a built-in config by its URI (the host reads no page's files). */
+function exportOcio(s: AppState, notes: string[]): ViewTransform['ocio'] {
+  const c = s.colour;
+  if (!c.config || !s.view.display.ocio) return undefined;
+  if (!c.config.files.configPath.startsWith('ocio://')) {
+    notes.push(`The OCIO config ${c.config.name} is not exported through: the host reads built-in configs only. The tone-map is used.`);
+    return undefined;
+  }
+  const path = s.library.files.find((f) => f.id === s.image.currentFileId)?.relativePath ?? '';
+  return {
+    config: c.config.files.configPath,
+    inputSpace: inputSpaceOf(c, s.image.currentFileId, path),
+    display: c.display,
+    view: c.view,
+    ...(c.looks === null ? {} : { looks: c.looks }),
+  };
 }
 
 export function describeView(v: ViewTransform): string {
   const ev = `${v.exposureEv >= 0 ? '+' : ''}${v.exposureEv.toFixed(1)} EV`;
   const channel = v.channelMode.startsWith('channel:') ? v.channelMode.slice('channel:'.length) : v.channelMode.toUpperCase();
-  return `${ev}, ${v.displayTransform}${v.offset ? `, offset ${v.offset}` : ''}${v.gamma !== 1 ? `, gamma ${v.gamma}` : ''}, layer ${v.layer || '(base)'}, ${channel}${v.lut ? `, LUT ${v.lut.name} (${v.lut.shaper === 'display' ? 'after the view' : `on the ${v.lut.shaper} shaper`})` : ''}`;
+  return `${ev}, ${v.displayTransform}${v.offset ? `, offset ${v.offset}` : ''}${v.gamma !== 1 ? `, gamma ${v.gamma}` : ''}, layer ${v.layer || '(base)'}, ${channel}${v.lut ? `, LUT ${v.lut.name} (${v.lut.shaper === 'display' ? 'after the view' : `on the ${v.lut.shaper} shaper`})` : ''}${v.ocio ? `, OCIO ${v.ocio.inputSpace} → ${v.ocio.display} / ${v.ocio.view}` : ''}`;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { ExportOutcome } from './export-outcome.js';
 import { initialCompare, initialInspect, type CompareSlice, type InspectSlice } from './compare-state.js';
 import type { CompareMode } from '../../shaders/compare-params.js';
 import { defaultLayout, type LayoutSlice } from './layout.js';
+import { initialColour, type ColourSlice } from './colour.js';
 
 export type SortKey = 'name' | 'mtime' | 'size';
 
@@ -103,6 +104,7 @@ export interface AppState {
   compare: CompareSlice;
   inspect: InspectSlice;
   layout: LayoutSlice;
+  colour: ColourSlice;
 }
 
 /** A third of a stop, as cameras and grading panels step. */
@@ -145,6 +147,7 @@ export function initialState(): AppState {
     compare: initialCompare(),
     inspect: initialInspect(),
     layout: defaultLayout(1280),
+    colour: initialColour(),
   };
 }
 
@@ -312,6 +315,9 @@ export function storeActions(store: AppStore) {
     },
     setLayout(patch: Partial<LayoutSlice>): void {
       set((s) => ({ layout: { ...s.layout, ...patch } }));
+    },
+    setColour(patch: Partial<ColourSlice>): void {
+      set((s) => ({ colour: { ...s.colour, ...patch } }));
     },
     setWipe(fraction: number): void {
       set((s) => ({ view: { ...s.view, wipeFraction: Math.min(Math.max(fraction, 0), 1) } }));

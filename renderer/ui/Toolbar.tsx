@@ -6,6 +6,7 @@ import { DISPLAY_TRANSFORMS, type DisplayTransform } from '../../shaders/display
 import { CompareGroup, InspectGroup } from './CompareBar.js';
 import { useApp, useController } from './context.js';
 import { LutControls } from './LutControls.js';
+import { ColourControls } from './ColourControls.js';
 import { HdrControls } from './HdrControls.js';
 import { ExposureControl } from './ExposureControl.js';
 import { useToolbarOverflow, type ToolbarItem } from './toolbar-overflow.js';
@@ -139,6 +140,7 @@ function MarksGroup() {
 function LookGroup() {
   return (
     <div className="group" role="group" aria-label="Look">
+      <ColourControls />
       <LutControls />
       <HdrControls />
     </div>
@@ -225,7 +227,8 @@ function PanelsGroup({ moreCount, menuOpen, onMenu }: { moreCount: number; menuO
 export function Toolbar() {
   const row = useRef<HTMLDivElement>(null);
   const bar = useRef<HTMLElement>(null);
-  const out = useToolbarOverflow(ITEMS, row, GAP_PX);
+  const menu = useRef<HTMLDivElement>(null);
+  const out = useToolbarOverflow(ITEMS, row, menu, GAP_PX);
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => {
     if (!out.length) setMenuOpen(false);
@@ -257,8 +260,9 @@ export function Toolbar() {
         ))}
       </div>
       <PanelsGroup moreCount={out.length} menuOpen={menuOpen} onMenu={() => setMenuOpen(!menuOpen)} />
-      {/* kept in the page while closed: the keys that press its buttons (U) and the state its boxes show still work */}
-      <div id="toolbar-more" className="toolbar-menu" role="group" aria-label="More controls" hidden={!menuOpen || !out.length}>
+      {/* kept in the page (laid out, unseen) while closed: the keys that press its buttons (U) and the state its boxes
+          show still work, and its groups are measured as they change */}
+      <div id="toolbar-more" ref={menu} className="toolbar-menu" role="group" aria-label="More controls" hidden={!menuOpen || !out.length}>
         {ITEMS.filter((it) => inMenu.has(it.key)).map((it) => (
           <div key={it.key} className="toolbar-item" data-menu-item={it.key}>
             {it.render()}

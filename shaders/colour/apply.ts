@@ -42,3 +42,11 @@ export function applyOp(op: Op, rgba: Float32Array): void {
       return applyGradingPrimary(op, rgba);
   }
 }
+
+/** Applies ops in order to RGBA float32 pixels, in place; alpha passes through unchanged. */
+export function applyOps(ops: readonly Op[], rgba: Float32Array): void {
+  const alpha = new Float32Array(rgba.length / 4);
+  for (let i = 0; i < alpha.length; i++) alpha[i] = rgba[i * 4 + 3]!;
+  for (const op of ops) applyOp(op, rgba);
+  for (let i = 0; i < alpha.length; i++) rgba[i * 4 + 3] = alpha[i]!;
+}

@@ -2,7 +2,6 @@
 
 import { findColourSpace, findNamedTransform, type ColourSpace, type NamedTransform, type OcioConfig } from './config.js';
 import { ColourConfigError } from './errors.js';
-import { applyOp } from './apply.js';
 import { opsOfLutFile } from './lut-files.js';
 import { optimiseOps } from './optimise.js';
 import type { Op } from './ops/op.js';
@@ -286,10 +285,4 @@ export class ProcessorBuilder implements TransformHost {
   }
 }
 
-/** Applies ops in order to RGBA float32 pixels, in place; alpha passes through unchanged. */
-export function applyOps(ops: readonly Op[], rgba: Float32Array): void {
-  const alpha = new Float32Array(rgba.length / 4);
-  for (let i = 0; i < alpha.length; i++) alpha[i] = rgba[i * 4 + 3]!;
-  for (const op of ops) applyOp(op, rgba);
-  for (let i = 0; i < alpha.length; i++) rgba[i * 4 + 3] = alpha[i]!;
-}
+export { applyOps } from './apply.js';

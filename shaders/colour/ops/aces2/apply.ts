@@ -22,7 +22,7 @@ import {
 
 const f = Math.fround;
 
-interface Aces2State {
+export interface Aces2State {
   input: JMhParams;
   output: JMhParams;
   tone: ToneScale;
@@ -31,7 +31,7 @@ interface Aces2State {
   gamut?: Gamut;
 }
 
-const primariesOf = (p: readonly number[]): Primaries => ({
+export const primariesOf = (p: readonly number[]): Primaries => ({
   red: [f(p[0]!), f(p[1]!)],
   green: [f(p[2]!), f(p[3]!)],
   blue: [f(p[4]!), f(p[5]!)],
@@ -41,7 +41,7 @@ const primariesOf = (p: readonly number[]): Primaries => ({
 const cache = new Map<string, Aces2State>();
 
 /** The model, tonescale and (when `limiting` is given) gamut tables for a peak luminance, as OCIO's renderers build them. */
-function stateFor(peakIn: number, limiting: Primaries | undefined): Aces2State {
+export function stateFor(peakIn: number, limiting: Primaries | undefined): Aces2State {
   const key = JSON.stringify([peakIn, limiting]);
   const cached = cache.get(key);
   if (cached) return cached;

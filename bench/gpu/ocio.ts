@@ -1,0 +1,102 @@
+// GPU time of the OpenColorIO view transform (issue 38) in Node + Dawn: the 4K preview pass through each view of
+// studio-test.ocio, and through a processor baked whole into a 65³ LUT (what an op kind without WGSL costs), beside
+// the plain tone-map pass of the same image. Bundled and run by bench/ocio-gpu.mjs; prints one JSON object last.
+import './install-globals.js'; // first: shaders/ reads GPU* globals at load time
+import { readFileSync } from 'node:fs';
+import { ShaderKit } from '../../shaders/pipelines.js';
+import { DummyPlanes } from '../../shaders/passes.js';
+import { createUploader } from '../../shaders/upload.js';
+import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
+import { ProcessorBuilder, parseConfig } from '../../shaders/colour/index.js';
+import { buildGpuProcessor, type GpuProcessor } from '../../shaders/colour/gpu/index.js';
+import { GpuTimer, adapterKey, median, openDawnDevice, type DawnDevice } from './dawn.js';
+import { makeHalfPlanes } from './images.js';
+import { GpuImageWork } from './gpu-work.js';
+
+const CONFIG = 'testing/colour/configs/studio-test.ocio';
+
+async function timeIt(
+  dawn: DawnDevice,
+  runs: number,
+  encode: (e: GPUCommandEncoder, ts: GPURenderPassTimestampWrites | undefined) => void,
+): Promise<{ gpuMedianMs: number | null; wallMedianMs: number }> {
+  const { device } = dawn;
+  const timer = dawn.timestamps ? new GpuTimer(device, 1) : null;
+  const gpu: number[] = [],
+    wall: number[] = [];
+  for (let i = -3; i < runs; i++) {
+    const enc = device.createCommandEncoder();
+    encode(enc, timer ? timer.writes(0) : undefined);
+    if (timer) timer.resolve(enc, 1);
+    const t0 = performance.now();
+    device.queue.submit([enc.finish()]);
+    await device.queue.onSubmittedWorkDone();
+    const w = performance.now() - t0;
+    const g = timer ? (await timer.read(1))[0]! : NaN;
+    if (i >= 0) {
+      wall.push(w);
+      if (timer) gpu.push(g);
+    }
+  }
+  return { gpuMedianMs: timer ? median(gpu) : null, wallMedianMs: median(wall) };
+}
+
+async function main(): Promise<void> {
+  const quick = process.argv.includes('--quick');
+  const dawn = await openDawnDevice();
+  const { device } = dawn;
+  const builder = new ProcessorBuilder(parseConfig(readFileSync(CONFIG, 'utf8'), CONFIG), { readText: (p) => readFileSync(p, 'utf8') });
+  const processors: [string, () => GpuProcessor][] = [
+    ...['Film', 'Un-tone-mapped', 'Log'].map((view): [string, () => GpuProcessor] => [
+      view,
+      () => buildGpuProcessor(builder.displayView('Linear Rec.709', 'sRGB - Display', view)),
+    ]),
+    [
+      'Film baked whole (65³ on a log shaper)',
+      () => buildGpuProcessor(builder.displayView('Linear Rec.709', 'sRGB - Display', 'Film'), { bakeAll: true }),
+    ],
+  ];
+  const kit = new ShaderKit(device);
+  const dummies = new DummyPlanes(device);
+  const uploader = createUploader(device, { ringBytes: 320 << 20, label: 'ocio bench' });
+  const [w, h] = quick ? [960, 540] : [3840, 2160];
+  const runs = quick ? 5 : 30;
+  const work = new GpuImageWork(kit, dummies, w, h, 'r16float');
+  await work.uploadPlanes(uploader, makeHalfPlanes(w, h, 5));
+  const enc0 = device.createCommandEncoder();
+  const staging = work.encodeAssembleAndMips(enc0);
+  device.queue.submit([enc0.finish()]);
+  await device.queue.onSubmittedWorkDone();
+  staging.destroy();
+  const target = device.createTexture({ size: [w, h], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT });
+  const out: Record<string, unknown> = { adapter: adapterKey(dawn.adapterInfo), timestamps: dawn.timestamps, imagePx: [w, h], runs };
+  // warm the clocks (an idle GPU's clocks sit low) on the plain pass
+  for (let i = 0; i < (quick ? 1 : 40); i++) {
+    const e = device.createCommandEncoder();
+    work.encodeToneMap(e, target, undefined, DEFAULT_DISPLAY);
+    device.queue.submit([e.finish()]);
+    await device.queue.onSubmittedWorkDone();
+  }
+  const plain = await timeIt(dawn, runs, (e, ts) => work.encodeToneMap(e, target, ts, DEFAULT_DISPLAY));
+  out['toneMap.plain'] = plain;
+  for (const [name, make] of processors) {
+    const t0 = performance.now();
+    const p = make();
+    const buildMs = performance.now() - t0;
+    kit.setOcio(p);
+    const display: DisplayParams = { ...DEFAULT_DISPLAY, ocio: { ops: p.gpuOps, key: p.key } };
+    const t = await timeIt(dawn, runs, (e, ts) => work.encodeToneMap(e, target, ts, display));
+    const base = plain.gpuMedianMs ?? plain.wallMedianMs;
+    out[`toneMap.ocio.${name}`] = { ...t, buildMs, bakedOps: p.bakedOpCount, overPlain: (t.gpuMedianMs ?? t.wallMedianMs) / base };
+  }
+  kit.setOcio(null);
+  work.destroy();
+  target.destroy();
+  dummies.destroy();
+  uploader.destroy();
+  kit.dispose();
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
+
+void main();

@@ -1,0 +1,156 @@
+// OpenColorIO in the viewer: a config the user picked read with its LUT files, Reload, and the processor kept in the
+// view's display params as the colour slice and the image on screen change (the engine draws with what it is given).
+import {
+  colourErrorMessage,
+  inputSpaceOf,
+  loadColourConfig,
+  ocioDisplayOf,
+  withConfig,
+  type ColourFileSet,
+  type ColourSource,
+} from '../state/colour.js';
+import type { AppState, AppStore, StoreActions } from '../state/store.js';
+import { BUILTIN_CONFIGS, ProcessorBuilder, openConfig } from '../../shaders/colour/index.js';
+
+/** A built-in config the config picker offers: its `ocio://` URI and the label shown. */
+export interface BuiltinChoice {
+  uri: string;
+  label: string;
+}
+
+/** The latest ACES configs first (one click from the toolbar), then OCIO's default alias and every versioned config. */
+export const BUILTIN_CHOICES: readonly BuiltinChoice[] = [
+  { uri: 'ocio://cg-config-latest', label: 'ACES 2.0 CG (ocio://cg-config-latest)' },
+  { uri: 'ocio://studio-config-latest', label: 'ACES 2.0 Studio (ocio://studio-config-latest)' },
+  { uri: 'ocio://default', label: 'default (ocio://default)' },
+  ...BUILTIN_CONFIGS.map((c) => ({ uri: `ocio://${c.name}`, label: c.uiName.replace('Academy Color Encoding System - ', 'ACES ') })),
+];
+
+/** The config one click away when none is loaded. */
+export const DEFAULT_BUILTIN = BUILTIN_CHOICES[0]!;
+
+/** The biggest file read: configs are text, their LUTs a few MB (a 65³ .cube is about 7 MB). */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+export function isConfigFile(name: string): boolean {
+  return /\.(ocio|ya?ml)$/i.test(name);
+}
+
+/** The files of the config picked last, so that Reload reads them again. */
+let picked: File[] = [];
+
+/** Reads a picked config (.ocio) and the LUT files picked with it (or its folder's), and makes it the view's config. */
+export async function loadColourFiles(actions: StoreActions, store: AppStore, files: File[], source: ColourSource = 'file'): Promise<void> {
+  const config = files.find((f) => isConfigFile(f.name));
+  if (!config) {
+    fail(actions, 'no OCIO config among the files picked: pick the .ocio file together with its LUT files (or its folder)');
+    return;
+  }
+  const texts = new Map<string, string>();
+  const base = relativePath(config).split('/').slice(0, -1).join('/');
+  try {
+    for (const f of files) {
+      if (f.size > MAX_FILE_BYTES) continue; // not a config or LUT this viewer reads: a LUT it names fails by name
+      const rel = relativePath(f);
+      texts.set(base && rel.startsWith(`${base}/`) ? rel.slice(base.length + 1) : rel, await f.text());
+    }
+  } catch (error) {
+    fail(actions, `could not read ${config.name}: ${colourErrorMessage(error)}. Pick the config again`);
+    return;
+  }
+  picked = files;
+  const set: ColourFileSet = { configPath: config.name, texts };
+  applyFileSet(actions, store, set, source);
+}
+
+/** Opens a built-in config (`ocio://NAME`: shipped as data, no files to read) and makes it the view's config. */
+export async function loadBuiltinColour(
+  actions: StoreActions,
+  store: AppStore,
+  uri: string,
+  source: ColourSource = 'builtin',
+): Promise<void> {
+  const noFiles = (path: string): never => {
+    throw new Error(`${path}: a built-in config reads no files`);
+  };
+  try {
+    const opened = await openConfig(uri, { readText: noFiles, readBytes: noFiles });
+    const files: ColourFileSet = { configPath: uri, texts: new Map() };
+    const loaded = { builder: new ProcessorBuilder(opened.config, opened.files), source, name: uri, files };
+    actions.setColour(withConfig(store.getState().colour, loaded));
+    actions.setUi({ status: `OCIO config ${uri} loaded` });
+  } catch (error) {
+    fail(actions, `could not load the OCIO config: ${colourErrorMessage(error)}`);
+  }
+}
+
+/**
+ * The config the viewer starts with: the environment's `$OCIO` as the host reports it (a built-in URI here; a file
+ * path names what to do, as a page cannot read it yet), else none: the tone-map presets.
+ */
+export async function startColour(actions: StoreActions, store: AppStore, ocio: string | undefined): Promise<void> {
+  if (!ocio) return;
+  if (ocio.startsWith('ocio://')) {
+    await loadBuiltinColour(actions, store, ocio, 'env');
+    return;
+  }
+  fail(actions, `$OCIO is ${ocio}: pick that config with OCIO… (its .ocio file with its LUT files), or set $OCIO to an ocio:// URI`);
+}
+
+/** Reads the picked config and its LUT files again (after they were edited); a built-in one has nothing to read. */
+export async function reloadColour(actions: StoreActions, store: AppStore): Promise<void> {
+  if (picked.length === 0 || store.getState().colour.config?.files.texts.size === 0) return;
+  await loadColourFiles(actions, store, picked, store.getState().colour.config?.source ?? 'file');
+}
+
+/** Parses the set and switches to it; a failure names the file and line, and the previous config stays. */
+export function applyFileSet(actions: StoreActions, store: AppStore, set: ColourFileSet, source: ColourSource): void {
+  try {
+    const loaded = loadColourConfig(set, source);
+    actions.setColour(withConfig(store.getState().colour, loaded));
+    actions.setUi({ status: `OCIO config ${loaded.name} loaded` });
+  } catch (error) {
+    fail(actions, `could not load the OCIO config: ${colourErrorMessage(error)}`);
+  }
+}
+
+/** Back to the tone-map presets. */
+export function removeColour(actions: StoreActions): void {
+  actions.setColour({ config: null, error: null });
+}
+
+function fail(actions: StoreActions, message: string): void {
+  actions.setColour({ error: message });
+  actions.setUi({ status: message });
+}
+
+function relativePath(f: File): string {
+  return (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
+}
+
+/** The image on screen's path, for the config's file rules. */
+function currentPath(s: AppState): string {
+  return s.library.files.find((f) => f.id === s.image.currentFileId)?.relativePath ?? '';
+}
+
+/**
+ * Keeps `view.display.ocio` the processor of the colour slice for the image on screen: built when the config, display,
+ * view, looks or input space change (each built once per config), never on pan, zoom or exposure.
+ */
+export function installColour(store: AppStore, actions: StoreActions): () => void {
+  const update = (s: AppState): void => {
+    let ocio = null;
+    try {
+      ocio = ocioDisplayOf(s.colour, inputSpaceOf(s.colour, s.image.currentFileId, currentPath(s)));
+    } catch (error) {
+      // the previous view stays on screen
+      fail(actions, `could not build the view ${s.colour.display} / ${s.colour.view}: ${colourErrorMessage(error)}`);
+      return;
+    }
+    if ((ocio?.key ?? '') !== (s.view.display.ocio?.key ?? '')) actions.setDisplay({ ocio });
+  };
+  return store.subscribe((s, prev) => {
+    if (s.colour === prev.colour && s.image.currentFileId === prev.image.currentFileId) return;
+    update(s);
+  });
+}

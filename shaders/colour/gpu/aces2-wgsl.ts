@@ -1,0 +1,297 @@
+// The ACES 2.0 output transform (FixedFunction ACES_OutputTransform20) as WGSL, analytic as OCIO runs it on the GPU:
+// the per-hue tables (reach M, display cusp, upper hull gamma) ride in the 1D LUT texture, the constants in the call.
+import type { FixedFunctionOp, Lut1DOp } from '../ops/op.js';
+import { primariesOf, stateFor } from '../ops/aces2/apply.js';
+import type { JMhParams } from '../ops/aces2/cam.js';
+import { TABLE_SIZE } from '../ops/aces2/tables.js';
+import type { LutAtlas } from './lut-atlas.js';
+
+/** The fixed-function styles written as WGSL here; the others (the stage styles) are still baked. */
+export function isAces2Analytic(op: FixedFunctionOp): boolean {
+  return op.style === 'ACES_OutputTransform20';
+}
+
+/** The WGSL expression of `op` on `c.xyz`; its tables are added to `atlas` (2 × 363 entries a parameter set). */
+export function aces2Wgsl(op: FixedFunctionOp, atlas: LutAtlas, lit: (v: number) => string): string {
+  const s = stateFor(op.params[0]!, primariesOf(op.params.slice(1)));
+  const g = s.gamut!;
+  // entries 0..362: (cusp J, cusp M, upper hull 1/gamma); entries 363..725: (hue, reach M, 0)
+  const values = new Float32Array(TABLE_SIZE * 6);
+  for (let i = 0; i < TABLE_SIZE; i++) {
+    values.set([g.cusp[i * 3]!, g.cusp[i * 3 + 1]!, g.cusp[i * 3 + 2]!], i * 3);
+    values.set([g.hues[i]!, s.shared.reachM[i]!, 0], (TABLE_SIZE + i) * 3);
+  }
+  const tables: Lut1DOp = {
+    type: 'lut1d',
+    direction: 'forward',
+    length: TABLE_SIZE * 2,
+    values,
+    interpolation: 'linear',
+    source: 'aces2 tables',
+  };
+  const start = atlas.add1d(tables).start;
+  const m3 = (m: readonly number[]): string => `mat3x3f(${m.map(lit).join(', ')})`;
+  const cam = (p: JMhParams): string => {
+    const matrices = [p.rgbToCam, p.camToRgb, p.coneToAab, p.aabToCone].map(m3);
+    return `Aces2Cam(${[...matrices, ...[p.flN, p.cz, p.invCz, p.awJ, p.invAwJ].map(lit)].join(', ')})`;
+  };
+  const t = s.tone,
+    c = s.chroma;
+  const scalars = [
+    t.g,
+    t.t1,
+    t.s2,
+    t.m2,
+    t.nR,
+    t.inverseLimit,
+    s.shared.limitJMax,
+    s.shared.modelGammaInv,
+    c.sat,
+    c.satThr,
+    c.compr,
+    c.scale,
+    g.midJ,
+    g.focusDist,
+    g.lowerHullGammaInv,
+  ].map(lit);
+  const search = `${g.searchRange[0]}, ${g.searchRange[1]}`;
+  const params = `Aces2Params(${cam(s.input)}, ${cam(s.output)}, ${scalars.join(', ')}, ${start}, ${search})`;
+  return `${op.direction === 'inverse' ? 'aces2OutputInverse' : 'aces2OutputForward'}(c.xyz, ${params})`;
+}
+
+/** The functions the calls use (appended to a processor's WGSL when it has an ACES 2.0 op), as transform.ts and cam.ts. */
+export const ACES2_WGSL = /* wgsl */ `
+struct Aces2Cam { toCam: mat3x3f, fromCam: mat3x3f, toAab: mat3x3f, fromAab: mat3x3f, flN: f32, cz: f32, invCz: f32, awJ: f32, invAwJ: f32 }
+struct Aces2Params {
+  inCam: Aces2Cam, outCam: Aces2Cam,
+  g: f32, t1: f32, s2: f32, m2: f32, nR: f32, inverseLimit: f32,
+  limitJMax: f32, modelGammaInv: f32,
+  sat: f32, satThr: f32, compr: f32, scale: f32,
+  midJ: f32, focusDist: f32, lowerHullGammaInv: f32,
+  tables: i32, searchLo: i32, searchHi: i32,
+}
+struct Aces2Hue { cuspJ: f32, cuspM: f32, gammaTopInv: f32, focusJ: f32, threshold: f32 }
+
+const ACES2_PI: f32 = 3.14159265358979;
+const ACES2_NL_OFFSET: f32 = 27.13;
+const ACES2_TABLE: i32 = ${TABLE_SIZE};
+const ACES2_UPPER_WRAP: i32 = ${TABLE_SIZE - 2};
+
+// x^p for x > 0, else 0 (WGSL leaves pow undefined at and below 0)
+fn aces2Pow(x: f32, p: f32) -> f32 { return select(0.0, pow(max(x, OCIO_FLT_MIN), p), x > 0.0); }
+fn aces2CopySign(mag: f32, s: f32) -> f32 { return select(abs(mag), -abs(mag), s < 0.0); }
+fn aces2Lerp(a: f32, b: f32, t: f32) -> f32 { return (b - a) * t + a; }
+fn aces2Wrap(h: f32) -> f32 { let y = h - 360.0 * trunc(h / 360.0); return select(y, y + 360.0, y < 0.0); }
+
+fn aces2ConeFwd(rc: f32) -> f32 { let p = aces2Pow(rc, 0.42); return p / (ACES2_NL_OFFSET + p); }
+fn aces2ConeInv(ra: f32) -> f32 { let lim = min(ra, 0.99); return aces2Pow(ACES2_NL_OFFSET * lim / (1.0 - lim), 1.0 / 0.42); }
+
+// the matrices are row-major, so a row vector times the column-major mat3x3f of the same numbers is M · v
+fn aces2RgbToAab(rgb: vec3f, p: Aces2Cam) -> vec3f {
+  let m = rgb * p.toCam;
+  let cone = vec3f(aces2CopySign(aces2ConeFwd(abs(m.x)), m.x), aces2CopySign(aces2ConeFwd(abs(m.y)), m.y),
+    aces2CopySign(aces2ConeFwd(abs(m.z)), m.z));
+  return cone * p.toAab;
+}
+fn aces2AabToRgb(aab: vec3f, p: Aces2Cam) -> vec3f {
+  let m = aab * p.fromAab;
+  let cone = vec3f(aces2CopySign(aces2ConeInv(abs(m.x)), m.x), aces2CopySign(aces2ConeInv(abs(m.y)), m.y),
+    aces2CopySign(aces2ConeInv(abs(m.z)), m.z));
+  return cone * p.fromCam;
+}
+fn aces2AabToJMh(aab: vec3f, p: Aces2Cam) -> vec3f {
+  if (aab.x <= 0.0) { return vec3f(0.0); }
+  // atan2(0, 0) is undefined in WGSL; the CPU's is 0
+  let neutral = aab.y == 0.0 && aab.z == 0.0;
+  let h = select(atan2(aab.z, aab.y), 0.0, neutral);
+  return vec3f(100.0 * aces2Pow(aab.x, p.cz), sqrt(aab.y * aab.y + aab.z * aab.z), aces2Wrap(180.0 * h / ACES2_PI));
+}
+fn aces2JToA(J: f32, p: Aces2Cam) -> f32 { return aces2Pow(J * 0.01, p.invCz); }
+fn aces2AToY(A: f32, p: Aces2Cam) -> f32 { return aces2ConeInv(p.awJ * A) / p.flN; }
+fn aces2AbsYToJ(Y: f32, p: Aces2Cam) -> f32 { return 100.0 * aces2Pow(aces2ConeFwd(Y * p.flN) * p.invAwJ, p.cz); }
+
+fn aces2ToneScale(Y: f32, p: Aces2Params, inverse: bool) -> f32 {
+  if (inverse) {
+    let z = clamp(Y / 100.0, 0.0, p.inverseLimit);
+    let fz = (z + sqrt(z * (4.0 * p.t1 + z))) / 2.0;
+    if (fz <= 0.0) { return 0.0; }
+    return p.s2 / (pow(p.m2 / fz, 1.0 / p.g) - 1.0);
+  }
+  let fy = p.m2 * aces2Pow(Y / (Y + p.s2), p.g);
+  return max(0.0, fy * fy / (fy + p.t1)) * p.nR;
+}
+fn aces2ToneJ(J: f32, p: Aces2Params, inverse: bool) -> f32 {
+  let Y = aces2AToY(aces2JToA(abs(J), p.inCam), p.inCam);
+  return aces2CopySign(aces2AbsYToJ(aces2ToneScale(Y, p, inverse), p.inCam), J);
+}
+fn aces2ToneAToJ(A: f32, p: Aces2Params) -> f32 {
+  return aces2CopySign(aces2AbsYToJ(aces2ToneScale(aces2AToY(A, p.inCam), p, false), p.inCam), A);
+}
+
+fn aces2Table(p: Aces2Params, k: i32) -> vec3f { return ocioLut1dAt(p.tables, clamp(k, 0, 2 * ACES2_TABLE - 1)); }
+fn aces2ReachM(h: f32, p: Aces2Params) -> f32 {
+  let base = trunc(h);
+  let lo = ACES2_TABLE + i32(base) + 1;
+  return aces2Lerp(aces2Table(p, lo).y, aces2Table(p, lo + 1).y, h - base);
+}
+
+fn aces2ChromaNorm(cosH: f32, sinH: f32, scale: f32) -> f32 {
+  let cos2 = 2.0 * cosH * cosH - 1.0;
+  let sin2 = 2.0 * cosH * sinH;
+  let cos3 = 4.0 * cosH * cosH * cosH - 3.0 * cosH;
+  let sin3 = 3.0 * sinH - 4.0 * sinH * sinH * sinH;
+  let M = 11.34072 * cosH + 16.46899 * cos2 + 7.8838 * cos3 + 14.66441 * sinH - 6.37224 * sin2 + 9.19364 * sin3;
+  return (M + 77.12896) * scale;
+}
+
+fn aces2ToeK(limit: f32, k1In: f32, k2In: f32) -> vec3f {
+  let k2 = max(k2In, 0.001);
+  let k1 = sqrt(k1In * k1In + k2 * k2);
+  return vec3f(k1, k2, (limit + k1) / (limit + k2));
+}
+fn aces2ToeFwd(x: f32, limit: f32, k1In: f32, k2In: f32) -> f32 {
+  if (x > limit) { return x; }
+  let k = aces2ToeK(limit, k1In, k2In);
+  let minusB = k.z * x - k.x;
+  let minusAc = k.y * k.z * x;
+  return 0.5 * (minusB + sqrt(minusB * minusB + 4.0 * minusAc));
+}
+fn aces2ToeInv(x: f32, limit: f32, k1In: f32, k2In: f32) -> f32 {
+  if (x > limit) { return x; }
+  let k = aces2ToeK(limit, k1In, k2In);
+  return (x * x + k.x * x) / (k.z * (x + k.y));
+}
+
+// M through the chroma compression between lightness J and its tonescaled Jts, forward or inverse
+fn aces2Chroma(M: f32, Jts: f32, J: f32, mNorm: f32, reachM: f32, p: Aces2Params, inverse: bool) -> f32 {
+  if (M == 0.0) { return M; }
+  let nJ = Jts / p.limitJMax;
+  let snJ = max(0.0, 1.0 - nJ);
+  let limit = aces2Pow(nJ, p.modelGammaInv) * reachM / mNorm;
+  let satK2 = sqrt(nJ * nJ + p.satThr);
+  if (!inverse) {
+    var m = M * aces2Pow(Jts / J, p.modelGammaInv) / mNorm;
+    m = limit - aces2ToeFwd(limit - m, limit - 0.001, snJ * p.sat, satK2);
+    m = aces2ToeFwd(m, limit, nJ * p.compr, snJ);
+    return m * mNorm;
+  }
+  var m = aces2ToeInv(M / mNorm, limit, nJ * p.compr, snJ);
+  m = limit - aces2ToeInv(limit - m, limit - 0.001, snJ * p.sat, satK2);
+  return m * mNorm * aces2Pow(Jts / J, -p.modelGammaInv);
+}
+
+fn aces2HueInterval(h: f32, p: Aces2Params) -> i32 {
+  var i = 1 + i32(trunc(h));
+  var lo = max(0, i + p.searchLo);
+  var hi = min(ACES2_UPPER_WRAP, i + p.searchHi);
+  for (var n = 0; n < 16 && lo + 1 < hi; n++) {
+    if (h > aces2Table(p, ACES2_TABLE + i).x) { lo = i; } else { hi = i; }
+    i = (lo + hi) / 2;
+  }
+  return max(1, hi);
+}
+fn aces2HueGamut(h: f32, p: Aces2Params) -> Aces2Hue {
+  let hi = aces2HueInterval(h, p);
+  let h0 = aces2Table(p, ACES2_TABLE + hi - 1).x;
+  let h1 = aces2Table(p, ACES2_TABLE + hi).x;
+  let t = (h - h0) / (h1 - h0);
+  let cusp = mix(aces2Table(p, hi - 1), aces2Table(p, hi), vec3f(t));
+  let focusJ = aces2Lerp(cusp.x, p.midJ, min(1.0, 1.3 - cusp.x / p.limitJMax));
+  return Aces2Hue(cusp.x, cusp.y, cusp.z, focusJ, aces2Lerp(cusp.x, p.limitJMax, 0.3));
+}
+
+fn aces2FocusGain(J: f32, threshold: f32, p: Aces2Params) -> f32 {
+  var gain = p.limitJMax * p.focusDist;
+  if (J > threshold) {
+    var adjust = log2((p.limitJMax - threshold) / max(0.0001, p.limitJMax - J)) * 0.30102999566;
+    gain = gain * (adjust * adjust + 1.0);
+  }
+  return gain;
+}
+fn aces2SolveJ(J: f32, M: f32, focusJ: f32, maxJ: f32, slopeGain: f32) -> f32 {
+  let mScaled = M / slopeGain;
+  let a = mScaled / focusJ;
+  if (J < focusJ) {
+    let b = 1.0 - mScaled;
+    let c = -J;
+    return -2.0 * c / (b + sqrt(b * b - 4.0 * a * c));
+  }
+  let b = -(1.0 + mScaled + maxJ * a);
+  let c = maxJ * mScaled + J;
+  return -2.0 * c / (b - sqrt(b * b - 4.0 * a * c));
+}
+fn aces2Slope(intersectJ: f32, focusJ: f32, limitJMax: f32, slopeGain: f32) -> f32 {
+  let scaler = select(limitJMax - intersectJ, intersectJ, intersectJ < focusJ);
+  return scaler * (intersectJ - focusJ) / (focusJ * slopeGain);
+}
+fn aces2LineM(jAxis: f32, slope: f32, invGamma: f32, jMax: f32, mMax: f32, jRef: f32) -> f32 {
+  let shifted = jRef * aces2Pow(jAxis / jRef, invGamma);
+  return shifted * mMax / (jMax - slope * mMax);
+}
+fn aces2Smin(a: f32, b: f32, scaleRef: f32) -> f32 {
+  let s = 0.12 * scaleRef;
+  let h = max(s - abs(a - b), 0.0) / s;
+  return min(a, b) - h * h * h * s / 6.0;
+}
+fn aces2RemapM(M: f32, gamutM: f32, reachM: f32, invert: bool) -> f32 {
+  let proportion = max(gamutM / reachM, 0.75);
+  let threshold = proportion * gamutM;
+  if (M <= threshold || proportion >= 1.0) { return M; }
+  let scale = (reachM - threshold) / ((reachM - threshold) / (gamutM - threshold) - 1.0);
+  let nd = (M - threshold) / scale;
+  if (!invert) { return threshold + scale * nd / (1.0 + nd); }
+  return threshold + select(scale * -(nd / (nd - 1.0)), scale, nd >= 1.0);
+}
+fn aces2CompressGamut(jmh: vec3f, Jx: f32, reachM: f32, hg: Aces2Hue, p: Aces2Params, invert: bool) -> vec3f {
+  let gain = aces2FocusGain(Jx, hg.threshold, p);
+  let jSource = aces2SolveJ(jmh.x, jmh.y, hg.focusJ, p.limitJMax, gain);
+  let slope = aces2Slope(jSource, hg.focusJ, p.limitJMax, gain);
+  let jCusp = aces2SolveJ(hg.cuspJ, hg.cuspM, hg.focusJ, p.limitJMax, gain);
+  let lower = aces2LineM(jSource, slope, p.lowerHullGammaInv, hg.cuspJ, hg.cuspM, jCusp);
+  let upper = aces2LineM(p.limitJMax - jSource, -slope, hg.gammaTopInv, p.limitJMax - hg.cuspJ, hg.cuspM, p.limitJMax - jCusp);
+  let gamutM = aces2Smin(lower, upper, hg.cuspM);
+  if (gamutM <= 0.0) { return vec3f(jmh.x, 0.0, jmh.z); }
+  let reachBoundary = aces2LineM(jSource, slope, p.modelGammaInv, p.limitJMax, reachM, p.limitJMax);
+  let remapped = aces2RemapM(jmh.y, gamutM, reachBoundary, invert);
+  return vec3f(jSource + remapped * slope, remapped, jmh.z);
+}
+fn aces2GamutCompress(jmh: vec3f, reachM: f32, p: Aces2Params, inverse: bool) -> vec3f {
+  if (jmh.x <= 0.0) { return vec3f(0.0, 0.0, jmh.z); }
+  if (jmh.y <= 0.0 || jmh.x > p.limitJMax) { return vec3f(jmh.x, 0.0, jmh.z); }
+  let hg = aces2HueGamut(jmh.z, p);
+  if (!inverse) { return aces2CompressGamut(jmh, jmh.x, reachM, hg, p, false); }
+  var Jx = jmh.x;
+  if (Jx > hg.threshold) { Jx = aces2CompressGamut(jmh, Jx, reachM, hg, p, true).x; }
+  return aces2CompressGamut(jmh, Jx, reachM, hg, p, true);
+}
+
+fn aces2FromJMh(jmh: vec3f, cosH: f32, sinH: f32, cam: Aces2Cam) -> vec3f {
+  return aces2AabToRgb(vec3f(aces2JToA(jmh.x, cam), jmh.y * cosH, jmh.y * sinH), cam);
+}
+
+fn aces2OutputForward(rgb: vec3f, p: Aces2Params) -> vec3f {
+  let aab = aces2RgbToAab(rgb, p.inCam);
+  let jmh = aces2AabToJMh(aab, p.inCam);
+  let reachM = aces2ReachM(jmh.z, p);
+  let hr = ACES2_PI * jmh.z / 180.0;
+  let cosH = cos(hr);
+  let sinH = sin(hr);
+  let mNorm = aces2ChromaNorm(cosH, sinH, p.scale);
+  let Jts = aces2ToneAToJ(aab.x, p);
+  let toned = vec3f(Jts, aces2Chroma(jmh.y, Jts, jmh.x, mNorm, reachM, p, false), jmh.z);
+  return aces2FromJMh(aces2GamutCompress(toned, reachM, p, false), cosH, sinH, p.outCam);
+}
+
+fn aces2OutputInverse(rgb: vec3f, p: Aces2Params) -> vec3f {
+  let compressed = aces2AabToJMh(aces2RgbToAab(rgb, p.outCam), p.outCam);
+  let reachM = aces2ReachM(compressed.z, p);
+  let hr = ACES2_PI * compressed.z / 180.0;
+  let cosH = cos(hr);
+  let sinH = sin(hr);
+  let mNorm = aces2ChromaNorm(cosH, sinH, p.scale);
+  let toned = aces2GamutCompress(compressed, reachM, p, true);
+  let J = aces2ToneJ(toned.x, p, true);
+  let M = aces2Chroma(toned.y, toned.x, J, mNorm, reachM, p, true);
+  return aces2FromJMh(vec3f(J, M, toned.z), cosH, sinH, p.inCam);
+}
+`;

@@ -1,0 +1,112 @@
+// The WGSL generator's CPU side: literals that read back as the same f32, cache keys, the LUT atlas placements, and
+// the accuracy of the baked fallback (its shaper + 3D LUT run by applyOps, the GPU's CPU twin) on a tone-mapped view.
+import { describe, expect, it } from 'vitest';
+import { applyOps } from '../processor.js';
+import { IDENTITY_MATRIX, type Lut1DOp, type Lut3DOp, type Op } from '../ops/op.js';
+import { BAKE_SIZE, bakeSizeOf, COSTLY_BAKE_SIZE } from './bake.js';
+import { CONFIG_DIR, loadBuilder } from '../../../testing/colour/oracle.js';
+import { buildGpuProcessor, lit } from './processor-wgsl.js';
+import { LUT1D_ROW_TEXELS } from './lut-atlas.js';
+
+/** Positive scene-linear values, log-uniform from 2^-12 to 2^12: the range the baked fallback's shaper is made for. */
+function sceneLinear(n: number, seed: number): Float32Array {
+  let s = seed >>> 0;
+  const rnd = (): number => ((s = (s * 1664525 + 1013904223) >>> 0), s / 2 ** 32);
+  const out = new Float32Array(n * 4);
+  for (let i = 0; i < out.length; i++) out[i] = i % 4 === 3 ? 1 : Math.fround(2 ** (rnd() * 24 - 12));
+  return out;
+}
+
+describe('processor WGSL', () => {
+  it('writes float literals that read back as the same f32', () => {
+    for (const v of [0, 1, -1, 0.1, 1e-7, -3.5e-20, 65504, 1e30, 1 / 3]) {
+      const text = lit(v).replace(/[()]/g, '');
+      expect(text).toMatch(/[.e]/);
+      expect(Math.fround(Number(text))).toBe(Math.fround(v));
+    }
+    expect(lit(Infinity)).toBe('3.4028234663852886e+38');
+  });
+
+  it('keys processors by their ops, tables included', () => {
+    const table = (v: number): Lut1DOp => ({
+      type: 'lut1d',
+      direction: 'forward',
+      length: 2,
+      values: Float32Array.of(0, 0, 0, v, v, v),
+      interpolation: 'linear',
+      source: 't',
+    });
+    const a = buildGpuProcessor([table(1)]).key;
+    expect(buildGpuProcessor([table(1)]).key).toBe(a);
+    expect(buildGpuProcessor([table(0.5)]).key).not.toBe(a);
+  });
+
+  it('packs 1D tables into wrapped rows and 3D tables along z', () => {
+    const long: Lut1DOp = {
+      type: 'lut1d',
+      direction: 'forward',
+      length: LUT1D_ROW_TEXELS + 10,
+      values: new Float32Array((LUT1D_ROW_TEXELS + 10) * 3),
+      interpolation: 'linear',
+      source: 'long',
+    };
+    const p = buildGpuProcessor([long, { ...long, source: 'again' }]);
+    expect(p.lut1d.widthPx).toBe(LUT1D_ROW_TEXELS);
+    expect(p.lut1d.heightPx).toBe(3);
+    expect(p.wgsl).toContain(`ocioLut1d(c.xyz, ${LUT1D_ROW_TEXELS + 10}, ${LUT1D_ROW_TEXELS + 10}, false)`);
+  });
+
+  it('bakes op kinds it does not know into a shaper and a 3D LUT', () => {
+    const unknown = { type: 'notYetKnown' } as unknown as Op;
+    const p = buildGpuProcessor([unknown]);
+    expect(p.bakedOpCount).toBe(1);
+    expect(p.gpuOps.map((op) => op.type)).toEqual(['log', 'lut3d']);
+  });
+
+  it('bakes an inverse 3D LUT on the unit cube at its own size, and an ACES 2.0 fixed function on a smaller lattice', () => {
+    const n = 17;
+    const values = new Float32Array(n * n * n * 3);
+    for (let k = 0; k < n * n * n; k++)
+      values.set([Math.floor(k / (n * n)) / (n - 1), (Math.floor(k / n) % n) / (n - 1), (k % n) / (n - 1)], k * 3);
+    const inverse: Op = { type: 'lut3d', direction: 'inverse', size: n, values, interpolation: 'tetrahedral', source: 'identity' };
+    const p = buildGpuProcessor([{ type: 'matrix', m: [...IDENTITY_MATRIX], offset: [0.1, 0, 0, 0] }, inverse]);
+    expect(p.bakedOpCount).toBe(1);
+    expect(p.gpuOps.map((op) => op.type)).toEqual(['matrix', 'lut3d']);
+    expect((p.gpuOps[1] as Lut3DOp).size).toBe(n);
+    expect(bakeSizeOf([{ type: 'fixedFunction', style: 'ACES_OutputTransform20', direction: 'forward', params: [] }])).toBe(
+      COSTLY_BAKE_SIZE,
+    );
+    expect(bakeSizeOf([{ type: 'fixedFunction', style: 'RGB_TO_HSV', direction: 'forward', params: [] }])).toBe(BAKE_SIZE);
+  });
+
+  it('writes a hue-adjusted 1D LUT as WGSL', () => {
+    const table: Lut1DOp = {
+      type: 'lut1d',
+      direction: 'forward',
+      length: 2,
+      values: Float32Array.of(0, 0, 0, 1, 1, 1),
+      interpolation: 'linear',
+      source: 'hue',
+      hueAdjust: true,
+    };
+    const p = buildGpuProcessor([table]);
+    expect(p.bakedOpCount).toBe(0);
+    expect(p.wgsl).toContain('ocioHueAdjust(c.xyz, ocioLut1d(');
+  });
+
+  it('the baked fallback reproduces a tone-mapped view within 2e-3 on scene-linear input', () => {
+    const builder = loadBuilder(`${CONFIG_DIR}/studio-test.ocio`);
+    for (const display of ['sRGB - Display', 'Gamma 2.2 - Display']) {
+      const ops = builder.displayView('Linear Rec.709', display, 'Film');
+      const baked = buildGpuProcessor(ops, { bakeAll: true });
+      expect(baked.bakedOpCount).toBe(ops.length);
+      const expected = sceneLinear(4096, 7);
+      const actual = expected.slice();
+      applyOps(ops, expected);
+      applyOps(baked.gpuOps, actual);
+      let worst = 0;
+      for (let i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(expected[i]! - actual[i]!));
+      expect(worst, display).toBeLessThan(2e-3);
+    }
+  });
+});
