@@ -2,7 +2,7 @@
 import type { LayerTexture } from '../../shaders/passes.js';
 import type { CacheCounters } from './lru.js';
 import type { GpuImage } from './gpu-image.js';
-import type { LayerChoice } from '../model/layer-choice.js';
+import { layerKey, type LayerChoice } from '../model/layer-choice.js';
 
 export interface ImageKey {
   fileId: string;
@@ -75,6 +75,19 @@ export interface Shown {
 export interface OnScreen {
   current: Shown | null;
   reference: Shown | null;
+}
+
+/** The layer on screen as cached (rgba32float, level 0 = the data window): the Environment view draws from it. */
+export function layerOnScreen(screen: OnScreen): { key: string; texture: GPUTexture; widthPx: number; heightPx: number } | null {
+  const cur = screen.current;
+  return cur
+    ? {
+        key: `${cur.keyString}#${layerKey(cur.choice)}`,
+        texture: cur.layer.texture,
+        widthPx: cur.layer.widthPx,
+        heightPx: cur.layer.heightPx,
+      }
+    : null;
 }
 
 /** Pixels of a canvas as drawn, from a copy of its texture (requested, never part of a normal frame). */

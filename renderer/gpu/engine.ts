@@ -1,10 +1,12 @@
 // The GPU engine: a plain class outside React that receives images and draws them, only when invalidated; a frame
 // writes two small uniform blocks and encodes two passes, nothing else. It fetches nothing: whoever shows an image asks
 // which planes the engine lacks (lacks) and hands them over with the show; after a device loss it says so
-// (onDeviceRestored) and is handed everything again. The parts: the device session (gpu-session), the texture cache,
-// the preview and grid drawers, the pair analysis (histogram, metrics, statistics), captures and playback's slots.
+// (onDeviceRestored) and is handed everything again. The parts: the device and what is made on it (device-keeper:
+// session, preview and grid drawers, pair analysis), the texture cache, what is drawn with (view-state), captures
+// (frame-loop) and playback's ring (playback-ring).
 import type { DecodedImage, Thumbnail } from '../host-client/api-types.js';
-import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
+import type { DisplayParams } from '../../shaders/display-params.js';
+import { ViewState } from './view-state.js';
 import type { LayerTexture } from '../../shaders/passes.js';
 import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-cpu.js';
 import { layerKey, type LayerChoice } from '../model/layer-choice.js';
@@ -12,14 +14,16 @@ import type { PanZoom } from '../model/view-geometry.js';
 import type { Timed } from './analysis.js';
 import type { CompareView } from './compare-geometry.js';
 import { engineStats } from './engine-stats.js';
-import { FrameSlots } from './frame-slots.js';
+import type { FrameSlots } from './frame-slots.js';
+import { PlaybackRing } from './playback-ring.js';
 import { FrameLoop } from './frame-loop.js';
 import type { FrameStats } from './frame-stats.js';
-import { GpuSession } from './gpu-session.js';
-import { GridDrawer, type GridView } from './grid-drawer.js';
+import type { GpuSession } from './gpu-session.js';
+import { DeviceKeeper, type DeviceParts } from './device-keeper.js';
+import { GridDrawer } from './grid-drawer.js';
 import type { HdrSupport } from './hdr-output.js';
 import { PairAnalysis } from './pair-analysis.js';
-import { PreviewDrawer, type PreviewView } from './preview-drawer.js';
+import { PreviewDrawer } from './preview-drawer.js';
 import type { SheetTile } from './sheet-layout.js';
 import type { HistogramSource } from './shown-histogram.js';
 import { TextureCache } from './texture-cache.js';
@@ -28,6 +32,7 @@ import {
   CompareCounters,
   emptyShowReport,
   imageKeyString,
+  layerOnScreen,
   type CanvasCapture,
   type EngineOptions,
   type EngineStats,
@@ -52,67 +57,57 @@ export type {
 } from './engine-types.js';
 export { chooseToneMapPath } from './gpu-session.js';
 
-/** What is made once per device. */
-interface DeviceParts {
-  session: GpuSession;
-  preview: PreviewDrawer;
-  grid: GridDrawer;
-  pair: PairAnalysis;
-}
-
 export class GpuEngine implements ViewEngine {
-  private gpu!: DeviceParts;
+  private readonly keeper: DeviceKeeper;
   private readonly screen: OnScreen = { current: null, reference: null };
   private readonly counters = new CompareCounters();
   private readonly cache: TextureCache;
-  private readonly previewView: PreviewView = {
-    display: { ...DEFAULT_DISPLAY },
-    panZoom: { zoom: 1, centerX: 0, centerY: 0 },
-    compareView: null,
-    hdrCanvas: false,
-  };
-  /** The grid canvas stays 8-bit SDR: it gets the display without its HDR part. */
-  private readonly gridView: GridView & { cells: GridCell[]; pinned: Set<string> } = {
-    display: { ...DEFAULT_DISPLAY },
-    cells: [],
-    pinned: new Set(),
-  };
+  private readonly views = new ViewState();
   private canvases: { preview: HTMLCanvasElement | OffscreenCanvas | null; grid: HTMLCanvasElement | null } = { preview: null, grid: null };
-  private readonly loop = new FrameLoop(() => (this.restoring ? null : this.gpu));
-  private disposed = false;
-  /** The ring of textures a playing sequence goes through (made on the first playback, kept while frames keep their size). */
-  private slots: FrameSlots | null = null;
-  private restoring: Promise<void> | null = null;
-  private readonly losses = { count: 0, lastReason: '' };
+  private readonly loop = new FrameLoop(() => (this.keeper.recovering ? null : this.gpu));
+  /** The ring of textures a playing sequence goes through. */
+  private readonly ring = new PlaybackRing(this.screen);
   onHistogram: ((bins: Uint32Array, source: HistogramSource) => void) | null = null;
   /** After a device loss, on the new device: nothing is cached; show the image and reference again, put the thumbnails again. */
   onDeviceRestored: (() => void) | null = null;
   /** After every show(): the Environment view follows the image and layer on screen. */
   onShown: (() => void) | null = null;
 
-  private constructor(private readonly options: EngineOptions) {
+  private constructor(options: EngineOptions) {
     this.cache = new TextureCache(options.budgetBytes ?? 1536 << 20, this.screen, this.counters);
+    this.keeper = new DeviceKeeper(options, {
+      build: (session) => this.build(session),
+      lost: () => {
+        this.cache.forgetAll();
+        this.ring.forget();
+        this.screen.current = this.screen.reference = null;
+      },
+      reattach: () => {
+        if (this.canvases.preview) this.attachPreview(this.canvases.preview);
+        if (this.canvases.grid) this.attachGrid(this.canvases.grid);
+      },
+      restored: () => this.onDeviceRestored?.(),
+    });
   }
 
   static async create(options: EngineOptions = {}): Promise<GpuEngine> {
     const e = new GpuEngine(options);
-    await e.open();
+    await e.keeper.open();
     return e;
   }
 
-  private async open(): Promise<void> {
-    const session = await GpuSession.open(this.options);
-    const preview = new PreviewDrawer(session, this.previewView, this.screen, this.counters);
+  private get gpu(): DeviceParts {
+    return this.keeper.parts;
+  }
+
+  private build(session: GpuSession): DeviceParts {
+    const preview = new PreviewDrawer(session, this.views.preview, this.screen, this.counters);
     const pair = new PairAnalysis(preview.compare.ck, session.info.hasTimestamps, this.screen, (bins, source) =>
       this.onHistogram?.(bins, source),
     );
-    this.gpu = { session, preview, grid: new GridDrawer(session, this.gridView), pair };
-    session.kit.setLut(this.previewView.display.lut?.lut ?? null);
-    session.kit.setOcio(gpuProcessorFor(this.previewView.display.ocio));
-    session.device.lost.then((info) => {
-      session.lost = true;
-      if (!this.disposed && this.gpu.session === session) void this.recover(`${info.reason}: ${info.message}`);
-    });
+    session.kit.setLut(this.views.preview.display.lut?.lut ?? null);
+    session.kit.setOcio(gpuProcessorFor(this.views.preview.display.ocio));
+    return { session, preview, grid: new GridDrawer(session, this.views.grid), pair };
   }
 
   get frames(): FrameStats {
@@ -158,13 +153,7 @@ export class GpuEngine implements ViewEngine {
   }
 
   setDisplay(p: DisplayParams): void {
-    const wantsHdr = !!p.hdr && this.hdrSupport().available;
-    this.previewView.display = wantsHdr || !p.hdr ? p : { ...p, hdr: null };
-    this.gridView.display = p.hdr ? { ...p, hdr: null } : p;
-    if (wantsHdr !== this.previewView.hdrCanvas) {
-      this.previewView.hdrCanvas = wantsHdr;
-      this.gpu.preview.configure();
-    }
+    if (this.views.setDisplay(p, this.hdrSupport().available)) this.gpu.preview.configure();
     this.gpu.session.kit.setLut(p.lut?.lut ?? null); // uploads only when the LUT itself changed
     this.gpu.session.kit.setOcio(gpuProcessorFor(p.ocio)); // builds and uploads only when the processor changed
     this.counters.sinceLoad.display++;
@@ -173,7 +162,7 @@ export class GpuEngine implements ViewEngine {
   }
 
   setPanZoom(v: PanZoom): void {
-    this.previewView.panZoom = v;
+    this.views.preview.panZoom = v;
     this.invalidate();
   }
 
@@ -231,13 +220,13 @@ export class GpuEngine implements ViewEngine {
 
   private async obtain(key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null, report: ShowReport): Promise<Shown | null> {
     await this.restored();
-    if (this.disposed) return null;
+    if (this.keeper.disposed) return null;
     const session = this.gpu.session;
     try {
       const shown = await this.cache.obtain(session, key, choice, fetched, report);
-      if (shown || !session.lost || this.disposed) return shown;
+      if (shown || !session.lost || this.keeper.disposed) return shown;
     } catch (e) {
-      if (this.disposed || !(e instanceof Error && e.name === 'GpuDeviceLostError')) throw e;
+      if (this.keeper.disposed || !(e instanceof Error && e.name === 'GpuDeviceLostError')) throw e;
     }
     // the device was lost under the upload: build on the new one from what was handed over (or say what it lacks)
     await session.device.lost;
@@ -246,8 +235,7 @@ export class GpuEngine implements ViewEngine {
 
   /** Mode, flip, wipe, colormap and range of the compare pass (null: the plain preview). Draws; loads nothing. */
   setCompareView(v: CompareView | null): void {
-    if (v && this.previewView.compareView && JSON.stringify(v) === JSON.stringify(this.previewView.compareView)) return;
-    this.previewView.compareView = v;
+    if (!this.views.setCompareView(v)) return;
     this.refreshHistogram();
     this.counters.sinceLoad.view++;
     this.invalidate();
@@ -269,7 +257,7 @@ export class GpuEngine implements ViewEngine {
   }
 
   private refreshHistogram(contentChanged = false): void {
-    this.gpu.pair.refreshHistogram(this.previewView.compareView, contentChanged);
+    this.gpu.pair.refreshHistogram(this.views.preview.compareView, contentChanged);
   }
 
   /** The file changed on disk: its textures go (a show uploads it again). */
@@ -291,37 +279,18 @@ export class GpuEngine implements ViewEngine {
   }
 
   /** The layer on screen as cached (rgba32float, level 0 = the data window): the Environment view draws from it. */
-  currentLayer(): { key: string; texture: GPUTexture; widthPx: number; heightPx: number } | null {
-    const cur = this.screen.current;
-    return cur
-      ? {
-          key: `${cur.keyString}#${layerKey(cur.choice)}`,
-          texture: cur.layer.texture,
-          widthPx: cur.layer.widthPx,
-          heightPx: cur.layer.heightPx,
-        }
-      : null;
+  currentLayer(): ReturnType<typeof layerOnScreen> {
+    return layerOnScreen(this.screen);
   }
 
-  /**
-   * The playback ring of `count` slots (see frame-slots.ts): a new ring when the count changes. Slot textures live
-   * beside the image cache, not in it: the ring is small, fixed, and written again for every frame.
-   */
+  /** The playback ring of `count` slots (see playback-ring.ts). */
   frameSlots(count: number): FrameSlots {
-    const { session } = this.gpu;
-    if (this.slots && this.slots.count === count && this.slots.device === session.device) return this.slots;
-    if (this.screen.current && this.slots && this.screen.current.keyString.startsWith('slot:')) this.screen.current = null;
-    this.slots?.destroy();
-    const { device, kit, dummies, uploader } = session;
-    this.slots = new FrameSlots({ device, kit, dummies, uploader, buildTimer: session.buildTimer() }, count);
-    return this.slots;
+    return this.ring.ring(this.gpu.session, count);
   }
 
   /** Shows what playback slot `slot` holds, with the display settings of any image (exposure, tone-map, pan and zoom). */
   presentSlot(slot: number, key: ImageKey, choice: LayerChoice): boolean {
-    const f = this.slots?.frame(slot);
-    if (!f) return false;
-    this.screen.current = { key, keyString: `slot:${slot}:${imageKeyString(key)}`, choice, image: f.image, layer: f.layer };
+    if (!this.ring.present(slot, key, choice)) return false;
     // the histogram follows playback: the counter runs one pass at a time and keeps only the newest request waiting
     this.refreshHistogram(true);
     this.invalidate();
@@ -338,9 +307,7 @@ export class GpuEngine implements ViewEngine {
 
   /** The visible grid cells, in grid-canvas device px; drawn in one instanced pass. */
   setGridCells(cells: GridCell[]): void {
-    this.gridView.cells = cells;
-    this.gridView.pinned.clear();
-    for (const c of cells) this.gridView.pinned.add(c.fileId);
+    this.views.setGridCells(cells);
     this.invalidateGrid();
   }
 
@@ -367,44 +334,19 @@ export class GpuEngine implements ViewEngine {
       screen: this.screen,
       frames: this.frames,
       gridFrames: this.loop.gridFrames,
-      losses: this.losses,
+      losses: this.keeper.losses,
     });
   }
 
   /** Resolves once a device loss has been recovered from (immediately when none is under way). */
-  async restored(): Promise<void> {
-    while (this.restoring) await this.restoring;
-  }
-
-  private recover(reason: string): Promise<void> {
-    this.losses.count++;
-    this.losses.lastReason = reason;
-    this.restoring = (async () => {
-      // every texture died with the device: forget them, then build everything again on a new one
-      this.cache.forgetAll();
-      this.slots = null;
-      this.screen.current = this.screen.reference = null;
-      this.gpu.session.uploader.destroy();
-      await this.open();
-      if (this.canvases.preview) this.attachPreview(this.canvases.preview);
-      if (this.canvases.grid) this.attachGrid(this.canvases.grid);
-      this.restoring = null;
-      this.onDeviceRestored?.();
-    })();
-    return this.restoring;
+  restored(): Promise<void> {
+    return this.keeper.restored();
   }
 
   dispose(): void {
-    this.disposed = true;
     this.loop.stop();
     this.cache.clear();
-    this.slots?.destroy();
-    const { session, preview, grid, pair } = this.gpu;
-    grid.destroy();
-    pair.destroy();
-    preview.destroy();
-    preview.release();
-    grid.release();
-    session.close();
+    this.ring.destroy();
+    this.keeper.dispose();
   }
 }

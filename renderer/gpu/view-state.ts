@@ -1,0 +1,41 @@
+// What the engine draws with: the display (exposure, tone-map, LUT or OCIO, HDR), pan and zoom and the compare view of
+// the preview; the grid's cells and its display, which stays 8-bit SDR (the display without its HDR part).
+import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
+import type { CompareView } from './compare-geometry.js';
+import type { GridCell } from './engine-types.js';
+import type { GridView } from './grid-drawer.js';
+import type { PreviewView } from './preview-drawer.js';
+
+export class ViewState {
+  readonly preview: PreviewView = {
+    display: { ...DEFAULT_DISPLAY },
+    panZoom: { zoom: 1, centerX: 0, centerY: 0 },
+    compareView: null,
+    hdrCanvas: false,
+  };
+  readonly grid: GridView & { cells: GridCell[]; pinned: Set<string> } = { display: { ...DEFAULT_DISPLAY }, cells: [], pinned: new Set() };
+
+  /** Takes a display; true when the preview canvas must be configured again (HDR output turned on or off). */
+  setDisplay(p: DisplayParams, hdrAvailable: boolean): boolean {
+    const wantsHdr = !!p.hdr && hdrAvailable;
+    this.preview.display = wantsHdr || !p.hdr ? p : { ...p, hdr: null };
+    this.grid.display = p.hdr ? { ...p, hdr: null } : p;
+    if (wantsHdr === this.preview.hdrCanvas) return false;
+    this.preview.hdrCanvas = wantsHdr;
+    return true;
+  }
+
+  /** Takes a compare view (null: the plain preview); false when it is the one already set. */
+  setCompareView(v: CompareView | null): boolean {
+    if (v && this.preview.compareView && JSON.stringify(v) === JSON.stringify(this.preview.compareView)) return false;
+    this.preview.compareView = v;
+    return true;
+  }
+
+  /** The visible grid cells, pinned in the thumbnail atlas while shown. */
+  setGridCells(cells: GridCell[]): void {
+    this.grid.cells = cells;
+    this.grid.pinned.clear();
+    for (const c of cells) this.grid.pinned.add(c.fileId);
+  }
+}
