@@ -6,7 +6,7 @@ import type { ViewEngine } from '../gpu/view-engine.js';
 import type { HistogramSource } from '../gpu/shown-histogram.js';
 import type { RendererHost } from '../host-client/index.js';
 import { layerChoice } from '../model/layer-choice.js';
-import { gridItems, sequenceOf } from '../state/grid-items.js';
+import { sequenceOf } from '../state/grid-items.js';
 import { storeActions, type AppState, type AppStore } from '../state/store.js';
 import { PlaneFetcher } from '../loading/plane-fetcher.js';
 import { ForegroundLoad } from '../loading/foreground-load.js';
@@ -23,6 +23,7 @@ import { Folders } from './folders.js';
 import { PreviewFit } from './preview-fit.js';
 import { startEngine } from './engine-start.js';
 import { installColour, startColour } from './colour.js';
+import { followSequence, stepGridItem } from './grid-steps.js';
 
 export type { ImageRecord } from './current-image.js';
 export const THUMB_REQUEST_PX = 128;
@@ -203,7 +204,8 @@ export class Controller {
     if (s.view.panZoom !== prev.view.panZoom) e.setPanZoom(s.view.panZoom);
     const a = s.image,
       b = prev.image;
-    if (a.currentFileId !== b.currentFileId || s.library.sequences !== prev.library.sequences) this.followSequence();
+    if (a.currentFileId !== b.currentFileId || s.library.sequences !== prev.library.sequences)
+      followSequence(this.store, this.actions, this.player);
     const layerChanged = a.part !== b.part || a.layer !== b.layer || a.channel !== b.channel;
     // a sequence's frame on screen: the player shows the new layer of the same frame (and plays on with it)
     if (layerChanged && a.currentFileId === b.currentFileId && this.player.presented) this.player.refresh(true);
@@ -260,33 +262,9 @@ export class Controller {
     return runExport(this.host, this.store, this.actions, this.downloadSink, options);
   }
 
-  /** The grid item on screen is a sequence's: the player takes it (rate from its framesPerSecond, else 24), else lets go. */
-  private followSequence(): void {
-    const s = this.store.getState();
-    const q = sequenceOf(s.library, s.image.currentFileId);
-    if (q?.id === this.player.open?.id) {
-      if (q) this.player.setSequence(q);
-      return;
-    }
-    this.player.setSequence(q);
-    this.actions.setPlayback({
-      sequenceId: q?.id ?? null,
-      playing: false,
-      direction: 1,
-      fps: q?.framesPerSecond ?? 24,
-      inFrame: null,
-      outFrame: null,
-    });
-  }
-
   /** Next (+1) or previous (-1) grid item (a sequence counts as one). */
   stepItem(delta: number): void {
-    const s = this.store.getState();
-    const items = gridItems(s.library);
-    if (!items.length) return;
-    const q = sequenceOf(s.library, s.image.currentFileId);
-    const at = items.findIndex((it) => it.id === s.image.currentFileId || (q !== null && it.sequence?.id === q.id));
-    this.actions.selectFile(items[at < 0 ? 0 : (at + delta + items.length) % items.length]!.id);
+    stepGridItem(this.store, this.actions, delta);
   }
 
   private currentLayer() {
