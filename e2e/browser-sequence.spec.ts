@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameRecord } from '../renderer/playback/timeline.js';
+import { toolbarControl } from './toolbar-menu.js';
 
 let server: Served | null = null;
 let url = '';
@@ -212,10 +213,10 @@ test('a 48-frame sequence is one grid item; it plays, frames advance, scrubbing 
   await explained(page, () => expect(stats).toContainText('shot.1041.exr'));
   expect(await panZoom()).toBe(zoomed);
   // compare works on a sequence: frame 1041 the reference, frame 1010 against it (the ball moved: they differ)
-  await page.getByRole('button', { name: /Set as reference/ }).click();
+  await (await toolbarControl(page, page.getByRole('button', { name: /Set as reference/ }))).click();
   await slider.fill('1010');
   await explained(page, () => expect(stats).toContainText('shot.1010.exr'));
-  await page.getByRole('combobox', { name: 'Compare mode' }).selectOption({ label: 'Absolute error' });
+  await (await toolbarControl(page, page.getByRole('combobox', { name: 'Compare mode' }))).selectOption({ label: 'Absolute error' });
   const cmp = page.getByRole('region', { name: 'Comparison' });
   await expect(cmp.locator('.pair')).toContainText(/A shot\.1010\.exr.*B shot\.1041\.exr/s);
   await expect

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { toolbarControl } from './toolbar-menu.js';
 
 let server: Served | null = null;
 let dir = '';
@@ -63,8 +64,8 @@ async function drop(page: Page, uriList: string, names: string[]): Promise<void>
 test('every toolbar control has a tooltip naming its key, and the help overlay lists every one of those keys', async ({ page }) => {
   await page.goto(server!.url);
   await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name: 'top.exr' }).click();
-  await page.getByRole('button', { name: /Set as reference/ }).click();
-  await page.getByRole('combobox', { name: 'Compare mode' }).selectOption({ label: 'Wipe' });
+  await (await toolbarControl(page, page.getByRole('button', { name: /Set as reference/ }))).click();
+  await (await toolbarControl(page, page.getByRole('combobox', { name: 'Compare mode' }))).selectOption({ label: 'Wipe' });
   // at this width the Inspect group is in the toolbar's ⋯ menu
   if (!(await page.getByRole('combobox', { name: 'Colormap' }).isVisible()))
     await page.getByRole('button', { name: 'More controls' }).click();

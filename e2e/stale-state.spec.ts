@@ -6,6 +6,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { toolbarControl } from './toolbar-menu.js';
 
 let server: Served | null = null;
 
@@ -81,13 +82,13 @@ test('panels name their subject or say computing… on each change; a failure or
   // a_plate as the reference, b_shot on screen: absolute error, then relative squared error
   await grid.getByRole('option', { name: 'a_plate.exr' }).click();
   await expect.poll(() => drawn(page)).toBe('a_plate.exr');
-  await page.getByRole('button', { name: /Set as reference/ }).click();
+  await (await toolbarControl(page, page.getByRole('button', { name: /Set as reference/ }))).click();
   await grid.getByRole('option', { name: 'b_shot.exr' }).click();
   const mode = page.getByRole('combobox', { name: 'Compare mode' });
-  await mode.selectOption({ label: 'Absolute error' });
+  await (await toolbarControl(page, mode)).selectOption({ label: 'Absolute error' });
   await expect(stats).toContainText('Absolute error (A − B)');
   await expect(stats.locator('tr[data-channel=R] [data-key=max]')).toHaveText('1');
-  await mode.selectOption({ label: 'Relative squared error' });
+  await (await toolbarControl(page, mode)).selectOption({ label: 'Relative squared error' });
   const now = await said();
   expect(now, 'absolute-error figures under relative squared error').not.toContain('Absolute error');
   expect(now).toMatch(/Relative squared error \(A − B\)|computing…/);

@@ -281,7 +281,7 @@ test('at 1280×800 the groups stay put as HDR and A/B flip widen them; what narr
   });
   await page.setViewportSize({ width: 1280, height: 800 });
   await openFirst(page);
-  await page.getByRole('button', { name: /Set as reference/ }).click();
+  await (await toolbarControl(page, page.getByRole('button', { name: /Set as reference/ }))).click();
   await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name: 'shot_14_beauty_comp_plate_mono.exr' }).click();
   await page.mouse.move(640, 500);
   await page.waitForTimeout(300);
@@ -319,9 +319,9 @@ test('at 1280×800 the groups stay put as HDR and A/B flip widen them; what narr
 
 test('side by side: Fit shows each image whole in its half', async ({ page }) => {
   await openFirst(page);
-  await page.getByRole('button', { name: /Set as reference/ }).click();
+  await (await toolbarControl(page, page.getByRole('button', { name: /Set as reference/ }))).click();
   await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name: 'shot_14_beauty_comp_plate_mono.exr' }).click();
-  await page.getByRole('combobox', { name: 'Compare mode' }).selectOption({ label: 'Side by side' });
+  await (await toolbarControl(page, page.getByRole('combobox', { name: 'Compare mode' }))).selectOption({ label: 'Side by side' });
   // zoomed in first: Fit brings both back whole
   await page.locator('.preview-canvas').click();
   await page.keyboard.press('+');
