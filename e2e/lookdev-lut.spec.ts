@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { formatCube, lutFromFunction } from '../shaders/lut-cube.js';
+import { toolbarControl } from './toolbar-menu.js';
 
 const W = 96,
   H = 64;
@@ -116,14 +117,14 @@ test('a .cube LUT from the picker changes the preview, the grid and the export; 
   expect(cellAfter[2]).toBeGreaterThan(cellAfter[0] * 1.1);
 
   // on the log shaper the LUT sees log-encoded scene values instead of sRGB: the picture changes again
-  await page.getByRole('combobox', { name: 'LUT applies' }).selectOption('log');
+  await (await toolbarControl(page, page.getByRole('combobox', { name: 'LUT applies' }))).selectOption('log');
   await settle(page);
   const onLog = await meanRgb(preview, true);
   expect(Math.abs(onLog[2] - after[2])).toBeGreaterThan(5);
 
   // the export goes through the same LUT (the host parses the same .cube and applies the CPU reference)
-  await page.getByRole('combobox', { name: 'LUT applies' }).selectOption('display');
-  await page.getByRole('button', { name: 'Export…', exact: true }).click();
+  await (await toolbarControl(page, page.getByRole('combobox', { name: 'LUT applies' }))).selectOption('display');
+  await (await toolbarControl(page, page.getByRole('button', { name: 'Export…', exact: true }))).click();
   const dialog = page.getByRole('dialog', { name: 'Export' });
   await expect(dialog).toContainText('LUT swap.cube (after the view)');
   const download = new Promise<Download>((resolve) => page.once('download', resolve));
@@ -138,7 +139,7 @@ test('a .cube LUT from the picker changes the preview, the grid and the export; 
   await dialog.getByRole('button', { name: 'Close' }).click();
 
   // removing it restores the picture
-  await page.getByRole('button', { name: 'Remove LUT' }).click();
+  await (await toolbarControl(page, page.getByRole('button', { name: 'Remove LUT' }))).click();
   await settle(page);
   const removed = await meanRgb(preview, true);
   await page.screenshot({ path: join(shots, 'lut-removed.png') });
@@ -154,7 +155,7 @@ test('a .cube LUT from the picker changes the preview, the grid and the export; 
   await settle(page);
   const dropped = await meanRgb(preview, true);
   expect(dropped[2]).toBeGreaterThan(dropped[0] * 1.2);
-  await page.getByRole('button', { name: 'Remove LUT' }).click();
+  await (await toolbarControl(page, page.getByRole('button', { name: 'Remove LUT' }))).click();
 
   // a malformed file: refused, the line named, the view left as it was
   await page
