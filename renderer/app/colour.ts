@@ -115,6 +115,14 @@ export function applyFileSet(actions: StoreActions, store: AppStore, set: Colour
 }
 
 /** Back to the tone-map presets. */
+/** The next (+1) or previous (-1) config of the list: none, then the built-in ones (a config from a file counts as none). */
+export function stepColourConfig(actions: StoreActions, store: AppStore, delta: 1 | -1): Promise<void> | void {
+  const uris = ['', ...BUILTIN_CHOICES.map((b) => b.uri)];
+  const at = Math.max(0, uris.indexOf(store.getState().colour.config?.files.configPath ?? ''));
+  const next = uris[(at + delta + uris.length) % uris.length]!;
+  return next ? loadBuiltinColour(actions, store, next) : removeColour(actions);
+}
+
 export function removeColour(actions: StoreActions): void {
   actions.setColour({ config: null, error: null });
 }

@@ -60,7 +60,7 @@ export function ColourControls() {
       />
       <select
         aria-label="OCIO config"
-        title="The OpenColorIO config the view goes through: a built-in one, or a file; none: the tone-map presets"
+        title="The OpenColorIO config the view goes through: a built-in one, or a file; none: the tone-map presets (] / [: next / previous)"
         value={!colour.config ? '' : builtin ? configUri : FILE_SHOWN}
         onChange={(e) => pickConfig(e.target.value)}
       >
@@ -76,7 +76,7 @@ export function ColourControls() {
       {!colour.config && (
         <button
           type="button"
-          title={`Use the built-in ${DEFAULT_BUILTIN.label}`}
+          title={`Use the built-in ${DEFAULT_BUILTIN.label} (]: the next config, this one after none)`}
           onClick={() => void loadBuiltinColour(c.actions, c.store, DEFAULT_BUILTIN.uri)}
         >
           ACES 2.0
@@ -84,7 +84,7 @@ export function ColourControls() {
       )}
       <button
         type="button"
-        title="Load an OpenColorIO config file: pick the .ocio file together with the LUT files it uses"
+        title="Load an OpenColorIO config file: pick the .ocio file together with the LUT files it uses (Shift+Q)"
         onClick={() => input.current?.click()}
       >
         OCIO…

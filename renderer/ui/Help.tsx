@@ -43,6 +43,8 @@ export const KEYS: [string, string][] = [
   ['D', 'diagnostics panel'],
   ['U / Shift+U', 'load a .cube LUT… / remove it'],
   ['Q', 'HDR output on / off (where the display allows it)'],
+  ['] / [', 'next / previous OpenColorIO config (none, then the built-in ones)'],
+  ['Shift+Q', 'load an OpenColorIO config file…'],
   ['H', '2D view / Environment view'],
   ['?', 'this help'],
   ['Esc', 'close this help; clear the statistics rectangle'],

@@ -8,6 +8,7 @@ import { COLORMAPS } from '../../shaders/colormaps.js';
 import { DISPLAY_TRANSFORMS } from '../../shaders/display-params.js';
 import type { SortKey } from '../state/store.js';
 import { toggleFullscreen } from './fullscreen.js';
+import { stepColourConfig } from '../app/colour.js';
 
 const SORTS: readonly SortKey[] = ['name', 'mtime', 'size'];
 const GAMMA_STEP = 0.1;
@@ -175,6 +176,13 @@ export function installShortcuts(c: Controller): () => void {
         break;
       case 'q':
         if (s.view.hdr.support?.available) a.setHdrOutput(!s.view.display.hdr);
+        break;
+      case ']':
+      case '[':
+        void stepColourConfig(a, c.store, e.key === ']' ? 1 : -1);
+        break;
+      case 'Q':
+        document.querySelector<HTMLButtonElement>('.toolbar .ocio button[title^="Load an OpenColorIO"]')?.click();
         break;
       // the 2D / Environment switch is the preview's own state: the key presses its button
       case 'h':
