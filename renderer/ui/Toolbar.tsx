@@ -140,9 +140,17 @@ function MarksGroup() {
 function LookGroup() {
   return (
     <div className="group" role="group" aria-label="Look">
-      <ColourControls />
       <LutControls />
       <HdrControls />
+    </div>
+  );
+}
+
+/** OpenColorIO: a group of its own, so that its pickers do not widen Look as HDR and LUT controls change. */
+function ColourGroup() {
+  return (
+    <div className="group" role="group" aria-label="Colour">
+      <ColourControls />
     </div>
   );
 }
@@ -155,6 +163,7 @@ const ITEMS: (ToolbarItem & { render: () => ReactElement })[] = [
   { key: 'inspect', priority: 75, render: () => <InspectGroup /> },
   // a LUT loaded is looked at and changed while grading: its controls before compare's (R, C and B work from the menu too)
   { key: 'look', priority: 85, render: () => <LookGroup /> },
+  { key: 'colour', priority: 70, render: () => <ColourGroup /> },
   { key: 'grade', priority: 60, render: () => <GradeGroup /> },
   { key: 'marks', priority: 50, render: () => <MarksGroup /> },
 ];
