@@ -2,12 +2,11 @@
 // came, from the state of one Play.
 import type { ClockSpec } from './clock.js';
 import type { PipelineIo, PipelineOptions } from './io.js';
-import type { JobTable } from './jobs.js';
+import type { Job, JobTable } from './jobs.js';
 import type { LoadEstimator } from './latency.js';
 import type { FrameLoads } from './loads.js';
 import { nextPlan, stepsToLoad, type Plan } from './lookahead.js';
 import type { SlotRing } from './slots.js';
-import type { Job } from './jobs.js';
 
 /** One Play's state. */
 export interface Playing {
