@@ -1,13 +1,13 @@
 // GPU time of the OpenColorIO view transform (issue 38) in Node + Dawn: the 4K preview pass through each view of
-// studio-test.ocio, and through a processor baked whole into a 65³ LUT (what an op kind without WGSL costs), beside
-// the plain tone-map pass of the same image. Bundled and run by bench/ocio-gpu.mjs; prints one JSON object last.
+// studio-test.ocio, the ACES 2.0 output transforms of OCIO's built-in CG config (SDR Rec.709, SDR P3, HDR PQ 1000 nits),
+// and a processor baked whole into a 65³ LUT (what an op kind without WGSL costs), beside the plain tone-map pass. Bundled and run by bench/ocio-gpu.mjs; prints one JSON object last.
 import './install-globals.js'; // first: shaders/ reads GPU* globals at load time
 import { readFileSync } from 'node:fs';
 import { ShaderKit } from '../../shaders/pipelines.js';
 import { DummyPlanes } from '../../shaders/passes.js';
 import { createUploader } from '../../shaders/upload.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
-import { ProcessorBuilder, parseConfig } from '../../shaders/colour/index.js';
+import { ProcessorBuilder, openConfig, parseConfig } from '../../shaders/colour/index.js';
 import { buildGpuProcessor, type GpuProcessor } from '../../shaders/colour/gpu/index.js';
 import { GpuTimer, adapterKey, median, openDawnDevice, type DawnDevice } from './dawn.js';
 import { makeHalfPlanes } from './images.js';
@@ -46,10 +46,22 @@ async function main(): Promise<void> {
   const dawn = await openDawnDevice();
   const { device } = dawn;
   const builder = new ProcessorBuilder(parseConfig(readFileSync(CONFIG, 'utf8'), CONFIG), { readText: (p) => readFileSync(p, 'utf8') });
+  const readText = (p: string): string => readFileSync(p, 'utf8');
+  const cg = await openConfig('ocio://cg-config-latest', { readText, readBytes: (p) => readFileSync(p) });
+  const aces2 = new ProcessorBuilder(cg.config, cg.files);
+  const aces2Views: [string, string][] = [
+    ['sRGB - Display', 'ACES 2.0 - SDR 100 nits (Rec.709)'],
+    ['Display P3 - Display', 'ACES 2.0 - SDR 100 nits (P3 D65)'],
+    ['Rec.2100-PQ - Display', 'ACES 2.0 - HDR 1000 nits (P3 D65)'],
+  ];
   const processors: [string, () => GpuProcessor][] = [
     ...['Film', 'Un-tone-mapped', 'Log'].map((view): [string, () => GpuProcessor] => [
       view,
       () => buildGpuProcessor(builder.displayView('Linear Rec.709', 'sRGB - Display', view)),
+    ]),
+    ...aces2Views.map(([display, view]): [string, () => GpuProcessor] => [
+      `${view} from ACEScg (${display})`,
+      () => buildGpuProcessor(aces2.displayView('ACEScg', display, view)),
     ]),
     [
       'Film baked whole (65³ on a log shaper)',
