@@ -1,5 +1,5 @@
 // The GPU side of the bench, built from the renderer's own shaders/ code: planes → assemble → MIP chain → tone-map, and a GPU thumbnail.
-import { ShaderKit, type WorkgroupShape } from '../../shaders/pipelines.js';
+import { ShaderKit, TONEMAP_WORKGROUP, type WorkgroupShape } from '../../shaders/pipelines.js';
 import {
   DummyPlanes,
   createMipTexture,
@@ -97,14 +97,17 @@ export class GpuImageWork {
     target: GPUTexture,
     targetGroup: GPUBindGroup,
     timestampWrites?: GPUComputePassTimestampWrites,
+    display: DisplayParams = DEFAULT_DISPLAY,
+    shape: WorkgroupShape = TONEMAP_WORKGROUP,
   ): void {
-    this.writeView(target);
+    this.writeView(target, display);
     encodePreviewCompute(
       this.kit,
       encoder,
       target,
       { view: this.viewGroup, image: this.imageBindGroup, target: targetGroup },
       timestampWrites,
+      shape,
     );
   }
 

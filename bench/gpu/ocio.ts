@@ -1,10 +1,11 @@
-// GPU time of the OpenColorIO view transform (issue 38) in Node + Dawn: the 4K preview pass through each view of
+// GPU time of the OpenColorIO view transform (issue 38) in Node + Dawn: the 4K preview (compute, as the engine runs it
+// where the canvas takes storage writes, and the render pass used elsewhere) through each view of
 // studio-test.ocio, the ACES 2.0 output transforms of OCIO's built-in CG config (SDR Rec.709, SDR P3, HDR PQ 1000 nits),
 // and a processor baked whole into a 65³ LUT (what an op kind without WGSL costs), beside the plain tone-map pass. Bundled and run by bench/ocio-gpu.mjs; prints one JSON object last.
 import './install-globals.js'; // first: shaders/ reads GPU* globals at load time
 import { readFileSync } from 'node:fs';
 import { ShaderKit } from '../../shaders/pipelines.js';
-import { DummyPlanes } from '../../shaders/passes.js';
+import { DummyPlanes, previewTargetBindGroup } from '../../shaders/passes.js';
 import { createUploader } from '../../shaders/upload.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
 import { ProcessorBuilder, openConfig, parseConfig } from '../../shaders/colour/index.js';
@@ -18,7 +19,7 @@ const CONFIG = 'testing/colour/configs/studio-test.ocio';
 async function timeIt(
   dawn: DawnDevice,
   runs: number,
-  encode: (e: GPUCommandEncoder, ts: GPURenderPassTimestampWrites | undefined) => void,
+  encode: (e: GPUCommandEncoder, ts: GPUComputePassTimestampWrites | undefined) => void,
 ): Promise<{ gpuMedianMs: number | null; wallMedianMs: number }> {
   const { device } = dawn;
   const timer = dawn.timestamps ? new GpuTimer(device, 1) : null;
@@ -81,6 +82,15 @@ async function main(): Promise<void> {
   await device.queue.onSubmittedWorkDone();
   staging.destroy();
   const target = device.createTexture({ size: [w, h], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT });
+  // the engine's path wherever the canvas takes storage writes (renderer/gpu/gpu-session.ts chooseToneMapPath)
+  const storage = device.createTexture({ size: [w, h], format: 'rgba8unorm', usage: GPUTextureUsage.STORAGE_BINDING });
+  const storageGroup = previewTargetBindGroup(kit, storage);
+  const passes = {
+    compute: (e: GPUCommandEncoder, ts: GPUComputePassTimestampWrites | undefined, d: DisplayParams) =>
+      work.encodeToneMapCompute(e, storage, storageGroup, ts, d),
+    renderPass: (e: GPUCommandEncoder, ts: GPUComputePassTimestampWrites | undefined, d: DisplayParams) =>
+      work.encodeToneMap(e, target, ts, d),
+  };
   const out: Record<string, unknown> = { adapter: adapterKey(dawn.adapterInfo), timestamps: dawn.timestamps, imagePx: [w, h], runs };
   // warm the clocks (an idle GPU's clocks sit low) on the plain pass
   for (let i = 0; i < (quick ? 1 : 40); i++) {
@@ -89,21 +99,25 @@ async function main(): Promise<void> {
     device.queue.submit([e.finish()]);
     await device.queue.onSubmittedWorkDone();
   }
-  const plain = await timeIt(dawn, runs, (e, ts) => work.encodeToneMap(e, target, ts, DEFAULT_DISPLAY));
-  out['toneMap.plain'] = plain;
-  for (const [name, make] of processors) {
-    const t0 = performance.now();
-    const p = make();
-    const buildMs = performance.now() - t0;
-    kit.setOcio(p);
-    const display: DisplayParams = { ...DEFAULT_DISPLAY, ocio: { ops: p.gpuOps, key: p.key } };
-    const t = await timeIt(dawn, runs, (e, ts) => work.encodeToneMap(e, target, ts, display));
-    const base = plain.gpuMedianMs ?? plain.wallMedianMs;
-    out[`toneMap.ocio.${name}`] = { ...t, buildMs, bakedOps: p.bakedOpCount, overPlain: (t.gpuMedianMs ?? t.wallMedianMs) / base };
+  for (const [path, encode] of Object.entries(passes)) {
+    kit.setOcio(null);
+    const plain = await timeIt(dawn, runs, (e, ts) => encode(e, ts, DEFAULT_DISPLAY));
+    out[`${path}.plain`] = plain;
+    for (const [name, make] of processors) {
+      const t0 = performance.now();
+      const p = make();
+      const buildMs = performance.now() - t0;
+      kit.setOcio(p);
+      const display: DisplayParams = { ...DEFAULT_DISPLAY, ocio: { ops: p.gpuOps, key: p.key } };
+      const t = await timeIt(dawn, runs, (e, ts) => encode(e, ts, display));
+      const base = plain.gpuMedianMs ?? plain.wallMedianMs;
+      out[`${path}.ocio.${name}`] = { ...t, buildMs, bakedOps: p.bakedOpCount, overPlain: (t.gpuMedianMs ?? t.wallMedianMs) / base };
+    }
   }
   kit.setOcio(null);
   work.destroy();
   target.destroy();
+  storage.destroy();
   dummies.destroy();
   uploader.destroy();
   kit.dispose();
