@@ -98,6 +98,18 @@ const DIRS = ['forward', 'inverse'] as const;
 const SIGNED_LOG_HALF = halfLutOf((x) => Math.sign(x) * Math.log2(1 + Math.abs(x)), 'e2e signed log');
 const cameraParams = [0.247189, 0.385537, 5.555556, 0.052272, 0.010591];
 
+/**
+ * The Grading ops in each style and direction: the ops of a test config's spaces, both ways (grading-test.ocio: GradingPrimary and
+ * GradingRGBCurve; grading-tone-hue-test.ocio: GradingTone and GradingHueCurve).
+ */
+function gradingCases(config: string): [string, Op][] {
+  const builder = loadBuilder(`${CONFIG_DIR}/${config}`);
+  return builder.config.colourSpaces
+    .filter((cs) => cs.name !== 'ref')
+    .flatMap((cs) => [...builder.colourSpace(cs.name, 'ref'), ...builder.colourSpace('ref', cs.name)])
+    .map((op): [string, Op] => [`${op.type} ${'style' in op ? op.style : ''} ${'direction' in op ? op.direction : ''}`, op]);
+}
+
 /** One op of every kind in every style and direction the generator writes analytically. */
 const OP_CASES: [string, Op][] = [
   [
@@ -159,11 +171,23 @@ const OP_CASES: [string, Op][] = [
   ['lut3d tetrahedral', grade3d(33, 'tetrahedral')],
   ['lut3d nearest', grade3d(9, 'nearest')],
   ['lut1dHalf forward', SIGNED_LOG_HALF],
+  ...gradingCases('grading-test.ocio'),
+  ...gradingCases('grading-tone-hue-test.ocio'),
 ];
+
+/** Uniform on -0.1 to 1.2, the encoded range of log and video grades (alpha 1). */
+function encodedRange(n: number, seed: number): number[] {
+  return randomHdr(n, seed, 1).map((v, i) =>
+    i % 4 === 3 ? 1 : Math.fround(-0.1 + 1.3 * (Number.isFinite(v) && v > 0 ? Math.min(1, (Math.log2(v) + 12) / 24) : 0.5)),
+  );
+}
+const ENCODED = encodedRange(PIXELS, 29);
 
 test('every op kind, style and direction matches applyOps on random HDR input', async ({ page }) => {
   await open(page);
   for (const [name, op] of OP_CASES) await expectMatch(page, name, [op]);
+  for (const [name, op] of OP_CASES)
+    if (op.type === 'gradingPrimary' || op.type === 'gradingRgbCurve') await expectMatch(page, `${name} on -0.1 to 1.2`, [op], ENCODED);
   // two 3D tables of different sizes in one texture, and 1D tables after them
   await expectMatch(page, 'two 3D LUTs and a 1D LUT', [grade3d(17, 'tetrahedral'), grade3d(9, 'linear'), smoothTable1d(256, false)]);
 });

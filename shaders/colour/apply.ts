@@ -6,6 +6,8 @@ import { applyFixedFunction } from './ops/fixed-function.js';
 import { applyGamma } from './ops/gamma.js';
 import { applyGradingPrimary } from './ops/grading-primary.js';
 import { applyGradingRgbCurve } from './ops/grading-rgb-curve.js';
+import { applyGradingHueCurve } from './ops/grading-hue-curve.js';
+import { applyGradingTone } from './ops/grading-tone.js';
 import { applyLog } from './ops/log.js';
 import { applyLut1D } from './ops/lut1d.js';
 import { applyHalfLut1D } from './ops/lut1d-half.js';
@@ -40,6 +42,10 @@ export function applyOp(op: Op, rgba: Float32Array): void {
       return applyGradingRgbCurve(op, rgba);
     case 'gradingPrimary':
       return applyGradingPrimary(op, rgba);
+    case 'gradingTone':
+      return applyGradingTone(op, rgba);
+    case 'gradingHueCurve':
+      return applyGradingHueCurve(op, rgba);
   }
 }
 

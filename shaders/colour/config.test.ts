@@ -143,11 +143,11 @@ colorspaces:
 
   it('names a transform exrview cannot apply yet', () => {
     const config = parseConfig(
-      'ocio_profile_version: 2\ncolorspaces:\n  - !<ColorSpace> {name: r}\n  - !<ColorSpace> {name: a, to_scene_reference: !<GradingHueCurveTransform> {style: log}}\n',
+      'ocio_profile_version: 2\ncolorspaces:\n  - !<ColorSpace> {name: r}\n  - !<ColorSpace> {name: a, to_scene_reference: !<TruelightTransform> {}}\n',
       'b.ocio',
     );
     expect(errorOf(() => new ProcessorBuilder(config, noFiles).colourSpace('a', 'r')).message).toBe(
-      'b.ocio:4: GradingHueCurveTransform is not supported yet: exrview cannot apply this part of the config',
+      'b.ocio:4: TruelightTransform is not supported yet: exrview cannot apply this part of the config',
     );
   });
 

@@ -48,8 +48,14 @@ function pairReplacement(a: Op, b: Op): Op | null | undefined {
   if ((a.type === 'lut1d' && b.type === 'lut1d') || (a.type === 'lut3d' && b.type === 'lut3d')) {
     return a.values === b.values && a.direction !== b.direction ? clamp01() : undefined;
   }
+  if (GRADING.has(a.type) && a.type === b.type && 'direction' in a && 'direction' in b && a.direction !== b.direction) {
+    // OCIO's pair identity for the Grading ops: the same values, opposite directions, and nothing left
+    return JSON.stringify({ ...a, direction: '' }) === JSON.stringify({ ...b, direction: '' }) ? null : undefined;
+  }
   return undefined;
 }
+
+const GRADING = new Set<Op['type']>(['gradingPrimary', 'gradingRgbCurve', 'gradingTone', 'gradingHueCurve']);
 
 const LUMA = [0.2126, 0.7152, 0.0722];
 

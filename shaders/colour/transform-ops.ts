@@ -2,7 +2,7 @@
 
 import { builtinTransformOps, fixedFunctionOps } from './builtins/transform.js';
 import { ColourConfigError } from './errors.js';
-import { gradingPrimaryOp, gradingRgbCurveOp } from './ops/grading-transforms.js';
+import { gradingHueCurveOp, gradingPrimaryOp, gradingRgbCurveOp, gradingToneOp } from './ops/grading-transforms.js';
 import { invertMatrix } from './ops/matrix.js';
 import { rangeScaleOffset } from './ops/range.js';
 import { flip, type Direction, type GammaStyle, type Op } from './ops/op.js';
@@ -172,6 +172,13 @@ export function transformOps(host: TransformHost, t: TaggedMap, direction: Direc
       return [gradingPrimaryOp(t, dir, fail)];
     case 'GradingRGBCurveTransform':
       return [gradingRgbCurveOp(t, dir, fail)];
+    case 'GradingToneTransform':
+      return [gradingToneOp(t, dir, fail)];
+    case 'GradingHueCurveTransform':
+      // as OCIO: a config needs version 2.5 for it (a CTF node is the file's own business)
+      if (host.version < 2.5 && t.$ctf !== true)
+        fail("GradingHueCurveTransform needs ocio_profile_version 2.5 or later: raise the config's version or remove the transform");
+      return [gradingHueCurveOp(t, dir, fail)];
     default:
       return fail(`${t.$tag ?? 'an untyped transform'} is not supported yet: exrview cannot apply this part of the config`);
   }

@@ -1,4 +1,5 @@
-// GradingPrimaryTransform and GradingRGBCurveTransform in each style, forward and inverse, value for value against ocio_apply.
+// OCIO's Grading transforms (Primary, RGBCurve, Tone, HueCurve, from YAML and CTF) in each style, forward and inverse,
+// value for value against ocio_apply.
 
 import { describe, expect, it } from 'vitest';
 import { CONFIG_DIR, difference, encodedPixels, latticePixels, loadBuilder, oraclePresent, runExrview, runOcioApply } from './oracle.js';
@@ -6,8 +7,8 @@ import { CONFIG_DIR, difference, encodedPixels, latticePixels, loadBuilder, orac
 /** Absolute on display values, relative above 1 (`difference` measures it that way). */
 const TOLERANCE = 1e-4;
 
-describe.skipIf(!oraclePresent)('OCIO oracle: grading-test.ocio', () => {
-  const path = `${CONFIG_DIR}/grading-test.ocio`;
+describe.skipIf(!oraclePresent).each(['grading-test.ocio', 'grading-tone-hue-test.ocio'])('OCIO oracle: %s', (file) => {
+  const path = `${CONFIG_DIR}/${file}`;
   const builder = loadBuilder(path);
   const pixels = [latticePixels(), encodedPixels()];
   for (const cs of builder.config.colourSpaces.filter((c) => c.name !== 'ref')) {

@@ -1,4 +1,4 @@
-// CTF's GradingPrimary and GradingRGBCurve nodes → the fields of the config's Grading transforms (the same keys as the YAML).
+// CTF's Grading nodes (Primary, RGBCurve, Tone, HueCurve) → the fields of the config's Grading transforms (the YAML's keys).
 
 /** A config transform as the YAML tree holds it (clf.ts's TransformNode, restated here so that the two modules form no cycle). */
 interface TransformNode {
@@ -54,13 +54,25 @@ function primaryFields(el: Element, fail: Fail): Record<string, unknown> {
   return fields;
 }
 
-function curveFields(el: Element, fail: Fail): Record<string, unknown> {
-  const fields: Record<string, unknown> = { lintolog_bypass: el.getAttribute('bypassLinToLog') === 'true' };
+const RGB_CURVES: Record<string, string> = { Red: 'red', Green: 'green', Blue: 'blue', Master: 'master' };
+const HUE_CURVES: Record<string, string> = {
+  HueHue: 'hue_hue',
+  HueSat: 'hue_sat',
+  HueLum: 'hue_lum',
+  LumSat: 'lum_sat',
+  SatSat: 'sat_sat',
+  LumLum: 'lum_lum',
+  SatLum: 'sat_lum',
+  HueFx: 'hue_fx',
+};
+
+/** The curves of a GradingRGBCurve or GradingHueCurve node: `names` maps each curve element to its YAML key. */
+function curveFields(el: Element, names: Record<string, string>, fail: Fail): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
   for (const child of children(el)) {
-    const key = { Red: 'red', Green: 'green', Blue: 'blue', Master: 'master' }[child.tagName];
+    const key = names[child.tagName];
     if (!key) {
-      if (child.tagName !== 'Description' && child.tagName !== 'DynamicParameter')
-        fail(`<${child.tagName}> is not a GradingRGBCurve curve`);
+      if (child.tagName !== 'Description' && child.tagName !== 'DynamicParameter') fail(`<${child.tagName}> is not a ${el.tagName} curve`);
       continue;
     }
     const parts = children(child);
@@ -75,10 +87,54 @@ function curveFields(el: Element, fail: Fail): Record<string, unknown> {
   return fields;
 }
 
-/** The transform a Grading node asks the config path for; GradingTone and GradingHueCurve pass on their tag alone. */
+const TONE_ZONES: Record<string, [key: string, start: string, width: string]> = {
+  Blacks: ['blacks', 'start', 'width'],
+  Shadows: ['shadows', 'start', 'pivot'],
+  Midtones: ['midtones', 'center', 'width'],
+  Highlights: ['highlights', 'start', 'pivot'],
+  Whites: ['whites', 'start', 'width'],
+};
+
+function toneFields(el: Element, fail: Fail): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  const single = (child: Element, name: string): number => {
+    if (!child.hasAttribute(name)) fail(`<${child.tagName}> needs a ${name} attribute`);
+    const values = numbers(child.getAttribute(name), `${child.tagName} ${name}`, fail);
+    return values.length === 1 ? values[0]! : fail(`<${child.tagName}> ${name} must be one number`);
+  };
+  for (const child of children(el)) {
+    const zone = TONE_ZONES[child.tagName];
+    if (zone) {
+      const [key, start, width] = zone;
+      const rgb = numbers(child.getAttribute('rgb'), `${child.tagName} rgb`, fail);
+      if (rgb.length !== 3) fail(`<${child.tagName}> rgb must be 3 numbers`);
+      fields[key] = { rgb, master: single(child, 'master'), [start]: single(child, start), [width]: single(child, width) };
+    } else if (child.tagName === 'SContrast') fields.s_contrast = single(child, 'master');
+    else if (child.tagName !== 'Description' && child.tagName !== 'DynamicParameter')
+      fail(`<${child.tagName}> is not a GradingTone setting`);
+  }
+  return fields;
+}
+
+function nodeFields(el: Element, fail: Fail): Record<string, unknown> {
+  switch (el.tagName) {
+    case 'GradingPrimary':
+      return primaryFields(el, fail);
+    case 'GradingRGBCurve':
+      return { lintolog_bypass: el.getAttribute('bypassLinToLog') === 'true', ...curveFields(el, RGB_CURVES, fail) };
+    case 'GradingTone':
+      return toneFields(el, fail);
+    default: {
+      const hsy = el.hasAttribute('hsyTransform') ? (el.getAttribute('hsyTransform') ?? '') : null;
+      if (hsy !== null && hsy.toLowerCase() !== 'none') fail(`hsyTransform "${hsy}" is not "none"`);
+      return { ...(hsy !== null ? { hsy_transform: 'none' } : {}), ...curveFields(el, HUE_CURVES, fail) };
+    }
+  }
+}
+
+/** The transform a Grading node asks the config path for, marked as from a CTF file (`$ctf`). */
 export function gradingTransformNode(el: Element, line: number, fail: Fail): TransformNode {
-  const $tag = `${el.tagName}Transform`;
-  if (el.tagName !== 'GradingPrimary' && el.tagName !== 'GradingRGBCurve') return { $tag, $line: line };
-  const fields = el.tagName === 'GradingPrimary' ? primaryFields(el, fail) : curveFields(el, fail);
-  return { $tag, $line: line, ...styleAndDirection(el), ...fields };
+  if (!el.hasAttribute('style') && el.tagName !== 'GradingPrimary' && el.tagName !== 'GradingRGBCurve')
+    fail(`<${el.tagName}> needs a style attribute (log, linear or video, with Rev for the inverse)`);
+  return { $tag: `${el.tagName}Transform`, $line: line, $ctf: true, ...styleAndDirection(el), ...nodeFields(el, fail) };
 }

@@ -2,7 +2,7 @@
 // the accuracy of the baked fallback (its shaper + 3D LUT run by applyOps, the GPU's CPU twin) on a tone-mapped view.
 import { describe, expect, it } from 'vitest';
 import { applyOps } from '../processor.js';
-import { IDENTITY_MATRIX, type Lut1DOp, type Lut3DOp, type Op } from '../ops/op.js';
+import { IDENTITY_MATRIX, type GradingPrimaryOp, type GradingRgbCurveOp, type Lut1DOp, type Lut3DOp, type Op } from '../ops/op.js';
 import { BAKE_SIZE, bakeSizeOf, COSTLY_BAKE_SIZE } from './bake.js';
 import { CONFIG_DIR, loadBuilder } from '../../../testing/colour/oracle.js';
 import { buildGpuProcessor, lit } from './processor-wgsl.js';
@@ -92,6 +92,98 @@ describe('processor WGSL', () => {
     const p = buildGpuProcessor([table]);
     expect(p.bakedOpCount).toBe(0);
     expect(p.wgsl).toContain('ocioHueAdjust(c.xyz, ocioLut1d(');
+  });
+
+  it('writes GradingTone and GradingHueCurve as WGSL in every style and direction, with their helpers', () => {
+    const builder = loadBuilder(`${CONFIG_DIR}/grading-tone-hue-test.ocio`);
+    const kinds = new Set<string>();
+    for (const cs of builder.config.colourSpaces.filter((c) => c.name !== 'ref')) {
+      for (const ops of [builder.colourSpace(cs.name, 'ref'), builder.colourSpace('ref', cs.name)]) {
+        // (a transform followed by its inverse leaves no op at all)
+        if (ops.length === 0) continue;
+        const p = buildGpuProcessor(ops);
+        expect(p.bakedOpCount, cs.name).toBe(0);
+        for (const op of ops)
+          if (op.type === 'gradingTone' || op.type === 'gradingHueCurve') kinds.add(`${op.type} ${op.style} ${op.direction}`);
+        expect(p.wgsl).toMatch(/ocioGt(Mids|FauxCubic|WhiteBlack|Contrast)\(|ocioRgbToHsy\(|vec3f\(h, s, y\)/);
+        expect(p.wgsl).toContain('fn ocioHsyToRgb(');
+      }
+    }
+    for (const type of ['gradingTone', 'gradingHueCurve'])
+      for (const style of ['log', 'linear', 'video'])
+        for (const dir of ['forward', 'inverse']) expect(kinds).toContain(`${type} ${style} ${dir}`);
+  });
+
+  it('writes GradingPrimary and GradingRGBCurve as WGSL in every style and direction, no bake', () => {
+    const builder = loadBuilder(`${CONFIG_DIR}/grading-test.ocio`);
+    const kinds = new Set<string>();
+    for (const cs of builder.config.colourSpaces.filter((c) => c.name !== 'ref')) {
+      for (const ops of [builder.colourSpace(cs.name, 'ref'), builder.colourSpace('ref', cs.name)]) {
+        const p = buildGpuProcessor(ops);
+        expect(p.bakedOpCount, cs.name).toBe(0);
+        expect(p.gpuOps).toEqual(ops);
+        for (const op of ops) {
+          if (op.type !== 'gradingPrimary' && op.type !== 'gradingRgbCurve') continue;
+          kinds.add(`${op.type} ${op.style} ${op.direction}`);
+          const one = buildGpuProcessor([op]).wgsl;
+          // a curve op calls the shared helpers; a primary grade only ocio-luts.wgsl's
+          if (op.type === 'gradingRgbCurve') expect(one).toContain('fn ocioQuadInv(');
+          if (op.type === 'gradingRgbCurve' && op.style === 'linear')
+            expect(one.includes('ocioSseLinToLog(c.xyz)'), cs.name).toBe(!op.bypassLinToLog);
+          if (op.type === 'gradingPrimary') expect(one).toMatch(op.saturation === 1 ? /var v = c\.xyz;/ : /dot\(v, OCIO_LUMA\)/);
+        }
+      }
+    }
+    for (const type of ['gradingPrimary', 'gradingRgbCurve'])
+      for (const style of ['log', 'linear', 'video'])
+        for (const dir of ['forward', 'inverse']) expect(kinds).toContain(`${type} ${style} ${dir}`);
+  });
+
+  it('leaves out a GradingPrimary or GradingRGBCurve that OCIO bypasses, and keeps a clamp-only grade', () => {
+    const primary: GradingPrimaryOp = {
+      type: 'gradingPrimary',
+      direction: 'forward',
+      style: 'log',
+      brightness: [0, 0, 0, 0],
+      contrast: [1, 1, 1, 1],
+      gamma: [1, 1, 1, 1],
+      offset: [0, 0, 0, 0],
+      exposure: [0, 0, 0, 0],
+      lift: [0, 0, 0, 0],
+      gain: [1, 1, 1, 1],
+      saturation: 1,
+      pivot: -0.2,
+      pivotBlack: 0,
+      pivotWhite: 1,
+      clampBlack: -Number.MAX_VALUE,
+      clampWhite: Number.MAX_VALUE,
+    };
+    const unit = { points: [0, 0, 0.5, 0.5, 1, 1] };
+    const curve: GradingRgbCurveOp = {
+      type: 'gradingRgbCurve',
+      direction: 'inverse',
+      style: 'linear',
+      bypassLinToLog: false,
+      red: unit,
+      green: unit,
+      blue: unit,
+      master: unit,
+    };
+    for (const op of [primary, { ...primary, style: 'linear' as const }, curve]) {
+      const p = buildGpuProcessor([op]);
+      expect(p.bakedOpCount).toBe(0);
+      expect(p.wgsl.startsWith('fn ocio_apply(c0: vec4f) -> vec4f {\n  var c = c0;\n  \n  return vec4f(c.xyz, c0.w);\n}\n')).toBe(true);
+    }
+    // ocio_apply alone, without the helpers appended after it
+    const applyOf = (ops: Op[]): string => buildGpuProcessor(ops).wgsl.split('\n}\n')[0]!;
+    const clampOnly = applyOf([{ ...primary, clampBlack: 0.02, clampWhite: 0.9 }]);
+    expect(clampOnly).toContain(`v = select(vec3f(${lit(0.02)}), v, v > vec3f(${lit(0.02)}));`);
+    expect(clampOnly).toContain(`v = select(vec3f(${lit(0.9)}), v, v < vec3f(${lit(0.9)}));`);
+    expect(clampOnly).not.toMatch(/ocioSsePow|OCIO_LUMA|v = v \+|\* vec3f/);
+    const redOnly = applyOf([{ ...curve, red: { points: [0, 0, 0.5, 0.6, 1, 1] } }]);
+    expect(redOnly).toContain('ocioSseLinToLog(c.xyz)');
+    expect(redOnly).toContain('let cy = v.x;');
+    expect(redOnly).not.toContain('let cy = v.y;');
   });
 
   it('the baked fallback reproduces a tone-mapped view within 2e-3 on scene-linear input', () => {

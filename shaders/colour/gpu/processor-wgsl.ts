@@ -5,8 +5,15 @@ import { moncurveParams } from '../ops/gamma.js';
 import { rangeScaleOffset } from '../ops/range.js';
 import { ACES2_WGSL, aces2Wgsl, isAces2Analytic } from './aces2-wgsl.js';
 import { bakeOps } from './bake.js';
+import { gradingPrimaryWgsl } from './grading-primary-wgsl.js';
+import { gradingRgbCurveWgsl } from './grading-rgb-curve-wgsl.js';
+import { gradingHueCurveWgsl, gradingToneWgsl } from './grading-wgsl.js';
+import { GRADING_WGSL } from './grading-wgsl-lib.js';
 import { hashOps } from './hash-ops.js';
 import { LutAtlas, type TextureData } from './lut-atlas.js';
+import { F32_MAX, lit } from './wgsl-literal.js';
+
+export { lit };
 
 /** Everything the GPU needs for one processor: its WGSL, its two LUT textures, and the key pipelines are cached by. */
 export interface GpuProcessor {
@@ -23,8 +30,20 @@ export interface GpuProcessor {
 /** The WGSL of the identity processor: what the display core is built with when no config is loaded. */
 export const OCIO_IDENTITY_WGSL = 'fn ocio_apply(c: vec4f) -> vec4f { return c; }\n';
 
-const KNOWN = new Set<string>(['matrix', 'range', 'gamma', 'log', 'cdl', 'exposureContrast', 'lut1d', 'lut3d']);
-const F32_MAX = 3.4028234663852886e38;
+const KNOWN = new Set<string>([
+  'matrix',
+  'range',
+  'gamma',
+  'log',
+  'cdl',
+  'exposureContrast',
+  'lut1d',
+  'lut3d',
+  'gradingPrimary',
+  'gradingRgbCurve',
+  'gradingTone',
+  'gradingHueCurve',
+]);
 
 /** Whether the generator writes `op` as WGSL itself; anything else is baked. An inverse 3D LUT has no analytic form. */
 export function isAnalytic(op: Op): boolean {
@@ -62,7 +81,8 @@ export function buildGpuProcessor(ops: readonly Op[], options: GpuProcessorOptio
   const atlas = new LutAtlas();
   const body = lowered.map((op) => `  ${opWgsl(op, atlas)}`).join('\n');
   const apply = `fn ocio_apply(c0: vec4f) -> vec4f {\n  var c = c0;\n${body}\n  return vec4f(c.xyz, c0.w);\n}\n`;
-  const wgsl = lowered.some((op) => op.type === 'fixedFunction') ? apply + ACES2_WGSL : apply;
+  const grading = lowered.some((op) => op.type.startsWith('grading'));
+  const wgsl = (lowered.some((op) => op.type === 'fixedFunction') ? apply + ACES2_WGSL : apply) + (grading ? GRADING_WGSL : '');
   return {
     key: hashOps(ops, options.bakeAll ? 'baked' : ''),
     wgsl,
@@ -71,14 +91,6 @@ export function buildGpuProcessor(ops: readonly Op[], options: GpuProcessorOptio
     bakedOpCount,
     gpuOps: lowered,
   };
-}
-
-/** A float literal WGSL reads back as the same f32 (the shortest decimal of the f32); infinities clamp to the f32 range. */
-export function lit(v: number): string {
-  const x = Math.fround(Math.max(-F32_MAX, Math.min(F32_MAX, Number.isNaN(v) ? 0 : v)));
-  let s = String(x);
-  if (!/[.e]/.test(s)) s += '.0';
-  return x < 0 || Object.is(x, -0) ? `(${s})` : s;
 }
 
 const vec3 = (v: readonly number[]): string => `vec3f(${lit(v[0]!)}, ${lit(v[1]!)}, ${lit(v[2]!)})`;
@@ -115,6 +127,14 @@ function opWgsl(op: Op, atlas: LutAtlas): string {
       return rgb(aces2Wgsl(op, atlas, lit));
     case 'lut1dHalf':
       return rgb(`ocioHalfLut(c.xyz, ${atlas.add1d(halfTable(op)).start})`);
+    case 'gradingPrimary':
+      return gradingPrimaryWgsl(op, lit);
+    case 'gradingRgbCurve':
+      return gradingRgbCurveWgsl(op, lit);
+    case 'gradingTone':
+      return gradingToneWgsl(op, lit);
+    case 'gradingHueCurve':
+      return gradingHueCurveWgsl(op, lit);
     default:
       // isAnalytic() sends every other kind to the baker first
       throw new Error(`no WGSL for op ${(op as { type: string }).type}`);

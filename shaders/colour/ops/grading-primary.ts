@@ -6,8 +6,8 @@ import { ssePower } from './grading-sse-math.js';
 const f = Math.fround;
 const LUMA = [f(0.2126), f(0.7152), f(0.0722)] as const;
 
-/** Per-channel values (r, g, b) combined with the master as OCIO's GradingPrimaryPreRender does, in double then float. */
-interface Prepared {
+/** Per-channel values (r, g, b) combined with the master as OCIO's GradingPrimaryPreRender does, in double then float (the GPU writes the same as literals). */
+export interface PreparedGradingPrimary {
   offset: number[];
   scale: number[];
   power: number[];
@@ -17,7 +17,7 @@ interface Prepared {
 
 const rgb = (fn: (c: number) => number): number[] => [0, 1, 2].map((c) => f(fn(c)));
 
-function prepare(op: GradingPrimaryOp): Prepared {
+export function prepareGradingPrimary(op: GradingPrimaryOp): PreparedGradingPrimary {
   const inv = op.direction === 'inverse';
   const sum = (v: number[], c: number): number => v[3]! + v[c]!;
   const prod = (v: number[], c: number): number => v[3]! * v[c]!;
@@ -57,7 +57,7 @@ function prepare(op: GradingPrimaryOp): Prepared {
   };
 }
 
-const cache = new WeakMap<GradingPrimaryOp, Prepared>();
+const cache = new WeakMap<GradingPrimaryOp, PreparedGradingPrimary>();
 
 const copysign = (mag: number, sign: number): number => (sign < 0 || Object.is(sign, -0) ? -mag : mag);
 
@@ -69,7 +69,7 @@ const clamp = (x: number, lo: number, hi: number): number => {
 
 export function applyGradingPrimary(op: GradingPrimaryOp, rgba: Float32Array): void {
   let p = cache.get(op);
-  if (!p) cache.set(op, (p = prepare(op)));
+  if (!p) cache.set(op, (p = prepareGradingPrimary(op)));
   const noClamp = op.clampBlack === -Number.MAX_VALUE && op.clampWhite === Number.MAX_VALUE;
   const identity = p.powerIdentity && p.offset.every((o) => o === 0) && p.scale.every((s) => s === 1);
   if (op.saturation === 1 && noClamp && identity) return;

@@ -2,23 +2,7 @@
 
 import { evalCurve, evalCurveInverse, fitCurve, type FittedCurve } from './grading-bspline.js';
 import type { GradingRgbCurveOp } from './op.js';
-import { sseLog2, ssePower } from './grading-sse-math.js';
-
-const f = Math.fround;
-
-// OCIO's lin ↔ log shaper for the linear style (float32 constants as in GradingRGBCurveOpCPU's SSE path).
-const X_BREAK = f(0.0041318374739483946);
-const SHIFT = f(-0.000157849851665374);
-const M = f(1 / f(0.18 + SHIFT));
-const GAIN = f(363.034608563);
-const OFFSET = -7;
-const Y_BREAK = -5.5;
-
-const SHIFTED_GREY = f(0.18 + SHIFT);
-const GAIN_INVERSE = f(1 / GAIN);
-// As OCIO's x86 build: SSE comparisons (a NaN takes the linear branch) and its polynomial log2 and pow.
-const linToLog = (x: number): number => (x > X_BREAK ? sseLog2(f(f(x + SHIFT) * M)) : f(f(x * GAIN) + OFFSET));
-const logToLin = (y: number): number => (y > Y_BREAK ? f(f(ssePower(2, y) * SHIFTED_GREY) - SHIFT) : f(f(y - OFFSET) * GAIN_INVERSE));
+import { sseLinToLog as linToLog, sseLogToLin as logToLin } from './grading-sse-math.js';
 
 const fitted = new WeakMap<GradingRgbCurveOp, (FittedCurve | null)[]>();
 

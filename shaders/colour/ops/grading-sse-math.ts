@@ -44,3 +44,20 @@ export function sseExp2(x: number): number {
 
 /** exp2(e · log2(x)), and 0 where x is not above 0 (NaN included). */
 export const ssePower = (x: number, e: number): number => (x > 0 ? sseExp2(f(e * sseLog2(x))) : 0);
+
+// OCIO's lin ↔ log shaper for the Grading ops' linear style (float32 constants, as their SSE paths hold them).
+const X_BREAK = f(0.0041318374739483946);
+const SHIFT = f(-0.000157849851665374);
+const M = f(1 / f(0.18 + SHIFT));
+const GAIN = f(363.034608563);
+const OFFSET = -7;
+const Y_BREAK = -5.5;
+const SHIFTED_GREY = f(0.18 + SHIFT);
+const GAIN_INVERSE = f(1 / GAIN);
+/** The shaper's float32 constants, for the GPU's copy of it (shaders/colour/gpu/grading-wgsl-lib.ts). */
+export const SHAPER_CONSTANTS = { X_BREAK, SHIFT, M, GAIN, SHIFTED_GREY, GAIN_INVERSE } as const;
+
+/** As OCIO's x86 build: SSE comparisons (a NaN takes the linear branch) and its polynomial log2. */
+export const sseLinToLog = (x: number): number => (x > X_BREAK ? sseLog2(f(f(x + SHIFT) * M)) : f(f(x * GAIN) + OFFSET));
+export const sseLogToLin = (y: number): number =>
+  y > Y_BREAK ? f(f(ssePower(2, y) * SHIFTED_GREY) - SHIFT) : f(f(y - OFFSET) * GAIN_INVERSE);

@@ -1,7 +1,20 @@
-// GradingPrimaryTransform and GradingRGBCurveTransform (config YAML maps, or CLF nodes mapped to the same keys) → ops.
+// OCIO's Grading transforms (config YAML maps, or CTF nodes mapped to the same keys) → ops, with OCIO's validation.
 
 import type { BSplineCurve } from './grading-bspline.js';
-import type { Direction, GradingPrimaryOp, GradingRgbCurveOp, GradingStyle } from './op.js';
+import { HUE_CURVE_KINDS } from './grading-hue-curve.js';
+import type { HueSplineKind } from './grading-hue-spline.js';
+import { toneValueProblem } from './grading-tone-prepare.js';
+import {
+  HUE_CURVE_NAMES,
+  type Direction,
+  type GradingHueCurveOp,
+  type GradingPrimaryOp,
+  type GradingRgbCurveOp,
+  type GradingStyle,
+  type GradingToneOp,
+  type HueCurveName,
+  type ToneZone,
+} from './op.js';
 
 type Fail = (reason: string) => never;
 type Fields = Record<string, unknown>;
@@ -92,4 +105,99 @@ export function gradingPrimaryOp(t: Fields, direction: Direction, fail: Fail): G
   if (op.pivotWhite - op.pivotBlack < min) fail('pivot white must be above pivot black');
   if (op.clampBlack > op.clampWhite) fail('clamp black must not be above clamp white');
   return op;
+}
+
+const zoneDefaults: Record<GradingStyle, Record<ToneZoneName, [number, number]>> = {
+  log: { blacks: [0.4, 0.4], shadows: [0.5, 0], midtones: [0.4, 0.6], highlights: [0.3, 1], whites: [0.4, 0.5] },
+  linear: { blacks: [0, 4], shadows: [2, -7], midtones: [0, 8], highlights: [-2, 9], whites: [0, 8] },
+  video: { blacks: [0.4, 0.4], shadows: [0.6, 0], midtones: [0.4, 0.7], highlights: [0.2, 1], whites: [0.5, 0.5] },
+};
+type ToneZoneName = 'blacks' | 'shadows' | 'midtones' | 'highlights' | 'whites';
+
+function toneZone(t: Fields, key: ToneZoneName, style: GradingStyle, fail: Fail): ToneZone {
+  const [startDefault, widthDefault] = zoneDefaults[style][key];
+  const value = t[key];
+  if (value === undefined || value === null) return { rgbm: [1, 1, 1, 1], start: startDefault, width: widthDefault };
+  const startKey = key === 'midtones' ? 'center' : 'start';
+  const widthKey = key === 'shadows' || key === 'highlights' ? 'pivot' : 'width';
+  if (!isMap(value) || [`rgb`, 'master', startKey, widthKey].some((k) => value[k] === undefined || value[k] === null))
+    return fail(`${key} needs \`rgb: [r, g, b]\`, \`master:\`, \`${startKey}:\` and \`${widthKey}:\``);
+  return {
+    rgbm: rgbm(value, key, 1, fail),
+    start: optionalNumber(value, startKey, 0, fail),
+    width: optionalNumber(value, widthKey, 0, fail),
+  };
+}
+
+export function gradingToneOp(t: Fields, direction: Direction, fail: Fail): GradingToneOp {
+  const style = gradingStyle(t.style, fail);
+  const zone = (key: ToneZoneName): ToneZone => toneZone(t, key, style, fail);
+  const op: GradingToneOp = {
+    type: 'gradingTone',
+    direction,
+    style,
+    blacks: zone('blacks'),
+    shadows: zone('shadows'),
+    midtones: zone('midtones'),
+    highlights: zone('highlights'),
+    whites: zone('whites'),
+    sContrast: optionalNumber(t, 's_contrast', 1, fail),
+  };
+  const problem = toneValueProblem(op);
+  return problem ? fail(problem) : op;
+}
+
+const SIXTHS = [0, 1 / 6, 2 / 6, 0.5, 4 / 6, 5 / 6].map(Math.fround);
+const flatAt = (xs: number[], y: number): BSplineCurve => ({ points: xs.flatMap((x) => [x, y]) });
+const diagonal = (xs: number[]): BSplineCurve => ({ points: xs.flatMap((x) => [x, x]) });
+
+/** OCIO's default (identity) curves of each style. */
+function hueCurveDefaults(style: GradingStyle): Record<HueCurveName, BSplineCurve> {
+  const unit = style === 'linear' ? [-7, 0, 7] : [0, 0.5, 1];
+  return {
+    hueHue: diagonal(SIXTHS),
+    hueSat: flatAt(SIXTHS, 1),
+    hueLum: flatAt(SIXTHS, 1),
+    lumSat: flatAt(unit, 1),
+    satSat: diagonal([0, 0.5, 1]),
+    lumLum: diagonal(unit),
+    satLum: flatAt([0, 0.5, 1], 1),
+    hueFx: flatAt(SIXTHS, 0),
+  };
+}
+
+const snakeCase = (name: HueCurveName): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** OCIO's GradingBSplineCurve::validate for the hue curves' kinds. */
+function hueCurveProblem(curve: BSplineCurve, kind: HueSplineKind): string | null {
+  const xs = curve.points.filter((_, i) => i % 2 === 0).map(Math.fround);
+  const ys = curve.points.filter((_, i) => i % 2 === 1).map(Math.fround);
+  const n = xs.length;
+  if (kind === 'hueHue' && (xs[0]! < 0 || xs[n - 1]! > 1)) return 'x values must be from 0 to 1';
+  if (kind === 'hueHue' || kind === 'diagonal') {
+    let last = kind === 'hueHue' ? Math.fround(ys[n - 1]! - 1) : -Infinity;
+    for (const y of ys) {
+      if (y < last) return 'y values must not decrease';
+      last = y;
+    }
+  }
+  const periodic = kind === 'hueHue' || kind === 'periodic0' || kind === 'periodic1';
+  if (periodic && n === 2 && Math.abs(1 - Math.fround(xs[1]! - xs[0]!)) < 1e-3) return 'its two x values must not wrap to the same hue';
+  return null;
+}
+
+export function gradingHueCurveOp(t: Fields, direction: Direction, fail: Fail): GradingHueCurveOp {
+  const style = gradingStyle(t.style, fail);
+  const bypassHsy = t.hsy_transform !== undefined && t.hsy_transform !== null;
+  if (bypassHsy && t.hsy_transform !== 'none')
+    fail(`hsy_transform "${String(t.hsy_transform)}" is not "none" (leave it out to work in HSY)`);
+  const defaults = hueCurveDefaults(style);
+  const curves = {} as Record<HueCurveName, BSplineCurve>;
+  for (const name of HUE_CURVE_NAMES) {
+    const key = snakeCase(name);
+    curves[name] = curve(t[key], key, defaults[name], fail);
+    const problem = hueCurveProblem(curves[name], HUE_CURVE_KINDS[name]);
+    if (problem) fail(`${key}: ${problem}`);
+  }
+  return { type: 'gradingHueCurve', direction, style, bypassHsy, curves };
 }

@@ -139,6 +139,41 @@ export interface GradingPrimaryOp {
   clampWhite: number;
 }
 
+/** One of GradingTone's zones: a gain per channel [red, green, blue, master], and where the zone starts and how wide it is. */
+export interface ToneZone {
+  rgbm: number[];
+  /** The centre for midtones. */
+  start: number;
+  /** The pivot for shadows and highlights. */
+  width: number;
+}
+
+/** GradingToneTransform: blacks, shadows, midtones, highlights and whites zones, then an S-contrast. */
+export interface GradingToneOp {
+  type: 'gradingTone';
+  direction: Direction;
+  style: GradingStyle;
+  blacks: ToneZone;
+  shadows: ToneZone;
+  midtones: ToneZone;
+  highlights: ToneZone;
+  whites: ToneZone;
+  sContrast: number;
+}
+
+/** GradingHueCurveTransform's eight curves, in OCIO's order (HueCurveType). */
+export const HUE_CURVE_NAMES = ['hueHue', 'hueSat', 'hueLum', 'lumSat', 'satSat', 'lumLum', 'satLum', 'hueFx'] as const;
+export type HueCurveName = (typeof HUE_CURVE_NAMES)[number];
+
+/** GradingHueCurveTransform: curves applied in OCIO's hue/saturation/luma space (HSY), or on RGB as given when `bypassHsy`. */
+export interface GradingHueCurveOp {
+  type: 'gradingHueCurve';
+  direction: Direction;
+  style: GradingStyle;
+  bypassHsy: boolean;
+  curves: Record<HueCurveName, BSplineCurve>;
+}
+
 export type Op =
   | MatrixOp
   | RangeOp
@@ -151,7 +186,9 @@ export type Op =
   | FixedFunctionOp
   | HalfLut1DOp
   | GradingRgbCurveOp
-  | GradingPrimaryOp;
+  | GradingPrimaryOp
+  | GradingToneOp
+  | GradingHueCurveOp;
 
 export const IDENTITY_MATRIX: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
