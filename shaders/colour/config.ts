@@ -336,7 +336,23 @@ function transformOf(value: unknown, file: string): TaggedMap | undefined {
       'a transform without a type: write it as `!<MatrixTransform> {...}` or similar',
     );
   }
+  if (value.$tag === 'GroupTransform') checkGroup(value, file);
   return value;
+}
+
+/** A group's children, checked here so that the processor builder meets only typed transforms (an empty `- ` is null). */
+function checkGroup(group: TaggedMap, file: string): void {
+  const children = group.children;
+  if (children === undefined || children === null) return;
+  if (!Array.isArray(children))
+    throw new ColourConfigError(file, group.$line, "a GroupTransform's `children` must be a list of transforms");
+  for (const child of children) {
+    if (!isMap(child) || child.$tag === undefined) {
+      const line = isMap(child) ? child.$line : ((children as { $line?: number }).$line ?? group.$line);
+      throw new ColourConfigError(file, line, 'a GroupTransform child without a type: write it as `!<MatrixTransform> {...}` or similar');
+    }
+    if (child.$tag === 'GroupTransform') checkGroup(child, file);
+  }
 }
 
 export function isMap(value: unknown): value is TaggedMap {

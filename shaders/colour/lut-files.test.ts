@@ -45,7 +45,9 @@ describe('CLF/CTF', () => {
 
 describe('.3dl, .csp and Resolve .cube', () => {
   it('.3dl: a lattice that is not a cube, a line of two numbers', () => {
-    expect(messageOf('0 0 0\n4095 4095 4095\n', 'a.3dl')).toBe('a.3dl: 2 entries do not make a cube: the .3dl is cut short');
+    expect(messageOf('0 0 0\n4095 4095 4095\n', 'a.3dl')).toBe(
+      'a.3dl:1: the 2 entries from here do not make a cube: the .3dl is cut short',
+    );
     expect(messageOf('0 1023\n', 'b.3dl')).toBe('b.3dl:1: a line of fewer than 3 integers: each 3D entry needs red, green and blue');
   });
 
@@ -60,7 +62,7 @@ describe('.3dl, .csp and Resolve .cube', () => {
   it('.csp: not a csp, cut short', () => {
     expect(messageOf('CSPLUTV99\n3D\n', 'a.csp')).toBe('a.csp:1: the first line is not "CSPLUTV100": not a .csp LUT');
     expect(messageOf('CSPLUTV100\n1D\n0\n0\n0\n4\n0 0 0\n', 'b.csp')).toBe(
-      'b.csp: the file ends before the end of the 1D LUT: the .csp is cut short',
+      'b.csp:6: the file ends before the 4 rows this line declares: the .csp is cut short',
     );
   });
 

@@ -1,6 +1,5 @@
 // Opens a config by what the user names: a `.ocio` file, a `.ocioz` archive (its LUTs read from inside), or an `ocio://` built-in.
 
-import { unzipSync } from 'fflate';
 import { builtinConfigTree, isBuiltinUri, resolveBuiltinUri, BUILTIN_ALIASES, BUILTIN_CONFIGS } from './builtin-configs/index.js';
 import { parseConfig, parseConfigTree, type OcioConfig } from './config.js';
 import { ColourConfigError } from './errors.js';
@@ -46,7 +45,9 @@ export async function openConfig(source: string, reader: ConfigReader): Promise<
 }
 
 /** An `.ocioz`: a zip whose first `.ocio` entry is the config; paths in it resolve from the archive's root. */
-function openArchive(archive: string, reader: ConfigReader): OpenedConfig {
+async function openArchive(archive: string, reader: ConfigReader): Promise<OpenedConfig> {
+  // the unzipper loads only for an archive: opening a built-in config or a .ocio costs none of it
+  const { unzipSync } = await import('fflate');
   let bytes: Uint8Array;
   try {
     bytes = reader.readBytes(archive);

@@ -5,7 +5,7 @@ import { gradingTransformNode } from './clf-grading.js';
 import { LutFileError } from './lut-error.js';
 import type { CdlOp, Direction, GammaStyle, Op } from '../ops/op.js';
 import { halfToFloat } from '../ops/half.js';
-import { MAX_ENTRIES } from './text.js';
+import { MAX_LUT1D_LENGTH, MAX_LUT3D_SIZE } from './text.js';
 
 /** A config transform as the YAML tree holds it (yaml-tree's TaggedMap): its tag, line and fields. */
 export interface TransformNode {
@@ -35,7 +35,10 @@ export function clfOps(text: string, file: string, interpolation: string, reques
       if (!parseError) {
         const text = String(message);
         const line = /line:(\d+)/.exec(text);
-        parseError = { line: line ? Number(line[1]) : undefined, message: text.split('\n')[0]!.trim() };
+        const first = text.split('\n')[0]!.trim();
+        // xmldom reports its own exceptions on some malformed markup (`<!Tag`): the user reads what is wrong, not them
+        const internal = /\b(TypeError|RangeError|ReferenceError)\b/.test(first);
+        parseError = { line: line ? Number(line[1]) : undefined, message: internal ? 'a malformed tag or declaration' : first };
       }
     },
   }).parseFromString(text, 'text/xml');
@@ -117,8 +120,8 @@ function lut1dOp(node: Node, file: string, outMax: number, direction: Direction,
   if (child(el, 'IndexMap')) node.fail('IndexMap is not read: bake it into the table');
   const { dims, values, rawWords } = arrayOf(node);
   const [length, components] = dims as [number, number];
-  if (!(length >= 2 && length <= MAX_ENTRIES) || (components !== 1 && components !== 3))
-    node.fail(`Array dim "${dims.join(' ')}" is not a LUT of 2 to ${MAX_ENTRIES} entries of 1 or 3 components`);
+  if (!(length >= 2 && length <= MAX_LUT1D_LENGTH) || (components !== 1 && components !== 3))
+    node.fail(`Array dim "${dims.join(' ')}" is not a LUT of 2 to ${MAX_LUT1D_LENGTH} entries of 1 or 3 components`);
   const halfDomain = el.getAttribute('halfDomain') === 'true';
   const rawHalfs = el.getAttribute('rawHalfs') === 'true';
   if (halfDomain && length !== 65536) node.fail(`a halfDomain LUT has 65536 entries, not ${length}`);
@@ -156,8 +159,8 @@ function lut1dOp(node: Node, file: string, outMax: number, direction: Direction,
 function lut3dOp(node: Node, file: string, outMax: number, direction: Direction, interpolation: string): Op {
   const { dims, values } = arrayOf(node);
   const [n, n2, n3, components] = dims as [number, number, number, number];
-  if (n !== n2 || n2 !== n3 || components !== 3 || !(n >= 2 && n <= 256))
-    node.fail(`Array dim "${dims.join(' ')}" is not a cube of 2 to 256 per side with 3 components`);
+  if (n !== n2 || n2 !== n3 || components !== 3 || !(n >= 2 && n <= MAX_LUT3D_SIZE))
+    node.fail(`Array dim "${dims.join(' ')}" is not a cube of 2 to ${MAX_LUT3D_SIZE} per side with 3 components`);
   const interp = el3dInterpolation(node.el.getAttribute('interpolation') || interpolation);
   // CLF lists blue fastest, as the op holds it
   return {
@@ -415,7 +418,7 @@ function arrayOf(node: Node): { dims: number[]; values: Float64Array; rawWords: 
   if (dims.length < 2 || dims.some((d) => !Number.isInteger(d) || d <= 0))
     node.fail(`Array dim "${array.getAttribute('dim')}" is malformed`);
   const expected = node.el.tagName === 'Matrix' ? dims[0]! * dims[1]! : dims.reduce((a, b) => a * b, 1);
-  if (expected > MAX_ENTRIES * 3) node.fail(`an Array of ${expected} values is too large to read`);
+  if (expected > Math.max(MAX_LUT1D_LENGTH, MAX_LUT3D_SIZE ** 3) * 3) node.fail(`an Array of ${expected} values is too large to read`);
   const rawWords = (array.textContent ?? '')
     .trim()
     .split(/\s+/)

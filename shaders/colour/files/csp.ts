@@ -2,7 +2,7 @@
 
 import { LutFileError } from './lut-error.js';
 import type { Op } from '../ops/op.js';
-import { domainOps, interp1D, interp3D, MAX_ENTRIES, numbers, redFastestToBlueFastest } from './text.js';
+import { domainOps, interp1D, interp3D, lut3dSizeProblem, MAX_LUT1D_LENGTH, numbers, redFastestToBlueFastest } from './text.js';
 
 const f = Math.fround;
 /** OCIO resamples the prelut's spline into a 1D LUT of this many entries. */
@@ -15,7 +15,7 @@ export function cspOps(text: string, file: string, interpolation: string): Op[] 
   let at = 0;
   const next = (what: string): { n: number; text: string } => {
     const row = content[at++];
-    if (!row) throw new LutFileError(file, undefined, `the file ends before ${what}: the .csp is cut short`);
+    if (!row) throw new LutFileError(file, content.at(-1)?.n, `the file ends before ${what}: the .csp is cut short`);
     return row;
   };
   const words = (row: { text: string }): string[] => row.text.split(/\s+/).filter((w) => w !== '');
@@ -73,8 +73,11 @@ export function cspOps(text: string, file: string, interpolation: string): Op[] 
   if (type === '1D') {
     const lengthRow = next('the 1D LUT size');
     const length = Number(lengthRow.text);
-    if (!(Number.isInteger(length) && length > 0 && length <= MAX_ENTRIES))
-      throw new LutFileError(file, lengthRow.n, `1D LUT size "${lengthRow.text}" is not 1 to ${MAX_ENTRIES}`);
+    if (!(Number.isInteger(length) && length > 0 && length <= MAX_LUT1D_LENGTH))
+      throw new LutFileError(file, lengthRow.n, `1D LUT size "${lengthRow.text}" is not 1 to ${MAX_LUT1D_LENGTH}: resample the LUT`);
+    // the table is allocated only when the file holds that many rows
+    if (content.length - at < length)
+      throw new LutFileError(file, lengthRow.n, `the file ends before the ${length} rows this line declares: the .csp is cut short`);
     const values = new Float32Array(length * 3);
     for (let i = 0; i < length; i++) {
       const row = next('the end of the 1D LUT');
@@ -84,9 +87,12 @@ export function cspOps(text: string, file: string, interpolation: string): Op[] 
   } else {
     const sizeRow = next('the 3D LUT size');
     const [r, g, b] = numbers(words(sizeRow), file, sizeRow.n, 3);
-    if (r !== g || g !== b || !(r! >= 2 && r! <= 256))
-      throw new LutFileError(file, sizeRow.n, `3D LUT size ${sizeRow.text}: a .csp cube must be 2 to 256 on every side`);
+    if (r !== g || g !== b) throw new LutFileError(file, sizeRow.n, `3D LUT size ${sizeRow.text}: a .csp 3D LUT must be a cube`);
+    const sizeProblem = lut3dSizeProblem(r!);
+    if (sizeProblem) throw new LutFileError(file, sizeRow.n, sizeProblem);
     const n = r!;
+    if (content.length - at < n * n * n)
+      throw new LutFileError(file, sizeRow.n, `the file ends before the ${n}³ rows this line declares: the .csp is cut short`);
     const data = new Float32Array(n * n * n * 3);
     for (let i = 0; i < n * n * n; i++) {
       const row = next('the end of the 3D LUT');

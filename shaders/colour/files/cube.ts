@@ -2,7 +2,7 @@
 
 import { LutFileError } from './lut-error.js';
 import type { Op } from '../ops/op.js';
-import { domainOps, interp1D, interp3D, lines, MAX_ENTRIES, numbers, redFastestToBlueFastest } from './text.js';
+import { domainOps, interp1D, interp3D, lines, lut1dLengthProblem, lut3dSizeProblem, numbers, redFastestToBlueFastest } from './text.js';
 
 export function cubeOps(text: string, file: string, interpolation: string): Op[] {
   let size1 = 0,
@@ -17,8 +17,8 @@ export function cubeOps(text: string, file: string, interpolation: string): Op[]
     if (key === undefined || key.startsWith('#')) continue;
     if (key === 'TITLE') continue;
     const rest = words.slice(1);
-    if (key === 'LUT_1D_SIZE') size1 = numbers(rest, file, n, 1)[0]!;
-    else if (key === 'LUT_3D_SIZE') size3 = numbers(rest, file, n, 1)[0]!;
+    if (key === 'LUT_1D_SIZE') size1 = checkedSize(numbers(rest, file, n, 1)[0]!, lut1dLengthProblem, file, n);
+    else if (key === 'LUT_3D_SIZE') size3 = checkedSize(numbers(rest, file, n, 1)[0]!, lut3dSizeProblem, file, n);
     else if (key === 'DOMAIN_MIN') domainMin = numbers(rest, file, n, 3);
     else if (key === 'DOMAIN_MAX') domainMax = numbers(rest, file, n, 3);
     else if (key === 'LUT_1D_INPUT_RANGE') range1 = numbers(rest, file, n, 2);
@@ -30,21 +30,20 @@ export function cubeOps(text: string, file: string, interpolation: string): Op[]
         `unknown .cube keyword "${words[0]}": this reader knows TITLE, LUT_1D_SIZE, LUT_3D_SIZE, DOMAIN_MIN/MAX and LUT_1D/3D_INPUT_RANGE`,
       );
     else {
+      // the size lines come first: the table may not run past what they declare, so a huge file stops at its first extra line
+      if (size1 === 0 && size3 === 0) throw new LutFileError(file, n, 'a table row before LUT_1D_SIZE or LUT_3D_SIZE: not a .cube LUT');
       firstDataLine ||= n;
       data.push(...numbers(words, file, n, 3));
-      if (data.length > MAX_ENTRIES * 3) throw new LutFileError(file, n, 'more than 2^26 entries: the LUT is too large to read');
+      if (data.length > (size1 + size3 ** 3) * 3)
+        throw new LutFileError(file, n, `more rows than the ${size1 + size3 ** 3} entries the size lines declare: fix the size line`);
     }
   }
   if (size1 === 0 && size3 === 0) throw new LutFileError(file, undefined, 'no LUT_1D_SIZE or LUT_3D_SIZE line: not a .cube LUT');
-  if (size1 !== 0 && !(size1 >= 2 && size1 <= MAX_ENTRIES))
-    throw new LutFileError(file, undefined, `LUT_1D_SIZE ${size1} is not allowed: the size must be 2 to ${MAX_ENTRIES}`);
-  if (size3 !== 0 && !(size3 >= 2 && size3 <= 256))
-    throw new LutFileError(file, undefined, `LUT_3D_SIZE ${size3} is not allowed: the size must be 2 to 256`);
   const entries = size1 + size3 ** 3;
   if (data.length !== entries * 3) {
     throw new LutFileError(
       file,
-      firstDataLine,
+      firstDataLine || undefined,
       `the LUT declares ${entries} entries but has ${data.length / 3}: regenerate it or fix its size line`,
     );
   }
@@ -73,4 +72,10 @@ export function cubeOps(text: string, file: string, interpolation: string): Op[]
     });
   }
   return ops;
+}
+
+function checkedSize(size: number, problem: (size: number) => string | undefined, file: string, line: number): number {
+  const reason = problem(size);
+  if (reason) throw new LutFileError(file, line, reason);
+  return size;
 }

@@ -2,7 +2,7 @@
 
 import { LutFileError } from './lut-error.js';
 import type { Op } from '../ops/op.js';
-import { cubeEdge, interp3D, MAX_ENTRIES } from './text.js';
+import { cubeEdge, interp3D, lut3dSizeProblem, MAX_LUT1D_LENGTH, MAX_LUT3D_SIZE } from './text.js';
 
 /** The bit depth whose code values a table's largest value most likely uses, as OCIO guesses it (2× overshoot allowed). */
 function likelyBitDepth(max: number): number {
@@ -18,7 +18,8 @@ const LOWEST_PLAUSIBLE_MAX = 128;
 export function lustre3dlOps(text: string, file: string, interpolation: string): Op[] {
   let shaper: number[] | undefined;
   const lattice: number[] = [];
-  let latticeMax = 0;
+  let latticeMax = 0,
+    firstLatticeLine: number | undefined;
   text.split(/\r?\n/).forEach((raw, i) => {
     const words = raw
       .trim()
@@ -31,9 +32,12 @@ export function lustre3dlOps(text: string, file: string, interpolation: string):
     const ints = words.map(Number);
     if (ints.length > 3) {
       if (shaper) throw new LutFileError(file, i + 1, 'a second shaper line: a .3dl has at most one');
+      if (ints.length > MAX_LUT1D_LENGTH) throw new LutFileError(file, i + 1, `a shaper of ${ints.length} entries: resample the LUT`);
       shaper = ints;
     } else if (ints.length === 3) {
-      if (lattice.length >= MAX_ENTRIES * 3) throw new LutFileError(file, i + 1, 'more than 2^26 entries: the LUT is too large to read');
+      if (lattice.length >= MAX_LUT3D_SIZE ** 3 * 3)
+        throw new LutFileError(file, i + 1, `more than ${MAX_LUT3D_SIZE}³ entries: OCIO reads 3D LUTs of 2 to ${MAX_LUT3D_SIZE} per side`);
+      firstLatticeLine ??= i + 1;
       lattice.push(...ints);
       latticeMax = Math.max(latticeMax, ...ints);
     } else {
@@ -43,7 +47,7 @@ export function lustre3dlOps(text: string, file: string, interpolation: string):
   if (!shaper && lattice.length === 0) throw new LutFileError(file, undefined, 'no shaper and no 3D LUT: not a .3dl LUT');
   const ops: Op[] = [];
   if (shaper) {
-    const shaperMax = Math.max(...shaper);
+    const shaperMax = shaper.reduce((a, b) => Math.max(a, b), -Infinity);
     if (shaperMax < LOWEST_PLAUSIBLE_MAX)
       throw new LutFileError(file, undefined, `the shaper's largest value, ${shaperMax}, is too small for integer code values`);
     const scale = 2 ** likelyBitDepth(shaperMax) - 1;
@@ -61,7 +65,13 @@ export function lustre3dlOps(text: string, file: string, interpolation: string):
       throw new LutFileError(file, undefined, `the 3D LUT's largest value, ${latticeMax}, is too small for integer code values`);
     const n = cubeEdge(lattice.length / 3);
     if (n === undefined || n < 2)
-      throw new LutFileError(file, undefined, `${lattice.length / 3} entries do not make a cube: the .3dl is cut short`);
+      throw new LutFileError(
+        file,
+        firstLatticeLine,
+        `the ${lattice.length / 3} entries from here do not make a cube: the .3dl is cut short`,
+      );
+    const sizeProblem = lut3dSizeProblem(n);
+    if (sizeProblem) throw new LutFileError(file, firstLatticeLine, sizeProblem);
     const scale = 2 ** likelyBitDepth(latticeMax) - 1;
     const values = Float32Array.from(lattice, (v) => v / scale);
     ops.push({ type: 'lut3d', direction: 'forward', size: n, values, interpolation: interp3D(interpolation), source: file });

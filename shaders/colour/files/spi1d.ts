@@ -2,7 +2,7 @@
 
 import { LutFileError } from './lut-error.js';
 import type { Op } from '../ops/op.js';
-import { domainOps, interp1D, lines, MAX_ENTRIES, numbers } from './text.js';
+import { domainOps, interp1D, lines, lut1dLengthProblem, numbers } from './text.js';
 
 export function spi1dOps(text: string, file: string, interpolation: string): Op[] {
   let from = [0, 1];
@@ -17,23 +17,30 @@ export function spi1dOps(text: string, file: string, interpolation: string): Op[
     if (!inData) {
       if (key === 'Version') continue;
       if (key === 'From') from = numbers(words.slice(1), file, n, 2);
-      else if (key === 'Length') length = numbers(words.slice(1), file, n, 1)[0]!;
-      else if (key === 'Components') components = numbers(words.slice(1), file, n, 1)[0]!;
-      else if (key === '{') inData = true;
+      else if (key === 'Length') {
+        length = numbers(words.slice(1), file, n, 1)[0]!;
+        const problem = lut1dLengthProblem(length);
+        if (problem) throw new LutFileError(file, n, problem);
+      } else if (key === 'Components') {
+        components = numbers(words.slice(1), file, n, 1)[0]!;
+        if (components !== 1 && components !== 3) throw new LutFileError(file, n, `Components ${components}: only 1 or 3 are read`);
+      } else if (key === '{') inData = true;
       else throw new LutFileError(file, n, `unexpected "${key}" in the .spi1d header: expected Version, From, Length, Components or {`);
       continue;
     }
     if (key === '}') break;
+    if (length === 0) throw new LutFileError(file, n, 'the table starts before a Length line: declare Length in the header');
     firstDataLine ||= n;
     data.push(...numbers(words, file, n, components));
+    // a table longer than its Length stops at its first extra row, however large the file
+    if (data.length > length * components)
+      throw new LutFileError(file, n, `more rows than the ${length} entries Length declares: fix the Length line or the table`);
   }
-  if (!(length >= 2 && length <= MAX_ENTRIES))
-    throw new LutFileError(file, undefined, `Length ${length} is not allowed: a .spi1d needs 2 to ${MAX_ENTRIES} entries`);
-  if (components !== 1 && components !== 3) throw new LutFileError(file, undefined, `Components ${components}: only 1 or 3 are read`);
+  if (length === 0) throw new LutFileError(file, undefined, 'no Length line: a .spi1d declares its Length before the table');
   if (data.length !== length * components) {
     throw new LutFileError(
       file,
-      firstDataLine,
+      firstDataLine || undefined,
       `Length says ${length} entries but the table has ${data.length / components}: fix the Length line or the table`,
     );
   }

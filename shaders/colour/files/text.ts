@@ -3,22 +3,37 @@
 import { LutFileError } from './lut-error.js';
 import type { Op } from '../ops/op.js';
 
-/** The most entries a LUT may hold (a 1D length or a 3D size cubed), so that a huge file fails instead of exhausting memory. */
-export const MAX_ENTRIES = 1 << 26;
+/** OCIO's largest 1D LUT (1024² entries): a longer one fails at its size line, before its table is allocated. */
+export const MAX_LUT1D_LENGTH = 1 << 20;
+/** OCIO's largest 3D LUT edge: a bigger cube fails at its size line, before its table is allocated. */
+export const MAX_LUT3D_SIZE = 129;
+
+/** Why a declared size is refused, the same words for every format. */
+export function lut1dLengthProblem(length: number): string | undefined {
+  if (Number.isInteger(length) && length >= 2 && length <= MAX_LUT1D_LENGTH) return undefined;
+  return `a 1D LUT of ${length} entries: OCIO reads 2 to ${MAX_LUT1D_LENGTH} (1024²); resample the LUT`;
+}
+
+export function lut3dSizeProblem(size: number): string | undefined {
+  if (Number.isInteger(size) && size >= 2 && size <= MAX_LUT3D_SIZE) return undefined;
+  return `a 3D LUT of ${size} per side: OCIO reads 2 to ${MAX_LUT3D_SIZE}; resample the LUT`;
+}
 
 export interface Line {
   n: number;
   words: string[];
 }
 
-export function lines(text: string): Line[] {
-  return text.split(/\r?\n/).map((line, i) => ({
-    n: i + 1,
-    words: line
-      .trim()
-      .split(/\s+/)
-      .filter((w) => w !== ''),
-  }));
+/** The lines of a text, each split into words, one at a time: a reader that stops early never holds a huge file's lines. */
+export function* lines(text: string): Generator<Line> {
+  let start = 0;
+  for (let n = 1; start <= text.length; n++) {
+    const end = text.indexOf('\n', start);
+    const line = text.slice(start, end < 0 ? text.length : end);
+    yield { n, words: line.split(/\s+/).filter((w) => w !== '') };
+    if (end < 0) return;
+    start = end + 1;
+  }
 }
 
 export function numbers(words: string[], file: string, line: number | undefined, count: number): number[] {
