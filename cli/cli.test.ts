@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ExrReader, memorySource, writeExrFile } from '../codec/index.js';
+import { writeChunkByChunk } from '../testing/codec/incomplete.js';
 
 const root = join(__dirname, '..');
 const bin = join(root, 'bin', 'exrview.mjs');
@@ -172,6 +173,48 @@ describe('exrview command', () => {
     const cut = exrview('stats', join(dir, 'cut.exr'));
     expect(cut.code).toBe(1);
     expect(cut.stderr).toMatch(new RegExp(`^exrview: ${join(dir, 'cut.exr').replace(/[.]/g, '\\.')}: [^\n]+\n$`));
+  });
+
+  it('info and stats on a file still being written: N of M chunks; stats of the chunks there, "incomplete" in JSON, exit 3', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exrview-cli-'));
+    const h = 56 * 16 + 11; // 57 chunks of 16 lines (ZIP), as a renderer leaves it after 34 of them
+    const file = writeChunkByChunk([
+      {
+        compression: 'zip',
+        dataWindow: { xMin: 0, yMin: 0, xMax: 7, yMax: h - 1 },
+        channels: [{ name: 'Y', pixelType: 'float', data: Float32Array.from({ length: 8 * h }, (_, i) => Math.floor(i / 8)) }],
+      },
+    ]);
+    const path = join(dir, 'rendering.exr');
+    writeFileSync(path, file.after(34, 20));
+    const info = exrview('info', path);
+    expect(info.code, info.stderr).toBe(0);
+    expect(info.stdout).toContain(
+      '\nincomplete: 34 of 57 chunks (its offset tables are not filled yet: still being written, or cut short)\n',
+    );
+    const infoJson = JSON.parse(exrview('info', path, '--json').stdout);
+    expect(infoJson.incomplete).toEqual({ chunksPresent: 34, chunksTotal: 57 });
+    const message =
+      `exrview: ${path}: incomplete: 34 of 57 chunks (its offset tables are not filled yet: still being written, or cut short); ` +
+      'the statistics are of the chunks there\n';
+    const stats = exrview('stats', path, '--json');
+    expect(stats.code).toBe(3);
+    expect(stats.stderr).toBe(message);
+    const json = JSON.parse(stats.stdout);
+    expect(json.incomplete).toEqual({ chunksPresent: 34, chunksTotal: 57 });
+    // the lines of 34 chunks: 0 to 543, one value a line
+    expect(json.parts[0].channels[0]).toMatchObject({ name: 'Y', min: 0, max: 543, mean: 271.5, nanCount: 0, infCount: 0 });
+    const text = exrview('stats', path);
+    expect(text.code).toBe(3);
+    expect(text.stdout.split('\n')[0]).toBe(`${path}: 1 part, 1 channel; incomplete: 34 of 57 chunks, the statistics are of those`);
+    expect(text.stderr).toBe(message);
+    // closed: whole, exit 0, nothing said
+    writeFileSync(path, file.complete);
+    const closed = exrview('stats', path, '--json');
+    expect(closed.code).toBe(0);
+    expect(closed.stderr).toBe('');
+    expect(Object.keys(JSON.parse(closed.stdout))).toEqual(['parts']);
+    expect(exrview('info', path).stdout).not.toContain('incomplete');
   });
 
   it('a folder or an EXR file where the command belongs: exit 2, with the commands that take it', () => {

@@ -30,7 +30,10 @@ describe('exrview help', () => {
     expect(overview.stdout).toContain('usage: exrview <command> [options]');
     for (const name of COMMAND_NAMES) expect(overview.stdout).toContain(`  ${COMMANDS[name].synopsis}`);
     expect(overview.stdout).toContain('exrview help COMMAND');
-    expect(overview.stdout).toContain('exit codes: 0 success, 1 a file could not be read or decoded, 2 bad usage');
+    expect(overview.stdout).toContain(
+      'exit codes: 0 success, 1 a file could not be read or decoded, 2 bad usage,\n' +
+        '3 stats of a file still being written (or cut short): its statistics are of the chunks there',
+    );
     expect(exrview('-h').stdout).toBe(overview.stdout);
     expect(exrview('help').stdout).toBe(overview.stdout);
   });

@@ -7,6 +7,8 @@ export interface InfoJson {
   version: number;
   flags: number;
   multipart: boolean;
+  /** A file still being written (its offset tables not filled yet) or cut short: how many of its chunks are there. */
+  incomplete?: { chunksPresent: number; chunksTotal: number };
   parts: { index: number; attributes: { name: string; type: string; value: unknown }[] }[];
 }
 
@@ -21,6 +23,9 @@ function infoJson(path: string, reader: ExrReader): InfoJson {
     version: reader.flags.version,
     flags: versionFlags(reader),
     multipart: reader.flags.multipart,
+    ...(reader.incomplete
+      ? { incomplete: { chunksPresent: reader.incomplete.chunksPresent, chunksTotal: reader.incomplete.chunksTotal } }
+      : {}),
     parts: reader.parts.map((p) => ({
       index: p.index,
       attributes: p.attributes.map((a) => ({ name: a.name, type: a.typeName, value: jsonValue(a.value) })),
@@ -42,12 +47,20 @@ function jsonValue(v: AttributeValue): unknown {
 function formatInfo(path: string, reader: ExrReader): string {
   const f = reader.flags;
   const lines = [`\nfile ${path}:\n`, `file format version: ${f.version}, flags 0x${versionFlags(reader).toString(16)}`];
+  const incomplete = reader.incomplete;
+  if (incomplete) lines.push(`incomplete: ${incompleteText(incomplete)}`);
   for (const part of reader.parts) {
     if (f.multipart) lines.push(`\n\n part ${part.index}:`);
     const sorted = part.attributes.slice().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const a of sorted) lines.push(attributeText(a));
   }
   return lines.join('\n') + '\n\n';
+}
+
+/** How much of a file still being written is there, as the commands say it. */
+export function incompleteText(incomplete: { chunksPresent: number; chunksTotal: number }): string {
+  const why = 'its offset tables are not filled yet: still being written, or cut short';
+  return `${incomplete.chunksPresent} of ${incomplete.chunksTotal} chunks (${why})`;
 }
 
 /** The header of every part: exrheader-like text, or JSON. */

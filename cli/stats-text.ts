@@ -1,6 +1,6 @@
 // `exrview stats FILE` without --json: each part's windows and a table of its channels' statistics, aligned for reading.
 
-import type { ChannelStats, PartStats } from '../codec/index.js';
+import type { ChannelStats, FileStats, PartStats } from '../codec/index.js';
 
 /** A number as a person reads it: six significant digits, exponent form only for the very large or small. */
 export function readableNumber(v: number | null | undefined): string {
@@ -56,9 +56,12 @@ function partLines(part: PartStats, index: number): string[] {
 }
 
 /** The file, then each part: its type, compression and windows, and one aligned row per channel. */
-export function statsText(file: string, stats: { parts: PartStats[] }): string {
+export function statsText(file: string, stats: FileStats): string {
   const channels = stats.parts.reduce((n, p) => n + p.channels.length, 0);
-  const lines = [`${file}: ${plural(stats.parts.length, 'part')}, ${plural(channels, 'channel')}`];
+  const incomplete = stats.incomplete
+    ? `; incomplete: ${stats.incomplete.chunksPresent} of ${stats.incomplete.chunksTotal} chunks, the statistics are of those`
+    : '';
+  const lines = [`${file}: ${plural(stats.parts.length, 'part')}, ${plural(channels, 'channel')}${incomplete}`];
   stats.parts.forEach((part, i) => lines.push('', ...partLines(part, i)));
   lines.push('', 'min, max and mean are over finite values ("none" when there are none); NaN and Inf are counted apart.');
   return lines.join('\n') + '\n';

@@ -14,7 +14,8 @@ export function overallHelp(version: string): string {
     '',
     "Run `exrview help COMMAND` (or `exrview COMMAND --help`) for a command's options and examples,",
     '`exrview --version` for the version.',
-    'exit codes: 0 success, 1 a file could not be read or decoded, 2 bad usage',
+    'exit codes: 0 success, 1 a file could not be read or decoded, 2 bad usage,',
+    '3 stats of a file still being written (or cut short): its statistics are of the chunks there',
   );
   return lines.join('\n');
 }

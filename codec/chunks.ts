@@ -1,16 +1,24 @@
 // Chunk offset tables and chunk headers: every offset checked against the file, sizes against chunk extents.
 
 import { ByteReader } from './bytes.js';
+import { walkChunks, walkOf, type ChunkWalk, type OffsetTables } from './chunk-walk.js';
 import { invalid } from './core/errors.js';
 import type { PartInfo } from './part.js';
 import type { ByteSource } from './source.js';
 
-/** Offsets per part; -1 marks an entry that does not point inside the file. */
-export type OffsetTables = Float64Array[];
+export type { OffsetTables };
+
+/** A file's offset tables as a reader uses them; `walk` where they were rebuilt from the chunks (see chunk-walk.ts). */
+export interface ReadTables {
+  tables: OffsetTables;
+  walk?: ChunkWalk;
+}
 
 /**
- * Reads every part's offset table (from `prefix`, the file's first bytes already read, where it lies within them);
- * rebuilds a single-part table by scanning when entries are bad.
+ * Reads every part's offset table (from `prefix`, the file's first bytes already read, where it lies within them).
+ * When any entry does not point into the file (a writer fills the tables at close; a file cut short), the tables are
+ * rebuilt by walking the chunks stored after them, as far as they are whole; from `previous`'s walk on, when given
+ * (the same file read before, since grown), so that the chunks walked then are not read again.
  */
 export function readOffsetTables(
   source: ByteSource,
@@ -18,16 +26,17 @@ export function readOffsetTables(
   parts: PartInfo[],
   multipart: boolean,
   prefix?: Uint8Array,
-): OffsetTables {
+  previous?: Required<ReadTables>,
+): ReadTables {
   const tables: OffsetTables = [];
   const totalChunks = parts.reduce((sum, p) => sum + p.chunkCount, 0);
   const tablesEnd = headerEndByte + totalChunks * 8;
   const bytes =
     prefix && tablesEnd <= prefix.length ? prefix.subarray(headerEndByte, tablesEnd) : source.readAt(headerEndByte, totalChunks * 8);
   const r = new ByteReader(bytes);
+  let bad = 0;
   for (const part of parts) {
     const table = new Float64Array(part.chunkCount);
-    let bad = 0;
     for (let i = 0; i < part.chunkCount; i++) {
       const offset = r.u64Le('chunk offset');
       if (offset < tablesEnd || offset + minChunkHeaderBytes(part, multipart) > source.sizeBytes) {
@@ -37,55 +46,20 @@ export function readOffsetTables(
         table[i] = offset;
       }
     }
-    if (bad > 0 && !multipart) rebuildSinglePartTable(source, tablesEnd, part, table);
     tables.push(table);
   }
-  return tables;
+  if (bad === 0) return { tables };
+  // a file that shrank since is another file: walked afresh
+  const from = previous && previous.walk.endByte <= source.sizeBytes ? previous : null;
+  const walked = from ? from.tables.map((t) => t.slice()) : tables.map((t) => t.fill(-1));
+  const endByte = walkChunks(source, parts, multipart, walked, from ? from.walk.endByte : tablesEnd);
+  return { tables: walked, walk: walkOf(walked, endByte) };
 }
 
 export function minChunkHeaderBytes(part: PartInfo, multipart: boolean): number {
   const coords = part.isTiled ? 16 : 4;
   const sizes = part.isDeep ? 24 : 4;
   return (multipart ? 4 : 0) + coords + sizes;
-}
-
-/**
- * An incomplete or damaged table (a render that died mid-write): walk the chunks stored after the
- * tables, as far as they are whole, and place each by the coordinates in its own header.
- */
-function rebuildSinglePartTable(source: ByteSource, tablesEnd: number, part: PartInfo, table: Float64Array): void {
-  table.fill(-1);
-  let byteOffset = tablesEnd;
-  const headerBytes = minChunkHeaderBytes(part, false);
-  for (let n = 0; n < part.chunkCount && byteOffset + headerBytes <= source.sizeBytes; n++) {
-    const r = new ByteReader(source.readAt(byteOffset, headerBytes));
-    let index: number;
-    if (part.isTiled) {
-      const tx = r.i32Le();
-      const ty = r.i32Le();
-      const lx = r.i32Le();
-      const ly = r.i32Le();
-      const level = part.levels.find((l) => l.lx === lx && l.ly === ly);
-      if (!level || tx < 0 || ty < 0 || tx >= level.tilesX || ty >= level.tilesY) return;
-      index = level.firstChunk + ty * level.tilesX + tx;
-    } else {
-      const y = r.i32Le();
-      const line = y - part.dataWindow.yMin;
-      if (line < 0 || line % part.linesPerChunk !== 0 || line > part.heightPx) return;
-      index = line / part.linesPerChunk;
-    }
-    let payloadBytes: number;
-    if (part.isDeep) {
-      const countBytes = r.u64Le();
-      const sampleBytes = r.u64Le();
-      payloadBytes = countBytes + sampleBytes;
-    } else {
-      payloadBytes = r.i32Le();
-    }
-    if (!(payloadBytes >= 0) || byteOffset + headerBytes + payloadBytes > source.sizeBytes) return;
-    if (index < table.length) table[index] = byteOffset;
-    byteOffset += headerBytes + payloadBytes;
-  }
 }
 
 /**

@@ -3,7 +3,7 @@
 import { checkedRegion, chunkPlace, chunksForRegion } from './blocks.js';
 import { decompress } from './compression/index.js';
 import { ExrError, invalid, unsupported } from './core/errors.js';
-import { blockInRegion, type ChunkFailure, type MissingChunks } from './missing.js';
+import { blockInRegion, missingChunks, type ChunkFailure, type MissingChunks } from './missing.js';
 import { findLevel, type PartInfo } from './part.js';
 import type { AbortSignalLike, DecodedPlace, ExrReader, PlaneData, StageTimings } from './reader.js';
 import { PIXEL_TYPE_BYTES, type BlockLayout, type Box2i, type PixelType } from './core/types.js';
@@ -134,7 +134,7 @@ export function decodeDeep(reader: ExrReader, options: DeepDecodeOptions = {}): 
   timings.unpackMs += performance.now() - t0;
   if (failures?.length) {
     failures.sort((a, b) => a.chunk - b.chunk);
-    image.missing = { failures, chunksRead: chunkIndices.length - failures.length, chunksTotal: chunkIndices.length };
+    image.missing = missingChunks(failures, chunkIndices.length, reader.incomplete);
   }
   return image;
 }

@@ -16,7 +16,7 @@ export { writeExr, writeExrFile, encodeExr, type WritePart, type WriteChannel, t
 export { encodeAttributeValue } from './attributes-write.js';
 export { lumaChromaToRgba, lumaChromaKind, luminanceWeights, DEFAULT_CHROMATICITIES, type LumaChromaKind } from './luma-chroma.js';
 export { partLayers, partViews, splitView, previewOf, type Layer, type LayerChannel, type PartLayers } from './layers.js';
-export { readerStats, fileStatsOf } from './file-stats.js';
+export { readerStats, fileStatsOf, type FileStats } from './file-stats.js';
 export { missingRegions, type ChunkFailure, type MissingChunks } from './missing.js';
 
 // Below the façade: what the host's staged decode, thumbnails and command line use of the codec's stages.
@@ -25,7 +25,8 @@ export { wasmStatus } from './compression/wasm.js';
 export { kernelTierReport, describeKernelTiers, type KernelTierReport } from './compression/tiers.js';
 export { attributeText, attributeValueText } from './attribute-text.js';
 export { statsJson } from './stats.js';
-export { type AbortSignalLike, type ParsedFile, withTables } from './reader.js';
+export { type AbortSignalLike, type ParsedFile, withTables, refreshParsed } from './reader.js';
+export type { ChunkWalk } from './chunk-walk.js';
 export { COMPRESSIONS, PIXEL_TYPES, PIXEL_TYPE_BYTES } from './core/types.js';
 export { findLevel, buildParts } from './part.js';
 export { sampleCount, floorMod } from './core/sampling.js';

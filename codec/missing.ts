@@ -1,5 +1,6 @@
 // What a tolerant decode could not read: the chunks that failed, where their pixels lie and why, as few boxes as they cover.
 
+import type { ChunkWalk } from './chunk-walk.js';
 import type { BlockLayout, Box2i } from './core/types.js';
 
 /** One chunk a tolerant decode could not read or decompress: its pixels within the decoded region, and the codec's reason. */
@@ -15,6 +16,21 @@ export interface MissingChunks {
   failures: ChunkFailure[];
   chunksRead: number;
   chunksTotal: number;
+  /**
+   * The file is still being written (its offset tables not filled yet) or was cut short: how many of its chunks, of
+   * every part, are there. Its failures are then chunks not written yet rather than damage.
+   */
+  incomplete?: { chunksPresent: number; chunksTotal: number };
+}
+
+/** A tolerant decode's failures among its `chunksTotal` chunks, with how much of the file is there where it is incomplete. */
+export function missingChunks(failures: ChunkFailure[], chunksTotal: number, incomplete: ChunkWalk | null): MissingChunks {
+  return {
+    failures,
+    chunksRead: chunksTotal - failures.length,
+    chunksTotal,
+    ...(incomplete ? { incomplete: { chunksPresent: incomplete.chunksPresent, chunksTotal: incomplete.chunksTotal } } : {}),
+  };
 }
 
 /**

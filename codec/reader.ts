@@ -10,11 +10,20 @@ import {
   type ChunkPlace,
   type ChunkStoreLayout,
 } from './blocks.js';
-import { ChunkExtents, minChunkHeaderBytes, parseChunk, readOffsetTables, type ChunkHeader, type OffsetTables } from './chunks.js';
+import { unplacedReason, type ChunkWalk } from './chunk-walk.js';
+import {
+  ChunkExtents,
+  minChunkHeaderBytes,
+  parseChunk,
+  readOffsetTables,
+  type ChunkHeader,
+  type OffsetTables,
+  type ReadTables,
+} from './chunks.js';
 import { decompressInto, decompressTransient } from './compression/index.js';
 import { nativeKernels } from './compression/native.js';
 import { aborted, asExrError, ExrError, invalid, unsupported } from './core/errors.js';
-import { blockInRegion, type ChunkFailure, type MissingChunks } from './missing.js';
+import { blockInRegion, missingChunks, type ChunkFailure, type MissingChunks } from './missing.js';
 import { headersFromPrefix, type RawHeaders, type VersionFlags } from './header.js';
 import { buildParts, DEFAULT_LIMITS, findLevel, type Level, type PartInfo, type ReadLimits } from './part.js';
 import { floorMod, sampleCount } from './core/sampling.js';
@@ -110,6 +119,8 @@ export interface ParsedFile {
   headerEndByte: number;
   /** ChunkExtents.sorted: where each chunk can end. */
   chunkEnds: Float64Array;
+  /** Where the tables were rebuilt by walking the chunks (not written yet, or cut short): how far the walk got. */
+  walk?: ChunkWalk;
 }
 
 /**
@@ -129,13 +140,44 @@ export function parseFile(source: ByteSource, limits: ReadLimits = DEFAULT_LIMIT
 
 /** The rest of an open once the headers are parsed: the offset tables (from `prefix` where they lie in it) and the chunk ends. */
 export function withTables(source: ByteSource, raw: RawHeaders, parts: PartInfo[], prefix: Uint8Array): ParsedFile {
-  const offsets = readOffsetTables(source, raw.headerEndByte, parts, raw.flags.multipart, prefix);
-  return {
-    flags: raw.flags,
+  return parsedWith(
+    source,
+    raw.flags,
     parts,
-    offsets,
-    headerEndByte: raw.headerEndByte,
-    chunkEnds: ChunkExtents.fromTables(offsets, source.sizeBytes).sorted,
+    raw.headerEndByte,
+    readOffsetTables(source, raw.headerEndByte, parts, raw.flags.multipart, prefix),
+  );
+}
+
+/**
+ * The parse of a file read before (`parsed`), brought up to date with the file as a writer has grown it since
+ * (`source`, opened again): the tables are read again (a writer fills them at close) and, while they are still not
+ * written, the chunks are walked on from where the last walk stopped, not from the start. The headers are not read
+ * again (a writer writes them first). A parse whose tables were whole is returned as it is.
+ */
+export function refreshParsed(source: ByteSource, parsed: ParsedFile): ParsedFile {
+  if (!parsed.walk) return parsed;
+  const { flags, parts, headerEndByte } = parsed;
+  const previous = { tables: parsed.offsets, walk: parsed.walk };
+  return parsedWith(
+    source,
+    flags,
+    parts,
+    headerEndByte,
+    readOffsetTables(source, headerEndByte, parts, flags.multipart, undefined, previous),
+  );
+}
+
+function parsedWith(source: ByteSource, flags: VersionFlags, parts: PartInfo[], headerEndByte: number, read: ReadTables): ParsedFile {
+  // a walked file's chunks end where the walk stopped: the bytes after are a chunk still being written
+  const chunksEndByte = read.walk ? read.walk.endByte : source.sizeBytes;
+  return {
+    flags,
+    parts,
+    offsets: read.tables,
+    headerEndByte,
+    chunkEnds: ChunkExtents.fromTables(read.tables, chunksEndByte).sorted,
+    ...(read.walk ? { walk: read.walk } : {}),
   };
 }
 
@@ -182,6 +224,12 @@ export class ExrReader {
     return this.flags.multipart;
   }
 
+  /** A file still being written (its tables not filled yet) or cut short: how many of its chunks are there; else null. */
+  get incomplete(): ChunkWalk | null {
+    const walk = this.parsedFile.walk;
+    return walk && walk.chunksPresent < walk.chunksTotal ? walk : null;
+  }
+
   part(index: number): PartInfo {
     const part = this.parts[index];
     if (!part) throw invalid(`there is no part ${index} (the file has ${this.parts.length})`);
@@ -193,7 +241,7 @@ export class ExrReader {
     const part = this.part(partIndex);
     const offset = this.offsets[partIndex]![chunkIndex];
     if (offset === undefined) throw invalid(`chunk ${chunkIndex} is out of range`, { part: partIndex });
-    if (offset < 0) throw invalid('chunk offset points outside the file (incomplete file?)', { part: partIndex, chunk: chunkIndex });
+    if (offset < 0) throw invalid(unplacedReason(this.incomplete), { part: partIndex, chunk: chunkIndex });
     const end = this.extents.endOf(offset);
     try {
       return parseChunk(this.source.readAt(offset, end - offset), part, this.multipart);
@@ -331,7 +379,7 @@ export class ExrReader {
       );
       if (failures?.length) {
         failures.sort((a, b) => a.chunk - b.chunk);
-        missing = { failures, chunksRead: chunkIndices.length - failures.length, chunksTotal: chunkIndices.length };
+        missing = missingChunks(failures, chunkIndices.length, this.incomplete);
       }
     }
 
@@ -385,7 +433,7 @@ export class ExrReader {
     if (onFailure) {
       // chunks the offset table does not place in the file are missing; the others are read as usual
       const unplaced = order.filter((c) => table[c]! < 0);
-      for (const chunk of unplaced) onFailure(chunk, invalid('chunk is not in the file (incomplete file?)', { part: partIndex, chunk }));
+      for (const chunk of unplaced) onFailure(chunk, invalid(unplacedReason(this.incomplete), { part: partIndex, chunk }));
       if (unplaced.length) order = order.filter((c) => table[c]! >= 0);
     }
     let i = 0;
@@ -394,7 +442,7 @@ export class ExrReader {
       const first = order[i]!;
       const spanStart = table[first]!;
       if (spanStart < 0) {
-        throw invalid('chunk offset points outside the file (incomplete file?)', { part: partIndex, chunk: first });
+        throw invalid(unplacedReason(this.incomplete), { part: partIndex, chunk: first });
       }
       let spanEnd = this.extents.endOf(spanStart);
       let j = i + 1;

@@ -1,6 +1,8 @@
 // Per-channel statistics of a decoded part, as `exrview stats --json` prints them (DESIGN.md's shape).
 
 import { HALF_TO_FLOAT } from './core/half.js';
+import { sampleCount } from './core/sampling.js';
+import type { Box2i } from './core/types.js';
 import type { PartInfo } from './part.js';
 import type { DecodedChannel } from './reader.js';
 
@@ -25,8 +27,14 @@ export interface PartStats {
   channels: ChannelStats[];
 }
 
-/** min/max/mean over finite values (as float32, summed in double like the reference), NaN and Inf counted apart. */
-export function channelStats(channel: DecodedChannel): {
+/**
+ * min/max/mean over finite values (as float32, summed in double like the reference), NaN and Inf counted apart; samples
+ * where `skip` holds 1 (missingSamples: chunks not written yet) are left out.
+ */
+export function channelStats(
+  channel: DecodedChannel,
+  skip?: Uint8Array,
+): {
   min: number | null;
   max: number | null;
   mean: number | null;
@@ -44,6 +52,7 @@ export function channelStats(channel: DecodedChannel): {
   if (channel.pixelType === 'half') {
     const table = HALF_TO_FLOAT;
     for (let i = 0; i < length; i++) {
+      if (skip !== undefined && skip[i] === 1) continue;
       const bits = data[i]!;
       if ((bits & 0x7c00) === 0x7c00) {
         if (bits & 0x3ff) nanCount++;
@@ -59,6 +68,7 @@ export function channelStats(channel: DecodedChannel): {
   } else {
     const isUint = channel.pixelType === 'uint';
     for (let i = 0; i < length; i++) {
+      if (skip !== undefined && skip[i] === 1) continue;
       const v = isUint ? Math.fround(data[i]!) : data[i]!;
       if (v !== v) {
         nanCount++;
@@ -77,6 +87,22 @@ export function channelStats(channel: DecodedChannel): {
   return n
     ? { min: nine(min), max: nine(max), mean: nine(sum / n), nanCount, infCount }
     : { min: null, max: null, mean: null, nanCount, infCount };
+}
+
+/** One byte a sample of `channel` (decoded over `region`, absolute), 1 where its pixel lies in one of `boxes`. */
+export function missingSamples(channel: DecodedChannel, region: Box2i, boxes: readonly Box2i[]): Uint8Array {
+  const { xSampling: xs, ySampling: ys, widthSamples } = channel;
+  const mask = new Uint8Array(widthSamples * channel.heightSamples);
+  // a sample's index along an axis: how many sampled coordinates of the region come before its pixel
+  const before = (s: number, first: number, at: number) => sampleCount(s, first, at - 1);
+  for (const b of boxes) {
+    const x0 = before(xs, region.xMin, Math.max(b.xMin, region.xMin));
+    const x1 = before(xs, region.xMin, Math.min(b.xMax, region.xMax) + 1);
+    const y0 = before(ys, region.yMin, Math.max(b.yMin, region.yMin));
+    const y1 = before(ys, region.yMin, Math.min(b.yMax, region.yMax) + 1);
+    for (let row = y0; row < y1; row++) mask.fill(1, row * widthSamples + x0, row * widthSamples + Math.max(x0, x1));
+  }
+  return mask;
 }
 
 /**
