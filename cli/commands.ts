@@ -39,7 +39,10 @@ export const COMMANDS = {
   info: {
     synopsis: 'info FILE [--json]',
     summary: 'every attribute of every part, as exrheader shows it',
-    details: [],
+    details: [
+      'Every attribute of every part, as exrheader shows it. A file still being written (its offset tables not filled',
+      'yet) or cut short says how many of its chunks are there ("incomplete": {"chunksPresent", "chunksTotal"} in JSON).',
+    ],
     options: [JSON_FLAG],
     examples: ['exrview info shot.0001.exr', 'exrview info shot.0001.exr --json'],
   },
@@ -50,9 +53,34 @@ export const COMMANDS = {
       'Decodes every non-deep part fully (level 0 of tiled parts) and prints, for each part, its windows and a table of its channels.',
       'min, max and mean are over finite values ("none" when there are none); NaN and ±Inf are counted apart.',
       'Deep parts list their channels without statistics. With --json: one JSON object, in the shape scripts read.',
+      'A file still being written (its offset tables not filled yet) or cut short is decoded as far as its chunks are there:',
+      'the statistics are of those, the JSON says "incomplete": {"chunksPresent": N, "chunksTotal": M}, and the exit code is 3.',
     ],
     options: [JSON_FLAG],
     examples: ['exrview stats shot.0001.exr', 'exrview stats shot.0001.exr --json'],
+  },
+  matte: {
+    synopsis: 'matte FILE [--layer NAME] --names LIST --out OUT.exr|OUT.png | matte FILE [--layer NAME] --list [--json]',
+    summary: "a Cryptomatte layer's matte of picked names (EXR or PNG), or its names",
+    details: [
+      'Writes the matte of the picked names from a Cryptomatte layer (spec v1.2): per pixel, the coverage summed over every rank',
+      "whose ID is a picked one. .exr writes it as one float channel A over the image's data window; .png as 8-bit grey (0 to 1).",
+      "Names come from the layer's manifest (inline, or the sidecar file beside the image); a layer without one hashes the names",
+      'given (MurmurHash3), unchecked; <hex> picks an ID directly. --list without --layer lists the Cryptomatte layers.',
+      'A malformed layer (ranks missing or out of order, an unknown hash, a bad manifest) says what is wrong, exit 1.',
+    ],
+    options: [
+      { name: 'layer', value: 'NAME', help: 'the Cryptomatte layer, e.g. crypto_object (may be left out when the file has one)' },
+      { name: 'names', value: 'LIST', help: 'the names to pick, comma-separated; write a comma in a name as \\, and a backslash as \\\\' },
+      { name: 'out', value: 'FILE', help: 'the matte: FILE.exr (float) or FILE.png (8-bit grey); replaced if there' },
+      { name: 'list', help: "print the layer's names with their IDs (without --layer, in a file of several layers: the layers)" },
+      { name: 'json', help: 'with --list: print JSON' },
+    ],
+    examples: [
+      'exrview matte shot.exr --layer crypto_object --names "bunny,chair" --out matte.exr',
+      'exrview matte shot.exr --layer crypto_material --names mtl_glass --out glass.png',
+      'exrview matte shot.exr --layer crypto_object --list',
+    ],
   },
   thumbs: {
     synopsis:

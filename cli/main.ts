@@ -6,10 +6,13 @@ import { statsJson, fileStatsOf } from '../codec/index.js';
 import { packageRoot } from '../host/settings/app-paths.js';
 import { HELP_FLAGS, isCommandName, optionsOf, VERSION_FLAGS } from './commands.js';
 import { describeFailure, FileError } from './failures.js';
-import { describeFile } from './info.js';
+import { describeFile, incompleteText } from './info.js';
 import { folderGivenForFile, pathGivenForCommand } from './path-hints.js';
 import { statsText } from './stats-text.js';
 import { commandHelp, overallHelp, parseArgs, unknownCommand, usageHint, UsageError } from './usage.js';
+
+/** `exrview stats` on a file still being written (or cut short): the statistics of the chunks there, printed. */
+export const EXIT_INCOMPLETE = 3;
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -43,7 +46,10 @@ export async function main(argv: string[]): Promise<number> {
         notAFolder(file, 'stats');
         const stats = withFile(file, () => fileStatsOf(file));
         process.stdout.write(args.flags.has('json') ? statsJson(stats) + '\n' : statsText(file, stats));
-        return 0;
+        if (!stats.incomplete) return 0;
+        // the statistics are printed, of the chunks there: a script that wants the whole file waits and runs again
+        process.stderr.write(`exrview: ${file}: incomplete: ${incompleteText(stats.incomplete)}; the statistics are of the chunks there\n`);
+        return EXIT_INCOMPLETE;
       }
       case 'bench': {
         const args = parseArgs(rest, ...optionsOf('bench'));
@@ -60,6 +66,10 @@ export async function main(argv: string[]): Promise<number> {
       case 'thumbs': {
         const { runThumbs } = await import('./thumbs.js');
         return await runThumbs(rest);
+      }
+      case 'matte': {
+        const { runMatte } = await import('./matte.js');
+        return await runMatte(rest);
       }
       case 'serve': {
         const { runServe } = await import('./serve.js');

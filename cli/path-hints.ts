@@ -35,7 +35,7 @@ function forFolder(folder: string, lead: string): string {
 }
 
 /** `exrview info shots/`: a usage error saying to name one of its files, or to use a command that takes a folder. */
-export function folderGivenForFile(path: string, command: 'info' | 'stats'): UsageError | null {
+export function folderGivenForFile(path: string, command: 'info' | 'stats' | 'matte'): UsageError | null {
   if (!isFolder(path)) return null;
   const example = firstExrIn(path);
   const forFile = example
