@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeExrFile } from '../codec/writer.js';
+import { decodeTier, describeDecodeTier } from '../codec/index.js';
 import { runServe } from './serve.js';
 import { UsageError } from './usage.js';
 import { FileError } from './failures.js';
@@ -36,8 +37,14 @@ describe('exrview serve', () => {
       headers: { 'X-Exrview-Token': token },
       body: '{"args":[]}',
     });
-    const body = (await info.json()) as { result: { mode: string; folders: { id: string; displayPath: string }[] } };
+    const body = (await info.json()) as {
+      result: { mode: string; folders: { id: string; displayPath: string }[]; decodeTier: { tier: string; whyNotAbove: string | null } };
+    };
     expect(body.result.mode).toBe('browser');
+    // the decode tier, printed after the address and given to the page (the diagnostics panel) with its reason
+    const tier = decodeTier();
+    expect(lines).toContain(`exrview: ${describeDecodeTier(tier)}`);
+    expect(body.result.decodeTier).toEqual(tier);
     expect(body.result.folders.map((f) => f.displayPath)).toEqual([dir.split('/').pop()]);
     const list = await fetch(`http://127.0.0.1:${port}/api/listFiles`, {
       method: 'POST',

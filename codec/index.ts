@@ -22,7 +22,14 @@ export { missingRegions, type ChunkFailure, type MissingChunks } from './missing
 // Below the façade: what the host's staged decode, thumbnails and command line use of the codec's stages.
 export { nativeStatus, nativeKernels } from './compression/native.js';
 export { wasmStatus } from './compression/wasm.js';
-export { kernelTierReport, describeKernelTiers, type KernelTierReport } from './compression/tiers.js';
+export {
+  kernelTierReport,
+  describeKernelTiers,
+  decodeTier,
+  describeDecodeTier,
+  type DecodeTier,
+  type KernelTierReport,
+} from './compression/tiers.js';
 export { attributeText, attributeValueText } from './attribute-text.js';
 export { statsJson } from './stats.js';
 export { type AbortSignalLike, type ParsedFile, withTables, refreshParsed } from './reader.js';

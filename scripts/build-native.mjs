@@ -3,7 +3,7 @@
 // No node-gyp: one `cc` call. The Node-API headers come from the running Node's prefix
 // (<prefix>/include/node), libdeflate from pkg-config or the compiler's library path. When any of
 // them is missing the build prints one line saying why the kernels are off and still succeeds (the
-// TypeScript codecs are used); dist/native/build-status.json records what happened for the tests.
+// WebAssembly kernels are used); dist/native/build-status.json records what happened for the tests.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -83,7 +83,7 @@ export function buildNative(root) {
   if (tools.kind !== 'ready') {
     // a stale addon from an earlier build must not stay loadable
     rmSync(addon, { force: true });
-    console.log(`exrview: native kernels off: ${tools.reason}; the TypeScript codecs are used`);
+    console.log(`exrview: native kernels off: ${tools.reason}; the WebAssembly kernels are used`);
     return writeStatus({ built: false, kind: tools.kind, reason: tools.reason });
   }
   const inputs = [...sources, ...headers, fileURLToPath(import.meta.url), tools.deflate.archive];
@@ -117,7 +117,7 @@ export function buildNative(root) {
     rmSync(addon, { force: true });
     process.stderr.write(r.stderr ?? '');
     const reason = `the C compiler failed on native/src (${tools.cc} exit ${r.status}, see above)`;
-    console.log(`exrview: native kernels off: ${reason}; the TypeScript codecs are used`);
+    console.log(`exrview: native kernels off: ${reason}; the WebAssembly kernels are used`);
     return writeStatus({ built: false, kind: 'failed', reason });
   }
   if (r.stderr.trim()) process.stderr.write(r.stderr);

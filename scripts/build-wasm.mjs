@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the WebAssembly kernels: native/wasm/kernels.c with libdeflate's decompressor, by Debian's clang and lld, into
+// Builds the WebAssembly kernels: native/wasm/*.c with libdeflate's decompressor, by Debian's clang and lld, into
 // native/wasm/exr_kernels.wasm, the file committed and shipped (so that installing needs no compiler).
 // Usage: node scripts/build-wasm.mjs          rebuild the committed file
 //        node scripts/build-wasm.mjs --check  rebuild into a temporary file; exit 1 where its bytes differ from the
@@ -19,6 +19,8 @@ const LIBDEFLATE_TARBALL = `libdeflate_${LIBDEFLATE_VERSION}.orig.tar.gz`;
 const LIBDEFLATE_SHA256 = '89e7df898c37c3427b0f39aadcf733731321a278771d20fc553f92da8d4808ac';
 /** libdeflate's decompression only: the zlib wrapper, its Adler-32 check, the allocator hooks (and memcpy and friends). */
 const LIBDEFLATE_FILES = ['lib/deflate_decompress.c', 'lib/zlib_decompress.c', 'lib/adler32.c', 'lib/utils.c'];
+/** The kernels' own sources in native/wasm/, in link order (it decides the exports' order). */
+const WASM_SOURCES = ['kernels.c', 'huffman.c', 'piz.c', 'rle.c', 'b44.c', 'pxr24.c'];
 export const WASM_OUTPUT = 'native/wasm/exr_kernels.wasm';
 /** The compiler that made the committed bytes: another version may emit other (equally good) bytes. */
 export const WASM_BUILT_WITH = 'native/wasm/built-with.json';
@@ -111,7 +113,7 @@ export function compileWasm(root, out, toolchain, sources) {
     ...CFLAGS,
     `-I${sources}`,
     `-I${join(sources, 'lib')}`,
-    join(root, 'native', 'wasm', 'kernels.c'),
+    ...WASM_SOURCES.map((f) => join(root, 'native', 'wasm', f)),
     ...LIBDEFLATE_FILES.map((f) => join(sources, f)),
     ...LDFLAGS,
     '-o',

@@ -20,11 +20,12 @@ import { huffmanDecodeInto } from './huffman.js';
 import { unpredictAndInterleave } from './predictor.js';
 import { nativeCodecsInUse, type RlePlane } from './native-codecs.js';
 // libdeflate through the native addon or the WebAssembly kernels where they loaded (picked once), node:zlib otherwise
-import { inflateExact } from './tiers.js';
+import { inflateExact } from './inflate-tier.js';
+import { wasmCodecsInUse } from './wasm-codecs.js';
 
 // the AC values' Huffman decoding in the native kernels where they loaded: the TypeScript decoder is as fast once the
 // JIT has tiered it up, but in every fresh worker V8 deoptimises it several times before it gets there
-const huffmanDecode = nativeCodecsInUse?.huffmanDecodeInto ?? huffmanDecodeInto;
+const huffmanDecode = nativeCodecsInUse?.huffmanDecodeInto ?? wasmCodecsInUse?.huffmanDecodeInto ?? huffmanDecodeInto;
 // an RLE channel (alpha, in renders) is a per-sample byte interleave, a large share of a DWAA file's decode in JavaScript
 const nativeRlePlane = nativeCodecsInUse?.dwaRlePlane;
 // the DC and RLE sections' predictor and run decoding: in TypeScript they are compiled again in every worker, and

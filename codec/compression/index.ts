@@ -10,6 +10,7 @@ import { compressPiz, decompressPiz, decompressPizPlanes, type PizPlanes } from 
 import { compressPxr24, decompressPxr24 } from './pxr24.js';
 import { compressRle, decompressRle } from './rle.js';
 import { tierKernel, type KernelTier } from './tiers.js';
+import { wasmCodecsInUse } from './wasm-codecs.js';
 import { compressZip, decompressZip } from './zip.js';
 
 export type Decompressor = (src: Uint8Array, block: BlockLayout, expectedBytes: number) => Uint8Array;
@@ -68,7 +69,7 @@ const CODECS: Partial<Record<Compression, Codec>> = Object.fromEntries(
   }),
 );
 
-const decompressPlanes = NATIVE?.pizPlanes ?? decompressPizPlanes;
+const decompressPlanes = NATIVE?.pizPlanes ?? wasmCodecsInUse?.pizPlanes ?? decompressPizPlanes;
 
 /** The largest uncompressed chunk decompressed (2 GiB; real chunks are at most 32 scanlines or one tile, a few MB). */
 export const MAX_CHUNK_BYTES = 2 ** 31;

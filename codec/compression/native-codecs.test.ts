@@ -21,7 +21,8 @@ import { nativeCodecs, type DecompressorInto } from './native-codecs.js';
 import { compressPiz, decompressPiz, decompressPizPlanes, type PizPlanes } from './piz.js';
 import { compressPxr24, decompressPxr24 } from './pxr24.js';
 import { compressRle, decompressRle } from './rle.js';
-import { arbBlock, arbChunk, arbCorrupted, channel, chunkBytes, lcg } from '../../testing/codec/test-layouts.js';
+import { arbB44Chunk, wideValueChunk } from '../../testing/codec/chunks.js';
+import { arbChunk, arbCorrupted, channel, lcg } from '../../testing/codec/test-layouts.js';
 import { compressZip, decompressZip, inflateExact } from './zip.js';
 
 const native = nativeKernels ? nativeCodecs(nativeKernels) : null;
@@ -84,66 +85,6 @@ const COMPRESSORS: Array<[Compression, (raw: Uint8Array, block: BlockLayout) => 
   ['piz', compressPiz],
   ['pxr24', compressPxr24],
 ];
-
-/** A B44 chunk of random blocks for a layout: 3-byte flat or 14-byte blocks for half planes, raw samples for the others. */
-function arbB44Chunk(): fc.Arbitrary<{ block: BlockLayout; src: Uint8Array }> {
-  return arbBlock().chain((block) => {
-    const blockCount = block.channels.reduce((sum, c) => {
-      const widthSamples = Math.ceil(
-        chunkBytes({ ...block, channels: [{ ...c, pixelType: 'half', ySampling: 1 }], y0: 0, heightPx: 1 }) / 2,
-      );
-      return sum + Math.ceil(widthSamples / 4) * block.heightPx;
-    }, 0);
-    return fc
-      .tuple(fc.array(fc.boolean(), { minLength: blockCount, maxLength: blockCount }), fc.integer({ min: 1, max: 2 ** 31 - 1 }))
-      .map(([flat, seed]) => ({
-        block,
-        src: b44Stream(block, flat, seed),
-      }));
-  });
-}
-
-/** Builds the stream plane by plane exactly as b44.ts reads it (sample counts from the same layout helpers). */
-function b44Stream(block: BlockLayout, flatBlocks: boolean[], seed: number): Uint8Array {
-  const random = lcg(seed);
-  const bytes: number[] = [];
-  let k = 0;
-  for (const c of block.channels) {
-    const one = { ...block, channels: [c] };
-    const total = uncompressedBytes(one);
-    if (total === 0) continue;
-    if (c.pixelType !== 'half') {
-      for (let i = 0; i < total; i++) bytes.push(Math.floor(random() * 256));
-      continue;
-    }
-    const heightSamples = uncompressedBytes({ ...one, channels: [{ ...c, xSampling: 1, pixelType: 'half' }], widthPx: 1, x0: 0 }) / 2;
-    const widthSamples = total / 2 / heightSamples;
-    for (let by = 0; by < heightSamples; by += 4) {
-      for (let bx = 0; bx < widthSamples; bx += 4) {
-        const flat = flatBlocks[k++ % flatBlocks.length]!;
-        const first = [Math.floor(random() * 256), Math.floor(random() * 256)];
-        // byte 2: shift << 2 (shift <= 12) for a 14-byte block, 13 << 2 or more for a flat one
-        if (flat) bytes.push(...first, 52 + Math.floor(random() * 204));
-        else
-          bytes.push(
-            ...first,
-            (Math.floor(random() * 13) << 2) | Math.floor(random() * 4),
-            ...Array.from({ length: 11 }, () => Math.floor(random() * 256)),
-          );
-      }
-    }
-  }
-  return new Uint8Array(bytes);
-}
-
-/** A PIZ chunk of one uint channel whose words take about 18K distinct values: the 16-bit wavelet. */
-function wideValueChunk(seed: number): { block: BlockLayout; raw: Uint8Array } {
-  const block: BlockLayout = { channels: [channel('U', 'uint'), channel('H', 'half', 2, 1)], x0: -3, y0: 5, widthPx: 131, heightPx: 80 };
-  const raw = new Uint8Array(uncompressedBytes(block));
-  const random = lcg(seed);
-  for (let i = 0; i < raw.length; i++) raw[i] = Math.floor(random() * 256);
-  return { block, raw };
-}
 
 /** The planes as plain data (hashes of the word and LUT arrays: deep equality of 64K-entry arrays is slow). */
 function planesOutcome(decode: () => PizPlanes): unknown {

@@ -6,7 +6,7 @@ import { invalid } from '../core/errors.js';
 import { floorMod, sampleCount } from '../core/sampling.js';
 import type { BlockLayout, PixelType } from '../core/types.js';
 // libdeflate (native or WebAssembly) where loaded, node:zlib otherwise
-import { inflateExact } from './tiers.js';
+import { inflateExact } from './inflate-tier.js';
 
 /** Bytes per sample in the PXR24 stream (float keeps its top 24 bits). */
 const CODED_BYTES: Readonly<Record<PixelType, number>> = { uint: 4, half: 2, float: 3 };

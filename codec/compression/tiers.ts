@@ -6,7 +6,7 @@ import { nativeCodecsInUse, type DecompressorInto } from './native-codecs.js';
 import { nativeStatus, type NativeStatus } from './native.js';
 import { wasmCodecsInUse } from './wasm-codecs.js';
 import { wasmStatus, type WasmStatus } from './wasm.js';
-import { inflateExact as inflateExactZlib } from './zip.js';
+import { inflateTier } from './inflate-tier.js';
 
 export type KernelTier = 'native' | 'wasm' | 'typescript';
 
@@ -18,9 +18,7 @@ export function tierKernel(compression: Compression): { into: DecompressorInto; 
   return wasm ? { into: wasm, tier: 'wasm' } : null;
 }
 
-/** zlib inflation of exactly expectedBytes (PXR24, DWA's sections) in the highest tier loaded; zip.ts's inflateExact otherwise. */
-export const inflateExact = nativeCodecsInUse?.inflateExact ?? wasmCodecsInUse?.inflateExact ?? inflateExactZlib;
-export const inflateTier: KernelTier = nativeCodecsInUse ? 'native' : wasmCodecsInUse ? 'wasm' : 'typescript';
+export { inflateExact, inflateTier } from './inflate-tier.js';
 
 /** Compressions whose TypeScript codec inflates through inflateExact above. */
 const INFLATING: readonly Compression[] = ['pxr24', 'dwaa', 'dwab'];
@@ -47,6 +45,26 @@ export function kernelTierReport(): KernelTierReport {
     wasm: wasmStatus,
     compressions: Object.fromEntries(REPORTED.map((c) => [c, kernelTierOf(c)])),
   };
+}
+
+/** The tier this thread decodes in (native, else WebAssembly, else TypeScript) and why the one above it is off. */
+export interface DecodeTier {
+  tier: KernelTier;
+  /** Why the tier above is off; null in the native tier. */
+  whyNotAbove: string | null;
+}
+
+export function decodeTier(native: NativeStatus = nativeStatus, wasm: WasmStatus = wasmStatus): DecodeTier {
+  if (native.on) return { tier: 'native', whyNotAbove: null };
+  if (wasm.on) return { tier: 'wasm', whyNotAbove: `native kernels off: ${native.reason}` };
+  return { tier: 'typescript', whyNotAbove: `WebAssembly kernels off: ${wasm.reason}` };
+}
+
+const TIER_NAMES: Record<KernelTier, string> = { native: 'native kernels', wasm: 'WebAssembly kernels', typescript: 'TypeScript codecs' };
+
+/** One line for people starting the app: "decoding with the WebAssembly kernels (native kernels off: ...)". */
+export function describeDecodeTier(tier: DecodeTier = decodeTier()): string {
+  return `decoding with the ${TIER_NAMES[tier.tier]}${tier.whyNotAbove ? ` (${tier.whyNotAbove})` : ''}`;
 }
 
 /** One line for people: each tier on or off and why, then the compressions by tier. */

@@ -12,7 +12,7 @@ import type { BlockLayout } from '../core/types.js';
 import { arbChunk, arbCorrupted, channel, lcg } from '../../testing/codec/test-layouts.js';
 import { usesNativeKernel } from './index.js';
 import { nativeStatus } from './native.js';
-import { kernelTierOf, kernelTierReport, describeKernelTiers } from './tiers.js';
+import { decodeTier, describeDecodeTier, kernelTierOf, kernelTierReport, describeKernelTiers } from './tiers.js';
 import { wasmCodecs } from './wasm-codecs.js';
 import { instantiateWasmKernels, loadWasm, WASM_FILE, wasmStatus } from './wasm.js';
 import { compressZip, decompressZip, inflateExact } from './zip.js';
@@ -117,8 +117,8 @@ describe('kernel tiers', () => {
     const zipTier = nativeStatus.on ? 'native' : wasmWanted ? 'wasm' : 'typescript';
     expect(kernelTierOf('zip')).toBe(zipTier);
     expect(kernelTierOf('zips')).toBe(zipTier);
+    for (const compression of ['piz', 'rle', 'pxr24', 'b44', 'b44a'] as const) expect(kernelTierOf(compression)).toBe(zipTier);
     expect(usesNativeKernel('zip')).toBe(nativeStatus.on);
-    expect(kernelTierOf('pxr24')).toBe(nativeStatus.on ? 'native' : wasmWanted ? 'typescript, inflate wasm' : 'typescript');
     expect(kernelTierOf('dwaa')).toBe(
       nativeStatus.on ? 'typescript, inflate native' : wasmWanted ? 'typescript, inflate wasm' : 'typescript',
     );
@@ -145,6 +145,20 @@ describe('kernel tiers', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('names the tier decoding runs in and why the one above is off, in one line', () => {
+    const native = { on: false, reason: 'turned off by EXRVIEW_NATIVE=0', path: null };
+    const wasmOn = { on: true, reason: 'loaded from x', path: 'x' };
+    expect(decodeTier({ on: true, reason: 'loaded', path: 'a' }, wasmOn)).toEqual({ tier: 'native', whyNotAbove: null });
+    expect(describeDecodeTier(decodeTier(native, wasmOn))).toBe(
+      'decoding with the WebAssembly kernels (native kernels off: turned off by EXRVIEW_NATIVE=0)',
+    );
+    expect(describeDecodeTier(decodeTier(native, { on: false, reason: 'turned off by EXRVIEW_WASM=0', path: null }))).toBe(
+      'decoding with the TypeScript codecs (WebAssembly kernels off: turned off by EXRVIEW_WASM=0)',
+    );
+    expect(describeDecodeTier({ tier: 'native', whyNotAbove: null })).toBe('decoding with the native kernels');
+    expect(decodeTier().tier).toBe(kernelTierOf('zip'));
   });
 
   it('describes each tier with the compressions it runs', () => {

@@ -21,13 +21,25 @@ const CORRUPT = -1;
 const TOO_LONG = -3;
 const NO_MEMORY = -4;
 
+/** native/wasm's exports: addresses and byte counts in, bytes written (inflate, zip), the largest code (piz_planes) or
+ * 0 out; a failure negated. */
 interface WasmExports {
   memory: WebAssembly.Memory;
   alloc(bytes: number): number;
   free(pointer: number): void;
+  error_text(): number;
   inflate(src: number, srcBytes: number, dst: number, dstBytes: number): number;
   zip(src: number, srcBytes: number, scratch: number, dst: number, dstBytes: number): number;
+  huffman(src: number, srcBytes: number, out: number, outCount: number): number;
+  piz(src: number, srcBytes: number, layout: number, layoutWords: number, dst: number, dstBytes: number): number;
+  piz_planes(src: number, srcBytes: number, layout: number, layoutWords: number, words: number, lut: number): number;
+  rle(src: number, srcBytes: number, dst: number, dstBytes: number): number;
+  pxr24(src: number, srcBytes: number, layout: number, layoutWords: number, dst: number, dstBytes: number): number;
+  b44(src: number, srcBytes: number, layout: number, layoutWords: number, logTable: number, dst: number, dstBytes: number): number;
 }
+
+/** PIZ's reverse LUT: 65536 entries. */
+const LUT_ENTRIES = 65536;
 
 /** One buffer in the module's memory, kept from call to call and grown when a chunk needs more. */
 class Region {
@@ -52,11 +64,17 @@ export class WasmKernels {
   private readonly src: Region;
   private readonly scratch: Region;
   private readonly dst: Region;
+  private readonly layout: Region;
+  /** B44's pLinear table, copied in on first use; PIZ's planes' LUT, zero past its used entries (lutUsed: the last call's). */
+  private logTableAt = 0;
+  private lutAt = 0;
+  private lutUsed = 0;
 
   constructor(private readonly exports: WasmExports) {
     this.src = new Region(exports);
     this.scratch = new Region(exports);
     this.dst = new Region(exports);
+    this.layout = new Region(exports);
   }
 
   /** zlib (libdeflate): inflates into dst, returns the bytes written; throws when the data needs more than dst.length.
@@ -82,6 +100,107 @@ export class WasmKernels {
     if (written !== dst.length) throw invalid(`ZIP data inflates to ${written} bytes, expected ${dst.length}`);
     dst.set(this.view(dstAt, dst.length));
     return true;
+  }
+
+  /** PIZ: the whole chunk into dst, laid out as `layout` (native-layout.ts); false as inflate's null. */
+  pizInto(src: Uint8Array, layout: Int32Array, dst: Uint8Array): boolean {
+    const srcAt = this.copyIn(src);
+    const layoutAt = this.copyLayout(layout);
+    const dstAt = this.dst.reserve(dst.length);
+    if (!srcAt || !layoutAt || !dstAt) return false;
+    if (this.check(this.exports.piz(srcAt, src.length, layoutAt, layout.length, dstAt, dst.length)) === null) return false;
+    dst.set(this.view(dstAt, dst.length));
+    return true;
+  }
+
+  /** PIZ up to the channel planes: fills words and lut (zero past the used entries, kept so from call to call); the
+   * largest code in use, or null as inflate's. */
+  pizPlanes(src: Uint8Array, layout: Int32Array, words: Uint16Array, lut: Uint16Array): number | null {
+    const srcAt = this.copyIn(src);
+    const layoutAt = this.copyLayout(layout);
+    const wordsAt = this.dst.reserve(words.byteLength);
+    if (!this.lutAt) {
+      // the kernel keeps it zero past its used entries from then on
+      this.lutAt = this.exports.alloc(2 * LUT_ENTRIES) >>> 0;
+      if (this.lutAt) new Uint16Array(this.exports.memory.buffer, this.lutAt, LUT_ENTRIES).fill(0);
+    }
+    if (!srcAt || !layoutAt || !wordsAt || !this.lutAt) return null;
+    const maxCode = this.check(this.exports.piz_planes(srcAt, src.length, layoutAt, layout.length, wordsAt, this.lutAt));
+    if (maxCode === null) return null;
+    words.set(new Uint16Array(this.exports.memory.buffer, wordsAt, words.length));
+    // the entries the last call used too: the module's LUT is zero past this call's, and so the caller's becomes
+    const used = maxCode + 1;
+    lut.set(new Uint16Array(this.exports.memory.buffer, this.lutAt, Math.max(used, this.lutUsed)));
+    this.lutUsed = used;
+    return maxCode;
+  }
+
+  /** RLE: exactly dst.length bytes, then the predictor undone, into dst; false as inflate's null. */
+  rleInto(src: Uint8Array, dst: Uint8Array): boolean {
+    const srcAt = this.copyIn(src);
+    const dstAt = this.dst.reserve(dst.length);
+    if (!srcAt || !dstAt) return false;
+    if (this.check(this.exports.rle(srcAt, src.length, dstAt, dst.length)) === null) return false;
+    dst.set(this.view(dstAt, dst.length));
+    return true;
+  }
+
+  /** PXR24: the whole chunk into dst, laid out as `layout` (native-layout.ts); false as inflate's null. */
+  pxr24Into(src: Uint8Array, layout: Int32Array, dst: Uint8Array): boolean {
+    const srcAt = this.copyIn(src);
+    const layoutAt = this.copyLayout(layout);
+    const dstAt = this.dst.reserve(dst.length);
+    if (!srcAt || !layoutAt || !dstAt) return false;
+    if (this.check(this.exports.pxr24(srcAt, src.length, layoutAt, layout.length, dstAt, dst.length)) === null) return false;
+    dst.set(this.view(dstAt, dst.length));
+    return true;
+  }
+
+  /** B44/B44A; logTable (b44-log-table.ts) is needed when a half channel is pLinear; false as inflate's null. */
+  b44Into(src: Uint8Array, layout: Int32Array, dst: Uint8Array, logTable: Uint16Array | null): boolean {
+    if (logTable && !this.logTableAt) {
+      this.logTableAt = this.exports.alloc(logTable.byteLength) >>> 0;
+      if (this.logTableAt) new Uint16Array(this.exports.memory.buffer, this.logTableAt, logTable.length).set(logTable);
+    }
+    const srcAt = this.copyIn(src);
+    const layoutAt = this.copyLayout(layout);
+    const dstAt = this.dst.reserve(dst.length);
+    if (!srcAt || !layoutAt || !dstAt || (logTable && !this.logTableAt)) return false;
+    const tableAt = logTable ? this.logTableAt : 0;
+    if (this.check(this.exports.b44(srcAt, src.length, layoutAt, layout.length, tableAt, dstAt, dst.length)) === null) return false;
+    dst.set(this.view(dstAt, dst.length));
+    return true;
+  }
+
+  /** A whole Huffman block into exactly out.length values (DWA's AC values); false as inflate's null. */
+  huffmanInto(src: Uint8Array, out: Uint16Array): boolean {
+    const srcAt = this.copyIn(src);
+    const outAt = this.dst.reserve(out.byteLength);
+    if (!srcAt || !outAt) return false;
+    if (this.check(this.exports.huffman(srcAt, src.length, outAt, out.length)) === null) return false;
+    out.set(new Uint16Array(this.exports.memory.buffer, outAt, out.length));
+    return true;
+  }
+
+  private copyLayout(layout: Int32Array): number {
+    const at = this.layout.reserve(layout.byteLength);
+    if (at) new Int32Array(this.exports.memory.buffer, at, layout.length).set(layout);
+    return at;
+  }
+
+  /** A kernel's result, or its failure thrown (damage as the codec's `invalid`, in the kernel's words); null where the
+   * module's memory could not grow for the kernel's own buffers (the caller falls back to the TypeScript codec). */
+  private check(result: number): number | null {
+    if (result >= 0) return result;
+    if (result === CORRUPT) throw invalid(this.errorText());
+    if (result === NO_MEMORY) return null;
+    throw new Error(`the WebAssembly kernels returned an unknown failure ${result}`);
+  }
+
+  private errorText(): string {
+    const at = this.exports.error_text();
+    const bytes = new Uint8Array(this.exports.memory.buffer, at, 256);
+    return new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
   }
 
   private copyIn(src: Uint8Array): number {

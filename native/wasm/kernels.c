@@ -1,15 +1,10 @@
-// The WebAssembly kernels (built by scripts/build-wasm.mjs into exr_kernels.wasm): zlib inflation by libdeflate and ZIP's
-// predictor and reorder, with SIMD128, freestanding (no imports); codec/compression/wasm.ts loads and calls them.
-#include <stddef.h>
-#include <stdint.h>
+// The WebAssembly kernels (built by scripts/build-wasm.mjs into exr_kernels.wasm) and what they share: the heap, the
+// error text, the chunk layout, zlib inflation by libdeflate and ZIP's predictor and reorder with SIMD128; freestanding
+// (no imports). PIZ, RLE and B44 have files of their own; codec/compression/wasm.ts loads and calls them.
 #include <wasm_simd128.h>
 
+#include "kernels.h"
 #include "libdeflate.h"
-
-#define EXPORT(name) __attribute__((export_name(name)))
-
-/* Failures, returned negated: the wasm.ts side words them as the native kernels do. */
-enum { EXR_WASM_CORRUPT = 1, EXR_WASM_TOO_LONG = 3, EXR_WASM_NO_MEMORY = 4 };
 
 /* ---------------------------------------------------------------------------------------------
  * Memory: a first-fit free list over blocks taken from the top of the heap (memory.grow). The callers hold a few
@@ -53,6 +48,71 @@ EXPORT("free") void exr_free(void *pointer) {
   freeBlocks = block;
 }
 
+void *exr_keep(void **slot, size_t *slotBytes, size_t bytes) {
+  if (*slot && *slotBytes >= bytes) return *slot;
+  exr_free(*slot);
+  *slot = exr_alloc(bytes + 16);
+  *slotBytes = *slot ? bytes : 0;
+  return *slot;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Failures: the text of the last, NUL-terminated, for wasm.ts to read (error_text). */
+
+static char errorText[256];
+
+EXPORT("error_text") const char *exr_error_text(void) { return errorText; }
+
+int32_t exr_fail_n(const char *what, int64_t number, const char *tail) {
+  size_t at = 0;
+  const size_t room = sizeof errorText - 1;
+  for (; *what && at < room; what++) errorText[at++] = *what;
+  if (number >= 0) {
+    char digits[24];
+    int count = 0;
+    do digits[count++] = (char)('0' + number % 10);
+    while ((number /= 10) > 0);
+    while (count > 0 && at < room) errorText[at++] = digits[--count];
+  }
+  for (; *tail && at < room; tail++) errorText[at++] = *tail;
+  errorText[at] = 0;
+  return -EXR_WASM_CORRUPT;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The chunk layout: every count checked, so that a kernel may trust it. */
+
+int32_t exr_layout_parse(const int32_t *words, size_t wordCount, ExrLayout *layout) {
+  if (wordCount < 2) return exr_fail("chunk layout is too short");
+  const int32_t channelCount = words[0], rowCount = words[1];
+  if (channelCount < 0 || rowCount < 0 || (uint64_t)wordCount != 2 + 4 * (uint64_t)channelCount + (uint64_t)rowCount)
+    return exr_fail_n("chunk layout does not hold its channels and rows: ", (int64_t)wordCount, " words");
+  layout->channelCount = channelCount;
+  layout->rowCount = rowCount;
+  layout->channels = words + 2;
+  layout->rows = words + 2 + 4 * (size_t)channelCount;
+  uint64_t totalBytes = 0, heightSum = 0;
+  for (int32_t c = 0; c < channelCount; c++) {
+    const int32_t width = LAYOUT_WIDTH(layout, c), height = LAYOUT_HEIGHT(layout, c), type = LAYOUT_TYPE(layout, c);
+    if (width < 0 || height < 0 || type < EXR_UINT || type > EXR_FLOAT) return exr_fail_n("chunk layout has a bad channel ", c, "");
+    totalBytes += (uint64_t)width * (uint64_t)height * exr_bytes_per_sample(type);
+    heightSum += (uint64_t)height;
+  }
+  if (heightSum != (uint64_t)rowCount) return exr_fail_n("chunk layout lists ", rowCount, " rows, not one per channel row");
+  /* every channel owns exactly its heightSamples rows: a row naming a channel past its height is refused */
+  static int32_t *seen;
+  static size_t seenBytes;
+  if (channelCount && !exr_keep((void **)&seen, &seenBytes, (size_t)channelCount * sizeof(int32_t))) return -EXR_WASM_NO_MEMORY;
+  for (int32_t c = 0; c < channelCount; c++) seen[c] = 0;
+  for (int32_t r = 0; r < rowCount; r++) {
+    const int32_t c = layout->rows[r];
+    if (c < 0 || c >= channelCount || ++seen[c] > LAYOUT_HEIGHT(layout, c))
+      return exr_fail_n("chunk layout row ", r, " names a bad channel");
+  }
+  layout->totalBytes = totalBytes;
+  return 0;
+}
+
 /* libdeflate's allocations (its one decompressor) come from the same heap. */
 static void *deflate_malloc(size_t bytes) { return exr_alloc(bytes); }
 
@@ -61,7 +121,7 @@ static void *deflate_malloc(size_t bytes) { return exr_alloc(bytes); }
 
 static struct libdeflate_decompressor *inflater;
 
-static int64_t inflate_into(const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes) {
+int64_t exr_inflate_into(const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes) {
   if (!inflater) {
     libdeflate_set_memory_allocator(deflate_malloc, exr_free);
     inflater = libdeflate_alloc_decompressor();
@@ -76,7 +136,7 @@ static int64_t inflate_into(const uint8_t *src, size_t srcBytes, uint8_t *dst, s
 
 /* A zlib stream into dst: the bytes written, or a failure negated (more than dstBytes: EXR_WASM_TOO_LONG). */
 EXPORT("inflate") int32_t exr_inflate(const uint8_t *src, size_t srcBytes, uint8_t *dst, size_t dstBytes) {
-  return (int32_t)inflate_into(src, srcBytes, dst, dstBytes);
+  return (int32_t)exr_inflate_into(src, srcBytes, dst, dstBytes);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -119,7 +179,7 @@ static uint8_t unbiased_total(const uint8_t *bytes, size_t count) {
 }
 
 /* Undoes the predictor and reorder of coded (byteCount bytes) into dst. */
-static void unpredict(const uint8_t *coded, uint8_t *dst, size_t byteCount) {
+void exr_unpredict(const uint8_t *coded, uint8_t *dst, size_t byteCount) {
   if (byteCount == 0) return;
   const size_t firstBytes = (byteCount + 1) / 2, pairs = byteCount / 2;
   const uint8_t *first = coded, *second = coded + firstBytes;
@@ -151,7 +211,7 @@ static void unpredict(const uint8_t *coded, uint8_t *dst, size_t byteCount) {
 /* ZIP/ZIPS: inflates into scratch (dstBytes long), then undoes the predictor into dst when exactly dstBytes came out;
  * returns the bytes inflated, or a failure negated. */
 EXPORT("zip") int32_t exr_zip(const uint8_t *src, size_t srcBytes, uint8_t *scratch, uint8_t *dst, size_t dstBytes) {
-  const int64_t written = inflate_into(src, srcBytes, scratch, dstBytes);
-  if (written == (int64_t)dstBytes) unpredict(scratch, dst, dstBytes);
+  const int64_t written = exr_inflate_into(src, srcBytes, scratch, dstBytes);
+  if (written == (int64_t)dstBytes) exr_unpredict(scratch, dst, dstBytes);
   return (int32_t)written;
 }

@@ -196,6 +196,15 @@ export function Diagnostics() {
         <dd>
           {r.path.toUpperCase()}: {r.pathReason}; transport {r.transport}
         </dd>
+        {r.decodeTier && (
+          <>
+            <dt>Decode tier</dt>
+            <dd data-key="decode-tier">
+              {r.decodeTier.tier}
+              {r.decodeTier.whyNotAbove && `: ${r.decodeTier.whyNotAbove}`}
+            </dd>
+          </>
+        )}
         {r.image && <LoadFigures im={r.image} />}
         {e?.path === 'gpu' && <GpuFigures e={e} />}
         {e?.path === 'cpu' && (

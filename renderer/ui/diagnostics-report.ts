@@ -97,6 +97,8 @@ export function diagnosticsReport(c: Controller) {
     path: c.store.getState().ui.path,
     pathReason: c.store.getState().ui.pathReason,
     transport: c.host.transport,
+    /** The host's decode kernels (native, wasm, typescript) and why the tier above is off; null before the host answers. */
+    decodeTier: c.info?.decodeTier ?? null,
     engine: stats,
     image: last && {
       name: last.name,
