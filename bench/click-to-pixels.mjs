@@ -3,14 +3,17 @@
 // first sharp frame, per stage, with a cold RAM cache (a fresh `exrview serve`) and a warm one (the page reloaded, the
 // server kept); then a layer switch. Side by side with OpenEXR 3.4 decoding the same file (exr_decode_ref, 2 threads).
 // Each run also gives its own row: host ready against OpenEXR's decode measured just before it, the machine's load
-// average, and the grid frames drawn between the click and the first frame (none: the click comes first).
+// average, the grid frames drawn between the click and the first frame (none: the click comes first), and the CPU
+// time the server, Chromium and the whole machine spent while the host decoded (/proc: proc-cpu.mjs), which says what
+// the host needed and who else ran when the load makes wall times swing.
 // Usage: node bench/click-to-pixels.mjs FILE.exr [FILE.exr ...] [--runs N]   Prints one JSON object on its last line.
 import { chromium } from 'playwright';
 import { spawn, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, linkSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sampleCpu } from './proc-cpu.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -93,7 +96,7 @@ function rssMb(pid) {
 }
 
 /** Clicks the file's thumbnail and waits for the record the controller writes once the first frame showing it is submitted. */
-async function clickAndMeasure(page, name) {
+async function clickAndMeasure(page, name, serverPid = null) {
   await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name }).waitFor();
   // an artist clicks a thumbnail they see: its decode is done, so the click's decode does not share the cores with it
   await page.waitForFunction(() => window.exrviewApp.controller.thumbsShown >= 1, null, { timeout: 300_000 });
@@ -110,9 +113,13 @@ async function clickAndMeasure(page, name) {
       stop();
     });
   });
+  const cpu = serverPid ? sampleCpu(serverPid) : null;
   await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name }).click();
   const r = await record(page, before, t0);
-  return { ...r, gridFramesDuringLoad: await page.evaluate(() => window.gridFramesDuringLoad) };
+  cpu?.stop();
+  // the decode workers: as many as the host starts by default
+  const cpuDuringHost = cpu && r.hostSource === 'decode' ? cpu.during(r.hostMs, availableParallelism()) : null;
+  return { ...r, gridFramesDuringLoad: await page.evaluate(() => window.gridFramesDuringLoad), cpuDuringHost };
 }
 
 async function record(page, before, t0) {
@@ -189,7 +196,7 @@ for (const file of files) {
       await page.goto(server.url);
       await page.waitForFunction(() => window.exrviewApp?.controller?.engine, null, { timeout: 300_000 });
       const baseRss = rssMb(server.pid);
-      cold.push(await clickAndMeasure(page, name));
+      cold.push(await clickAndMeasure(page, name, server.pid));
       const c = cold.at(-1);
       const oe = openexr.at(-1);
       perRun.push({
@@ -202,6 +209,7 @@ for (const file of files) {
         unpackMs: round(c.unpackMs),
         clickToFrameMs: round(c.clickToFrameMs),
         gridFramesDuringLoad: c.gridFramesDuringLoad,
+        cpuDuringHost: c.cpuDuringHost,
       });
       console.error(JSON.stringify(perRun.at(-1)));
       rss = { baselineMb: baseRss, peakMb: peakRssMb(server.pid) };
@@ -229,10 +237,10 @@ for (const file of files) {
     xs.length === 0
       ? null
       : Object.fromEntries(
-          Object.keys(xs[0]).map((k) => [
-            k,
-            typeof xs[0][k] === 'number' || xs[0][k] === null ? round(median(xs.map((x) => x[k]))) : xs[0][k],
-          ]),
+          // per-run objects (the CPU accounting) stay in perRun
+          Object.keys(xs[0])
+            .filter((k) => typeof xs[0][k] !== 'object' || xs[0][k] === null)
+            .map((k) => [k, typeof xs[0][k] === 'number' || xs[0][k] === null ? round(median(xs.map((x) => x[k]))) : xs[0][k]]),
         );
   const c = summarise(cold);
   const oe = median(openexr);

@@ -19,6 +19,11 @@ export class KeptBuffers<B extends { readonly byteLength: number }> {
     return this.free.keys();
   }
 
+  /** How many buffers of exactly `byteLength` bytes are kept. */
+  count(byteLength: number): number {
+    return this.free.get(byteLength)?.length ?? 0;
+  }
+
   /** A kept buffer of exactly `byteLength` bytes, the last given, taken out of the store; undefined when there is none. */
   take(byteLength: number): B | undefined {
     const list = this.free.get(byteLength);

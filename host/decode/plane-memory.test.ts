@@ -82,3 +82,33 @@ describe('PlaneMemory', () => {
     expect(advised).toEqual([]);
   });
 });
+
+describe('PlaneMemory.lacking', () => {
+  it('names the requests no kept buffer would serve, each kept buffer serving one as take() would', () => {
+    const memory = new PlaneMemory({ keepBytes: 64 * MB });
+    expect(memory.lacking([4 * MB, 4 * MB, 1024])).toEqual([4 * MB, 4 * MB]);
+    memory.give(memory.fresh(4 * MB));
+    expect(memory.lacking([4 * MB, 4 * MB])).toEqual([4 * MB]);
+    // a kept 8 MB buffer serves a 4 MB plane (at most 8 times over), not a 16 MB one, nor one under a MB
+    memory.give(memory.fresh(8 * MB));
+    expect(memory.lacking([4 * MB, 4 * MB])).toEqual([]);
+    expect(memory.lacking([16 * MB, 4 * MB, 4 * MB, 3 * MB])).toEqual([16 * MB, 3 * MB]);
+    expect(memory.lacking([MB / 2 + 4 * MB])).toEqual([]);
+    // what lacking says is what take() then allocates
+    const allocated = memory.allocated;
+    const lacking = memory.lacking([16 * MB, 4 * MB, 4 * MB, 3 * MB]).length;
+    for (const b of [16 * MB, 4 * MB, 4 * MB, 3 * MB]) memory.take(b);
+    expect(memory.allocated - allocated).toBe(lacking);
+  });
+
+  it('fresh buffers are made in the size class, advised when large, and not counted as kept until given', () => {
+    const advised: number[] = [];
+    const memory = new PlaneMemory({ keepBytes: 64 * MB, advise: (b) => advised.push(b.byteLength) });
+    const buffer = memory.fresh(3 * MB + 1);
+    expect(buffer.byteLength).toBe(sizeClassBytes(3 * MB + 1));
+    expect(advised).toEqual([buffer.byteLength]);
+    expect(memory.keptBytes).toBe(0);
+    memory.give(buffer);
+    expect(memory.take(3 * MB)).toBe(buffer);
+  });
+});

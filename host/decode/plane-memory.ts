@@ -54,14 +54,35 @@ export class PlaneMemory {
    * a new one of the size class. Its contents are undefined when reused: the caller overwrites the bytes it uses.
    */
   take(byteLength: number): SharedArrayBuffer {
-    let bestSize = Infinity;
-    for (const size of this.kept.sizes()) if (size >= byteLength && size < bestSize && byteLength >= size * MIN_FILL) bestSize = size;
-    const kept = bestSize !== Infinity ? this.kept.take(bestSize) : undefined;
+    const bestSize = servingSize(this.kept.sizes(), byteLength, () => true);
+    const kept = bestSize !== undefined ? this.kept.take(bestSize) : undefined;
     if (kept) {
       this.reused++;
       return kept;
     }
     this.allocated++;
+    return this.fresh(byteLength);
+  }
+
+  /**
+   * The requests among `byteLengths` that the kept buffers would not serve if they all came at once (each kept buffer
+   * serves one, as take() would pick it), largest first: the new buffers a decode of planes of these sizes would make
+   * and could then keep (those too small to keep are left out).
+   */
+  lacking(byteLengths: readonly number[]): number[] {
+    const used = new Map<number, number>();
+    const lacking: number[] = [];
+    const keepable = byteLengths.filter((b) => sizeClassBytes(b) >= (this.options.minBytes ?? MIN_MANAGED_BYTES));
+    for (const byteLength of keepable.sort((a, b) => b - a)) {
+      const size = servingSize(this.kept.sizes(), byteLength, (s) => (used.get(s) ?? 0) < this.kept.count(s));
+      if (size === undefined) lacking.push(byteLength);
+      else used.set(size, (used.get(size) ?? 0) + 1);
+    }
+    return lacking;
+  }
+
+  /** A new buffer for `byteLength` bytes (its size class), advised into huge pages where that pays; not kept until given. */
+  fresh(byteLength: number): SharedArrayBuffer {
     const buffer = new SharedArrayBuffer(sizeClassBytes(byteLength));
     if (buffer.byteLength >= MIN_MANAGED_BYTES) this.options.advise?.(buffer);
     return buffer;
@@ -75,4 +96,18 @@ export class PlaneMemory {
   get keptBytes(): number {
     return this.kept.keptBytes;
   }
+
+  /** Most bytes of free buffers kept. */
+  get budgetBytes(): number {
+    return this.options.keepBytes;
+  }
+}
+
+/** The smallest kept size that serves a request of `byteLength` (at most 1 / MIN_FILL times it) and that `free` allows. */
+function servingSize(sizes: Iterable<number>, byteLength: number, free: (size: number) => boolean): number | undefined {
+  let best: number | undefined;
+  for (const size of sizes) {
+    if (size >= byteLength && byteLength >= size * MIN_FILL && (best === undefined || size < best) && free(size)) best = size;
+  }
+  return best;
 }
