@@ -271,6 +271,14 @@ test('a file cut short, selected after a good one: its readable rows shown and t
       }
     const diffMean = Number(await stats.locator('tr[data-channel=R] [data-key=mean]').textContent());
     expect(Math.abs(diffMean - sumAbs / readablePx)).toBeLessThan(1e-3);
+    // the Comparison metrics leave out B's missing rows too, and say how many pixels that is
+    const comparison = page.getByRole('region', { name: 'Comparison' });
+    await expect(comparison.locator('[data-key=metrics-missing]')).toContainText(
+      `${(W * (cutH - 96)).toLocaleString('en-US')} pixels missing in B`,
+    );
+    await expect(comparison.locator('[data-key=pixels-differ]')).toContainText(`of ${readablePx.toLocaleString('en-US')} pixels differ`);
+    const meanAbs = Number(await comparison.locator('tr[data-channel=R] [data-key=mean-abs-error]').textContent());
+    expect(Math.abs(meanAbs - sumAbs / readablePx)).toBeLessThan(1e-3);
     await expect.poll(async () => (await shownHistogram(page))?.source, { timeout: 10_000 }).toBe('absolute-error');
     await expect.poll(async () => (await shownHistogram(page))?.totals[1], { timeout: 10_000 }).toBe(readablePx);
     const diff = (await shownHistogram(page))!;

@@ -39,6 +39,8 @@ import {
 import { floatToHalf, halfToFloat, toneMapPixel } from '../shaders/tonemap-cpu.js';
 import { HIST_BINS } from '../shaders/display-params.js';
 import { histogramSampleStep } from '../shaders/compare-layouts.js';
+import { combineMetrics } from '../shaders/metrics-regions.js';
+import { regionsWithout } from '../shaders/stats-regions.js';
 
 let url = '';
 let close: () => Promise<void> = async () => {};
@@ -148,6 +150,38 @@ for (const [name, hugeMax] of [
       sub,
     ] as const)) as MetricsTotals;
     checkMetrics(gpu, metricsReference(a, b, sub, 0), 'sub-rectangle', SUM_REL);
+  });
+
+  test(`metrics of a damaged pair: the GPU over the rectangles around the missing pixels, combined, match the CPU reference that skips them (${name})`, async ({
+    page,
+  }) => {
+    await open(page);
+    const a = layer(randomHdr(A_W * A_H, 31, hugeMax), 0, 0, A_W, A_H);
+    const bData = randomHdr(B_W * B_H, 32, hugeMax);
+    for (let y = 0; y < B_H; y++)
+      for (let x = 0; x < B_W; x++)
+        if ((x + y) % 3 === 0) for (let c = 0; c < 4; c++) bData[(y * B_W + x) * 4 + c] = valueAt(a, x + 6, y - 3, c);
+    const b = layer(bData, 6, -3, B_W, B_H);
+    const region = unionRegion(regionOf(a), regionOf(b));
+    // A missing a tile, B its last 16 rows (a file cut short) and a tile crossing A's edge, in A's pixel space
+    const holes: Region[] = [
+      { x0: 16, y0: 16, widthPx: 16, heightPx: 16 },
+      { x0: 6, y0: B_H - 3 - 16, widthPx: B_W, heightPx: 16 },
+      { x0: 52, y0: 0, widthPx: 16, heightPx: 16 },
+    ];
+    const pieces = regionsWithout(region, holes);
+    const runs: MetricsTotals[] = [];
+    for (const piece of pieces)
+      runs.push(
+        (await page.evaluate(([x, y, r]) => window.compareHarness.metrics!(x as never, y as never, r as never, 0 as never), [
+          plain(a),
+          plain(b),
+          piece,
+        ] as const)) as MetricsTotals,
+      );
+    const want = metricsReference(a, b, region, 0, holes);
+    expect(want.channels[0]!.n).toBeLessThan(metricsReference(a, b, region, 0).channels[0]!.n);
+    checkMetrics(combineMetrics(runs, region), want, 'around the holes', SUM_REL);
   });
 
   test(`statistics: A, B and every difference image match the CPU reference (${name})`, async ({ page }) => {

@@ -133,12 +133,17 @@ export function accumulateMetric(m: ChannelMetrics, a: number, b: number, index:
   return !same;
 }
 
-/** Metrics of A against B over a region: per channel, and pixels where any channel differs. */
-export function metricsReference(a: RgbaLayer, b: RgbaLayer, region: Region, threshold = 0): MetricsTotals {
+/**
+ * Metrics of A against B over a region: per channel, and pixels where any channel differs. A pixel of `holes` (missing
+ * in A or B: a damaged image's chunks that could not be read) is left out; the largest error's index stays the region's.
+ */
+export function metricsReference(a: RgbaLayer, b: RgbaLayer, region: Region, threshold = 0, holes: readonly Region[] = []): MetricsTotals {
   const channels = [0, 1, 2, 3].map(emptyChannelMetrics);
+  const inHole = (x: number, y: number) => holes.some((h) => x >= h.x0 && x < h.x0 + h.widthPx && y >= h.y0 && y < h.y0 + h.heightPx);
   let pixelsDiffer = 0;
   for (let y = 0; y < region.heightPx; y++)
     for (let x = 0; x < region.widthPx; x++) {
+      if (inHole(region.x0 + x, region.y0 + y)) continue;
       const index = y * region.widthPx + x;
       let any = false;
       for (let c = 0; c < 4; c++) {

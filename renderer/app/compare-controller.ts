@@ -8,22 +8,21 @@ import type { FetchedImage } from '../loading/plane-fetcher.js';
 import type { ForegroundLoad } from '../loading/foreground-load.js';
 import { COMPARE_MODE_LABELS, statsSourceCode, type StatsSource } from '../../shaders/compare-params.js';
 import { colormapCode } from '../../shaders/colormaps.js';
-import { combineChannels, measuredHoles, regionArea, regionsWithout } from '../../shaders/stats-regions.js';
+import { boxesAsRegions, combineChannels, measuredHoles, regionArea, regionsWithout } from '../../shaders/stats-regions.js';
 import {
   emptyChannelStats,
   intersectRegion,
   meanAndSd,
-  metricsReference,
   statsReference,
   summariseAll,
   summariseChannel,
   unionRegion,
   type ChannelStats,
-  type MetricsTotals,
   type Region,
   type RgbaLayer,
 } from '../../shaders/compare-cpu.js';
 import { assembleRgba } from '../cpu/assemble.js';
+import { measureMetrics } from './compare-metrics.js';
 import { alignedDataRegion, alignmentShift, type CompareView } from '../gpu/compare-geometry.js';
 import type { Timed } from '../gpu/analysis.js';
 import type { ImageKey } from '../gpu/engine.js';
@@ -261,22 +260,24 @@ export class CompareController {
     let cpuLayers: ReturnType<typeof cpu> | null = null;
     const cpuOnce = () => (cpuLayers ??= cpu());
 
+    // B's pixels in A's pixel space, as the compare geometry aligns B
+    const bShift = b
+      ? alignmentShift(aPlaced, { dataWindow: b.dataWindow, displayWindow: b.displayWindow, levelCount: 1 })
+      : ([0, 0] as const);
+
     // Comparison
     if (ref && b && bRegion && this.referenceChoice) {
       const region = within(union);
       const t0 = performance.now();
-      const gpu = await engine.metrics(region, 0).catch(() => null);
-      let totals: MetricsTotals,
-        path: 'gpu' | 'cpu' = 'gpu',
-        gpuMs = NaN;
-      if (gpu) {
-        totals = gpu.value;
-        gpuMs = gpu.gpuMs;
-      } else {
-        const l = cpuOnce();
-        totals = metricsReference(l.a, l.b!, region);
-        path = 'cpu';
-      }
+      // a damaged A's or B's missing pixels (chunks that could not be read) are left out of the figures
+      const measured = await measureMetrics(
+        engine,
+        region,
+        boxesAsRegions(a.missing?.regions ?? []),
+        boxesAsRegions(b.missing?.regions ?? [], bShift[0], bShift[1]),
+        () => ({ a: cpuOnce().a, b: cpuOnce().b! }),
+      );
+      const { totals, path, gpuMs } = measured;
       if (!this.stillCurrent(seq, s)) return;
       const aNames = slotNames(aChoice),
         bNames = slotNames(this.referenceChoice);
@@ -297,7 +298,9 @@ export class CompareController {
           region,
         ),
         pixelsDiffer: totals.pixelsDiffer,
-        pixels: region.widthPx * region.heightPx,
+        pixels: region.widthPx * region.heightPx - measured.leftOutPx,
+        missingPxA: measured.missingPxA,
+        missingPxB: measured.missingPxB,
         region,
         notes: this.notes(part, bPart!, aNames, bNames, !!s.inspect.region),
         subject: comparisonSubject(s),
@@ -314,10 +317,7 @@ export class CompareController {
     const region = within(statsOver);
     const t0 = performance.now();
     // a damaged A's or B's missing pixels (chunks that could not be read) are left out of what reads them: the rest is
-    // measured in rectangles. B's lie in A's pixel space as the compare geometry aligns B.
-    const bShift = b
-      ? alignmentShift(aPlaced, { dataWindow: b.dataWindow, displayWindow: b.displayWindow, levelCount: 1 })
-      : ([0, 0] as const);
+    // measured in rectangles
     const holes = measuredHoles(source.kind, a.missing?.regions ?? [], b?.missing?.regions ?? [], bShift);
     const measure = async (over: Region): Promise<{ channels: ChannelStats[]; path: 'gpu' | 'cpu'; gpuMs: number }> => {
       const pieces = holes.length ? regionsWithout(over, holes) : [over];

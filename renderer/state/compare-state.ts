@@ -32,7 +32,11 @@ export interface ComparisonReport {
   rows: MetricRow[];
   all: MetricSummary;
   pixelsDiffer: number;
+  /** Pixels compared: the region's, less those missing in A or B. */
   pixels: number;
+  /** Pixels of the region missing in A and in B (chunks that could not be read), left out of the figures; 0 when none. */
+  missingPxA: number;
+  missingPxB: number;
   region: Region;
   /** How the two were aligned and what differs between them (data windows, resolutions, channel sets). */
   notes: string[];

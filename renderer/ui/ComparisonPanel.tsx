@@ -85,6 +85,11 @@ export function ComparisonPanel() {
             {fmtCount(m.pixelsDiffer)} of {fmtCount(m.pixels)} pixels differ ({((100 * m.pixelsDiffer) / Math.max(1, m.pixels)).toFixed(2)}{' '}
             %)
           </p>
+          {(m.missingPxA > 0 || m.missingPxB > 0) && (
+            <p className="note missing" data-key="metrics-missing">
+              {missingText(m.missingPxA, m.missingPxB)} (chunks that could not be read): left out of these figures
+            </p>
+          )}
           {m.notes.map((n) => (
             <p key={n} className="note">
               {n}
@@ -98,4 +103,10 @@ export function ComparisonPanel() {
       )}
     </section>
   );
+}
+
+/** "N pixels missing in B", or in A, or "N pixels missing in A, M in B". */
+function missingText(inA: number, inB: number): string {
+  if (inA > 0 && inB > 0) return `${fmtCount(inA)} pixels missing in A, ${fmtCount(inB)} in B`;
+  return inA > 0 ? `${fmtCount(inA)} pixels missing in A` : `${fmtCount(inB)} pixels missing in B`;
 }
