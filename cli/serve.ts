@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { describeDecodeTier } from '../codec/index.js';
 import { createHost } from '../host/host.js';
 import { startServer } from '../server/server.js';
 import { hasExrFiles, packageRoot, rendererBuilt, rendererDir, samplesDir } from '../host/settings/app-paths.js';
@@ -32,7 +33,8 @@ export async function runServe(argv: string[], options: ServeOptions = {}): Prom
   // listen for Ctrl-C before anything starts: a signal that comes while starting or right after the address is printed
   // must still close the server and the decode workers
   const stopped = options.stopSignal ?? untilSignal();
-  const host = createHost({ userDataDir: cacheDir(), mode: 'browser' });
+  // the recent OCIO configs live in the app's settings, shared with the desktop app
+  const host = createHost({ userDataDir: cacheDir(), settingsDir: defaultUserDataDir(), mode: 'browser' });
   // the decode workers start and warm their codec now, while the page loads, not on the first click
   void host.startWorkers().catch(() => {});
   let server;
@@ -46,6 +48,7 @@ export async function runServe(argv: string[], options: ServeOptions = {}): Prom
     throw error;
   }
   print(`exrview: serving ${dir} at ${server.url}`);
+  print(`exrview: ${describeDecodeTier()}`);
 
   await stopped;
   await server.close();

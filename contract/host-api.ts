@@ -37,6 +37,13 @@ export interface PartSummary {
   /** Number of levels (x levels for ripmaps). */
   levelCount: number;
   hasPreview: boolean;
+  /**
+   * The `chromaticities` attribute: CIE xy of red, green, blue and white ([rx, ry, gx, gy, bx, by, wx, wy]); absent
+   * when the part has none (OpenEXR then means Rec. 709 primaries and D65, but says nothing of the colour space).
+   */
+  chromaticities?: number[];
+  /** A string attribute that names the part's colour space (`colorSpace`, `oiio:ColorSpace`, ...), when it has one. */
+  colourSpaceName?: string;
 }
 
 /** What the grid needs about one file, from a header-only parse. */
@@ -257,7 +264,10 @@ export interface ViewTransform {
 /** An OpenColorIO display/view processor the host builds: the config by `ocio://` URI or path, and the image's colour space. */
 export interface ViewOcio {
   config: string;
+  /** The colour space of an image `inputSpaces` does not name. */
   inputSpace: string;
+  /** Each exported image's own colour space, by file id (an export of many files from many sources). */
+  inputSpaces?: Record<string, string>;
   display: string;
   view: string;
   /** Looks instead of the view's own ('' for none); absent: the view's own. */
@@ -286,9 +296,10 @@ export interface ExportRequest {
 }
 
 export interface ExportResult {
-  written: { fileId: string; path: string; bytes: number }[];
+  /** `damage`: written from the chunks of a damaged deep part that could be read ("written with damage: …"). */
+  written: { fileId: string; path: string; bytes: number; damage?: string }[];
   /** Browser mode (no export folder): the encoded files, for the page to offer as downloads. */
-  downloads?: { fileId: string; name: string; mimeType: string; data: ArrayBuffer }[];
+  downloads?: { fileId: string; name: string; mimeType: string; data: ArrayBuffer; damage?: string }[];
   skipped: { fileId: string; reason: string }[];
   failed: { fileId: string; reason: string }[];
 }
@@ -303,6 +314,38 @@ export interface HostInfo {
   ramCacheBudgetBytes: number;
   /** The environment's `$OCIO` (a config path or an `ocio://` URI) the viewer starts with; absent when unset. */
   ocio?: string;
+  /** OCIO config files opened through readColourConfig before, most recent first (absolute paths). */
+  recentColourConfigs?: string[];
+  /** The decoders' kernel tier and why the one above it is off (null in the native tier), for the diagnostics panel. */
+  decodeTier?: { tier: 'native' | 'wasm' | 'typescript'; whyNotAbove: string | null };
+}
+
+/** One file of an OCIO config as readColourConfig read it: its text and the path the config names it by. */
+export interface ColourConfigFile {
+  /**
+   * Relative to the config's folder, as the config's search_path and FileTransform name it ('luts/tone.spi1d',
+   * '../shared/grade.cube'); the config itself by its file name. Inside a `.ocioz`, the archive entry's path.
+   */
+  path: string;
+  text: string;
+}
+
+/** An OCIO config and the LUT files it references, read from disk by the host. */
+export interface ColourConfigFiles {
+  /** The config's absolute path (an `.ocio`, or the `.ocioz` archive), for the recent list and Reload. */
+  source: string;
+  /** The path among `files` that is the config. */
+  configPath: string;
+  files: ColourConfigFile[];
+  /**
+   * The environment's values of the context variables the config names (`$SHOT` in a search path) and of OCIO's
+   * OCIO_ACTIVE_DISPLAYS, OCIO_ACTIVE_VIEWS and OCIO_INACTIVE_COLORSPACES, where set: only those, never the rest.
+   */
+  env: Record<string, string>;
+  /** LUT files the config names that were not read (not found, unresolved variables, too big): each with why. */
+  missing: { path: string; reason: string }[];
+  /** The recent list after this config joined it. */
+  recentColourConfigs: string[];
 }
 
 export type HostEvent =
@@ -332,6 +375,12 @@ export interface HostApi {
   /** A sequence plays (or is scrubbed): decode these frames ahead; null when playback stops (the frame ring is let go). */
   setPlayback(plan: PlaybackPlan | null): void;
   exportImages(request: ExportRequest): Promise<ExportResult>;
+  /**
+   * Reads an OpenColorIO config (`.ocio`, `.yaml`, or a `.ocioz` archive) and the LUT files it references, and puts it
+   * first in the recent list. Which paths a page may name is the transport's to check: `$OCIO`, a recent config, a
+   * file in a folder the user opened (or served); in Electron, no path shows the file picker (null when cancelled).
+   */
+  readColourConfig(path?: string): Promise<ColourConfigFiles | null>;
   onEvent(listener: (event: HostEvent) => void): () => void;
 }
 

@@ -13,6 +13,7 @@ export const CALL_METHODS = [
   'decodeImage',
   'getThumbnail',
   'exportImages',
+  'readColourConfig',
 ] as const;
 
 /** Fire-and-forget methods: the caller does not wait for them. */

@@ -46,6 +46,7 @@ const VALIDATORS: { [M in TransportMethod]: (args: unknown[]) => Args<M> } = {
   decodeImage: (a) => (arity('decodeImage', a, 1, 1), [decodeRequest(a[0])]),
   getThumbnail: (a) => (arity('getThumbnail', a, 1, 1), [thumbnailRequest(a[0])]),
   exportImages: (a) => (arity('exportImages', a, 1, 1), [exportRequest(a[0])]),
+  readColourConfig: (a) => (arity('readColourConfig', a, 0, 1), [optional(a[0], (v) => configPath(v))]),
   cancel: (a) => (arity('cancel', a, 1, 1), [str(a[0], 'cancel: requestId')]),
   setVisible: (a) => {
     arity('setVisible', a, 2, 2);
@@ -123,6 +124,24 @@ function exportRequest(v: unknown): ExportRequest {
   };
 }
 
+/** A config file's path: the transport decides whether it may be read; here only its form. */
+function configPath(v: unknown): string {
+  const path = str(v, 'readColourConfig: path');
+  if (path.includes('\0')) throw new ArgumentError('readColourConfig: path must not hold a NUL byte');
+  return path;
+}
+
+/** Each exported file's colour space, by file id. */
+function inputSpaceMap(v: unknown, where: string): Record<string, string> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ArgumentError(`${where} must be an object`);
+  const entries = Object.entries(v as Record<string, unknown>);
+  if (entries.length > MAX_LIST_ITEMS) throw new ArgumentError(`${where} has more than ${MAX_LIST_ITEMS} files`);
+  // a null prototype: a file id such as "__proto__" stays a key
+  const out = Object.create(null) as Record<string, string>;
+  for (const [fileId, space] of entries) out[str(fileId, `${where} key`)] = str(space, `${where}["${fileId}"]`);
+  return out;
+}
+
 function viewLut(v: unknown, where: string): ViewLut {
   const o = obj(v, where, ['name', 'shaper', 'cube']);
   if (typeof o.cube !== 'string' || o.cube.length > MAX_CUBE_CHARS)
@@ -132,12 +151,13 @@ function viewLut(v: unknown, where: string): ViewLut {
 
 /** A page may name only a built-in config: a path would let it read files outside the folders the user opened. */
 function viewOcio(v: unknown, where: string): ViewOcio {
-  const o = obj(v, where, ['config', 'inputSpace', 'display', 'view', 'looks']);
+  const o = obj(v, where, ['config', 'inputSpace', 'inputSpaces', 'display', 'view', 'looks']);
   const config = str(o.config, `${where}.config`);
   if (!config.startsWith('ocio://')) throw new ArgumentError(`${where}.config must be a built-in config (ocio://NAME), not "${config}"`);
   return {
     config,
     inputSpace: str(o.inputSpace, `${where}.inputSpace`),
+    ...(o.inputSpaces === undefined ? {} : { inputSpaces: inputSpaceMap(o.inputSpaces, `${where}.inputSpaces`) }),
     display: str(o.display, `${where}.display`),
     view: str(o.view, `${where}.view`),
     ...(o.looks === undefined ? {} : { looks: str(o.looks, `${where}.looks`, true) }),

@@ -1,12 +1,13 @@
 // OpenColorIO end to end in browser mode: pick studio-test.ocio with its LUT files, choose display and view, and the
 // preview's pixels match `exrview ocio apply` (the CPU processor) within 2 codes of 8 bits; switching the view draws
-// again without uploading the image again. Screenshots land in test-results/ocio/.
+// again without uploading the image again; $OCIO as a URI or a config file, which later starts are offered as a recent
+// config. Screenshots land in test-results/ocio/.
 import { buildProject, floatPlane, serveFolder, type Served } from './serve-fixture.js';
 import { test, expect, type Page } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { toolbarControl } from './toolbar-menu.js';
 
@@ -198,5 +199,64 @@ test('with $OCIO set where the server runs, the viewer starts with that config',
     expectWithinCodes('$OCIO', await bandPixels(page), cpuReference(display, view, 'ocio://studio-config-latest', space), 2);
   } finally {
     withOcio.stop();
+  }
+});
+
+test('$OCIO as a config file: the host reads it with its LUTs; the next start offers it as a recent config', async ({ page }) => {
+  test.setTimeout(300_000);
+  // an image whose header says Rec. 709 primaries and D65, in a folder of its own; settings of their own
+  const dir = mkdtempSync(join(tmpdir(), 'exrview-ocio-file-'));
+  const userData = mkdtempSync(join(tmpdir(), 'exrview-ocio-settings-'));
+  const { writeExrFile } = await import('../codec/writer.js');
+  writeExrFile(join(dir, 'rec709.exr'), [
+    {
+      dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 },
+      compression: 'none',
+      chromaticities: { red: [0.64, 0.33], green: [0.3, 0.6], blue: [0.15, 0.06], white: [0.3127, 0.329] },
+      channels: ['R', 'G', 'B'].map((name, c) => ({
+        name,
+        pixelType: 'float' as const,
+        data: floatPlane(W, H, (x) => BANDS[Math.floor((x * BANDS.length) / W)]![c]!),
+      })),
+    },
+  ]);
+  const configFile = resolve(CONFIG);
+  const first = await serveFolder(dir, { OCIO: configFile, EXRVIEW_USER_DATA: userData });
+  try {
+    await page.goto(first.url);
+    await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name: 'rec709.exr' }).click();
+    await expect(page.getByLabel('OCIO config name')).toHaveAttribute('title', `${configFile} (from $OCIO)`, { timeout: 60_000 });
+    // only the Default rule matches: the image's chromaticities choose its colour space
+    expect(await picked(page, 'Input colour space')).toBe('Linear Rec.709');
+    await expect(page.getByLabel('Input colour space chosen by')).toHaveText('from file: chromaticities');
+    // the Film view runs through tone.spi1d and ${SHOW}_film.spi3d: the host found them through search_path
+    await (await toolbarControl(page, page.getByRole('combobox', { name: 'OCIO view', exact: true }))).selectOption('Film');
+    await settle(page);
+    await page.screenshot({ path: join(shots, 'ocio-env-file.png') });
+    expectWithinCodes('$OCIO file', await bandPixels(page), cpuReference('sRGB - Display', 'Film'), 2);
+  } finally {
+    first.stop();
+  }
+
+  const second = await serveFolder(dir, { OCIO: '', EXRVIEW_USER_DATA: userData });
+  try {
+    await page.goto(second.url);
+    await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name: 'rec709.exr' }).click();
+    await settle(page);
+    const configPicker = await toolbarControl(page, page.getByRole('combobox', { name: 'OCIO config', exact: true }));
+    expect(await configPicker.inputValue()).toBe('');
+    await expect(configPicker.locator('optgroup[label="Recent configs"] option')).toHaveText(['studio-test.ocio']);
+    await page.screenshot({ path: join(shots, 'ocio-recent-menu.png') });
+    await configPicker.selectOption({ label: 'studio-test.ocio' });
+    await expect(page.locator('.status')).toContainText('OCIO config studio-test.ocio loaded');
+    await expect(page.getByLabel('OCIO config name')).toHaveAttribute('title', `${configFile} (a recent config)`);
+    await (await toolbarControl(page, page.getByRole('combobox', { name: 'OCIO view', exact: true }))).selectOption('Film');
+    await settle(page);
+    await page.screenshot({ path: join(shots, 'ocio-recent.png') });
+    expectWithinCodes('recent', await bandPixels(page), cpuReference('sRGB - Display', 'Film'), 2);
+  } finally {
+    second.stop();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(userData, { recursive: true, force: true });
   }
 });

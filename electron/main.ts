@@ -16,6 +16,7 @@ import {
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { describeDecodeTier } from '../codec/index.js';
 import type { FolderInfo } from '../contract/host-api.js';
 import { createHost } from '../host/host.js';
 import { hasExrFiles, packageRoot, rendererBuilt, rendererDir, samplesDir, unpackedPath, windowIcon } from '../host/settings/app-paths.js';
@@ -30,7 +31,7 @@ import {
   forgetFolder,
   loadSettings,
   rememberFolder,
-  saveSettings,
+  updateSettings,
   type Settings,
 } from '../host/settings/settings-store.js';
 import { handlePixelRequest, newPixelToken, PIXEL_PATH } from './shell/pixel-protocol.js';
@@ -90,9 +91,11 @@ function run(): void {
 
   // worker threads cannot start from inside app.asar: packaging unpacks the worker (electron-builder.json asarUnpack)
   const workerPath = app.isPackaged ? unpackedPath(join(__dirname, '..', 'decode-worker.mjs')) : undefined;
-  const host = createHost({ userDataDir, mode: 'electron', ...(workerPath ? { workerPath } : {}) });
+  const host = createHost({ userDataDir, settingsDir: userDataDir, mode: 'electron', ...(workerPath ? { workerPath } : {}) });
   // the decode workers start and warm their codec now, while the page loads, not on the first click
   void host.startWorkers().catch(() => {});
+  // which decode tier runs and why the one above is off: on the terminal `npm start` ran in
+  console.log(`exrview: ${describeDecodeTier()}`);
   const grants = new FolderGrants();
   const isTrustedSender = createSenderCheck(() => win?.webContents.id ?? null);
   // decoded planes go to the page over the app protocol (no IPC clone, no context-bridge copy), behind this session's token
@@ -100,7 +103,8 @@ function run(): void {
 
   const save = () => {
     try {
-      saveSettings(userDataDir, settings);
+      // the host keeps the recent OCIO configs in the same file: its part is kept as the file has it
+      updateSettings(userDataDir, (disk) => ({ ...settings, recentColourConfigs: disk.recentColourConfigs }));
     } catch (error) {
       console.error(`exrview: could not save settings in ${userDataDir}: ${(error as Error).message}`);
     }
@@ -117,6 +121,15 @@ function run(): void {
       const options = {
         title: purpose === 'open' ? 'Open Folder' : 'Export To',
         properties: ['openDirectory' as const, 'createDirectory' as const],
+      };
+      const result = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
+    pickConfigFile: async () => {
+      const options = {
+        title: 'Open OCIO Config',
+        properties: ['openFile' as const],
+        filters: [{ name: 'OpenColorIO config', extensions: ['ocio', 'ocioz', 'yaml', 'yml'] }],
       };
       const result = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
       return result.canceled ? null : (result.filePaths[0] ?? null);

@@ -22,6 +22,8 @@ export interface HostOptions {
   prefetch?: boolean;
   /** Byte budget of the frames a playing sequence decodes ahead; default half the RAM cache, at most 2 GiB. */
   playbackBudgetBytes?: number;
+  /** Where settings.json lives, for the recent OCIO configs; without it the list lasts as long as the host. */
+  settingsDir?: string;
   /** Watcher timing (tests shorten it). */
   timing?: Partial<typeof DEFAULT_LIBRARY_TIMING>;
 }

@@ -17,7 +17,9 @@ import type {
   Thumbnail,
   ThumbnailRequest,
   Priority,
+  ColourConfigFiles,
 } from '../contract/host-api.js';
+import { decodeTier } from '../codec/index.js';
 import type { DisplayParams } from '../shaders/display-params.js';
 import { DecodePool } from './decode/pool.js';
 import { DecodedLevels } from './decode/levels.js';
@@ -35,6 +37,7 @@ import { ThumbnailService } from './thumbnails/thumbnail-service.js';
 import { prepareToneMap, type ToneMapped } from './thumbnails/tone-map-on-pool.js';
 import type { ThumbnailDetail, ThumbnailOutputOptions } from './thumbnails/params.js';
 import { packageVersion } from './settings/app-paths.js';
+import { ColourConfigs } from './colour/colour-configs.js';
 import type { Host, HostOptions, HostStats } from './host-types.js';
 
 export type { Host, HostOptions, HostStats } from './host-types.js';
@@ -57,10 +60,12 @@ class NodeHost implements Host {
   private readonly thumbnails: ThumbnailService;
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private readonly mode: 'electron' | 'browser';
+  private readonly colourConfigs: ColourConfigs;
   private closed = false;
 
   constructor(options: HostOptions) {
     this.mode = options.mode ?? 'electron';
+    this.colourConfigs = new ColourConfigs(options.settingsDir);
     this.pool = new DecodePool({
       // prefetches and thumbnails wait while a picked image decodes: the click comes first
       backgroundFrom: POOL_PRIORITY.prefetch,
@@ -75,7 +80,10 @@ class NodeHost implements Host {
     this.library = new Library({
       ...DEFAULT_LIBRARY_TIMING,
       ...options.timing,
-      onEvent: (event) => this.emit(event),
+      onEvent: (event) => {
+        if (event.type === 'files-added' || event.type === 'files-changed') this.images.expectPreviews(event.files);
+        this.emit(event);
+      },
       onInvalidate: (absPath) => {
         this.headers.forget(absPath);
         this.levels.forget(absPath);
@@ -89,6 +97,7 @@ class NodeHost implements Host {
     this.images = new ImageService(this.library, this.levels, this.broker, {
       playbackBudgetBytes: options.playbackBudgetBytes ?? Math.min(2 * 2 ** 30, Math.floor(ramBudgetBytes / 2)),
       prefetch: options.prefetch ?? true,
+      planes: { memory: this.memory, poolIdle: () => this.pool.pending === 0 && this.pool.posted === 0 },
     });
     const { pool, broker, disk, headers } = this;
     this.thumbnails = new ThumbnailService({
@@ -142,7 +151,14 @@ class NodeHost implements Host {
       decodeWorkers: this.pool.size,
       ramCacheBudgetBytes: this.levels.cache.budgetBytes,
       ...(process.env.OCIO ? { ocio: process.env.OCIO } : {}),
+      recentColourConfigs: this.colourConfigs.recentConfigs,
+      decodeTier: decodeTier(),
     };
+  }
+
+  /** Reads what it is given: which paths a page may name is the transport's to check (no path: no picker here). */
+  async readColourConfig(path?: string): Promise<ColourConfigFiles | null> {
+    return path === undefined ? null : this.colourConfigs.read(path);
   }
 
   async openFolder(path?: string, options?: { recursive?: boolean }): Promise<FolderInfo | null> {
@@ -154,7 +170,9 @@ class NodeHost implements Host {
       throw new Error(`cannot open ${root}: ${error.code === 'ENOENT' ? 'no such folder' : fsReason(error)}`);
     });
     if (!info.isDirectory()) throw new Error(`cannot open ${root}: it is a file, not a folder (open the folder that holds it)`);
-    return this.library.openFolder(root, options?.recursive ?? false);
+    const folder = await this.library.openFolder(root, options?.recursive ?? false);
+    this.images.expectPreviews(this.library.listFiles(folder.id), true);
+    return folder;
   }
 
   async closeFolder(folderId: string): Promise<void> {
@@ -208,23 +226,10 @@ class NodeHost implements Host {
     }
     const id = (what: string, fileId: string): string => `${what}-${fileId}-${Math.random().toString(36).slice(2)}`;
     return exportImages(request, {
-      file: (fileId) => this.images.fileOf(fileId),
-      decode: async (fileId, part, channels) => {
-        const image = await this.decodeImage({
-          requestId: id('export', fileId),
-          fileId,
-          part,
-          ...(channels ? { channels } : {}),
-          priority: 'preview',
-        });
-        // a damaged file is not exported with holes in it
-        const damage = image.missing;
-        if (damage)
-          throw new Error(
-            `${damage.reason}: ${damage.chunksTotal - damage.chunksRead} of ${damage.chunksTotal} chunks cannot be read, so it is not exported; render or copy it again`,
-          );
-        return image;
-      },
+      // a damaged file: what of it is exported, and how that is said, is the export's to decide
+      file: (fileId) => this.images.readableFileOf(fileId),
+      decode: (fileId, part, channels) =>
+        this.decodeImage({ requestId: id('export', fileId), fileId, part, ...(channels ? { channels } : {}), priority: 'preview' }),
       thumbnail: (fileId, longSidePx) =>
         this.getThumbnail({ requestId: id('export-thumb', fileId), fileId, longSidePx, priority: 'thumbnail-visible' }),
     });
@@ -251,6 +256,7 @@ class NodeHost implements Host {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.images.close();
     this.images.setPlayback(null);
     this.library.close();
     await this.pool.close();

@@ -4,6 +4,7 @@ import { realpath } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
 import type { ExportRequest, FileEntry, FolderInfo, HostApi, HostEvent, HostInfo, PixelLease } from '../contract/host-api.js';
 import { PathRefusedError, isInside, resolveInside } from '../transport/path-guard.js';
+import { checkConfigPath } from '../transport/config-guard.js';
 
 /**
  * Wraps `host` so that a page can only open the served folder (`rootReal`, a real path) or folders below it, and only
@@ -129,6 +130,14 @@ export function browserModeHost(host: HostApi & Partial<PixelLease>, rootReal: s
       }
       request.fileIds.forEach(checkFile);
       return host.exportImages(request);
+    },
+    async readColourConfig(path) {
+      // no file picker in a browser: the page reads a picked config itself
+      if (path === undefined)
+        throw new PathRefusedError('browser mode has no file picker here: pick the config with its LUT files in the page (OCIO…)');
+      // $OCIO and recent configs are the host's own choices; else a config in the served folder
+      const allowed = await checkConfigPath(path, await host.getInfo(), async (real) => isInside(rootReal, real));
+      return host.readColourConfig(allowed);
     },
     onEvent(listener) {
       // checks are asynchronous; a chain keeps events in the order the host sent them

@@ -57,6 +57,13 @@ beforeAll(async () => {
   writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log("app")');
   writeFileSync(join(staticDir, 'assets', 'app.css'), 'body{}');
   symlinkSync(join(outside, 'secret.txt'), join(staticDir, 'leak.txt'));
+  // OCIO configs: one in the served folder whose search path leads out to the secret, one outside, one linked out
+  const config = (src: string) =>
+    `ocio_profile_version: 2\nsearch_path: ../outside\nroles: {default: lin}\ncolorspaces:\n  - !<ColorSpace> {name: lin}\n` +
+    `  - !<ColorSpace> {name: s, to_scene_reference: !<FileTransform> {src: ${src}}}\n`;
+  writeFileSync(join(served, 'show.ocio'), config('secret.txt'));
+  writeFileSync(join(outside, 'outside.ocio'), config('secret.txt'));
+  symlinkSync(join(outside, 'outside.ocio'), join(served, 'linked.ocio'));
   servedBefore = snapshot(served);
   host = createHost({ userDataDir: join(dir, 'user-data'), mode: 'browser', workers: 1, prefetch: false });
   server = await startServer({ host, rootDir: served, staticDir, port: 0, maxBodyBytes: 64 * 1024, maxEventClients: 4 });
@@ -309,6 +316,20 @@ describe('API: folders and files stay inside the served folder', () => {
       });
       expect(refused.status).toBe(403);
       expect(json(refused).error).toMatch(/downloaded/);
+    }
+  });
+
+  it('reads an OCIO config in the served folder (never a non-LUT file it points at), and no config outside it', async () => {
+    const read = await call('readColourConfig', { args: [join(served, 'show.ocio')] });
+    expect(read.status).toBe(200);
+    const result = json(read).result as { configPath: string; missing: { reason: string }[] };
+    expect(result.configPath).toBe('show.ocio');
+    expect(result.missing[0]!.reason).toMatch(/not a LUT format exrview reads/);
+    expectNoSecret(read);
+    for (const args of [[join(outside, 'outside.ocio')], [join(served, 'linked.ocio')], [join(outside, 'secret.txt')], []]) {
+      const refused = await call('readColourConfig', { args });
+      expect(refused.status, JSON.stringify(args)).toBe(403);
+      expectNoSecret(refused);
     }
   });
 

@@ -1,7 +1,7 @@
 // HostApi over IPC, end to end without Electron: the preload's object against the main-process handlers and the real host,
 // through an in-memory IPC that copies messages as Electron does (structured clone) and prefixes errors as it does.
 
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,7 @@ let handlers: IpcHandlers;
 let api: HostApi;
 let currentSender: SenderInfo = mainFrame;
 let picks: (string | null)[] = [];
+let configPicks: (string | null)[] = [];
 const remembered: string[] = [];
 let ipc: ReturnType<typeof memoryIpc>;
 
@@ -83,6 +84,7 @@ beforeAll(async () => {
     grants,
     isTrustedSender: createSenderCheck(() => WINDOW_ID),
     pickFolder: async () => picks.shift() ?? null,
+    pickConfigFile: async () => configPicks.shift() ?? null,
     onFolderOpened: (path) => remembered.push(path),
   });
   ipc = memoryIpc(handlers, () => currentSender);
@@ -167,6 +169,29 @@ describe('paths: only under folders the user opened', () => {
     picks = [null];
     const cancelled = await api.exportImages({ fileIds: ['x'], kind: 'image', format: 'png', overwrite: false, view });
     expect(cancelled.skipped).toEqual([{ fileId: 'x', reason: 'export cancelled' }]);
+  });
+
+  it('reads an OCIO config the user picks in the shell dialog, or one in an opened folder; then it is a recent one', async () => {
+    const config = 'ocio_profile_version: 2\nroles: {default: lin}\ncolorspaces:\n  - !<ColorSpace> {name: lin}\n';
+    // a folder no test grants
+    const apart = join(dir, 'apart');
+    mkdirSync(apart);
+    writeFileSync(join(apart, 'picked.ocio'), config);
+    writeFileSync(join(apart, 'other.ocio'), config);
+    writeFileSync(join(opened, 'show.ocio'), config);
+    await grants.grant(opened);
+    await expect(api.readColourConfig(join(apart, 'other.ocio'))).rejects.toThrow(/not \$OCIO, a recent config or in a folder you opened/);
+    configPicks = [null];
+    expect(await api.readColourConfig()).toBeNull();
+    configPicks = [join(apart, 'picked.ocio')];
+    expect((await api.readColourConfig())?.recentColourConfigs[0]).toBe(join(apart, 'picked.ocio'));
+    // once picked, a recent config reads again by its path (Reload, the recent list, the next start)
+    expect((await api.readColourConfig(join(apart, 'picked.ocio')))?.configPath).toBe('picked.ocio');
+    expect((await api.readColourConfig(join(opened, 'show.ocio')))?.recentColourConfigs).toEqual([
+      join(opened, 'show.ocio'),
+      join(apart, 'picked.ocio'),
+    ]);
+    await expect(api.readColourConfig(join(opened, 'a.exr'))).rejects.toThrow(/is not an OCIO config/);
   });
 
   it('refuses malformed arguments with a message', async () => {

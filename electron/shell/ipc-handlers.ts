@@ -3,7 +3,8 @@
 import type { DecodedImage, FolderInfo, HostApi } from '../../contract/host-api.js';
 import { plainPlaneData } from '../../host/decode/plane-bytes.js';
 import { CALL_METHODS, SIGNAL_METHODS, type CallMethod, type SignalMethod, type TransportMethod } from '../../contract/host-methods.js';
-import { PathRefusedError } from '../../transport/path-guard.js';
+import { PathRefusedError, isInside } from '../../transport/path-guard.js';
+import { checkConfigPath } from '../../transport/config-guard.js';
 import { validateArgs } from '../../contract/validate-args.js';
 import type { FolderGrants } from './folder-grants.js';
 import { isAppPage } from './navigation-guard.js';
@@ -35,6 +36,8 @@ export interface IpcHandlerOptions {
   isTrustedSender: (sender: SenderInfo) => boolean;
   /** The native folder picker; null when the user cancels. */
   pickFolder: (purpose: 'open' | 'export') => Promise<string | null>;
+  /** The native file picker for an OCIO config; null when the user cancels (absent: no picker). */
+  pickConfigFile?: () => Promise<string | null>;
   /** A folder was opened (to remember it in the recent list). */
   onFolderOpened?: (path: string, folder: FolderInfo) => void;
 }
@@ -99,6 +102,16 @@ export function createIpcHandlers(options: IpcHandlerOptions): IpcHandlers {
         outDir = picked;
       }
       return host.exportImages({ ...request, outDir: await grants.check(outDir, 'export folder') });
+    },
+    async readColourConfig(path) {
+      if (path === undefined) {
+        // a file the user picked in the shell's own dialog may be read, wherever it lies
+        const picked = (await options.pickConfigFile?.()) ?? null;
+        return picked === null ? null : host.readColourConfig(picked);
+      }
+      // $OCIO and recent configs are the host's own choices; else a config in a folder the user opened
+      const inGranted = async (real: string): Promise<boolean> => grants.folders.some((root) => isInside(root, real));
+      return host.readColourConfig(await checkConfigPath(path, await host.getInfo(), inGranted));
     },
   };
   const signal: { [M in SignalMethod]: (...args: Parameters<HostApi[M]>) => void } = {

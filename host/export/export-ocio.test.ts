@@ -55,21 +55,63 @@ describe.skipIf(!!why)('export through an OCIO view', () => {
       mkdirSync(out);
       const result = await host.exportImages({ fileIds: [file!.id], kind: 'image', format: 'png', outDir: out, overwrite: false, view });
       expect(result.failed).toEqual([]);
-      const { data, info } = await sharp(result.written[0]!.path).raw().toBuffer({ resolveWithObject: true });
-      const input = Float32Array.from(BANDS.flatMap((b) => [...b.map((v) => v * 2), 1]));
-      const r = spawnSync(process.execPath, [bin, 'ocio', 'apply', OCIO.config, 'dv', OCIO.inputSpace, OCIO.display, OCIO.view], {
-        input: Buffer.from(input.buffer),
-      });
-      expect(r.status, r.stderr.toString()).toBe(0);
-      const reference = new Float32Array(new Uint8Array(r.stdout).buffer);
-      for (let b = 0; b < 4; b++) {
-        const x = b * (W / 4) + 3;
-        const got = [...data.subarray((4 * W + x) * info.channels, (4 * W + x) * info.channels + 3)];
-        const want = [0, 1, 2].map((c) => Math.round(Math.min(Math.max(reference[b * 4 + c]!, 0), 1) * 255));
-        got.forEach((g, c) => expect(Math.abs(g - want[c]!), `band ${b} channel ${c}: ${got} vs ${want}`).toBeLessThanOrEqual(1));
-      }
+      await expectBands(result.written[0]!.path, OCIO.inputSpace);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('an export of several files takes each one through its own colour space', async () => {
+    const folder = join(dir.path, 'two');
+    mkdirSync(folder);
+    for (const name of ['acescg.exr', 'aces.exr', 'other.exr'])
+      writeExrFile(join(folder, name), [{ dataWindow: box(W, H), channels: halfChannels(W, H, (x) => BANDS[Math.floor((x * 4) / W)]!) }]);
+    const host = createHost({ userDataDir: join(dir.path, 'user2'), workers: 1, prefetch: false });
+    try {
+      const files = await host.listFiles((await host.openFolder(folder))!.id);
+      const id = (name: string) => files.find((f) => f.name === name)!.id;
+      const view: ViewTransform = {
+        exposureEv: 1,
+        offset: 0,
+        gamma: 1,
+        displayTransform: 'srgb',
+        layer: '',
+        channelMode: 'rgb',
+        // other.exr is not named: the request's own input space
+        ocio: {
+          ...OCIO,
+          inputSpace: 'Linear Rec.709 (sRGB)',
+          inputSpaces: { [id('acescg.exr')]: 'ACEScg', [id('aces.exr')]: 'ACES2065-1' },
+        },
+      };
+      const out = join(dir.path, 'out-two');
+      mkdirSync(out);
+      const fileIds = files.map((f) => f.id);
+      const result = await host.exportImages({ fileIds, kind: 'image', format: 'png', outDir: out, overwrite: false, view });
+      expect(result.failed).toEqual([]);
+      const written = (name: string) => result.written.find((w) => w.fileId === id(name))!.path;
+      await expectBands(written('acescg.exr'), 'ACEScg');
+      await expectBands(written('aces.exr'), 'ACES2065-1');
+      await expectBands(written('other.exr'), 'Linear Rec.709 (sRGB)');
     } finally {
       await host.close();
     }
   });
 });
+
+/** The PNG's bands are `exrview ocio apply` of the bands at +1 EV from `space`, within 1 code. */
+async function expectBands(png: string, space: string): Promise<void> {
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  const input = Float32Array.from(BANDS.flatMap((b) => [...b.map((v) => v * 2), 1]));
+  const r = spawnSync(process.execPath, [bin, 'ocio', 'apply', OCIO.config, 'dv', space, OCIO.display, OCIO.view], {
+    input: Buffer.from(input.buffer),
+  });
+  expect(r.status, r.stderr.toString()).toBe(0);
+  const reference = new Float32Array(new Uint8Array(r.stdout).buffer);
+  for (let b = 0; b < 4; b++) {
+    const x = b * (W / 4) + 3;
+    const got = [...data.subarray((4 * W + x) * info.channels, (4 * W + x) * info.channels + 3)];
+    const want = [0, 1, 2].map((c) => Math.round(Math.min(Math.max(reference[b * 4 + c]!, 0), 1) * 255));
+    got.forEach((g, c) => expect(Math.abs(g - want[c]!), `${space} band ${b} channel ${c}: ${got} vs ${want}`).toBeLessThanOrEqual(1));
+  }
+}

@@ -17,15 +17,24 @@ import type {
   ExportResult,
   FileEntry,
   Thumbnail,
+  ThumbnailMissing,
   ViewLut,
   ViewTransform,
 } from '../../contract/host-api.js';
 import { planeSamples } from '../decode/plane-bytes.js';
 
 export interface ExportSources {
+  /** The file; also a damaged one whose header reads (status 'error' with its summary). */
   file(fileId: string): { entry: FileEntry; absPath: string };
+  /** Decoded tolerantly: the chunks that could not be read are zero and listed in the image's `missing`. */
   decode(fileId: string, part: number, channels: string[] | null): Promise<DecodedImage>;
   thumbnail(fileId: string, longSidePx: number): Promise<Thumbnail>;
+}
+
+/** What was encoded, and for a damaged deep part written from the chunks that could be read, what it lacks. */
+interface Encoded {
+  bytes: Uint8Array;
+  damage: string | null;
 }
 
 const MIME = { png: 'image/png', jpg: 'image/jpeg', exr: 'image/x-exr' } as const;
@@ -52,16 +61,17 @@ export async function exportImages(request: ExportRequest, sources: ExportSource
           result.skipped.push({ fileId, reason: `${path} already exists: export again with overwrite on, or pick another folder` });
           continue;
         }
-        const bytes = await encode(fileId, request, sources, entry);
+        const { bytes, damage } = await encode(fileId, request, sources, entry);
         await writeSafely(path, bytes, request.overwrite);
-        result.written.push({ fileId, path, bytes: bytes.length });
+        result.written.push({ fileId, path, bytes: bytes.length, ...(damage ? { damage } : {}) });
       } else {
-        const bytes = await encode(fileId, request, sources, entry);
+        const { bytes, damage } = await encode(fileId, request, sources, entry);
         (result.downloads ??= []).push({
           fileId,
           name,
           mimeType: MIME[request.format],
           data: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer,
+          ...(damage ? { damage } : {}),
         });
       }
     } catch (error) {
@@ -93,23 +103,22 @@ async function writeSafely(path: string, bytes: Uint8Array, overwrite: boolean):
   });
 }
 
-async function encode(fileId: string, request: ExportRequest, sources: ExportSources, entry: FileEntry): Promise<Uint8Array> {
+async function encode(fileId: string, request: ExportRequest, sources: ExportSources, entry: FileEntry): Promise<Encoded> {
   const part = request.part ?? firstFlatPart(entry);
-  if (request.kind === 'exr-layer')
-    return encodeExrLayer(
-      await sources.decode(fileId, part, layerChannels(entry, part, request.view.layer)),
-      request.view.layer,
-      entry,
-      part,
-    );
+  // a damaged file: a deep part is written from the chunks that could be read, as its preview shows it
+  const deep = isDeep(partOf(entry, part));
+  if (entry.status === 'error' && !deep) throw new Error(`${entry.name}: ${entry.error ?? 'cannot be read'}`);
+  if (request.kind === 'exr-layer') {
+    const image = await sources.decode(fileId, part, layerChannels(entry, part, request.view.layer));
+    return { damage: imageDamage(image.missing, deep, 'are zero in it'), bytes: encodeExrLayer(image, request.view.layer, entry, part) };
+  }
   if (request.kind === 'thumbnail') {
     const thumb = await sources.thumbnail(fileId, request.longSidePx ?? DEFAULT_EXPORT_LONG_SIDE_PX);
-    return encode8(
-      toneMapHalfRgba(new Uint16Array(thumb.rgbaHalf), thumb.widthPx, thumb.heightPx, await viewParams(request.view)),
-      thumb.widthPx,
-      thumb.heightPx,
-      request.format,
-    );
+    const rgba8 = toneMapHalfRgba(new Uint16Array(thumb.rgbaHalf), thumb.widthPx, thumb.heightPx, await viewParams(request.view, fileId));
+    return {
+      damage: thumb.missing ? damageNote(thumb.missing, 'are hatched in the thumbnail') : null,
+      bytes: await encode8(rgba8, thumb.widthPx, thumb.heightPx, request.format),
+    };
   }
   const channels = viewChannels(entry, part, request.view);
   const image = await sources.decode(
@@ -117,13 +126,39 @@ async function encode(fileId: string, request: ExportRequest, sources: ExportSou
     part,
     channels.filter((c): c is string => c !== null),
   );
-  const params = await viewParams(request.view);
+  const damage = imageDamage(image.missing, deep, 'are black in it');
+  const params = await viewParams(request.view, fileId);
   const { widthPx, heightPx } = image;
   const halfBits = assembleHalfRgba(image, channels);
   const rgba8 = halfBits
     ? toneMapHalfRgba(halfBits, widthPx, heightPx, params)
     : toneMapImage(assembleRgba(image, channels), widthPx, heightPx, params);
-  return encode8(rgba8, widthPx, heightPx, request.format);
+  return { damage, bytes: await encode8(rgba8, widthPx, heightPx, request.format) };
+}
+
+const isDeep = (part: { type: string }): boolean => part.type === 'deepscanline' || part.type === 'deeptile';
+
+/**
+ * What the export of a damaged part's image says it lacks: a deep part is written from the chunks that could be read
+ * (their pixels had no samples, so they flatten to zero: `shown` says how that looks); a flat one is not exported with
+ * holes in it.
+ */
+function imageDamage(missing: ThumbnailMissing | undefined, deep: boolean, shown: string): string | null {
+  if (!missing) return null;
+  if (deep) return damageNote(missing, shown);
+  const lost = missing.chunksTotal - missing.chunksRead;
+  throw new Error(
+    `${missing.reason}: ${lost} of ${missing.chunksTotal} chunks cannot be read, so it is not exported; render or copy it again`,
+  );
+}
+
+/** "written with damage: …", as `exrview thumbs` says of a damaged file's thumbnail. */
+function damageNote(missing: ThumbnailMissing, shown: string): string {
+  const lost = missing.chunksTotal - missing.chunksRead;
+  return (
+    `written with damage: ${lost} of ${missing.chunksTotal} chunks could not be read and ${shown} ` +
+    `(${missing.reason}); copy or render the file again to export all of it`
+  );
 }
 
 async function encode8(rgba8: Uint8ClampedArray, widthPx: number, heightPx: number, format: 'png' | 'jpg' | 'exr'): Promise<Uint8Array> {
@@ -148,12 +183,14 @@ export function displayParams(view: ViewTransform): DisplayParams {
   };
 }
 
-/** The view's parameters with its OpenColorIO processor, which replaces the tone-map after exposure. */
-async function viewParams(view: ViewTransform): Promise<DisplayParams> {
+/** The view's parameters with its OpenColorIO processor from the file's own colour space, which replaces the tone-map after exposure. */
+async function viewParams(view: ViewTransform, fileId: string): Promise<DisplayParams> {
   const params = displayParams(view);
   if (!view.ocio) return params;
+  const { inputSpaces, ...ocio } = view.ocio;
+  const inputSpace = (inputSpaces && Object.hasOwn(inputSpaces, fileId) ? inputSpaces[fileId] : undefined) ?? ocio.inputSpace;
   try {
-    return { ...params, ocio: await ocioDisplayOf(view.ocio) };
+    return { ...params, ocio: await ocioDisplayOf({ ...ocio, inputSpace }) };
   } catch (error) {
     throw new Error(
       `the OCIO view ${view.ocio.display} / ${view.ocio.view} cannot be built, ${error instanceof Error ? error.message : String(error)}: ` +

@@ -203,6 +203,19 @@ const box = (b: { xMin: number; yMin: number; xMax: number; yMax: number }): [nu
   b.yMax,
 ];
 
+/** A string attribute naming a colour space, as OpenImageIO (`oiio:ColorSpace`) and others write one. */
+const COLOUR_SPACE_ATTRIBUTE = /(^|[:/])colou?r_?space$/i;
+
+/** The part's `chromaticities` and colour-space name, for the page to match to a config's colour space. */
+function colourOf(part: PartInfo): Pick<PartSummary, 'chromaticities' | 'colourSpaceName'> {
+  const c = part.chromaticities;
+  const named = part.attributes.find((a) => COLOUR_SPACE_ATTRIBUTE.test(a.name) && a.value.type === 'string');
+  return {
+    ...(c ? { chromaticities: [...c.red, ...c.green, ...c.blue, ...c.white] } : {}),
+    ...(named?.value.type === 'string' && named.value.value.trim() !== '' ? { colourSpaceName: named.value.value.trim() } : {}),
+  };
+}
+
 export function toSummary(parts: PartInfo[], multipart: boolean): FileSummary {
   const first = parts[0]!;
   const views = new Set<string>();
@@ -239,6 +252,7 @@ export function toSummary(parts: PartInfo[], multipart: boolean): FileSummary {
         levelMode: part.tiles ? part.tiles.levelMode : null,
         levelCount: part.levelCountX,
         hasPreview: part.preview !== null,
+        ...colourOf(part),
       };
     }),
   };

@@ -4,22 +4,37 @@ import type { DecodedImage, DecodeRequest, FileEntry, FileHeader, PlaybackPlan }
 import { attributeValueText } from '../../codec/index.js';
 import type { JobBroker } from '../decode/broker.js';
 import type { DecodedLevels, LevelRef } from '../decode/levels.js';
+import type { PlaneMemory } from '../decode/plane-memory.js';
+import { PlaneReserve } from '../decode/plane-reserve.js';
 import { readHeader } from '../headers/summary.js';
 import type { Library } from '../library/library.js';
 import { frameBytes } from '../playback/frame-bytes.js';
+import { levelPriority } from '../playback/deep-frames.js';
 import { FrameRing, type FrameRingStats } from '../playback/frame-ring.js';
+import { firstPreview, largestPreviewPlanes } from './preview-planes.js';
 
 export interface ImageServiceOptions {
   /** Byte budget of the frames a playing sequence decodes ahead. */
   playbackBudgetBytes: number;
   /** Decode the images next to the current one ahead of time. */
   prefetch: boolean;
+  /**
+   * Plane memory to make ready for the next preview while the pool has nothing to do (`poolIdle`), so that a click's
+   * decode does not spend its time faulting fresh memory in (plane-reserve.ts); none without it.
+   */
+  planes?: { memory: PlaneMemory; poolIdle(): boolean };
 }
 
 export class ImageService {
   /** Decodes started ahead of a preview. */
   prefetches = 0;
   private readonly ring: FrameRing;
+  private readonly reserve: PlaneReserve | null;
+  /** Planes handed out on a lease and not yet released (a transport is sending them). */
+  private leasesOpen = 0;
+  private playing = false;
+  /** The plane sizes the reserve was last asked for: a folder's largest preview. */
+  private expected: number[] = [];
 
   constructor(
     private readonly library: Library,
@@ -42,6 +57,27 @@ export class ImageService {
       },
       options.playbackBudgetBytes,
     );
+    const planes = options.planes;
+    // after a preview's planes are sent, and never while a sequence plays: those need the cores and the main thread
+    this.reserve = planes
+      ? new PlaneReserve(planes.memory, { idle: () => planes.poolIdle() && this.leasesOpen === 0 && !this.playing })
+      : null;
+  }
+
+  /**
+   * Files listed: plane memory is made ready for the largest one's preview. A folder opened (`opened`) sets what is
+   * expected; files added to or changed in a folder raise it when their previews are larger.
+   */
+  expectPreviews(entries: readonly FileEntry[], opened = false): void {
+    const planes = largestPreviewPlanes(entries);
+    if (planes.length > 0 && this.reserve && (opened || sum(planes) > sum(this.expected))) {
+      this.expected = planes;
+      this.reserve.want(planes);
+    }
+  }
+
+  close(): void {
+    this.reserve?.close();
   }
 
   get playback(): FrameRingStats {
@@ -87,7 +123,9 @@ export class ImageService {
   }
 
   setPlayback(plan: PlaybackPlan | null): void {
+    this.playing = plan !== null;
     this.ring.setPlan(plan);
+    if (!this.playing) this.reserve?.wake();
   }
 
   /** A level's planes; with `lease` they stay valid until release(), else only until the next decode may reuse them. */
@@ -104,10 +142,32 @@ export class ImageService {
         (got) => got.release(),
         () => {},
       );
-    const got = fromRing && lease ? await fromRing : await this.levels.get(ref, channels, request.priority, request.requestId, lease);
+    const got =
+      fromRing && lease
+        ? await fromRing
+        : await this.levels.get(ref, channels, levelPriority(request.priority, ref.deep), request.requestId, lease);
+    const image: DecodedImage = {
+      ...got.image,
+      fileId: request.fileId,
+      source: got.source,
+      timings: { ...got.timings, hostMs: performance.now() - t0 },
+    };
+    // the decode may have taken the reserve's buffers: they are made again once the host is idle
+    if (!lease) {
+      this.reserve?.wake();
+      return { image, release: got.release };
+    }
+    this.leasesOpen++;
+    let released = false;
     return {
-      image: { ...got.image, fileId: request.fileId, source: got.source, timings: { ...got.timings, hostMs: performance.now() - t0 } },
-      release: got.release,
+      image,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.leasesOpen--;
+        got.release();
+        this.reserve?.wake();
+      },
     };
   }
 
@@ -124,11 +184,9 @@ export class ImageService {
    */
   private prefetch(fileId: string): void {
     const file = this.library.file(fileId);
-    if (!file || file.entry.status !== 'ok' || !file.entry.summary) return;
-    const part = file.entry.summary.parts.find((p) => p.type === 'scanlineimage' || p.type === 'tiledimage');
-    const layer = part?.layers[0];
-    if (!part || !layer) return;
-    const { ref, channels } = this.levelOf(fileId, part.index, 0, 0, layer.channels);
+    const first = file?.entry.status === 'ok' ? firstPreview(file.entry.summary) : null;
+    if (!first) return;
+    const { ref, channels } = this.levelOf(fileId, first.part.index, 0, 0, first.channels);
     if (this.levels.has(ref, channels) || this.levels.decoding(ref)) return;
     this.prefetches++;
     this.levels.get(ref, channels, 'prefetch', null, true).then(
@@ -169,3 +227,5 @@ export class ImageService {
     return { ref, channels: requested ? all.filter((c) => requested.includes(c)) : all };
   }
 }
+
+const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);

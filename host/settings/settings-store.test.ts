@@ -5,14 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  MAX_RECENT_COLOUR_CONFIGS,
   MAX_RECENT_FOLDERS,
   SETTINGS_FILE,
   defaultUserDataDir,
   emptySettings,
+  forgetColourConfig,
   forgetFolder,
   loadSettings,
+  rememberColourConfig,
   rememberFolder,
   saveSettings,
+  updateSettings,
 } from './settings-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'exrview-settings-'));
@@ -29,6 +33,7 @@ describe('settings', () => {
     expect(back).toEqual({
       lastFolder: '/renders/a',
       recentFolders: ['/renders/a', '/renders/b'],
+      recentColourConfigs: [],
       window: { widthPx: 1200, heightPx: 800, x: 10, y: 20, maximized: true },
     });
   });
@@ -55,14 +60,30 @@ describe('settings', () => {
       JSON.stringify({
         lastFolder: 'relative/path',
         recentFolders: ['/ok', 5, '/ok', 'rel', '/nul\u0000'],
+        recentColourConfigs: ['/show/config.ocio', 'config.ocio', null, '/show/config.ocio'],
         window: { widthPx: 1e9, heightPx: 10, x: 'left', y: 0, maximized: 'yes' },
       }),
     );
     expect(loadSettings(dir)).toEqual({
       lastFolder: null,
       recentFolders: ['/ok'],
+      recentColourConfigs: ['/show/config.ocio'],
       window: { widthPx: 16384, heightPx: 400, maximized: false },
     });
+  });
+
+  it("keeps the recent OCIO configs, most recent first, and one owner updating them keeps the other owner's part", () => {
+    const own = join(dir, 'configs');
+    saveSettings(own, rememberFolder(emptySettings(), '/renders/a'));
+    let s = loadSettings(own);
+    for (let i = 0; i < MAX_RECENT_COLOUR_CONFIGS + 2; i++) s = rememberColourConfig(s, `/c/${i}.ocio`);
+    s = rememberColourConfig(s, '/c/3.ocio');
+    expect(s.recentColourConfigs).toHaveLength(MAX_RECENT_COLOUR_CONFIGS);
+    expect(s.recentColourConfigs.slice(0, 2)).toEqual(['/c/3.ocio', `/c/${MAX_RECENT_COLOUR_CONFIGS + 1}.ocio`]);
+    expect(forgetColourConfig(s, '/c/3.ocio').recentColourConfigs).not.toContain('/c/3.ocio');
+    // the host remembers a config while the shell holds its own copy of the settings: the shell's folders survive
+    updateSettings(own, (disk) => rememberColourConfig(disk, '/show/config.ocio'));
+    expect(loadSettings(own)).toMatchObject({ lastFolder: '/renders/a', recentColourConfigs: ['/show/config.ocio'] });
   });
 
   it('writes atomically (no temporary file left behind)', () => {

@@ -1,4 +1,4 @@
-// What exrview remembers between runs (last folder, recent folders, window size), in settings.json under the user data folder.
+// What exrview remembers between runs (last folder, recent folders and OCIO configs, window size), in settings.json under the user data folder.
 
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -16,16 +16,19 @@ export interface Settings {
   lastFolder: string | null;
   /** Most recent first, absolute paths. */
   recentFolders: string[];
+  /** OCIO config files opened through the host, most recent first, absolute paths. */
+  recentColourConfigs: string[];
   window: WindowState | null;
 }
 
 export const SETTINGS_FILE = 'settings.json';
 export const MAX_RECENT_FOLDERS = 10;
+export const MAX_RECENT_COLOUR_CONFIGS = 8;
 const MIN_WINDOW_PX = 400;
 const MAX_WINDOW_PX = 16_384;
 
 export function emptySettings(): Settings {
-  return { lastFolder: null, recentFolders: [], window: null };
+  return { lastFolder: null, recentFolders: [], recentColourConfigs: [], window: null };
 }
 
 /**
@@ -59,6 +62,26 @@ export function saveSettings(userDataDir: string, settings: Settings): void {
   renameSync(temporary, path);
 }
 
+/**
+ * Reads the file, changes it and writes it back: for what two owners keep in one file (the shell its folders and
+ * window, the host its recent configs), so that neither writes back an old copy of the other's part.
+ */
+export function updateSettings(userDataDir: string, change: (current: Settings) => Settings): Settings {
+  const next = change(loadSettings(userDataDir));
+  saveSettings(userDataDir, next);
+  return sanitize(next);
+}
+
+/** The config moves to the top of the recent configs. */
+export function rememberColourConfig(settings: Settings, path: string): Settings {
+  const recentColourConfigs = [path, ...settings.recentColourConfigs.filter((p) => p !== path)].slice(0, MAX_RECENT_COLOUR_CONFIGS);
+  return { ...settings, recentColourConfigs };
+}
+
+export function forgetColourConfig(settings: Settings, path: string): Settings {
+  return { ...settings, recentColourConfigs: settings.recentColourConfigs.filter((p) => p !== path) };
+}
+
 /** The folder becomes the last one and moves to the top of the recent list. */
 export function rememberFolder(settings: Settings, folder: string): Settings {
   const recentFolders = [folder, ...settings.recentFolders.filter((f) => f !== folder)].slice(0, MAX_RECENT_FOLDERS);
@@ -78,10 +101,13 @@ function sanitize(raw: unknown): Settings {
   const out = emptySettings();
   if (typeof raw !== 'object' || raw === null) return out;
   const o = raw as Record<string, unknown>;
-  const isFolder = (v: unknown): v is string =>
+  // an absolute path: a folder, or a config file
+  const isPath = (v: unknown): v is string =>
     typeof v === 'string' && v.length > 0 && v.length < 4096 && isAbsolute(v) && !v.includes('\0');
-  if (isFolder(o.lastFolder)) out.lastFolder = o.lastFolder;
-  if (Array.isArray(o.recentFolders)) out.recentFolders = [...new Set(o.recentFolders.filter(isFolder))].slice(0, MAX_RECENT_FOLDERS);
+  if (isPath(o.lastFolder)) out.lastFolder = o.lastFolder;
+  if (Array.isArray(o.recentFolders)) out.recentFolders = [...new Set(o.recentFolders.filter(isPath))].slice(0, MAX_RECENT_FOLDERS);
+  if (Array.isArray(o.recentColourConfigs))
+    out.recentColourConfigs = [...new Set(o.recentColourConfigs.filter(isPath))].slice(0, MAX_RECENT_COLOUR_CONFIGS);
   const w = o.window as Record<string, unknown> | null | undefined;
   if (w && typeof w === 'object') {
     const size = (v: unknown) =>

@@ -1,7 +1,9 @@
-// OpenColorIO in the viewer: a config the user picked read with its LUT files, Reload, and the processor kept in the
-// view's display params as the colour slice and the image on screen change (the engine draws with what it is given).
+// OpenColorIO in the viewer: a config the user picked read with its LUT files (in the page, or by the host from disk:
+// $OCIO, a recent config), Reload, and the processor kept in the view's display params as the colour slice and the
+// image on screen change (the engine draws with what it is given).
 import {
   colourErrorMessage,
+  fileSetOfHostRead,
   inputSpaceOf,
   loadColourConfig,
   ocioDisplayOf,
@@ -10,7 +12,12 @@ import {
   type ColourSource,
 } from '../state/colour.js';
 import type { AppState, AppStore, StoreActions } from '../state/store.js';
+import { colourHintsOf } from '../state/file-colour-space.js';
 import { BUILTIN_CONFIGS, ProcessorBuilder, openConfig } from '../../shaders/colour/index.js';
+import type { HostApi, HostInfo } from '../../contract/host-api.js';
+
+/** What of the host the colour code uses: reading a config from disk. */
+export type ColourHost = Pick<HostApi, 'readColourConfig'>;
 
 /** A built-in config the config picker offers: its `ocio://` URI and the label shown. */
 export interface BuiltinChoice {
@@ -34,6 +41,34 @@ const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 export function isConfigFile(name: string): boolean {
   return /\.(ocio|ya?ml)$/i.test(name);
+}
+
+/**
+ * Has the host read a config from disk (with its LUTs, through search_path and context variables) and makes it the
+ * view's config: `$OCIO`, a recent config, Reload of one; no path: Electron's file picker (nothing when cancelled).
+ */
+export async function loadHostColour(
+  host: ColourHost,
+  actions: StoreActions,
+  store: AppStore,
+  path: string | undefined,
+  source: ColourSource,
+): Promise<void> {
+  let read;
+  try {
+    read = await host.readColourConfig(path);
+  } catch (error) {
+    fail(actions, `could not load the OCIO config: ${colourErrorMessage(error)}`);
+    return;
+  }
+  if (!read) return;
+  actions.setColour({ recent: read.recentColourConfigs });
+  // a view that uses an unread LUT names it when built; the status says so now
+  const count = read.missing.length;
+  const unread = count
+    ? `; ${count} LUT file${count === 1 ? '' : 's'} not read: ${read.missing.map((m) => `${m.path} (${m.reason})`).join('; ')}`
+    : '';
+  applyFileSet(actions, store, fileSetOfHostRead(read), source, unread);
 }
 
 /** The files of the config picked last, so that Reload reads them again. */
@@ -85,30 +120,39 @@ export async function loadBuiltinColour(
 }
 
 /**
- * The config the viewer starts with: the environment's `$OCIO` as the host reports it (a built-in URI here; a file
- * path names what to do, as a page cannot read it yet), else none: the tone-map presets.
+ * The config the viewer starts with: the environment's `$OCIO` as the host reports it (a built-in URI, or a config
+ * file the host reads), else none: the tone-map presets. The recent configs the host remembers join the picker.
  */
-export async function startColour(actions: StoreActions, store: AppStore, ocio: string | undefined): Promise<void> {
+export async function startColour(
+  host: ColourHost,
+  actions: StoreActions,
+  store: AppStore,
+  info: Pick<HostInfo, 'ocio' | 'recentColourConfigs'>,
+): Promise<void> {
+  if (info.recentColourConfigs) actions.setColour({ recent: info.recentColourConfigs });
+  const ocio = info.ocio;
   if (!ocio) return;
-  if (ocio.startsWith('ocio://')) {
-    await loadBuiltinColour(actions, store, ocio, 'env');
-    return;
-  }
-  fail(actions, `$OCIO is ${ocio}: pick that config with OCIO… (its .ocio file with its LUT files), or set $OCIO to an ocio:// URI`);
+  if (ocio.startsWith('ocio://')) await loadBuiltinColour(actions, store, ocio, 'env');
+  else await loadHostColour(host, actions, store, ocio, 'env');
 }
 
-/** Reads the picked config and its LUT files again (after they were edited); a built-in one has nothing to read. */
-export async function reloadColour(actions: StoreActions, store: AppStore): Promise<void> {
-  if (picked.length === 0 || store.getState().colour.config?.files.texts.size === 0) return;
-  await loadColourFiles(actions, store, picked, store.getState().colour.config?.source ?? 'file');
+/** Reads the config and its LUT files again (after they were edited): from disk through the host, or the picked files. */
+export async function reloadColour(host: ColourHost, actions: StoreActions, store: AppStore): Promise<void> {
+  const config = store.getState().colour.config;
+  if (config?.files.hostPath !== undefined) {
+    await loadHostColour(host, actions, store, config.files.hostPath, config.source);
+    return;
+  }
+  if (picked.length === 0 || config?.files.texts.size === 0) return;
+  await loadColourFiles(actions, store, picked, config?.source ?? 'file');
 }
 
 /** Parses the set and switches to it; a failure names the file and line, and the previous config stays. */
-export function applyFileSet(actions: StoreActions, store: AppStore, set: ColourFileSet, source: ColourSource): void {
+export function applyFileSet(actions: StoreActions, store: AppStore, set: ColourFileSet, source: ColourSource, note = ''): void {
   try {
     const loaded = loadColourConfig(set, source);
     actions.setColour(withConfig(store.getState().colour, loaded));
-    actions.setUi({ status: `OCIO config ${loaded.name} loaded` });
+    actions.setUi({ status: `OCIO config ${loaded.name} loaded${note}` });
   } catch (error) {
     fail(actions, `could not load the OCIO config: ${colourErrorMessage(error)}`);
   }
@@ -136,9 +180,10 @@ function relativePath(f: File): string {
   return (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
 }
 
-/** The image on screen's path, for the config's file rules. */
-function currentPath(s: AppState): string {
-  return s.library.files.find((f) => f.id === s.image.currentFileId)?.relativePath ?? '';
+/** The image on screen's path (for the config's file rules) and what its header says of its colour. */
+function currentFile(s: AppState): { path: string; hints: ReturnType<typeof colourHintsOf> } {
+  const file = s.library.files.find((f) => f.id === s.image.currentFileId);
+  return { path: file?.relativePath ?? '', hints: colourHintsOf(file, s.image.part) };
 }
 
 /**
@@ -149,7 +194,8 @@ export function installColour(store: AppStore, actions: StoreActions): () => voi
   const update = (s: AppState): void => {
     let ocio = null;
     try {
-      ocio = ocioDisplayOf(s.colour, inputSpaceOf(s.colour, s.image.currentFileId, currentPath(s)));
+      const { path, hints } = currentFile(s);
+      ocio = ocioDisplayOf(s.colour, inputSpaceOf(s.colour, s.image.currentFileId, path, hints));
     } catch (error) {
       // the previous view stays on screen
       fail(actions, `could not build the view ${s.colour.display} / ${s.colour.view}: ${colourErrorMessage(error)}`);
@@ -158,7 +204,14 @@ export function installColour(store: AppStore, actions: StoreActions): () => voi
     if ((ocio?.key ?? '') !== (s.view.display.ocio?.key ?? '')) actions.setDisplay({ ocio });
   };
   return store.subscribe((s, prev) => {
-    if (s.colour === prev.colour && s.image.currentFileId === prev.image.currentFileId) return;
+    // the file's summary may come after it is on screen (its header read later): its chromaticities with it
+    if (
+      s.colour === prev.colour &&
+      s.image.currentFileId === prev.image.currentFileId &&
+      s.image.part === prev.image.part &&
+      s.library.files === prev.library.files
+    )
+      return;
     update(s);
   });
 }

@@ -191,7 +191,7 @@ export class Controller {
     this.emit();
     const info = await this.host.api.getInfo();
     this.info = info;
-    void startColour(this.actions, this.store, info.ocio); // $OCIO, when the host's environment sets it
+    void startColour(this.host.api, this.actions, this.store, info); // $OCIO, when the host's environment sets it; the recent configs
     this.actions.setFolders(info.folders);
     const first = info.folders[0];
     if (first) await this.folders.load(first.id);

@@ -124,6 +124,23 @@ describe('describeExport', () => {
     expect(o.lines[2]!.text).toMatch(/Pick the \(base\) layer/);
   });
 
+  it('a damaged deep file written from the chunks that could be read: its line and the summary say so', () => {
+    const damage = 'written with damage: 10 of 40 chunks could not be read and are black in it (part 0, chunk 30: …)';
+    const o = describeExport(
+      {
+        written: [
+          { fileId: '1', path: '/out/c.png', bytes: 2048, damage },
+          { fileId: '2', path: '/out/a.png', bytes: 1024 },
+        ],
+        skipped: [],
+        failed: [],
+      },
+      names,
+    );
+    expect(o.summary).toBe('Exported 2 of 2: 2 written, 1 with damage.');
+    expect(o.lines.map((l) => l.text)).toEqual([`written to /out/c.png (2.0 kB); ${damage}`, 'written to /out/a.png (1.0 kB)']);
+  });
+
   it('browser downloads and a cancelled folder pick', () => {
     const d = describeExport(
       {

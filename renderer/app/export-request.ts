@@ -5,6 +5,7 @@ import { formatCube } from '../../shaders/lut-cube.js';
 import type { ExportLine, ExportOutcome } from '../state/export-outcome.js';
 import { selectionOf, visibleFiles, type AppState } from '../state/store.js';
 import { inputSpaceOf } from '../state/colour.js';
+import { colourHintsOf } from '../state/file-colour-space.js';
 
 export type { ExportLine, ExportOutcome };
 
@@ -61,10 +62,10 @@ function exportOcio(s: AppState, notes: string[]): ViewTransform['ocio'] {
     notes.push(`The OCIO config ${c.config.name} is not exported through: the host reads built-in configs only. The tone-map is used.`);
     return undefined;
   }
-  const path = s.library.files.find((f) => f.id === s.image.currentFileId)?.relativePath ?? '';
+  const file = s.library.files.find((f) => f.id === s.image.currentFileId);
   return {
     config: c.config.files.configPath,
-    inputSpace: inputSpaceOf(c, s.image.currentFileId, path),
+    inputSpace: inputSpaceOf(c, s.image.currentFileId, file?.relativePath ?? '', colourHintsOf(file, s.image.part)),
     display: c.display,
     view: c.view,
     ...(c.looks === null ? {} : { looks: c.looks }),
@@ -87,12 +88,29 @@ export function buildExportRequest(
   options: { overwrite?: boolean; outDir?: string | null } = {},
 ): ExportRequest {
   const { view } = exportView(s);
+  if (view.ocio) view.ocio = { ...view.ocio, inputSpaces: inputSpacesOf(s, fileIds) };
   const e = s.export;
   const request: ExportRequest = { fileIds: [...fileIds], kind: e.kind, format: e.format, overwrite: options.overwrite ?? false, view };
   if (options.outDir) request.outDir = options.outDir;
   if (e.kind === 'thumbnail') request.longSidePx = e.longSidePx;
   else if (fileIds.length === 1 && fileIds[0] === s.image.currentFileId) request.part = s.image.part;
   return request;
+}
+
+/** Each file's own input colour space (its pick, the file rules, what its header says), for an export of many files. */
+function inputSpacesOf(s: AppState, fileIds: readonly string[]): Record<string, string> {
+  const byId = new Map(s.library.files.map((f) => [f.id, f]));
+  const spaces: Record<string, string> = {};
+  for (const id of fileIds) {
+    const file = byId.get(id);
+    if (!file) continue;
+    try {
+      spaces[id] = inputSpaceOf(s.colour, id, file.relativePath, colourHintsOf(file, id === s.image.currentFileId ? s.image.part : 0));
+    } catch {
+      // a file rule that cannot run: the host says so when it builds the view with the image on screen's space
+    }
+  }
+  return spaces;
 }
 
 const ALREADY_EXISTS = / already exists: /;
@@ -115,14 +133,16 @@ const kb = (bytes: number): string => (bytes < 1024 ? `${bytes} B` : `${(bytes /
 export function describeExport(result: ExportResult, names: ReadonlyMap<string, string>): ExportOutcome {
   const name = (id: string): string => names.get(id) ?? id;
   const lines: ExportLine[] = [];
+  // a damaged deep part is written from the chunks that could be read: the line says so
+  const damage = (d: { damage?: string }): string => (d.damage ? `; ${d.damage}` : '');
   for (const w of result.written)
-    lines.push({ fileId: w.fileId, name: name(w.fileId), status: 'written', text: `written to ${w.path} (${kb(w.bytes)})` });
+    lines.push({ fileId: w.fileId, name: name(w.fileId), status: 'written', text: `written to ${w.path} (${kb(w.bytes)})${damage(w)}` });
   for (const d of result.downloads ?? [])
     lines.push({
       fileId: d.fileId,
       name: name(d.fileId),
       status: 'downloaded',
-      text: `saved as the download ${d.name} (${kb(d.data.byteLength)})`,
+      text: `saved as the download ${d.name} (${kb(d.data.byteLength)})${damage(d)}`,
     });
   const existing: string[] = [];
   let outDir: string | null = null;
@@ -151,8 +171,10 @@ export function describeExport(result: ExportResult, names: ReadonlyMap<string, 
     lines.push({ fileId: f.fileId, name: name(f.fileId), status: 'failed', text: `failed: ${f.reason}${hint}` });
   }
   const done = result.written.length + (result.downloads?.length ?? 0);
+  const damaged = [...result.written, ...(result.downloads ?? [])].filter((d) => d.damage).length;
   const parts = [
     result.downloads?.length ? `${result.downloads.length} downloaded` : `${result.written.length} written`,
+    damaged ? `${damaged} with damage` : '',
     existing.length ? `${existing.length} not overwritten` : '',
     result.failed.length ? `${result.failed.length} failed` : '',
   ].filter(Boolean);

@@ -129,6 +129,7 @@ export function createHttpHost(loc: Location = window.location, pool: BufferPool
     setVisible: (ids, current) => signal('setVisible', [ids, current]),
     setPlayback: (plan) => signal('setPlayback', [plan]),
     exportImages: (r) => call('exportImages', [r]),
+    readColourConfig: (path) => call('readColourConfig', path === undefined ? [] : [path]),
     onEvent(listener) {
       listeners.add(listener);
       if (!socket) connect();

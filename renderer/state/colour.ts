@@ -4,9 +4,11 @@ import { ColourConfigError, ProcessorBuilder, findColourSpace, parseConfig, type
 import { activeDisplays, activeViews, matchFileRule } from '../../shaders/colour/rules.js';
 import { hashOps } from '../../shaders/colour/gpu/hash-ops.js';
 import type { OcioDisplay } from '../../shaders/display-params.js';
+import type { ColourConfigFiles } from '../../contract/host-api.js';
+import { colourSpaceFromFile, type FileColourHints } from './file-colour-space.js';
 
-/** Where a config came from: `$OCIO` passed by the host, a file the user picked, or a built-in default. */
-export type ColourSource = 'env' | 'file' | 'builtin';
+/** Where a config came from: `$OCIO` passed by the host, a file the user picked, a recent config, or a built-in default. */
+export type ColourSource = 'env' | 'file' | 'recent' | 'builtin';
 
 export interface LoadedColourConfig {
   builder: ProcessorBuilder;
@@ -21,6 +23,20 @@ export interface LoadedColourConfig {
 export interface ColourFileSet {
   configPath: string;
   texts: Map<string, string>;
+  /** Where the host read it from (absolute), when it did: Reload and the recent list read it there again. */
+  hostPath?: string;
+  /** Context variables the host's environment sets for it. */
+  env?: Record<string, string>;
+}
+
+/** What the host read, as the file set a config is parsed from (paths normalised as the builder's lookups are). */
+export function fileSetOfHostRead(read: ColourConfigFiles): ColourFileSet {
+  return {
+    configPath: normalise(read.configPath),
+    texts: new Map(read.files.map((f) => [normalise(f.path), f.text])),
+    hostPath: read.source,
+    env: read.env,
+  };
 }
 
 export interface ColourSlice {
@@ -29,14 +45,16 @@ export interface ColourSlice {
   view: string;
   /** Looks instead of the view's own ('' for none); null: the view's own looks. */
   looks: string | null;
-  /** The input colour space the user picked, by file id; others get the config's file rules. */
+  /** The input colour space the user picked, by file id; others get the config's file rules, or what the file says. */
   inputSpaces: Record<string, string>;
+  /** Config files the host read before, most recent first (absolute paths), offered in the config picker. */
+  recent: string[];
   /** The last failure (file, line, what to do), shown until the next success. */
   error: string | null;
 }
 
 export function initialColour(): ColourSlice {
-  return { config: null, display: '', view: '', looks: null, inputSpaces: {}, error: null };
+  return { config: null, display: '', view: '', looks: null, inputSpaces: {}, recent: [], error: null };
 }
 
 /** The readable message of a config failure: ColourConfigError already names the file and line. */
@@ -49,7 +67,7 @@ export function colourErrorMessage(error: unknown): string {
 export function loadColourConfig(
   files: ColourFileSet,
   source: ColourSource,
-  env: Record<string, string | undefined> = {},
+  env: Record<string, string | undefined> = files.env ?? {},
 ): LoadedColourConfig {
   const text = files.texts.get(files.configPath);
   if (text === undefined) throw new ColourConfigError(files.configPath, undefined, 'the config file was not among the files read');
@@ -81,25 +99,40 @@ export function withConfig(slice: ColourSlice, loaded: LoadedColourConfig): Colo
   return { ...slice, config: loaded, display: display?.name ?? '', view: view?.name ?? '', error: null };
 }
 
-/** The input colour space of an image: the user's pick, else the config's file rules on its path. */
-export function inputSpaceOf(slice: ColourSlice, fileId: string | null, path: string): string {
-  return inputSpaceChoice(slice, fileId, path).name;
+/** The input colour space of an image: the user's pick, else the config's file rules, else what the file says. */
+export function inputSpaceOf(slice: ColourSlice, fileId: string | null, path: string, hints: FileColourHints = {}): string {
+  return inputSpaceChoice(slice, fileId, path, hints).name;
 }
 
-/** An image's input colour space and what chose it: the user's pick, or the file rule that matched its path. */
+/** An image's input colour space and what chose it. */
 export interface InputSpaceChoice {
   name: string;
-  /** 'picked', or the name of the config's file rule ('Default' when none matched). */
+  /** 'picked'; the name of the config's file rule ('Default' when none matched); or the file's attribute that said it. */
   chosenBy: string;
+  kind: 'picked' | 'rule' | 'file' | '';
 }
 
-export function inputSpaceChoice(slice: ColourSlice, fileId: string | null, path: string): InputSpaceChoice {
-  if (!slice.config) return { name: '', chosenBy: '' };
+/** How the input-space picker says where the space came from. */
+export function chosenByText(choice: InputSpaceChoice): string {
+  if (choice.kind === 'picked') return 'picked';
+  return choice.kind === 'file' ? `from file: ${choice.chosenBy}` : `rule ${choice.chosenBy}`;
+}
+
+/**
+ * The user's pick; else a file rule that names the path (the config's policy); else the file's own colour-space
+ * attribute or `chromaticities` matched to a config space; else the Default rule.
+ */
+export function inputSpaceChoice(slice: ColourSlice, fileId: string | null, path: string, hints: FileColourHints = {}): InputSpaceChoice {
+  if (!slice.config) return { name: '', chosenBy: '', kind: '' };
   const picked = fileId !== null ? slice.inputSpaces[fileId] : undefined;
-  if (picked !== undefined) return { name: picked, chosenBy: 'picked' };
+  if (picked !== undefined) return { name: picked, chosenBy: 'picked', kind: 'picked' };
   const config = slice.config.builder.config;
   const { rule, colourSpace } = matchFileRule(config, path);
-  return { name: findColourSpace(config, colourSpace)?.name ?? colourSpace, chosenBy: rule.name };
+  if (rule.name.toLowerCase() === 'default') {
+    const fromFile = colourSpaceFromFile(slice.config.builder, hints);
+    if (fromFile) return { name: fromFile.name, chosenBy: fromFile.from, kind: 'file' };
+  }
+  return { name: findColourSpace(config, colourSpace)?.name ?? colourSpace, chosenBy: rule.name, kind: 'rule' };
 }
 
 const built = new WeakMap<ProcessorBuilder, Map<string, OcioDisplay>>();

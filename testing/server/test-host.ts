@@ -160,6 +160,13 @@ export function createTestHost(options: { decodeDelayMs?: number } = {}): TestHo
       );
       return { written: [], downloads, skipped: [], failed: [] };
     },
+    async readColourConfig(path) {
+      calls.push('readColourConfig');
+      if (path === undefined) return null;
+      const text = await readFile(path, 'utf8');
+      const name = path.split('/').pop()!;
+      return { source: path, configPath: name, files: [{ path: name, text }], env: {}, missing: [], recentColourConfigs: [path] };
+    },
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
