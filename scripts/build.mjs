@@ -1,19 +1,26 @@
 // Builds what runs: the Node side with esbuild (CLI, decode worker, Electron main/preload), the renderer with Vite,
 // the optional native kernels (build-native.mjs) and the committed WebAssembly ones (build-wasm.mjs).
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildNative } from './build-native.mjs';
 import { copyWasm } from './build-wasm.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// Pure-JavaScript packages go into the bundles, so the command runs with Node alone (the 16-core kit sends no
+// node_modules); packages with native parts or their own WebAssembly loaders stay external.
+const BUNDLED_PACKAGES = ['yaml', '@xmldom/xmldom', 'fflate'];
+const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
+const externalPackages = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies), 'webgpu'].filter(
+  (name) => !BUNDLED_PACKAGES.includes(name),
+);
 const common = {
   absWorkingDir: root,
   bundle: true,
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
-  packages: 'external',
+  external: externalPackages,
   logLevel: 'warning',
   loader: { '.wgsl': 'text' },
 };
@@ -58,7 +65,7 @@ if (electronEntries.length) {
     logOverride: { 'empty-import-meta': 'silent' },
     outdir: 'dist/electron',
     outExtension: { '.js': '.cjs' },
-    external: ['electron'],
+    external: [...externalPackages, 'electron'],
   });
 }
 
