@@ -81,8 +81,9 @@ export class PreviewOverlay {
 
     const part = this.c.currentPart();
     const a = s.image.decoded;
-    // a damaged image's pixels that could not be read (A's half of a side by side)
-    if (a?.missing && a.fileId === s.image.currentFileId) drawMissingHatch(ctx, a.missing.regions, toCanvas, dpr);
+    // a damaged image's pixels that could not be read (A's half of a side by side); not while a sequence plays, when
+    // the frame on screen is another file than the one whose regions these are
+    if (a?.missing && a.fileId === s.image.currentFileId && !s.playback.playing) drawMissingHatch(ctx, a.missing.regions, toCanvas, dpr);
     const layer = part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
     if (s.inspect.pixelValues && v.zoom >= VALUES_MIN_ZOOM && a && layer && a.fileId === s.image.currentFileId) {
       const aChoice = layerChoice(layer, s.image.channel).choice;
