@@ -289,8 +289,8 @@ int32_t exr_piz(const uint8_t *src, size_t srcBytes, const int32_t *layoutWords,
 /* PIZ up to the channel planes: fills words (the layout's) and lut (65536 entries, zero past the last used one, kept
  * from call to call); the largest code in use, or a failure negated. */
 EXPORT("piz_planes")
-int32_t
-    exr_piz_planes(const uint8_t *src, size_t srcBytes, const int32_t *layoutWords, size_t layoutCount, uint16_t *words, uint16_t *lut) {
+int32_t exr_piz_planes(const uint8_t *src, size_t srcBytes, const int32_t *layoutWords, size_t layoutCount, uint16_t *words,
+                       uint16_t *lut) {
   ExrLayout layout;
   const int32_t parsed = exr_layout_parse(layoutWords, layoutCount, &layout);
   if (parsed < 0) return parsed;
