@@ -16,10 +16,16 @@ const DEFLATE_LEVEL = 4;
  * input from allocating more; one output chunk of that size saves zlib from concatenating pieces.
  */
 export function inflateExact(src: Uint8Array, expectedBytes: number, what: string): Uint8Array {
-  const inflated = zlib.inflateSync(src, {
-    maxOutputLength: Math.max(1, expectedBytes),
-    chunkSize: Math.max(ZLIB_MIN_CHUNK_BYTES, expectedBytes),
-  });
+  let inflated: Buffer;
+  try {
+    inflated = zlib.inflateSync(src, {
+      maxOutputLength: Math.max(1, expectedBytes),
+      chunkSize: Math.max(ZLIB_MIN_CHUNK_BYTES, expectedBytes),
+    });
+  } catch (error) {
+    // typed here, as the native and WebAssembly inflates fail, so every tier refuses a bad stream alike
+    throw invalid(`${what} data is not a valid zlib stream (${error instanceof Error ? error.message : String(error)})`);
+  }
   if (inflated.length !== expectedBytes) {
     throw invalid(`${what} data inflates to ${inflated.length} bytes, expected ${expectedBytes}`);
   }
