@@ -227,7 +227,8 @@ test('$OCIO as a config file: the host reads it with its LUTs; the next start of
     await page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name: 'rec709.exr' }).click();
     await expect(page.getByLabel('OCIO config name')).toHaveAttribute('title', `${configFile} (from $OCIO)`, { timeout: 60_000 });
     // only the Default rule matches: the image's chromaticities choose its colour space
-    expect(await picked(page, 'Input colour space')).toBe('Linear Rec.709');
+    // the header (and so the chromaticities) arrives after the click: asked until it has
+    await expect.poll(() => picked(page, 'Input colour space'), { timeout: 30_000 }).toBe('Linear Rec.709');
     await expect(page.getByLabel('Input colour space chosen by')).toHaveText('from file: chromaticities');
     // the Film view runs through tone.spi1d and ${SHOW}_film.spi3d: the host found them through search_path
     await (await toolbarControl(page, page.getByRole('combobox', { name: 'OCIO view', exact: true }))).selectOption('Film');

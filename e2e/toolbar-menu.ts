@@ -12,6 +12,6 @@ export async function toolbarControl(page: Page, control: Locator): Promise<Loca
     if (!(await control.isVisible()) && (await more.isVisible()) && (await more.getAttribute('aria-expanded')) !== 'true')
       await more.click();
     await expect(control).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 30_000 });
   return control;
 }
