@@ -37,18 +37,7 @@ function estimateSlopes(x: number[], y: number[]): number[] {
     secantLen.push(f(Math.sqrt(f(f(dx * dx) + f(dy * dy)))));
   }
   if (n === 2) return [secantSlope[0]!, secantSlope[0]!];
-  // Runs of collinear segments share their summed length so that the weighted slopes stay on the line.
-  for (let i = 0; ;) {
-    let j = i;
-    let total = secantLen[i]!;
-    while (j < n - 2 && Math.abs(f(secantSlope[j + 1]! - secantSlope[j]!)) < f(1e-6)) {
-      total = f(total + secantLen[j + 1]!);
-      j++;
-    }
-    for (let k = i; k <= j; k++) secantLen[k] = total;
-    if (j >= n - 3) break;
-    i = j + 1;
-  }
+  shareCollinearLengths(secantSlope, secantLen);
   const slopes = [0];
   for (let k = 1; k < n - 1; k++) {
     const num = f(f(secantLen[k]! * secantSlope[k]!) + f(secantLen[k - 1]! * secantSlope[k - 1]!));
@@ -180,4 +169,20 @@ export function evalCurveInverse(c: FittedCurve | null, y: number): number {
   const denom = f(discrim + b);
   if (Math.abs(denom) < f(1e-5)) return Math.abs(b) < f(1e-5) ? kn : f(kn + f(-c0 / b));
   return f(kn + f(f(-2 * c0) / denom));
+}
+
+/** Runs of collinear segments share their summed length (in place), so that the weighted slopes stay on the line. */
+export function shareCollinearLengths(secantSlope: readonly number[], secantLen: number[]): void {
+  const n = secantLen.length + 1;
+  for (let i = 0; ;) {
+    let j = i;
+    let total = secantLen[i]!;
+    while (j < n - 2 && Math.abs(f(secantSlope[j + 1]! - secantSlope[j]!)) < f(1e-6)) {
+      total = f(total + secantLen[j + 1]!);
+      j++;
+    }
+    for (let k = i; k <= j; k++) secantLen[k] = total;
+    if (j >= n - 3) break;
+    i = j + 1;
+  }
 }

@@ -1,6 +1,6 @@
 // OCIO's B-splines for GradingHueCurve: periodic (hue) and horizontal curves fitted as its computeKnotsAndCoefsForHueCurve.
 
-import type { BSplineCurve, FittedCurve } from './grading-bspline.js';
+import { shareCollinearLengths, type BSplineCurve, type FittedCurve } from './grading-bspline.js';
 
 const f = Math.fround;
 const stdMax = (a: number, b: number): number => (a < b ? b : a);
@@ -83,18 +83,7 @@ function estimateSlopes(pts: Point[], periodic: boolean, horizontal: boolean): n
     slopes.push(f(0.5 * f(f(3 * secantSlope[n - 2]!) - slopes[n - 2]!)));
     slopes[0] = f(0.5 * f(f(3 * secantSlope[0]!) - slopes[1]!));
   } else {
-    // runs of collinear segments share their summed length
-    for (let i = 0; ;) {
-      let j = i;
-      let total = secantLen[i]!;
-      while (j < n - 2 && Math.abs(f(secantSlope[j + 1]! - secantSlope[j]!)) < f(1e-6)) {
-        total = f(total + secantLen[j + 1]!);
-        j++;
-      }
-      for (let k = i; k <= j; k++) secantLen[k] = total;
-      if (j >= n - 3) break;
-      i = j + 1;
-    }
+    shareCollinearLengths(secantSlope, secantLen);
     for (let k = 1; k < n - 1; k++) {
       const num = f(f(secantLen[k]! * secantSlope[k]!) + f(secantLen[k - 1]! * secantSlope[k - 1]!));
       slopes.push(f(num / f(secantLen[k]! + secantLen[k - 1]!)));
