@@ -123,3 +123,30 @@ export function median(xs: number[]): number {
   const m = s.length >> 1;
   return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
+
+/** Median GPU (timestamp queries, where the device has them) and wall time of `runs` submissions of `encode`, after 3 untimed. */
+export async function timePasses(
+  dawn: DawnDevice,
+  runs: number,
+  encode: (e: GPUCommandEncoder, ts: GPUComputePassTimestampWrites | undefined) => void,
+): Promise<{ gpuMedianMs: number | null; wallMedianMs: number }> {
+  const { device } = dawn;
+  const timer = dawn.timestamps ? new GpuTimer(device, 1) : null;
+  const gpu: number[] = [],
+    wall: number[] = [];
+  for (let i = -3; i < runs; i++) {
+    const enc = device.createCommandEncoder();
+    encode(enc, timer ? timer.writes(0) : undefined);
+    if (timer) timer.resolve(enc, 1);
+    const t0 = performance.now();
+    device.queue.submit([enc.finish()]);
+    await device.queue.onSubmittedWorkDone();
+    const w = performance.now() - t0;
+    const g = timer ? (await timer.read(1))[0]! : NaN;
+    if (i >= 0) {
+      wall.push(w);
+      if (timer) gpu.push(g);
+    }
+  }
+  return { gpuMedianMs: timer ? median(gpu) : null, wallMedianMs: median(wall) };
+}

@@ -8,39 +8,13 @@ import { createUploader } from '../../shaders/upload.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
 import { lutFromFunction } from '../../shaders/lut-cube.js';
 import { encodeLatLong } from '../../renderer/env/env-texture.js';
-import { GpuTimer, median, type DawnDevice } from './dawn.js';
+import { timePasses, type DawnDevice } from './dawn.js';
 import { makeHalfPlanes } from './images.js';
 import { GpuImageWork } from './gpu-work.js';
 
 interface Opts {
   quick: boolean;
   log: (m: string) => void;
-}
-
-async function timeIt(
-  dawn: DawnDevice,
-  runs: number,
-  encode: (e: GPUCommandEncoder, ts: GPURenderPassTimestampWrites | undefined) => void,
-): Promise<{ gpuMedianMs: number | null; wallMedianMs: number }> {
-  const { device } = dawn;
-  const timer = dawn.timestamps ? new GpuTimer(device, 1) : null;
-  const gpu: number[] = [],
-    wall: number[] = [];
-  for (let i = -3; i < runs; i++) {
-    const enc = device.createCommandEncoder();
-    encode(enc, timer ? timer.writes(0) : undefined);
-    if (timer) timer.resolve(enc, 1);
-    const t0 = performance.now();
-    device.queue.submit([enc.finish()]);
-    await device.queue.onSubmittedWorkDone();
-    const w = performance.now() - t0;
-    const g = timer ? (await timer.read(1))[0]! : NaN;
-    if (i >= 0) {
-      wall.push(w);
-      if (timer) gpu.push(g);
-    }
-  }
-  return { gpuMedianMs: timer ? median(gpu) : null, wallMedianMs: median(wall) };
 }
 
 export async function benchLookdev(dawn: DawnDevice, opts: Opts): Promise<Record<string, unknown>> {
@@ -83,12 +57,14 @@ export async function benchLookdev(dawn: DawnDevice, opts: Opts): Promise<Record
   for (const [name, target, display] of toneMaps) {
     opts.log(`lookdev tone-map ${name}`);
     kit.setLut(display.lut?.lut ?? null);
-    out[`toneMap.${name}`] = await timeIt(dawn, runs, (e, ts) => work.encodeToneMap(e, target, ts, display));
+    out[`toneMap.${name}`] = await timePasses(dawn, runs, (e, ts) => work.encodeToneMap(e, target, ts, display));
   }
   // the Environment view's source: the cached layer (level 0) to a filterable lat-long; a 4K lat-long, a 1024 px-face cube
   opts.log('lookdev env lat-long');
   const envTargets: GPUTexture[] = [];
-  out['envLatLong.copy'] = await timeIt(dawn, runs, (e, ts) => envTargets.push(encodeLatLong(device, e, work.mip, 'latlong', w, h, ts)));
+  out['envLatLong.copy'] = await timePasses(dawn, runs, (e, ts) =>
+    envTargets.push(encodeLatLong(device, e, work.mip, 'latlong', w, h, ts)),
+  );
   const face = opts.quick ? 128 : 1024;
   const cube = new GpuImageWork(kit, dummies, face, 6 * face, 'r16float');
   await cube.uploadPlanes(uploader, makeHalfPlanes(face, 6 * face, 6));
@@ -100,7 +76,7 @@ export async function benchLookdev(dawn: DawnDevice, opts: Opts): Promise<Record
   opts.log('lookdev env cube');
   out['envLatLong.cube'] = {
     facePx: face,
-    ...(await timeIt(dawn, runs, (e, ts) => envTargets.push(encodeLatLong(device, e, cube.mip, 'cube', face, 6 * face, ts)))),
+    ...(await timePasses(dawn, runs, (e, ts) => envTargets.push(encodeLatLong(device, e, cube.mip, 'cube', face, 6 * face, ts)))),
   };
   for (const t of envTargets) t.destroy();
   work.destroy();

@@ -10,37 +10,11 @@ import { createUploader } from '../../shaders/upload.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
 import { ProcessorBuilder, openConfig, parseConfig } from '../../shaders/colour/index.js';
 import { buildGpuProcessor, type GpuProcessor } from '../../shaders/colour/gpu/index.js';
-import { GpuTimer, adapterKey, median, openDawnDevice, type DawnDevice } from './dawn.js';
+import { adapterKey, openDawnDevice, timePasses } from './dawn.js';
 import { makeHalfPlanes } from './images.js';
 import { GpuImageWork } from './gpu-work.js';
 
 const CONFIG = 'testing/colour/configs/studio-test.ocio';
-
-async function timeIt(
-  dawn: DawnDevice,
-  runs: number,
-  encode: (e: GPUCommandEncoder, ts: GPUComputePassTimestampWrites | undefined) => void,
-): Promise<{ gpuMedianMs: number | null; wallMedianMs: number }> {
-  const { device } = dawn;
-  const timer = dawn.timestamps ? new GpuTimer(device, 1) : null;
-  const gpu: number[] = [],
-    wall: number[] = [];
-  for (let i = -3; i < runs; i++) {
-    const enc = device.createCommandEncoder();
-    encode(enc, timer ? timer.writes(0) : undefined);
-    if (timer) timer.resolve(enc, 1);
-    const t0 = performance.now();
-    device.queue.submit([enc.finish()]);
-    await device.queue.onSubmittedWorkDone();
-    const w = performance.now() - t0;
-    const g = timer ? (await timer.read(1))[0]! : NaN;
-    if (i >= 0) {
-      wall.push(w);
-      if (timer) gpu.push(g);
-    }
-  }
-  return { gpuMedianMs: timer ? median(gpu) : null, wallMedianMs: median(wall) };
-}
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
@@ -101,7 +75,7 @@ async function main(): Promise<void> {
   }
   for (const [path, encode] of Object.entries(passes)) {
     kit.setOcio(null);
-    const plain = await timeIt(dawn, runs, (e, ts) => encode(e, ts, DEFAULT_DISPLAY));
+    const plain = await timePasses(dawn, runs, (e, ts) => encode(e, ts, DEFAULT_DISPLAY));
     out[`${path}.plain`] = plain;
     for (const [name, make] of processors) {
       const t0 = performance.now();
@@ -109,7 +83,7 @@ async function main(): Promise<void> {
       const buildMs = performance.now() - t0;
       kit.setOcio(p);
       const display: DisplayParams = { ...DEFAULT_DISPLAY, ocio: { ops: p.gpuOps, key: p.key } };
-      const t = await timeIt(dawn, runs, (e, ts) => encode(e, ts, display));
+      const t = await timePasses(dawn, runs, (e, ts) => encode(e, ts, display));
       const base = plain.gpuMedianMs ?? plain.wallMedianMs;
       out[`${path}.ocio.${name}`] = { ...t, buildMs, bakedOps: p.bakedOpCount, overPlain: (t.gpuMedianMs ?? t.wallMedianMs) / base };
     }
