@@ -274,25 +274,27 @@ export function summariseChannel(m: ChannelMetrics, region: Region): MetricSumma
   };
 }
 
+/** `m`'s figures added to `into`'s, its largest error at `maxAt`; kept as combinePartials (metrics.wgsl) keeps it: the first on ties. */
+export function addChannelMetrics(into: ChannelMetrics, m: ChannelMetrics, maxAt: number): void {
+  into.n += m.n;
+  into.sum += m.sum;
+  into.sumAbs += m.sumAbs;
+  into.sumSq += m.sumSq;
+  into.differ += m.differ;
+  into.nanA += m.nanA;
+  into.infA += m.infA;
+  into.nanB += m.nanB;
+  into.infB += m.infB;
+  into.peak = Math.max(into.peak, m.peak);
+  if (m.maxAbs > into.maxAbs || (m.maxAbs === into.maxAbs && maxAt < into.maxAt)) {
+    into.maxAbs = m.maxAbs;
+    into.maxAt = maxAt;
+  }
+}
 /** All compared channels together, as oiiotool --diff reports (its "Mean error" is the mean absolute error). */
 export function summariseAll(channels: readonly ChannelMetrics[], region: Region): MetricSummary {
   const total = emptyChannelMetrics();
-  for (const m of channels) {
-    total.n += m.n;
-    total.sum += m.sum;
-    total.sumAbs += m.sumAbs;
-    total.sumSq += m.sumSq;
-    total.differ += m.differ;
-    total.nanA += m.nanA;
-    total.infA += m.infA;
-    total.nanB += m.nanB;
-    total.infB += m.infB;
-    total.peak = Math.max(total.peak, m.peak);
-    if (m.maxAbs > total.maxAbs || (m.maxAbs === total.maxAbs && m.maxAt < total.maxAt)) {
-      total.maxAbs = m.maxAbs;
-      total.maxAt = m.maxAt;
-    }
-  }
+  for (const m of channels) addChannelMetrics(total, m, m.maxAt);
   return summariseChannel(total, region);
 }
 

@@ -1,7 +1,7 @@
 // Comparison metrics that leave pixels out (a damaged A's or B's missing chunks): the region split into rectangles
 // around them (stats-regions.ts), each reduced as usual (GPU or CPU), and the rectangles' figures combined into those one
 // reduction over the remaining pixels gives, the largest error's place an index into the whole region.
-import { emptyChannelMetrics, type ChannelMetrics, type MetricsTotals, type Region } from './compare-cpu.js';
+import { addChannelMetrics, emptyChannelMetrics, type MetricsTotals, type Region } from './compare-cpu.js';
 import { regionArea, regionsWithout } from './stats-regions.js';
 
 /** An index into `piece` (row-major) as the index of the same pixel in `region`, which holds the piece. */
@@ -11,31 +11,13 @@ function indexIn(region: Region, piece: Region, at: number): number {
   return y * region.widthPx + x;
 }
 
-/** `m`'s figures added to `into`'s; the largest error kept as combinePartials (metrics.wgsl) keeps it: the first on ties. */
-function addChannel(into: ChannelMetrics, m: ChannelMetrics, maxAt: number): void {
-  into.n += m.n;
-  into.sum += m.sum;
-  into.sumAbs += m.sumAbs;
-  into.sumSq += m.sumSq;
-  into.differ += m.differ;
-  into.nanA += m.nanA;
-  into.infA += m.infA;
-  into.nanB += m.nanB;
-  into.infB += m.infB;
-  into.peak = Math.max(into.peak, m.peak);
-  if (m.maxAbs > into.maxAbs || (m.maxAbs === into.maxAbs && maxAt < into.maxAt)) {
-    into.maxAbs = m.maxAbs;
-    into.maxAt = maxAt;
-  }
-}
-
 /** The metrics of rectangles of `region` (each the totals of one reduction over its `region`) as one set over `region`. */
 export function combineMetrics(pieces: readonly MetricsTotals[], region: Region): MetricsTotals {
   const channels = [0, 1, 2, 3].map(emptyChannelMetrics);
   let pixelsDiffer = 0;
   for (const piece of pieces) {
     pixelsDiffer += piece.pixelsDiffer;
-    piece.channels.forEach((m, c) => addChannel(channels[c]!, m, m.maxAbs < 0 ? m.maxAt : indexIn(region, piece.region, m.maxAt)));
+    piece.channels.forEach((m, c) => addChannelMetrics(channels[c]!, m, m.maxAbs < 0 ? m.maxAt : indexIn(region, piece.region, m.maxAt)));
   }
   return { channels, pixelsDiffer, region };
 }
