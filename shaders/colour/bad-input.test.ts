@@ -3,9 +3,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
-import { ColourConfigError } from './errors.js';
+import { ColourConfigError, ColourExpansionError } from './errors.js';
 import { opsOfLutFile } from './lut-files.js';
-import { ProcessorBuilder, type ColourFiles } from './processor.js';
+import { applyOps, MAX_EXPANSION_STEPS, ProcessorBuilder, type ColourFiles } from './processor.js';
 
 /** Runs `run`, which must throw a ColourConfigError within `ms` (far above what it takes: a hang never ends); returns the message. */
 function messageOf(run: () => unknown, ms = 10_000): string {
@@ -159,6 +159,76 @@ displays:
     expect(messageOf(() => builderOf(text).displayView('ref', 'd', 'v'))).toMatch(
       /^loop\.ocio:\d+: circular reference: view d\/v → .*view d\/v/,
     );
+  });
+});
+
+describe('references that fan out without looping', () => {
+  /** As messageOf's bound: without the cap these would expand billions of times, minutes at the least. */
+  const HANG_MS = 10_000;
+  const builderOf = (text: string): ProcessorBuilder => new ProcessorBuilder(parseConfig(text, 'fan.ocio'), filesOf({}));
+
+  /** Space l0 converts through l1 three times, l1 through l2 three times…: 3^depth expansions of the leaf, none circular. */
+  function tripling(depth: number, display = ''): string {
+    const rows = ['ocio_profile_version: 2', 'colorspaces:', '  - !<ColorSpace> {name: ref}'];
+    for (let k = 0; k < depth; k++) {
+      const child = `!<ColorSpaceTransform> {src: l${k + 1}, dst: ref}`;
+      rows.push(`  - !<ColorSpace> {name: l${k}, to_scene_reference: !<GroupTransform> {children: [${child}, ${child}, ${child}]}}`);
+    }
+    rows.push(`  - !<ColorSpace> {name: l${depth}, to_scene_reference: !<MatrixTransform> {offset: [0.1, 0, 0, 0]}}`);
+    return rows.join('\n') + '\n' + display;
+  }
+
+  it('spaces that each name the next three times, 20 deep: refused at the cap, naming the processor and what to do', () => {
+    const error = (() => {
+      const t0 = performance.now();
+      try {
+        builderOf(tripling(20)).colourSpace('l0', 'ref');
+      } catch (caught) {
+        expect(performance.now() - t0, 'failed, but slowly').toBeLessThan(HANG_MS);
+        return caught;
+      }
+      throw new Error('expected a ColourExpansionError');
+    })();
+    expect(error).toBeInstanceOf(ColourExpansionError);
+    expect(error).toBeInstanceOf(ColourConfigError);
+    const expansion = error as ColourExpansionError;
+    expect(expansion.limit).toBe(MAX_EXPANSION_STEPS);
+    expect(expansion.chain[0]).toBe('colour space conversion l0 → ref');
+    expect(expansion.message).toMatch(
+      new RegExp(
+        `^fan\\.ocio:\\d+: colour space conversion l0 → ref expands to more than ${MAX_EXPANSION_STEPS} transforms and ops ` +
+          '\\(at colour space l\\d+ → .* → ref\\): the config refers to the same spaces over and over; ' +
+          'refer to each once, or bake the chain into one LUT$',
+      ),
+    );
+  });
+
+  it('the same chain reached through a view, and a group of many references to a space that is itself a big group', () => {
+    const view = 'displays:\n  d:\n    - !<View> {name: v, colorspace: l0}\n';
+    expect(messageOf(() => builderOf(tripling(20, view)).displayView('ref', 'd', 'v'))).toMatch(
+      /^fan\.ocio:\d+: view d\/v expands to more than \d+ transforms and ops/,
+    );
+    const matrices = Array.from({ length: 2000 }, () => '!<MatrixTransform> {offset: [0.1, 0, 0, 0]}').join(', ');
+    const references = Array.from({ length: 2000 }, () => '!<ColorSpaceTransform> {src: big, dst: ref}').join(', ');
+    const text = `ocio_profile_version: 2
+colorspaces:
+  - !<ColorSpace> {name: ref}
+  - !<ColorSpace> {name: big, to_scene_reference: !<GroupTransform> {children: [${matrices}]}}
+  - !<ColorSpace> {name: many, to_scene_reference: !<GroupTransform> {children: [${references}]}}
+`;
+    expect(messageOf(() => builderOf(text).colourSpace('many', 'ref'))).toMatch(
+      /^fan\.ocio:5: colour space conversion many → ref expands to more than \d+ transforms and ops/,
+    );
+  });
+
+  it('below the cap the same shapes build, and the count starts again for each processor', () => {
+    const builder = builderOf(tripling(6));
+    // 3^6 offsets of 0.1 take some 13,500 steps a build: ten builds pass the cap unless each starts from zero
+    for (let k = 0; k < 10; k++) {
+      const pixel = Float32Array.of(0, 0, 0, 1);
+      applyOps(builder.colourSpace('l0', 'ref'), pixel);
+      expect(pixel[0]).toBeCloseTo(72.9, 3);
+    }
   });
 });
 

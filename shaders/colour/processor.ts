@@ -1,7 +1,7 @@
 // The processor builder: (config, src, dst) or (config, src, display, view, looks) → a list of ops, and applying it to RGBA.
 
 import { findColourSpace, findNamedTransform, type ColourSpace, type NamedTransform, type OcioConfig } from './config.js';
-import { ColourConfigError } from './errors.js';
+import { ColourConfigError, ColourExpansionError } from './errors.js';
 import { opsOfLutFile } from './lut-files.js';
 import { optimiseOps } from './optimise.js';
 import type { Op } from './ops/op.js';
@@ -16,6 +16,12 @@ export interface ColourFiles {
 }
 
 const MAX_DEPTH = 64;
+/**
+ * The expansion steps one processor may take: each config-level transform entered (colour space, look, view, named transform)
+ * and each op it yields, counted again at every level it passes through. The built-in ACES configs and the test configs take
+ * under a hundred; references that fan out (a space naming two spaces that each name two more, 30 deep) would take billions.
+ */
+export const MAX_EXPANSION_STEPS = 100_000;
 
 /** Builds processors for one config; LUT files are read once and cached. */
 export class ProcessorBuilder implements TransformHost {
@@ -23,6 +29,8 @@ export class ProcessorBuilder implements TransformHost {
   readonly version: number;
   private readonly lutCache = new Map<string, Op[]>();
   private readonly stack: string[] = [];
+  /** Steps taken by the processor being built; reset when its outermost transform is entered. */
+  private expansionSteps = 0;
 
   constructor(
     readonly config: OcioConfig,
@@ -229,17 +237,29 @@ export class ProcessorBuilder implements TransformHost {
     return cs;
   }
 
-  /** Runs `build` with `key` on the stack, so that a config that refers back to itself fails instead of recursing forever. */
+  /**
+   * Runs `build` with `key` on the stack, so that a config that refers back to itself fails instead of recursing forever, and
+   * counts the steps, so that one whose references fan out fails instead of expanding for ever.
+   */
   private guard<T>(key: string, line: number | undefined, build: () => T): T {
     if (this.stack.includes(key))
       throw this.error(line, `circular reference: ${[...this.stack.slice(this.stack.indexOf(key)), key].join(' → ')}; break the loop`);
     if (this.stack.length > MAX_DEPTH) throw this.error(line, `transforms nest more than ${MAX_DEPTH} deep: simplify the config`);
+    if (this.stack.length === 0) this.expansionSteps = 0;
     this.stack.push(key);
     try {
-      return build();
+      this.countSteps(1, line);
+      const built = build();
+      if (Array.isArray(built)) this.countSteps(built.length, line);
+      return built;
     } finally {
       this.stack.pop();
     }
+  }
+
+  private countSteps(steps: number, line: number | undefined): void {
+    this.expansionSteps += steps;
+    if (this.expansionSteps > MAX_EXPANSION_STEPS) throw new ColourExpansionError(this.file, line, [...this.stack], MAX_EXPANSION_STEPS);
   }
 
   /** `$VAR` and `${VAR}` from the environment override, else the config's `environment` defaults. */

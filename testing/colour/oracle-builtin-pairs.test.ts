@@ -27,16 +27,6 @@ function sampledPairs(builder: ReturnType<typeof loadBuilder>): string[][] {
   return Array.from({ length: count }, (_, k) => ['dv', spaces[k % spaces.length]!, ...views[(k * step) % views.length]!]);
 }
 
-/**
- * Whole pairs exrview misses by more than 1e-4 (1.3e-4 and 1.5e-4, on the encoded lattice: saturated cyans through the ACES 2.0
- * HDR P3 gamut compression), though each half (space → ACES2065-1, ACES2065-1 → view) matches. Expected to fail until the ops
- * are as exact as OCIO's lossless path there; when one passes, `it.fails` fails and the entry goes.
- */
-const KNOWN_MISSES = new Set([
-  'dv|ADX10|ST2084-P3-D65 - Display|ACES 2.0 - HDR 4000 nits (P3 D65)',
-  'dv|Gamma 2.2 Encoded AP1|ST2084-P3-D65 - Display|ACES 2.0 - HDR 500 nits (P3 D65)',
-]);
-
 const pixels = (() => {
   const lattice = latticePixels(),
     encoded = encodedPixels();
@@ -74,7 +64,7 @@ for (const uri of ['ocio://cg-config-latest', 'ocio://studio-config-latest', 'oc
     });
 
     for (const args of pairs) {
-      (KNOWN_MISSES.has(args.join('|')) ? it.fails : it)(args.join(' / '), () => {
+      it(args.join(' / '), () => {
         const diff = difference(pixels, expected.get(args.join('|'))!, runExrview(builder!, args, pixels));
         expect(
           diff.maxError,

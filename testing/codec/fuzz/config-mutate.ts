@@ -1,5 +1,6 @@
 // Text mutations of configs and LUT files: lines dropped, doubled, swapped, re-indented or cut; numbers made extreme; names
-// swapped for other names (loops), tags for other tags; YAML punctuation, anchors and aliases dropped in; sizes made huge.
+// swapped for other names (loops), tags for other tags, transforms for references that fan out; YAML punctuation, anchors and
+// aliases dropped in; sizes made huge.
 
 import { OCIO_TAGS } from '../../../shaders/colour/yaml-tree.js';
 import type { Rng } from './mutate.js';
@@ -34,6 +35,11 @@ function namesOf(text: string): string[] {
   const names = new Set<string>();
   for (const m of text.matchAll(/name:\s*("[^"\n]*"|[^,}\n]+)/g)) names.add(m[1]!.trim());
   return [...names];
+}
+
+/** Each colour space's name and where it is defined (flow `!<ColorSpace> {name: …}`, or block with the name on the next line). */
+function spacesOf(text: string): { name: string; at: number }[] {
+  return [...text.matchAll(/!<ColorSpace>\s*\{?\s*name:\s*("[^"\n]*"|[^,}\n]+)/g)].map((m) => ({ name: m[1]!.trim(), at: m.index }));
 }
 
 type Mutation = (text: string, rng: Rng) => [string, string];
@@ -123,6 +129,20 @@ const MUTATIONS: Mutation[] = [
     lines[a] = `${lines[a]!.trimEnd()} &z`;
     lines[b] = lines[b]!.includes(': ') ? lines[b]!.replace(/: .*$/, ': *z') : lines[b]!.replace(/- .*$/, '- *z');
     return [lines.join('\n'), `anchor block line ${a + 1}, alias inside it at line ${b + 1}`];
+  },
+  (text, rng) => {
+    // transforms become groups that name spaces defined further on three times over: references that never loop but fan out,
+    // 3^depth expansions down a chain of such spaces
+    const spaces = spacesOf(text);
+    let swapped = 0;
+    const webbed = text.replace(/!<\w+Transform> \{[^{}\n]*\}/g, (transform: string, at: number) => {
+      const later = spaces.filter((space) => space.at > at).map((space) => space.name);
+      if (later.length === 0 || rng.next() < 0.3) return transform;
+      swapped++;
+      const reference = `!<ColorSpaceTransform> {src: ${rng.pick(later)}, dst: ${rng.pick(later)}}`;
+      return `!<GroupTransform> {children: [${reference}, ${reference}, ${reference}]}`;
+    });
+    return [webbed, `fan out ${swapped} transforms`];
   },
   (text) => {
     const sized = text.replace(/(LUT_3D_SIZE|LUT_1D_SIZE|Length|dim=")\s*\d+/, (m) => m.replace(/\d+$/, '100000000'));

@@ -82,7 +82,7 @@ export function applyAces2(style: string, inverse: boolean, p: readonly number[]
       pixel = (v) => {
         const h = wrapHue(v[2]!);
         const hr = toRadians(h);
-        const mNorm = chromaCompressNorm(Math.cos(hr), Math.sin(hr), s.chroma.scale);
+        const mNorm = chromaCompressNorm(f(Math.cos(hr)), f(Math.sin(hr)), s.chroma.scale);
         const reachM = reachMAt(h, s.shared);
         const J = toneScaleJ(v[0]!, s.input, s.tone, inverse);
         const jmh = [v[0]!, v[1]!, h];
@@ -116,8 +116,8 @@ function outputForward(rgb: number[], s: Aces2State): number[] {
   const jmh = aabToJMh(aab, s.input);
   const reachM = reachMAt(jmh[2]!, s.shared);
   const hr = toRadians(jmh[2]!);
-  const cosH = Math.cos(hr),
-    sinH = Math.sin(hr);
+  const cosH = f(Math.cos(hr)),
+    sinH = f(Math.sin(hr));
   const mNorm = chromaCompressNorm(cosH, sinH, s.chroma.scale);
   const Jts = toneScaleAToJ(aab[0]!, s.input, s.tone);
   const toned = chromaCompressFwd(jmh, Jts, mNorm, s.shared, reachM, s.chroma);
@@ -129,8 +129,8 @@ function outputInverse(rgb: number[], s: Aces2State): number[] {
   const compressed = rgbToJMh(rgb, s.output);
   const reachM = reachMAt(compressed[2]!, s.shared);
   const hr = toRadians(compressed[2]!);
-  const cosH = Math.cos(hr),
-    sinH = Math.sin(hr);
+  const cosH = f(Math.cos(hr)),
+    sinH = f(Math.sin(hr));
   const mNorm = chromaCompressNorm(cosH, sinH, s.chroma.scale);
   const toned = gamutCompress(compressed, s.shared, reachM, s.gamut!, true);
   const J = toneScaleJ(toned[0]!, s.input, s.tone, true);

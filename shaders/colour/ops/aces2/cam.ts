@@ -1,5 +1,6 @@
 // ACES 2.0's CAM16-based colour model: RGB ↔ Aab ↔ JMh (lightness, colourfulness, hue in degrees) for a set of primaries.
 
+import { atan2F } from './atan2f.js';
 import { diag3, inv3, XYZ_E, conversionMatrix, type M3, type Primaries } from './primaries.js';
 
 const f = Math.fround;
@@ -17,7 +18,8 @@ export const PI = f(3.14159265358979);
 export const stdMax = (a: number, b: number): number => (a < b ? b : a);
 export const stdMin = (a: number, b: number): number => (b < a ? b : a);
 export const copySign = (mag: number, sign: number): number => (sign < 0 || Object.is(sign, -0) ? -Math.abs(mag) : Math.abs(mag));
-export const lerp = (a: number, b: number, t: number): number => (b - a) * t + a;
+/** OCIO's lerpf, each step in float32. */
+export const lerpF = (a: number, b: number, t: number): number => f(f(f(b - a) * t) + a);
 
 const CAM16: Primaries = { red: [0.8336, 0.1735], green: [2.3854, -1.4659], blue: [0.087, -0.125], white: [0.333, 0.333] };
 
@@ -115,7 +117,7 @@ export function rgbToAab(rgb: readonly number[], p: JMhParams): number[] {
 export function aabToJMh(aab: readonly number[], p: JMhParams): number[] {
   const [A, a, b] = aab as [number, number, number];
   if (A <= 0) return [0, 0, 0];
-  const h = f(Math.atan2(b, a));
+  const h = atan2F(b, a);
   return [f(J_SCALE * f(Math.pow(A, p.cz))), f(Math.sqrt(f(f(a * a) + f(b * b)))), wrapHue(f(f(180 * h) / PI))];
 }
 

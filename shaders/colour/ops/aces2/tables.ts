@@ -1,6 +1,10 @@
 // ACES 2.0's per-hue tables, built once per parameter set as OCIO builds them: the reach gamut's M limit and the display gamut's cusp.
 
-import { jmhToRgb, lerp, rgbToAab, rgbToJMh, jToAchromatic, type JMhParams } from './cam.js';
+import { jmhToRgb, lerpF, rgbToAab, rgbToJMh, jToAchromatic, type JMhParams } from './cam.js';
+
+// Every step rounds to float32 as OCIO's does: the searches below bisect on predicates that a last-bit difference can flip,
+// and a flipped step moves an entry by up to the search's tolerance.
+const f = Math.fround;
 
 /** 360 nominal entries at index 1..360, one below (wrap) and two above, as OCIO lays its tables out. */
 export const TABLE_SIZE = 363;
@@ -9,11 +13,11 @@ const FIRST = 1;
 const UPPER_WRAP = 361;
 const LAST = 360;
 const CUSP_CORNERS = 6;
-const SMOOTH_CUSPS = 0.12;
-const SMOOTH_M = 0.27;
+/** 1 + smooth_m · smooth_cusps, as OCIO's constexpr floats fold it. */
+const CUSP_M_SCALE = f(1 + f(f(0.27) * f(0.12)));
 
-export function reachMTable(p: JMhParams, limitJMax: number): Float64Array {
-  const table = new Float64Array(TABLE_SIZE);
+export function reachMTable(p: JMhParams, limitJMax: number): Float32Array {
+  const table = new Float32Array(TABLE_SIZE);
   const outside = (M: number, hue: number): boolean => jmhToRgb([limitJMax, M, hue], p).some((v) => v < 0);
   for (let i = 0; i < NOMINAL; i++) {
     let low = 0,
@@ -26,8 +30,8 @@ export function reachMTable(p: JMhParams, limitJMax: number): Float64Array {
         high += 50;
       }
     }
-    while (high - low > 1e-2) {
-      const mid = (high + low) / 2;
+    while (f(high - low) > 1e-2) {
+      const mid = f(f(high + low) / 2);
       if (outside(mid, i)) high = mid;
       else low = mid;
     }
@@ -37,16 +41,16 @@ export function reachMTable(p: JMhParams, limitJMax: number): Float64Array {
   return table;
 }
 
-function wrap1(t: Float64Array): void {
+function wrap1(t: Float32Array): void {
   t[0] = t[LAST]!;
   t[UPPER_WRAP] = t[FIRST]!;
   t[UPPER_WRAP + 1] = t[FIRST + 1]!;
 }
 
-export function reachMFromTable(h: number, table: Float64Array): number {
+export function reachMFromTable(h: number, table: Float32Array): number {
   const base = Math.trunc(h);
   const lo = base + FIRST;
-  return lerp(table[lo]!, table[lo + 1]!, h - base);
+  return lerpF(table[lo]!, table[lo + 1]!, f(h - base));
 }
 
 const unitCorner = (c: number): number[] => [(c + 1) % 6 < 3 ? 1 : 0, (c + 5) % 6 < 3 ? 1 : 0, (c + 3) % 6 < 3 ? 1 : 0];
@@ -65,8 +69,8 @@ function sortedCorners(rgb: number[][], jmh: number[][]): { rgb: number[][]; jmh
   r[CUSP_CORNERS + 1] = r[1]!;
   j[0] = [...j[CUSP_CORNERS]!];
   j[CUSP_CORNERS + 1] = [...j[1]!];
-  j[0]![2] = j[0]![2]! - 360;
-  j[CUSP_CORNERS + 1]![2] = j[CUSP_CORNERS + 1]![2]! + 360;
+  j[0]![2] = f(j[0]![2]! - 360);
+  j[CUSP_CORNERS + 1]![2] = f(j[CUSP_CORNERS + 1]![2]! + 360);
   return { rgb: r, jmh: j };
 }
 
@@ -77,9 +81,9 @@ function reachCorners(p: JMhParams, limitJ: number, maxSource: number): number[]
   for (let i = 0; i < CUSP_CORNERS; i++) {
     const v = unitCorner(i);
     let lower = 0,
-      upper = maxSource;
-    while (upper - lower > 1e-3) {
-      const test = (lower + upper) / 2;
+      upper = f(maxSource);
+    while (f(upper - lower) > f(1e-3)) {
+      const test = f(f(lower + upper) / 2);
       const A = rgbToAab(
         v.map((c) => c * test),
         p,
@@ -95,7 +99,8 @@ function reachCorners(p: JMhParams, limitJ: number, maxSource: number): number[]
 }
 
 function limitingCorners(p: JMhParams, peakLuminance: number): { rgb: number[][]; jmh: number[][] } {
-  const rgb = [0, 1, 2, 3, 4, 5].map((i) => unitCorner(i).map((c) => (c * peakLuminance) / 100));
+  const scale = f(f(peakLuminance) / 100);
+  const rgb = [0, 1, 2, 3, 4, 5].map((i) => unitCorner(i).map((c) => f(c * scale)));
   return sortedCorners(
     rgb,
     rgb.map((c) => rgbToJMh(c, p)),
@@ -124,8 +129,8 @@ function sortedCubeHues(reach: number[][], display: number[][]): number[] {
   return out;
 }
 
-function hueTable(sorted: number[]): Float64Array {
-  const table = new Float64Array(TABLE_SIZE);
+function hueTable(sorted: number[]): Float32Array {
+  const table = new Float32Array(TABLE_SIZE);
   const counts: number[] = new Array<number>(2 * CUSP_CORNERS + 2).fill(0);
   let lastIdx = -1;
   let minIndex = sorted[0] === 0 ? 0 : 1;
@@ -139,8 +144,8 @@ function hueTable(sorted: number[]): Float64Array {
     lastIdx = minIndex = nominal;
   }
   const interval = (samples: number, lower: number, upper: number, base: number): void => {
-    const delta = (upper - lower) / samples;
-    for (let i = 0; i < samples; i++) table[base + i] = lower + i * delta;
+    const delta = f(f(upper - lower) / samples);
+    for (let i = 0; i < samples; i++) table[base + i] = f(lower + f(i * delta));
   };
   let total = 0;
   interval(counts[0]!, 0, sorted[0]!, total + 1);
@@ -152,9 +157,9 @@ function hueTable(sorted: number[]): Float64Array {
     total += samples;
   }
   interval(NOMINAL - total, sorted[k - 1]!, 360, total + 1);
-  table[0] = table[LAST]! - 360;
-  table[UPPER_WRAP] = table[FIRST]! + 360;
-  table[UPPER_WRAP + 1] = table[FIRST + 1]! + 360;
+  table[0] = f(table[LAST]! - 360);
+  table[UPPER_WRAP] = f(table[FIRST]! + 360);
+  table[UPPER_WRAP + 1] = f(table[FIRST + 1]! + 360);
   return table;
 }
 
@@ -174,10 +179,10 @@ function displayCusp(hue: number, corners: { rgb: number[][]; jmh: number[][] },
     b = corners.rgb[upper]!;
   let lowerT = upper === previous[0] ? previous[1]! : 0;
   let upperT = 1;
-  while (upperT - lowerT > 1e-7) {
-    const t = (lowerT + upperT) / 2;
+  while (f(upperT - lowerT) > f(1e-7)) {
+    const t = f(f(lowerT + upperT) / 2);
     const jmh = rgbToJMh(
-      [0, 1, 2].map((c) => lerp(a[c]!, b[c]!, t)),
+      [0, 1, 2].map((c) => lerpF(a[c]!, b[c]!, t)),
       p,
     );
     if (jmh[2]! < lowJMh[2]!) upperT = t;
@@ -185,9 +190,9 @@ function displayCusp(hue: number, corners: { rgb: number[][]; jmh: number[][] },
     else if (jmh[2]! > hue) upperT = t;
     else lowerT = t;
   }
-  const t = (lowerT + upperT) / 2;
+  const t = f(f(lowerT + upperT) / 2);
   const jmh = rgbToJMh(
-    [0, 1, 2].map((c) => lerp(a[c]!, b[c]!, t)),
+    [0, 1, 2].map((c) => lerpF(a[c]!, b[c]!, t)),
     p,
   );
   previous[0] = upper;
@@ -196,21 +201,21 @@ function displayCusp(hue: number, corners: { rgb: number[][]; jmh: number[][] },
 }
 
 export interface CuspTables {
-  hues: Float64Array;
+  hues: Float32Array;
   /** J, M and (once the upper hull is fitted) 1/γ of the top hull, three per entry. */
-  cusp: Float64Array;
+  cusp: Float32Array;
 }
 
 export function cuspTables(reach: JMhParams, limit: JMhParams, peakLuminance: number, forwardLimit: number, limitJMax: number): CuspTables {
   const reachJMh = reachCorners(reach, limitJMax, forwardLimit);
   const corners = limitingCorners(limit, peakLuminance);
   const hues = hueTable(sortedCubeHues(reachJMh, corners.jmh));
-  const cusp = new Float64Array(TABLE_SIZE * 3);
+  const cusp = new Float32Array(TABLE_SIZE * 3);
   const previous = [0, 0];
   for (let i = FIRST; i < UPPER_WRAP; i++) {
     const jm = displayCusp(hues[i]!, corners, limit, previous);
     cusp[i * 3] = jm[0]!;
-    cusp[i * 3 + 1] = jm[1]! * (1 + SMOOTH_M * SMOOTH_CUSPS);
+    cusp[i * 3 + 1] = f(jm[1]! * CUSP_M_SCALE);
     cusp[i * 3 + 2] = hues[i]!;
   }
   const copy = (to: number, from: number, hue: number): void => {
@@ -225,7 +230,7 @@ export function cuspTables(reach: JMhParams, limit: JMhParams, peakLuminance: nu
 }
 
 /** How far the table's hues stray from the uniform index, for the search in `lookupHueInterval`. */
-export function hueSearchRange(cusp: Float64Array): [number, number] {
+export function hueSearchRange(cusp: Float32Array): [number, number] {
   const range: [number, number] = [0, 1];
   for (let i = FIRST; i < UPPER_WRAP; i++) {
     const delta = i - (FIRST + Math.trunc(cusp[i * 3 + 2]!));
@@ -235,7 +240,7 @@ export function hueSearchRange(cusp: Float64Array): [number, number] {
   return range;
 }
 
-export function lookupHueInterval(h: number, hues: Float64Array, range: [number, number]): number {
+export function lookupHueInterval(h: number, hues: Float32Array, range: [number, number]): number {
   let i = FIRST + Math.trunc(h);
   let lo = Math.max(0, i + range[0]);
   let hi = Math.min(UPPER_WRAP, i + range[1]);

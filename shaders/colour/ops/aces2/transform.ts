@@ -6,6 +6,7 @@ import {
   aToY,
   copySign,
   jmhToRgb,
+  lerpF,
   modelGamma,
   REFERENCE_LUMINANCE,
   stdMax,
@@ -101,7 +102,7 @@ export function toneScaleAToJ(A: number, p: JMhParams, t: ToneScale): number {
 export interface Shared {
   limitJMax: number;
   modelGammaInv: number;
-  reachM: Float64Array;
+  reachM: Float32Array;
 }
 
 export interface Chroma {
@@ -291,7 +292,6 @@ function compressGamut(jmh: number[], Jx: number, s: Shared, reachM: number, g: 
   return [f(jSource + f(remapped * slope)), remapped, h];
 }
 
-const lerpF = (a: number, b: number, t: number): number => f(f(f(b - a) * t) + a);
 const focusJOf = (cuspJ: number, midJ: number, limitJMax: number): number =>
   lerpF(cuspJ, midJ, stdMin(1, f(f(1.3) - f(cuspJ / limitJMax))));
 
@@ -327,7 +327,7 @@ export const reachMAt = (h: number, s: Shared): number => reachMFromTable(h, s.r
 /** Fits each hue's upper hull exponent so that the approximate boundary stays just outside the display gamut. */
 function fitUpperHull(g: Gamut, peak: number, limitJMax: number, limit: JMhParams): void {
   const positions = [0.01, 0.1, 0.5, 0.8, 0.99];
-  const luminanceLimit = peak / REFERENCE_LUMINANCE;
+  const luminanceLimit = f(f(peak) / REFERENCE_LUMINANCE);
   for (let i = TABLE_FIRST; i < TABLE_UPPER_WRAP; i++) {
     const hue = g.hues[i]!;
     const cuspJ = g.cusp[i * 3]!,
@@ -346,22 +346,24 @@ function fitUpperHull(g: Gamut, peak: number, limitJMax: number, limit: JMhParam
     });
     const fits = (gamma: number): boolean =>
       tests.every((t) => {
-        const m = boundaryIntersection(cuspJ, cuspM, limitJMax, 1 / gamma, g.lowerHullGammaInv, t.jSource, t.slope, t.jCusp);
-        const rgb = jmhToRgb([t.jSource + t.slope * m, m, hue], limit);
+        const m = boundaryIntersection(cuspJ, cuspM, limitJMax, f(1 / gamma), g.lowerHullGammaInv, t.jSource, t.slope, t.jCusp);
+        const rgb = jmhToRgb([f(t.jSource + f(t.slope * m)), m, hue], limit);
         return rgb.some((v) => v > luminanceLimit);
       });
+    // the search in float32 steps as OCIO's make_upper_hull_gamma: 0.4 and 1e-5 are its float constants
+    const step = f(0.4);
     let low = 0,
-      high = 0.4,
+      high = step,
       found = false;
     while (!found && high < 5) {
       if (fits(high)) found = true;
       else {
         low = high;
-        high += 0.4;
+        high = f(high + step);
       }
     }
-    while (high - low > 1e-5) {
-      const test = (high + low) / 2;
+    while (f(high - low) > f(1e-5)) {
+      const test = f(f(high + low) / 2);
       if (fits(test)) high = test;
       else low = test;
     }
