@@ -14,6 +14,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sampleCpu } from './proc-cpu.mjs';
+import { CHROMIUM_ARGS as args, CHROMIUM_PATH } from '../scripts/chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -26,23 +27,11 @@ if (files.length === 0) {
   );
   process.exit(2);
 }
-const executablePath = process.env.EXRVIEW_CHROMIUM ?? '/usr/bin/chromium';
+const executablePath = CHROMIUM_PATH;
 if (!existsSync(executablePath)) {
   console.log(JSON.stringify({ skipped: `no Chromium at ${executablePath}` }));
   process.exit(0);
 }
-const args = [
-  '--no-sandbox',
-  '--enable-unsafe-webgpu',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--use-webgpu-adapter=swiftshader',
-  '--use-angle=swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const refTool = join(root, '..', 'shared', 'tools', 'openexr-3.4', 'exr_decode_ref');
 
 /** `exrview serve` on a folder holding only `file`, with its own user data folder; resolves with its URL and pid. */

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -23,20 +24,7 @@ const { values } = parseArgs({
 });
 const FILES = Number(values.files);
 const PAGE_WAIT_MS = Number(values['page-wait-ms']);
-const CHROMIUM = process.env.EXRVIEW_CHROMIUM ?? '/usr/bin/chromium';
-// as playwright.config.ts (GPU.md's flags plus --use-angle=swiftshader)
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--enable-unsafe-webgpu',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--use-webgpu-adapter=swiftshader',
-  '--use-angle=swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const CHROMIUM = CHROMIUM_PATH;
 const log = (...a) => console.error('load:', ...a);
 const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
 const quantile = (xs, q) => {

@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS as args, CHROMIUM_PATH } from '../scripts/chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name, dflt) => {
@@ -20,23 +21,11 @@ const arg = (name, dflt) => {
 };
 const steps = Number(arg('steps', '60'));
 const [widthPx, heightPx] = arg('size', '3840x2160').split('x').map(Number);
-const executablePath = process.env.EXRVIEW_CHROMIUM ?? '/usr/bin/chromium';
+const executablePath = CHROMIUM_PATH;
 if (!existsSync(executablePath)) {
   console.log(JSON.stringify({ skipped: `no Chromium at ${executablePath}` }));
   process.exit(0);
 }
-const args = [
-  '--no-sandbox',
-  '--enable-unsafe-webgpu',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--use-webgpu-adapter=swiftshader',
-  '--use-angle=swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const gpuArgs = process.env.EXRVIEW_BENCH_HW ? ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan'] : args;
 
 const dir = mkdtempSync(join(tmpdir(), 'exrview-bench-'));

@@ -8,29 +8,18 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS as args, CHROMIUM_PATH } from '../scripts/chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
 const runsAt = argv.indexOf('--runs');
 const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 7;
 const dir = argv.find((a, i) => !a.startsWith('--') && argv[i - 1] !== '--runs');
-const executablePath = process.env.EXRVIEW_CHROMIUM ?? '/usr/bin/chromium';
+const executablePath = CHROMIUM_PATH;
 if (!existsSync(executablePath)) {
   console.log(JSON.stringify({ skipped: `no Chromium at ${executablePath}` }));
   process.exit(0);
 }
-const args = [
-  '--no-sandbox',
-  '--enable-unsafe-webgpu',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--use-webgpu-adapter=swiftshader',
-  '--use-angle=swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 const child = spawn(process.execPath, [join(root, 'bin/exrview.mjs'), 'serve', ...(dir ? [resolve(dir)] : []), '--port', '0'], {
   stdio: ['ignore', 'pipe', 'inherit'],
