@@ -129,14 +129,19 @@ export const COMMANDS = {
     examples: ['exrview bench shots/', 'exrview bench shots/ --json --runs 5'],
   },
   serve: {
-    synopsis: 'serve [DIR] [--port N]',
+    synopsis: 'serve [DIR] [--port N] [--tev [PORT]]',
     summary: 'the viewer in a browser, on 127.0.0.1 with an access token',
     details: [
       'Serves the viewer to any browser with WebGPU and prints the address, with its access token.',
       'Without DIR: the folder the viewer showed last, else the sample images. Stops on Ctrl-C.',
+      "With --tev, renderers that speak tev's protocol (its Python client, pbrt, Mitsuba) send images to 127.0.0.1:PORT;",
+      'they show in the grid as live items, updated as pixels arrive. Only clients on this machine may connect.',
     ],
-    options: [{ name: 'port', value: 'N', help: 'the port, 0 to 65535 (default 0: any free port)' }],
-    examples: ['exrview serve shots/', 'exrview serve shots/ --port 8080'],
+    options: [
+      { name: 'port', value: 'N', help: 'the port, 0 to 65535 (default 0: any free port)' },
+      { name: 'tev', help: "also listen for tev's protocol on 127.0.0.1, on PORT when it follows (default 14158, as tev)" },
+    ],
+    examples: ['exrview serve shots/', 'exrview serve shots/ --port 8080', 'exrview serve shots/ --tev'],
   },
   ocio: {
     synopsis: 'ocio apply CONFIG cs SRC DST | ocio apply CONFIG dv SRC DISPLAY VIEW | ocio list CONFIG [--json]',

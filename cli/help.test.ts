@@ -95,7 +95,7 @@ describe('usage errors', () => {
     expect(exrview('bench', '.', '--runz', '3').stderr).toMatch(/^exrview: unknown option --runz: did you mean --runs\?\n/);
     const far = exrview('serve', '--verbose');
     expect(far.code).toBe(2);
-    expect(far.stderr).toMatch(/^exrview: unknown option --verbose \(options: --port\)\n/);
+    expect(far.stderr).toMatch(/^exrview: unknown option --verbose \(options: --port, --tev\)\n/);
   });
 
   it('an unknown command suggests the nearest, or lists them', () => {

@@ -9,6 +9,7 @@ import { decodeTier, describeDecodeTier } from '../codec/index.js';
 import { runServe } from './serve.js';
 import { UsageError } from './usage.js';
 import { FileError } from './failures.js';
+import { TevClient, createImage, updateImageV1 } from '../testing/tev/tev-client.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'exrview-serve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,10 +58,46 @@ describe('exrview serve', () => {
     await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
   });
 
+  it("with --tev PORT, takes images over tev's protocol and lists them with the folder's files", async () => {
+    process.env.XDG_CACHE_HOME = join(dir, 'cache');
+    const lines: string[] = [];
+    let stop!: () => void;
+    const stopSignal = new Promise<void>((r) => (stop = r));
+    const done = runServe([dir, '--tev', '0', '--port', '0'], { stopSignal, print: (l) => lines.push(l) });
+    await expect.poll(() => lines.find((l) => l.includes("tev's protocol")), { timeout: 10_000 }).toBeDefined();
+    const tevPort = Number(/on 127\.0\.0\.1:(\d+)$/.exec(lines.find((l) => l.includes("tev's protocol"))!)![1]);
+    const [, url, port, token] = /(http:\/\/127\.0\.0\.1:(\d+)\/\?token=([\w-]+))/.exec(
+      lines.find((l) => l.startsWith('exrview: serving'))!,
+    )!;
+    expect(url).toBeDefined();
+    const call = async (method: string, args: unknown[]) =>
+      (
+        (await (
+          await fetch(`http://127.0.0.1:${port}/api/${method}`, {
+            method: 'POST',
+            headers: { 'X-Exrview-Token': token! },
+            body: JSON.stringify({ args }),
+          })
+        ).json()) as { result: unknown }
+      ).result;
+    const client = await TevClient.connect(tevPort);
+    await client.send(createImage('beauty', 2, 1, ['Y']), updateImageV1('beauty', 'Y', { x: 0, y: 0, widthPx: 2, heightPx: 1 }, [0.25, 4]));
+    const folders = ((await call('getInfo', [])) as { folders: { id: string }[] }).folders;
+    await expect
+      .poll(async () =>
+        ((await call('listFiles', [folders[0]!.id])) as { name: string; live?: string }[]).filter((f) => f.live).map((f) => f.name),
+      )
+      .toEqual(['beauty']);
+    await client.close();
+    stop();
+    expect(await done).toBe(0);
+  });
+
   it('refuses a bad port, two folders, and a folder that does not exist', async () => {
     await expect(runServe([dir, '--port', 'http'])).rejects.toThrow(UsageError);
     await expect(runServe([dir, '--port', '70000'])).rejects.toThrow(UsageError);
     await expect(runServe([dir, dir])).rejects.toThrow(UsageError);
+    await expect(runServe([dir, '--tev=http'])).rejects.toThrow(/--tev takes a port/);
     await expect(runServe([join(dir, 'missing')])).rejects.toThrow(FileError);
     writeFileSync(join(dir, 'file.txt'), 'x');
     await expect(runServe([join(dir, 'file.txt')])).rejects.toThrow(/not a folder/);

@@ -1,4 +1,4 @@
-// `exrview serve [DIR] [--port N]`: browser mode on 127.0.0.1 until Ctrl-C; prints the address with its access token.
+// `exrview serve [DIR] [--port N] [--tev [PORT]]`: browser mode on 127.0.0.1 until Ctrl-C; prints the address with its access token.
 
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path';
 import { describeDecodeTier } from '../codec/index.js';
 import { createHost } from '../host/host.js';
 import { startServer } from '../server/server.js';
+import { startTevService, type TevService } from '../host/tev/tev-service.js';
+import { TEV_DEFAULT_PORT } from '../host/tev/packet.js';
 import { hasExrFiles, packageRoot, rendererBuilt, rendererDir, samplesDir } from '../host/settings/app-paths.js';
 import { defaultUserDataDir, loadSettings } from '../host/settings/settings-store.js';
 import { FileError } from './failures.js';
@@ -20,7 +22,8 @@ export interface ServeOptions {
 }
 
 export async function runServe(argv: string[], options: ServeOptions = {}): Promise<number> {
-  const args = parseArgs(argv, ...optionsOf('serve'));
+  const { rest, tevPort } = takeTevPort(argv);
+  const args = parseArgs(rest, ...optionsOf('serve'));
   if (args.positional.length > 1) throw new UsageError(`serve takes at most one DIR, got ${args.positional.length}`);
   const port = parsePort(args.flags.get('port'));
   const root = packageRoot();
@@ -38,9 +41,13 @@ export async function runServe(argv: string[], options: ServeOptions = {}): Prom
   // the decode workers start and warm their codec now, while the page loads, not on the first click
   void host.startWorkers().catch(() => {});
   let server;
+  let tev: TevService | null = null;
   try {
-    server = await startServer({ host, rootDir: dir, staticDir: rendererBuilt(root) ? rendererDir(root) : null, port });
+    if (tevPort !== null) tev = await startTevService({ port: tevPort });
+    const live = tev ? { live: tev.images } : {};
+    server = await startServer({ host, rootDir: dir, staticDir: rendererBuilt(root) ? rendererDir(root) : null, port, ...live });
   } catch (error) {
+    await tev?.close();
     await host.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new Error(`port ${port} is in use: pick another with --port N, or --port 0 for any free port`);
@@ -49,8 +56,10 @@ export async function runServe(argv: string[], options: ServeOptions = {}): Prom
   }
   print(`exrview: serving ${dir} at ${server.url}`);
   print(`exrview: ${describeDecodeTier()}`);
+  if (tev) print(`exrview: taking images over tev's protocol on 127.0.0.1:${tev.listener.port}`);
 
   await stopped;
+  await tev?.close();
   await server.close();
   await host.close();
   return 0;
@@ -91,6 +100,24 @@ function parsePort(value: string | true | undefined): number {
   if (typeof value !== 'string' || !/^\d+$/.test(value) || port > 65535)
     throw new UsageError(`--port must be a number from 0 to 65535 (0: any free port), got "${String(value)}"`);
   return port;
+}
+
+/** `--tev`, `--tev PORT` or `--tev=PORT` (a port is all digits, so a folder named after one must come first or as ./N). */
+function takeTevPort(argv: string[]): { rest: string[]; tevPort: number | null } {
+  const rest: string[] = [];
+  let tevPort: number | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg !== '--tev' && !arg.startsWith('--tev=')) {
+      rest.push(arg);
+      continue;
+    }
+    const value = arg.startsWith('--tev=') ? arg.slice('--tev='.length) : /^\d+$/.test(argv[i + 1] ?? '') ? argv[++i]! : null;
+    if (value === null) tevPort = TEV_DEFAULT_PORT;
+    else if (/^\d+$/.test(value) && Number(value) <= 65535) tevPort = Number(value);
+    else throw new UsageError(`--tev takes a port from 0 to 65535 (default ${TEV_DEFAULT_PORT}, as tev), got "${value}"`);
+  }
+  return { rest, tevPort };
 }
 
 /** The thumbnail cache of the command (the app keeps its own under its user data folder). */

@@ -11,6 +11,8 @@ import { findStaticFile } from '../transport/static-files.js';
 import { handleApiCall, messageOf } from './api-routes.js';
 import { hostAllowed, newToken, originAllowed, presentedToken, splitTarget, tokenCookie } from './auth.js';
 import { browserModeHost } from './browser-host.js';
+import { withLiveImages } from '../host/tev/live-host.js';
+import type { LiveImages } from '../host/tev/live-images.js';
 import { createEventHub, refuseUpgrade } from './events.js';
 import { baseHeaders, sendError } from './http-util.js';
 
@@ -25,6 +27,8 @@ export interface ServerOptions {
   staticDir: string | null;
   /** 0 (default): a free port. */
   port?: number;
+  /** Images tev clients send (`--tev`): listed with the folder's files (see withLiveImages). */
+  live?: LiveImages;
   token?: string;
   maxBodyBytes?: number;
   maxEventClients?: number;
@@ -68,7 +72,8 @@ const NO_TOKEN_MESSAGE = 'bad or missing token: open the address that `exrview s
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const rootReal = realRoot(options.rootDir);
   const staticReal = options.staticDir === null ? null : realRoot(options.staticDir);
-  const host = browserModeHost(options.host, rootReal);
+  const restricted = browserModeHost(options.host, rootReal);
+  const host = options.live ? withLiveImages(restricted, options.live) : restricted;
   const token = options.token ?? newToken();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (options.openAtStart !== false) await host.openFolder(undefined, { recursive: options.openAtStart?.recursive ?? false });
