@@ -1,25 +1,18 @@
 // `exrview matte`: a Cryptomatte layer's matte of picked names written as EXR (float) or PNG (8-bit), or its names listed.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, extname, resolve } from 'node:path';
-import { ExrReader, openFileSource, writeExrFile, type FileSource, type PartInfo } from '../codec/index.js';
-import { encodeRgba8 } from '../host/export/encode.js';
+import { extname } from 'node:path';
+import { ExrReader, openFileSource, type FileSource, type PartInfo } from '../codec/index.js';
+import { encodeMatte, findLayer, idsInPixels, manifestOf, matteOf, scanPart, type Matte } from '../host/export/matte.js';
 import { writeFileAtomically } from '../host/io/atomic-file.js';
 import { fsReason } from '../host/io/fs-reason.js';
 import { CryptomatteError } from '../shaders/cryptomatte/errors.js';
-import { floatToId, idHex, type CryptoId } from '../shaders/cryptomatte/hash.js';
-import { findCryptomattes, pickLayer, type CryptomatteLayer, type CryptomatteScan } from '../shaders/cryptomatte/layers.js';
-import { idOfPick, nameOfId, parseManifest, type Manifest } from '../shaders/cryptomatte/manifest.js';
-import { matteCpu, type RankGroupPlanes } from '../shaders/cryptomatte/matte-cpu.js';
+import { idHex } from '../shaders/cryptomatte/hash.js';
+import type { CryptomatteScan } from '../shaders/cryptomatte/layers.js';
+import { idOfPick, nameOfId } from '../shaders/cryptomatte/manifest.js';
 import { optionsOf } from './commands.js';
 import { describeFailure, FileError } from './failures.js';
 import { folderGivenForFile } from './path-hints.js';
 import { parseArgs, UsageError } from './usage.js';
-
-interface Found {
-  part: PartInfo;
-  layer: CryptomatteLayer;
-}
 
 export async function runMatte(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ...optionsOf('matte'));
@@ -48,7 +41,7 @@ export async function runMatte(argv: string[]): Promise<number> {
       process.stdout.write(json ? JSON.stringify(layersJson(scans)) + '\n' : layersText(scans));
       return 0;
     }
-    const found = findLayer(scans, layerName);
+    const found = usage(() => findLayer(scans, layerName));
     const manifest = manifestOf(file, found.layer, (warning) => process.stderr.write(`exrview: ${file}: ${warning}\n`));
     if (list) {
       const ids = manifest ? [...manifest.idOf.values()] : idsInPixels(reader, found);
@@ -101,11 +94,6 @@ function openReader(file: string): { source: FileSource; reader: ExrReader } {
   }
 }
 
-function scanPart(part: PartInfo): CryptomatteScan {
-  const strings = new Map(part.attributes.flatMap((a) => (a.value.type === 'string' ? [[a.name, a.value.value] as const] : [])));
-  return findCryptomattes(strings, part.channels);
-}
-
 /** A layer or name the file does not have is bad usage (exit 2), with what it does have. */
 function usage<T>(fn: () => T): T {
   try {
@@ -117,90 +105,10 @@ function usage<T>(fn: () => T): T {
   }
 }
 
-/** The first part with the layer (or the file's only layer when none is named). */
-function findLayer(scans: readonly { part: PartInfo; scan: CryptomatteScan }[], name: string | undefined): Found {
-  const all: CryptomatteScan = { layers: scans.flatMap((s) => s.scan.layers), problems: scans.flatMap((s) => s.scan.problems) };
-  const layer = usage(() => pickLayer(all, name));
-  return { part: scans.find((s) => s.scan.layers.includes(layer))!.part, layer };
-}
-
-/** The layer's manifest: inline, or the sidecar beside the image; null (names hashed) with a warning when there is none. */
-function manifestOf(file: string, layer: CryptomatteLayer, warn: (text: string) => void): Manifest | null {
-  const source = layer.manifest;
-  if (source.kind === 'inline') return parseManifest(source.json, `${layer.name}'s manifest`);
-  if (source.kind === 'none') {
-    warn(`${layer.name} has no manifest: names are hashed, not checked against the file`);
-    return null;
-  }
-  const path = resolve(dirname(file), source.path);
-  if (!existsSync(path)) {
-    warn(
-      `${layer.name}'s manifest file ${source.path} is not beside the image: ` +
-        'names are hashed, not checked (put the file back to list them)',
-    );
-    return null;
-  }
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new CryptomatteError('missing-sidecar', `${layer.name}'s manifest file ${path} cannot be read: ${fsReason(error)}`);
-  }
-  return parseManifest(text, `${layer.name}'s manifest file ${source.path}`);
-}
-
-function decodeGroups(reader: ExrReader, { part, layer }: Found): { groups: RankGroupPlanes[]; widthPx: number; heightPx: number } {
-  const image = reader.decode({ part: part.index, channels: layer.groups.flat() });
-  const plane = (name: string) => image.channels.find((c) => c.name === name)!.data as Float32Array;
-  return {
-    groups: layer.groups.map((names) => names.map(plane) as unknown as RankGroupPlanes),
-    widthPx: image.widthPx,
-    heightPx: image.heightPx,
-  };
-}
-
-/** Distinct IDs the layer's pixels hold (0, an unused rank, left out), for --list without a manifest. */
-function idsInPixels(reader: ExrReader, found: Found): CryptoId[] {
-  const { groups } = decodeGroups(reader, found);
-  const ids = new Set<CryptoId>();
-  for (const [id0, , id1] of groups)
-    for (const plane of [id0, id1]) for (const value of new Uint32Array(plane.buffer, plane.byteOffset, plane.length)) ids.add(value);
-  ids.delete(floatToId(0));
-  return [...ids].sort((a, b) => a - b);
-}
-
-interface Matte {
-  values: Float32Array<ArrayBuffer>;
-  widthPx: number;
-  heightPx: number;
-}
-
-function matteOf(reader: ExrReader, found: Found, ids: readonly CryptoId[]): Matte {
-  const { groups, widthPx, heightPx } = decodeGroups(reader, found);
-  return { values: matteCpu(groups, ids, widthPx * heightPx), widthPx, heightPx };
-}
-
 async function writeMatte(out: string, matte: Matte, part: PartInfo): Promise<void> {
+  const bytes = await encodeMatte(matte, part, extname(out).toLowerCase() === '.exr' ? 'exr' : 'png');
   try {
-    if (extname(out).toLowerCase() === '.exr') {
-      writeExrFile(out, [
-        {
-          compression: 'zip',
-          dataWindow: part.dataWindow,
-          displayWindow: part.displayWindow,
-          channels: [{ name: 'A', pixelType: 'float', data: matte.values }],
-        },
-      ]);
-      return;
-    }
-    const rgba = new Uint8Array(matte.values.length * 4);
-    matte.values.forEach((v, i) => {
-      // NaN (a rank pair holding one) shows as uncovered
-      const level = Number.isNaN(v) ? 0 : Math.round(Math.min(1, Math.max(0, v)) * 255);
-      rgba.fill(level, i * 4, i * 4 + 3);
-      rgba[i * 4 + 3] = 255;
-    });
-    await writeFileAtomically(out, await encodeRgba8(rgba, matte.widthPx, matte.heightPx, 'png', 0), true);
+    await writeFileAtomically(out, bytes, true);
   } catch (error) {
     throw new FileError(out, `cannot write the matte: ${fsReason(error)}`);
   }
