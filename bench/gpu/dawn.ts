@@ -33,8 +33,9 @@ export async function openDawnDevice(opts: { timestamps?: boolean; limits?: Reco
   if (!adapter) throw new Error('no WebGPU adapter (is a Vulkan driver visible? see ../shared/GPU.md)');
   const wantTs = (opts.timestamps ?? true) && adapter.features.has('timestamp-query');
   const requiredLimits: Record<string, number> = {};
-  // ask for what the adapter has: 8K float images need large buffers and bindings
-  for (const k of ['maxBufferSize', 'maxStorageBufferBindingSize', 'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX']) {
+  // ask for what the adapter has: 8K float images need large buffers and bindings, a channel expression many planes
+  const wanted = ['maxBufferSize', 'maxStorageBufferBindingSize', 'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX'];
+  for (const k of [...wanted, 'maxSampledTexturesPerShaderStage']) {
     const v = (adapter.limits as unknown as Record<string, number>)[k];
     if (typeof v === 'number') requiredLimits[k] = v;
   }

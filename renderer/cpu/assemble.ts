@@ -2,6 +2,34 @@
 import type { DecodedImage, DecodedPlane } from '../host-client/api-types.js';
 import { halfToFloat } from '../../shaders/tonemap-cpu.js';
 import type { LayerChoice } from '../model/layer-choice.js';
+import { evaluateExpression } from '../../shaders/expressions/index.js';
+
+/** A plane's values at every data-window pixel as float32 (0 where the image lacks it, as the GPU reads a missing slot). */
+function planeFloats(image: DecodedImage, name: string): Float32Array {
+  const out = new Float32Array(image.widthPx * image.heightPx);
+  const plane = image.planes.find((p) => p.name === name);
+  if (!plane) return out;
+  const samples =
+    plane.pixelType === 'half'
+      ? new Uint16Array(plane.data)
+      : plane.pixelType === 'float'
+        ? new Float32Array(plane.data)
+        : new Uint32Array(plane.data);
+  const table = plane.pixelType === 'half' ? halfTable() : null;
+  for (let y = 0, i = 0; y < image.heightPx; y++) {
+    const row = Math.min(Math.floor(y / plane.ySampling), plane.heightSamples - 1) * plane.widthSamples;
+    for (let x = 0; x < image.widthPx; x++, i++) {
+      const v = samples[row + Math.min(Math.floor(x / plane.xSampling), plane.widthSamples - 1)]!;
+      out[i] = table ? table[v]! : v;
+    }
+  }
+  return out;
+}
+
+let halfs: Float32Array | null = null;
+function halfTable(): Float32Array {
+  return (halfs ??= new Float32Array(65536).map((_, h) => halfToFloat(h)));
+}
 
 /** One sample of a plane at data-window pixel (x, y), as a number. */
 export function planeValue(p: DecodedPlane, x: number, y: number): number {
@@ -14,6 +42,12 @@ export function planeValue(p: DecodedPlane, x: number, y: number): number {
 
 export function assembleRgba(image: DecodedImage, choice: LayerChoice): Float32Array {
   const n = image.widthPx * image.heightPx;
+  if (choice.expression)
+    return evaluateExpression(
+      choice.expression,
+      choice.expression.planes.map((name) => planeFloats(image, name)),
+      n,
+    );
   const out = new Float32Array(n * 4);
   for (let k = 0; k < 4; k++) {
     const name = choice.slots[k];
