@@ -2,90 +2,34 @@
 // preview's pixels match `exrview ocio apply` (the CPU processor) within 2 codes of 8 bits; switching the view draws
 // again without uploading the image again; $OCIO as a URI or a config file, which later starts are offered as a recent
 // config. Screenshots land in test-results/ocio/.
-import { buildProject, floatPlane, serveFolder, type Served } from './serve-fixture.js';
+import { buildProject, serveFolder, type Served } from './serve-fixture.js';
 import { test, expect, type Page } from '@playwright/test';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import sharp from 'sharp';
+import { BANDS, codesOf, cpuReference, previewBands, settle, STUDIO_TEST_CONFIG, writeBandsExr } from './ocio-bands.js';
 import { toolbarControl } from './toolbar-menu.js';
 
-const CONFIG = 'testing/colour/configs/studio-test.ocio';
-const W = 96,
-  H = 64;
-/** Four bands of constant scene-linear colour: grey, a saturated orange, a highlight above 1, a dark blue. */
-const BANDS: [number, number, number][] = [
-  [0.18, 0.18, 0.18],
-  [0.9, 0.3, 0.05],
-  [4, 2, 1],
-  [0.01, 0.02, 0.05],
-];
+const CONFIG = STUDIO_TEST_CONFIG;
 let server: Served | null = null;
 let folder = '';
 const shots = join('test-results', 'ocio');
 
 test.beforeAll(async () => {
   buildProject();
-  const { writeExrFile } = await import('../codec/writer.js');
   const dir = mkdtempSync(join(tmpdir(), 'exrview-ocio-'));
   mkdirSync(shots, { recursive: true });
-  writeExrFile(join(dir, 'bands.exr'), [
-    {
-      dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 },
-      compression: 'none',
-      channels: ['R', 'G', 'B'].map((name, c) => ({
-        name,
-        pixelType: 'float' as const,
-        data: floatPlane(W, H, (x) => BANDS[Math.floor((x * BANDS.length) / W)]![c]!),
-      })),
-    },
-  ]);
+  await writeBandsExr(dir);
   folder = dir;
   server = await serveFolder(dir);
 });
 test.afterAll(() => server?.stop());
 
-/** `exrview ocio apply CONFIG dv SPACE DISPLAY VIEW` on the bands: the CPU's display values. */
-function cpuReference(display: string, view: string, config = CONFIG, space = 'Linear Rec.709'): number[][] {
-  const input = Float32Array.from(BANDS.flatMap((b) => [...b, 1]));
-  const r = spawnSync(process.execPath, ['bin/exrview.mjs', 'ocio', 'apply', config, 'dv', space, display, view], {
-    input: Buffer.from(input.buffer),
-  });
-  expect(r.status, r.stderr.toString()).toBe(0);
-  const out = new Float32Array(new Uint8Array(r.stdout).buffer);
-  return BANDS.map((_, i) => [0, 1, 2].map((c) => out[i * 4 + c]!));
-}
-
-/** The preview's 8-bit RGB at the middle of each band: the long runs of one colour on its middle row, less the surround. */
+/** The preview's bands, which must be as many as were written. */
 async function bandPixels(page: Page): Promise<number[][]> {
-  const preview = page.getByRole('img', { name: 'Preview' });
-  const { data, info } = await sharp(await preview.screenshot())
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const y = Math.floor(info.height / 2);
-  const at = (x: number): number[] => [0, 1, 2].map((c) => data[(y * info.width + x) * info.channels + c]!);
-  const runs: { from: number; to: number; rgb: number[] }[] = [];
-  for (let x = 0; x < info.width; x++) {
-    const last = runs[runs.length - 1];
-    if (last && at(x).join() === last.rgb.join()) last.to = x;
-    else runs.push({ from: x, to: x, rgb: at(x) });
-  }
-  let long = runs.filter((r) => r.to - r.from >= info.width / 40);
-  // the surround, when the picture is narrower than the preview, is the same grey on both sides
-  if (long.length > BANDS.length && long[0]!.rgb.join() === long[long.length - 1]!.rgb.join()) long = long.slice(1, -1);
-  expect(long.length, JSON.stringify(long)).toBe(BANDS.length);
-  return long.map((r) => r.rgb);
-}
-
-async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const s = (
-      window as unknown as { exrviewApp: { store: { getState(): { image: { currentFileId: string | null; loading: boolean } } } } }
-    ).exrviewApp.store.getState();
-    return s.image.currentFileId !== null && !s.image.loading;
-  });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const bands = await previewBands(page);
+  expect(bands.length, JSON.stringify(bands)).toBe(BANDS.length);
+  return bands;
 }
 
 async function imageUploads(page: Page): Promise<{ uploads: number; displayChanges: number }> {
@@ -98,14 +42,13 @@ async function imageUploads(page: Page): Promise<{ uploads: number; displayChang
 }
 
 function expectWithinCodes(name: string, shown: number[][], reference: number[][], codes: number): void {
-  for (let i = 0; i < reference.length; i++)
-    for (let c = 0; c < 3; c++) {
-      const want = Math.round(Math.min(Math.max(reference[i]![c]!, 0), 1) * 255);
+  const want = codesOf(reference);
+  for (let i = 0; i < want.length; i++)
+    for (let c = 0; c < 3; c++)
       expect(
-        Math.abs(shown[i]![c]! - want),
+        Math.abs(shown[i]![c]! - want[i]![c]!),
         `${name} band ${i} channel ${c}: shown ${shown[i]} reference ${reference[i]}`,
       ).toBeLessThanOrEqual(codes);
-    }
 }
 
 test('a picked OCIO config drives the preview, as exrview ocio apply computes it; a view switch uploads nothing', async ({ page }) => {
@@ -207,19 +150,7 @@ test('$OCIO as a config file: the host reads it with its LUTs; the next start of
   // an image whose header says Rec. 709 primaries and D65, in a folder of its own; settings of their own
   const dir = mkdtempSync(join(tmpdir(), 'exrview-ocio-file-'));
   const userData = mkdtempSync(join(tmpdir(), 'exrview-ocio-settings-'));
-  const { writeExrFile } = await import('../codec/writer.js');
-  writeExrFile(join(dir, 'rec709.exr'), [
-    {
-      dataWindow: { xMin: 0, yMin: 0, xMax: W - 1, yMax: H - 1 },
-      compression: 'none',
-      chromaticities: { red: [0.64, 0.33], green: [0.3, 0.6], blue: [0.15, 0.06], white: [0.3127, 0.329] },
-      channels: ['R', 'G', 'B'].map((name, c) => ({
-        name,
-        pixelType: 'float' as const,
-        data: floatPlane(W, H, (x) => BANDS[Math.floor((x * BANDS.length) / W)]![c]!),
-      })),
-    },
-  ]);
+  await writeBandsExr(dir, 'rec709.exr', { red: [0.64, 0.33], green: [0.3, 0.6], blue: [0.15, 0.06], white: [0.3127, 0.329] });
   const configFile = resolve(CONFIG);
   const first = await serveFolder(dir, { OCIO: configFile, EXRVIEW_USER_DATA: userData });
   try {

@@ -2,8 +2,8 @@
 
 import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { unzipSync } from 'fflate';
 import { parseConfig, type OcioConfig } from '../../shaders/colour/index.js';
+import { LUT_EXTENSIONS, sizeText, unpackOcioz } from '../../shaders/colour/open-config.js';
 import type { ColourConfigFile, ColourConfigFiles } from '../../contract/host-api.js';
 import { fsReason } from '../io/fs-reason.js';
 
@@ -25,8 +25,6 @@ export const DEFAULT_CONFIG_READ_LIMITS: ConfigReadLimits = {
   maxFiles: 2000,
 };
 
-/** The LUT formats exrview reads: only these are read from the folders a config points at, nothing else there. */
-const LUT_EXTENSIONS = new Set(['cube', 'spi1d', 'spi3d', 'spimtx', 'clf', 'ctf', '3dl', 'csp']);
 /** OCIO's variables that change which displays, views and colour spaces a config shows. */
 const OCIO_OVERRIDES = ['OCIO_ACTIVE_DISPLAYS', 'OCIO_ACTIVE_VIEWS', 'OCIO_INACTIVE_COLORSPACES'];
 
@@ -120,12 +118,6 @@ async function readLimited(path: string, maxBytes: number, what: string): Promis
   }
 }
 
-/** "64 MiB", "12.5 MiB", "3 KiB", "100 bytes". */
-function sizeText(bytes: number): string {
-  if (bytes >= 2 ** 20) return `${Number((bytes / 2 ** 20).toFixed(1))} MiB`;
-  return bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
-}
-
 /** A LUT's text; null when there is no such file (the next search path is tried), a reason when it is there but not read. */
 async function readLut(
   diskPath: string,
@@ -202,32 +194,20 @@ function contextOf(config: OcioConfig, env: Record<string, string | undefined>, 
   return out;
 }
 
-/** An `.ocioz`: its config and LUT entries, by their paths inside the archive. */
+/** An `.ocioz`: its config and LUT entries, by their paths inside the archive (the page unpacks one the same way). */
 async function readArchive(source: string, env: Record<string, string | undefined>, limits: ConfigReadLimits): Promise<ReadConfigResult> {
   const bytes = await readLimited(source, limits.maxTotalBytes, 'the OCIO archive');
-  let entries: Record<string, Uint8Array>;
-  let totalBytes = 0;
+  let unpacked;
   try {
-    entries = unzipSync(bytes, {
-      filter: (file) => {
-        const ext = file.name.slice(file.name.lastIndexOf('.') + 1).toLowerCase();
-        if (file.name.endsWith('/') || !(ext === 'ocio' || LUT_EXTENSIONS.has(ext))) return false;
-        totalBytes += file.originalSize;
-        if (file.originalSize > limits.maxLutBytes || totalBytes > limits.maxTotalBytes)
-          throw new Error(`${file.name} makes the archive unpack to more than exrview reads (${sizeText(limits.maxLutBytes)} a file)`);
-        return true;
-      },
+    unpacked = await unpackOcioz(bytes, {
+      maxEntryBytes: limits.maxLutBytes,
+      maxTotalBytes: limits.maxTotalBytes,
+      maxFiles: limits.maxFiles,
     });
   } catch (error) {
     throw new ConfigReadError(`${source} is not a readable .ocioz archive (${(error as Error).message}): re-pack it with ocioarchive`);
   }
-  const names = Object.keys(entries);
-  const configPath = names.find((n) => n.toLowerCase().endsWith('.ocio'));
-  if (!configPath) throw new ConfigReadError(`${source} holds no .ocio config: re-pack it with ocioarchive`);
-  if (names.length > limits.maxFiles + 1)
-    throw new ConfigReadError(`${source} holds more than ${limits.maxFiles} LUT files: exrview does not load it`);
-  const decoder = new TextDecoder();
-  const files = names.map((path) => ({ path, text: decoder.decode(entries[path]) }));
+  const { configPath, files } = unpacked;
   const config = parseConfig(files.find((f) => f.path === configPath)!.text, `${source}/${configPath}`, env);
   return { source, configPath, files, env: contextOf(config, env, fileSources(config)), missing: [] };
 }

@@ -1,8 +1,9 @@
 // Export through an OpenColorIO view: the PNG's pixels are `exrview ocio apply` of the exposed image, within 1 code of
-// 8 bits (the half rounding of the input moves a value by at most that). Needs the build, for the command.
+// 8 bits (the half rounding of the input moves a value by at most that). Needs the build, for the command. A config
+// from disk (the host read it for the page) or sent by the page goes through the CPU reference processor the same way.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,8 @@ import type { ViewTransform } from '../../contract/host-api.js';
 import { createHost } from '../host.js';
 import { box, halfChannels } from '../samples/samples.js';
 import { tempDir } from '../../testing/host/test-files.js';
+import { ProcessorBuilder, applyOps, openConfig } from '../../shaders/colour/index.js';
+import { diskReader } from './ocio-view.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'exrview.mjs');
@@ -113,5 +116,80 @@ async function expectBands(png: string, space: string): Promise<void> {
     const got = [...data.subarray((4 * W + x) * info.channels, (4 * W + x) * info.channels + 3)];
     const want = [0, 1, 2].map((c) => Math.round(Math.min(Math.max(reference[b * 4 + c]!, 0), 1) * 255));
     got.forEach((g, c) => expect(Math.abs(g - want[c]!), `${space} band ${b} channel ${c}: ${got} vs ${want}`).toBeLessThanOrEqual(1));
+  }
+}
+
+const STUDIO = resolve('testing/colour/configs/studio-test.ocio');
+/** The studio test config's Film view: a colour-space conversion, tone.spi1d and ${SHOW}_film.spi3d from its luts/. */
+const FILM = { inputSpace: 'Linear Rec.709', display: 'sRGB - Display', view: 'Film' };
+
+describe('export through a config from disk or from the page', () => {
+  const folder = join(dir.path, 'disk');
+  const view = (ocio: ViewTransform['ocio']): ViewTransform => ({
+    exposureEv: 1,
+    offset: 0,
+    gamma: 1,
+    displayTransform: 'srgb',
+    layer: '',
+    channelMode: 'rgb',
+    ocio,
+  });
+  const exportThrough = async (ocio: ViewTransform['ocio'], readFirst: boolean, out: string) => {
+    mkdirSync(folder, { recursive: true });
+    writeExrFile(join(folder, 'bands.exr'), [
+      { dataWindow: box(W, H), channels: halfChannels(W, H, (x) => BANDS[Math.floor((x * 4) / W)]!) },
+    ]);
+    const host = createHost({ userDataDir: join(dir.path, `user-${out}`), workers: 1, prefetch: false });
+    try {
+      const [file] = await host.listFiles((await host.openFolder(folder))!.id);
+      if (readFirst) expect((await host.readColourConfig(STUDIO))?.source).toBe(STUDIO);
+      mkdirSync(join(dir.path, out));
+      const outDir = join(dir.path, out);
+      return await host.exportImages({ fileIds: [file!.id], kind: 'image', format: 'png', outDir, overwrite: false, view: view(ocio) });
+    } finally {
+      await host.close();
+    }
+  };
+
+  it('a config the host read, LUT files and all, exports as the CPU reference processor computes it', async () => {
+    const result = await exportThrough({ config: STUDIO, ...FILM }, true, 'out-disk');
+    expect(result.failed).toEqual([]);
+    await expectReference(result.written[0]!.path);
+  });
+
+  it("a page's picked config sent with its LUT files exports the same", async () => {
+    const luts = resolve('testing/colour/configs/luts');
+    const files = [
+      { path: 'studio-test.ocio', text: readFileSync(STUDIO, 'utf8') },
+      ...readdirSync(luts).map((f) => ({ path: `luts/${f}`, text: readFileSync(join(luts, f), 'utf8') })),
+    ];
+    const result = await exportThrough(
+      { config: 'studio-test.ocio', files: { configPath: 'studio-test.ocio', files }, ...FILM },
+      false,
+      'out-sent',
+    );
+    expect(result.failed).toEqual([]);
+    await expectReference(result.written[0]!.path);
+  });
+
+  it('a config path the host did not read for the page is refused: no other file is read', async () => {
+    const result = await exportThrough({ config: STUDIO, ...FILM }, false, 'out-refused');
+    expect(result.written).toEqual([]);
+    expect(result.failed[0]?.reason).toMatch(/studio-test\.ocio was not loaded in this viewer: load it .* and export again/);
+  });
+});
+
+/** The PNG's bands are the disk config's Film processor (the CPU reference) of the bands at +1 EV, within 1 code. */
+async function expectReference(png: string): Promise<void> {
+  const opened = await openConfig(STUDIO, diskReader);
+  const ops = new ProcessorBuilder(opened.config, opened.files).displayView(FILM.inputSpace, FILM.display, FILM.view);
+  const reference = Float32Array.from(BANDS.flatMap((b) => [...b.map((v) => v * 2), 1]));
+  applyOps(ops, reference);
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  for (let b = 0; b < 4; b++) {
+    const x = b * (W / 4) + 3;
+    const got = [...data.subarray((4 * W + x) * info.channels, (4 * W + x) * info.channels + 3)];
+    const want = [0, 1, 2].map((c) => Math.round(Math.min(Math.max(reference[b * 4 + c]!, 0), 1) * 255));
+    got.forEach((g, c) => expect(Math.abs(g - want[c]!), `band ${b} channel ${c}: ${got} vs ${want}`).toBeLessThanOrEqual(1));
   }
 }

@@ -192,7 +192,7 @@ describe('built-in configs in the viewer', () => {
     expect(validateArgs('exportImages', [request])[0].view.ocio?.inputSpaces).toEqual(request.view.ocio?.inputSpaces);
   });
 
-  it('an export request may name a built-in config only: a page naming a path is refused', () => {
+  it('an export request names a built-in config or an absolute path (the host builds from a path only if it read it)', () => {
     const request = (config: string) => [
       {
         fileIds: ['1'],
@@ -211,6 +211,7 @@ describe('built-in configs in the viewer', () => {
       },
     ];
     expect(validateArgs('exportImages', request('ocio://default'))[0].view.ocio?.config).toBe('ocio://default');
-    expect(() => validateArgs('exportImages', request('/etc/config.ocio'))).toThrow(/must be a built-in config \(ocio:\/\/NAME\)/);
+    expect(validateArgs('exportImages', request('/etc/config.ocio'))[0].view.ocio?.config).toBe('/etc/config.ocio');
+    expect(() => validateArgs('exportImages', request('etc/config.ocio'))).toThrow(/must be a built-in config \(ocio:\/\/NAME\)/);
   });
 });

@@ -9,12 +9,15 @@ import {
   ocioDisplayOf,
   withConfig,
   type ColourFileSet,
+  type LoadedColourConfig,
   type ColourSource,
 } from '../state/colour.js';
 import type { AppState, AppStore, StoreActions } from '../state/store.js';
 import { colourHintsOf } from '../state/file-colour-space.js';
 import { BUILTIN_CONFIGS, ProcessorBuilder, openConfig } from '../../shaders/colour/index.js';
-import type { HostApi, HostInfo } from '../../contract/host-api.js';
+import { LUT_EXTENSIONS, sizeText, unpackOcioz, type ArchiveLimits } from '../../shaders/colour/open-config.js';
+import type { HostApi, HostInfo, ViewOcio } from '../../contract/host-api.js';
+import { MAX_SENT_CONFIG_CHARS, MAX_SENT_CONFIG_FILES } from '../../contract/validate-args.js';
 
 /** What of the host the colour code uses: reading a config from disk. */
 export type ColourHost = Pick<HostApi, 'readColourConfig'>;
@@ -39,8 +42,15 @@ export const DEFAULT_BUILTIN = BUILTIN_CHOICES[0]!;
 /** The biggest file read: configs are text, their LUTs a few MB (a 65³ .cube is about 7 MB). */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
+/** What an `.ocioz` picked in the page may unpack to (the host reads at most as much). */
+const ARCHIVE_LIMITS: ArchiveLimits = { maxEntryBytes: MAX_FILE_BYTES, maxTotalBytes: 256 * 2 ** 20, maxFiles: 2000 };
+
 export function isConfigFile(name: string): boolean {
   return /\.(ocio|ya?ml)$/i.test(name);
+}
+
+function isArchive(name: string): boolean {
+  return /\.ocioz$/i.test(name);
 }
 
 /**
@@ -53,6 +63,7 @@ export async function loadHostColour(
   store: AppStore,
   path: string | undefined,
   source: ColourSource,
+  why = '',
 ): Promise<void> {
   let read;
   try {
@@ -68,7 +79,7 @@ export async function loadHostColour(
   const unread = count
     ? `; ${count} LUT file${count === 1 ? '' : 's'} not read: ${read.missing.map((m) => `${m.path} (${m.reason})`).join('; ')}`
     : '';
-  applyFileSet(actions, store, fileSetOfHostRead(read), source, unread);
+  applyFileSet(actions, store, fileSetOfHostRead(read), source, `${why}${unread}`);
 }
 
 /** The files of the config picked last, so that Reload reads them again. */
@@ -76,9 +87,14 @@ let picked: File[] = [];
 
 /** Reads a picked config (.ocio) and the LUT files picked with it (or its folder's), and makes it the view's config. */
 export async function loadColourFiles(actions: StoreActions, store: AppStore, files: File[], source: ColourSource = 'file'): Promise<void> {
+  const archive = files.find((f) => isArchive(f.name));
+  if (archive) return loadColourArchive(actions, store, archive, source);
   const config = files.find((f) => isConfigFile(f.name));
   if (!config) {
-    fail(actions, 'no OCIO config among the files picked: pick the .ocio file together with its LUT files (or its folder)');
+    fail(
+      actions,
+      'no OCIO config among the files picked: pick the .ocio file together with its LUT files (or its folder), or an .ocioz archive',
+    );
     return;
   }
   const texts = new Map<string, string>();
@@ -96,6 +112,23 @@ export async function loadColourFiles(actions: StoreActions, store: AppStore, fi
   picked = files;
   const set: ColourFileSet = { configPath: config.name, texts };
   applyFileSet(actions, store, set, source);
+}
+
+/** Unpacks a picked `.ocioz` (its config and LUT files, as the host reads one) and makes it the view's config. */
+async function loadColourArchive(actions: StoreActions, store: AppStore, archive: File, source: ColourSource): Promise<void> {
+  let set: ColourFileSet;
+  try {
+    if (archive.size > ARCHIVE_LIMITS.maxTotalBytes)
+      throw new Error(`it is ${sizeText(archive.size)}, more than the ${sizeText(ARCHIVE_LIMITS.maxTotalBytes)} exrview reads`);
+    const unpacked = await unpackOcioz(new Uint8Array(await archive.arrayBuffer()), ARCHIVE_LIMITS);
+    set = { configPath: unpacked.configPath, texts: new Map(unpacked.files.map((f) => [f.path, f.text])) };
+  } catch (error) {
+    const why = colourErrorMessage(error);
+    fail(actions, `could not load the OCIO config: ${archive.name} is not a readable .ocioz archive (${why}): re-pack it with ocioarchive`);
+    return;
+  }
+  picked = [archive];
+  applyFileSet(actions, store, set, source, '', archive.name);
 }
 
 /** Opens a built-in config (`ocio://NAME`: shipped as data, no files to read) and makes it the view's config. */
@@ -148,9 +181,17 @@ export async function reloadColour(host: ColourHost, actions: StoreActions, stor
 }
 
 /** Parses the set and switches to it; a failure names the file and line, and the previous config stays. */
-export function applyFileSet(actions: StoreActions, store: AppStore, set: ColourFileSet, source: ColourSource, note = ''): void {
+export function applyFileSet(
+  actions: StoreActions,
+  store: AppStore,
+  set: ColourFileSet,
+  source: ColourSource,
+  note = '',
+  name?: string,
+): void {
   try {
     const loaded = loadColourConfig(set, source);
+    if (name) loaded.name = name;
     actions.setColour(withConfig(store.getState().colour, loaded));
     actions.setUi({ status: `OCIO config ${loaded.name} loaded${note}` });
   } catch (error) {
@@ -158,7 +199,39 @@ export function applyFileSet(actions: StoreActions, store: AppStore, set: Colour
   }
 }
 
-/** Back to the tone-map presets. */
+/**
+ * The config an export goes through, as the host builds it again: a built-in by its URI, a config the host read by
+ * its path, one picked in the page with its text and LUT files; or why it cannot be sent.
+ */
+export function exportConfigOf(loaded: LoadedColourConfig): Pick<ViewOcio, 'config' | 'files'> | { refused: string } {
+  const set = loaded.files;
+  if (set.configPath.startsWith('ocio://')) return { config: set.configPath };
+  if (set.hostPath !== undefined) return { config: set.hostPath };
+  const files = [...set.texts]
+    .filter(([path]) => path === set.configPath || LUT_EXTENSIONS.has(path.slice(path.lastIndexOf('.') + 1).toLowerCase()))
+    .map(([path, text]) => ({ path, text }));
+  const chars = files.reduce((sum, f) => sum + f.text.length, 0);
+  if (chars > MAX_SENT_CONFIG_CHARS || files.length > MAX_SENT_CONFIG_FILES)
+    return {
+      refused:
+        `The OCIO config ${loaded.name} and its LUT files are larger than an export carries (${sizeText(MAX_SENT_CONFIG_CHARS)}): ` +
+        'open it from disk (the Electron app, or $OCIO where the server runs) to export through it. The tone-map is used.',
+    };
+  return { config: loaded.name, files: { configPath: set.configPath, files, ...(set.env ? { env: set.env } : {}) } };
+}
+
+/**
+ * Reads the config again when the host says its file (or a LUT of it) changed on disk: the view follows the edit with
+ * no click; a config that now fails says so (file, line) and the previous view stays.
+ */
+export function installColourReload(host: ColourHost & Pick<HostApi, 'onEvent'>, actions: StoreActions, store: AppStore): () => void {
+  return host.onEvent((event) => {
+    if (event.type !== 'colour-config-changed') return;
+    const config = store.getState().colour.config;
+    if (config?.files.hostPath === event.path) void loadHostColour(host, actions, store, event.path, config.source, ' (changed on disk)');
+  });
+}
+
 /** The next (+1) or previous (-1) config of the list: none, then the built-in ones (a config from a file counts as none). */
 export function stepColourConfig(actions: StoreActions, store: AppStore, delta: 1 | -1): Promise<void> | void {
   const uris = ['', ...BUILTIN_CHOICES.map((b) => b.uri)];
@@ -167,6 +240,7 @@ export function stepColourConfig(actions: StoreActions, store: AppStore, delta: 
   return next ? loadBuiltinColour(actions, store, next) : removeColour(actions);
 }
 
+/** Back to the tone-map presets. */
 export function removeColour(actions: StoreActions): void {
   actions.setColour({ config: null, error: null });
 }

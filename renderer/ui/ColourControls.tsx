@@ -131,7 +131,7 @@ export function ColourControls() {
         title={
           shellPicker
             ? 'Load an OpenColorIO config file (.ocio, .ocioz): its LUT files are read from beside it (Shift+Q)'
-            : 'Load an OpenColorIO config file: pick the .ocio file together with the LUT files it uses (Shift+Q)'
+            : 'Load an OpenColorIO config: pick the .ocio file together with the LUT files it uses, or an .ocioz archive (Shift+Q)'
         }
         onClick={pickFile}
       >
