@@ -1,0 +1,24 @@
+// decodeImage's fitWithin from an untrusted page: two positive integers, nothing else.
+import { describe, expect, it } from 'vitest';
+import { ArgumentError, validateArgs } from './validate-args.js';
+
+const request = (fitWithin: unknown) => [{ requestId: 'r', fileId: 'f', part: 0, priority: 'preview', fitWithin }];
+
+describe('decodeImage: request.fitWithin', () => {
+  it('passes the page limits through, and a request without them unchanged', () => {
+    expect(validateArgs('decodeImage', request({ maxSidePx: 8192, maxPixels: 40_000_000 }))[0].fitWithin).toEqual({
+      maxSidePx: 8192,
+      maxPixels: 40_000_000,
+    });
+    expect('fitWithin' in validateArgs('decodeImage', [{ requestId: 'r', fileId: 'f', part: 0, priority: 'preview' }])[0]).toBe(false);
+  });
+
+  it('refuses zero, fractions, strings and unknown fields, saying which', () => {
+    expect(() => validateArgs('decodeImage', request({ maxSidePx: 0, maxPixels: 1 }))).toThrow(/at least 1/);
+    expect(() => validateArgs('decodeImage', request({ maxSidePx: 1.5, maxPixels: 1 }))).toThrow(
+      /maxSidePx must be a non-negative integer/,
+    );
+    expect(() => validateArgs('decodeImage', request({ maxSidePx: '8192', maxPixels: 1 }))).toThrow(ArgumentError);
+    expect(() => validateArgs('decodeImage', request({ maxSidePx: 1, maxPixels: 1, tile: 1 }))).toThrow(/unknown field "tile"/);
+  });
+});

@@ -1,0 +1,120 @@
+// Level 0 reduced to fit a page that cannot show it whole: which power of two, the file's own MIP level when it has
+// one, else a box filter of the decoded level (each reduced sample the mean of the N×N it covers).
+import { HALF_TO_FLOAT, floatToHalf } from '../../codec/index.js';
+import type { BoxTuple, DecodedPlane, FitWithin, MissingRegions, PartSummary, ReducedLevel } from '../../contract/host-api.js';
+import type { LevelImage } from '../decode/levels.js';
+
+/** Over this factor a reduction is refused: the page's limits would make a picture of a few pixels. */
+const MAX_FACTOR = 1 << 12;
+
+/** The reduction level 0 of `widthPx` × `heightPx` needs to fit, or null when it fits whole. */
+export function reductionFor(
+  widthPx: number,
+  heightPx: number,
+  fit: FitWithin,
+): Pick<ReducedLevel, 'factor' | 'over' | 'limit' | 'fullWidthPx' | 'fullHeightPx'> | null {
+  const fits = (n: number): boolean => {
+    const w = Math.ceil(widthPx / n),
+      h = Math.ceil(heightPx / n);
+    return w <= fit.maxSidePx && h <= fit.maxSidePx && w * h <= fit.maxPixels;
+  };
+  if (fits(1)) return null;
+  let factor = 2;
+  while (!fits(factor)) {
+    if (factor >= MAX_FACTOR)
+      throw new Error(`${widthPx}×${heightPx} px cannot be reduced to fit ${fit.maxSidePx} px and ${fit.maxPixels} pixels`);
+    factor *= 2;
+  }
+  const overSide = Math.max(widthPx, heightPx) > fit.maxSidePx;
+  return {
+    factor,
+    over: overSide ? 'side' : 'pixels',
+    limit: overSide ? fit.maxSidePx : fit.maxPixels,
+    fullWidthPx: widthPx,
+    fullHeightPx: heightPx,
+  };
+}
+
+/** The file's own level reduced by `factor` (lx = ly), when its part has MIP (or RIP) levels down that far. */
+export function fileLevelFor(part: PartSummary, factor: number): number | null {
+  const level = Math.log2(factor);
+  if (part.levelMode !== 'mipmapLevels' && part.levelMode !== 'ripmapLevels') return null;
+  if (level >= part.levelCount) return null;
+  // a RIP map counts x levels: its y levels stop where the height does
+  const heightPx = part.dataWindow[3] - part.dataWindow[1] + 1;
+  return part.levelMode === 'ripmapLevels' && 2 ** level > heightPx ? null : level;
+}
+
+/** A box of level 0 (absolute, inclusive) in the reduced level's pixels. */
+export function reducedBox(box: BoxTuple, factor: number): BoxTuple {
+  return [Math.floor(box[0] / factor), Math.floor(box[1] / factor), Math.floor(box[2] / factor), Math.floor(box[3] / factor)];
+}
+
+/** Windows and missing regions of a level read as the reduced level of `factor` (its data window `widthPx` × `heightPx`). */
+export function reducedWindows(
+  image: Pick<LevelImage, 'dataWindow' | 'displayWindow' | 'missing'>,
+  factor: number,
+  widthPx: number,
+  heightPx: number,
+): Pick<LevelImage, 'dataWindow' | 'displayWindow' | 'missing'> {
+  const x0 = Math.floor(image.dataWindow[0] / factor),
+    y0 = Math.floor(image.dataWindow[1] / factor);
+  const missing: MissingRegions | undefined = image.missing && {
+    ...image.missing,
+    regions: image.missing.regions.map((b) => reducedBox(b, factor)),
+  };
+  return {
+    dataWindow: [x0, y0, x0 + widthPx - 1, y0 + heightPx - 1],
+    displayWindow: reducedBox(image.displayWindow, factor),
+    ...(missing ? { missing } : {}),
+  };
+}
+
+/**
+ * Level 0 box-filtered by `factor`: a new level of ⌈w/factor⌉ × ⌈h/factor⌉, each sample the mean of those it covers
+ * (uint samples, object IDs that cannot be averaged, take the first). Its planes are new buffers of exactly their size.
+ */
+export function boxFilterLevel(image: LevelImage, factor: number): LevelImage {
+  const widthPx = Math.ceil(image.widthPx / factor),
+    heightPx = Math.ceil(image.heightPx / factor);
+  return {
+    ...image,
+    ...reducedWindows(image, factor, widthPx, heightPx),
+    widthPx,
+    heightPx,
+    planes: image.planes.map((p) => boxFilterPlane(p, factor)),
+  };
+}
+
+export function boxFilterPlane(plane: DecodedPlane, factor: number): DecodedPlane {
+  const inW = plane.widthSamples,
+    inH = plane.heightSamples;
+  const outW = Math.ceil(inW / factor),
+    outH = Math.ceil(inH / factor);
+  const out = { ...plane, widthSamples: outW, heightSamples: outH };
+  if (plane.pixelType === 'uint') {
+    const src = new Uint32Array(plane.data, 0, inW * inH);
+    const dst = new Uint32Array(outW * outH);
+    for (let y = 0; y < outH; y++) for (let x = 0; x < outW; x++) dst[y * outW + x] = src[y * factor * inW + x * factor]!;
+    return { ...out, data: dst.buffer };
+  }
+  const half = plane.pixelType === 'half';
+  const src = half ? new Uint16Array(plane.data, 0, inW * inH) : new Float32Array(plane.data, 0, inW * inH);
+  const sums = new Float64Array(outW);
+  const dst = half ? new Uint16Array(outW * outH) : new Float32Array(outW * outH);
+  for (let oy = 0; oy < outH; oy++) {
+    sums.fill(0);
+    const yEnd = Math.min(inH, (oy + 1) * factor);
+    for (let y = oy * factor; y < yEnd; y++) {
+      const row = y * inW;
+      if (half) for (let x = 0; x < inW; x++) sums[(x / factor) | 0]! += HALF_TO_FLOAT[src[row + x]!]!;
+      else for (let x = 0; x < inW; x++) sums[(x / factor) | 0]! += src[row + x]!;
+    }
+    const rows = yEnd - oy * factor;
+    for (let ox = 0; ox < outW; ox++) {
+      const mean = sums[ox]! / (rows * (Math.min(inW, (ox + 1) * factor) - ox * factor));
+      dst[oy * outW + ox] = half ? floatToHalf(mean) : mean;
+    }
+  }
+  return { ...out, data: dst.buffer };
+}

@@ -1,0 +1,23 @@
+// The words over the preview when it shows a reduced level of an image too large for the GPU (DecodedImage.reduced).
+import type { ReducedLevel } from '../host-client/api-types.js';
+
+export interface ReducedNote {
+  /** What is shown: "showing a 1/2 level (8192×4096 of 16384×8192 px)". */
+  title: string;
+  /** Why, as the host was told the page's limits. */
+  why: string;
+  /** What it means for the figures read off it. */
+  caveat: string;
+}
+
+export function reducedNote(r: ReducedLevel, widthPx: number, heightPx: number): ReducedNote {
+  const how = r.from === 'mip-level' ? "the file's own MIP level" : 'box-filtered as it was decoded';
+  return {
+    title: `showing a 1/${r.factor} level (${widthPx}×${heightPx} of ${r.fullWidthPx}×${r.fullHeightPx} px, ${how})`,
+    why:
+      r.over === 'side'
+        ? `over the GPU's ${r.limit} px texture limit`
+        : `over what the GPU cache's budget holds (${Math.round(r.limit / 1e6)} megapixels)`,
+    caveat: 'pixel values, statistics and the histogram are read from this level',
+  };
+}
