@@ -24,7 +24,7 @@ describe('parseArgs', () => {
     ]);
     expect(optionsOf('info')).toEqual([[], ['json']]);
     expect(optionsOf('stats')).toEqual([[], ['json']]);
-    expect(optionsOf('serve')).toEqual([['port'], []]);
+    expect(optionsOf('serve')).toEqual([['port'], ['tev']]);
   });
 
   it('raises UsageError with a suggestion for an unknown option', () => {
