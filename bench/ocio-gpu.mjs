@@ -3,7 +3,9 @@
 // into dist/ocio-gpu-bench/ (where esbuild is installed) and runs it; prints one JSON object on its last line.
 // Here: `node bench/ocio-gpu.mjs [--quick]` (VK_ICD_FILENAMES picks SwiftShader). On the lent GPU machine: bundle here
 // (`node bench/ocio-gpu.mjs --build-only`), prepare `.gpu/` with ../shared/tools/gpu-kit.sh, carry `.gpu` and `dist`,
-// and run `source .gpu/enter.sh; node bench/ocio-gpu.mjs` there (it runs the bundle without building again).
+// and run `source .gpu/enter.sh; node bench/ocio-gpu.mjs` there (it runs the bundle without building again). The run
+// ends with each ACES 2.0 view's and grading op's GPU result against the CPU reference on that adapter (`accuracy`);
+// `--experiments` times instead the ACES 2.0 SDR and HDR views' WGSL with one part cut at a time (wrong values: where time goes).
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -267,7 +267,7 @@ test('the ACES 2.0 output transform runs analytically and matches applyOps throu
       const ops = builder.displayView(source, display, view);
       const aces = ops.filter((op) => op.type === 'fixedFunction');
       expect(aces.map((op) => op.style)).toEqual(['ACES_OutputTransform20']);
-      // the output transform is WGSL now: only a PQ view's half-domain 1D LUT is left to bake
+      // the output transform is WGSL, and a PQ view's encode the ST-2084 curve: nothing is baked
       expect(buildGpuProcessor(ops).gpuOps.some((op) => op.type === 'fixedFunction')).toBe(true);
       await expectMatch(page, `${source} / ${display} / ${view}`, ops);
     }

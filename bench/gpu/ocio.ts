@@ -1,7 +1,8 @@
 // GPU time of the OpenColorIO view transform (issue 38) in Node + Dawn: the 4K preview (compute, as the engine runs it
 // where the canvas takes storage writes, and the render pass used elsewhere) through each view of
 // studio-test.ocio, the ACES 2.0 output transforms of OCIO's built-in CG config (SDR Rec.709, SDR P3, HDR PQ 1000 nits),
-// and a processor baked whole into a 65³ LUT (what an op kind without WGSL costs), beside the plain tone-map pass. Bundled and run by bench/ocio-gpu.mjs; prints one JSON object last.
+// and a processor baked whole into a 65³ LUT (what an op kind without WGSL costs), beside the plain tone-map pass; then the
+// GPU against the CPU reference on this adapter (ocio-accuracy.ts). Bundled and run by bench/ocio-gpu.mjs; prints one JSON object last.
 import './install-globals.js'; // first: shaders/ reads GPU* globals at load time
 import { readFileSync } from 'node:fs';
 import { ShaderKit } from '../../shaders/pipelines.js';
@@ -13,8 +14,71 @@ import { buildGpuProcessor, type GpuProcessor } from '../../shaders/colour/gpu/i
 import { adapterKey, openDawnDevice, timePasses } from './dawn.js';
 import { makeHalfPlanes } from './images.js';
 import { GpuImageWork } from './gpu-work.js';
+import { cubeInput, gpuAccuracy, hdrInput, type Accuracy } from './ocio-accuracy.js';
+import type { Op } from '../../shaders/colour/ops/op.js';
 
 const CONFIG = 'testing/colour/configs/studio-test.ocio';
+const GRADING_CONFIG = 'testing/colour/configs/grading-tone-hue-test.ocio';
+
+/** GradingTone and GradingHueCurve in each style, both ways: the ops of grading-tone-hue-test.ocio's spaces. */
+function gradingCases(): [string, Op][] {
+  const readText = (p: string): string => readFileSync(p, 'utf8');
+  const b = new ProcessorBuilder(parseConfig(readText(GRADING_CONFIG), GRADING_CONFIG), { readText });
+  return b.config.colourSpaces
+    .filter((cs) => cs.name !== 'ref')
+    .flatMap((cs) => [...b.colourSpace(cs.name, 'ref'), ...b.colourSpace('ref', cs.name)].map((op): [string, Op] => [cs.name, op]))
+    .map(([cs, op]): [string, Op] => [`${cs}: ${op.type} ${'direction' in op ? op.direction : ''}`, op]);
+}
+
+function aces2ExperimentBase(aces2: ProcessorBuilder): GpuProcessor {
+  return buildGpuProcessor(aces2.displayView('ACEScg', 'sRGB - Display', 'ACES 2.0 - SDR 100 nits (Rec.709)'));
+}
+
+/** Text cuts of the generated WGSL, each timed alone (`--experiments`). */
+const ACES2_EXPERIMENTS: Record<string, [string, string][]> = {
+  'as built': [],
+  'no chroma compression': [['aces2ChromaFwd(M, tone, mNorm, reachM, p)', 'M']],
+  'no gamut compression': [['aces2FromJMh(aces2GamutCompress(toned, reachM, hg, p, false),', 'aces2FromJMh(toned,']],
+  'no cusp interval choice': [['let past = select(0, 1, h > e1.w) + select(0, 1, h > e2.w);', 'let past = 0;']],
+  'no focus gain': [['let invGain = 1.0 / aces2FocusGain(Jx, hg.threshold, p);', 'let invGain = 0.01;']],
+  'no hull lines': [
+    ['let lower = aces2LineM(jSource, slope, p.lowerHullGammaInv, hg.cuspJ, hg.cuspM, jCusp);', 'let lower = hg.cuspM;'],
+    [
+      'let upper = aces2LineM(p.limitJMax - jSource, -slope, hg.gammaTopInv, p.limitJMax - hg.cuspJ, hg.cuspM, p.limitJMax - jCusp);',
+      'let upper = hg.cuspM * 1.1;',
+    ],
+  ],
+  'no solves': [
+    ['let jSource = aces2SolveJ(jmh.x, jmh.y, hg.focusJ, invFocusJ, p.limitJMax, invGain);', 'let jSource = jmh.x;'],
+    ['let jCusp = aces2SolveJ(hg.cuspJ, hg.cuspM, hg.focusJ, invFocusJ, p.limitJMax, invGain);', 'let jCusp = hg.cuspJ;'],
+  ],
+  'no atan2': [
+    [
+      'let h = aces2WrapHalfTurns(select(aces2Atan2(aab.z, aab.y), 0.0, neutral) * ACES2_DEGREES_PER_RADIAN);',
+      'let h = aces2WrapHalfTurns(180.0 * select(aab.z / aab.y, 0.0, neutral));',
+    ],
+  ],
+  'no output CAM': [
+    [
+      'return aces2FromJMh(aces2GamutCompress(toned, reachM, hg, p, false), cosH, sinH, p.outCam);',
+      'return clamp(0.01 * aces2GamutCompress(toned, reachM, hg, p, false) + 0.001 * (cosH + sinH), vec3f(0.0), vec3f(1.0));',
+    ],
+  ],
+  'input CAM without its pows': [
+    [
+      'let cone = vec3f(aces2CopySign(aces2ConeFwd(abs(m.x)), m.x), aces2CopySign(aces2ConeFwd(abs(m.y)), m.y),\n' +
+        '    aces2CopySign(aces2ConeFwd(abs(m.z)), m.z));\n  return cone * p.toAab;',
+      'let cone = m / (abs(m) + 27.13);\n  return cone * p.toAab;',
+    ],
+  ],
+};
+
+/** WGSL cuts timed on the HDR PQ view's processor (`--experiments`). */
+const HDR_EXPERIMENTS: Record<string, [string, string][]> = {
+  'HDR as built': [],
+  'HDR, no PQ': [['ocioLinearToPq(c.xyz)', 'c.xyz']],
+  'HDR, the built-in atan2': [['select(aces2Atan2(aab.z, aab.y)', 'select(atan2(aab.z, aab.y)']],
+};
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
@@ -73,6 +137,37 @@ async function main(): Promise<void> {
     device.queue.submit([e.finish()]);
     await device.queue.onSubmittedWorkDone();
   }
+  if (process.argv.includes('--experiments')) {
+    // where the ACES 2.0 time goes on the engine's compute path: the SDR view's WGSL with one part cut (wrong values)
+    const base = aces2ExperimentBase(aces2);
+    kit.setOcio(null);
+    out.plain = (await timePasses(dawn, runs, (e, ts) => passes.compute(e, ts, DEFAULT_DISPLAY))).gpuMedianMs;
+    for (const [name, cuts] of Object.entries(ACES2_EXPERIMENTS)) {
+      let wgsl = base.wgsl;
+      for (const [from, to] of cuts) {
+        if (!wgsl.includes(from)) throw new Error(`experiment ${name}: ${from} is not in the WGSL`);
+        wgsl = wgsl.replace(from, to);
+      }
+      const p: GpuProcessor = { ...base, wgsl, key: `${base.key} ${name}` };
+      kit.setOcio(p);
+      const display: DisplayParams = { ...DEFAULT_DISPLAY, ocio: { ops: p.gpuOps, key: p.key } };
+      out[name] = (await timePasses(dawn, runs, (e, ts) => passes.compute(e, ts, display))).gpuMedianMs;
+    }
+    const hdr = buildGpuProcessor(aces2.displayView('ACEScg', 'Rec.2100-PQ - Display', 'ACES 2.0 - HDR 1000 nits (P3 D65)'));
+    for (const [name, cuts] of Object.entries(HDR_EXPERIMENTS)) {
+      let wgsl = hdr.wgsl;
+      for (const [from, to] of cuts) {
+        if (!wgsl.includes(from)) throw new Error(`experiment ${name}: ${from} is not in the WGSL`);
+        wgsl = wgsl.replace(from, to);
+      }
+      const p: GpuProcessor = { ...hdr, wgsl, key: `${hdr.key} ${name}` };
+      kit.setOcio(p);
+      const display: DisplayParams = { ...DEFAULT_DISPLAY, ocio: { ops: p.gpuOps, key: p.key } };
+      out[name] = (await timePasses(dawn, runs, (e, ts) => passes.compute(e, ts, display))).gpuMedianMs;
+    }
+    console.log(JSON.stringify(out));
+    process.exit(0);
+  }
   for (const [path, encode] of Object.entries(passes)) {
     kit.setOcio(null);
     const plain = await timePasses(dawn, runs, (e, ts) => encode(e, ts, DEFAULT_DISPLAY));
@@ -89,6 +184,29 @@ async function main(): Promise<void> {
     }
   }
   kit.setOcio(null);
+  // the GPU against the CPU reference on this adapter: each ACES 2.0 view both ways, and the grading ops
+  const accuracy: Record<string, Accuracy> = {};
+  const input = hdrInput(quick ? 4096 : 65536, 11);
+  for (const [display, view] of aces2Views) {
+    const ops = aces2.displayView('ACEScg', display, view);
+    accuracy[`${view} from ACEScg`] = await gpuAccuracy(device, ops, input);
+    // display back to scene inside the display's cube, as the e2e checks it (outside, a few ulps move the scene value far)
+    const transform = ops.find((op) => op.type === 'fixedFunction')!;
+    const inCube = cubeInput(input.length / 4, 23, (0.97 * transform.params[0]!) / 100);
+    accuracy[`${view} inverse, in the cube`] = await gpuAccuracy(device, [{ ...transform, direction: 'inverse' }], inCube);
+  }
+  for (const [name, op] of gradingCases()) accuracy[name] = await gpuAccuracy(device, [op], input);
+  out.accuracy = accuracy;
+  out.worstAces2 = Math.max(
+    ...Object.entries(accuracy)
+      .filter(([k]) => k.startsWith('ACES'))
+      .map(([, a]) => a.maxErr),
+  );
+  out.worstGrading = Math.max(
+    ...Object.entries(accuracy)
+      .filter(([k]) => !k.startsWith('ACES'))
+      .map(([, a]) => a.maxErr),
+  );
   work.destroy();
   target.destroy();
   storage.destroy();

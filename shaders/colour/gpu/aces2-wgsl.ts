@@ -1,9 +1,10 @@
-// The ACES 2.0 output transform (FixedFunction ACES_OutputTransform20) as WGSL, analytic as OCIO runs it on the GPU:
-// the per-hue tables (reach M, display cusp, upper hull gamma) ride in the 1D LUT texture, the constants in the call.
-import type { FixedFunctionOp, Lut1DOp } from '../ops/op.js';
+// The ACES 2.0 output transform (FixedFunction ACES_OutputTransform20) as WGSL, analytic as OCIO runs it on the GPU
+// except the forward tone scale, read from a table on log2 A; the tables (aces2-tables.ts) ride in the 1D LUT texture.
+import type { FixedFunctionOp } from '../ops/op.js';
 import { primariesOf, stateFor } from '../ops/aces2/apply.js';
 import type { JMhParams } from '../ops/aces2/cam.js';
 import { TABLE_SIZE } from '../ops/aces2/tables.js';
+import { aces2GpuTables, TONE_ENTRIES, TONE_LOG2_HI, TONE_LOG2_LO } from './aces2-tables.js';
 import type { LutAtlas } from './lut-atlas.js';
 
 /** The fixed-function styles written as WGSL here; the others (the stage styles) are still baked. */
@@ -11,25 +12,12 @@ export function isAces2Analytic(op: FixedFunctionOp): boolean {
   return op.style === 'ACES_OutputTransform20';
 }
 
-/** The WGSL expression of `op` on `c.xyz`; its tables are added to `atlas` (2 × 363 entries a parameter set). */
+/** The WGSL expression of `op` on `c.xyz`; its tables are added to `atlas` (aces2-tables.ts). */
 export function aces2Wgsl(op: FixedFunctionOp, atlas: LutAtlas, lit: (v: number) => string): string {
   const s = stateFor(op.params[0]!, primariesOf(op.params.slice(1)));
   const g = s.gamut!;
-  // entries 0..362: (cusp J, cusp M, upper hull 1/gamma); entries 363..725: (hue, reach M, 0)
-  const values = new Float32Array(TABLE_SIZE * 6);
-  for (let i = 0; i < TABLE_SIZE; i++) {
-    values.set([g.cusp[i * 3]!, g.cusp[i * 3 + 1]!, g.cusp[i * 3 + 2]!], i * 3);
-    values.set([g.hues[i]!, s.shared.reachM[i]!, 0], (TABLE_SIZE + i) * 3);
-  }
-  const tables: Lut1DOp = {
-    type: 'lut1d',
-    direction: 'forward',
-    length: TABLE_SIZE * 2,
-    values,
-    interpolation: 'linear',
-    source: 'aces2 tables',
-  };
-  const start = atlas.add1d(tables).start;
+  const tables = aces2GpuTables(s);
+  const start = atlas.add1dRgba(tables.values);
   const m3 = (m: readonly number[]): string => `mat3x3f(${m.map(lit).join(', ')})`;
   const cam = (p: JMhParams): string => {
     const matrices = [p.rgbToCam, p.camToRgb, p.coneToAab, p.aabToCone].map(m3);
@@ -53,9 +41,17 @@ export function aces2Wgsl(op: FixedFunctionOp, atlas: LutAtlas, lit: (v: number)
     g.midJ,
     g.focusDist,
     g.lowerHullGammaInv,
+    tables.bucketsPerDegree,
   ].map(lit);
-  const search = `${g.searchRange[0]}, ${g.searchRange[1]}`;
-  const params = `Aces2Params(${cam(s.input)}, ${cam(s.output)}, ${scalars.join(', ')}, ${start}, ${search})`;
+  const offsets = [
+    start,
+    start + tables.reachAt,
+    start + tables.bucketsAt,
+    tables.bucketCount - 1,
+    start + tables.toneAt,
+    ...g.searchRange,
+  ];
+  const params = `Aces2Params(${cam(s.input)}, ${cam(s.output)}, ${scalars.join(', ')}, ${offsets.join(', ')})`;
   return `${op.direction === 'inverse' ? 'aces2OutputInverse' : 'aces2OutputForward'}(c.xyz, ${params})`;
 }
 
@@ -67,21 +63,27 @@ struct Aces2Params {
   g: f32, t1: f32, s2: f32, m2: f32, nR: f32, inverseLimit: f32,
   limitJMax: f32, modelGammaInv: f32,
   sat: f32, satThr: f32, compr: f32, scale: f32,
-  midJ: f32, focusDist: f32, lowerHullGammaInv: f32,
-  tables: i32, searchLo: i32, searchHi: i32,
+  midJ: f32, focusDist: f32, lowerHullGammaInv: f32, bucketsPerDegree: f32,
+  cusp: i32, reach: i32, buckets: i32, lastBucket: i32, tone: i32, searchLo: i32, searchHi: i32,
 }
 struct Aces2Hue { cuspJ: f32, cuspM: f32, gammaTopInv: f32, focusJ: f32, threshold: f32 }
 
 const ACES2_PI: f32 = 3.14159265358979;
+const ACES2_DEGREES_PER_RADIAN: f32 = 57.29577951308232;
 const ACES2_NL_OFFSET: f32 = 27.13;
-const ACES2_TABLE: i32 = ${TABLE_SIZE};
+const ACES2_TABLE_LAST: i32 = ${TABLE_SIZE - 1};
 const ACES2_UPPER_WRAP: i32 = ${TABLE_SIZE - 2};
+const ACES2_TONE_LAST: i32 = ${TONE_ENTRIES - 1};
+const ACES2_TONE_LOG2_LO: f32 = ${TONE_LOG2_LO}.0;
+const ACES2_TONE_PER_STOP: f32 = ${(TONE_ENTRIES - 1) / (TONE_LOG2_HI - TONE_LOG2_LO)};
 
 // x^p for x > 0, else 0 (WGSL leaves pow undefined at and below 0)
 fn aces2Pow(x: f32, p: f32) -> f32 { return select(0.0, pow(max(x, OCIO_FLT_MIN), p), x > 0.0); }
 fn aces2CopySign(mag: f32, s: f32) -> f32 { return select(abs(mag), -abs(mag), s < 0.0); }
 fn aces2Lerp(a: f32, b: f32, t: f32) -> f32 { return (b - a) * t + a; }
 fn aces2Wrap(h: f32) -> f32 { let y = h - 360.0 * trunc(h / 360.0); return select(y, y + 360.0, y < 0.0); }
+// the wrap of an atan2 in degrees (-180 … 180, where trunc(h / 360) is 0): no division
+fn aces2WrapHalfTurns(h: f32) -> f32 { return select(h, h + 360.0, h < 0.0); }
 
 fn aces2ConeFwd(rc: f32) -> f32 { let p = aces2Pow(rc, 0.42); return p / (ACES2_NL_OFFSET + p); }
 fn aces2ConeInv(ra: f32) -> f32 { let lim = min(ra, 0.99); return aces2Pow(ACES2_NL_OFFSET * lim / (1.0 - lim), 1.0 / 0.42); }
@@ -98,6 +100,25 @@ fn aces2AabToRgb(aab: vec3f, p: Aces2Cam) -> vec3f {
   let cone = vec3f(aces2CopySign(aces2ConeInv(abs(m.x)), m.x), aces2CopySign(aces2ConeInv(abs(m.y)), m.y),
     aces2CopySign(aces2ConeInv(abs(m.z)), m.z));
   return cone * p.fromCam;
+}
+// atan2 from one division and a polynomial (Abramowitz and Stegun 4.4.49, within 2e-8 rad of atan on [0, 1]), for the
+// forward hue: cheaper than the built-in's on the H200, and far within what the hue tables resolve. Undefined at (0, 0).
+fn aces2Atan2(y: f32, x: f32) -> f32 {
+  let ax = abs(x);
+  let ay = abs(y);
+  let z = min(ax, ay) / max(ax, ay);
+  let z2 = z * z;
+  var q = 0.0028662257 * z2 - 0.0161657367;
+  q = q * z2 + 0.0429096138;
+  q = q * z2 - 0.0752896400;
+  q = q * z2 + 0.1065626393;
+  q = q * z2 - 0.1420889944;
+  q = q * z2 + 0.1999355085;
+  q = q * z2 - 0.3333314528;
+  var r = (q * z2 + 1.0) * z;
+  r = select(r, 0.5 * ACES2_PI - r, ay > ax);
+  r = select(r, ACES2_PI - r, x < 0.0);
+  return select(r, -r, y < 0.0);
 }
 fn aces2AabToJMh(aab: vec3f, p: Aces2Cam) -> vec3f {
   if (aab.x <= 0.0) { return vec3f(0.0); }
@@ -124,15 +145,12 @@ fn aces2ToneJ(J: f32, p: Aces2Params, inverse: bool) -> f32 {
   let Y = aces2AToY(aces2JToA(abs(J), p.inCam), p.inCam);
   return aces2CopySign(aces2AbsYToJ(aces2ToneScale(Y, p, inverse), p.inCam), J);
 }
-fn aces2ToneAToJ(A: f32, p: Aces2Params) -> f32 {
-  return aces2CopySign(aces2AbsYToJ(aces2ToneScale(aces2AToY(A, p.inCam), p, false), p.inCam), A);
-}
 
-fn aces2Table(p: Aces2Params, k: i32) -> vec3f { return ocioLut1dAt(p.tables, clamp(k, 0, 2 * ACES2_TABLE - 1)); }
+// one texel holds the reach table's entries base + 1 and base + 2
 fn aces2ReachM(h: f32, p: Aces2Params) -> f32 {
   let base = trunc(h);
-  let lo = ACES2_TABLE + i32(base) + 1;
-  return aces2Lerp(aces2Table(p, lo).y, aces2Table(p, lo + 1).y, h - base);
+  let m = ocioLut1dAt4(p.reach + clamp(i32(base) + 1, 0, ACES2_TABLE_LAST));
+  return aces2Lerp(m.x, m.y, h - base);
 }
 
 fn aces2ChromaNorm(cosH: f32, sinH: f32, scale: f32) -> f32 {
@@ -180,22 +198,38 @@ fn aces2Chroma(M: f32, Jts: f32, J: f32, mNorm: f32, reachM: f32, p: Aces2Params
   return m * mNorm * aces2Pow(Jts / J, -p.modelGammaInv);
 }
 
+// the hue's bucket holds the interval at its start and the next three table hues: one load, no search
 fn aces2HueInterval(h: f32, p: Aces2Params) -> i32 {
-  var i = 1 + i32(trunc(h));
-  var lo = max(0, i + p.searchLo);
-  var hi = min(ACES2_UPPER_WRAP, i + p.searchHi);
-  for (var n = 0; n < 16 && lo + 1 < hi; n++) {
-    if (h > aces2Table(p, ACES2_TABLE + i).x) { lo = i; } else { hi = i; }
-    i = (lo + hi) / 2;
-  }
+  let bucket = ocioLut1dAt4(p.buckets + clamp(i32(floor(h * p.bucketsPerDegree)), 0, p.lastBucket));
+  let past = select(vec3i(0), vec3i(1), vec3f(h) > bucket.yzw);
+  // clamped to the search's window as lookupHueInterval's result is (it never tests below its window)
+  let i = 1 + i32(trunc(h));
+  let low = min(max(0, i + p.searchLo) + 1, i);
+  let hi = clamp(i32(bucket.x) + past.x + past.y + past.z, low, min(ACES2_UPPER_WRAP, i + p.searchHi));
   return max(1, hi);
 }
+// where the search's window is at most i0 - 1 … i0 + 2 (every gamut tried) its four cusp entries are loaded at once and
+// the interval picked from their hues, as windowInterval in aces2-tables.ts; elsewhere through the bucket table
 fn aces2HueGamut(h: f32, p: Aces2Params) -> Aces2Hue {
-  let hi = aces2HueInterval(h, p);
-  let h0 = aces2Table(p, ACES2_TABLE + hi - 1).x;
-  let h1 = aces2Table(p, ACES2_TABLE + hi).x;
-  let t = (h - h0) / (h1 - h0);
-  let cusp = mix(aces2Table(p, hi - 1), aces2Table(p, hi), vec3f(t));
+  var lo: vec4f;
+  var up: vec4f;
+  if (p.searchLo >= -1 && p.searchHi <= 2) {
+    let i = 1 + i32(trunc(h));
+    let e0 = ocioLut1dAt4(p.cusp + i - 1);
+    let e1 = ocioLut1dAt4(p.cusp + i);
+    let e2 = ocioLut1dAt4(p.cusp + min(i + 1, ACES2_TABLE_LAST));
+    let e3 = ocioLut1dAt4(p.cusp + min(i + 2, ACES2_TABLE_LAST));
+    let past = select(0, 1, h > e1.w) + select(0, 1, h > e2.w);
+    let k = min(past, min(ACES2_UPPER_WRAP, i + p.searchHi) - i);
+    lo = select(select(e0, e1, k == 1), e2, k == 2);
+    up = select(select(e1, e2, k == 1), e3, k == 2);
+  } else {
+    let hi = aces2HueInterval(h, p);
+    lo = ocioLut1dAt4(p.cusp + hi - 1);
+    up = ocioLut1dAt4(p.cusp + hi);
+  }
+  let t = (h - lo.w) / (up.w - lo.w);
+  let cusp = mix(lo.xyz, up.xyz, vec3f(t));
   let focusJ = aces2Lerp(cusp.x, p.midJ, min(1.0, 1.3 - cusp.x / p.limitJMax));
   return Aces2Hue(cusp.x, cusp.y, cusp.z, focusJ, aces2Lerp(cusp.x, p.limitJMax, 0.3));
 }
@@ -208,9 +242,10 @@ fn aces2FocusGain(J: f32, threshold: f32, p: Aces2Params) -> f32 {
   }
   return gain;
 }
-fn aces2SolveJ(J: f32, M: f32, focusJ: f32, maxJ: f32, slopeGain: f32) -> f32 {
-  let mScaled = M / slopeGain;
-  let a = mScaled / focusJ;
+// the gain's and the focus J's reciprocals are shared by both solves and the slope: one division each, not five
+fn aces2SolveJ(J: f32, M: f32, focusJ: f32, invFocusJ: f32, maxJ: f32, invGain: f32) -> f32 {
+  let mScaled = M * invGain;
+  let a = mScaled * invFocusJ;
   if (J < focusJ) {
     let b = 1.0 - mScaled;
     let c = -J;
@@ -220,9 +255,9 @@ fn aces2SolveJ(J: f32, M: f32, focusJ: f32, maxJ: f32, slopeGain: f32) -> f32 {
   let c = maxJ * mScaled + J;
   return -2.0 * c / (b - sqrt(b * b - 4.0 * a * c));
 }
-fn aces2Slope(intersectJ: f32, focusJ: f32, limitJMax: f32, slopeGain: f32) -> f32 {
+fn aces2Slope(intersectJ: f32, focusJ: f32, invFocusJ: f32, limitJMax: f32, invGain: f32) -> f32 {
   let scaler = select(limitJMax - intersectJ, intersectJ, intersectJ < focusJ);
-  return scaler * (intersectJ - focusJ) / (focusJ * slopeGain);
+  return scaler * (intersectJ - focusJ) * invFocusJ * invGain;
 }
 fn aces2LineM(jAxis: f32, slope: f32, invGamma: f32, jMax: f32, mMax: f32, jRef: f32) -> f32 {
   let shifted = jRef * aces2Pow(jAxis / jRef, invGamma);
@@ -231,7 +266,7 @@ fn aces2LineM(jAxis: f32, slope: f32, invGamma: f32, jMax: f32, mMax: f32, jRef:
 fn aces2Smin(a: f32, b: f32, scaleRef: f32) -> f32 {
   let s = 0.12 * scaleRef;
   let h = max(s - abs(a - b), 0.0) / s;
-  return min(a, b) - h * h * h * s / 6.0;
+  return min(a, b) - h * h * h * s * (1.0 / 6.0);
 }
 fn aces2RemapM(M: f32, gamutM: f32, reachM: f32, invert: bool) -> f32 {
   let proportion = max(gamutM / reachM, 0.75);
@@ -243,22 +278,27 @@ fn aces2RemapM(M: f32, gamutM: f32, reachM: f32, invert: bool) -> f32 {
   return threshold + select(scale * -(nd / (nd - 1.0)), scale, nd >= 1.0);
 }
 fn aces2CompressGamut(jmh: vec3f, Jx: f32, reachM: f32, hg: Aces2Hue, p: Aces2Params, invert: bool) -> vec3f {
-  let gain = aces2FocusGain(Jx, hg.threshold, p);
-  let jSource = aces2SolveJ(jmh.x, jmh.y, hg.focusJ, p.limitJMax, gain);
-  let slope = aces2Slope(jSource, hg.focusJ, p.limitJMax, gain);
-  let jCusp = aces2SolveJ(hg.cuspJ, hg.cuspM, hg.focusJ, p.limitJMax, gain);
+  let invGain = 1.0 / aces2FocusGain(Jx, hg.threshold, p);
+  let invFocusJ = 1.0 / hg.focusJ;
+  let jSource = aces2SolveJ(jmh.x, jmh.y, hg.focusJ, invFocusJ, p.limitJMax, invGain);
+  let slope = aces2Slope(jSource, hg.focusJ, invFocusJ, p.limitJMax, invGain);
+  let jCusp = aces2SolveJ(hg.cuspJ, hg.cuspM, hg.focusJ, invFocusJ, p.limitJMax, invGain);
   let lower = aces2LineM(jSource, slope, p.lowerHullGammaInv, hg.cuspJ, hg.cuspM, jCusp);
   let upper = aces2LineM(p.limitJMax - jSource, -slope, hg.gammaTopInv, p.limitJMax - hg.cuspJ, hg.cuspM, p.limitJMax - jCusp);
   let gamutM = aces2Smin(lower, upper, hg.cuspM);
   if (gamutM <= 0.0) { return vec3f(jmh.x, 0.0, jmh.z); }
-  let reachBoundary = aces2LineM(jSource, slope, p.modelGammaInv, p.limitJMax, reachM, p.limitJMax);
-  let remapped = aces2RemapM(jmh.y, gamutM, reachBoundary, invert);
+  // the remap leaves M up to at least 0.75 of the gamut's M as it is: no need of the reach boundary there
+  var remapped = jmh.y;
+  if (jmh.y > 0.75 * gamutM) {
+    let reachBoundary = aces2LineM(jSource, slope, p.modelGammaInv, p.limitJMax, reachM, p.limitJMax);
+    remapped = aces2RemapM(jmh.y, gamutM, reachBoundary, invert);
+  }
   return vec3f(jSource + remapped * slope, remapped, jmh.z);
 }
-fn aces2GamutCompress(jmh: vec3f, reachM: f32, p: Aces2Params, inverse: bool) -> vec3f {
+// the hue's cusp is looked up by the caller, early: its loads' latency then hides behind the tone and chroma work
+fn aces2GamutCompress(jmh: vec3f, reachM: f32, hg: Aces2Hue, p: Aces2Params, inverse: bool) -> vec3f {
   if (jmh.x <= 0.0) { return vec3f(0.0, 0.0, jmh.z); }
   if (jmh.y <= 0.0 || jmh.x > p.limitJMax) { return vec3f(jmh.x, 0.0, jmh.z); }
-  let hg = aces2HueGamut(jmh.z, p);
   if (!inverse) { return aces2CompressGamut(jmh, jmh.x, reachM, hg, p, false); }
   var Jx = jmh.x;
   if (Jx > hg.threshold) { Jx = aces2CompressGamut(jmh, Jx, reachM, hg, p, true).x; }
@@ -269,17 +309,42 @@ fn aces2FromJMh(jmh: vec3f, cosH: f32, sinH: f32, cam: Aces2Cam) -> vec3f {
   return aces2AabToRgb(vec3f(aces2JToA(jmh.x, cam), jmh.y * cosH, jmh.y * sinH), cam);
 }
 
+// (Jts, (Jts / J)^(1/γ), (Jts / J max)^(1/γ), √((Jts / J max)² + sat threshold)) of A > 0, linear on log2 A
+fn aces2ToneTable(A: f32, p: Aces2Params) -> vec4f {
+  let u = clamp((log2(A) - ACES2_TONE_LOG2_LO) * ACES2_TONE_PER_STOP, 0.0, f32(ACES2_TONE_LAST));
+  let i = min(i32(u), ACES2_TONE_LAST - 1);
+  return mix(ocioLut1dAt4(p.tone + i), ocioLut1dAt4(p.tone + i + 1), vec4f(u - f32(i)));
+}
+// aces2Chroma forward with the tone table's powers of Jts
+fn aces2ChromaFwd(M: f32, tone: vec4f, mNorm: f32, reachM: f32, p: Aces2Params) -> f32 {
+  if (M == 0.0) { return M; }
+  let nJ = tone.x / p.limitJMax;
+  let snJ = max(0.0, 1.0 - nJ);
+  let invNorm = 1.0 / mNorm;
+  let limit = tone.z * reachM * invNorm;
+  var m = M * tone.y * invNorm;
+  m = limit - aces2ToeFwd(limit - m, limit - 0.001, snJ * p.sat, tone.w);
+  m = aces2ToeFwd(m, limit, nJ * p.compr, snJ);
+  return m * mNorm;
+}
+
 fn aces2OutputForward(rgb: vec3f, p: Aces2Params) -> vec3f {
   let aab = aces2RgbToAab(rgb, p.inCam);
-  let jmh = aces2AabToJMh(aab, p.inCam);
-  let reachM = aces2ReachM(jmh.z, p);
-  let hr = ACES2_PI * jmh.z / 180.0;
-  let cosH = cos(hr);
-  let sinH = sin(hr);
+  // no light: J, M and the tonescaled J are 0, and so is the output (as the CPU's steps come out)
+  if (aab.x <= 0.0) { return vec3f(0.0); }
+  let tone = aces2ToneTable(aab.x, p);
+  let neutral = aab.y == 0.0 && aab.z == 0.0;
+  let h = aces2WrapHalfTurns(select(aces2Atan2(aab.z, aab.y), 0.0, neutral) * ACES2_DEGREES_PER_RADIAN);
+  let hg = aces2HueGamut(h, p);
+  let M = sqrt(aab.y * aab.y + aab.z * aab.z);
+  let reachM = aces2ReachM(h, p);
+  // cos h and sin h are a / M and b / M: no trig (the CPU's cos and sin of the wrapped degrees agree to f32 rounding)
+  let invM = select(1.0 / M, 0.0, neutral);
+  let cosH = select(aab.y * invM, 1.0, neutral);
+  let sinH = aab.z * invM;
   let mNorm = aces2ChromaNorm(cosH, sinH, p.scale);
-  let Jts = aces2ToneAToJ(aab.x, p);
-  let toned = vec3f(Jts, aces2Chroma(jmh.y, Jts, jmh.x, mNorm, reachM, p, false), jmh.z);
-  return aces2FromJMh(aces2GamutCompress(toned, reachM, p, false), cosH, sinH, p.outCam);
+  let toned = vec3f(tone.x, aces2ChromaFwd(M, tone, mNorm, reachM, p), h);
+  return aces2FromJMh(aces2GamutCompress(toned, reachM, hg, p, false), cosH, sinH, p.outCam);
 }
 
 fn aces2OutputInverse(rgb: vec3f, p: Aces2Params) -> vec3f {
@@ -289,7 +354,7 @@ fn aces2OutputInverse(rgb: vec3f, p: Aces2Params) -> vec3f {
   let cosH = cos(hr);
   let sinH = sin(hr);
   let mNorm = aces2ChromaNorm(cosH, sinH, p.scale);
-  let toned = aces2GamutCompress(compressed, reachM, p, true);
+  let toned = aces2GamutCompress(compressed, reachM, aces2HueGamut(compressed.z, p), p, true);
   let J = aces2ToneJ(toned.x, p, true);
   let M = aces2Chroma(toned.y, toned.x, J, mNorm, reachM, p, true);
   return aces2FromJMh(vec3f(J, M, toned.z), cosH, sinH, p.inCam);

@@ -20,7 +20,8 @@ export interface Lut1DPlacement {
 }
 
 export class LutAtlas {
-  private readonly tables1d: Float32Array[] = [];
+  /** RGB tables (3 values an entry) and RGBA tables (4, from add1dRgba), in texel order. */
+  private readonly tables1d: { values: Float32Array; channels: 3 | 4 }[] = [];
   private entries1d = 0;
   private readonly tables3d: { size: number; values: Float32Array }[] = [];
   private depth3d = 0;
@@ -39,9 +40,17 @@ export class LutAtlas {
         for (let k = 1; k < n; k++) values[k * 3 + c] = Math.max(values[k * 3 + c]!, values[(k - 1) * 3 + c]!);
       }
     }
-    this.tables1d.push(values);
+    this.tables1d.push({ values, channels: 3 });
     this.entries1d += op.length;
     return { start, sign };
+  }
+
+  /** Adds a table of RGBA entries (4 values each, all read by ocioLut1dAt4); returns the entry it starts at. */
+  add1dRgba(values: Float32Array): number {
+    const start = this.entries1d;
+    this.tables1d.push({ values, channels: 4 });
+    this.entries1d += values.length / 4;
+    return start;
   }
 
   /** Adds a 3D table; returns the depth at which it starts. */
@@ -57,8 +66,13 @@ export class LutAtlas {
     const heightPx = Math.max(1, Math.ceil(this.entries1d / LUT1D_ROW_TEXELS));
     const rgba = new Float32Array(widthPx * heightPx * 4);
     let at = 0;
-    for (const table of this.tables1d) {
-      for (let k = 0; k < table.length / 3; k++, at++) rgba.set([table[k * 3]!, table[k * 3 + 1]!, table[k * 3 + 2]!, 1], at * 4);
+    for (const { values, channels } of this.tables1d) {
+      if (channels === 4) {
+        rgba.set(values, at * 4);
+        at += values.length / 4;
+      } else {
+        for (let k = 0; k < values.length / 3; k++, at++) rgba.set([values[k * 3]!, values[k * 3 + 1]!, values[k * 3 + 2]!, 1], at * 4);
+      }
     }
     return { widthPx, heightPx, depthPx: 1, rgba };
   }

@@ -26,6 +26,10 @@ fn ocioLut1dAt(start: i32, k: i32) -> vec3f {
   let i = start + k;
   return textureLoad(ocioLut1dTexture, vec2i(i % OCIO_LUT1D_ROW, i / OCIO_LUT1D_ROW), 0).xyz;
 }
+// an entry of a table of four values an entry (LutAtlas.add1dRgba)
+fn ocioLut1dAt4(i: i32) -> vec4f {
+  return textureLoad(ocioLut1dTexture, vec2i(i % OCIO_LUT1D_ROW, i / OCIO_LUT1D_ROW), 0);
+}
 
 // x^p for x > 0, else 0: WGSL leaves pow undefined at and below 0, OCIO's callers want 0 there
 fn ocioPowPos(x: vec3f, p: vec3f) -> vec3f {
@@ -157,29 +161,35 @@ fn ocioLut3d(c: vec3f, z0: i32, n: i32, mode: u32) -> vec3f {
   return mix(mix(c00, c01, f.y), mix(c10, c11, f.y), f.x);
 }
 
-// A half-float code's value (mag: the code without its sign bit), exact.
-fn ocioHalfValue(mag: u32) -> f32 {
-  if (mag < 0x400u) { return f32(mag) * 5.9604644775390625e-8; }
-  return bitcast<f32>((mag + (112u << 10u)) << 13u);
-}
-
-// A half-domain 1D LUT (65536 entries, one a half code, in .x from `start`): linear between the codes on either side of
-// x, the larger magnitude as the high end, and past the largest half the last finite entry, as lut1d-half.ts.
+// A half-domain 1D LUT (65536 texels from `start`, texel k holding entry k and the entry above it in magnitude,
+// processor-wgsl.ts halfPairs): linear between the codes on either side of x, the larger magnitude as the high end, and past the
+// largest half the last finite entry, as lut1d-half.ts. One load; the fraction is the f32's 13 mantissa bits below the
+// half's (exact, as the CPU's (x - a) / (b - a) is, for b - a is a power of two), scaled exactly below the normal halves.
 fn ocioHalfLutChannel(x: f32, start: i32) -> f32 {
+  let nan = ocioIsNan(x);
   let sign = (bitcast<u32>(x) >> 16u) & 0x8000u;
-  if (ocioIsNan(x)) { return ocioLut1dAt(start, i32(sign | 0x7e00u)).x; }
-  let ax = min(abs(x), 65504.0);
-  // the code at or below |x|: truncated mantissa (exact scaling below the smallest normal half)
-  let mag = select((bitcast<u32>(ax) >> 13u) - (112u << 10u), u32(ax * 16777216.0), ax < 6.103515625e-5);
-  let magB = min(mag + 1u, 0x7bffu);
-  let fa = ocioHalfValue(mag);
-  let fb = ocioHalfValue(magB);
-  let fraction = select((ax - fa) / (fb - fa), 0.0, magB == mag);
-  let va = ocioLut1dAt(start, i32(sign | mag)).x;
-  let vb = ocioLut1dAt(start, i32(sign | magB)).x;
-  return (va - vb) * (1.0 - fraction) + vb;
+  let ax = select(min(abs(x), 65504.0), 0.0, nan);
+  let subnormal = ax < 6.103515625e-5;
+  let scaled = ax * 16777216.0;
+  let bits = bitcast<u32>(ax);
+  let mag = select((bits >> 13u) - (112u << 10u), u32(scaled), subnormal);
+  let fraction = select(f32(bits & 0x1fffu) * (1.0 / 8192.0), scaled - f32(mag), subnormal);
+  // a NaN reads the NaN code's entry, whose pair is itself: (v - v) * 1 + v is v
+  let v = ocioLut1dAt4(start + i32(sign | select(mag, 0x7e00u, nan)));
+  return (v.x - v.y) * (1.0 - fraction) + v.y;
 }
 
 fn ocioHalfLut(c: vec3f, start: i32) -> vec3f {
   return vec3f(ocioHalfLutChannel(c.x, start), ocioHalfLutChannel(c.y, start), ocioHalfLutChannel(c.z, start));
+}
+
+// SMPTE ST 2084 (PQ) encode, 100 nits at 1, mirrored below 0: OCIO's FixedFunction LIN_TO_PQ, the curve the built-in
+// displays bake into a half-domain table (builtin:LINEAR_TO_PQ). Analytic here, for on the GPU the table's load costs
+// more than the two pows; within 7e-5 of the table's interpolation (most near 0). As the table: NaN reads as 0 (keeping
+// its sign bit), past the largest half as the largest half.
+fn ocioLinearToPq(c: vec3f) -> vec3f {
+  let a = min(abs(c), vec3f(65504.0)) * 0.01;
+  let y = select(vec3f(0.0), pow(max(a, vec3f(OCIO_FLT_MIN)), vec3f(0.1593017578125)), a > vec3f(0.0));
+  let e = pow((0.8359375 + 18.8515625 * y) / (1.0 + 18.6875 * y), vec3f(78.84375));
+  return select(e, -e, (bitcast<vec3u>(c) & vec3u(0x80000000u)) != vec3u(0u));
 }

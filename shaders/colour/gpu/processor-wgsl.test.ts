@@ -7,6 +7,8 @@ import { BAKE_SIZE, bakeSizeOf, COSTLY_BAKE_SIZE } from './bake.js';
 import { CONFIG_DIR, loadBuilder } from '../../../testing/colour/oracle.js';
 import { buildGpuProcessor, lit } from './processor-wgsl.js';
 import { LUT1D_ROW_TEXELS } from './lut-atlas.js';
+import { halfLutOf } from '../ops/lut1d-half.js';
+import { DISPLAY_BUILTINS } from '../builtins/displays.js';
 
 /** Positive scene-linear values, log-uniform from 2^-12 to 2^12: the range the baked fallback's shaper is made for. */
 function sceneLinear(n: number, seed: number): Float32Array {
@@ -77,6 +79,27 @@ describe('processor WGSL', () => {
       COSTLY_BAKE_SIZE,
     );
     expect(bakeSizeOf([{ type: 'fixedFunction', style: 'RGB_TO_HSV', direction: 'forward', params: [] }])).toBe(BAKE_SIZE);
+  });
+
+  it('stores a half-domain LUT as pairs (entry, entry one code up in magnitude) for one load, the last finite half alone', () => {
+    const half = halfLutOf((x) => x * 0.5 - 1, 'pairs test');
+    const p = buildGpuProcessor([half]);
+    expect(p.wgsl).toContain('ocioHalfLut(c.xyz, 0)');
+    const texel = (k: number): number[] => Array.from(p.lut1d.rgba.subarray(k * 4, k * 4 + 2));
+    for (const code of [0, 1, 0x3ff, 0x400, 0x3c00, 0x8000, 0x8001, 0xbc00])
+      expect(texel(code)).toEqual([half.values[code], half.values[code + 1]]);
+    expect(texel(0x7bff)).toEqual([half.values[0x7bff], half.values[0x7bff]]);
+    expect(texel(0xfbff)).toEqual([half.values[0xfbff], half.values[0xfbff]]);
+    // a NaN code reads as 0 through the curve, paired with itself
+    expect(texel(0x7e00)).toEqual([-1, -1]);
+  });
+
+  it("writes the built-in displays' PQ table as OCIO's LIN_TO_PQ curve, with no table in the texture", () => {
+    const pq = DISPLAY_BUILTINS['DISPLAY - CIE-XYZ-D65_to_REC.2100-PQ']!().filter((op) => op.type === 'lut1dHalf');
+    expect(pq.map((op) => op.source)).toEqual(['builtin:LINEAR_TO_PQ']);
+    const p = buildGpuProcessor(pq);
+    expect(p.wgsl).toContain('ocioLinearToPq(c.xyz)');
+    expect(p.lut1d.rgba.length).toBe(4);
   });
 
   it('writes a hue-adjusted 1D LUT as WGSL', () => {

@@ -1,6 +1,6 @@
 // A processor's op list as WGSL: `fn ocio_apply(c: vec4f) -> vec4f`, analytic where OCIO is analytic, LUTs read from
 // the textures of ocio-luts.wgsl, and any op kind not known here baked into a 3D LUT on a log shaper (bake.ts).
-import type { CdlOp, ExposureContrastOp, GammaOp, HalfLut1DOp, LogOp, Lut1DOp, MatrixOp, Op, RangeOp } from '../ops/op.js';
+import type { CdlOp, ExposureContrastOp, GammaOp, HalfLut1DOp, LogOp, MatrixOp, Op, RangeOp } from '../ops/op.js';
 import { moncurveParams } from '../ops/gamma.js';
 import { rangeScaleOffset } from '../ops/range.js';
 import { ACES2_WGSL, aces2Wgsl, isAces2Analytic } from './aces2-wgsl.js';
@@ -14,6 +14,9 @@ import { LutAtlas, type TextureData } from './lut-atlas.js';
 import { F32_MAX, lit } from './wgsl-literal.js';
 
 export { lit };
+
+/** The source of the half-domain table the built-in PQ displays encode with (shaders/colour/builtins/displays.ts). */
+const PQ_ENCODE_SOURCE = 'builtin:LINEAR_TO_PQ';
 
 /** Everything the GPU needs for one processor: its WGSL, its two LUT textures, and the key pipelines are cached by. */
 export interface GpuProcessor {
@@ -126,7 +129,9 @@ function opWgsl(op: Op, atlas: LutAtlas): string {
     case 'fixedFunction':
       return rgb(aces2Wgsl(op, atlas, lit));
     case 'lut1dHalf':
-      return rgb(`ocioHalfLut(c.xyz, ${atlas.add1d(halfTable(op)).start})`);
+      // the built-in displays' PQ table is OCIO's LIN_TO_PQ curve (displays.ts): analytic, cheaper than its load
+      if (op.source === PQ_ENCODE_SOURCE) return rgb('ocioLinearToPq(c.xyz)');
+      return rgb(`ocioHalfLut(c.xyz, ${atlas.add1dRgba(halfPairs(op))})`);
     case 'gradingPrimary':
       return gradingPrimaryWgsl(op, lit);
     case 'gradingRgbCurve':
@@ -141,11 +146,21 @@ function opWgsl(op: Op, atlas: LutAtlas): string {
   }
 }
 
-/** A half-domain table as a 1D table, entries as OCIO reads them: NaN as 0, infinities as ±FLT_MAX (`ocioHalfLut`). */
-function halfTable(op: HalfLut1DOp): Lut1DOp {
-  const values = new Float32Array(op.values.length * 3);
-  op.values.forEach((v, k) => values.fill(Number.isNaN(v) ? 0 : Math.max(-F32_MAX, Math.min(F32_MAX, v)), k * 3, k * 3 + 3));
-  return { type: 'lut1d', direction: 'forward', length: op.values.length, values, interpolation: 'linear', source: op.source };
+/**
+ * A half-domain table as texels (entry k, the entry one code up in magnitude, 0, 0), so that `ocioHalfLut` interpolates
+ * from one load; entries as OCIO reads them (NaN as 0, infinities as ±FLT_MAX). Past the largest finite half, and for
+ * the infinity and NaN codes, the pair is the entry itself.
+ */
+function halfPairs(op: HalfLut1DOp): Float32Array {
+  const readable = (v: number): number => (Number.isNaN(v) ? 0 : Math.max(-F32_MAX, Math.min(F32_MAX, v)));
+  const texels = new Float32Array(op.values.length * 4);
+  for (let code = 0; code < op.values.length; code++) {
+    const mag = code & 0x7fff;
+    const up = mag >= 0x7bff ? code : code + 1;
+    texels[code * 4] = readable(op.values[code]!);
+    texels[code * 4 + 1] = readable(op.values[up]!);
+  }
+  return texels;
 }
 
 function matrixWgsl(op: MatrixOp): string {
