@@ -5,7 +5,7 @@
 // GPU against the CPU reference on this adapter (ocio-accuracy.ts). Bundled and run by bench/ocio-gpu.mjs; prints one JSON object last.
 import './install-globals.js'; // first: shaders/ reads GPU* globals at load time
 import { readFileSync } from 'node:fs';
-import { ShaderKit } from '../../shaders/pipelines.js';
+import { ShaderKit, type WorkgroupShape } from '../../shaders/pipelines.js';
 import { DummyPlanes, previewTargetBindGroup } from '../../shaders/passes.js';
 import { createUploader } from '../../shaders/upload.js';
 import { DEFAULT_DISPLAY, type DisplayParams } from '../../shaders/display-params.js';
@@ -33,6 +33,17 @@ function gradingCases(): [string, Op][] {
 function aces2ExperimentBase(aces2: ProcessorBuilder): GpuProcessor {
   return buildGpuProcessor(aces2.displayView('ACEScg', 'sRGB - Display', 'ACES 2.0 - SDR 100 nits (Rec.709)'));
 }
+
+/** Workgroup shapes of the compute pass timed by `--shapes`. */
+const WORKGROUP_SHAPES: WorkgroupShape[] = [
+  [16, 16],
+  [8, 8],
+  [16, 8],
+  [32, 8],
+  [8, 16],
+  [32, 4],
+  [64, 1],
+];
 
 /** Text cuts of the generated WGSL, each timed alone (`--experiments`). */
 const ACES2_EXPERIMENTS: Record<string, [string, string][]> = {
@@ -136,6 +147,27 @@ async function main(): Promise<void> {
     work.encodeToneMap(e, target, undefined, DEFAULT_DISPLAY);
     device.queue.submit([e.finish()]);
     await device.queue.onSubmittedWorkDone();
+  }
+  if (process.argv.includes('--shapes')) {
+    // the compute pass's workgroup shape, the same for the plain pass and the views (the engine uses TONEMAP_WORKGROUP)
+    for (const shape of WORKGROUP_SHAPES) {
+      const compute = (e: GPUCommandEncoder, ts: GPUComputePassTimestampWrites | undefined, d: DisplayParams): void =>
+        work.encodeToneMapCompute(e, storage, storageGroup, ts, d, shape);
+      kit.setOcio(null);
+      const plain = (await timePasses(dawn, runs, (e, ts) => compute(e, ts, DEFAULT_DISPLAY))).gpuMedianMs!;
+      const row: Record<string, number> = { plain };
+      for (const [name, make] of processors.filter(([n]) => n.startsWith('ACES 2.0'))) {
+        const p = make();
+        kit.setOcio(p);
+        const display: DisplayParams = { ...DEFAULT_DISPLAY, ocio: { ops: p.gpuOps, key: p.key } };
+        const ms = (await timePasses(dawn, runs, (e, ts) => compute(e, ts, display))).gpuMedianMs!;
+        row[name] = ms;
+        row[`${name} over plain`] = ms / plain;
+      }
+      out[`shape ${shape[0]}x${shape[1]}`] = row;
+    }
+    console.log(JSON.stringify(out));
+    process.exit(0);
   }
   if (process.argv.includes('--experiments')) {
     // where the ACES 2.0 time goes on the engine's compute path: the SDR view's WGSL with one part cut (wrong values)
