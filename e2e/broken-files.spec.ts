@@ -295,8 +295,9 @@ test('a file still being written says so in its cell and preview, and is shown o
   const dir = mkdtempSync(join(tmpdir(), 'exrview-writing-'));
   writeFileSync(join(dir, 'a_good.exr'), whole);
   const server: Served = await serveFolder(dir);
-  // the writer: the header and part of the chunks at once, then a few bytes more each 300 ms until the test lets it finish
-  let lengthBytes = Math.floor(whole.length * 0.4);
+  // the writer: part of the header first; then the header and part of the chunks, a few bytes more each 300 ms until the
+  // test lets it finish
+  let lengthBytes = 100;
   const path = join(dir, 'render_0042.exr');
   let writing: NodeJS.Timeout | null = null;
   try {
@@ -304,8 +305,9 @@ test('a file still being written says so in its cell and preview, and is shown o
     const grid = page.getByRole('listbox', { name: 'Images' });
     await expect(grid.getByRole('option', { name: 'a_good.exr' })).toBeVisible();
     writeFileSync(path, whole.subarray(0, lengthBytes));
+    // growing, so that it reads as being written (not cut short), within the header (some 350 bytes) for this phase
     writing = setInterval(() => {
-      lengthBytes = Math.min(whole.length - 64, lengthBytes + 32);
+      lengthBytes = Math.min(250, lengthBytes + 2);
       writeFileSync(path, whole.subarray(0, lengthBytes));
     }, 300);
 
@@ -320,6 +322,18 @@ test('a file still being written says so in its cell and preview, and is shown o
       /render_0042\.exr: .*(still being written|incomplete|outside the file)/,
     );
     await shot(page, 'still-being-written');
+
+    // its header whole and some chunks there: those are shown, and the preview says how many instead of the card
+    clearInterval(writing);
+    lengthBytes = Math.floor(whole.length * 0.4);
+    writeFileSync(path, whole.subarray(0, lengthBytes));
+    writing = setInterval(() => {
+      lengthBytes = Math.min(whole.length - 64, lengthBytes + 32);
+      writeFileSync(path, whole.subarray(0, lengthBytes));
+    }, 300);
+    await expect(page.getByRole('status', { name: 'Rendering progress' })).toHaveText(/rendering… [0-2] of 3 chunks/);
+    await expect(cell).toHaveClass(/\bincomplete\b/);
+    await expect(problem).toHaveCount(0);
 
     // the writer finishes: without a click the cell loses its mark and the preview shows the image
     clearInterval(writing);

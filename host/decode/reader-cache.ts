@@ -5,7 +5,7 @@
 // moment, so a file the user deletes or replaces is never held open for long (Windows refuses to delete open files).
 
 import { statSync } from 'node:fs';
-import { ExrReader, openFileSource, type FileSource } from '../../codec/index.js';
+import { ExrReader, openFileSource, refreshParsed, type FileSource } from '../../codec/index.js';
 import { takeHandoff, type HeaderHandoff } from '../headers/header-handoff.js';
 
 interface OpenFile {
@@ -35,9 +35,11 @@ export interface ReaderCacheCounts {
   handedOver: number;
   /** Files parsed here: no handoff came, or the file changed since the main thread read it. */
   parsed: number;
+  /** Files still being written, grown since they were open here: walked on, not parsed again. */
+  refreshed: number;
 }
 
-export const readerCacheCounts: ReaderCacheCounts = { handedOver: 0, parsed: 0 };
+export const readerCacheCounts: ReaderCacheCounts = { handedOver: 0, parsed: 0, refreshed: 0 };
 
 /**
  * Runs `use` with the file's reader; the read figures are those of this use alone. `handoff`: the main thread's parse of
@@ -57,6 +59,8 @@ export function withReader<T>(
 
 function openFile(path: string, handoff: HeaderHandoff | null): OpenFile {
   const held = open.get(path);
+  // a file still being written, grown since: its walk goes on from where it stopped (refreshParsed), not from the start
+  let grown: ExrReader['parsed'] | null = null;
   if (held) {
     const now = statSync(path, { throwIfNoEntry: false });
     if (now && held.sizeBytes === now.size && held.mtimeMs === now.mtimeMs && held.inode === now.ino) {
@@ -65,6 +69,7 @@ function openFile(path: string, handoff: HeaderHandoff | null): OpenFile {
       open.set(path, held);
       return held;
     }
+    if (now && held.inode === now.ino && held.reader.parsed.walk) grown = held.reader.parsed;
     close(path);
   }
   const source = openFileSource(path);
@@ -72,8 +77,13 @@ function openFile(path: string, handoff: HeaderHandoff | null): OpenFile {
   try {
     const parsed = handoff && takeHandoff(handoff, { sizeBytes: source.sizeBytes, ...source.identity });
     if (parsed) readerCacheCounts.handedOver++;
+    else if (grown) readerCacheCounts.refreshed++;
     else readerCacheCounts.parsed++;
-    reader = parsed ? ExrReader.fromParsed(source, parsed) : ExrReader.open(source);
+    reader = parsed
+      ? ExrReader.fromParsed(source, parsed)
+      : grown
+        ? ExrReader.fromParsed(source, refreshParsed(source, grown))
+        : ExrReader.open(source);
   } catch (error) {
     source.close();
     throw error;

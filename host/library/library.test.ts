@@ -88,8 +88,11 @@ describe('watching', () => {
   const removed = (id: string) => (e: HostEvent) => e.type === 'files-removed' && e.fileIds.includes(id);
 
   it('reports files added, changed, renamed and removed', async () => {
+    const t0 = performance.now();
     writeRgb(join(fx.dir, 'new.exr'), 32, 16, grey(1));
     const add = await log.next(added('new.exr'));
+    // shown within half a second (a margin for a loaded machine): the watcher's quiet time, then one header read
+    expect(performance.now() - t0).toBeLessThan(500 + 1000);
     const entry = add.files[0]!;
     expect(entry).toMatchObject({ status: 'ok', folderId, relativePath: 'new.exr' });
     expect(entry.summary?.widthPx).toBe(32);
@@ -121,7 +124,10 @@ describe('watching', () => {
     writeFileSync(path, headerAndHalf);
     const first = await log.next(added('rendering.exr'));
     expect(first.files[0]!.status).toBe('incomplete');
-    expect(first.files[0]!.summary).toBeUndefined();
+    // its header is whole: the chunks there so far can be shown, and how many there are is said (4 chunks of 16 lines)
+    expect(first.files[0]!.summary?.widthPx).toBe(64);
+    expect(first.files[0]!.rendering?.chunksTotal).toBe(4);
+    expect(first.files[0]!.rendering!.chunksPresent).toBeLessThan(4);
     // the rest arrives: the file is whole now
     appendFileSync(path, Buffer.from(bytes.subarray(headerAndHalf.length)));
     const done = await log.next(changed('rendering.exr', 'ok'));

@@ -7,7 +7,10 @@ import type { FileEntry, FolderInfo, HostEvent, SequenceInfo } from '../../contr
 import { framesPerSecondValue, listSequences } from './sequence-list.js';
 import { parseFrameName } from './sequences.js';
 import { readSummary, type SummaryResult } from '../headers/summary.js';
-import { watchTree, type TreeWatcher } from './watcher.js';
+import type { TreeWatcher } from './watcher.js';
+import { watchFolder } from './folder-watch.js';
+import { RenderWalks } from './render-walks.js';
+import { IncompleteFiles, walkedHeader, type Settling } from './incomplete-files.js';
 import { fsReason } from '../io/fs-reason.js';
 import type { HeaderHandoff } from '../headers/header-handoff.js';
 
@@ -30,9 +33,11 @@ export interface LibraryOptions {
   settlePollMs: number;
   /** A file unchanged this long that is still incomplete is reported as an error (cut short, not being written). */
   settleMs: number;
+  /** How often a folder whose file events cannot be trusted (a network mount) is looked at. */
+  pollIntervalMs: number;
 }
 
-export const DEFAULT_LIBRARY_TIMING = { watchDebounceMs: 100, settlePollMs: 500, settleMs: 5000 };
+export const DEFAULT_LIBRARY_TIMING = { watchDebounceMs: 100, settlePollMs: 500, settleMs: 5000, pollIntervalMs: 1000 };
 
 /** Headers read at once while scanning a folder (they are small reads; this keeps the disk queue short). */
 const SCAN_CONCURRENCY = 8;
@@ -40,13 +45,6 @@ const SCAN_CONCURRENCY = 8;
 const SEQUENCES_CHANGED_DELAY_MS = 100;
 
 const isExrName = (name: string) => /\.exr$/i.test(name) && !name.startsWith('.');
-
-interface Settling {
-  timer: NodeJS.Timeout;
-  sizeBytes: number;
-  mtimeMs: number;
-  stableSinceMs: number;
-}
 
 interface Folder {
   info: FolderInfo;
@@ -74,8 +72,13 @@ export class Library {
   private nextSequence = 1;
   private nextFolder = 1;
   private nextFile = 1;
+  /** Files still being written whose header is whole: their chunks walked as they land. */
+  readonly renderWalks = new RenderWalks();
+  private readonly incomplete: IncompleteFiles;
 
-  constructor(private readonly options: LibraryOptions) {}
+  constructor(private readonly options: LibraryOptions) {
+    this.incomplete = new IncompleteFiles(options, this.renderWalks);
+  }
 
   private fileIdFor(absPath: string): string {
     let id = this.fileIds.get(absPath);
@@ -102,12 +105,20 @@ export class Library {
       sequencesTimer: null,
     };
     // watch first, so a file written during the scan is not missed
-    folder.watcher = watchTree(root, {
+    const watch = watchFolder(root, {
       recursive,
       debounceMs: this.options.watchDebounceMs,
-      onPath: (p) => this.serial(folder, p, () => this.look(folder, p)),
+      pollIntervalMs: this.options.pollIntervalMs,
+      wanted: isExrName,
+      onPath: (p) => void this.serial(folder, p, () => this.look(folder, p)),
       onError: (message) => this.options.onEvent({ type: 'folder-error', folderId: info.id, message }),
+      onPolling: (message) => {
+        info.polling = message;
+        this.options.onEvent({ type: 'folder-error', folderId: info.id, message });
+      },
     });
+    folder.watcher = watch.watcher;
+    if (watch.polling) info.polling = watch.polling;
     this.folders.set(info.id, folder);
     try {
       const paths = await this.findFiles(folder, root);
@@ -124,7 +135,7 @@ export class Library {
     if (!folder) return;
     folder.closed = true;
     folder.watcher?.close();
-    for (const s of folder.settling.values()) clearTimeout(s.timer);
+    this.incomplete.stopAll(folder.settling);
     if (folder.sequencesTimer) clearTimeout(folder.sequencesTimer);
     for (const abs of folder.entries.keys()) this.filesById.delete(this.fileIdFor(abs));
     this.folders.delete(folderId);
@@ -273,7 +284,7 @@ export class Library {
     const entry = folder.entries.get(absPath);
     if (!entry) return;
     folder.entries.delete(absPath);
-    this.stopSettling(folder, absPath);
+    this.incomplete.stop(folder.settling, absPath);
     this.filesById.delete(entry.id);
     this.framesPerSecond.delete(entry.id);
     this.options.onInvalidate(absPath);
@@ -297,32 +308,12 @@ export class Library {
       result = { kind: 'error', sizeBytes: 0, mtimeMs: 0, reason: `cannot read the file: ${message}` };
     }
     if (folder.closed) return;
-    const settling = folder.settling.get(absPath);
-    let entry = this.entryFrom(folder, absPath, result);
-    if (result.kind === 'incomplete') {
-      const now = Date.now();
-      const unchanged = settling && settling.sizeBytes === result.sizeBytes && settling.mtimeMs === result.mtimeMs;
-      // first seen: unchanged since its modification time (a file cut short long ago is not being written)
-      const stableSinceMs = unchanged ? settling.stableSinceMs : Math.min(now, result.mtimeMs);
-      if (now - stableSinceMs >= this.options.settleMs) {
-        // it stopped changing and is still not whole: cut short, not being written
-        this.stopSettling(folder, absPath);
-        entry = {
-          ...entry,
-          status: 'error',
-          error: `the file is incomplete: ${result.reason}. It stopped changing before it was complete; write or copy it again`,
-        };
-        // its header is whole: the chunks it has can be shown (the rest marked as missing)
-        if (result.summary) entry.summary = result.summary;
-      } else {
-        this.startSettling(folder, absPath, result.sizeBytes, result.mtimeMs, stableSinceMs);
-      }
-    } else {
-      this.stopSettling(folder, absPath);
-    }
+    const lookAgain = () => void this.serial(folder, absPath, () => this.refresh(folder, absPath, true));
+    const { entry, walked } = this.incomplete.settle(folder.settling, absPath, result, this.entryFrom(folder, absPath, result), lookAgain);
     const previous = folder.entries.get(absPath);
     const keepHeader = () => {
       if (result.kind === 'ok') this.options.onHeader?.(absPath, result);
+      else if (walked) this.options.onHeader?.(absPath, walkedHeader(walked));
     };
     if (previous && sameEntry(previous, entry)) return keepHeader();
     folder.entries.set(absPath, entry);
@@ -353,21 +344,6 @@ export class Library {
     if (result.kind === 'ok') entry.summary = result.summary;
     if (result.kind === 'error') entry.error = result.reason;
     return entry;
-  }
-
-  private startSettling(folder: Folder, absPath: string, sizeBytes: number, mtimeMs: number, stableSinceMs: number): void {
-    const old = folder.settling.get(absPath);
-    if (old) clearTimeout(old.timer);
-    const timer = setTimeout(() => void this.serial(folder, absPath, () => this.refresh(folder, absPath, true)), this.options.settlePollMs);
-    timer.unref();
-    folder.settling.set(absPath, { timer, sizeBytes, mtimeMs, stableSinceMs });
-  }
-
-  private stopSettling(folder: Folder, absPath: string): void {
-    const s = folder.settling.get(absPath);
-    if (!s) return;
-    clearTimeout(s.timer);
-    folder.settling.delete(absPath);
   }
 }
 

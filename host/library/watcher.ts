@@ -12,6 +12,11 @@ export interface WatchOptions {
   recursive: boolean;
   /** Quiet time per path before it is reported: a burst of writes becomes one report. */
   debounceMs: number;
+  /**
+   * The longest a path's report waits while its writes go on (a renderer filling a file never pauses for `debounceMs`):
+   * default four times `debounceMs`.
+   */
+  maxWaitMs?: number;
   onPath(absPath: string): void;
   onError(message: string): void;
 }
@@ -21,20 +26,14 @@ export interface WatchOptions {
  * else one watcher per sub-folder (added as folders appear).
  */
 export function watchTree(root: string, options: WatchOptions): TreeWatcher {
-  const timers = new Map<string, NodeJS.Timeout>();
+  const coalesce = coalescer(options.debounceMs, options.maxWaitMs ?? 4 * options.debounceMs, (p) => {
+    if (!closed) options.onPath(p);
+  });
   const watchers = new Map<string, FSWatcher>();
   let closed = false;
 
   const report = (absPath: string) => {
-    if (closed) return;
-    clearTimeout(timers.get(absPath));
-    timers.set(
-      absPath,
-      setTimeout(() => {
-        timers.delete(absPath);
-        if (!closed) options.onPath(absPath);
-      }, options.debounceMs),
-    );
+    if (!closed) coalesce.add(absPath);
   };
 
   const watchOne = (dir: string, recursive: boolean) => {
@@ -53,7 +52,7 @@ export function watchTree(root: string, options: WatchOptions): TreeWatcher {
       w.on('error', (error) => {
         watchers.delete(dir);
         w.close();
-        if (dir === root) options.onError(`stopped watching ${root}: ${error.message}; reopen the folder to see new changes`);
+        if (dir === root) options.onError(`file events for ${root} stopped (${error.message})`);
       });
       watchers.set(dir, w);
     } catch (error) {
@@ -88,10 +87,40 @@ export function watchTree(root: string, options: WatchOptions): TreeWatcher {
   return {
     close() {
       closed = true;
-      for (const t of timers.values()) clearTimeout(t);
-      timers.clear();
+      coalesce.clear();
       for (const w of watchers.values()) w.close();
       watchers.clear();
+    },
+  };
+}
+
+export interface Coalescer {
+  add(key: string): void;
+  clear(): void;
+}
+
+/**
+ * Reports each key once per burst: `quietMs` after its last add, or `maxWaitMs` after the first add of the burst when
+ * the adds go on (one report per stretch of a long write, not none until it ends).
+ */
+export function coalescer(quietMs: number, maxWaitMs: number, report: (key: string) => void): Coalescer {
+  const pending = new Map<string, { timer: NodeJS.Timeout; firstMs: number }>();
+  const fire = (key: string) => {
+    pending.delete(key);
+    report(key);
+  };
+  return {
+    add(key) {
+      const now = performance.now();
+      const held = pending.get(key);
+      if (held) clearTimeout(held.timer);
+      const firstMs = held?.firstMs ?? now;
+      const waitMs = Math.max(0, Math.min(quietMs, firstMs + maxWaitMs - now));
+      pending.set(key, { timer: setTimeout(fire, waitMs, key), firstMs });
+    },
+    clear() {
+      for (const { timer } of pending.values()) clearTimeout(timer);
+      pending.clear();
     },
   };
 }

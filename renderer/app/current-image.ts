@@ -6,7 +6,7 @@ import type { RendererHost } from '../host-client/index.js';
 import type { DisplayParams } from '../../shaders/display-params.js';
 import type { ShowReport } from '../gpu/engine-types.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
-import { layerChoice, planesOf } from '../model/layer-choice.js';
+import { layerChoice, partChannelNames, planesOf } from '../model/layer-choice.js';
 import { maxSampleCount, samplesDisplay } from '../model/deep-samples.js';
 import type { AppStore, StoreActions } from '../state/store.js';
 import { CpuCopy } from '../loading/cpu-copy.js';
@@ -43,12 +43,20 @@ export interface CurrentImageHost {
   shown(): void;
 }
 
+/** How long a refresh waits for a show under way to land before it forgets what that show brings. */
+const LANDING_WAIT_MS = 1000;
+
 export class CurrentImage {
   readonly records: ImageRecord[] = [];
   private seq = 0;
   /** The last show() found nothing to show: a show of the image before, landing late, must not put it back. */
   private empty = false;
   private readonly cpu: CpuCopy;
+  /** A refresh of the file on screen (it changed on disk) under way, and whether it changed again meanwhile. */
+  private refreshing: Promise<void> | null = null;
+  private refreshAgain = false;
+  /** The last show started, settled or not (a refresh waits for it: see refreshChanged). */
+  private latest: Promise<void> = Promise.resolve();
 
   constructor(private readonly h: CurrentImageHost) {
     this.cpu = new CpuCopy({
@@ -63,7 +71,7 @@ export class CurrentImage {
     const s = this.h.store.getState();
     const part = this.h.currentPart();
     const layer = part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
-    const view = layer ? layerChoice(layer, s.image.channel).channelView : 'rgb';
+    const view = layer && part ? layerChoice(layer, s.image.channel, partChannelNames(part)).channelView : 'rgb';
     const decoded = s.image.decoded;
     if (s.image.channel === 'samples' && decoded?.fileId === s.image.currentFileId)
       return samplesDisplay(s.view.display, maxSampleCount(decoded));
@@ -71,15 +79,45 @@ export class CurrentImage {
   }
 
   /** `newImage`: another file or part (its header is read); `refit`: fit it to the preview (not for another frame of a sequence). */
-  async show(newImage: boolean, refit = newImage): Promise<void> {
+  show(newImage: boolean, refit = newImage): Promise<void> {
     const seq = ++this.seq;
     // every show supersedes the last: the page's other work waits for this one's first frame (or its failure)
     const ticket = this.h.foreground.begin();
-    try {
-      await this.showNow(seq, ticket, newImage, refit);
-    } finally {
-      this.h.foreground.end(ticket);
+    const shown = this.showNow(seq, ticket, newImage, refit).finally(() => this.h.foreground.end(ticket));
+    this.latest = shown.catch(() => {});
+    return shown;
+  }
+
+  /**
+   * The file on screen changed on disk (a render's chunks landing, a file written again): shown as it is now, keeping the
+   * view (zoom, exposure, layer, compare); the image before stays on screen until the new one replaces it.
+   */
+  refreshChanged(): Promise<void> {
+    // a render lands chunks faster than a slow machine shows them: one refresh at a time, and one more after it for
+    // whatever landed meanwhile (a new show per change would supersede each before it reached the screen)
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
     }
+    const fileId = this.h.store.getState().image.currentFileId;
+    const run = async (): Promise<void> => {
+      do {
+        this.refreshAgain = false;
+        // a show of the version before, still uploading, would put its planes in the engine's cache under the same key
+        // after they were forgotten (the engine then showing an older version than the CPU copy), and would have its
+        // textures destroyed under it: it lands first (or a short while passes: a GPU slow to answer never stalls the refresh)
+        await Promise.race([this.latest, new Promise((resolve) => setTimeout(resolve, LANDING_WAIT_MS))]);
+        if (fileId) {
+          this.cpu.forget(fileId);
+          this.h.engine()?.forgetFile(fileId);
+        }
+        await this.show(true, false);
+      } while (this.refreshAgain && this.h.store.getState().image.currentFileId === fileId);
+    };
+    this.refreshing = run().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
   }
 
   private async showNow(seq: number, ticket: LoadTicket, newImage: boolean, refit: boolean): Promise<void> {
@@ -104,7 +142,7 @@ export class CurrentImage {
     }
     const layer = part.layers.find((l) => l.name === s.image.layer) ?? part.layers[0];
     if (!layer) return;
-    const { choice } = layerChoice(layer, s.image.channel);
+    const { choice } = layerChoice(layer, s.image.channel, partChannelNames(part));
     this.empty = false;
     if (newImage) {
       if (refit) this.h.fit();

@@ -97,7 +97,10 @@ export class Player {
   /** The sequence of the grid item on screen (null: none); the player stops and starts over. */
   setSequence(sequence: SequenceInfo | null): void {
     if (sequence?.id === this.sequence?.id && sequence) {
+      const landed = framesKey(sequence) !== framesKey(this.sequence);
       this.sequence = sequence;
+      // frames landed (a render in progress) or went: the pipeline's frames are listed again, playing on from the frame on screen
+      if (landed && this.pipeline) this.refresh(true);
       return;
     }
     this.close();
@@ -281,3 +284,6 @@ export class Player {
     };
   }
 }
+
+/** What the pipeline was built from: each frame's file and whether it can be read. */
+const framesKey = (q: SequenceInfo | null): string => q?.frames.map((f) => `${f.frame}:${f.fileId}:${f.status}`).join(',') ?? '';

@@ -74,6 +74,22 @@ describe('ThumbnailRequests', () => {
     expect(pending.length).toBe(1);
   });
 
+  it('asks again for a file that changed on disk, its old thumbnail shown until the new one comes', async () => {
+    const { grid, pending, shown, answer } = setup([file('b', false)]);
+    grid.requestThumbnails(['b']);
+    await answer('t-b', thumb('b', 'full-decode'));
+    grid.requestThumbnails(['b']);
+    expect(pending.length).toBe(0);
+    grid.requests.forget('b');
+    grid.requestThumbnails(['b']);
+    expect(pending.map((p) => p.request.requestId)).toEqual(['t-b']);
+    expect(shown.get('b')).toBe('full-decode');
+    await answer('t-b', thumb('b', 'mip-level'));
+    expect(shown.get('b')).toBe('mip-level');
+    grid.requestThumbnails(['b']);
+    expect(pending.length).toBe(0);
+  });
+
   it('never lets a late preview replace the thumbnail', async () => {
     const { grid, shown, answer } = setup([file('a', true)]);
     grid.requestThumbnails(['a']);

@@ -28,11 +28,11 @@ export class ThumbnailRequests {
     private readonly damaged: (fileId: string, missing: ThumbnailMissing) => void = () => {},
   ) {}
 
-  /** The file changed on disk: its next request is a new one. */
+  /** The file changed on disk: its next request is a new one, and the thumbnail held (of the version before) a stand-in. */
   forget(fileId: string): void {
     this.pending.delete(fileId);
-    this.provisional.delete(fileId);
     this.broken.delete(fileId);
+    if (this.sink()?.hasThumbnail(fileId)) this.provisional.add(fileId);
   }
 
   /**

@@ -70,4 +70,24 @@ describe('CPU copy', () => {
     expect(released.length).toBe(1);
     expect(kept!.fileId).toBe('c');
   });
+
+  it('after the file changed on disk, lacks every plane of it and replaces its old planes instead of merging', () => {
+    let kept: DecodedImage | null = null;
+    const released: DecodedPlane[][] = [];
+    const copy = new CpuCopy({ get: () => kept, set: (d) => void (kept = d), release: () => (p) => released.push(p) });
+    copy.keep(image('a', ['R', 'G', 'B', 'A']));
+    expect(copy.lacks({ fileId: 'a', part: 0 }, ['R', 'G'])).toEqual([]);
+    const old = kept!.planes;
+    copy.forget('a');
+    expect(copy.lacks({ fileId: 'a', part: 0 }, ['R', 'G'])).toEqual(['R', 'G']);
+    expect(copy.lacks({ fileId: 'b', part: 0 }, ['R'])).toEqual(['R']);
+    // the old version stays on screen until the new planes come; then none of it is kept (not even planes not fetched again)
+    expect(names(kept)).toEqual(['R', 'G', 'B', 'A']);
+    const fresh = image('a', ['R', 'G']);
+    copy.keep(fresh);
+    expect(kept).toBe(fresh);
+    expect(released).toEqual([old]);
+    // and from then on it merges as before
+    expect(copy.lacks({ fileId: 'a', part: 0 }, ['R', 'B'])).toEqual(['B']);
+  });
 });

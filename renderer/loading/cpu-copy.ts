@@ -26,16 +26,27 @@ export interface CpuCopyHost {
 
 /** The CPU copy of the image on screen. */
 export class CpuCopy {
+  /** A file whose copy is of its previous version (it changed on disk): kept on screen until the new planes replace it. */
+  private stale: string | null = null;
+
   constructor(private readonly host: CpuCopyHost) {}
 
   lacks(key: ImageKey, channels: readonly string[]): string[] {
-    return lacking(this.host.get(), key, channels);
+    return key.fileId === this.stale ? [...channels] : lacking(this.host.get(), key, channels);
   }
 
   keep(incoming: DecodedImage): void {
     const cur = this.host.get();
-    const merged = mergePlanes(cur, incoming);
-    if (cur && !sameImage(cur, incoming)) this.host.release()?.(cur.planes);
+    const replaced = incoming.fileId === this.stale;
+    if (replaced) this.stale = null;
+    // planes of the previous version never merge with the new one's
+    const merged = replaced ? incoming : mergePlanes(cur, incoming);
+    if (cur && (replaced || !sameImage(cur, incoming)) && cur !== incoming) this.host.release()?.(cur.planes);
     this.host.set(merged);
+  }
+
+  /** The file changed on disk: what is held of it is its previous version, every plane to be fetched again. */
+  forget(fileId: string): void {
+    this.stale = fileId;
   }
 }

@@ -12,7 +12,9 @@ export function FileProblemBox() {
   if (!file) return null;
   const p = describeProblem(file, error);
   if (!p) {
-    if (!shown?.missing || error) return null;
+    // chunks not written yet are not damage: the preview says "rendering…" instead, while the host says it is being
+    // written (a file cut short also reads as incomplete, and is damage once it stopped changing)
+    if (!shown?.missing || (shown.missing.incomplete && file.rendering) || error) return null;
     const m = describeMissing(file, shown.missing, shown.dataWindow);
     return (
       <div className="file-problem partial" role="status" aria-label="Part of this file could not be read">

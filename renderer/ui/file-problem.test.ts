@@ -23,8 +23,19 @@ describe('describeProblem', () => {
     expect(p.advice).toMatch(/damaged/);
   });
 
+  it("says the GPU's refusal is not the file's fault", () => {
+    const p = describeProblem(file({}), "16384×8192 px needs 3668 MB of GPU memory, over the GPU cache's budget of 1611 MB")!;
+    expect(p.reason).toMatch(/GPU cache's budget/);
+    expect(p.advice).toMatch(/not at fault/);
+    expect(p.advice).not.toMatch(/damaged/);
+  });
+
   it('says a file still being written is retried, and that an unsupported one needs converting', () => {
     expect(describeProblem(file({ status: 'incomplete' }), null)!.retrying).toBe(true);
+    // its header whole: shown as its chunks land, under "rendering…", not as a problem (nor while none has landed yet)
+    const rendering = file({ status: 'incomplete', rendering: { chunksPresent: 0, chunksTotal: 9 } });
+    expect(describeProblem(rendering, null)).toBeNull();
+    expect(describeProblem(rendering, 'part 0, chunk 0: chunk is not written yet (incomplete file: 0 of 9 chunks)')).toBeNull();
     expect(describeProblem(file({ status: 'error', error: 'unsupported compression htj2k' }), null)!.advice).toMatch(/convert/);
     expect(describeProblem(file({}), null)).toBeNull();
     expect(splitReason('f3.exr: part 1: bad magic')).toEqual({ where: 'part 1', reason: 'bad magic' });

@@ -21,6 +21,8 @@ export function splitReason(message: string): { where: string; reason: string } 
  * readable chunks shown instead, under describeMissing's banner: a card only when not one chunk could be read.
  */
 export function describeProblem(file: FileEntry, decodeError: string | null): Problem | null {
+  // still being written, its header whole: its chunks so far are shown under "rendering…", not as a problem
+  if (file.rendering) return null;
   if (file.status === 'incomplete') {
     return {
       title: `${file.name} is still being written`,
@@ -38,6 +40,9 @@ export function describeProblem(file: FileEntry, decodeError: string | null): Pr
 }
 
 function adviceFor(reason: string): string {
+  // the engine's refusals (gpu-guard.ts): the file is fine, this GPU cannot hold it now
+  if (/\bGPU\b/.test(reason))
+    return 'The file is not at fault: close other images or GPU-heavy programs and show it again, or pick a layer with fewer channels.';
   const unsupported = /unsupported|not supported|cannot decode .* yet/i.test(reason);
   return unsupported
     ? 'exrview cannot decode this yet: convert the file (for example oiiotool IN -o OUT --compression zip) or open it in another viewer.'
