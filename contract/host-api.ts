@@ -68,11 +68,22 @@ export interface FileEntry {
   status: 'ok' | 'error' | 'incomplete';
   /** What went wrong and what to do, when status is 'error'. */
   error?: string;
+  /** Not a file: an image a renderer sends over tev's protocol (`exrview serve --tev`), changing as it renders. */
+  live?: 'tev';
   /**
    * From the header. Also on an 'error' file whose header reads but whose chunks do not all (cut short): its readable
-   * chunks can be decoded, with the rest in the image's `missing`.
+   * chunks can be decoded, with the rest in the image's `missing`. Also on an 'incomplete' one whose header is whole.
    */
   summary?: FileSummary;
+  /** An 'incomplete' file whose header is whole: how many of its chunks a writer has put down so far (shown as they land). */
+  rendering?: RenderProgress;
+}
+
+/** A file still being written: its chunks present (walked, as OpenEXR reads a file whose offset tables are not filled yet). */
+export interface RenderProgress {
+  chunksPresent: number;
+  /** The chunks of every part once the file is whole. */
+  chunksTotal: number;
 }
 
 export interface FolderInfo {
@@ -80,6 +91,11 @@ export interface FolderInfo {
   /** Shown to the user (absolute path in Electron, the served folder's name in browser mode). */
   displayPath: string;
   recursive: boolean;
+  /**
+   * Set when changes are found by looking at the folder every second, not by the platform's file events (a network mount,
+   * or a platform watcher that failed): "watching by polling: <why>".
+   */
+  polling?: string;
 }
 
 /** One frame of a sequence: its number and the file that holds it. */
@@ -136,7 +152,26 @@ export interface FileHeader {
   fileId: string;
   version: number;
   multipart: boolean;
-  parts: { index: number; attributes: { name: string; type: string; text: string }[] }[];
+  parts: { index: number; attributes: { name: string; type: string; text: string }[]; cryptomatte?: CryptomatteHeader }[];
+}
+
+/** A part's Cryptomatte layers (spec v1.2), found by the host, which reads sidecar manifests beside the file. */
+export interface CryptomatteHeader {
+  layers: {
+    name: string;
+    key: string;
+    /** Rank groups' channels (R, G, B, A each), group 00 first. */
+    groups: string[][];
+    manifestKind: 'inline' | 'sidecar' | 'none';
+    /** The sidecar's path as the file names it. */
+    manifestPath?: string;
+    /** The manifest's JSON (inline, or the sidecar's text); null when there is none to read. */
+    manifestJson: string | null;
+    /** Why names are hashed rather than listed (no manifest, a sidecar not beside the image). */
+    manifestWarning?: string;
+  }[];
+  /** Layers that cannot be used, each with what is wrong and what to do. */
+  problems: { layer: string | null; kind: string; message: string }[];
 }
 
 export interface StageTimingsMs {
@@ -164,6 +199,32 @@ export interface DecodeRequest {
   /** Default: every channel of the part. */
   channels?: string[];
   priority: Priority;
+  /**
+   * What the page can show whole (its GPU's texture limit, its cache budget): level 0 of an image larger than this
+   * comes reduced by a power of two, as the file's own MIP level when it has one, else box-filtered by the host.
+   */
+  fitWithin?: FitWithin;
+}
+
+/** The largest image a page can show whole: sides of at most `maxSidePx`, at most `maxPixels` pixels. */
+export interface FitWithin {
+  maxSidePx: number;
+  maxPixels: number;
+}
+
+/** A level 0 handed out reduced because it did not fit the page (see DecodeRequest.fitWithin). */
+export interface ReducedLevel {
+  /** Each side is 1/factor of level 0's (rounded as the level was made). */
+  factor: number;
+  /** The file's own MIP level, or level 0 box-filtered by the host as it was decoded. */
+  from: 'mip-level' | 'box-filter';
+  /** Level 0's size. */
+  fullWidthPx: number;
+  fullHeightPx: number;
+  /** What level 0 was over: the page's largest side, or its pixel count (the GPU cache's budget). */
+  over: 'side' | 'pixels';
+  /** The limit it was over (px, or pixels). */
+  limit: number;
 }
 
 export interface DecodedPlane {
@@ -200,6 +261,8 @@ export interface DecodedImage {
   timings: StageTimingsMs;
   /** Chunks of a damaged file that could not be read: their pixels are zero. Absent when every chunk was read. */
   missing?: MissingRegions;
+  /** Level 0 reduced to fit the page (`DecodeRequest.fitWithin`): its pixels, windows and sizes are the reduced level's. */
+  reduced?: ReducedLevel;
 }
 
 /** What of a damaged image could not be read, and why. */
@@ -210,6 +273,8 @@ export interface MissingRegions {
   reason: string;
   chunksRead: number;
   chunksTotal: number;
+  /** The file is still being written: the regions are chunks not written yet, not damage. */
+  incomplete?: RenderProgress;
 }
 
 export interface ThumbnailRequest {
@@ -263,7 +328,13 @@ export interface ViewTransform {
 
 /** An OpenColorIO display/view processor the host builds: the config by `ocio://` URI or path, and the image's colour space. */
 export interface ViewOcio {
+  /**
+   * An `ocio://` built-in; a config file's absolute path the host read (readColourConfig: a page may name no other);
+   * with `files`, the name of the config picked in the page.
+   */
   config: string;
+  /** A config picked in the page (browser mode): its text and LUT files, sent with the request. */
+  files?: ViewOcioFiles;
   /** The colour space of an image `inputSpaces` does not name. */
   inputSpace: string;
   /** Each exported image's own colour space, by file id (an export of many files from many sources). */
@@ -274,6 +345,13 @@ export interface ViewOcio {
   looks?: string;
 }
 
+/** A config the page read itself: the config's path among `files`, and the context variables it was read with. */
+export interface ViewOcioFiles {
+  configPath: string;
+  files: ColourConfigFile[];
+  env?: Record<string, string>;
+}
+
 export interface ViewLut {
   name: string;
   shaper: 'display' | 'log' | 'linear';
@@ -281,11 +359,13 @@ export interface ViewLut {
 }
 
 export type DisplayTransformName = 'srgb' | 'rec709' | 'aces' | 'agx' | 'pbr-neutral' | 'reinhard' | 'linear';
-export type ChannelMode = 'rgb' | 'rgba' | 'r' | 'g' | 'b' | 'a' | 'luminance' | `channel:${string}`;
+/** `expr:TEXT`: a channel expression's result (shaders/expressions), checked against the part's channels. */
+export type ChannelMode = 'rgb' | 'rgba' | 'r' | 'g' | 'b' | 'a' | 'luminance' | `channel:${string}` | `expr:${string}`;
 
 export interface ExportRequest {
   fileIds: string[];
-  kind: 'image' | 'thumbnail' | 'exr-layer';
+  /** 'matte': a Cryptomatte matte of picked names (EXR float or PNG), as `exrview matte` writes it. */
+  kind: 'image' | 'thumbnail' | 'exr-layer' | 'matte';
   format: 'png' | 'jpg' | 'exr';
   /** Electron: a folder the user picked. Browser mode has no export folder: the result is downloaded instead. */
   outDir?: string;
@@ -293,6 +373,8 @@ export interface ExportRequest {
   view: ViewTransform;
   part?: number;
   longSidePx?: number;
+  /** For kind 'matte': the Cryptomatte layer and the picked names (manifest names, or `<hex>` IDs). */
+  matte?: { layer: string; names: string[] };
 }
 
 export interface ExportResult {
@@ -355,7 +437,9 @@ export type HostEvent =
   | { type: 'folder-error'; folderId: string; message: string }
   /** The folder's sequences changed (a frame added, removed or changed): list them again. */
   | { type: 'sequences-changed'; folderId: string }
-  | { type: 'thumbnail-progress'; done: number; total: number };
+  | { type: 'thumbnail-progress'; done: number; total: number }
+  /** An OCIO config the host read (its file or a LUT file of it) changed on disk: read it again (readColourConfig). */
+  | { type: 'colour-config-changed'; path: string };
 
 export interface HostApi {
   getInfo(): Promise<HostInfo>;

@@ -1,6 +1,16 @@
 // Checks the arguments of a HostApi call that arrived from an untrusted side (a browser page, a renderer process).
 
-import type { DecodeRequest, ExportRequest, HostApi, PlaybackPlan, ThumbnailRequest, ViewLut, ViewOcio } from './host-api.js';
+import type {
+  DecodeRequest,
+  ExportRequest,
+  FitWithin,
+  HostApi,
+  PlaybackPlan,
+  ThumbnailRequest,
+  ViewLut,
+  ViewOcio,
+  ViewOcioFiles,
+} from './host-api.js';
 import type { TransportMethod } from './host-methods.js';
 
 /** A call whose arguments do not match the HostApi contract: answered 400, never passed to the host. */
@@ -11,7 +21,7 @@ const MAX_LIST_ITEMS = 100_000;
 const PRIORITIES = ['preview', 'playback', 'prefetch', 'thumbnail-visible', 'thumbnail-hidden'] as const;
 const THUMB_PRIORITIES = ['thumbnail-visible', 'thumbnail-hidden'] as const;
 const DISPLAY_TRANSFORMS = ['srgb', 'rec709', 'aces', 'agx', 'pbr-neutral', 'reinhard', 'linear'] as const;
-const EXPORT_KINDS = ['image', 'thumbnail', 'exr-layer'] as const;
+const EXPORT_KINDS = ['image', 'thumbnail', 'exr-layer', 'matte'] as const;
 const EXPORT_FORMATS = ['png', 'jpg', 'exr'] as const;
 const CHANNEL_MODES = ['rgb', 'rgba', 'r', 'g', 'b', 'a', 'luminance'];
 const LUT_SHAPERS = ['display', 'log', 'linear'] as const;
@@ -69,7 +79,7 @@ function playbackPlan(v: unknown): PlaybackPlan {
 
 function decodeRequest(v: unknown): DecodeRequest {
   const where = 'decodeImage: request';
-  const o = obj(v, where, ['requestId', 'fileId', 'part', 'lx', 'ly', 'channels', 'priority']);
+  const o = obj(v, where, ['requestId', 'fileId', 'part', 'lx', 'ly', 'channels', 'priority', 'fitWithin']);
   return {
     requestId: str(o.requestId, `${where}.requestId`),
     fileId: str(o.fileId, `${where}.fileId`),
@@ -78,7 +88,16 @@ function decodeRequest(v: unknown): DecodeRequest {
     ly: optional(o.ly, (x) => int(x, `${where}.ly`)),
     channels: optional(o.channels, (x) => strList(x, `${where}.channels`)),
     priority: oneOf(o.priority, PRIORITIES, `${where}.priority`),
+    ...(o.fitWithin === undefined ? {} : { fitWithin: fitWithin(o.fitWithin, `${where}.fitWithin`) }),
   };
+}
+
+function fitWithin(v: unknown, where: string): FitWithin {
+  const o = obj(v, where, ['maxSidePx', 'maxPixels']);
+  const maxSidePx = int(o.maxSidePx, `${where}.maxSidePx`);
+  const maxPixels = int(o.maxPixels, `${where}.maxPixels`);
+  if (maxSidePx < 1 || maxPixels < 1) throw new ArgumentError(`${where}: maxSidePx and maxPixels must be at least 1`);
+  return { maxSidePx, maxPixels };
 }
 
 function thumbnailRequest(v: unknown): ThumbnailRequest {
@@ -97,11 +116,13 @@ function thumbnailRequest(v: unknown): ThumbnailRequest {
 
 function exportRequest(v: unknown): ExportRequest {
   const where = 'exportImages: request';
-  const o = obj(v, where, ['fileIds', 'kind', 'format', 'outDir', 'overwrite', 'view', 'part', 'longSidePx']);
+  const o = obj(v, where, ['fileIds', 'kind', 'format', 'outDir', 'overwrite', 'view', 'part', 'longSidePx', 'matte']);
   const view = obj(o.view, `${where}.view`, ['exposureEv', 'offset', 'gamma', 'displayTransform', 'layer', 'channelMode', 'lut', 'ocio']);
   const channelMode = str(view.channelMode, `${where}.view.channelMode`);
-  if (!CHANNEL_MODES.includes(channelMode) && !channelMode.startsWith('channel:')) {
-    throw new ArgumentError(`${where}.view.channelMode "${channelMode}" is not one of ${CHANNEL_MODES.join(', ')} or channel:NAME`);
+  if (!CHANNEL_MODES.includes(channelMode) && !channelMode.startsWith('channel:') && !channelMode.startsWith('expr:')) {
+    throw new ArgumentError(
+      `${where}.view.channelMode "${channelMode}" is not one of ${CHANNEL_MODES.join(', ')}, channel:NAME or expr:TEXT`,
+    );
   }
   return {
     fileIds: strList(o.fileIds, `${where}.fileIds`),
@@ -121,7 +142,13 @@ function exportRequest(v: unknown): ExportRequest {
     },
     part: optional(o.part, (x) => int(x, `${where}.part`)),
     longSidePx: optional(o.longSidePx, (x) => int(x, `${where}.longSidePx`)),
+    ...(o.matte === undefined ? {} : { matte: matteRequest(o.matte, `${where}.matte`) }),
   };
+}
+
+function matteRequest(v: unknown, where: string): NonNullable<ExportRequest['matte']> {
+  const o = obj(v, where, ['layer', 'names']);
+  return { layer: str(o.layer, `${where}.layer`), names: strList(o.names, `${where}.names`) };
 }
 
 /** A config file's path: the transport decides whether it may be read; here only its form. */
@@ -149,19 +176,60 @@ function viewLut(v: unknown, where: string): ViewLut {
   return { name: str(o.name, `${where}.name`, true), shaper: oneOf(o.shaper, LUT_SHAPERS, `${where}.shaper`), cube: o.cube };
 }
 
-/** A page may name only a built-in config: a path would let it read files outside the folders the user opened. */
+/**
+ * A built-in config (`ocio://NAME`), a config file's absolute path (the host builds from it only when it read it for the
+ * page: no other file is read), or a config the page picked, sent with its LUT files.
+ */
 function viewOcio(v: unknown, where: string): ViewOcio {
-  const o = obj(v, where, ['config', 'inputSpace', 'inputSpaces', 'display', 'view', 'looks']);
+  const o = obj(v, where, ['config', 'files', 'inputSpace', 'inputSpaces', 'display', 'view', 'looks']);
   const config = str(o.config, `${where}.config`);
-  if (!config.startsWith('ocio://')) throw new ArgumentError(`${where}.config must be a built-in config (ocio://NAME), not "${config}"`);
+  if (config.includes('\0')) throw new ArgumentError(`${where}.config must not hold a NUL byte`);
+  const files = optional(o.files, (f) => ocioFiles(f, `${where}.files`));
+  if (!files && !config.startsWith('ocio://') && !/^(\/|[A-Za-z]:[\\/])/.test(config))
+    throw new ArgumentError(`${where}.config must be a built-in config (ocio://NAME) or a config file's absolute path, not "${config}"`);
   return {
     config,
+    ...(files ? { files } : {}),
     inputSpace: str(o.inputSpace, `${where}.inputSpace`),
     ...(o.inputSpaces === undefined ? {} : { inputSpaces: inputSpaceMap(o.inputSpaces, `${where}.inputSpaces`) }),
     display: str(o.display, `${where}.display`),
     view: str(o.view, `${where}.view`),
     ...(o.looks === undefined ? {} : { looks: str(o.looks, `${where}.looks`, true) }),
   };
+}
+
+/** The most of a page's own config sent with an export: its text and LUTs (a browser-mode request body is 16 MiB at most). */
+export const MAX_SENT_CONFIG_CHARS = 12 * 1024 * 1024;
+export const MAX_SENT_CONFIG_FILES = 2000;
+
+/** A config picked in the page: its text and LUT files, bounded in count and size. */
+function ocioFiles(v: unknown, where: string): ViewOcioFiles {
+  const o = obj(v, where, ['configPath', 'files', 'env']);
+  const configPath = str(o.configPath, `${where}.configPath`);
+  if (!Array.isArray(o.files) || o.files.length > MAX_SENT_CONFIG_FILES)
+    throw new ArgumentError(`${where}.files must be an array of at most ${MAX_SENT_CONFIG_FILES} files`);
+  let chars = 0;
+  const files = o.files.map((item: unknown, i) => {
+    const f = obj(item, `${where}.files[${i}]`, ['path', 'text']);
+    if (typeof f.text !== 'string') throw new ArgumentError(`${where}.files[${i}].text must be a string`);
+    chars += f.text.length;
+    if (chars > MAX_SENT_CONFIG_CHARS)
+      throw new ArgumentError(`${where}.files hold more than ${MAX_SENT_CONFIG_CHARS} characters: export through a config the host reads`);
+    return { path: str(f.path, `${where}.files[${i}].path`), text: f.text };
+  });
+  if (!files.some((f) => f.path === configPath)) throw new ArgumentError(`${where}.files must hold the config ${configPath}`);
+  const env = optional(o.env, (e) => stringMap(e, `${where}.env`));
+  return { configPath, files, ...(env ? { env } : {}) };
+}
+
+/** Context variables by name: a few dozen at most. */
+function stringMap(v: unknown, where: string): Record<string, string> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ArgumentError(`${where} must be an object`);
+  const entries = Object.entries(v as Record<string, unknown>);
+  if (entries.length > 1000) throw new ArgumentError(`${where} has more than 1000 variables`);
+  const out = Object.create(null) as Record<string, string>;
+  for (const [name, value] of entries) out[str(name, `${where} key`)] = str(value, `${where}["${name}"]`, true);
+  return out;
 }
 
 function arity(method: string, args: unknown[], min: number, max: number): void {

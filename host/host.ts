@@ -30,6 +30,7 @@ import { warmUpJobs } from './worker/warm-up-jobs.js';
 import { DiskCache } from './cache/disk-cache.js';
 import { HeaderCache } from './cache/header-cache.js';
 import { exportImages } from './export/export.js';
+import { pageConfigs } from './export/ocio-view.js';
 import { fsReason } from './io/fs-reason.js';
 import { DEFAULT_LIBRARY_TIMING, Library } from './library/library.js';
 import { ImageService } from './images/image-service.js';
@@ -65,7 +66,10 @@ class NodeHost implements Host {
 
   constructor(options: HostOptions) {
     this.mode = options.mode ?? 'electron';
-    this.colourConfigs = new ColourConfigs(options.settingsDir);
+    // a config the page loaded from disk that is edited there: the page reads it again
+    this.colourConfigs = new ColourConfigs(options.settingsDir, process.env, {
+      onChanged: (path) => this.emit({ type: 'colour-config-changed', path }),
+    });
     this.pool = new DecodePool({
       // prefetches and thumbnails wait while a picked image decodes: the click comes first
       backgroundFrom: POOL_PRIORITY.prefetch,
@@ -232,6 +236,8 @@ class NodeHost implements Host {
         this.decodeImage({ requestId: id('export', fileId), fileId, part, ...(channels ? { channels } : {}), priority: 'preview' }),
       thumbnail: (fileId, longSidePx) =>
         this.getThumbnail({ requestId: id('export-thumb', fileId), fileId, longSidePx, priority: 'thumbnail-visible' }),
+      // an OCIO config by path only when this host read it for the page: the same files its preview was built from
+      ocioConfigs: pageConfigs((path) => this.colourConfigs.configAt(path)),
     });
   }
 
@@ -259,6 +265,7 @@ class NodeHost implements Host {
     this.images.close();
     this.images.setPlayback(null);
     this.library.close();
+    this.colourConfigs.close();
     await this.pool.close();
   }
 }

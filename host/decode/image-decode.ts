@@ -127,7 +127,9 @@ export function bandsMissing(results: readonly BandResult[]): MissingChunks | nu
   const failures: ChunkFailure[] = [];
   let chunksRead = 0;
   let chunksTotal = 0;
+  let incomplete: MissingChunks['incomplete'];
   for (const r of results) {
+    incomplete ??= r.missing?.incomplete;
     if (!r.missing) {
       chunksRead += r.chunks;
       chunksTotal += r.chunks;
@@ -143,5 +145,5 @@ export function bandsMissing(results: readonly BandResult[]): MissingChunks | nu
     const first = failures[0]!;
     throw new ExrError('invalid', `${first.reason} (and no other chunk of the image could be read either)`);
   }
-  return { failures, chunksRead, chunksTotal };
+  return { failures, chunksRead, chunksTotal, ...(incomplete ? { incomplete } : {}) };
 }

@@ -478,6 +478,8 @@ export function missingOf(missing: MissingChunks): MissingRegions {
     reason: missing.failures[0]!.reason,
     chunksRead: missing.chunksRead,
     chunksTotal: missing.chunksTotal,
+    // chunks not written yet are told apart from damage (the renderer says "rendering…", not "damaged")
+    ...(missing.incomplete ? { incomplete: { ...missing.incomplete } } : {}),
   };
 }
 

@@ -9,7 +9,9 @@ import { DEFAULT_DISPLAY, type ChannelView, type DisplayParams } from '../../sha
 import { toneMapImage } from '../../shaders/tonemap-cpu.js';
 import { parseCube, type Lut } from '../../shaders/lut-cube.js';
 import { toneMapHalfRgba } from '../thumbnails/tone-map.js';
-import { ocioDisplayOf } from './ocio-view.js';
+import { ocioDisplayOf, pageConfigs, type OcioConfigSource } from './ocio-view.js';
+import { matteFileBytes } from './matte.js';
+import { exportExpression, expressionRgba } from './expression-rgba.js';
 import type {
   DecodedImage,
   DecodedPlane,
@@ -29,6 +31,8 @@ export interface ExportSources {
   /** Decoded tolerantly: the chunks that could not be read are zero and listed in the image's `missing`. */
   decode(fileId: string, part: number, channels: string[] | null): Promise<DecodedImage>;
   thumbnail(fileId: string, longSidePx: number): Promise<Thumbnail>;
+  /** Where an OCIO view's config comes from; without one, a built-in or the files the request carries (no disk). */
+  ocioConfigs?: OcioConfigSource;
 }
 
 /** What was encoded, and for a damaged deep part written from the chunks that could be read, what it lacks. */
@@ -41,7 +45,10 @@ const MIME = { png: 'image/png', jpg: 'image/jpeg', exr: 'image/x-exr' } as cons
 export const DEFAULT_EXPORT_LONG_SIDE_PX = 256;
 
 export async function exportImages(request: ExportRequest, sources: ExportSources): Promise<ExportResult> {
-  if (request.kind === 'exr-layer' ? request.format !== 'exr' : request.format === 'exr') {
+  if (request.kind === 'matte') {
+    if (request.format === 'jpg') throw new Error('a matte goes to EXR (float) or PNG (8-bit grey), not JPEG: pick one of those');
+    if (!request.matte) throw new Error('a matte export needs the Cryptomatte layer and the picked names');
+  } else if (request.kind === 'exr-layer' ? request.format !== 'exr' : request.format === 'exr') {
     throw new Error(
       `cannot export ${request.kind === 'exr-layer' ? 'a layer' : `${request.kind}s`} as ${request.format.toUpperCase()}: layers go to EXR, images and thumbnails to PNG or JPEG`,
     );
@@ -85,6 +92,7 @@ export async function exportImages(request: ExportRequest, sources: ExportSource
 
 function outputName(fileName: string, request: ExportRequest): string {
   const base = fileName.replace(/\.exr$/i, '');
+  if (request.kind === 'matte') return `${base}_${request.matte!.layer.replace(/[^\w.-]+/g, '_')}_matte.${request.format}`;
   const layer = request.view.layer ? `_${request.view.layer.replace(/[^\w.-]+/g, '_')}` : '';
   if (request.kind === 'exr-layer') return `${base}${layer || `_part${request.part ?? 0}`}.exr`;
   return `${base}${layer}.${request.format}`;
@@ -104,6 +112,11 @@ async function writeSafely(path: string, bytes: Uint8Array, overwrite: boolean):
 }
 
 async function encode(fileId: string, request: ExportRequest, sources: ExportSources, entry: FileEntry): Promise<Encoded> {
+  if (request.kind === 'matte') {
+    if (entry.status === 'error') throw new Error(`${entry.name}: ${entry.error ?? 'cannot be read'}`);
+    const { layer, names } = request.matte!;
+    return { damage: null, bytes: await matteFileBytes(sources.file(fileId).absPath, layer, names, request.format as 'exr' | 'png') };
+  }
   const part = request.part ?? firstFlatPart(entry);
   // a damaged file: a deep part is written from the chunks that could be read, as its preview shows it
   const deep = isDeep(partOf(entry, part));
@@ -114,11 +127,24 @@ async function encode(fileId: string, request: ExportRequest, sources: ExportSou
   }
   if (request.kind === 'thumbnail') {
     const thumb = await sources.thumbnail(fileId, request.longSidePx ?? DEFAULT_EXPORT_LONG_SIDE_PX);
-    const rgba8 = toneMapHalfRgba(new Uint16Array(thumb.rgbaHalf), thumb.widthPx, thumb.heightPx, await viewParams(request.view, fileId));
+    const rgba8 = toneMapHalfRgba(
+      new Uint16Array(thumb.rgbaHalf),
+      thumb.widthPx,
+      thumb.heightPx,
+      await viewParams(request.view, fileId, sources.ocioConfigs),
+    );
     return {
       damage: thumb.missing ? damageNote(thumb.missing, 'are hatched in the thumbnail') : null,
       bytes: await encode8(rgba8, thumb.widthPx, thumb.heightPx, request.format),
     };
+  }
+  if (request.view.channelMode.startsWith('expr:')) {
+    const program = exportExpression(entry, part, request.view.channelMode.slice('expr:'.length));
+    const image = await sources.decode(fileId, part, program.planes);
+    const damage = imageDamage(image.missing, deep, 'are black in it');
+    const params = await viewParams(request.view, fileId, sources.ocioConfigs);
+    const rgba8 = toneMapImage(expressionRgba(image, program), image.widthPx, image.heightPx, params);
+    return { damage, bytes: await encode8(rgba8, image.widthPx, image.heightPx, request.format) };
   }
   const channels = viewChannels(entry, part, request.view);
   const image = await sources.decode(
@@ -127,7 +153,7 @@ async function encode(fileId: string, request: ExportRequest, sources: ExportSou
     channels.filter((c): c is string => c !== null),
   );
   const damage = imageDamage(image.missing, deep, 'are black in it');
-  const params = await viewParams(request.view, fileId);
+  const params = await viewParams(request.view, fileId, sources.ocioConfigs);
   const { widthPx, heightPx } = image;
   const halfBits = assembleHalfRgba(image, channels);
   const rgba8 = halfBits
@@ -169,7 +195,7 @@ async function encode8(rgba8: Uint8ClampedArray, widthPx: number, heightPx: numb
 /** The view as the tone-map's parameters; a single channel ('channel:NAME') is shown as grey through 'r'. */
 export function displayParams(view: ViewTransform): DisplayParams {
   const mode = view.channelMode;
-  const channelView: ChannelView = mode.startsWith('channel:') ? 'r' : (mode as ChannelView);
+  const channelView: ChannelView = mode.startsWith('channel:') ? 'r' : mode.startsWith('expr:') ? 'rgb' : (mode as ChannelView);
   const lut = view.lut ? { lut: parsedLut(view.lut), shaper: view.lut.shaper, name: view.lut.name } : null;
   return {
     ...DEFAULT_DISPLAY,
@@ -184,13 +210,13 @@ export function displayParams(view: ViewTransform): DisplayParams {
 }
 
 /** The view's parameters with its OpenColorIO processor from the file's own colour space, which replaces the tone-map after exposure. */
-async function viewParams(view: ViewTransform, fileId: string): Promise<DisplayParams> {
+async function viewParams(view: ViewTransform, fileId: string, configs = pageConfigs(() => undefined)): Promise<DisplayParams> {
   const params = displayParams(view);
   if (!view.ocio) return params;
   const { inputSpaces, ...ocio } = view.ocio;
   const inputSpace = (inputSpaces && Object.hasOwn(inputSpaces, fileId) ? inputSpaces[fileId] : undefined) ?? ocio.inputSpace;
   try {
-    return { ...params, ocio: await ocioDisplayOf({ ...ocio, inputSpace }) };
+    return { ...params, ocio: await ocioDisplayOf({ ...ocio, inputSpace }, configs) };
   } catch (error) {
     throw new Error(
       `the OCIO view ${view.ocio.display} / ${view.ocio.view} cannot be built, ${error instanceof Error ? error.message : String(error)}: ` +

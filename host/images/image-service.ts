@@ -7,11 +7,13 @@ import type { DecodedLevels, LevelRef } from '../decode/levels.js';
 import type { PlaneMemory } from '../decode/plane-memory.js';
 import { PlaneReserve } from '../decode/plane-reserve.js';
 import { readHeader } from '../headers/summary.js';
+import { cryptomatteHeader } from '../export/matte.js';
 import type { Library } from '../library/library.js';
 import { frameBytes } from '../playback/frame-bytes.js';
 import { levelPriority } from '../playback/deep-frames.js';
 import { FrameRing, type FrameRingStats } from '../playback/frame-ring.js';
 import { firstPreview, largestPreviewPlanes } from './preview-planes.js';
+import { decodeReduced } from './reduced-decode.js';
 
 export interface ImageServiceOptions {
   /** Byte budget of the frames a playing sequence decodes ahead. */
@@ -95,11 +97,12 @@ export class ImageService {
 
   /**
    * A file whose pixels can be shown, whole or in part: also a damaged one whose header reads (its summary is known),
-   * whose decodes list the chunks they could not read.
+   * whose decodes list the chunks they could not read, and one still being written whose header is whole (its decodes
+   * list the chunks not written yet, as `missing.incomplete`).
    */
   readableFileOf(fileId: string): { entry: FileEntry; absPath: string } {
     const file = this.library.file(fileId);
-    return file?.entry.status === 'error' && file.entry.summary ? file : this.fileOf(fileId);
+    return file && file.entry.status !== 'ok' && file.entry.summary ? file : this.fileOf(fileId);
   }
 
   /** Every attribute of every part: also for a damaged file, as long as its header reads. */
@@ -115,10 +118,14 @@ export class ImageService {
       fileId,
       version: 2,
       multipart: header.multipart,
-      parts: header.parts.map((p) => ({
-        index: p.index,
-        attributes: p.attributes.map((a) => ({ name: a.name, type: a.typeName, text: attributeValueText(a) })),
-      })),
+      parts: header.parts.map((p) => {
+        const cryptomatte = p.isDeep ? undefined : cryptomatteHeader(absPath, p);
+        return {
+          index: p.index,
+          attributes: p.attributes.map((a) => ({ name: a.name, type: a.typeName, text: attributeValueText(a) })),
+          ...(cryptomatte ? { cryptomatte } : {}),
+        };
+      }),
     };
   }
 
@@ -130,6 +137,9 @@ export class ImageService {
 
   /** A level's planes; with `lease` they stay valid until release(), else only until the next decode may reuse them. */
   async decode(request: DecodeRequest, lease: boolean): Promise<{ image: DecodedImage; release(): void }> {
+    const part = request.fitWithin ? this.readableFileOf(request.fileId).entry.summary?.parts[request.part] : undefined;
+    const reduced = part ? await decodeReduced(request, part, lease, (r, l) => this.decode(r, l)) : null;
+    if (reduced) return reduced;
     const t0 = performance.now();
     const lx = request.lx ?? 0;
     const ly = request.ly ?? lx;

@@ -27,7 +27,7 @@ import { alignedDataRegion, alignmentShift, type CompareView } from '../gpu/comp
 import type { Timed } from '../gpu/analysis.js';
 import type { ImageKey } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
-import { colormapSource, layerChoice, planesOf, type ChannelPick, type LayerChoice } from '../model/layer-choice.js';
+import { colormapSource, layerChoice, partChannelNames, planesOf, type ChannelPick, type LayerChoice } from '../model/layer-choice.js';
 import { comparisonSubject, measuredSource, statisticsSubject } from '../model/subject.js';
 import type { ComparisonReport, MetricRow, ReferenceRef, StatisticsReport, StatRow } from '../state/compare-state.js';
 import type { AppState, AppStore, StoreActions } from '../state/store.js';
@@ -170,7 +170,7 @@ export class CompareController {
       this.host.actions.setCompare({ metricsNote: `${ref.file.name} has no part ${ref.part} any more: set the reference again` });
       return;
     }
-    const { choice } = layerChoice(resolved.layer, resolved.channel);
+    const { choice } = layerChoice(resolved.layer, resolved.channel, partChannelNames(resolved.part));
     const key = { fileId: ref.file.id, part: ref.part };
     const keyText = `${ref.file.id}#${ref.part}#${JSON.stringify(choice)}`;
     if (keyText === this.refKey) {
@@ -238,7 +238,7 @@ export class CompareController {
     if (!layer) return;
     // counted only by a call that computes: one that finds nothing to do must not void a run already under way
     const seq = ++this.analysisSeq;
-    const aChoice = layerChoice(layer, s.image.channel).choice;
+    const aChoice = layerChoice(layer, s.image.channel, partChannelNames(part)).choice;
     const aPlaced = { dataWindow: part.dataWindow, displayWindow: part.displayWindow, levelCount: 1 };
     const ref = s.compare.reference;
     const b = ref ? this.referenceImage : null;

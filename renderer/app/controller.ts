@@ -5,7 +5,7 @@ import { GpuEngine } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
 import type { HistogramSource } from '../gpu/shown-histogram.js';
 import type { RendererHost } from '../host-client/index.js';
-import { layerChoice } from '../model/layer-choice.js';
+import { layerChoice, partChannelNames } from '../model/layer-choice.js';
 import { sequenceOf } from '../state/grid-items.js';
 import { storeActions, type AppState, type AppStore } from '../state/store.js';
 import { PlaneFetcher } from '../loading/plane-fetcher.js';
@@ -22,8 +22,10 @@ import { CurrentImage, type ImageRecord } from './current-image.js';
 import { Folders } from './folders.js';
 import { PreviewFit } from './preview-fit.js';
 import { startEngine } from './engine-start.js';
-import { installColour, startColour } from './colour.js';
+import { installColour, installColourReload, startColour } from './colour.js';
+import { CryptomatteController } from './cryptomatte.js';
 import { followSequence, stepGridItem } from './grid-steps.js';
+import { installFolderEvents } from './folder-events.js';
 
 export type { ImageRecord } from './current-image.js';
 export const THUMB_REQUEST_PX = 128;
@@ -50,6 +52,8 @@ export class Controller {
   readonly image: CurrentImage;
   readonly folders: Folders;
   readonly view: PreviewFit;
+  /** The Cryptomatte layer over the image on screen: its names, picks and matte export. */
+  readonly cryptomatte: CryptomatteController;
   /** A picked image loading, until its first sharp frame: the grid, its thumbnails and the analyses wait for it. */
   readonly foreground = new ForegroundLoad();
   /** Why a file's thumbnail could not be made (the grid's broken-file mark), by file id. */
@@ -68,8 +72,16 @@ export class Controller {
     const fetcher = new PlaneFetcher(
       host,
       (key) => store.getState().library.files.find((f) => f.id === key.fileId)?.summary?.parts[key.part],
+      () => gpu()?.fitWithin(),
     );
     this.folders = new Folders(host.api, store, actions);
+    this.cryptomatte = new CryptomatteController({
+      api: host.api,
+      store,
+      actions,
+      setView: (view) => gpu()?.setCryptomatte(view),
+      downloads: () => this.downloadSink(),
+    });
     this.view = new PreviewFit(store, actions, () => this.currentPart());
     this.player = new Player({
       host,
@@ -77,7 +89,12 @@ export class Controller {
       engine: gpu,
       choice: () => {
         const layer = this.currentLayer();
-        return layer ? { part: store.getState().image.part, choice: layerChoice(layer, store.getState().image.channel).choice } : null;
+        const part = this.currentPart();
+        if (!layer || !part) return null;
+        return {
+          part: store.getState().image.part,
+          choice: layerChoice(layer, store.getState().image.channel, partChannelNames(part)).choice,
+        };
       },
     });
     this.frameAtRest = new FrameAtRest({
@@ -179,19 +196,24 @@ export class Controller {
       if (!loading) this.requestThumbnails(this.visibleFileIds);
     });
     this.store.subscribe((s, prev) => this.route(engine, s, prev));
-    this.host.api.onEvent((ev) => {
-      if (ev.type === 'files-changed') this.filesChanged(ev.files);
-      if (ev.type === 'files-added' || ev.type === 'files-changed') this.actions.upsertFiles(ev.files);
-      else if (ev.type === 'files-removed') this.actions.removeFiles(ev.fileIds);
-      else if (ev.type === 'thumbnail-progress') this.actions.setThumbProgress(ev.done, ev.total);
-      else if (ev.type === 'folder-error') this.actions.setUi({ status: ev.message });
-      else if (ev.type === 'sequences-changed' && ev.folderId === this.store.getState().library.folderId)
-        void this.folders.loadSequences(ev.folderId);
+    installFolderEvents(this.host.api, {
+      store: this.store,
+      actions: this.actions,
+      forgetTextures: (fileId) => this.engine?.forgetFile(fileId),
+      thumbFailures: this.thumbFailures,
+      thumbDamage: this.thumbDamage,
+      thumbs: this.thumbs,
+      refreshShown: () => void this.image.refreshChanged(),
+      resyncReference: () => this.compare.resync(),
+      visibleFileIds: () => this.visibleFileIds,
+      requestVisibleThumbnails: () => this.requestThumbnails(this.visibleFileIds),
+      loadSequences: (folderId) => void this.folders.loadSequences(folderId),
     });
     this.emit();
     const info = await this.host.api.getInfo();
     this.info = info;
     void startColour(this.host.api, this.actions, this.store, info); // $OCIO, when the host's environment sets it; the recent configs
+    installColourReload(this.host.api, this.actions, this.store); // a config read from disk follows its edits there
     this.actions.setFolders(info.folders);
     const first = info.folders[0];
     if (first) await this.folders.load(first.id);
@@ -232,21 +254,6 @@ export class Controller {
     this.layersView.forget();
     if (this.store.getState().inspect.layersView) void this.layersView.update(true);
     this.requestThumbnails(this.visibleFileIds);
-  }
-
-  /**
-   * Files rewritten on disk (or finished being written): their textures and thumbnails go; the one on screen is shown
-   * again (a file still being written is retried by the host, which reports it here once readable).
-   */
-  private filesChanged(files: FileEntry[]): void {
-    const current = this.store.getState().image.currentFileId;
-    for (const f of files) {
-      this.engine?.forgetFile(f.id);
-      this.thumbFailures.delete(f.id);
-      this.thumbDamage.delete(f.id);
-      this.thumbs.forget(f.id);
-    }
-    if (current && files.some((f) => f.id === current)) queueMicrotask(() => void this.image.show(true));
   }
 
   /** A folder the Electron shell already opened (menu, recent, drop, OS): list it, and show the named file when given. */

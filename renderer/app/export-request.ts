@@ -6,6 +6,7 @@ import type { ExportLine, ExportOutcome } from '../state/export-outcome.js';
 import { selectionOf, visibleFiles, type AppState } from '../state/store.js';
 import { inputSpaceOf } from '../state/colour.js';
 import { colourHintsOf } from '../state/file-colour-space.js';
+import { exportConfigOf } from './colour.js';
 
 export type { ExportLine, ExportOutcome };
 
@@ -54,17 +55,18 @@ export function exportView(s: AppState): { view: ViewTransform; notes: string[] 
   return { view, notes };
 }
 
-/** The OCIO view on screen as the host builds it again: a built-in config by its URI (the host reads no page's files). */
+/** The OCIO view on screen as the host builds it again: the same config (a built-in, the host's read, the page's files). */
 function exportOcio(s: AppState, notes: string[]): ViewTransform['ocio'] {
   const c = s.colour;
   if (!c.config || !s.view.display.ocio) return undefined;
-  if (!c.config.files.configPath.startsWith('ocio://')) {
-    notes.push(`The OCIO config ${c.config.name} is not exported through: the host reads built-in configs only. The tone-map is used.`);
+  const config = exportConfigOf(c.config);
+  if ('refused' in config) {
+    notes.push(config.refused);
     return undefined;
   }
   const file = s.library.files.find((f) => f.id === s.image.currentFileId);
   return {
-    config: c.config.files.configPath,
+    ...config,
     inputSpace: inputSpaceOf(c, s.image.currentFileId, file?.relativePath ?? '', colourHintsOf(file, s.image.part)),
     display: c.display,
     view: c.view,
@@ -74,7 +76,11 @@ function exportOcio(s: AppState, notes: string[]): ViewTransform['ocio'] {
 
 export function describeView(v: ViewTransform): string {
   const ev = `${v.exposureEv >= 0 ? '+' : ''}${v.exposureEv.toFixed(1)} EV`;
-  const channel = v.channelMode.startsWith('channel:') ? v.channelMode.slice('channel:'.length) : v.channelMode.toUpperCase();
+  const channel = v.channelMode.startsWith('channel:')
+    ? v.channelMode.slice('channel:'.length)
+    : v.channelMode.startsWith('expr:')
+      ? `expression ${v.channelMode.slice('expr:'.length)}`
+      : v.channelMode.toUpperCase();
   return `${ev}, ${v.displayTransform}${v.offset ? `, offset ${v.offset}` : ''}${v.gamma !== 1 ? `, gamma ${v.gamma}` : ''}, layer ${v.layer || '(base)'}, ${channel}${v.lut ? `, LUT ${v.lut.name} (${v.lut.shaper === 'display' ? 'after the view' : `on the ${v.lut.shaper} shaper`})` : ''}${v.ocio ? `, OCIO ${v.ocio.inputSpace} → ${v.ocio.display} / ${v.ocio.view}` : ''}`;
 }
 

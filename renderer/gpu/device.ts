@@ -34,6 +34,8 @@ export async function requestGpuDevice(): Promise<GpuDeviceInfo> {
       maxTextureDimension2D: adapter.limits.maxTextureDimension2D,
       maxBufferSize: adapter.limits.maxBufferSize,
       maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+      // a channel expression binds each plane it reads (shaders/expressions/gpu.ts); beyond this it packs some first
+      maxSampledTexturesPerShaderStage: adapter.limits.maxSampledTexturesPerShaderStage,
     },
   });
   const info = adapter.info;

@@ -19,6 +19,7 @@ export interface StatsSources {
   frames: FrameStats;
   gridFrames: number;
   losses: { count: number; lastReason: string };
+  refusals: { count: number; last: string };
 }
 
 export function engineStats(p: StatsSources): EngineStats {
@@ -45,6 +46,10 @@ export function engineStats(p: StatsSources): EngineStats {
     toneMapGpuMs: session.toneTimer?.lastMs ?? NaN,
     frames: p.frames.count,
     gridFrames: p.gridFrames,
+    maxTextureSidePx: session.device.limits.maxTextureDimension2D,
+    maxBufferBytes: session.device.limits.maxBufferSize,
+    refusals: p.refusals.count,
+    lastRefusal: p.refusals.last,
     deviceLosses: p.losses.count,
     lastLossReason: p.losses.lastReason,
     compare: {

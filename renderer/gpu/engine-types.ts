@@ -157,6 +157,12 @@ export interface EngineStats {
   frames: number;
   /** Frames that drew the grid (none while a picked image loads). */
   gridFrames: number;
+  /** The device's largest texture side and buffer (the adapter's own limits, asked for when the device was made). */
+  maxTextureSidePx: number;
+  maxBufferBytes: number;
+  /** Images the GPU could not hold (over its limits or the cache's budget, out of memory), and the last one's reason. */
+  refusals: number;
+  lastRefusal: string;
   deviceLosses: number;
   lastLossReason: string;
   compare: CompareFigures;

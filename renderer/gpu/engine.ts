@@ -1,10 +1,11 @@
 // The GPU engine: a plain class outside React that receives images and draws them, only when invalidated; a frame
 // writes two small uniform blocks and encodes two passes, nothing else. It fetches nothing: whoever shows an image asks
 // which planes the engine lacks (lacks) and hands them over with the show; after a device loss it says so
-// (onDeviceRestored) and is handed everything again. The parts: the device and what is made on it (device-keeper:
-// session, preview and grid drawers, pair analysis), the texture cache, what is drawn with (view-state), captures
-// (frame-loop) and playback's ring (playback-ring).
-import type { DecodedImage, Thumbnail } from '../host-client/api-types.js';
+// (onDeviceRestored) and is handed everything again. The parts: the device and what is made on it (device-keeper,
+// device-parts: session, preview and grid drawers, pair analysis), the canvases (attached-canvases), the texture cache
+// and layers got through it (layer-obtainer), what is drawn with (view-state), captures (frame-loop) and playback's
+// ring (playback-ring).
+import type { DecodedImage, FitWithin, Thumbnail } from '../host-client/api-types.js';
 import type { DisplayParams } from '../../shaders/display-params.js';
 import { ViewState } from './view-state.js';
 import type { LayerTexture } from '../../shaders/passes.js';
@@ -18,15 +19,16 @@ import type { FrameSlots } from './frame-slots.js';
 import { PlaybackRing } from './playback-ring.js';
 import { FrameLoop } from './frame-loop.js';
 import type { FrameStats } from './frame-stats.js';
-import type { GpuSession } from './gpu-session.js';
 import { DeviceKeeper, type DeviceParts } from './device-keeper.js';
-import { GridDrawer } from './grid-drawer.js';
+import { buildDeviceParts } from './device-parts.js';
+import { inShownLevel } from './shown-level.js';
 import type { HdrSupport } from './hdr-output.js';
-import { PairAnalysis } from './pair-analysis.js';
-import { PreviewDrawer } from './preview-drawer.js';
+import type { CryptomatteInput, CryptomatteView } from './cryptomatte-view.js';
 import type { SheetTile } from './sheet-layout.js';
 import type { HistogramSource } from './shown-histogram.js';
 import { TextureCache } from './texture-cache.js';
+import { LayerObtainer } from './layer-obtainer.js';
+import { AttachedCanvases } from './attached-canvases.js';
 import type { ViewEngine } from './view-engine.js';
 import {
   CompareCounters,
@@ -39,7 +41,6 @@ import {
   type GridCell,
   type ImageKey,
   type OnScreen,
-  type Shown,
   type ShowReport,
 } from './engine-types.js';
 import { gpuProcessorFor } from './ocio-processors.js';
@@ -63,7 +64,13 @@ export class GpuEngine implements ViewEngine {
   private readonly counters = new CompareCounters();
   private readonly cache: TextureCache;
   private readonly views = new ViewState();
-  private canvases: { preview: HTMLCanvasElement | OffscreenCanvas | null; grid: HTMLCanvasElement | null } = { preview: null, grid: null };
+  private readonly obtainer: LayerObtainer;
+  /** The Cryptomatte view drawn over the shown layer (null: none). */
+  private readonly cryptomatte: CryptomatteInput = { view: null };
+  private readonly canvases = new AttachedCanvases(
+    () => this.gpu,
+    (which) => this.loop.invalidate(which),
+  );
   private readonly loop = new FrameLoop(() => (this.keeper.recovering ? null : this.gpu));
   /** The ring of textures a playing sequence goes through. */
   private readonly ring = new PlaybackRing(this.screen);
@@ -76,18 +83,23 @@ export class GpuEngine implements ViewEngine {
   private constructor(options: EngineOptions) {
     this.cache = new TextureCache(options.budgetBytes ?? 1536 << 20, this.screen, this.counters);
     this.keeper = new DeviceKeeper(options, {
-      build: (session) => this.build(session),
+      build: (session) =>
+        buildDeviceParts(session, {
+          views: this.views,
+          screen: this.screen,
+          counters: this.counters,
+          cryptomatte: this.cryptomatte,
+          onHistogram: (bins, source) => this.onHistogram?.(bins, source),
+        }),
       lost: () => {
         this.cache.forgetAll();
         this.ring.forget();
         this.screen.current = this.screen.reference = null;
       },
-      reattach: () => {
-        if (this.canvases.preview) this.attachPreview(this.canvases.preview);
-        if (this.canvases.grid) this.attachGrid(this.canvases.grid);
-      },
+      reattach: () => this.canvases.reattach(),
       restored: () => this.onDeviceRestored?.(),
     });
+    this.obtainer = new LayerObtainer(this.keeper, this.cache);
   }
 
   static async create(options: EngineOptions = {}): Promise<GpuEngine> {
@@ -98,16 +110,6 @@ export class GpuEngine implements ViewEngine {
 
   private get gpu(): DeviceParts {
     return this.keeper.parts;
-  }
-
-  private build(session: GpuSession): DeviceParts {
-    const preview = new PreviewDrawer(session, this.views.preview, this.screen, this.counters);
-    const pair = new PairAnalysis(preview.compare.ck, session.info.hasTimestamps, this.screen, (bins, source) =>
-      this.onHistogram?.(bins, source),
-    );
-    session.kit.setLut(this.views.preview.display.lut?.lut ?? null);
-    session.kit.setOcio(gpuProcessorFor(this.views.preview.display.ocio));
-    return { session, preview, grid: new GridDrawer(session, this.views.grid), pair };
   }
 
   get frames(): FrameStats {
@@ -129,22 +131,16 @@ export class GpuEngine implements ViewEngine {
   }
 
   attachPreview(canvas: HTMLCanvasElement | OffscreenCanvas): void {
-    this.canvases.preview = canvas;
-    this.gpu.preview.attach(canvas);
-    this.invalidate();
+    this.canvases.attachPreview(canvas);
   }
   attachGrid(canvas: HTMLCanvasElement): void {
-    this.canvases.grid = canvas;
-    this.gpu.grid.attach(canvas);
-    this.invalidateGrid();
+    this.canvases.attachGrid(canvas);
   }
   detachPreview(): void {
-    this.canvases.preview = null;
-    this.gpu.preview.detach();
+    this.canvases.detachPreview();
   }
   detachGrid(): void {
-    this.canvases.grid = null;
-    this.gpu.grid.detach();
+    this.canvases.detachGrid();
   }
 
   /** Whether HDR output can be had here, and why not; probed once per device. */
@@ -178,7 +174,7 @@ export class GpuEngine implements ViewEngine {
   async show(key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null): Promise<ShowReport> {
     const t0 = performance.now();
     const report = emptyShowReport(imageKeyString(key));
-    const shown = await this.obtain(key, choice, fetched, report);
+    const shown = await this.obtainer.obtain(key, choice, fetched, report, true);
     if (!shown) return report;
     this.screen.current = shown;
     this.refreshHistogram();
@@ -204,7 +200,7 @@ export class GpuEngine implements ViewEngine {
     }
     const report = emptyShowReport(imageKeyString(key));
     const t0 = performance.now();
-    const shown = await this.obtain(key, choice, fetched, report);
+    const shown = await this.obtainer.obtain(key, choice, fetched, report);
     if (!shown) return report;
     this.screen.reference = shown;
     this.refreshHistogram();
@@ -215,22 +211,12 @@ export class GpuEngine implements ViewEngine {
 
   /** A layer's MIP chain made ready in the cache without showing it (the Layers view); null if the engine went away. */
   async prepareLayer(key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null): Promise<LayerTexture | null> {
-    return (await this.obtain(key, choice, fetched, emptyShowReport(imageKeyString(key))))?.layer ?? null;
+    return (await this.obtainer.obtain(key, choice, fetched, emptyShowReport(imageKeyString(key))))?.layer ?? null;
   }
 
-  private async obtain(key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null, report: ShowReport): Promise<Shown | null> {
-    await this.restored();
-    if (this.keeper.disposed) return null;
-    const session = this.gpu.session;
-    try {
-      const shown = await this.cache.obtain(session, key, choice, fetched, report);
-      if (shown || !session.lost || this.keeper.disposed) return shown;
-    } catch (e) {
-      if (this.keeper.disposed || !(e instanceof Error && e.name === 'GpuDeviceLostError')) throw e;
-    }
-    // the device was lost under the upload: build on the new one from what was handed over (or say what it lacks)
-    await session.device.lost;
-    return this.obtain(key, choice, fetched, report);
+  /** The largest image shown whole (this device's texture limit, the cache's budget): larger ones are fetched reduced. */
+  fitWithin(): FitWithin {
+    return this.obtainer.fitWithin();
   }
 
   /** Mode, flip, wipe, colormap and range of the compare pass (null: the plain preview). Draws; loads nothing. */
@@ -238,6 +224,13 @@ export class GpuEngine implements ViewEngine {
     if (!this.views.setCompareView(v)) return;
     this.refreshHistogram();
     this.counters.sinceLoad.view++;
+    this.invalidate();
+  }
+
+  /** The Cryptomatte view over the shown layer (see cryptomatte-view.ts); null ends it. Draws; loads nothing. */
+  setCryptomatte(view: CryptomatteView | null): void {
+    if (view === this.cryptomatte.view) return;
+    this.cryptomatte.view = view;
     this.invalidate();
   }
 
@@ -249,11 +242,11 @@ export class GpuEngine implements ViewEngine {
 
   /** Comparison metrics of the shown layer against the reference over `region` (A's pixel space); null without both. */
   metrics(region: Region, threshold: number): Promise<Timed<MetricsTotals> | null> {
-    return this.gpu.pair.metrics(region, threshold);
+    return this.gpu.pair.metrics(inShownLevel(this.screen, region), threshold);
   }
   /** Statistics of the shown layer (0), the reference (1) or a difference image (2 + metric) over `region`. */
   statistics(region: Region, valueMode: number): Promise<Timed<ChannelStats[]> | null> {
-    return this.gpu.pair.statistics(region, valueMode);
+    return this.gpu.pair.statistics(inShownLevel(this.screen, region), valueMode);
   }
 
   private refreshHistogram(contentChanged = false): void {
@@ -329,6 +322,7 @@ export class GpuEngine implements ViewEngine {
   stats(): EngineStats {
     return engineStats({
       ...this.gpu,
+      refusals: this.obtainer.refusals,
       cache: this.cache,
       counters: this.counters,
       screen: this.screen,

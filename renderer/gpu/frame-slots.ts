@@ -5,8 +5,9 @@
 // RAM on a software adapter). The planes go up through the engine's staging ring; the layer is assembled and reduced
 // into the slot's own MIP chain in the same submission order, so nothing waits on the CPU side.
 import type { DecodedImage, DecodedPlane } from '../host-client/api-types.js';
-import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
+import { createMipTexture, encodeMips, layerBindGroup, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
+import { encodeLayerSource } from './layer-source.js';
 import { GpuImage } from './gpu-image.js';
 import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
 import type { LayerChoice } from '../model/layer-choice.js';
@@ -81,17 +82,12 @@ export class FrameSlots {
     slot.image = new GpuImage(image);
     const timer = this.gpu.buildTimer ?? null;
     const encoder = device.createCommandEncoder({ label: 'frame slot layer' });
-    const uniform = encodeAssemble(
+    const uniform = encodeLayerSource(
       kit,
       encoder,
-      {
-        slots: choice.slots.map((name) => (name ? (slot.planes.get(name) ?? null) : null)),
-        mode: choice.mode,
-        originX: image.dataWindow[0],
-        originY: image.dataWindow[1],
-        widthPx: image.widthPx,
-        heightPx: image.heightPx,
-      },
+      choice,
+      (name) => slot.planes.get(name) ?? null,
+      { originX: image.dataWindow[0], originY: image.dataWindow[1], widthPx: image.widthPx, heightPx: image.heightPx },
       slot.layer.texture,
       dummies,
       timer?.beginOnly(),

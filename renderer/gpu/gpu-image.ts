@@ -3,10 +3,11 @@
 // is evicted takes its texture out of the image; a layer already built outlives the planes it was made from.
 import type { BoxTuple, DecodedImage } from '../host-client/api-types.js';
 import { layerKey, type LayerChoice } from '../model/layer-choice.js';
-import { createMipTexture, encodeAssemble, encodeMips, layerBindGroup, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
+import { createMipTexture, encodeMips, layerBindGroup, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
 import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 import type { GpuTimer } from './gpu-timer.js';
+import { encodeLayerSource } from './layer-source.js';
 import type { UploadedPlane } from './plane-uploader.js';
 
 export class GpuImage {
@@ -18,8 +19,11 @@ export class GpuImage {
   readonly heightPx: number;
   /** A damaged image's missing pixels (absolute, inclusive boxes; read as 0): its histograms leave them out. */
   readonly missingBoxes: readonly BoxTuple[];
+  /** A reduced level of an image too large for the GPU (DecodedImage.reduced): level 0's pixels per pixel of this one. */
+  readonly levelScale: number;
 
-  constructor(image: Pick<DecodedImage, 'dataWindow' | 'displayWindow' | 'widthPx' | 'heightPx' | 'missing'>) {
+  constructor(image: Pick<DecodedImage, 'dataWindow' | 'displayWindow' | 'widthPx' | 'heightPx' | 'missing' | 'reduced'>) {
+    this.levelScale = image.reduced?.factor ?? 1;
     this.missingBoxes = image.missing?.regions ?? [];
     this.dataWindow = image.dataWindow;
     this.displayWindow = image.displayWindow;
@@ -42,18 +46,12 @@ export class GpuImage {
     const device = kit.device;
     const texture = createMipTexture(device, this.widthPx, this.heightPx, `layer ${key}`);
     const encoder = device.createCommandEncoder({ label: 'build layer' });
-    const slots = choice.slots.map((name) => (name ? (this.planes.get(name) ?? null) : null));
-    const uniform = encodeAssemble(
+    const uniform = encodeLayerSource(
       kit,
       encoder,
-      {
-        slots,
-        mode: choice.mode,
-        originX: this.dataWindow[0],
-        originY: this.dataWindow[1],
-        widthPx: this.widthPx,
-        heightPx: this.heightPx,
-      },
+      choice,
+      (name) => this.planes.get(name) ?? null,
+      { originX: this.dataWindow[0], originY: this.dataWindow[1], widthPx: this.widthPx, heightPx: this.heightPx },
       texture,
       dummies,
       timer?.beginOnly(),

@@ -58,6 +58,30 @@ export class ByteLru<T extends Sized> {
     }
   }
 
+  /**
+   * Evicts least recently used entries (never those in `keep`) until `bytes` more fit the budget; false when they
+   * cannot, even with everything else evicted.
+   */
+  makeRoom(bytes: number, keep: ReadonlySet<string>): boolean {
+    let total = this.totalBytes();
+    for (const [k, v] of this.map) {
+      if (total + bytes <= this.budgetBytes) return true;
+      if (keep.has(k)) continue;
+      this.map.delete(k);
+      v.destroy();
+      this.evictions++;
+      total -= v.bytes;
+    }
+    return total + bytes <= this.budgetBytes;
+  }
+
+  /** Bytes held by the entries of `keys`. */
+  bytesOf(keys: ReadonlySet<string>): number {
+    let total = 0;
+    for (const k of keys) total += this.map.get(k)?.bytes ?? 0;
+    return total;
+  }
+
   totalBytes(): number {
     let total = 0;
     for (const v of this.map.values()) total += v.bytes;

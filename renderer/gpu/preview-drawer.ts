@@ -2,6 +2,7 @@
 // canvas format allows storage writes, else a render pass), a compare frame against the reference, or the Layers sheet.
 // The canvas is the extended-range rgba16float one while the display asks for HDR and the device allows it.
 import type { DisplayParams } from '../../shaders/display-params.js';
+import type { LayerTexture } from '../../shaders/passes.js';
 import { PREVIEW_VIEW_BYTES, UniformBlock, packPreviewView } from '../../shaders/layouts.js';
 import { encodePreviewCompute } from '../../shaders/passes.js';
 import { emptyGeometry, previewGeometry, type PanZoom } from '../model/view-geometry.js';
@@ -31,6 +32,8 @@ export class PreviewDrawer {
   private readonly geometry = emptyGeometry();
   private canvas: HTMLCanvasElement | OffscreenCanvas | null = null;
   private context: GPUCanvasContext | null = null;
+  /** A layer drawn instead of the shown one (the Cryptomatte view over it), its passes encoded first; null: the shown one. */
+  substitute: ((encoder: GPUCommandEncoder, shown: LayerTexture) => LayerTexture | null) | null = null;
 
   constructor(
     private readonly session: GpuSession,
@@ -114,12 +117,13 @@ export class PreviewDrawer {
     const cv = this.view.compareView;
     if (cv && (cv.colormap !== 0 || (this.screen.reference && cv.mode !== 'off')))
       return this.encodeCompare(encoder, texture, view, cur, cv);
+    const layer = this.substitute?.(encoder, cur.layer) ?? cur.layer;
     previewGeometry(
       this.geometry,
-      this.view.panZoom,
+      inLevel(this.view.panZoom, cur.image.levelScale),
       cur.image.dataWindow,
       cur.image.displayWindow,
-      cur.layer.levelCount,
+      layer.levelCount,
       widthPx,
       heightPx,
       BACKGROUND,
@@ -134,7 +138,7 @@ export class PreviewDrawer {
         kit,
         encoder,
         texture,
-        { view: this.group, image: cur.layer.imageBindGroup, target: this.session.canvasTarget(view) },
+        { view: this.group, image: layer.imageBindGroup, target: this.session.canvasTarget(view) },
         writes,
       );
     } else {
@@ -145,7 +149,7 @@ export class PreviewDrawer {
       });
       pass.setPipeline(kit.preview(this.format));
       pass.setBindGroup(0, this.group);
-      pass.setBindGroup(1, cur.layer.imageBindGroup);
+      pass.setBindGroup(1, layer.imageBindGroup);
       pass.setBindGroup(2, kit.staticBindGroup);
       pass.draw(3);
       pass.end();
@@ -160,7 +164,7 @@ export class PreviewDrawer {
     const ref = this.screen.reference && cv.mode !== 'off' ? this.screen.reference : cur;
     const place = (s: Shown) => ({ dataWindow: s.image.dataWindow, displayWindow: s.image.displayWindow, levelCount: s.layer.levelCount });
     const g = compareGeometry(
-      this.view.panZoom,
+      inLevel(this.view.panZoom, cur.image.levelScale),
       place(cur),
       place(ref),
       ref === cur ? { ...cv, mode: 'off' } : cv,
@@ -187,4 +191,9 @@ export class PreviewDrawer {
   release(): void {
     this.context?.unconfigure();
   }
+}
+
+/** Pan and zoom (in level 0's pixels, as the view keeps them) in the pixels of a level reduced by `scale`. */
+export function inLevel(v: PanZoom, scale: number): PanZoom {
+  return scale === 1 ? v : { zoom: v.zoom * scale, centerX: v.centerX / scale, centerY: v.centerY / scale };
 }

@@ -1,12 +1,16 @@
 // The engine's textures under one VRAM budget: planes and layers' MIP chains, one LRU entry each (`image#p:name`,
 // `image#l:layer`). It says which planes a layer lacks, uploads those it is handed, and builds the layer from them;
-// what is on screen (the shown layer, the reference, the planes being built from) is never evicted.
+// what is on screen (the shown layer, the reference, the planes being built from) is never evicted. Room is made before
+// anything is allocated: what cannot fit the budget or the device's texture limit is refused with the reason, and a
+// refusal of the GPU itself (out of memory, a limit) is caught by error scopes and said the same way.
 import type { DecodedImage, DecodedPlane } from '../host-client/api-types.js';
+import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
+import { GpuRefusedError, guardAllocation, megabytes } from './gpu-guard.js';
 import { layerKey, planesOf, type LayerChoice } from '../model/layer-choice.js';
 import { CachedTexture, GpuImage } from './gpu-image.js';
 import { ByteLru, type CacheCounters } from './lru.js';
 import type { GpuSession } from './gpu-session.js';
-import type { UploadedPlane } from './plane-uploader.js';
+import { planeFormat, type UploadedPlane } from './plane-uploader.js';
 import {
   imageKeyString,
   PlanesLackingError,
@@ -45,7 +49,8 @@ export class TextureCache {
 
   /**
    * The layer from the cache, else built from the planes held and those in `fetched` (uploaded first). Throws
-   * PlanesLackingError when a plane is neither; null when the session's device was lost under the upload.
+   * PlanesLackingError when a plane is neither, GpuRefusedError when the GPU cannot hold it (saying why); null when
+   * the session's device was lost under the upload. `replacesCurrent`: the layer on screen may be evicted to make room.
    */
   async obtain(
     session: GpuSession,
@@ -53,6 +58,7 @@ export class TextureCache {
     choice: LayerChoice,
     fetched: DecodedImage | null,
     report: ShowReport,
+    replacesCurrent = false,
   ): Promise<Shown | null> {
     const keyString = imageKeyString(key);
     const layerEntry = `${keyString}#l:${layerKey(choice)}`;
@@ -60,18 +66,38 @@ export class TextureCache {
     let image = this.images.get(keyString);
     const cached = image && this.lru.get(layerEntry) ? image.layers.get(layerKey(choice)) : undefined;
     if (cached) return { key, keyString, choice, image: image!, layer: cached };
+    // planes of another size (a level reduced otherwise) cannot be assembled with these: the image starts again
+    if (image && fetched && (fetched.widthPx !== image.widthPx || fetched.heightPx !== image.heightPx)) {
+      this.forgetImage(keyString);
+      image = undefined;
+    }
     const missing = image ? image.missing(needed) : needed;
+    const planes = fetched?.planes.filter((p) => missing.includes(p.name)) ?? [];
+    if (planes.length < missing.length) throw new PlanesLackingError(missing.filter((n) => !planes.some((p) => p.name === n)));
+    this.makeRoom(session, image ?? fetched!, planes, keyString, layerEntry, needed, replacesCurrent);
     if (missing.length > 0) {
-      const planes = fetched?.planes.filter((p) => missing.includes(p.name)) ?? [];
-      if (planes.length < missing.length) throw new PlanesLackingError(missing.filter((n) => !planes.some((p) => p.name === n)));
       const uploaded = await this.upload(session, keyString, layerEntry, needed, fetched!, planes, report);
       if (!uploaded) return null;
       image = uploaded;
     }
     // the planes this layer reads are in use again
     for (const name of needed) this.lru.get(`${keyString}#p:${name}`);
-    const layer = image!.buildLayer(session.kit, session.dummies, choice, session.mipTimer);
-    const forget = () => this.forgetTexture(keyString, (img) => img.layers.delete(layerKey(choice)));
+    const built = image!;
+    const layer = await guardAllocation(
+      session.device,
+      `the ${built.widthPx}×${built.heightPx} px layer (${megabytes(mipChainBytes(built.widthPx, built.heightPx))})`,
+      () => built.buildLayer(session.kit, session.dummies, choice, session.mipTimer),
+      (made) => {
+        made.texture.destroy();
+        built.layers.delete(layerKey(choice));
+      },
+    );
+    const forget = () =>
+      this.forgetTexture(keyString, (img) => {
+        img.layers.delete(layerKey(choice));
+        // never drawn from a destroyed texture: the screen shows nothing until the next show
+        if (this.screen.current?.layer === layer) this.screen.current = null;
+      });
     this.lru.set(layerEntry, new CachedTexture(layer.texture, layer.bytes, forget), this.onScreen(keyString, layerEntry, needed));
     report.layerBuilt = true;
     return { key, keyString, choice, image: image!, layer };
@@ -89,7 +115,13 @@ export class TextureCache {
     this.sourceLoads++;
     this.counters.loaded();
     const tUp = performance.now();
-    const up = await session.uploader.uploadImage(planes);
+    const bytes = planes.reduce((sum, p) => sum + planeBytes(p), 0);
+    const up = await guardAllocation(
+      session.device,
+      `${planes.length} plane${planes.length === 1 ? '' : 's'} of ${fetched.widthPx}×${fetched.heightPx} px (${megabytes(bytes)})`,
+      () => session.uploader.uploadImage(planes),
+      (made) => made.planes.forEach((p) => p.texture.destroy()),
+    );
     if (session.lost) {
       for (const p of up.planes) p.texture.destroy();
       return null;
@@ -137,6 +169,43 @@ export class TextureCache {
     this.lru.set(`${keyString}#p:${plane.name}`, new CachedTexture(plane.texture, plane.bytes, forget), keep);
   }
 
+  /**
+   * Evicts what is not on screen until the planes and the layer `image` needs fit the budget; refuses, saying why,
+   * what is over the device's texture limit or cannot fit even then.
+   */
+  private makeRoom(
+    session: GpuSession,
+    image: { widthPx: number; heightPx: number },
+    planes: readonly DecodedPlane[],
+    keyString: string,
+    layerEntry: string,
+    needed: readonly string[],
+    replacesCurrent: boolean,
+  ): void {
+    const { widthPx, heightPx } = image;
+    const limitPx = session.device.limits.maxTextureDimension2D;
+    const size = `${widthPx}×${heightPx} px`;
+    if (widthPx > limitPx || heightPx > limitPx)
+      throw new GpuRefusedError(`${size} is over this GPU's largest texture (${limitPx} px a side), and no reduced level was asked for`);
+    const bytes = mipChainBytes(widthPx, heightPx) + planes.reduce((sum, p) => sum + planeBytes(p), 0);
+    const keep = this.onScreen(keyString, layerEntry, needed);
+    const current = this.screen.current;
+    if (replacesCurrent && current && current.keyString !== this.screen.reference?.keyString)
+      keep.delete(`${current.keyString}#l:${layerKey(current.choice)}`);
+    if (this.lru.makeRoom(bytes, keep)) return;
+    const held = this.lru.bytesOf(keep);
+    throw new GpuRefusedError(
+      `${size} needs ${megabytes(bytes)} of GPU memory, over the GPU cache's budget of ${megabytes(this.lru.budgetBytes)}` +
+        (held > 0 ? ` (${megabytes(held)} of it holds what is on screen and the compare reference)` : ''),
+    );
+  }
+
+  /** Every texture of one image goes (its planes are to be replaced by planes of another size). */
+  private forgetImage(keyString: string): void {
+    for (const k of this.lru.keys()) if (k.startsWith(`${keyString}#`)) this.lru.delete(k);
+    this.images.delete(keyString);
+  }
+
   /** An evicted texture leaves its image; an image with no textures left is forgotten. */
   private forgetTexture(keyString: string, remove: (image: GpuImage) => void): void {
     const image = this.images.get(keyString);
@@ -173,6 +242,10 @@ export class TextureCache {
     for (const k of [...this.images.keys()]) if (k.startsWith(`${fileId}#`) && !this.isOnScreen(k)) this.images.delete(k);
   }
 
+  get budgetBytes(): number {
+    return this.lru.budgetBytes;
+  }
+
   setBudget(bytes: number): void {
     this.lru.budgetBytes = bytes;
     const cur = this.screen.current;
@@ -199,3 +272,5 @@ export class TextureCache {
     this.images.clear();
   }
 }
+
+const planeBytes = (p: DecodedPlane): number => p.widthSamples * p.heightSamples * planeFormat(p.pixelType).bytes;

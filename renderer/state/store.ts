@@ -12,6 +12,8 @@ import { initialCompare, initialInspect, type CompareSlice, type InspectSlice } 
 import type { CompareMode } from '../../shaders/compare-params.js';
 import { defaultLayout, type LayoutSlice } from './layout.js';
 import { initialColour, type ColourSlice } from './colour.js';
+import { initialCryptomatte, type CryptomatteSlice } from './cryptomatte.js';
+import { channelForNextImage, initialExpressions, type ExpressionsSlice } from './expressions.js';
 
 export type SortKey = 'name' | 'mtime' | 'size';
 
@@ -105,6 +107,8 @@ export interface AppState {
   inspect: InspectSlice;
   layout: LayoutSlice;
   colour: ColourSlice;
+  cryptomatte: CryptomatteSlice;
+  expressions: ExpressionsSlice;
 }
 
 /** A third of a stop, as cameras and grading panels step. */
@@ -148,6 +152,8 @@ export function initialState(): AppState {
     inspect: initialInspect(),
     layout: defaultLayout(1280),
     colour: initialColour(),
+    cryptomatte: initialCryptomatte(),
+    expressions: initialExpressions(),
   };
 }
 
@@ -260,7 +266,15 @@ export function storeActions(store: AppStore) {
     selectFile(fileId: string | null): void {
       set((s) => ({
         library: { ...s.library, selection: fileId === null ? [] : [fileId], anchor: fileId },
-        image: { ...s.image, currentFileId: fileId, part: 0, layer: '', channel: 'rgb', header: null, error: null },
+        image: {
+          ...s.image,
+          currentFileId: fileId,
+          part: 0,
+          layer: '',
+          channel: channelForNextImage(s.image.channel),
+          header: null,
+          error: null,
+        },
       }));
     },
     /**
@@ -277,14 +291,22 @@ export function storeActions(store: AppStore) {
         image:
           sel.focus === s.image.currentFileId
             ? s.image
-            : { ...s.image, currentFileId: sel.focus, part: 0, layer: '', channel: 'rgb', header: null, error: null },
+            : {
+                ...s.image,
+                currentFileId: sel.focus,
+                part: 0,
+                layer: '',
+                channel: channelForNextImage(s.image.channel),
+                header: null,
+                error: null,
+              },
       }));
     },
     setExport(patch: Partial<ExportSlice>): void {
       set((s) => ({ export: { ...s.export, ...patch } }));
     },
     setPart(part: number): void {
-      set((s) => ({ image: { ...s.image, part, layer: '', channel: 'rgb' } }));
+      set((s) => ({ image: { ...s.image, part, layer: '', channel: channelForNextImage(s.image.channel) } }));
     },
     setLayer(layer: string): void {
       set((s) => ({ image: { ...s.image, layer, channel: 'rgb' } }));
@@ -318,6 +340,12 @@ export function storeActions(store: AppStore) {
     },
     setColour(patch: Partial<ColourSlice>): void {
       set((s) => ({ colour: { ...s.colour, ...patch } }));
+    },
+    setCryptomatte(patch: Partial<CryptomatteSlice>): void {
+      set((s) => ({ cryptomatte: { ...s.cryptomatte, ...patch } }));
+    },
+    setExpressions(patch: Partial<ExpressionsSlice>): void {
+      set((s) => ({ expressions: { ...s.expressions, ...patch } }));
     },
     setWipe(fraction: number): void {
       set((s) => ({ view: { ...s.view, wipeFraction: Math.min(Math.max(fraction, 0), 1) } }));

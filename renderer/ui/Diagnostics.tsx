@@ -90,6 +90,11 @@ function GpuFigures({ e }: { e: GpuStats }) {
         {e.cachedPlanes} planes and {e.cachedLayers} layers, {fmtMB(e.cache.bytes)} of {fmtMB(e.cache.budgetBytes)}, {e.cache.hits} hits,{' '}
         {e.cache.misses} misses, {e.cache.evictions} evictions
       </dd>
+      <dt>GPU limits</dt>
+      <dd data-key="gpu-limits">
+        largest texture {e.maxTextureSidePx} px a side, buffers up to {fmtMB(e.maxBufferBytes)}; {e.refusals} image
+        {e.refusals === 1 ? '' : 's'} refused{e.lastRefusal ? ` (last: ${e.lastRefusal})` : ''}
+      </dd>
       <dt>Uploads</dt>
       <dd data-key="uploads">
         {e.imageUploads} planes ({fmtMB(e.imageUploadBytes)}), {e.thumbUploads} thumbnails ({fmtMB(e.thumbUploadBytes)})

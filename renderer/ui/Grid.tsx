@@ -8,7 +8,7 @@ import { cellPosition, gridLayout } from './grid-layout.js';
 import { useApp, useController, useEngine } from './context.js';
 import { Icon } from './icons.js';
 import { middleEllipsis } from './format.js';
-import { damageTitle } from './damage-badge.js';
+import { damageTitle, renderingLabel, renderingTitle } from './damage-badge.js';
 
 const CELL_PX = 128;
 const GAP_PX = 8;
@@ -128,6 +128,7 @@ export function Grid() {
     // a sequence lists its damaged and missing frames in its own tooltip; it plays on past them
     const f = item.sequence ? null : fileById.get(item.id);
     if (!f) return null;
+    if (f.rendering) return renderingTitle(f.name, f.rendering);
     const damage = c.thumbDamage.get(f.id);
     if (damage && f.status !== 'incomplete') return damageTitle(f.name, damage);
     return f.status === 'incomplete'
@@ -138,11 +139,25 @@ export function Grid() {
           ? `${f.name}: ${c.thumbFailures.get(f.id)}`
           : null;
   };
-  // a damaged file shown by its readable chunks: a small badge over its thumbnail instead of the broken-file mark
+  // a damaged file shown by its readable chunks: a small badge over its thumbnail instead of the broken-file mark; a file
+  // being written likewise, its chunks so far shown (the rest hatched, not damage) under "rendering… N of M chunks"
   const statusOf = (item: (typeof files)[number]): string =>
-    item.sequence ? 'ok' : c.thumbDamage.has(item.id) ? 'damaged' : (fileById.get(item.id)?.status ?? 'ok');
+    item.sequence
+      ? 'ok'
+      : fileById.get(item.id)?.rendering
+        ? 'rendering'
+        : c.thumbDamage.has(item.id)
+          ? 'damaged'
+          : (fileById.get(item.id)?.status ?? 'ok');
+  const badged = (status: string) => status === 'damaged' || status === 'rendering';
   const problemClass = (item: (typeof files)[number]): string =>
-    problem(item) ? (statusOf(item) === 'damaged' ? ' damaged' : ` bad ${statusOf(item)}`) : '';
+    problem(item)
+      ? statusOf(item) === 'rendering'
+        ? ' incomplete rendering'
+        : badged(statusOf(item))
+          ? ' damaged'
+          : ` bad ${statusOf(item)}`
+      : '';
   const folder = library.folders.find((d) => d.id === library.folderId);
 
   return (
@@ -194,7 +209,17 @@ export function Grid() {
                   <Icon name="warning" sizePx={12} /> damaged
                 </span>
               )}
-              {problem(f) && statusOf(f) !== 'damaged' && (
+              {statusOf(f) === 'rendering' && (
+                <span className="rendering-badge" role="status">
+                  <Icon name="hourglass" sizePx={12} /> {renderingLabel(fileById.get(f.id)!.rendering!)}
+                </span>
+              )}
+              {fileById.get(f.id)?.live && (
+                <span className="live-badge" aria-hidden="true">
+                  live
+                </span>
+              )}
+              {problem(f) && !badged(statusOf(f)) && (
                 <span className="broken-mark" aria-hidden="true">
                   <Icon name={statusOf(f) === 'incomplete' ? 'hourglass' : 'warning'} sizePx={34} />
                   <span className="broken-reason">{statusOf(f) === 'incomplete' ? 'still being written' : 'cannot be read'}</span>

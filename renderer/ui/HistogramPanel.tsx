@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { COMPARE_MODE_LABELS } from '../../shaders/compare-params.js';
 import { HIST_BINS, HIST_MAX_LOG2, HIST_MIN_LOG2 } from '../../shaders/display-params.js';
 import type { HistogramSource } from '../gpu/shown-histogram.js';
-import { layerChoice } from '../model/layer-choice.js';
+import { layerChoice, partChannelNames } from '../model/layer-choice.js';
 import { useApp, useController } from './context.js';
 import { histogramSeries } from './histogram-series.js';
 
@@ -38,12 +38,10 @@ export function HistogramPanel() {
   const bins = stale ? null : c.histogram;
   const subject = stale ? 'computing…' : histogramSubject(c.histogramSource);
   // the curves of what A's layer holds (B follows A's layer; a difference is per channel of the same slots)
-  const layer = useApp((s) => {
-    const part = s.library.files.find((f) => f.id === s.image.currentFileId)?.summary?.parts[s.image.part];
-    return part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
-  });
+  const part = useApp((s) => s.library.files.find((f) => f.id === s.image.currentFileId)?.summary?.parts[s.image.part]);
+  const layer = useApp((s) => part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0]);
   const channel = useApp((s) => s.image.channel);
-  const series = histogramSeries(layer ? layerChoice(layer, channel).choice : null);
+  const series = histogramSeries(layer && part ? layerChoice(layer, channel, partChannelNames(part)).choice : null);
   useEffect(() => {
     const cv = ref.current;
     if (!cv) return;

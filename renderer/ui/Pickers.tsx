@@ -1,7 +1,8 @@
 // Part / view / layer / channel pickers for the image on screen.
 import { maxSampleCount } from '../model/deep-samples.js';
 import type { ChannelPick } from '../model/layer-choice.js';
-import { channelViews } from './channel-views.js';
+import { channelViews, expressionOption } from './channel-views.js';
+import { CRYPTOMATTE_OPTION, CryptomatteLayerOptions } from './CryptomatteLayerOptions.js';
 import { useApp, useController } from './context.js';
 
 export function Pickers() {
@@ -13,6 +14,7 @@ export function Pickers() {
   const channel = useApp((s) => s.image.channel);
   const decoded = useApp((s) => s.image.decoded);
   const falseColour = useApp((s) => s.view.display.falseColour);
+  const cryptomatteLayer = useApp((s) => s.cryptomatte.layer);
   const summary = files.find((f) => f.id === fileId)?.summary;
   if (!summary) return null;
   const part = summary.parts[partIndex];
@@ -48,12 +50,22 @@ export function Pickers() {
           ))}
         </select>
       )}
-      <select aria-label="Layer" value={layer?.name ?? ''} onChange={(e) => c.actions.setLayer(e.target.value)}>
+      <select
+        aria-label="Layer"
+        value={cryptomatteLayer !== null ? `${CRYPTOMATTE_OPTION}${cryptomatteLayer}` : (layer?.name ?? '')}
+        onChange={(e) => {
+          const v = e.target.value;
+          if (v.startsWith(CRYPTOMATTE_OPTION)) return c.cryptomatte.choose(v.slice(CRYPTOMATTE_OPTION.length));
+          if (cryptomatteLayer !== null) c.cryptomatte.choose(null);
+          c.actions.setLayer(v);
+        }}
+      >
         {part?.layers.map((l) => (
           <option key={l.name} value={l.name}>
             {l.name || '(base)'}
           </option>
         ))}
+        <CryptomatteLayerOptions current={cryptomatteLayer} />
       </select>
       <select
         aria-label="Channel"
@@ -76,6 +88,11 @@ export function Pickers() {
           ))}
           {deep && <option value="samples">samples (count per pixel)</option>}
         </optgroup>
+        {expressionOption(channel) && (
+          <optgroup label="Expression">
+            <option value={channel}>{expressionOption(channel)!.label}</option>
+          </optgroup>
+        )}
       </select>
       {channel === 'samples' && maxCount !== null && (
         <span className="samples-legend" aria-label="Sample count scale">

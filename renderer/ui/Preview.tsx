@@ -16,6 +16,10 @@ import { useApp, useController, useEngine } from './context.js';
 import { installPreviewInput } from './preview-input.js';
 import { usePixelReadout } from './readouts.js';
 import { Icon } from './icons.js';
+import { CryptomatteHover } from './CryptomatteHover.js';
+import { CryptomattePanel } from './CryptomattePanel.js';
+import { reducedNote } from './reduced-note.js';
+import { renderingLabel, renderingTitle } from './damage-badge.js';
 
 export function Preview() {
   const c = useController();
@@ -28,6 +32,9 @@ export function Preview() {
   const header = useApp((s) => s.image.header);
   const partIndex = useApp((s) => s.image.part);
   useApp((s) => s.library.files); // re-render when the summary (data window) arrives
+  // a file still being written: how many of its chunks are there (the rest hatched); the label goes when it is complete
+  const rendering = useApp((s) => s.library.files.find((f) => f.id === s.image.currentFileId)?.rendering);
+  const name = c.currentFile()?.name ?? '';
   const [env, setEnv] = useState<{ on: boolean; kind: EnvKind | null }>({ on: false, kind: null });
   const part = c.currentPart();
   const dw = part?.dataWindow;
@@ -126,14 +133,34 @@ export function Preview() {
           style={env.on ? { visibility: 'hidden' } : undefined}
         />
         <canvas ref={overlayCanvas} className="preview-overlay" aria-hidden="true" style={env.on ? { visibility: 'hidden' } : undefined} />
+        {rendering && (
+          <span className="rendering-label" role="status" aria-label="Rendering progress" title={renderingTitle(name, rendering)}>
+            <Icon name="hourglass" sizePx={12} /> {renderingLabel(rendering)}
+          </span>
+        )}
         {!env.on && <LayersLabels />}
         <FileProblemBox />
+        {!env.on && <ReducedLevelNote />}
         {!env.on && <HistogramPanel />}
         {!env.on && <ColourBar />}
+        {!env.on && <CryptomattePanel />}
+        <CryptomatteHover canvas={canvas} />
         {env.on && hasImage && <EnvironmentView kind={envKind} />}
       </div>
       <PlayerBar />
       <HeaderPanel />
     </section>
+  );
+}
+
+/** Over an image too large for the GPU: which reduced level is shown, and why. */
+function ReducedLevelNote() {
+  const shown = useApp((s) => (s.image.decoded?.fileId === s.image.currentFileId ? s.image.decoded : null));
+  if (!shown?.reduced) return null;
+  const n = reducedNote(shown.reduced, shown.widthPx, shown.heightPx);
+  return (
+    <p className="reduced-note" role="note" aria-label="Reduced level">
+      <Icon name="warning" sizePx={14} /> {n.title}: {n.why}. <span className="caveat">{n.caveat}.</span>
+    </p>
   );
 }

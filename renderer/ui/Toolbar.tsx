@@ -12,6 +12,8 @@ import { ExposureControl } from './ExposureControl.js';
 import { useToolbarOverflow, type ToolbarItem } from './toolbar-overflow.js';
 import { toggleFullscreen, useFullscreen } from './fullscreen.js';
 import { Icon } from './icons.js';
+import { ExpressionBar } from './ExpressionBar.js';
+import { pollingNote } from '../model/polling-note.js';
 
 const GAP_PX = 8;
 
@@ -20,6 +22,7 @@ function FolderGroup() {
   const recent = useApp((s) => s.library.recent);
   // the open folder names itself in the field (browser mode: as the server shows it, which it opens again as typed)
   const openPath = useApp((s) => s.library.folders.find((d) => d.id === s.library.folderId)?.displayPath ?? '');
+  const polling = pollingNote(useApp((s) => s.library.folders.find((d) => d.id === s.library.folderId)));
   const [path, setPath] = useState(openPath);
   useEffect(() => setPath(openPath), [openPath]);
   // a folder that could not be opened says why and what to do under the field, until dismissed or another opens
@@ -53,6 +56,11 @@ function FolderGroup() {
           <Icon name="folder" />
         </button>
       </form>
+      {polling && (
+        <span className="folder-polling" role="status" aria-label="Watching by polling" title={polling.title}>
+          {polling.label}
+        </span>
+      )}
       {problem && (
         <div className="folder-problem" role="alert">
           <Icon name="warning" /> <span>{problem.replace(/^could not open /, 'Could not open ')}</span>
@@ -173,6 +181,7 @@ function PanelsGroup({ moreCount, menuOpen, onMenu }: { moreCount: number; menuO
   const diagnosticsOpen = useApp((s) => s.ui.diagnosticsOpen);
   const panelsHidden = useApp((s) => s.layout.panelsHidden);
   const fullscreen = useFullscreen();
+  const expressionOpen = useApp((s) => s.expressions.open);
   return (
     <div className="group end" role="group" aria-label="Panels">
       {moreCount > 0 && (
@@ -188,6 +197,15 @@ function PanelsGroup({ moreCount, menuOpen, onMenu }: { moreCount: number; menuO
           ⋯
         </button>
       )}
+      <button
+        type="button"
+        aria-label="Channel expression"
+        aria-pressed={expressionOpen}
+        onClick={() => a.setExpressions({ open: !expressionOpen })}
+        title="Channel expression: a layer computed from channels, as diffuse + specular or luminance(beauty) > 1 (F2)"
+      >
+        ƒx
+      </button>
       <button
         type="button"
         aria-label="Export…"
@@ -278,6 +296,7 @@ export function Toolbar() {
           </div>
         ))}
       </div>
+      <ExpressionBar />
     </header>
   );
 }

@@ -2,7 +2,7 @@
 // two channels as red and green, not a blue or a luminance it does not have. Pure.
 import { CHANNEL_VIEWS, type ChannelView } from '../../shaders/display-params.js';
 import type { LayerSummary } from '../host-client/api-types.js';
-import { channelSuffix, colourSlots, layerChoice, type ChannelPick } from '../model/layer-choice.js';
+import { channelSuffix, colourSlots, layerChoice, pickExpression, type ChannelPick } from '../model/layer-choice.js';
 
 /**
  * The display modes by what they show, apart from the layer's own channels below them (which may be named R, G, B, A
@@ -17,6 +17,12 @@ const VIEW_LABELS: Record<ChannelView, string> = {
   a: 'alpha as grey',
   luminance: 'luminance',
 };
+
+/** The Channel menu's entry for an expression shown as the layer (its value is the pick), else null. */
+export function expressionOption(current: ChannelPick): { value: ChannelPick; label: string } | null {
+  const text = pickExpression(current);
+  return text === null ? null : { value: current, label: `ƒx ${text.length > 40 ? `${text.slice(0, 39)}…` : text}` };
+}
 
 /** The display modes offered for `layer`, with their labels; `current` is kept in the list so the menu names it. */
 export function channelViews(layer: LayerSummary | undefined, current: ChannelPick): { view: ChannelView; label: string }[] {

@@ -2,6 +2,7 @@
 // difference image, read from the CPU copies of the planes. Pure.
 import type { DecodedImage } from '../host-client/api-types.js';
 import { planeValue } from '../cpu/assemble.js';
+import { evaluateExpression } from '../../shaders/expressions/index.js';
 import { differenceValue, isDifference, type CompareMode } from '../../shaders/compare-params.js';
 import type { ChannelView } from '../../shaders/display-params.js';
 import { colourSlots, type LayerChoice } from '../model/layer-choice.js';
@@ -30,6 +31,14 @@ export function slotValue(image: DecodedImage, choice: LayerChoice, slot: number
   const name = choice.slots[slot];
   const [x0, y0, x1, y1] = image.dataWindow;
   if (x < x0 || y < y0 || x > x1 || y > y1) return 0;
+  const program = choice.expression;
+  if (program) {
+    const planes = program.planes.map((n) => {
+      const q = image.planes.find((p) => p.name === n);
+      return [q ? planeValue(q, x - x0, y - y0) : 0];
+    });
+    return evaluateExpression(program, planes, 1)[slot]!;
+  }
   const p = name ? image.planes.find((q) => q.name === name) : undefined;
   if (!p) return slot === 3 ? 1 : 0;
   return planeValue(p, x - x0, y - y0);

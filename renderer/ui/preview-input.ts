@@ -3,9 +3,9 @@
 // moves update the store and the readout's node directly: no React render per move.
 import type { Controller } from '../app/controller.js';
 import { alignmentShift, pickAt } from '../gpu/compare-geometry.js';
-import { layerChoice } from '../model/layer-choice.js';
+import { layerChoice, partChannelNames } from '../model/layer-choice.js';
 import { canvasToImage, oneToOne, panBy, zoomAt } from '../model/view-geometry.js';
-import { pixelReadout } from './pixel-readout.js';
+import { formatValue, pixelReadout } from './pixel-readout.js';
 import { shortValue, shownValues } from './pixel-values.js';
 import type { PreviewOverlay } from './preview-overlay.js';
 import type { TextSink } from './readouts.js';
@@ -19,13 +19,20 @@ type Drag = { kind: 'pan'; x: number; y: number } | { kind: 'region'; x0: number
 const dpr = (): number => window.devicePixelRatio || 1;
 
 /** The readout's text for image pixel (x, y): A's values, and B's where a reference is set. */
-function readoutAt(c: Controller, x: number, y: number): string {
+function readoutAt(c: Controller, x0: number, y0: number): string {
   const s = c.store.getState();
   const img = s.image.decoded;
+  // a reduced level of an image too large for the GPU: its pixel over level 0's (the preview's note says so)
+  const x = Math.floor(x0 / (img?.reduced?.factor ?? 1)),
+    y = Math.floor(y0 / (img?.reduced?.factor ?? 1));
   const part = c.currentPart();
   const layer = part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
   if (!img || !layer || !part || img.fileId !== s.image.currentFileId) return '';
-  const text = pixelReadout(img, layer.channels, x, y);
+  const aChoice = layerChoice(layer, s.image.channel, partChannelNames(part)).choice;
+  const read = pixelReadout(img, layer.channels, x, y);
+  // an expression's values follow the channels it is computed from
+  const fx = aChoice.expression && read !== null ? shownValues({ image: img, choice: aChoice }, null, 'off', 'a', 'rgb', x, y) : null;
+  const text = fx ? `${read}  ƒx ${fx.map((v) => `${v.label}=${formatValue(v.value)}`).join(' ')}` : read;
   const ref = c.compare.referenceImage,
     refChoice = c.compare.referenceChoice;
   if (text === null) return '';
@@ -34,15 +41,7 @@ function readoutAt(c: Controller, x: number, y: number): string {
     { dataWindow: part.dataWindow, displayWindow: part.displayWindow, levelCount: 1 },
     { dataWindow: ref.dataWindow, displayWindow: ref.displayWindow, levelCount: 1 },
   );
-  const b = shownValues(
-    { image: img, choice: layerChoice(layer, s.image.channel).choice },
-    { image: ref, choice: refChoice, shift },
-    'off',
-    'b',
-    'rgba',
-    x,
-    y,
-  );
+  const b = shownValues({ image: img, choice: aChoice }, { image: ref, choice: refChoice, shift }, 'off', 'b', 'rgba', x, y);
   return `${text}  │  B ${b ? b.map((v) => `${v.label}=${shortValue(v.value)}`).join(' ') : 'outside'}`;
 }
 

@@ -4,7 +4,7 @@
 import type { Controller } from '../app/controller.js';
 import { alignmentShift, pickAt, sideBySide } from '../gpu/compare-geometry.js';
 import type { Region } from '../../shaders/compare-cpu.js';
-import { layerChoice } from '../model/layer-choice.js';
+import { layerChoice, partChannelNames } from '../model/layer-choice.js';
 import { shortValue, shownValues } from './pixel-values.js';
 import { drawMissingHatch } from './missing-hatch.js';
 
@@ -86,7 +86,7 @@ export class PreviewOverlay {
     if (a?.missing && a.fileId === s.image.currentFileId && !s.playback.playing) drawMissingHatch(ctx, a.missing.regions, toCanvas, dpr);
     const layer = part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
     if (s.inspect.pixelValues && v.zoom >= VALUES_MIN_ZOOM && a && layer && a.fileId === s.image.currentFileId) {
-      const aChoice = layerChoice(layer, s.image.channel).choice;
+      const aChoice = layerChoice(layer, s.image.channel, part ? partChannelNames(part) : undefined).choice;
       const ref = this.c.compare.referenceImage,
         refChoice = this.c.compare.referenceChoice;
       const b =
