@@ -1,51 +1,26 @@
 // The Cryptomatte matte on the GPU (Dawn, in a child process) against the CPU reference, bit for bit, on the generated
 // file: every layer, single names, pairs, no pick and a long pick list, two workgroup shapes. Needs a Vulkan driver.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dawnChildEnv } from '../../host/thumbnails/gpu/dawn.js';
+import { bundleDawnChild, dawnSkipReason, runDawnChild } from '../dawn-child.js';
 import { ASSET_NAMES, MATERIAL_NAMES, OBJECT_NAMES } from './fixtures.js';
 import type { GpuCase } from './matte-gpu-child.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const env = dawnChildEnv();
-const why = !existsSync(join(root, 'node_modules/webgpu/package.json'))
-  ? 'the webgpu package is not installed'
-  : !env.VK_ICD_FILENAMES && !env.VK_DRIVER_FILES && !existsSync('/usr/share/vulkan/icd.d')
-    ? 'no Vulkan driver found (install chromium or mesa-vulkan-drivers)'
-    : '';
+const why = dawnSkipReason();
 if (why) console.warn(`matte-gpu.test: skipped: ${why}`);
 
 describe.skipIf(!!why)('Cryptomatte matte: GPU against the CPU reference', () => {
   let dir = '';
   beforeAll(async () => {
-    // inside the project (dist/ is ignored): the bundle's `import 'webgpu'` resolves from node_modules above it
-    mkdirSync(join(root, 'dist'), { recursive: true });
-    dir = mkdtempSync(join(root, 'dist', 'cryptomatte-gpu-test-'));
-    await build({
-      absWorkingDir: root,
-      entryPoints: [{ in: 'testing/cryptomatte/matte-gpu-child.ts', out: 'child' }],
-      outdir: dir,
-      outExtension: { '.js': '.mjs' },
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      external: ['webgpu'],
-      loader: { '.wgsl': 'text' },
-      logLevel: 'warning',
-      banner: { js: "import { createRequire as __childRequire } from 'node:module'; const require = __childRequire(import.meta.url);" },
-    });
+    dir = await bundleDawnChild('testing/cryptomatte/matte-gpu-child.ts', 'cryptomatte-gpu-test');
   });
   afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
 
   it('matches matteCpu in every bit', () => {
     const out = join(dir, 'out.json');
-    const r = spawnSync(process.execPath, [join(dir, 'child.mjs'), dir, out], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
-    const died = r.signal ? `killed by ${r.signal}` : r.status !== 0 ? `exit ${r.status}` : '';
-    expect(died, `${died}\n${r.stderr.slice(-2000)}`).toBe('');
+    const { died, stderr } = runDawnChild(dir, [dir, out]);
+    expect(died, `${died}\n${stderr}`).toBe('');
     const result = JSON.parse(readFileSync(out, 'utf8')) as { adapter: string; pixels: number; cases: GpuCase[] };
     console.log(`matte-gpu.test: ${result.cases.length} cases of ${result.pixels} pixels on ${result.adapter}`);
     // per layer: no pick, each name, two names, all names with 100 absent IDs; each at two workgroup shapes

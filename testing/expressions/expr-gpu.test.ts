@@ -1,50 +1,26 @@
 // Channel expressions on the GPU (Dawn, in a child process) against the CPU reference on HDR planes with NaN, ±Inf,
 // negatives and zeros: every operator and function, within each case's tolerance (cases.ts). Needs a Vulkan driver.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dawnChildEnv } from '../../host/thumbnails/gpu/dawn.js';
+import { bundleDawnChild, dawnSkipReason, runDawnChild } from '../dawn-child.js';
 import type { GpuCase } from './expr-gpu-child.js';
 import { EXPRESSION_CASES, PLANE_READ_CASES } from './cases.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const env = dawnChildEnv();
-const why = !existsSync(join(root, 'node_modules/webgpu/package.json'))
-  ? 'the webgpu package is not installed'
-  : !env.VK_ICD_FILENAMES && !env.VK_DRIVER_FILES && !existsSync('/usr/share/vulkan/icd.d')
-    ? 'no Vulkan driver found (install chromium or mesa-vulkan-drivers)'
-    : '';
+const why = dawnSkipReason();
 if (why) console.warn(`expr-gpu.test: skipped: ${why}`);
 
 describe.skipIf(!!why)('channel expressions: GPU against the CPU reference', () => {
   let dir = '';
   beforeAll(async () => {
-    mkdirSync(join(root, 'dist'), { recursive: true });
-    dir = mkdtempSync(join(root, 'dist', 'expr-gpu-test-'));
-    await build({
-      absWorkingDir: root,
-      entryPoints: [{ in: 'testing/expressions/expr-gpu-child.ts', out: 'child' }],
-      outdir: dir,
-      outExtension: { '.js': '.mjs' },
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      external: ['webgpu'],
-      loader: { '.wgsl': 'text' },
-      logLevel: 'warning',
-      banner: { js: "import { createRequire as __childRequire } from 'node:module'; const require = __childRequire(import.meta.url);" },
-    });
+    dir = await bundleDawnChild('testing/expressions/expr-gpu-child.ts', 'expr-gpu-test');
   });
   afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
 
   it('every case within its tolerance, NaN and infinities alike', () => {
     const out = join(dir, 'out.json');
-    const r = spawnSync(process.execPath, [join(dir, 'child.mjs'), out], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
-    const died = r.signal ? `killed by ${r.signal}` : r.status !== 0 ? `exit ${r.status}` : '';
-    expect(died, `${died}\n${r.stderr.slice(-2000)}`).toBe('');
+    const { died, stderr } = runDawnChild(dir, [out]);
+    expect(died, `${died}\n${stderr}`).toBe('');
     const result = JSON.parse(readFileSync(out, 'utf8')) as {
       adapter: string;
       pixels: number;
