@@ -312,7 +312,8 @@ async function engineNoUploadOnParams(): Promise<Record<string, unknown>> {
 
 /** Cache under a budget that holds two 128² images: showing four evicts the oldest, never the one on screen. */
 async function engineEviction(): Promise<Record<string, unknown>> {
-  const { engine, source, canvas } = await makeEngine(128, 1);
+  // a budget that holds the first image: a show that cannot fit at all is refused, saying so (texture-cache makeRoom)
+  const { engine, source, canvas } = await makeEngine(128, 64 << 20);
   const one = await showFrom(source, engine, { fileId: 'img1', part: 0 }, RGBA);
   const perImage = engine.stats().cache.bytes;
   // each image is cached as its planes and its layer's MIP chain: one entry each
