@@ -86,14 +86,14 @@ test('every toolbar control has a tooltip naming its key, and the help overlay l
   const unnamed: string[] = [];
   const unlisted: string[] = [];
   for (const { name, title } of titles) {
-    // the keys a tooltip names: "(E / Shift+E: …)", "(Shift+L)", "(1, double-click)", "(Tab)"; range fields edit by typing
+    // the keys a tooltip names: "(E / Shift+E: …)", "(Shift+L)", "(1, double-click)", "(Tab)", "(F2)"; range fields edit by typing
     const keys =
       /\(([^()]*)\)\s*$/
         .exec(title)?.[1]
         ?.split(/[;:]/)[0]
         ?.split(/,| \/ /)
         .map((k) => k.trim().split(' ')[0]!)
-        .filter((k) => /^(Shift\+)?(\S|Esc|Tab)$/.test(k)) ?? [];
+        .filter((k) => /^(Shift\+)?(\S|Esc|Tab|F\d{1,2})$/.test(k)) ?? [];
     if (/Range (minimum|maximum)|Exposure value/.test(name)) continue;
     if (!keys.length) {
       unnamed.push(`${name}: ${title}`);
