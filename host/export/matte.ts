@@ -3,7 +3,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { encodeExr, ExrReader, openFileSource, type PartInfo } from '../../codec/index.js';
+import { ExrReader, writeExr, openFileSource, type PartInfo } from '../../codec/index.js';
 import { CryptomatteError } from '../../shaders/cryptomatte/errors.js';
 import { floatToId, type CryptoId } from '../../shaders/cryptomatte/hash.js';
 import { findCryptomattes, pickLayer, type CryptomatteLayer, type CryptomatteScan } from '../../shaders/cryptomatte/layers.js';
@@ -101,7 +101,7 @@ export function matteOf(reader: ExrReader, found: FoundLayer, ids: readonly Cryp
 /** The matte as file bytes: EXR (one float channel A, zip, the part's windows) or PNG (8-bit grey, NaN as 0). */
 export async function encodeMatte(matte: Matte, part: PartInfo, format: 'exr' | 'png'): Promise<Uint8Array> {
   if (format === 'exr') {
-    const encoded = encodeExr([
+    return writeExr([
       {
         compression: 'zip',
         dataWindow: part.dataWindow,
@@ -109,13 +109,6 @@ export async function encodeMatte(matte: Matte, part: PartInfo, format: 'exr' | 
         channels: [{ name: 'A', pixelType: 'float', data: matte.values }],
       },
     ]);
-    const bytes = new Uint8Array(encoded.byteLength);
-    let at = 0;
-    for (const piece of encoded.pieces) {
-      bytes.set(piece, at);
-      at += piece.length;
-    }
-    return bytes;
   }
   const rgba = new Uint8Array(matte.values.length * 4);
   matte.values.forEach((v, i) => {
