@@ -6,6 +6,7 @@
 // and run `source .gpu/enter.sh; node bench/ocio-gpu.mjs` there (it runs the bundle without building again). The run
 // ends with each ACES 2.0 view's and grading op's GPU result against the CPU reference on that adapter (`accuracy`);
 // `--experiments` times instead the ACES 2.0 SDR and HDR views' WGSL with one part cut at a time (wrong values: where time goes).
+// `--timing-only` skips the accuracy check (a repeat of the timings).
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

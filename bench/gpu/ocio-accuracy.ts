@@ -1,6 +1,7 @@
 // The GPU path of OpenColorIO processors against the CPU reference (applyOps) on this adapter: each processor's
 // `ocio_apply` in a compute pass over HDR RGBA, the worst difference as e2e/ocio-gpu.spec.ts measures it (absolute to 1,
-// relative above), with the pixel that gave it. The e2e runs on SwiftShader; this runs on the bench's GPU.
+// relative above; also relative to the pixel's largest channel), with the pixel that gave it. The e2e runs on
+// SwiftShader; this runs on the bench's GPU.
 import { applyOps } from '../../shaders/colour/processor.js';
 import type { Op } from '../../shaders/colour/ops/op.js';
 import { buildGpuProcessor, uploadOcioLuts } from '../../shaders/colour/gpu/index.js';
@@ -16,8 +17,12 @@ const APPLY_ENTRY = `
 }`;
 
 export interface Accuracy {
+  /** The worst |gpu − cpu| / max(1, |cpu|) of any channel, and the pixel that gave it. */
   maxErr: number;
   worst: string;
+  /** The same judged against the pixel's largest |cpu| channel: |gpu − cpu| / max(1, max |cpu rgb|) (see pixelScale). */
+  pixelErr: number;
+  pixelWorst: string;
 }
 
 /** `ocio_apply` of the GPU processor of `ops` on RGBA `input`, read back. */
@@ -65,32 +70,43 @@ export async function applyOnGpu(device: GPUDevice, ops: readonly Op[], input: F
   return out;
 }
 
+/**
+ * The scale a pixel's channels are judged against, for scene-linear outputs and ops that mix channels in f32 (GradingHueCurve):
+ * a channel's rounding error there is set by the pixel's largest channel, whatever its own size. 1 for pixels within ±1.
+ */
+export function pixelScale(rgb: ArrayLike<number>, px: number): number {
+  let scale = 1;
+  for (let c = 0; c < 3; c++) if (Number.isFinite(rgb[px + c]!)) scale = Math.max(scale, Math.abs(rgb[px + c]!));
+  return scale;
+}
+
 /** The worst per-channel difference of the GPU's `ops` from applyOps on `input` (RGB; alpha passes through both). */
 export async function gpuAccuracy(device: GPUDevice, ops: readonly Op[], input: Float32Array<ArrayBuffer>): Promise<Accuracy> {
   const expected = Float32Array.from(input);
   applyOps(ops, expected);
   const actual = await applyOnGpu(device, ops, input);
-  let maxErr = 0,
-    worst = '';
-  for (let i = 0; i < expected.length; i++) {
-    const e = expected[i]!,
-      a = actual[i]!;
-    const err = Number.isFinite(e)
-      ? Math.abs(a - e) / Math.max(1, Math.abs(e))
-      : a === e || (Number.isNaN(a) && Number.isNaN(e))
-        ? 0
-        : Infinity;
-    if (err > maxErr || Number.isNaN(err)) {
-      maxErr = Number.isNaN(err) ? Infinity : err;
-      const px = i - (i % 4);
-      const show = (v: ArrayLike<number>): string =>
-        Array.from(v)
-          .slice(px, px + 4)
-          .join(',');
-      worst = `in ${show(input)} cpu ${show(expected)} gpu ${show(actual)}`;
+  const worstOf = (scaleOf: (i: number) => number): [number, string] => {
+    let maxErr = 0,
+      worst = '';
+    for (let i = 0; i < expected.length; i++) {
+      const e = expected[i]!,
+        a = actual[i]!;
+      const err = Number.isFinite(e) ? Math.abs(a - e) / scaleOf(i) : a === e || (Number.isNaN(a) && Number.isNaN(e)) ? 0 : Infinity;
+      if (err > maxErr || Number.isNaN(err)) {
+        maxErr = Number.isNaN(err) ? Infinity : err;
+        const px = i - (i % 4);
+        const show = (v: ArrayLike<number>): string =>
+          Array.from(v)
+            .slice(px, px + 4)
+            .join(',');
+        worst = `in ${show(input)} cpu ${show(expected)} gpu ${show(actual)}`;
+      }
     }
-  }
-  return { maxErr, worst };
+    return [maxErr, worst];
+  };
+  const [maxErr, worst] = worstOf((i) => Math.max(1, Math.abs(expected[i]!)));
+  const [pixelErr, pixelWorst] = worstOf((i) => Math.max(pixelScale(expected, i - (i % 4)), Math.abs(expected[i]!)));
+  return { maxErr, worst, pixelErr, pixelWorst };
 }
 
 function lcg(seed: number): () => number {

@@ -1,27 +1,20 @@
 // The tables the ACES 2.0 WGSL reads from the 1D LUT texture, four values an entry: the per-hue cusp and reach tables
-// as the CPU has them, a hue → interval bucket table (one load instead of a search), and the forward tone scale on log2 A.
+// as the CPU has them, and a hue → interval bucket table (one load instead of a search).
 import type { Aces2State } from '../ops/aces2/apply.js';
-import { achromaticToJ } from '../ops/aces2/cam.js';
 import { TABLE_FIRST, TABLE_SIZE, TABLE_UPPER_WRAP } from '../ops/aces2/tables.js';
-import { toneScaleAToJ } from '../ops/aces2/transform.js';
 
 /** Table hues a bucket may hold: a bucket texel is its first interval and the next three table hues. */
 const BUCKET_HUES = 3;
 const MAX_BUCKETS_PER_DEGREE = 1024;
-/** The forward tone-scale table: entries, evenly spaced in log2 A from LO to HI (A, the achromatic response, stays below 2^5). */
-export const TONE_ENTRIES = 8192;
-export const TONE_LOG2_LO = -24;
-export const TONE_LOG2_HI = 5;
 
 export interface Aces2GpuTables {
-  /** RGBA entries: cusp (J, M, 1/γ upper hull, hue) ×363, reach (M at i, M at i + 1) ×363, buckets, tone scale. */
+  /** RGBA entries: cusp (J, M, 1/γ upper hull, hue) ×363, reach (M at i, M at i + 1) ×363, buckets. */
   values: Float32Array;
   bucketsPerDegree: number;
   bucketCount: number;
-  /** Entry offsets of the reach, bucket and tone tables (the cusp table is at 0). */
+  /** Entry offsets of the reach and bucket tables (the cusp table is at 0). */
   reachAt: number;
   bucketsAt: number;
-  toneAt: number;
 }
 
 const cache = new WeakMap<Aces2State, Aces2GpuTables>();
@@ -32,17 +25,15 @@ export function aces2GpuTables(s: Aces2State): Aces2GpuTables {
   const g = s.gamut!;
   const buckets = hueBuckets(g.hues);
   const reachAt = TABLE_SIZE,
-    bucketsAt = 2 * TABLE_SIZE,
-    toneAt = bucketsAt + buckets.count;
-  const values = new Float32Array((toneAt + TONE_ENTRIES) * 4);
+    bucketsAt = 2 * TABLE_SIZE;
+  const values = new Float32Array((bucketsAt + buckets.count) * 4);
   for (let i = 0; i < TABLE_SIZE; i++) {
     values.set([g.cusp[i * 3]!, g.cusp[i * 3 + 1]!, g.cusp[i * 3 + 2]!, g.hues[i]!], i * 4);
     const reach = s.shared.reachM;
     values.set([reach[i]!, reach[Math.min(i + 1, TABLE_SIZE - 1)]!, 0, 0], (reachAt + i) * 4);
   }
   values.set(buckets.texels, bucketsAt * 4);
-  values.set(toneTable(s), toneAt * 4);
-  const tables = { values, bucketsPerDegree: buckets.perDegree, bucketCount: buckets.count, reachAt, bucketsAt, toneAt };
+  const tables = { values, bucketsPerDegree: buckets.perDegree, bucketCount: buckets.count, reachAt, bucketsAt };
   cache.set(s, tables);
   return tables;
 }
@@ -101,23 +92,4 @@ export function windowInterval(h: number, hues: ArrayLike<number>, searchRange: 
   const hue = (k: number): number => Math.fround(hues[Math.min(k, TABLE_SIZE - 1)]!);
   const past = (h > hue(i) ? 1 : 0) + (h > hue(i + 1) ? 1 : 0);
   return Math.max(1, i + Math.min(past, Math.min(TABLE_UPPER_WRAP, i + searchRange[1]) - i));
-}
-
-/**
- * The forward tone scale and what the chroma compression takes from it, per log2 A: (Jts, (Jts / J)^(1/γ),
- * (Jts / J max)^(1/γ), √((Jts / J max)² + sat threshold)), with J = 100 A^cz. Linear between entries it is within 1e-5
- * of the analytic value (the WGSL's own analytic pows cost half the whole transform's time on an H200).
- */
-function toneTable(s: Aces2State): Float32Array {
-  const out = new Float32Array(TONE_ENTRIES * 4);
-  const gammaInv = s.shared.modelGammaInv,
-    jMax = s.shared.limitJMax;
-  for (let k = 0; k < TONE_ENTRIES; k++) {
-    const A = 2 ** (TONE_LOG2_LO + ((TONE_LOG2_HI - TONE_LOG2_LO) * k) / (TONE_ENTRIES - 1));
-    const Jts = toneScaleAToJ(A, s.input, s.tone);
-    const J = achromaticToJ(A, s.input.cz);
-    const nJ = Jts / jMax;
-    out.set([Jts, J > 0 ? Math.pow(Jts / J, gammaInv) : 0, Math.pow(nJ, gammaInv), Math.sqrt(nJ * nJ + s.chroma.satThr)], k * 4);
-  }
-  return out;
 }

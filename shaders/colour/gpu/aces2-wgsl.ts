@@ -1,10 +1,11 @@
-// The ACES 2.0 output transform (FixedFunction ACES_OutputTransform20) as WGSL, analytic as OCIO runs it on the GPU
-// except the forward tone scale, read from a table on log2 A; the tables (aces2-tables.ts) ride in the 1D LUT texture.
+// The ACES 2.0 output transform (FixedFunction ACES_OutputTransform20) as WGSL, analytic as OCIO runs it on the GPU; its
+// per-hue tables (aces2-tables.ts) ride in the 1D LUT texture. The forward direction is in aces2-forward-wgsl.ts.
 import type { FixedFunctionOp } from '../ops/op.js';
 import { primariesOf, stateFor } from '../ops/aces2/apply.js';
 import type { JMhParams } from '../ops/aces2/cam.js';
 import { TABLE_SIZE } from '../ops/aces2/tables.js';
-import { aces2GpuTables, TONE_ENTRIES, TONE_LOG2_HI, TONE_LOG2_LO } from './aces2-tables.js';
+import { ACES2_FORWARD_WGSL } from './aces2-forward-wgsl.js';
+import { aces2GpuTables } from './aces2-tables.js';
 import type { LutAtlas } from './lut-atlas.js';
 
 /** The fixed-function styles written as WGSL here; the others (the stage styles) are still baked. */
@@ -19,18 +20,28 @@ export function aces2Wgsl(op: FixedFunctionOp, atlas: LutAtlas, lit: (v: number)
   const tables = aces2GpuTables(s);
   const start = atlas.add1dRgba(tables.values);
   const m3 = (m: readonly number[]): string => `mat3x3f(${m.map(lit).join(', ')})`;
-  const cam = (p: JMhParams): string => {
+  const camOf = (p: JMhParams): string => {
     const matrices = [p.rgbToCam, p.camToRgb, p.coneToAab, p.aabToCone].map(m3);
     return `Aces2Cam(${[...matrices, ...[p.flN, p.cz, p.invCz, p.awJ, p.invAwJ].map(lit)].join(', ')})`;
   };
   const t = s.tone,
-    c = s.chroma;
+    c = s.chroma,
+    cam = s.input;
+  // the forward tone scale's and gamut compression's constants, folded here in double
+  const aJMax = Math.pow(s.shared.limitJMax / 100, cam.invCz);
+  const forward = [
+    Math.log2(t.m2),
+    t.s2 * cam.flN,
+    Math.log2(cam.flN * t.nR),
+    1 / aJMax,
+    1 / s.shared.limitJMax,
+    (1 - s.shared.modelGammaInv) * Math.log2(s.shared.limitJMax),
+  ];
   const scalars = [
     t.g,
     t.t1,
     t.s2,
     t.m2,
-    t.nR,
     t.inverseLimit,
     s.shared.limitJMax,
     s.shared.modelGammaInv,
@@ -42,16 +53,10 @@ export function aces2Wgsl(op: FixedFunctionOp, atlas: LutAtlas, lit: (v: number)
     g.focusDist,
     g.lowerHullGammaInv,
     tables.bucketsPerDegree,
+    ...forward,
   ].map(lit);
-  const offsets = [
-    start,
-    start + tables.reachAt,
-    start + tables.bucketsAt,
-    tables.bucketCount - 1,
-    start + tables.toneAt,
-    ...g.searchRange,
-  ];
-  const params = `Aces2Params(${cam(s.input)}, ${cam(s.output)}, ${scalars.join(', ')}, ${offsets.join(', ')})`;
+  const offsets = [start, start + tables.reachAt, start + tables.bucketsAt, tables.bucketCount - 1, ...g.searchRange];
+  const params = `Aces2Params(${camOf(s.input)}, ${camOf(s.output)}, ${scalars.join(', ')}, ${offsets.join(', ')})`;
   return `${op.direction === 'inverse' ? 'aces2OutputInverse' : 'aces2OutputForward'}(c.xyz, ${params})`;
 }
 
@@ -60,11 +65,12 @@ export const ACES2_WGSL = /* wgsl */ `
 struct Aces2Cam { toCam: mat3x3f, fromCam: mat3x3f, toAab: mat3x3f, fromAab: mat3x3f, flN: f32, cz: f32, invCz: f32, awJ: f32, invAwJ: f32 }
 struct Aces2Params {
   inCam: Aces2Cam, outCam: Aces2Cam,
-  g: f32, t1: f32, s2: f32, m2: f32, nR: f32, inverseLimit: f32,
+  g: f32, t1: f32, s2: f32, m2: f32, inverseLimit: f32,
   limitJMax: f32, modelGammaInv: f32,
   sat: f32, satThr: f32, compr: f32, scale: f32,
   midJ: f32, focusDist: f32, lowerHullGammaInv: f32, bucketsPerDegree: f32,
-  cusp: i32, reach: i32, buckets: i32, lastBucket: i32, tone: i32, searchLo: i32, searchHi: i32,
+  log2M2: f32, s2FlN: f32, log2FlNR: f32, invAJMax: f32, invLimitJMax: f32, log2JMaxRest: f32,
+  cusp: i32, reach: i32, buckets: i32, lastBucket: i32, searchLo: i32, searchHi: i32,
 }
 struct Aces2Hue { cuspJ: f32, cuspM: f32, gammaTopInv: f32, focusJ: f32, threshold: f32 }
 
@@ -73,20 +79,23 @@ const ACES2_DEGREES_PER_RADIAN: f32 = 57.29577951308232;
 const ACES2_NL_OFFSET: f32 = 27.13;
 const ACES2_TABLE_LAST: i32 = ${TABLE_SIZE - 1};
 const ACES2_UPPER_WRAP: i32 = ${TABLE_SIZE - 2};
-const ACES2_TONE_LAST: i32 = ${TONE_ENTRIES - 1};
-const ACES2_TONE_LOG2_LO: f32 = ${TONE_LOG2_LO}.0;
-const ACES2_TONE_PER_STOP: f32 = ${(TONE_ENTRIES - 1) / (TONE_LOG2_HI - TONE_LOG2_LO)};
 
 // x^p for x > 0, else 0 (WGSL leaves pow undefined at and below 0)
 fn aces2Pow(x: f32, p: f32) -> f32 { return select(0.0, pow(max(x, OCIO_FLT_MIN), p), x > 0.0); }
-fn aces2CopySign(mag: f32, s: f32) -> f32 { return select(abs(mag), -abs(mag), s < 0.0); }
+// the sign bit of s on |mag| (as the CPU's copySign, -0 included)
+fn aces2CopySign(mag: f32, s: f32) -> f32 { return bitcast<f32>((bitcast<u32>(mag) & 0x7fffffffu) | (bitcast<u32>(s) & 0x80000000u)); }
 fn aces2Lerp(a: f32, b: f32, t: f32) -> f32 { return (b - a) * t + a; }
 fn aces2Wrap(h: f32) -> f32 { let y = h - 360.0 * trunc(h / 360.0); return select(y, y + 360.0, y < 0.0); }
 // the wrap of an atan2 in degrees (-180 … 180, where trunc(h / 360) is 0): no division
 fn aces2WrapHalfTurns(h: f32) -> f32 { return select(h, h + 360.0, h < 0.0); }
 
-fn aces2ConeFwd(rc: f32) -> f32 { let p = aces2Pow(rc, 0.42); return p / (ACES2_NL_OFFSET + p); }
-fn aces2ConeInv(ra: f32) -> f32 { let lim = min(ra, 0.99); return aces2Pow(ACES2_NL_OFFSET * lim / (1.0 - lim), 1.0 / 0.42); }
+// rc^0.42 / (27.13 + rc^0.42); at rc = 0 the pow of the smallest normal (2e-16) stands for 0: no select (faster on an H200)
+fn aces2ConeFwd(rc: f32) -> f32 { let p = exp2(0.42 * log2(max(rc, OCIO_FLT_MIN))); return p / (ACES2_NL_OFFSET + p); }
+// (27.13 lim / (1 - lim))^(1/0.42) with the quotient as a difference of logs: a division costs more than a log2 here
+fn aces2ConeInv(ra: f32) -> f32 {
+  let lim = clamp(ra, OCIO_FLT_MIN, 0.99);
+  return exp2((log2(ACES2_NL_OFFSET * lim) - log2(1.0 - lim)) * (1.0 / 0.42));
+}
 
 // the matrices are row-major, so a row vector times the column-major mat3x3f of the same numbers is M · v
 fn aces2RgbToAab(rgb: vec3f, p: Aces2Cam) -> vec3f {
@@ -127,23 +136,21 @@ fn aces2AabToJMh(aab: vec3f, p: Aces2Cam) -> vec3f {
   let h = select(atan2(aab.z, aab.y), 0.0, neutral);
   return vec3f(100.0 * aces2Pow(aab.x, p.cz), sqrt(aab.y * aab.y + aab.z * aab.z), aces2Wrap(180.0 * h / ACES2_PI));
 }
-fn aces2JToA(J: f32, p: Aces2Cam) -> f32 { return aces2Pow(J * 0.01, p.invCz); }
+// at J ≤ 0 the pow of the smallest normal (5e-34) stands for 0: no select (faster on an H200)
+fn aces2JToA(J: f32, p: Aces2Cam) -> f32 { return exp2(p.invCz * log2(max(J * 0.01, OCIO_FLT_MIN))); }
 fn aces2AToY(A: f32, p: Aces2Cam) -> f32 { return aces2ConeInv(p.awJ * A) / p.flN; }
 fn aces2AbsYToJ(Y: f32, p: Aces2Cam) -> f32 { return 100.0 * aces2Pow(aces2ConeFwd(Y * p.flN) * p.invAwJ, p.cz); }
 
-fn aces2ToneScale(Y: f32, p: Aces2Params, inverse: bool) -> f32 {
-  if (inverse) {
-    let z = clamp(Y / 100.0, 0.0, p.inverseLimit);
-    let fz = (z + sqrt(z * (4.0 * p.t1 + z))) / 2.0;
-    if (fz <= 0.0) { return 0.0; }
-    return p.s2 / (pow(p.m2 / fz, 1.0 / p.g) - 1.0);
-  }
-  let fy = p.m2 * aces2Pow(Y / (Y + p.s2), p.g);
-  return max(0.0, fy * fy / (fy + p.t1)) * p.nR;
+// the inverse tone scale (the forward is aces2ToneFwd)
+fn aces2ToneScaleInv(Y: f32, p: Aces2Params) -> f32 {
+  let z = clamp(Y / 100.0, 0.0, p.inverseLimit);
+  let fz = (z + sqrt(z * (4.0 * p.t1 + z))) / 2.0;
+  if (fz <= 0.0) { return 0.0; }
+  return p.s2 / (pow(p.m2 / fz, 1.0 / p.g) - 1.0);
 }
-fn aces2ToneJ(J: f32, p: Aces2Params, inverse: bool) -> f32 {
+fn aces2ToneJInv(J: f32, p: Aces2Params) -> f32 {
   let Y = aces2AToY(aces2JToA(abs(J), p.inCam), p.inCam);
-  return aces2CopySign(aces2AbsYToJ(aces2ToneScale(Y, p, inverse), p.inCam), J);
+  return aces2CopySign(aces2AbsYToJ(aces2ToneScaleInv(Y, p), p.inCam), J);
 }
 
 // one texel holds the reach table's entries base + 1 and base + 2
@@ -167,32 +174,19 @@ fn aces2ToeK(limit: f32, k1In: f32, k2In: f32) -> vec3f {
   let k1 = sqrt(k1In * k1In + k2 * k2);
   return vec3f(k1, k2, (limit + k1) / (limit + k2));
 }
-fn aces2ToeFwd(x: f32, limit: f32, k1In: f32, k2In: f32) -> f32 {
-  if (x > limit) { return x; }
-  let k = aces2ToeK(limit, k1In, k2In);
-  let minusB = k.z * x - k.x;
-  let minusAc = k.y * k.z * x;
-  return 0.5 * (minusB + sqrt(minusB * minusB + 4.0 * minusAc));
-}
 fn aces2ToeInv(x: f32, limit: f32, k1In: f32, k2In: f32) -> f32 {
   if (x > limit) { return x; }
   let k = aces2ToeK(limit, k1In, k2In);
   return (x * x + k.x * x) / (k.z * (x + k.y));
 }
 
-// M through the chroma compression between lightness J and its tonescaled Jts, forward or inverse
-fn aces2Chroma(M: f32, Jts: f32, J: f32, mNorm: f32, reachM: f32, p: Aces2Params, inverse: bool) -> f32 {
+// M through the inverse chroma compression between lightness J and its tonescaled Jts (the forward is aces2ChromaFwd)
+fn aces2ChromaInv(M: f32, Jts: f32, J: f32, mNorm: f32, reachM: f32, p: Aces2Params) -> f32 {
   if (M == 0.0) { return M; }
   let nJ = Jts / p.limitJMax;
   let snJ = max(0.0, 1.0 - nJ);
   let limit = aces2Pow(nJ, p.modelGammaInv) * reachM / mNorm;
   let satK2 = sqrt(nJ * nJ + p.satThr);
-  if (!inverse) {
-    var m = M * aces2Pow(Jts / J, p.modelGammaInv) / mNorm;
-    m = limit - aces2ToeFwd(limit - m, limit - 0.001, snJ * p.sat, satK2);
-    m = aces2ToeFwd(m, limit, nJ * p.compr, snJ);
-    return m * mNorm;
-  }
   var m = aces2ToeInv(M / mNorm, limit, nJ * p.compr, snJ);
   m = limit - aces2ToeInv(limit - m, limit - 0.001, snJ * p.sat, satK2);
   return m * mNorm * aces2Pow(Jts / J, -p.modelGammaInv);
@@ -268,16 +262,16 @@ fn aces2Smin(a: f32, b: f32, scaleRef: f32) -> f32 {
   let h = max(s - abs(a - b), 0.0) / s;
   return min(a, b) - h * h * h * s * (1.0 / 6.0);
 }
-fn aces2RemapM(M: f32, gamutM: f32, reachM: f32, invert: bool) -> f32 {
+fn aces2RemapMInv(M: f32, gamutM: f32, reachM: f32) -> f32 {
   let proportion = max(gamutM / reachM, 0.75);
   let threshold = proportion * gamutM;
   if (M <= threshold || proportion >= 1.0) { return M; }
   let scale = (reachM - threshold) / ((reachM - threshold) / (gamutM - threshold) - 1.0);
   let nd = (M - threshold) / scale;
-  if (!invert) { return threshold + scale * nd / (1.0 + nd); }
   return threshold + select(scale * -(nd / (nd - 1.0)), scale, nd >= 1.0);
 }
-fn aces2CompressGamut(jmh: vec3f, Jx: f32, reachM: f32, hg: Aces2Hue, p: Aces2Params, invert: bool) -> vec3f {
+// the inverse's gamut compression step (the forward is aces2GamutFwd)
+fn aces2CompressGamutInv(jmh: vec3f, Jx: f32, reachM: f32, hg: Aces2Hue, p: Aces2Params) -> vec3f {
   let invGain = 1.0 / aces2FocusGain(Jx, hg.threshold, p);
   let invFocusJ = 1.0 / hg.focusJ;
   let jSource = aces2SolveJ(jmh.x, jmh.y, hg.focusJ, invFocusJ, p.limitJMax, invGain);
@@ -291,60 +285,21 @@ fn aces2CompressGamut(jmh: vec3f, Jx: f32, reachM: f32, hg: Aces2Hue, p: Aces2Pa
   var remapped = jmh.y;
   if (jmh.y > 0.75 * gamutM) {
     let reachBoundary = aces2LineM(jSource, slope, p.modelGammaInv, p.limitJMax, reachM, p.limitJMax);
-    remapped = aces2RemapM(jmh.y, gamutM, reachBoundary, invert);
+    remapped = aces2RemapMInv(jmh.y, gamutM, reachBoundary);
   }
   return vec3f(jSource + remapped * slope, remapped, jmh.z);
 }
 // the hue's cusp is looked up by the caller, early: its loads' latency then hides behind the tone and chroma work
-fn aces2GamutCompress(jmh: vec3f, reachM: f32, hg: Aces2Hue, p: Aces2Params, inverse: bool) -> vec3f {
+fn aces2GamutCompressInv(jmh: vec3f, reachM: f32, hg: Aces2Hue, p: Aces2Params) -> vec3f {
   if (jmh.x <= 0.0) { return vec3f(0.0, 0.0, jmh.z); }
   if (jmh.y <= 0.0 || jmh.x > p.limitJMax) { return vec3f(jmh.x, 0.0, jmh.z); }
-  if (!inverse) { return aces2CompressGamut(jmh, jmh.x, reachM, hg, p, false); }
   var Jx = jmh.x;
-  if (Jx > hg.threshold) { Jx = aces2CompressGamut(jmh, Jx, reachM, hg, p, true).x; }
-  return aces2CompressGamut(jmh, Jx, reachM, hg, p, true);
+  if (Jx > hg.threshold) { Jx = aces2CompressGamutInv(jmh, Jx, reachM, hg, p).x; }
+  return aces2CompressGamutInv(jmh, Jx, reachM, hg, p);
 }
 
 fn aces2FromJMh(jmh: vec3f, cosH: f32, sinH: f32, cam: Aces2Cam) -> vec3f {
   return aces2AabToRgb(vec3f(aces2JToA(jmh.x, cam), jmh.y * cosH, jmh.y * sinH), cam);
-}
-
-// (Jts, (Jts / J)^(1/γ), (Jts / J max)^(1/γ), √((Jts / J max)² + sat threshold)) of A > 0, linear on log2 A
-fn aces2ToneTable(A: f32, p: Aces2Params) -> vec4f {
-  let u = clamp((log2(A) - ACES2_TONE_LOG2_LO) * ACES2_TONE_PER_STOP, 0.0, f32(ACES2_TONE_LAST));
-  let i = min(i32(u), ACES2_TONE_LAST - 1);
-  return mix(ocioLut1dAt4(p.tone + i), ocioLut1dAt4(p.tone + i + 1), vec4f(u - f32(i)));
-}
-// aces2Chroma forward with the tone table's powers of Jts
-fn aces2ChromaFwd(M: f32, tone: vec4f, mNorm: f32, reachM: f32, p: Aces2Params) -> f32 {
-  if (M == 0.0) { return M; }
-  let nJ = tone.x / p.limitJMax;
-  let snJ = max(0.0, 1.0 - nJ);
-  let invNorm = 1.0 / mNorm;
-  let limit = tone.z * reachM * invNorm;
-  var m = M * tone.y * invNorm;
-  m = limit - aces2ToeFwd(limit - m, limit - 0.001, snJ * p.sat, tone.w);
-  m = aces2ToeFwd(m, limit, nJ * p.compr, snJ);
-  return m * mNorm;
-}
-
-fn aces2OutputForward(rgb: vec3f, p: Aces2Params) -> vec3f {
-  let aab = aces2RgbToAab(rgb, p.inCam);
-  // no light: J, M and the tonescaled J are 0, and so is the output (as the CPU's steps come out)
-  if (aab.x <= 0.0) { return vec3f(0.0); }
-  let tone = aces2ToneTable(aab.x, p);
-  let neutral = aab.y == 0.0 && aab.z == 0.0;
-  let h = aces2WrapHalfTurns(select(aces2Atan2(aab.z, aab.y), 0.0, neutral) * ACES2_DEGREES_PER_RADIAN);
-  let hg = aces2HueGamut(h, p);
-  let M = sqrt(aab.y * aab.y + aab.z * aab.z);
-  let reachM = aces2ReachM(h, p);
-  // cos h and sin h are a / M and b / M: no trig (the CPU's cos and sin of the wrapped degrees agree to f32 rounding)
-  let invM = select(1.0 / M, 0.0, neutral);
-  let cosH = select(aab.y * invM, 1.0, neutral);
-  let sinH = aab.z * invM;
-  let mNorm = aces2ChromaNorm(cosH, sinH, p.scale);
-  let toned = vec3f(tone.x, aces2ChromaFwd(M, tone, mNorm, reachM, p), h);
-  return aces2FromJMh(aces2GamutCompress(toned, reachM, hg, p, false), cosH, sinH, p.outCam);
 }
 
 fn aces2OutputInverse(rgb: vec3f, p: Aces2Params) -> vec3f {
@@ -354,9 +309,9 @@ fn aces2OutputInverse(rgb: vec3f, p: Aces2Params) -> vec3f {
   let cosH = cos(hr);
   let sinH = sin(hr);
   let mNorm = aces2ChromaNorm(cosH, sinH, p.scale);
-  let toned = aces2GamutCompress(compressed, reachM, aces2HueGamut(compressed.z, p), p, true);
-  let J = aces2ToneJ(toned.x, p, true);
-  let M = aces2Chroma(toned.y, toned.x, J, mNorm, reachM, p, true);
+  let toned = aces2GamutCompressInv(compressed, reachM, aces2HueGamut(compressed.z, p), p);
+  let J = aces2ToneJInv(toned.x, p);
+  let M = aces2ChromaInv(toned.y, toned.x, J, mNorm, reachM, p);
   return aces2FromJMh(vec3f(J, M, toned.z), cosH, sinH, p.inCam);
 }
-`;
+${ACES2_FORWARD_WGSL}`;

@@ -189,7 +189,8 @@ fn ocioHalfLut(c: vec3f, start: i32) -> vec3f {
 // its sign bit), past the largest half as the largest half.
 fn ocioLinearToPq(c: vec3f) -> vec3f {
   let a = min(abs(c), vec3f(65504.0)) * 0.01;
-  let y = select(vec3f(0.0), pow(max(a, vec3f(OCIO_FLT_MIN)), vec3f(0.1593017578125)), a > vec3f(0.0));
+  // at 0 the pow of the smallest normal (1e-6) stands for 0: the encode moves by 2e-10, and no select (faster)
+  let y = exp2(0.1593017578125 * log2(max(a, vec3f(OCIO_FLT_MIN))));
   let e = pow((0.8359375 + 18.8515625 * y) / (1.0 + 18.6875 * y), vec3f(78.84375));
   return select(e, -e, (bitcast<vec3u>(c) & vec3u(0x80000000u)) != vec3u(0u));
 }
