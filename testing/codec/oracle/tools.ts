@@ -20,6 +20,8 @@ export interface Oracles {
   rgbaRef: string;
   /** exr_levels_ref: statistics of every level of every tiled part. */
   levelsRef: string;
+  /** exr_deep_range_ref: a deep part's samples and its depth-range composite, as OpenEXR reads them. */
+  deepRangeRef: string;
 }
 
 export interface ImageTools {
@@ -66,13 +68,21 @@ function build(): { oracles: Oracles } | { reason: string } {
       execFileSync('bash', [buildScript, buildDir], { stdio: 'ignore' });
     const flags = execFileSync('pkg-config', ['--cflags', '--libs', 'OpenEXR'], { encoding: 'utf8' }).trim().split(/\s+/);
     const built: Record<string, string> = {};
-    for (const name of ['exr_deep_ref', 'exr_rgba_ref', 'exr_levels_ref']) {
+    for (const name of ['exr_deep_ref', 'exr_rgba_ref', 'exr_levels_ref', 'exr_deep_range_ref']) {
       const source = join(here, `${name}.cpp`);
       const binary = join(buildDir, name);
       if (!newerThan(binary, source)) execFileSync('g++', ['-O2', '-o', binary, source, ...flags], { stdio: 'ignore' });
       built[name] = binary;
     }
-    return { oracles: { refStats, deepRef: built.exr_deep_ref!, rgbaRef: built.exr_rgba_ref!, levelsRef: built.exr_levels_ref! } };
+    return {
+      oracles: {
+        refStats,
+        deepRef: built.exr_deep_ref!,
+        rgbaRef: built.exr_rgba_ref!,
+        levelsRef: built.exr_levels_ref!,
+        deepRangeRef: built.exr_deep_range_ref!,
+      },
+    };
   } catch (error) {
     return { reason: `building the OpenEXR oracles failed: ${(error as Error).message.split('\n')[0]}` };
   }
