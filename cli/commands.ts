@@ -47,7 +47,7 @@ export const COMMANDS = {
     examples: ['exrview info shot.0001.exr', 'exrview info shot.0001.exr --json'],
   },
   stats: {
-    synopsis: 'stats FILE [--json]',
+    synopsis: 'stats FILE [--json] [--expr EXPR]',
     summary: 'decode every part, per-channel min/max/mean/NaN/Inf',
     details: [
       'Decodes every non-deep part fully (level 0 of tiled parts) and prints, for each part, its windows and a table of its channels.',
@@ -55,9 +55,19 @@ export const COMMANDS = {
       'Deep parts list their channels without statistics. With --json: one JSON object, in the shape scripts read.',
       'A file still being written (its offset tables not filled yet) or cut short is decoded as far as its chunks are there:',
       'the statistics are of those, the JSON says "incomplete": {"chunksPresent": N, "chunksTotal": M}, and the exit code is 3.',
+      "With --expr: a channel expression (the viewer's language, F2 there) evaluated in float32 over each part whose channels",
+      'it names, and the statistics of its result (value, or R G B (A)). An expression that does not parse or fits no part',
+      'prints the error with the expression and a caret under the place, exit 2.',
     ],
-    options: [JSON_FLAG],
-    examples: ['exrview stats shot.0001.exr', 'exrview stats shot.0001.exr --json'],
+    options: [
+      JSON_FLAG,
+      { name: 'expr', value: 'EXPR', help: 'statistics of this channel expression instead of the channels, e.g. "(R+G+B)/3"' },
+    ],
+    examples: [
+      'exrview stats shot.0001.exr',
+      'exrview stats shot.0001.exr --json',
+      'exrview stats shot.0001.exr --expr "diffuse + specular - beauty"',
+    ],
   },
   matte: {
     synopsis: 'matte FILE [--layer NAME] --names LIST --out OUT.exr|OUT.png | matte FILE [--layer NAME] --list [--json]',

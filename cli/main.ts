@@ -44,6 +44,11 @@ export async function main(argv: string[]): Promise<number> {
         const args = parseArgs(rest, ...optionsOf('stats'));
         const file = onePath(args.positional, 'stats', 'FILE');
         notAFolder(file, 'stats');
+        const expression = args.flags.get('expr');
+        if (typeof expression === 'string') {
+          const { runStatsExpression } = await import('./stats-expression.js');
+          return runStatsExpression(file, expression, args.flags.has('json'));
+        }
         const stats = withFile(file, () => fileStatsOf(file));
         process.stdout.write(args.flags.has('json') ? statsJson(stats) + '\n' : statsText(file, stats));
         if (!stats.incomplete) return 0;

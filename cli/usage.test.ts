@@ -23,7 +23,7 @@ describe('parseArgs', () => {
       ['json', 'no-warmup'],
     ]);
     expect(optionsOf('info')).toEqual([[], ['json']]);
-    expect(optionsOf('stats')).toEqual([[], ['json']]);
+    expect(optionsOf('stats')).toEqual([['expr'], ['json']]);
     expect(optionsOf('serve')).toEqual([['port'], ['tev']]);
   });
 

@@ -117,10 +117,23 @@ test('hover names, click and Shift-click and the list pick, the matte exports as
   // click picks the bunny alone, Shift-click adds the chair
   await page.mouse.click(bunny.x, bunny.y);
   await expect.poll(async () => (await state(page)).cryptomatte.picked).toEqual(['bunny']);
+  // a rectangle for the Statistics first (Shift-drag over the floor): the Shift-click that adds a name keeps it
+  const stats = page.getByRole('region', { name: 'Statistics' }).locator('[data-key=stats-region]');
+  const [from, to] = [await pagePoint(page, 4, 180), await pagePoint(page, 40, 196)];
   await page.keyboard.down('Shift');
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(to.x, to.y, { steps: 4 });
+  await page.mouse.up();
+  await expect(stats).toContainText('rectangle 4,180 – 40,196');
+  await expect.poll(async () => (await state(page)).cryptomatte.picked, 'a Shift-drag picks nothing').toEqual(['bunny']);
   await page.mouse.click(chair.x, chair.y);
   await page.keyboard.up('Shift');
   await expect.poll(async () => (await state(page)).cryptomatte.picked).toEqual(['bunny', 'chair "red"']);
+  await expect(stats).toContainText('rectangle 4,180 – 40,196');
+  await page.screenshot({ path: info.outputPath('cryptomatte-two-picks-rectangle.png') });
+  await page.keyboard.press('Escape');
+  await expect(stats).toContainText('whole image');
   await expect(names.getByRole('checkbox', { name: 'bunny' })).toBeChecked();
   await page.screenshot({ path: info.outputPath('cryptomatte-overlay.png') });
 

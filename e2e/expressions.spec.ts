@@ -127,6 +127,8 @@ test('an expression over a multilayer file: its error at its place, then its lay
   expect(rows[2]!.nan).toBe(1);
   expect(rows[1]!.inf).toBe(2);
   console.log(`expression statistics (CPU reference): ${JSON.stringify(rows)}`);
+  // the panel names what it measures: the expression, not the layer it was typed over
+  await expect(page.getByRole('region', { name: 'Statistics' })).toContainText(`aovs_a.exr · expr: ${EXPRESSION}`);
   // under the pointer, the readout gives the expression's values too
   const box = (await page.locator('.preview-canvas').boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);

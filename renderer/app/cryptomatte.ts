@@ -14,7 +14,7 @@ export interface CryptomatteDeps {
   api: Pick<HostApi, 'decodeImage' | 'exportImages'>;
   store: AppStore;
   actions: StoreActions;
-  /** The GPU engine's view setter (null: the CPU path, which has no Cryptomatte view). */
+  /** The engine's view setter (the GPU's view pass, or on the CPU path its CPU reference). */
   setView: (view: CryptomatteView | null) => void;
   downloads: () => DownloadSink;
 }

@@ -79,7 +79,7 @@ export function CryptomattePanel() {
       </div>
       {cpuPath && (
         <p className="cryptomatte-note" role="note">
-          The coloured view needs WebGPU, which this window lacks: hover, picks and the export still work.
+          Drawn on the CPU (no WebGPU in this window): the same colours and mattes, slower on large images.
         </p>
       )}
       {state.kind === 'loading' && <p role="status">reading {layer}…</p>}

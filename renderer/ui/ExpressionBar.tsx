@@ -1,6 +1,6 @@
 // The channel-expression bar (F2, as a spreadsheet edits a formula, or the toolbar's ƒx): a field whose expression becomes the layer on screen, its error
 // underlined at its place as it is typed, and the saved expressions to reuse on any image.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import { FUNCTIONS } from '../../shaders/expressions/index.js';
 import { checkExpression, keepSavedExpressions, showExpression } from '../app/expressions.js';
 import { pickExpression } from '../model/layer-choice.js';
@@ -9,6 +9,48 @@ import { useApp, useController } from './context.js';
 const LANGUAGE =
   'Channels by name (R, diffuse.R, "odd-name".R), a layer alone is its RGB(A); numbers, pi, inf, nan; + - * /, comparisons ' +
   `< <= > >= == != (1 or 0); ${Object.keys(FUNCTIONS).join(', ')}. Enter shows it as the layer; Esc closes the bar.`;
+
+/** The widest the bar grows (px), and the margin it keeps inside the preview's column. */
+const BAR_MAX_WIDTH_PX = 760;
+const BAR_MARGIN_PX = 8;
+
+/**
+ * Where the bar goes: over the preview's column only, under its picker bar, right-aligned, so that it never covers the
+ * grid or the inspector's panels (Statistics) whatever their widths; followed as panels are resized, folded or hidden.
+ */
+function usePreviewPlacement(open: boolean, bar: RefObject<HTMLDivElement | null>): CSSProperties | undefined {
+  const [style, setStyle] = useState<CSSProperties>();
+  useLayoutEffect(() => {
+    const el = bar.current;
+    const host = el?.offsetParent;
+    const preview = document.querySelector<HTMLElement>('.preview');
+    if (!open || !el || !host || !preview) return;
+    const place = (): void => {
+      const hostBox = host.getBoundingClientRect();
+      const box = preview.getBoundingClientRect();
+      const pickers = preview.querySelector('.preview-bar')?.getBoundingClientRect();
+      const widthPx = Math.max(0, Math.min(BAR_MAX_WIDTH_PX, box.width - 2 * BAR_MARGIN_PX));
+      setStyle({
+        left: box.right - hostBox.left - BAR_MARGIN_PX - widthPx,
+        right: 'auto',
+        top: (pickers ? pickers.bottom : box.top) - hostBox.top + 4,
+        width: widthPx,
+      });
+    };
+    place();
+    const ro = new ResizeObserver(place);
+    ro.observe(preview);
+    ro.observe(host);
+    const pickers = preview.querySelector('.preview-bar');
+    if (pickers) ro.observe(pickers);
+    window.addEventListener('resize', place);
+    return () => {
+      ro.disconnect();
+      window.removeEventListener('resize', place);
+    };
+  }, [open, bar]);
+  return open ? style : undefined;
+}
 
 export function ExpressionBar() {
   const c = useController();
@@ -20,6 +62,8 @@ export function ExpressionBar() {
   useApp((s) => s.image.currentFileId);
   const [draft, setDraft] = useState(text);
   const input = useRef<HTMLInputElement>(null);
+  const bar = useRef<HTMLDivElement>(null);
+  const placement = usePreviewPlacement(open, bar);
   useEffect(() => setDraft(text), [text]);
   useEffect(() => keepSavedExpressions(c.store, c.actions), [c]);
   // F2 opens the bar and puts the cursor in the field, from anywhere but another field ('=' zooms the preview)
@@ -43,7 +87,7 @@ export function ExpressionBar() {
     showExpression(c.store, c.actions, t);
   };
   return (
-    <div className="expression-bar" role="group" aria-label="Channel expression">
+    <div className="expression-bar" role="group" aria-label="Channel expression" ref={bar} style={placement}>
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -21,8 +21,9 @@ const dpr = (): number => window.devicePixelRatio || 1;
 /** The readout's text for image pixel (x, y): A's values, and B's where a reference is set. */
 function readoutAt(c: Controller, x0: number, y0: number): string {
   const s = c.store.getState();
-  const img = s.image.decoded;
-  // a reduced level of an image too large for the GPU: its pixel over level 0's (the preview's note says so)
+  // a reduced level of an image too large for the GPU: its pixel over level 0's (the preview's note says so), or level
+  // 0's own from the crop fetched for the view zoomed in past it
+  const img = c.detailAt(Math.floor(x0), Math.floor(y0)) ?? s.image.decoded;
   const x = Math.floor(x0 / (img?.reduced?.factor ?? 1)),
     y = Math.floor(y0 / (img?.reduced?.factor ?? 1));
   const part = c.currentPart();
@@ -109,7 +110,8 @@ export function installPreviewInput(cv: HTMLCanvasElement, overlay: PreviewOverl
     if (drag?.kind === 'region') {
       const r = overlay.dragging;
       overlay.dragging = null;
-      c.actions.setInspect({ region: r && r.widthPx * r.heightPx > 1 ? r : null });
+      // a Shift-click draws no rectangle (it adds a Cryptomatte name): the one there stays; Esc clears it
+      if (r && r.widthPx * r.heightPx > 1) c.actions.setInspect({ region: r });
       overlay.invalidate();
     }
     drag = null;

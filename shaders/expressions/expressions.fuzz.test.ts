@@ -89,6 +89,25 @@ describe('channel expressions: fuzzed text', () => {
     );
   });
 
+  it('any channel name, quoted, is read: the program reads that channel, on any values', () => {
+    const quote = (name: string) => `"${name.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.string({ minLength: 1, maxLength: 12, unit: 'binary' }), { minLength: 1, maxLength: 8 }),
+        fc.nat(),
+        (channels, k) => {
+          const name = channels[k % channels.length]!;
+          const text = `${quote(name)} * 2 + 1`;
+          const c = compileExpression(text, channels);
+          expect(c.ok, `${text} over ${JSON.stringify(channels)}: ${c.ok ? '' : c.error.message}`).toBe(true);
+          if (c.ok) expect(c.program.planes).toEqual([name]);
+          compilesOrErrs(`${text} + ${quote(`${name}x`)}`);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
   it('very long and deeply nested text is refused quickly', () => {
     fc.assert(
       fc.property(fc.constantFrom('(', '-', 'abs(', 'R+', '"'), fc.integer({ min: 50, max: 5000 }), (piece, n) =>
