@@ -3,7 +3,7 @@
 // an UpdateImage packet sent to its pixels on screen (the page's CPU copy holding the new value, then two frames), per
 // image size; (2) update throughput: MB/s of tile packets taken by the listener (the socket drained) and until the last
 // tile's pixels are on screen. The client is written here from tev's protocol (see testing/tev/tev-client.ts).
-// Usage: node bench/tev-ipc.mjs [--runs N] [--mb MB]   (build first: node scripts/build.mjs). JSON on the last line.
+// Usage: node bench/tev-ipc.mjs [--runs N] [--mb MB] [--tile PX]   (build first: node scripts/build.mjs). JSON on the last line.
 import { chromium } from 'playwright';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +18,8 @@ const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
 const runs = option('--runs', 10);
 const throughputMb = option('--mb', 256);
+/** The throughput run's tile side (px): 256 (1 MiB RGBA float tiles) by default. */
+const throughputTilePx = option('--tile', 256);
 const executablePath = CHROMIUM_PATH;
 if (!existsSync(executablePath)) {
   console.log(JSON.stringify({ skipped: `no Chromium at ${executablePath}` }));
@@ -151,9 +153,9 @@ try {
     result.latency[`${size}x${size}_rgba_tile64`] = stats(samples);
   }
 
-  // throughput: 256×256 RGBA tiles (1 MiB each) over a 2048×2048 image until `throughputMb` MB are sent
+  // throughput: tilePx² RGBA tiles (256²: 1 MiB each) over a 2048×2048 image until `throughputMb` MB are sent
   const size = 2048,
-    tilePx = 256;
+    tilePx = throughputTilePx;
   const name = `live-${size}.exr`;
   await client.send(createImage(name, size, size, channels));
   await page.getByRole('option', { name }).click({ timeout: 60_000 });

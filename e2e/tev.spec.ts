@@ -1,5 +1,6 @@
 // tev's protocol end to end: a client written from the protocol sends an image in tiles to `exrview serve --tev`; the
-// grid lists it as a live item, the preview's pixels on screen are what was sent, an update shows, a close removes it.
+// grid lists it as a live item, the preview's pixels on screen are what was sent, an update shows (only its region
+// fetched again), vector graphics are drawn over it following zoom, replaced or appended, a close removes it.
 import { buildProject, root } from './serve-fixture.js';
 import { test, expect, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { TevClient, closeImage, createImage, tilesOf, updateImageV3 } from '../testing/tev/tev-client.js';
+import { TevClient, closeImage, createImage, tilesOf, updateImageV3, vectorGraphics } from '../testing/tev/tev-client.js';
 import { toolbarControl } from './toolbar-menu.js';
 
 const W = 64,
@@ -65,14 +66,17 @@ async function settle(page: Page): Promise<void> {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
-/** The on-screen colour (8-bit RGB) at the centre of each quadrant of the image, found as the box of non-background pixels. */
-async function quadrantColours(page: Page): Promise<number[][]> {
+/**
+ * The on-screen colour (8-bit RGB) at the centre of each quadrant of the image, found as the box of the pixels sent
+ * (and of `drawn`, colours drawn over them).
+ */
+async function quadrantColours(page: Page, drawn: number[][] = []): Promise<number[][]> {
   const png = await page.getByRole('img', { name: 'Preview' }).screenshot({ path: test.info().outputPath('preview.png') });
   const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
   const at = (x: number, y: number): number[] => [
     ...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3),
   ];
-  const expected = QUADRANTS.map((q) => q.map((v) => Math.round(v * 255)));
+  const expected = [...QUADRANTS.map((q) => q.map((v) => Math.round(v * 255))), ...drawn];
   const isSent = (i: number): boolean =>
     expected.some((e) => Math.abs(data[i]! - e[0]!) <= 3 && Math.abs(data[i + 1]! - e[1]!) <= 3 && Math.abs(data[i + 2]! - e[2]!) <= 3);
   let [x0, y0, x1, y1] = [info.width, info.height, -1, -1];
@@ -135,7 +139,9 @@ test("an image sent in tiles over tev's protocol shows in the grid and the previ
   await page.mouse.move(box.x + box.width / 2 - 2, box.y + box.height / 2 - 2);
   await expect(page.locator('output[aria-label="Pixel value"]')).toContainText(/R=0\.2\d* G=0\.6\d* B=0\.9/);
 
-  // an update of the top-left quadrant shows in place
+  // an update of the top-left quadrant shows in place: the page fetches that tile's region, not the whole image
+  const decodes: string[] = [];
+  page.on('request', (r) => void (r.url().endsWith('/api/decodeImage') && decodes.push(r.postData() ?? '')));
   QUADRANTS[0] = [0.95, 0.95, 0.95];
   const tile = { x: 0, y: 0, widthPx: W / 2, heightPx: H / 2 };
   await client.send(updateImageV3('/renders/live.exr', channels, tile, new Float32Array(tile.widthPx * tile.heightPx * 3).fill(0.95)));
@@ -147,6 +153,48 @@ test("an image sent in tiles over tev's protocol shows in the grid and the previ
     ).toBe(true);
     expect(Math.abs(shown[3]![2]! - Math.round(0.7 * 255))).toBeLessThanOrEqual(2);
   }).toPass({ timeout: 30_000 });
+  expect(decodes.length, 'the update fetched nothing').toBeGreaterThan(0);
+  for (const body of decodes)
+    expect(JSON.parse(body).args[0].region, `a whole decode after the update: ${body}`).toEqual({
+      xPx: 0,
+      yPx: 0,
+      widthPx: W / 2,
+      heightPx: H / 2,
+    });
+  // the pixel inspector reads the update too (the CPU copy patched in place)
+  await page.mouse.move(box.x + box.width / 2 - 3, box.y + box.height / 2 - 3);
+  await expect(page.locator('output[aria-label="Pixel value"]')).toContainText(/R=0\.95\d* G=0\.95\d* B=0\.95/);
+
+  // vector graphics over the image (tev's VgCommand bytes: 2 fill colour, 3 fill, 6 begin path, 18 rect), in image pixels
+  const GREEN = [0, 255, 0];
+  const fillRect = (x: number, y: number) => [
+    { type: 6, values: [] },
+    { type: 18, values: [x, y, W / 2, H / 2] },
+    { type: 2, values: [0, 1, 0, 1] },
+    { type: 3, values: [] },
+  ];
+  const near = (a: number[], b: number[]): boolean => a.every((v, c) => Math.abs(v - b[c]!) <= 2);
+  const expectQuadrants = async (green: number[]): Promise<void> =>
+    expect(async () => {
+      const shown = await quadrantColours(page, [GREEN]);
+      for (let q = 0; q < 4; q++) {
+        const want = green.includes(q) ? GREEN : QUADRANTS[q]!.map((v) => Math.round(v * 255));
+        expect(near(shown[q]!, want), `quadrant ${q} is ${shown[q]}, not ${want}`).toBe(true);
+      }
+    }).toPass({ timeout: 30_000 });
+  await client.send(vectorGraphics('/renders/live.exr', fillRect(W / 2, H / 2)));
+  await expectQuadrants([3]);
+  // appended: both drawn
+  await client.send(vectorGraphics('/renders/live.exr', fillRect(0, H / 2), true));
+  await expectQuadrants([2, 3]);
+  // the drawing follows the view: zoomed out around the cursor, the green is still over the same quadrants
+  await page.mouse.move(box.x + box.width / 3, box.y + box.height / 3);
+  await page.mouse.wheel(0, 400);
+  await expectQuadrants([2, 3]);
+  await page.getByRole('img', { name: 'Preview' }).screenshot({ path: test.info().outputPath('vector-graphics.png') });
+  // not appended: the list is replaced
+  await client.send(vectorGraphics('/renders/live.exr', fillRect(W / 2, 0)));
+  await expectQuadrants([1]);
 
   await client.send(closeImage('/renders/live.exr'));
   await expect(live).toHaveCount(0);

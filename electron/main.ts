@@ -17,8 +17,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeDecodeTier } from '../codec/index.js';
-import type { FolderInfo } from '../contract/host-api.js';
+import type { FolderInfo, HostApi, PixelLease } from '../contract/host-api.js';
 import { createHost } from '../host/host.js';
+import { withLiveImages } from '../host/tev/live-host.js';
+import { TevSwitch } from '../host/tev/tev-switch.js';
 import { hasExrFiles, packageRoot, rendererBuilt, rendererDir, samplesDir, unpackedPath, windowIcon } from '../host/settings/app-paths.js';
 import { commandArgs } from './shell/command-line.js';
 import { FolderGrants } from './shell/folder-grants.js';
@@ -31,6 +33,8 @@ import {
   forgetFolder,
   loadSettings,
   rememberFolder,
+  SETTINGS_FILE,
+  toggleTevListener,
   updateSettings,
   type Settings,
 } from '../host/settings/settings-store.js';
@@ -91,9 +95,21 @@ function run(): void {
 
   // worker threads cannot start from inside app.asar: packaging unpacks the worker (electron-builder.json asarUnpack)
   const workerPath = app.isPackaged ? unpackedPath(join(__dirname, '..', 'decode-worker.mjs')) : undefined;
-  const host = createHost({ userDataDir, settingsDir: userDataDir, mode: 'electron', ...(workerPath ? { workerPath } : {}) });
+  const fileHost = createHost({ userDataDir, settingsDir: userDataDir, mode: 'electron', ...(workerPath ? { workerPath } : {}) });
   // the decode workers start and warm their codec now, while the page loads, not on the first click
-  void host.startWorkers().catch(() => {});
+  void fileHost.startWorkers().catch(() => {});
+  // tev's protocol, opt-in (File menu, the tevListener setting): what clients send is listed with every folder's files
+  const tev = new TevSwitch({
+    settingsFile: join(userDataDir, SETTINGS_FILE),
+    log: (line) => console.log(`exrview: tev: ${line}`),
+  });
+  const host = withLiveImages(fileHost, tev.images);
+  const applyTevSetting = async (): Promise<void> => {
+    const state = await tev.set(settings.tevListener);
+    if (state.listening) console.log(`exrview: taking images over tev's protocol on 127.0.0.1:${state.port}`);
+    buildMenu();
+    if (state.error) dialog.showErrorBox('exrview', `tev's protocol is off: ${state.error}`);
+  };
   // which decode tier runs and why the one above is off: on the terminal `npm start` ran in
   console.log(`exrview: ${describeDecodeTier()}`);
   const grants = new FolderGrants();
@@ -159,6 +175,7 @@ function run(): void {
       platform: process.platform,
       recentFolders: settings.recentFolders,
       devTools: !app.isPackaged,
+      tevListener: { ...settings.tevListener, error: tev.state.error },
       actions: {
         openFolder: () => {
           void (async () => {
@@ -172,6 +189,11 @@ function run(): void {
           settings = { ...settings, recentFolders: [] };
           save();
           buildMenu();
+        },
+        toggleTevListener: () => {
+          settings = toggleTevListener(settings, tev.state.error !== null);
+          save();
+          void applyTevSetting();
         },
         command: (command) => {
           // the page's Fullscreen API wants a user gesture, and a menu click is none in the page: the call runs as one
@@ -208,7 +230,10 @@ function run(): void {
   });
   app.on('web-contents-created', (_event, contents) => harden(contents));
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => void host.close());
+  app.on('will-quit', () => {
+    void tev.close();
+    void fileHost.close();
+  });
 
   void app.whenReady().then(async () => {
     if (!rendererBuilt(root)) {
@@ -230,6 +255,7 @@ function run(): void {
     if (first) await openTarget(first);
     queued.length = 0; // the page lists folders open at start through getInfo
     buildMenu();
+    if (settings.tevListener.enabled) void applyTevSetting();
     win = createWindow(settings);
     win.webContents.on('did-finish-load', () => {
       pageReady = true;
@@ -281,7 +307,7 @@ function listenIpc(
 }
 
 /** The app:// protocol (the built page and the pixel route), the CSP on every response, and the permission policy. */
-function serveApp(host: ReturnType<typeof createHost>, pixelToken: string): void {
+function serveApp(host: HostApi & Partial<PixelLease>, pixelToken: string): void {
   const staticReal = realRoot(rendererDir(root));
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);

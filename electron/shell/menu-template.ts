@@ -20,7 +20,9 @@ export interface MenuItem {
     | 'copy'
     | 'paste'
     | 'selectAll';
-  type?: 'separator' | 'submenu';
+  type?: 'separator' | 'submenu' | 'checkbox';
+  /** A checkbox item's tick. */
+  checked?: boolean;
   accelerator?: string;
   /** Windows and Linux: false shows the accelerator without taking the key from the page, which handles it itself. */
   registerAccelerator?: boolean;
@@ -34,6 +36,15 @@ export interface MenuActions {
   openRecent(path: string): void;
   clearRecent(): void;
   command(command: ShellCommand): void;
+  /** tev's protocol: the listener on or off (the setting saved, the listener started or stopped). */
+  toggleTevListener(): void;
+}
+
+/** The tev listener's setting, and why it is off although on (its port in use…), for the menu item. */
+export interface TevMenuState {
+  enabled: boolean;
+  port: number;
+  error: string | null;
 }
 
 export function menuTemplate(options: {
@@ -41,6 +52,8 @@ export function menuTemplate(options: {
   recentFolders: string[];
   devTools: boolean;
   actions: MenuActions;
+  /** Default: off, on tev's port. */
+  tevListener?: TevMenuState;
 }): MenuItem[] {
   const { actions } = options;
   const view = (label: string, action: ViewAction, accelerator?: string): MenuItem => ({
@@ -68,6 +81,8 @@ export function menuTemplate(options: {
         { label: 'Open Recent', submenu: recent },
         { type: 'separator' },
         { label: 'Export…', accelerator: 'CmdOrCtrl+E', click: () => actions.command({ type: 'export' }) },
+        { type: 'separator' },
+        tevItem(options.tevListener ?? { enabled: false, port: 14158, error: null }, actions),
         { type: 'separator' },
         options.platform === 'darwin' ? { role: 'close' } : { role: 'quit' },
       ],
@@ -103,4 +118,15 @@ export function menuTemplate(options: {
   ];
   // macOS puts the app menu first and expects Edit for copy/paste in text fields
   return options.platform === 'darwin' ? [{ role: 'appMenu' }, ...menu.slice(0, 1), { role: 'editMenu' }, ...menu.slice(1)] : menu;
+}
+
+/** Opt-in: renderers that speak tev's protocol send their images to 127.0.0.1 (only) on the setting's port. */
+function tevItem(tev: TevMenuState, actions: MenuActions): MenuItem {
+  const failed = tev.enabled && tev.error ? ` — off: ${tev.error}` : '';
+  return {
+    label: `Take Images from tev Clients (127.0.0.1:${tev.port})${failed}`,
+    type: 'checkbox',
+    checked: tev.enabled && !tev.error,
+    click: () => actions.toggleTevListener(),
+  };
 }

@@ -40,6 +40,7 @@ describe('menu', () => {
       openRecent: (p) => log.push(`recent ${p}`),
       clearRecent: () => log.push('clear'),
       command: (c) => commands.push(c),
+      toggleTevListener: () => log.push('tev'),
     },
   });
 
@@ -79,7 +80,7 @@ describe('menu', () => {
       platform: 'darwin',
       recentFolders: [],
       devTools: true,
-      actions: { openFolder() {}, openRecent() {}, clearRecent() {}, command() {} },
+      actions: { openFolder() {}, openRecent() {}, clearRecent() {}, command() {}, toggleTevListener() {} },
     });
     expect(mac[0]!.role).toBe('appMenu');
     expect(find(mac, 'No recent folders').enabled).toBe(false);

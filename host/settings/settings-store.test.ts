@@ -16,6 +16,7 @@ import {
   rememberColourConfig,
   rememberFolder,
   saveSettings,
+  toggleTevListener,
   updateSettings,
 } from './settings-store.js';
 
@@ -35,6 +36,7 @@ describe('settings', () => {
       recentFolders: ['/renders/a', '/renders/b'],
       recentColourConfigs: [],
       window: { widthPx: 1200, heightPx: 800, x: 10, y: 20, maximized: true },
+      tevListener: { enabled: false, port: 14158 },
     });
   });
 
@@ -69,6 +71,7 @@ describe('settings', () => {
       recentFolders: ['/ok'],
       recentColourConfigs: ['/show/config.ocio'],
       window: { widthPx: 16384, heightPx: 400, maximized: false },
+      tevListener: { enabled: false, port: 14158 },
     });
   });
 
@@ -96,5 +99,34 @@ describe('settings', () => {
     expect(defaultUserDataDir({ APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32')).toMatch(/Roaming.exrview$/);
     expect(defaultUserDataDir({}, 'darwin')).toMatch(/Library\/Application Support\/exrview$/);
     expect(defaultUserDataDir({ EXRVIEW_USER_DATA: '/override' }, 'linux')).toBe('/override');
+  });
+});
+
+describe("settings: tev's listener", () => {
+  const at = mkdtempSync(join(tmpdir(), 'exrview-settings-tev-'));
+  afterAll(() => rmSync(at, { recursive: true, force: true }));
+
+  it("is off by default, on tev's port; the toggle turns it on, off, and on again after a failed start", () => {
+    const off = emptySettings();
+    expect(off.tevListener).toEqual({ enabled: false, port: 14158 });
+    const on = toggleTevListener(off, false);
+    expect(on.tevListener).toEqual({ enabled: true, port: 14158 });
+    expect(toggleTevListener(on, false).tevListener.enabled).toBe(false);
+    // on but its port was taken: the menu shows it unticked, and a click tries again rather than turning it off
+    expect(toggleTevListener(on, true).tevListener.enabled).toBe(true);
+    saveSettings(at, on);
+    expect(loadSettings(at).tevListener).toEqual({ enabled: true, port: 14158 });
+  });
+
+  it('keeps a hand-edited port in 1024–65535, else the default', () => {
+    const withTev = (tevListener: unknown) => {
+      writeFileSync(join(at, SETTINGS_FILE), JSON.stringify({ tevListener }));
+      return loadSettings(at).tevListener;
+    };
+    expect(withTev({ enabled: true, port: 15000 })).toEqual({ enabled: true, port: 15000 });
+    expect(withTev({ enabled: 'yes', port: 80 })).toEqual({ enabled: false, port: 14158 });
+    expect(withTev({ enabled: true, port: 70000 })).toEqual({ enabled: true, port: 14158 });
+    expect(withTev({ enabled: true, port: 1500.5 })).toEqual({ enabled: true, port: 14158 });
+    expect(withTev('on')).toEqual({ enabled: false, port: 14158 });
   });
 });

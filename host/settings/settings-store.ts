@@ -19,7 +19,18 @@ export interface Settings {
   /** OCIO config files opened through the host, most recent first, absolute paths. */
   recentColourConfigs: string[];
   window: WindowState | null;
+  /** tev's remote-display protocol (opt-in): whether the app listens on 127.0.0.1:`port` for tev clients. */
+  tevListener: TevListenerSetting;
 }
+
+export interface TevListenerSetting {
+  enabled: boolean;
+  /** 1024–65535; tev's own port by default. */
+  port: number;
+}
+
+/** tev's port: clients written for tev reach exrview unchanged. */
+export const DEFAULT_TEV_PORT = 14158;
 
 export const SETTINGS_FILE = 'settings.json';
 export const MAX_RECENT_FOLDERS = 10;
@@ -28,7 +39,13 @@ const MIN_WINDOW_PX = 400;
 const MAX_WINDOW_PX = 16_384;
 
 export function emptySettings(): Settings {
-  return { lastFolder: null, recentFolders: [], recentColourConfigs: [], window: null };
+  return {
+    lastFolder: null,
+    recentFolders: [],
+    recentColourConfigs: [],
+    window: null,
+    tevListener: { enabled: false, port: DEFAULT_TEV_PORT },
+  };
 }
 
 /**
@@ -96,6 +113,16 @@ export function forgetFolder(settings: Settings, folder: string): Settings {
   };
 }
 
+/** The listener on or off, on its port. */
+export function setTevListener(settings: Settings, enabled: boolean): Settings {
+  return { ...settings, tevListener: { ...settings.tevListener, enabled } };
+}
+
+/** The menu's toggle: on turns off; off, or on but failed to start (`failed`: its port was in use), turns (or tries again) on. */
+export function toggleTevListener(settings: Settings, failed: boolean): Settings {
+  return setTevListener(settings, !(settings.tevListener.enabled && !failed));
+}
+
 /** Keeps only well-formed values: the file may have been edited by hand or written by another version. */
 function sanitize(raw: unknown): Settings {
   const out = emptySettings();
@@ -121,6 +148,13 @@ function sanitize(raw: unknown): Settings {
       const y = position(w.y);
       if (x !== undefined && y !== undefined) Object.assign(out.window, { x, y });
     }
+  }
+  const tev = o.tevListener as Record<string, unknown> | null | undefined;
+  if (tev && typeof tev === 'object') {
+    // ports below 1024 need privileges the app does not have: such a port keeps the default
+    const port =
+      Number.isSafeInteger(tev.port) && (tev.port as number) >= 1024 && (tev.port as number) <= 65_535 ? (tev.port as number) : null;
+    out.tevListener = { enabled: tev.enabled === true, port: port ?? DEFAULT_TEV_PORT };
   }
   return out;
 }

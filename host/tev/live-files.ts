@@ -1,7 +1,7 @@
 // A live image as the viewer sees a file: its grid entry and summary, its header, its planes as a decode, its thumbnail.
 
 import { floatToHalf, partLayers, type Channel } from '../../codec/index.js';
-import type { DecodedImage, FileEntry, FileHeader, FileSummary, Thumbnail } from '../../contract/host-api.js';
+import type { DecodedImage, FileEntry, FileHeader, FileSummary, PixelRegion, Thumbnail } from '../../contract/host-api.js';
 import type { LiveImage } from './live-images.js';
 
 /** The folder id live images are listed under, whichever folder the grid shows. */
@@ -75,45 +75,67 @@ export function liveHeader(image: LiveImage, fileId: string): FileHeader {
           { name: 'dataWindow', type: 'box2i', text: box },
           { name: 'displayWindow', type: 'box2i', text: box },
           ...(image.vectorCommands.length
-            ? [{ name: 'tev:vectorGraphics', type: 'string', text: `${image.vectorCommands.length} commands (not drawn)` }]
+            ? [{ name: 'tev:vectorGraphics', type: 'string', text: `${image.vectorCommands.length} commands` }]
             : []),
         ],
       },
     ],
+    ...(image.vectorCommands.length ? { vectorGraphics: image.vectorCommands } : {}),
   };
 }
 
 /**
- * The planes asked for (all by default). Copied unless `share`: a shared plane may change while it travels, which a
- * transport sending it at once may allow (the page then shows newer tiles, and the change event that follows refreshes
- * it), but nothing that keeps the image may.
+ * The planes asked for (all by default), whole or the crop `region` (an update's tiles: the data window is the crop's).
+ * Whole planes are copied unless `share`: a shared plane may change while it travels, which a transport sending it at
+ * once may allow (the page then shows newer tiles, and the change event that follows refreshes it), but nothing that
+ * keeps the image may.
  */
-export function liveDecode(image: LiveImage, fileId: string, channels?: string[], share = false): DecodedImage {
+export function liveDecode(image: LiveImage, fileId: string, channels?: string[], share = false, region?: PixelRegion): DecodedImage {
   const wanted = channels ?? image.channelNames;
   const missing = wanted.filter((c) => !image.channelNames.includes(c));
   if (missing.length) throw new Error(`${image.name} has no channel ${missing.join(', ')}: pick one of ${image.channelNames.join(', ')}`);
   const box: [number, number, number, number] = [0, 0, image.widthPx - 1, image.heightPx - 1];
+  if (region && (region.xPx + region.widthPx > image.widthPx || region.yPx + region.heightPx > image.heightPx)) {
+    throw new Error(
+      `the region ${region.widthPx}×${region.heightPx} at (${region.xPx}, ${region.yPx}) is outside ${image.name} ` +
+        `(${image.widthPx}×${image.heightPx}): ask for a region inside it`,
+    );
+  }
+  const w = region?.widthPx ?? image.widthPx;
+  const h = region?.heightPx ?? image.heightPx;
+  const plane = (name: string): Float32Array => image.planes[image.channelNames.indexOf(name)]!;
   return {
     fileId,
     part: 0,
     lx: 0,
     ly: 0,
-    dataWindow: box,
+    dataWindow: region ? [region.xPx, region.yPx, region.xPx + w - 1, region.yPx + h - 1] : box,
     displayWindow: box,
-    widthPx: image.widthPx,
-    heightPx: image.heightPx,
+    widthPx: w,
+    heightPx: h,
     planes: wanted.map((name) => ({
       name,
       pixelType: 'float',
       xSampling: 1,
       ySampling: 1,
-      widthSamples: image.widthPx,
-      heightSamples: image.heightPx,
-      data: planeBuffer(image.planes[image.channelNames.indexOf(name)]!, share),
+      widthSamples: w,
+      heightSamples: h,
+      data: region ? cropOf(plane(name), image.widthPx, region) : planeBuffer(plane(name), share),
     })),
+    ...(region ? { region } : {}),
     source: 'decode',
     timings: { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, hostMs: 0, bytesRead: 0 },
   };
+}
+
+/** A crop's rows out of a whole plane `widthPx` wide. */
+function cropOf(plane: Float32Array, widthPx: number, r: PixelRegion): ArrayBuffer {
+  const out = new Float32Array(r.widthPx * r.heightPx);
+  for (let row = 0; row < r.heightPx; row++) {
+    const from = (r.yPx + row) * widthPx + r.xPx;
+    out.set(plane.subarray(from, from + r.widthPx), row * r.widthPx);
+  }
+  return out.buffer;
 }
 
 /** The plane's own buffer when it is exactly the plane and may be shared, else a copy. */

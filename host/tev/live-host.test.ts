@@ -70,28 +70,92 @@ describe('withLiveImages', () => {
     expect(new Uint8Array(result.downloads![0]!.data).subarray(1, 4)).toEqual(new TextEncoder().encode('PNG'));
   });
 
-  it('tells additions, changes and removals as file events, coalescing changes', async () => {
+  it('tells additions, changes and removals as file events, coalescing updates into one region event', async () => {
     const { live, events } = await setUp();
-    live.create({ name: 'a', widthPx: 1, heightPx: 1, channelNames: ['Y'] }, null);
+    live.create({ name: 'a', widthPx: 64, heightPx: 8, channelNames: ['Y'] }, null);
     for (let i = 0; i < 50; i++)
       await live.apply({
         type: 'update-image',
         grabFocus: false,
         name: 'a',
-        x: 0,
-        y: 0,
+        x: i,
+        y: i % 4,
         widthPx: 1,
-        heightPx: 1,
+        heightPx: 2,
         channels: [{ name: 'Y', offset: 0, stride: 1 }],
-        data: Float32Array.of(i),
+        data: Float32Array.of(i, i),
       });
-    await expect.poll(() => events.filter((e) => e.type === 'files-changed').length).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => events.filter((e) => e.type === 'live-region').length).toBeGreaterThanOrEqual(1);
     await new Promise((r) => setTimeout(r, 100));
-    const changed = events.filter((e) => e.type === 'files-changed');
-    // the first change at once, the rest as one after the interval
-    expect(changed.length).toBeLessThanOrEqual(3);
+    const regions = events.filter((e) => e.type === 'live-region');
+    // the first change at once, the rest as one after the interval; tiles alone never send the whole image again
+    expect(regions.length).toBeLessThanOrEqual(3);
+    expect(events.filter((e) => e.type === 'files-changed')).toEqual([]);
     expect(events[0]).toMatchObject({ type: 'files-added', files: [{ id: liveFileId('a'), live: 'tev' }] });
+    // the first update's tile alone, then the box of the 49 after it
+    expect(regions[0]).toMatchObject({ file: { id: liveFileId('a') }, region: { xPx: 0, yPx: 0, widthPx: 1, heightPx: 2 } });
+    const rest = regions.slice(1).map((e) => (e.type === 'live-region' ? e.region : null));
+    const left = Math.min(...rest.map((r) => r!.xPx));
+    const right = Math.max(...rest.map((r) => r!.xPx + r!.widthPx));
+    expect([left, right]).toEqual([1, 50]);
+    // a create under the same name replaces the whole image: the page fetches all of it
+    live.create({ name: 'a', widthPx: 64, heightPx: 8, channelNames: ['Y'] }, null);
+    await expect.poll(() => events.filter((e) => e.type === 'files-changed').length).toBe(1);
     live.close('a');
     expect(events.at(-1)).toEqual({ type: 'files-removed', folderId: 'tev', fileIds: [liveFileId('a')] });
+  });
+
+  it('decodes the crop an update changed, its data window the crop and its display window the image', async () => {
+    const { host, live } = await setUp();
+    live.create({ name: 'c', widthPx: 4, heightPx: 3, channelNames: ['R', 'G'] }, null);
+    live.get('c')!.planes[0]!.set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    const region = { xPx: 1, yPx: 1, widthPx: 2, heightPx: 2 };
+    const crop = await host.decodeImage({ requestId: 'r', fileId: liveFileId('c'), part: 0, channels: ['R'], priority: 'preview', region });
+    expect(crop.dataWindow).toEqual([1, 1, 2, 2]);
+    expect(crop.displayWindow).toEqual([0, 0, 3, 2]);
+    expect([crop.widthPx, crop.heightPx, crop.region]).toEqual([2, 2, region]);
+    expect([...new Float32Array(crop.planes[0]!.data)]).toEqual([5, 6, 9, 10]);
+    await expect(
+      host.decodeImage({ requestId: 'r', fileId: liveFileId('c'), part: 0, priority: 'preview', region: { ...region, xPx: 3 } }),
+    ).rejects.toThrow(/outside c \(4×3\): ask for a region inside it/);
+  });
+
+  it("tells vector graphics as the whole list, and a client's grabFocus as a focus event", async () => {
+    const { host, live, events } = await setUp();
+    await live.apply({ type: 'create-image', grabFocus: true, name: 'v', widthPx: 8, heightPx: 8, channelNames: ['Y'] });
+    expect(events.slice(-2)).toEqual([
+      expect.objectContaining({ type: 'files-added' }),
+      { type: 'live-focus', folderId: 'tev', fileId: liveFileId('v') },
+    ]);
+    const line = [
+      { kind: 'begin-path' as const, values: [] },
+      { kind: 'move-to' as const, values: [0, 0] },
+      { kind: 'line-to' as const, values: [8, 8] },
+      { kind: 'stroke' as const, values: [] },
+    ];
+    await live.apply({ type: 'vector-graphics', grabFocus: false, name: 'v', append: false, commands: line.slice(0, 2) });
+    await live.apply({ type: 'vector-graphics', grabFocus: false, name: 'v', append: true, commands: line.slice(2) });
+    expect(events.at(-1)).toEqual({ type: 'live-vectors', folderId: 'tev', fileId: liveFileId('v'), commands: line });
+    expect((await host.getHeader(liveFileId('v'))).vectorGraphics).toEqual(line);
+    await live.apply({ type: 'vector-graphics', grabFocus: true, name: 'v', append: false, commands: line.slice(0, 1) });
+    expect(events.slice(-2)).toEqual([
+      { type: 'live-vectors', folderId: 'tev', fileId: liveFileId('v'), commands: line.slice(0, 1) },
+      { type: 'live-focus', folderId: 'tev', fileId: liveFileId('v') },
+    ]);
+    // an update without grabFocus leaves the selection alone
+    const before = events.length;
+    await live.apply({
+      type: 'update-image',
+      grabFocus: false,
+      name: 'v',
+      x: 0,
+      y: 0,
+      widthPx: 1,
+      heightPx: 1,
+      channels: [{ name: 'Y', offset: 0, stride: 1 }],
+      data: Float32Array.of(1),
+    });
+    await new Promise((r) => setTimeout(r, 60));
+    expect(events.slice(before).map((e) => e.type)).toEqual(['live-region']);
   });
 });

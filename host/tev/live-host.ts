@@ -1,7 +1,17 @@
 // HostApi with the live images tev clients send: listed with every folder's files, decoded, thumbnailed, exported and
 // described from their planes; everything else goes to the wrapped host. Their changes reach the page as file events.
 
-import type { DecodedImage, ExportRequest, ExportResult, FileEntry, HostApi, HostEvent, PixelLease } from '../../contract/host-api.js';
+import type {
+  DecodedImage,
+  ExportRequest,
+  ExportResult,
+  FileEntry,
+  HostApi,
+  HostEvent,
+  PixelLease,
+  PixelRegion,
+} from '../../contract/host-api.js';
+import { unionRegion } from '../../common/pixel-region.js';
 import { exportImages } from '../export/export.js';
 import type { LiveImage, LiveImages } from './live-images.js';
 import { LIVE_FOLDER_ID, isLiveFileId, liveDecode, liveEntry, liveHeader, liveNameOf, liveThumbnail } from './live-files.js';
@@ -20,31 +30,43 @@ export function withLiveImages(host: HostApi & Partial<PixelLease>, live: LiveIm
       }
     }
   };
-  /** name → when its last change was told, and the timer of one still to tell. */
-  const told = new Map<string, { atMs: number; timer: ReturnType<typeof setTimeout> | null }>();
-  const tellChanged = (image: LiveImage): void => {
-    const t = told.get(image.name) ?? { atMs: 0, timer: null };
+  /** name → when its last change was told, the timer of one still to tell, and what changed since (regions' box, or all). */
+  const told = new Map<string, { atMs: number; timer: ReturnType<typeof setTimeout> | null; whole: boolean; box: PixelRegion | null }>();
+  const tellChanged = (image: LiveImage, region: PixelRegion | undefined): void => {
+    const t = told.get(image.name) ?? { atMs: 0, timer: null, whole: false, box: null };
     told.set(image.name, t);
+    if (region) t.box = t.box ? unionRegion(t.box, region) : region;
+    else t.whole = true;
     if (t.timer) return;
     const send = (): void => {
       t.timer = null;
       t.atMs = performance.now();
       const now = live.get(image.name);
-      if (now) emit({ type: 'files-changed', folderId: LIVE_FOLDER_ID, files: [liveEntry(now)] });
+      const { whole, box } = t;
+      t.whole = false;
+      t.box = null;
+      if (!now) return;
+      // a change of tiles alone: the page fetches their box, not the whole image again
+      if (whole || !box) emit({ type: 'files-changed', folderId: LIVE_FOLDER_ID, files: [liveEntry(now)] });
+      else emit({ type: 'live-region', folderId: LIVE_FOLDER_ID, file: liveEntry(now), region: box });
     };
     const waitMs = t.atMs + CHANGE_EVERY_MS - performance.now();
     if (waitMs <= 0) send();
     else t.timer = setTimeout(send, waitMs);
   };
   live.onChange((change) => {
+    const fileId = liveEntry(change.image).id;
     if (change.kind === 'added') emit({ type: 'files-added', folderId: LIVE_FOLDER_ID, files: [liveEntry(change.image)] });
-    else if (change.kind === 'changed') tellChanged(change.image);
+    else if (change.kind === 'changed') tellChanged(change.image, change.region);
+    else if (change.kind === 'vectors')
+      emit({ type: 'live-vectors', folderId: LIVE_FOLDER_ID, fileId, commands: change.image.vectorCommands });
     else {
       const t = told.get(change.image.name);
       if (t?.timer) clearTimeout(t.timer);
       told.delete(change.image.name);
-      emit({ type: 'files-removed', folderId: LIVE_FOLDER_ID, fileIds: [liveEntry(change.image).id] });
+      emit({ type: 'files-removed', folderId: LIVE_FOLDER_ID, fileIds: [fileId] });
     }
+    if (change.kind !== 'removed' && change.grabFocus) emit({ type: 'live-focus', folderId: LIVE_FOLDER_ID, fileId });
   });
 
   const imageOf = (fileId: string): LiveImage => {
@@ -53,8 +75,8 @@ export function withLiveImages(host: HostApi & Partial<PixelLease>, live: LiveIm
     return image;
   };
   const liveEntries = (): FileEntry[] => live.list().map(liveEntry);
-  const decode = (request: { fileId: string; channels?: string[] }, share = false): DecodedImage =>
-    liveDecode(imageOf(request.fileId), request.fileId, request.channels, share);
+  const decode = (request: { fileId: string; channels?: string[]; region?: PixelRegion }, share = false): DecodedImage =>
+    liveDecode(imageOf(request.fileId), request.fileId, request.channels, share, request.region);
   const notLive = (ids: string[]): string[] => ids.filter((id) => !isLiveFileId(id));
 
   async function exportLive(request: ExportRequest): Promise<ExportResult> {
@@ -103,6 +125,10 @@ export function withLiveImages(host: HostApi & Partial<PixelLease>, live: LiveIm
       };
     },
     readColourConfig: (path) => host.readColourConfig(path),
+    deepSamples: async (request) => {
+      if (isLiveFileId(request.fileId)) throw new Error(`${liveNameOf(request.fileId)} is a live image: it has no deep samples`);
+      return host.deepSamples(request);
+    },
     onEvent(listener) {
       listeners.add(listener);
       const off = host.onEvent(listener);

@@ -1,5 +1,6 @@
 // The images tev clients sent: name → size, channels and float32 planes, changed by packets; says what changed to its listeners.
 
+import type { PixelRegion } from '../../contract/host-api.js';
 import type { TevCreateImage, TevPacket, TevUpdateImage, TevVectorCommand } from './packet.js';
 
 export interface LiveImage {
@@ -13,11 +14,24 @@ export interface LiveImage {
   version: number;
   createdMs: number;
   updatedMs: number;
-  /** The vector graphics tev would draw over it, kept as sent (not drawn yet). */
+  /** The vector graphics tev draws over it, as sent (replaced or appended as each packet's `append` says). */
   vectorCommands: TevVectorCommand[];
+  /**
+   * An image OpenImage read from disk: its file and channel selector, which a ReloadImage reads again (tev names such an
+   * image `path:channelSelector`, or `path` without a selector). Null for an image a client created.
+   */
+  source: { path: string; channelSelector: string } | null;
 }
 
-export type LiveChange = { kind: 'added' | 'changed'; image: LiveImage } | { kind: 'removed'; image: LiveImage };
+/**
+ * `region`: an update changed only these pixels (tev's UpdateImage); absent, the whole image may have changed.
+ * `grabFocus`: the packet asked for the image to be shown (tev's grabFocus).
+ */
+export type LiveChange =
+  | { kind: 'added' | 'changed'; image: LiveImage; region?: PixelRegion; grabFocus?: boolean }
+  /** Its vector graphics changed (the image's pixels did not). */
+  | { kind: 'vectors'; image: LiveImage; grabFocus?: boolean }
+  | { kind: 'removed'; image: LiveImage };
 
 /** What a packet did, for the listener's log: nothing is an error here (tev logs these and carries on). */
 export type ApplyOutcome = { ok: true } | { ok: false; note: string };
@@ -74,7 +88,7 @@ export class LiveImages {
   async apply(packet: TevPacket): Promise<ApplyOutcome> {
     switch (packet.type) {
       case 'create-image':
-        return this.create(packet, null);
+        return this.create(packet, null, packet.grabFocus);
       case 'update-image':
         return this.update(packet);
       case 'close-image':
@@ -86,25 +100,41 @@ export class LiveImages {
         if (kept + packet.commands.length > MAX_VECTOR_COMMANDS_KEPT)
           return { ok: false, note: `too many vector commands for "${packet.name}"` };
         image.vectorCommands = packet.append ? image.vectorCommands.concat(packet.commands) : packet.commands;
+        this.emit({ kind: 'vectors', image, grabFocus: packet.grabFocus });
         return { ok: true };
       }
       case 'open-image':
+        return this.open({ path: packet.path, channelSelector: packet.channelSelector }, packet.grabFocus);
       case 'reload-image': {
-        const path = packet.type === 'open-image' ? packet.path : packet.name;
-        if (!this.options.openFile) return { ok: false, note: `cannot open ${path}: this listener does not read files` };
-        try {
-          const read = await this.options.openFile(path, packet.type === 'open-image' ? packet.channelSelector : '');
-          if (packet.type === 'reload-image' && !this.images.has(packet.name)) return { ok: false, note: `"${packet.name}" is not open` };
-          return this.create({ ...read, name: path }, read.planes);
-        } catch (error) {
-          return { ok: false, note: `cannot open ${path}: ${error instanceof Error ? error.message : String(error)}` };
-        }
+        const image = this.images.get(packet.name);
+        if (!image) return { ok: false, note: `reload of "${packet.name}", which is not open` };
+        if (!image.source) return { ok: false, note: `reload of "${packet.name}", which a client created (no file to read)` };
+        // as tev: an image shown now stays shown, whatever grabFocus says
+        return this.open(image.source, packet.grabFocus);
       }
     }
   }
 
+  /** Reads a file (OpenImage, ReloadImage) into the image tev would name for it: `path`, or `path:channelSelector`. */
+  private async open(source: { path: string; channelSelector: string }, grabFocus: boolean): Promise<ApplyOutcome> {
+    const { path, channelSelector } = source;
+    if (!this.options.openFile) return { ok: false, note: `cannot open ${path}: this listener does not read files` };
+    try {
+      const read = await this.options.openFile(path, channelSelector);
+      const name = channelSelector ? `${path}:${channelSelector}` : path;
+      return this.create({ ...read, name }, read.planes, grabFocus, source);
+    } catch (error) {
+      return { ok: false, note: `cannot open ${path}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
   /** As tev: a create under a name already open replaces that image. */
-  create(packet: Omit<TevCreateImage, 'type' | 'grabFocus'>, planes: Float32Array[] | null): ApplyOutcome {
+  create(
+    packet: Omit<TevCreateImage, 'type' | 'grabFocus'>,
+    planes: Float32Array[] | null,
+    grabFocus = false,
+    source: LiveImage['source'] = null,
+  ): ApplyOutcome {
     const { name, widthPx, heightPx, channelNames } = packet;
     const old = this.images.get(name);
     const bytes = widthPx * heightPx * channelNames.length * 4;
@@ -123,10 +153,11 @@ export class LiveImages {
       createdMs: old?.createdMs ?? t,
       updatedMs: t,
       vectorCommands: [],
+      source,
     };
     this.bytes += bytes - freed;
     this.images.set(name, image);
-    this.emit({ kind: old ? 'changed' : 'added', image });
+    this.emit({ kind: old ? 'changed' : 'added', image, grabFocus });
     return { ok: true };
   }
 
@@ -150,7 +181,7 @@ export class LiveImages {
     }
     image.version++;
     image.updatedMs = this.now();
-    this.emit({ kind: 'changed', image });
+    this.emit({ kind: 'changed', image, region: { xPx: x, yPx: y, widthPx: w, heightPx: h }, grabFocus: packet.grabFocus });
     return unknown.length ? { ok: false, note: `"${packet.name}" has no channel ${unknown.join(', ')}: those were skipped` } : { ok: true };
   }
 

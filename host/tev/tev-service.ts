@@ -3,7 +3,7 @@
 import { LiveImages } from './live-images.js';
 import { startTevListener, type TevListener, type TevListenerOptions } from './listener.js';
 import { readExrAsLive } from './open-file.js';
-import { DEFAULT_TEV_LIMITS } from './packet.js';
+import { DEFAULT_TEV_LIMITS, type TevLimits } from './packet.js';
 
 export interface TevService {
   images: LiveImages;
@@ -11,9 +11,15 @@ export interface TevService {
   close(): Promise<void>;
 }
 
-export async function startTevService(options: Omit<TevListenerOptions, 'images'> = {}): Promise<TevService> {
+/**
+ * `images`: the live images to fill (the app keeps one set across listener restarts); new ones by default.
+ * `pickPort`: how the user picks another port, said when this one is in use.
+ */
+export async function startTevService(
+  options: Omit<TevListenerOptions, 'images'> & { images?: LiveImages; pickPort?: string } = {},
+): Promise<TevService> {
   const limits = options.limits ?? DEFAULT_TEV_LIMITS;
-  const images = new LiveImages({ openFile: (path, selector) => readExrAsLive(path, selector, limits) });
+  const images = options.images ?? liveImagesReadingFiles(limits);
   let listener: TevListener;
   try {
     listener = await startTevListener({ ...options, images });
@@ -21,7 +27,9 @@ export async function startTevService(options: Omit<TevListenerOptions, 'images'
     const code = (error as NodeJS.ErrnoException).code;
     const port = options.port ?? 14158;
     if (code === 'EADDRINUSE') {
-      throw new Error(`port ${port} for tev's protocol is in use (is tev running?): quit it, or pick another port with --tev PORT`);
+      throw new Error(
+        `port ${port} for tev's protocol is in use (is tev running?): quit it, or ${options.pickPort ?? 'pick another port with --tev PORT'}`,
+      );
     }
     if (code === 'EACCES') throw new Error(`not allowed to listen on port ${port} for tev's protocol: use a port above 1023`);
     throw error;
@@ -34,4 +42,9 @@ export async function startTevService(options: Omit<TevListenerOptions, 'images'
       images.clear();
     },
   };
+}
+
+/** Live images whose OpenImage and ReloadImage read EXRs from disk. */
+export function liveImagesReadingFiles(limits: TevLimits = DEFAULT_TEV_LIMITS): LiveImages {
+  return new LiveImages({ openFile: (path, selector) => readExrAsLive(path, selector, limits) });
 }

@@ -76,15 +76,41 @@ function setup() {
         decodes.push({ fileId: key.fileId, answer: (e) => (e ? reject(e) : resolve(fetched(key.fileId))) }),
       ),
   } as unknown as PlaneFetcher;
+  /** Crops the engine took in (the live image's region path); false: it holds no layer to take them. */
+  const patches: { region: DecodedImage['dataWindow'] }[] = [];
+  let engineTakesCrops = true;
+  const regionDecodes: { region: unknown; answer: () => void }[] = [];
   const engine = {
+    updateRegion: (_key: unknown, _choice: unknown, crop: DecodedImage) => {
+      if (engineTakesCrops) patches.push({ region: crop.dataWindow });
+      return engineTakesCrops;
+    },
     lacks: () => ['R', 'G', 'B'],
+    forgetFile: () => {},
     setDisplay: () => {},
     clearImage: () => {},
     show: (key: { fileId: string }) =>
       new Promise<ShowReport>((resolve) => frames.push({ fileId: key.fileId, draw: () => resolve(emptyShowReport(key.fileId)) })),
   } as unknown as ViewEngine;
   const host = {
-    api: { getHeader: () => new Promise(() => {}), setVisible: () => {} },
+    api: {
+      getHeader: () => new Promise(() => {}),
+      setVisible: () => {},
+      decodeImage: (r: { fileId: string; region: { xPx: number; yPx: number; widthPx: number; heightPx: number } }) =>
+        new Promise<DecodedImage>((resolve) =>
+          regionDecodes.push({
+            region: r.region,
+            answer: () => {
+              // the crop's samples all 1.0 (as half)
+              const { xPx: x, yPx: y, widthPx: w, heightPx: h } = r.region;
+              const whole = fetched(r.fileId).image;
+              const data = () => new Uint16Array(w * h).fill(0x3c00).buffer;
+              const planes = whole.planes.map((p) => ({ ...p, widthSamples: w, heightSamples: h, data: data() }));
+              resolve({ ...whole, dataWindow: [x, y, x + w - 1, y + h - 1], widthPx: w, heightPx: h, planes });
+            },
+          }),
+        ),
+    },
     pool: { give: () => {} },
   } as unknown as RendererHost;
   const foreground = new ForegroundLoad();
@@ -109,7 +135,8 @@ function setup() {
     actions.selectFile(fileId);
     return image.show(true);
   };
-  return { foreground, decodes, frames, ran, background, settle, click, store };
+  const live = { image, patches, regionDecodes, takesCrops: (v: boolean) => (engineTakesCrops = v) };
+  return { foreground, decodes, frames, ran, background, settle, click, store, live };
 }
 
 describe('CurrentImage and the foreground gate', () => {
@@ -159,5 +186,48 @@ describe('CurrentImage and the foreground gate', () => {
     await second;
     expect(foreground.busy).toBe(false);
     expect(ran).toEqual(['prefetch']);
+  });
+});
+
+describe("CurrentImage: a live image's updated region", () => {
+  it('waits for a show under way, then fetches the crop alone and patches the engine and the CPU copy in place', async () => {
+    const { decodes, frames, settle, click, store, live } = setup();
+    const shown = click('a');
+    const patched = live.image.refreshRegion('a', { xPx: 1, yPx: 1, widthPx: 1, heightPx: 1 });
+    // more lands meanwhile: one crop, their box, after the show
+    void live.image.refreshRegion('a', { xPx: 1, yPx: 0, widthPx: 1, heightPx: 1 });
+    await settle();
+    expect(live.regionDecodes).toEqual([]);
+    decodes[0]!.answer();
+    await settle();
+    frames[0]!.draw();
+    await shown;
+    await settle();
+    expect(live.regionDecodes.map((d) => d.region)).toEqual([{ xPx: 1, yPx: 0, widthPx: 1, heightPx: 2 }]);
+    const before = store.getState().image.decoded!;
+    live.regionDecodes[0]!.answer();
+    await patched;
+    expect(live.patches).toEqual([{ region: [1, 0, 1, 1] }]);
+    const after = store.getState().image.decoded!;
+    // a new object over the same planes, the crop's samples (1.0 as half) at (1, 0) and (1, 1)
+    expect(after).not.toBe(before);
+    expect([...new Uint16Array(after.planes[0]!.data)]).toEqual([0, 0x3c00, 0, 0x3c00]);
+    // no whole fetch
+    expect(decodes).toHaveLength(1);
+  });
+
+  it('shows the image again whole when the engine cannot take the crop', async () => {
+    const { decodes, frames, settle, click, live } = setup();
+    const shown = click('a');
+    decodes[0]!.answer();
+    await settle();
+    frames[0]!.draw();
+    await shown;
+    live.takesCrops(false);
+    void live.image.refreshRegion('a', { xPx: 0, yPx: 0, widthPx: 1, heightPx: 1 });
+    await settle();
+    live.regionDecodes[0]!.answer();
+    await expect.poll(() => decodes.length, { timeout: 3000 }).toBe(2);
+    expect(live.patches).toEqual([]);
   });
 });

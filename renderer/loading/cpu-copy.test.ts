@@ -91,3 +91,47 @@ describe('CPU copy', () => {
     expect(copy.lacks({ fileId: 'a', part: 0 }, ['R', 'B'])).toEqual(['B']);
   });
 });
+
+describe('CPU copy: a live image’s updated crop', () => {
+  /** A w×h float image whose plane `name` holds 0, 1, 2… in row order, over the data window at (x0, y0). */
+  function floats(fileId: string, w: number, h: number, x0 = 0, y0 = 0, names = ['R', 'G'], base = 0): DecodedImage {
+    const img = image(fileId, []);
+    return {
+      ...img,
+      dataWindow: [x0, y0, x0 + w - 1, y0 + h - 1],
+      widthPx: w,
+      heightPx: h,
+      planes: names.map((name) => ({
+        name,
+        pixelType: 'float' as const,
+        xSampling: 1,
+        ySampling: 1,
+        widthSamples: w,
+        heightSamples: h,
+        data: Float32Array.from({ length: w * h }, (_, i) => base + i).buffer,
+      })),
+    };
+  }
+
+  it('copies the crop into the planes held, in place, and sets the copy again as a new object', () => {
+    let held: DecodedImage | null = floats('live', 4, 3);
+    const copy = new CpuCopy({ get: () => held, set: (d) => (held = d), release: () => null });
+    const before = held;
+    const crop = floats('live', 2, 2, 1, 1, ['R', 'G'], 100);
+    expect(copy.patch(crop)).toBe(true);
+    expect(held).not.toBe(before);
+    expect([...new Float32Array(held!.planes[0]!.data)]).toEqual([0, 1, 2, 3, 4, 100, 101, 7, 8, 102, 103, 11]);
+    expect([...new Float32Array(held!.planes[1]!.data)]).toEqual([0, 1, 2, 3, 4, 100, 101, 7, 8, 102, 103, 11]);
+  });
+
+  it('refuses what does not fit what it holds: another image, outside it, a plane it lacks, a stale copy', () => {
+    let held: DecodedImage | null = floats('live', 4, 3);
+    const copy = new CpuCopy({ get: () => held, set: (d) => (held = d), release: () => null });
+    expect(copy.patch(floats('other', 2, 2))).toBe(false);
+    expect(copy.patch(floats('live', 2, 2, 3, 0))).toBe(false);
+    expect(copy.patch(floats('live', 2, 2, 0, 0, ['R']))).toBe(false);
+    copy.forget('live');
+    expect(copy.patch(floats('live', 2, 2))).toBe(false);
+    expect([...new Float32Array(held!.planes[0]!.data)]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+});

@@ -45,8 +45,38 @@ export class CpuCopy {
     this.host.set(merged);
   }
 
+  /**
+   * A crop of the image held (a live image's updated tiles) copied into its planes in place; the copy is set again as a
+   * new object so that what reads it sees the change. False when the crop does not fit what is held (another image, a
+   * stale or reduced copy, a plane missing or subsampled): the caller fetches the image again.
+   */
+  patch(crop: DecodedImage): boolean {
+    const cur = this.host.get();
+    if (!cur || !sameImage(cur, crop) || crop.fileId === this.stale || cur.reduced || crop.reduced) return false;
+    const x = crop.dataWindow[0] - cur.dataWindow[0],
+      y = crop.dataWindow[1] - cur.dataWindow[1];
+    if (x < 0 || y < 0 || x + crop.widthPx > cur.widthPx || y + crop.heightPx > cur.heightPx) return false;
+    const pairs = cur.planes.map((to) => ({ to, from: crop.planes.find((p) => p.name === to.name) }));
+    const fits = (p: DecodedPlane): boolean => p.xSampling === 1 && p.ySampling === 1;
+    if (pairs.some(({ to, from }) => !from || from.pixelType !== to.pixelType || !fits(from) || !fits(to))) return false;
+    for (const { to, from } of pairs) copyRows(from!, to, x, y);
+    this.host.set({ ...cur, planes: [...cur.planes] });
+    return true;
+  }
+
   /** The file changed on disk: what is held of it is its previous version, every plane to be fetched again. */
   forget(fileId: string): void {
     this.stale = fileId;
+  }
+}
+
+/** `from`'s rows into `to` at (x, y) in samples (same pixel type, unsubsampled). */
+function copyRows(from: DecodedPlane, to: DecodedPlane, x: number, y: number): void {
+  const view = (p: DecodedPlane) => (p.pixelType === 'half' ? new Uint16Array(p.data) : new Uint32Array(p.data));
+  const src = view(from),
+    dst = view(to);
+  for (let row = 0; row < from.heightSamples; row++) {
+    const at = (y + row) * to.widthSamples + x;
+    dst.set(src.subarray(row * from.widthSamples, (row + 1) * from.widthSamples), at);
   }
 }

@@ -1,12 +1,13 @@
 // The 2D layer over the preview canvas, drawn outside React and only when something it shows changed (view, images,
-// mode, region): a damaged image's missing pixels hatched, values inside pixels when zoomed in (as tev), the statistics
-// rectangle, the wipe grip, A and B labels.
+// mode, region): a damaged image's missing pixels hatched, values inside pixels when zoomed in (as tev), a live image's
+// vector graphics, the statistics rectangle, the wipe grip, A and B labels.
 import type { Controller } from '../app/controller.js';
 import { alignmentShift, pickAt, sideBySide } from '../gpu/compare-geometry.js';
 import type { Region } from '../../shaders/compare-cpu.js';
 import { layerChoice, partChannelNames } from '../model/layer-choice.js';
 import { shortValue, shownValues } from './pixel-values.js';
 import { drawMissingHatch } from './missing-hatch.js';
+import { drawVectorGraphics } from './vector-graphics.js';
 
 /** Device px per image px from which values are drawn: room for a few short numbers. */
 export const VALUES_MIN_ZOOM = 36;
@@ -26,6 +27,7 @@ export class PreviewOverlay {
         if (
           s.view !== p.view ||
           s.image.decoded !== p.image.decoded ||
+          s.image.header !== p.image.header ||
           s.compare !== p.compare ||
           s.inspect.region !== p.inspect.region ||
           s.inspect.pixelValues !== p.inspect.pixelValues ||
@@ -35,6 +37,7 @@ export class PreviewOverlay {
       }),
     );
     this.offs.push(c.compare.onChange(() => this.invalidate()));
+    this.offs.push(c.liveVectors.onChange(() => this.invalidate()));
   }
 
   invalidate(): void {
@@ -129,6 +132,10 @@ export class PreviewOverlay {
         }
       }
     }
+
+    // a live image's vector graphics (tev's protocol), in A's half; not while a sequence plays another file
+    const vectors = s.playback.playing ? [] : this.c.liveVectors.of(s.image.currentFileId, s.image.header);
+    if (vectors.length) drawVectorGraphics(ctx, vectors, { toCanvas: (x, y) => toCanvas(x, y), zoom: v.zoom, dpr });
 
     // the statistics rectangle (committed or being dragged)
     const r = this.dragging ?? s.inspect.region;
