@@ -267,6 +267,15 @@ test('engine: LRU eviction under the VRAM budget keeps the image on screen', asy
   expect(r.onScreenKept).toBe(true);
 });
 
+test('engine: a show landing after a later one (an upload outlasting a cache hit) does not replace it on screen', async ({ page }) => {
+  await open(page);
+  const r = (await page.evaluate(() => window.gpuHarness.engineLateShow!())) as Record<string, unknown>;
+  expect(r.shown).toBe('img2');
+  // the earlier image was uploaded and kept for a later show, not drawn
+  expect(r.earlierCached).toBe(true);
+  expect(r.meanAfter).toBeCloseTo(r.laterMean as number, 0);
+});
+
 test('engine: device loss → new device, image reloaded from the source and drawn again', async ({ page }) => {
   await open(page);
   const r = (await page.evaluate(() => window.gpuHarness.engineDeviceLoss!())) as Record<string, unknown>;

@@ -44,7 +44,7 @@ const explain = (page: Page): Promise<string> =>
   page.evaluate(() => {
     interface Probed {
       image: { currentFileId: string | null; decoded: { fileId: string } | null; loading: boolean; error: string | null };
-      compare: { reference: { file: { name: string } } | null; mode: string };
+      compare: { reference: { file: { name: string } } | null; mode: string; metricsNote: string; metrics: { a: string } | null };
       playback: { playing: boolean };
       inspect: { stats: { source: string } | null };
       ui: { status: string };
@@ -66,6 +66,8 @@ const explain = (page: Page): Promise<string> =>
       error: s.image.error,
       reference: s.compare.reference?.file?.name ?? null,
       mode: s.compare.mode,
+      metricsOf: s.compare.metrics?.a ?? null,
+      metricsNote: s.compare.metricsNote,
       playing: s.playback.playing,
       presented: c.player.presented,
       statsOf: s.inspect.stats?.source ?? null,
@@ -218,7 +220,7 @@ test('a 48-frame sequence is one grid item; it plays, frames advance, scrubbing 
   await explained(page, () => expect(stats).toContainText('shot.1010.exr'));
   await (await toolbarControl(page, page.getByRole('combobox', { name: 'Compare mode' }))).selectOption({ label: 'Absolute error' });
   const cmp = page.getByRole('region', { name: 'Comparison' });
-  await expect(cmp.locator('.pair')).toContainText(/A shot\.1010\.exr.*B shot\.1041\.exr/s);
+  await explained(page, () => expect(cmp.locator('.pair')).toContainText(/A shot\.1010\.exr.*B shot\.1041\.exr/s));
   await expect
     .poll(async () => Number(await cmp.locator('tr[data-channel=all] [data-key=mean-abs-error]').textContent()), { timeout: 30_000 })
     .toBeGreaterThan(0);

@@ -226,14 +226,15 @@ test('a file written chunk by chunk says "rendering… N of M chunks" in its cel
     const grid = page.getByRole('listbox', { name: 'Images' });
     await expect(page.getByRole('note')).toContainText('No EXR files');
     // the renderer opens the file (the header, and the offset tables as zeros until it closes), then lays a chunk down
-    // every 700 ms, never the last one until the test lets it finish
+    // every 1.2 s (its last chunks still to come once a loaded machine has shown the first), never the last one until the
+    // test lets it finish
     writeFileSync(path, written);
     writer = setInterval(() => {
       if (landed >= chunks - 1) return;
       const next = file.after(++landed);
       appendFileSync(path, next.subarray(written.length));
       written = next;
-    }, 700);
+    }, 1200);
     const cell = grid.getByRole('option', { name: 'beauty.0001.exr' });
     const badge = cell.locator('.rendering-badge');
     await expect(badge).toHaveText(/rendering… \d+ of 48 chunks/);
@@ -249,12 +250,20 @@ test('a file written chunk by chunk says "rendering… N of M chunks" in its cel
     await expect.poll(() => overlayPaintedPx(page)).toBeGreaterThan(1000);
     await expect(page.getByRole('status', { name: 'Part of this file could not be read' })).toHaveCount(0);
     await expect(page.getByRole('alert', { name: 'Cannot show this file' })).toHaveCount(0);
+    // the Statistics are of the chunks there, say how many, and are measured again as more land
+    const statsRendering = page.getByRole('region', { name: 'Statistics' }).locator('[data-key=stats-rendering]');
+    await expect(statsRendering).toHaveText(
+      /rendering… \d+ of 48 chunks: these figures are of the chunks there, [\d,]+ pixels not written yet/,
+    );
+    await expect(page.getByRole('region', { name: 'Statistics' })).not.toContainText('cannot be shown');
     await shot(page, 'rendering');
 
     // more chunks land: the preview refreshes in place (the zoom stays), the count goes up, the hatch shrinks
-    await act(page, 'setPanZoom', { zoom: 1.25, centerX: 2, centerY: 3 });
+    // (zoomed out from fit, the whole image in view: the rows not there yet stay in view however many have landed)
+    await act(page, 'setPanZoom', { zoom: 0.7, centerX: 60, centerY: 380 });
     const seen = await chunksIn(label);
     const hatched = await overlayPaintedPx(page);
+    const measuredAt = await chunksIn(statsRendering);
     await expect.poll(() => chunksIn(label)).toBeGreaterThan(seen);
     await expect.poll(() => chunksIn(badge)).toBeGreaterThan(seen);
     await expect
@@ -263,8 +272,9 @@ test('a file written chunk by chunk says "rendering… N of M chunks" in its cel
         return px > 0 && px < hatched;
       })
       .toBe(true);
-    expect(await view(page)).toMatchObject({ zoom: 1.25, centerX: 2, centerY: 3 });
+    expect(await view(page)).toMatchObject({ zoom: 0.7, centerX: 60, centerY: 380 });
     await expect(page.getByRole('status', { name: 'Part of this file could not be read' })).toHaveCount(0);
+    await expect.poll(() => chunksIn(statsRendering)).toBeGreaterThan(measuredAt);
 
     // the writer closes the file (the tables filled): the labels go, nothing is hatched, the view stays
     clearInterval(writer);
@@ -276,10 +286,83 @@ test('a file written chunk by chunk says "rendering… N of M chunks" in its cel
     await expect.poll(() => overlayPaintedPx(page)).toBe(0);
     // the engine shows the whole file too (its statistics are measured on what it shows), not a version before
     await expect(page.getByRole('region', { name: 'Statistics' }).locator('[data-key=stats-missing]')).toHaveCount(0);
-    expect(await view(page)).toMatchObject({ zoom: 1.25, centerX: 2, centerY: 3 });
+    await expect(statsRendering).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Statistics' }).locator('tr[data-channel=R] [data-key=mean]')).not.toBeEmpty();
+    expect(await view(page)).toMatchObject({ zoom: 0.7, centerX: 60, centerY: 380 });
     await shot(page, 'rendered');
   } finally {
     if (writer) clearInterval(writer);
+    server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a tiled file being rendered gets its grid thumbnail from the level-0 tiles there, then from its MIP level', async ({ page }) => {
+  const { writeChunkByChunk } = await import('../testing/codec/incomplete.js');
+  // 8 × 6 tiles of 64 at level 0, 4 × 3 at level 1, 2 × 2 at level 2 (128 × 96: the grid's thumbnail is made from it once
+  // whole), then one tile a level down to 1 × 1
+  const w = 512,
+    h = 384;
+  const level0Tiles = 48;
+  const file = writeChunkByChunk([
+    {
+      dataWindow: { xMin: 0, yMin: 0, xMax: w - 1, yMax: h - 1 },
+      compression: 'zip',
+      tiles: { xSizePx: 64, ySizePx: 64, levelMode: 'mipmapLevels' },
+      channels: ['B', 'G', 'R'].map((name, c) => ({
+        name,
+        pixelType: 'float' as const,
+        data: floatPlane(w, h, (x, y) => 0.1 + c * 0.25 + (x / w) * 0.4 + (y / h) * 0.3),
+      })),
+    },
+  ]);
+  const total = file.order.length;
+  const dir = mkdtempSync(join(tmpdir(), 'exrview-tiles-'));
+  const path = join(dir, 'tiles.exr');
+  const server: Served = await serveFolder(dir);
+  type Probed = {
+    store: { getState(): { library: { files: { id: string; name: string }[] } } };
+    controller: { thumbDamage: Map<string, { chunksRead: number; chunksTotal: number }>; thumbsShown: number };
+  };
+  const grid = () =>
+    page.evaluate(() => {
+      const app = (window as unknown as { exrviewApp: Probed }).exrviewApp;
+      const id = app.store.getState().library.files.find((f) => f.name === 'tiles.exr')?.id;
+      return { damage: id ? (app.controller.thumbDamage.get(id) ?? null) : null, shown: app.controller.thumbsShown };
+    });
+  // the writer keeps the file changing (a few bytes of the next tile at a time) so that it is not taken as cut short
+  let keepWriting: NodeJS.Timeout | null = null;
+  const writeUpTo = (tiles: number) => {
+    if (keepWriting) clearInterval(keepWriting);
+    let into = 0;
+    writeFileSync(path, file.after(tiles));
+    keepWriting = setInterval(() => writeFileSync(path, file.after(tiles, (into += 8))), 1000);
+  };
+  try {
+    await page.goto(server.url);
+    const cell = page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name: 'tiles.exr' });
+    // 20 tiles of level 0 written: the thumbnail is made of them, the other 28 hatched
+    writeUpTo(20);
+    await expect(cell.locator('.rendering-badge')).toHaveText(new RegExp(`rendering… 20 of ${total} chunks`));
+    await expect.poll(async () => (await grid()).damage).toEqual({ chunksRead: 20, chunksTotal: level0Tiles, reason: expect.any(String) });
+    await shot(page, 'tiles-level-0');
+    // levels 0 to 2 written: the thumbnail is made again, whole, from level 2 (the small levels after it still to come)
+    const before = (await grid()).shown;
+    writeUpTo(level0Tiles + 12 + 4);
+    await expect(cell.locator('.rendering-badge')).toHaveText(new RegExp(`rendering… ${level0Tiles + 16} of ${total} chunks`));
+    await expect
+      .poll(async () => {
+        const now = await grid();
+        return now.shown > before && now.damage === null;
+      })
+      .toBe(true);
+    await shot(page, 'tiles-mip-level');
+    if (keepWriting) clearInterval(keepWriting);
+    keepWriting = null;
+    writeFileSync(path, file.complete);
+    await expect(cell.locator('.rendering-badge')).toHaveCount(0);
+  } finally {
+    if (keepWriting) clearInterval(keepWriting);
     server.stop();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -123,3 +123,14 @@ it('drops prefetches of images that are no longer next to the current one', asyn
   const four = await host.decodeImage({ requestId: 'four', fileId: file(4).id, part: 0, priority: 'preview' });
   expect(four.source).toBe('ram-cache');
 });
+
+it("keeps a page's own request at prefetch priority (a compare reference's planes) when the current image moves on", async () => {
+  const blocker = host.decodeImage({ requestId: 'blocker', fileId: big.id, part: 0, priority: 'preview' });
+  // the page asks for img1's planes at prefetch priority (not urgent), then shows img5: img1 is not next to it
+  const asked = host.decodeImage({ requestId: 'reference', fileId: file(1).id, part: 0, priority: 'prefetch' });
+  host.setVisible([], file(5).id);
+  await blocker;
+  // the host's own prefetches of img1's neighbours are dropped; the page's request is the page's to cancel
+  const got = await asked;
+  expect(got.fileId).toBe(file(1).id);
+});

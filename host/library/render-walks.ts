@@ -48,6 +48,11 @@ export class RenderWalks {
     }
   }
 
+  /** The offset tables of the file as last walked (a negative entry: that chunk is not written yet); null when not walked. */
+  chunksThere(absPath: string): ParsedFile['offsets'] | null {
+    return this.walks.get(absPath)?.parsed.offsets ?? null;
+  }
+
   forget(absPath: string): void {
     this.walks.delete(absPath);
   }

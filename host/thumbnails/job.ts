@@ -68,14 +68,32 @@ export function thumbnailSize(widthPx: number, heightPx: number, longSidePx: num
   return { widthPx: Math.max(1, Math.round(widthPx * scale)), heightPx: Math.max(1, Math.round(heightPx * scale)) };
 }
 
-/** The smallest level at least as large as the thumbnail in both directions (level 0 when the part has no others). */
-export function chooseLevel(part: PartInfo, widthPx: number, heightPx: number): Level {
+/**
+ * Which chunks of a file still being written are there: its offset tables as rebuilt by walking the chunks (a negative
+ * entry: not written yet). Tiled writers lay level 0 down before the small MIP levels.
+ */
+export type ChunksThere = readonly ArrayLike<number>[];
+
+/**
+ * The smallest level at least as large as the thumbnail in both directions (level 0 when the part has no others). Of a
+ * file still being written (`there`), the smallest such level whose chunks are all there, else level 0: its chunks so
+ * far make the thumbnail until a smaller level is whole.
+ */
+export function chooseLevel(part: PartInfo, widthPx: number, heightPx: number, there?: ChunksThere): Level {
   let best = part.levels[0]!;
   for (const level of part.levels) {
     if (level.widthPx >= widthPx && level.heightPx >= heightPx && level.widthPx * level.heightPx < best.widthPx * best.heightPx)
-      best = level;
+      if (!there || levelWhole(part, level, there)) best = level;
   }
   return best;
+}
+
+function levelWhole(part: PartInfo, level: Level, there: ChunksThere): boolean {
+  const table = there[part.index];
+  if (!table) return false;
+  const end = level.firstChunk + (part.isTiled ? level.tilesX * level.tilesY : part.chunkCount);
+  for (let c = level.firstChunk; c < end; c++) if (!(table[c]! >= 0)) return false;
+  return true;
 }
 
 /** The part a thumbnail is made from: the first flat (non-deep) part with a channel (a deep-only file's: deep-thumbnail.ts). */
@@ -94,7 +112,7 @@ export function thumbnailJob(
   const source = openFileSource(args.path);
   try {
     const reader = ExrReader.open(source);
-    const { part, level, choice, ...size } = planThumbnail(reader.parts, args.longSidePx);
+    const { part, level, choice, ...size } = planThumbnail(reader.parts, args.longSidePx, reader.incomplete ? reader.offsets : undefined);
     const { means, timings: binned } = decodeBinned(reader, part, level, channelsOf(choice), size.widthPx, size.heightPx, ctx.signal);
     const t0 = performance.now();
     const rgbaHalf = toRgbaHalf(choice, (name) => (name ? (means.get(name) ?? null) : null), size.widthPx * size.heightPx)
@@ -234,12 +252,13 @@ export interface ThumbnailPlan {
   choice: ThumbnailChannels;
 }
 
-export function planThumbnail(parts: readonly PartInfo[], longSidePx: number): ThumbnailPlan {
+/** `there`: of a file still being written, the chunks that are (see chooseLevel). */
+export function planThumbnail(parts: readonly PartInfo[], longSidePx: number, there?: ChunksThere): ThumbnailPlan {
   const part = thumbnailPart(parts);
   const size = thumbnailSize(part.widthPx, part.heightPx, longSidePx);
   return {
     part,
-    level: chooseLevel(part, size.widthPx, size.heightPx),
+    level: chooseLevel(part, size.widthPx, size.heightPx, there),
     ...size,
     choice: chooseThumbnailChannels(part.channels.map((c) => c.name)),
   };

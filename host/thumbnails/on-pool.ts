@@ -23,6 +23,7 @@ import {
   type ThumbnailBandResult,
   type ThumbnailJobResult,
   type ThumbnailPlan,
+  type ChunksThere,
 } from './job.js';
 
 /**
@@ -51,6 +52,8 @@ export interface ThumbnailJobOptions {
   png?: boolean;
   /** Files that worker writes once the thumbnail is made (the result's `written` says how each went). */
   files?: ThumbnailFiles;
+  /** A file still being written: the chunks that are there (its MIP level is used only once whole: job.ts chooseLevel). */
+  there?: ChunksThere;
 }
 
 export function thumbnailOnPool(
@@ -72,7 +75,7 @@ export function thumbnailOnPool(
       const args: DeepThumbnailArgs = { path, part: deepPart.index, longSidePx, ...outputs };
       return { tasks: () => [{ kind: 'deepThumbnail', args }], combine: (results) => results[0] as ThumbnailJobResult };
     }
-    const plan = planThumbnail(parts, longSidePx);
+    const plan = planThumbnail(parts, longSidePx, options.there);
     const channels = channelsOf(plan.choice);
     const layout = levelLayout(plan.part, plan.level.lx, plan.level.ly, channels);
     let shared: { buffer: SharedArrayBuffer; layout: ThumbnailSumsLayout } | null = null;

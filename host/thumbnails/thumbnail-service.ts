@@ -10,7 +10,7 @@ import type { HeaderCache } from '../cache/header-cache.js';
 import { readSummary } from '../headers/summary.js';
 import { embeddedPreview } from './embedded-preview.js';
 import type { FileWriteError } from './files.js';
-import type { ThumbnailJobResult } from './job.js';
+import type { ChunksThere, ThumbnailJobResult } from './job.js';
 import { thumbnailOnPool } from './on-pool.js';
 import { thumbnailParams, type ThumbnailDetail, type ThumbnailOutputOptions } from './params.js';
 import { toneMapOnPool, type ToneMapped } from './tone-map-on-pool.js';
@@ -26,6 +26,8 @@ export interface ThumbnailServiceParts {
   headers: HeaderCache;
   fileOf: FileOf;
   emit: (event: HostEvent) => void;
+  /** A file still being written: which of its chunks are there, as last walked (null: not walked). */
+  chunksThere?: (absPath: string) => ChunksThere | null;
 }
 
 const ZERO_TIMINGS: Omit<StageTimingsMs, 'hostMs'> = { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, bytesRead: 0 };
@@ -132,9 +134,12 @@ export class ThumbnailService {
       cache: disk.targetFor({ path: absPath, sizeBytes: entry.sizeBytes, mtimeMs: entry.mtimeMs, params }),
       ...(pngPath ? { pngPath } : {}),
     };
+    // a render's tiles so far: level 0's make the thumbnail until the MIP level it would be made from is whole
+    const there = entry.rendering ? this.parts.chunksThere?.(absPath) : null;
     const known = {
       headers: headers.partsOf(absPath, entry.sizeBytes, entry.mtimeMs),
       handoff: headers.handoffOf(absPath, entry.sizeBytes, entry.mtimeMs),
+      ...(there ? { there } : {}),
     };
     return broker.run<ThumbnailJobResult>(
       key,

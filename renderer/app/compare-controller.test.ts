@@ -183,4 +183,50 @@ describe('CompareController', () => {
     actions.selectFile('a');
     expect(store.getState().inspect.stats).toBeNull();
   });
+  it('measures a file still being written over the chunks there, saying how many, and again as more land', async () => {
+    const store = createAppStore();
+    const actions = storeActions(store);
+    const engine = {
+      shownFileId: () => store.getState().image.currentFileId,
+      lacks: () => [],
+      setCompareView: () => {},
+      metrics: async () => null,
+      statistics: async () => null,
+    } as unknown as ViewEngine;
+    const rendering = { ...file('r'), status: 'incomplete' as const, rendering: { chunksPresent: 1, chunksTotal: 2 } };
+    const compare = new CompareController({
+      engine: () => engine,
+      store,
+      actions,
+      fetch: async () => {
+        throw new Error('nothing is fetched here');
+      },
+      currentPart: () => rendering.summary!.parts[0],
+    });
+    compare.start();
+    actions.setFiles('f', [rendering]);
+    actions.selectFile('r');
+    // the top row written (1.0 in every sample), the bottom row not yet (its pixels read as 0)
+    const withRows = (chunksPresent: number): DecodedImage => {
+      const image = decoded('r');
+      for (const p of image.planes) new Uint16Array(p.data).fill(0x3c00, 0, chunksPresent * 2);
+      if (chunksPresent === 2) return image;
+      const incomplete = { chunksPresent, chunksTotal: 2 };
+      return { ...image, missing: { regions: [[0, 1, 1, 1]], reason: 'not written yet', chunksRead: 1, chunksTotal: 2, incomplete } };
+    };
+    actions.setImage({ decoded: withRows(1) });
+    await compare.analyse();
+    const stats = store.getState().inspect.stats!;
+    expect(stats.rendering).toEqual({ chunksPresent: 1, chunksTotal: 2 });
+    expect(stats.missingPx).toBe(2);
+    expect(stats.rows[0]).toMatchObject({ n: 2, min: 1, max: 1, mean: 1 });
+
+    // the file is whole: measured again over every pixel, no longer said to be rendering
+    actions.setImage({ decoded: withRows(2) });
+    await compare.analyse();
+    const whole = store.getState().inspect.stats!;
+    expect(whole.rendering).toBeUndefined();
+    expect(whole.missingPx).toBe(0);
+    expect(whole.rows[0]).toMatchObject({ n: 4, min: 1, max: 1 });
+  });
 });

@@ -31,6 +31,7 @@ import { colormapSource, layerChoice, partChannelNames, planesOf, type ChannelPi
 import { comparisonSubject, measuredSource, statisticsSubject } from '../model/subject.js';
 import type { ComparisonReport, MetricRow, ReferenceRef, StatisticsReport, StatRow } from '../state/compare-state.js';
 import type { AppState, AppStore, StoreActions } from '../state/store.js';
+import { shownLayerText } from './expression-label.js';
 
 /** What the compare controller needs of the app controller. */
 export interface CompareHost {
@@ -290,7 +291,7 @@ export class CompareController {
         path,
         gpuMs,
         wallMs: performance.now() - t0,
-        a: `${s.library.files.find((f) => f.id === a.fileId)?.name ?? a.fileId} · ${layerText(layer.name)}`,
+        a: `${s.library.files.find((f) => f.id === a.fileId)?.name ?? a.fileId} · ${shownLayerText(layer.name, aChoice)}`,
         b: `${ref.file.name} · ${layerText(referenceLayer(ref, s.image.currentFileId, s.image.layer, s.image.channel)?.layer.name ?? ref.layer)}`,
         rows,
         all: summariseAll(
@@ -360,7 +361,7 @@ export class CompareController {
           return { name: names[c]!, n: st.n, min: st.n ? st.min : NaN, max: st.n ? st.max : NaN, mean, sd, nan: st.nan, inf: st.inf };
         });
     const rows = rowsOf(channels);
-    const aText = `${s.library.files.find((f) => f.id === a.fileId)?.name ?? ''} · ${layerText(layer.name)}`;
+    const aText = `${s.library.files.find((f) => f.id === a.fileId)?.name ?? ''} · ${shownLayerText(layer.name, aChoice)}`;
     // a difference names both images: the panel's figures are of this pair, in this mode
     const sourceText =
       source.kind === 'a'
@@ -379,6 +380,12 @@ export class CompareController {
       rows,
       missingPx,
     };
+    // a file still being written is measured over the chunks there (as `exrview stats` does), and says how many
+    const rendering =
+      source.kind === 'b'
+        ? b?.missing?.incomplete
+        : (a.missing?.incomplete ?? (source.kind === 'difference' ? b?.missing?.incomplete : undefined));
+    if (rendering) report.rendering = rendering;
     this.host.actions.setInspect({ stats: report });
     if (report.whole) {
       this.wholeStats = report;

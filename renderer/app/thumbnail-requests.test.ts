@@ -106,4 +106,18 @@ describe('ThumbnailRequests', () => {
     grid.requestThumbnails(['a']);
     expect(pending.map((p) => p.request.requestId)).toEqual(['t-a']);
   });
+  it('asks for the thumbnail of a file still being written (its chunks so far), not of one whose header is not whole yet', async () => {
+    const rendering: FileEntry = { ...file('r', false), status: 'incomplete', rendering: { chunksPresent: 3, chunksTotal: 9 } };
+    const headerOnly: FileEntry = { ...file('h', false), status: 'incomplete' };
+    delete headerOnly.summary;
+    const { grid, pending, shown, answer } = setup([rendering, headerOnly]);
+    grid.requestThumbnails(['r', 'h']);
+    expect(pending.map((p) => p.request.requestId)).toEqual(['t-r']);
+    await answer('t-r', thumb('r', 'full-decode'));
+    expect(shown.get('r')).toBe('full-decode');
+    // more chunks landed: asked again, the thumbnail held standing in meanwhile
+    grid.requests.forget('r');
+    grid.requestThumbnails(['r']);
+    expect(pending.map((p) => p.request.requestId)).toEqual(['t-r']);
+  });
 });

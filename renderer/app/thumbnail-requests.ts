@@ -43,8 +43,9 @@ export class ThumbnailRequests {
   request(files: readonly FileEntry[]): void {
     for (const f of files) {
       const id = f.id;
-      // a damaged file whose header reads gets a thumbnail of what can be read
-      const readable = f.status === 'ok' || (f.status === 'error' && f.summary !== undefined);
+      // a damaged file whose header reads gets a thumbnail of what can be read; one still being written, of its chunks
+      // so far (asked again as more land)
+      const readable = f.status === 'ok' || (f.status === 'error' && f.summary !== undefined) || f.rendering !== undefined;
       if (!readable || this.broken.has(id) || this.pending.has(id) || (this.sink()?.hasThumbnail(id) && !this.provisional.has(id)))
         continue;
       this.pending.add(id);

@@ -5,6 +5,13 @@ import { parseMetrics, parseStats, type ReducePlacement } from '../../shaders/co
 import { ReduceBuffers, type CompareKit, type ReduceKind } from '../../shaders/compare-kit.js';
 import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-cpu.js';
 
+/** What a reduction reads: A's and B's layer textures and B's placement in A's pixel space. */
+export interface ReduceOperands {
+  a: GPUTexture;
+  b: GPUTexture;
+  at: ReducePlacement;
+}
+
 export interface Timed<T> {
   value: T;
   gpuMs: number;
@@ -56,15 +63,20 @@ export class Analysis {
     this.stamps = timestamps ? { metrics: new Stamp(ck.device), stats: new Stamp(ck.device) } : null;
   }
 
+  /**
+   * `operands` are asked for when the run is encoded, after the runs before it: a layer shown when it was asked for may
+   * have been let go since (a file written again), its textures destroyed; null then, as when nothing is shown.
+   */
   private run(
     kind: ReduceKind,
-    a: GPUTexture,
-    b: GPUTexture,
+    operands: () => ReduceOperands | null,
     region: Region,
-    at: ReducePlacement,
     options: { valueMode?: number; threshold?: number },
-  ): Promise<Timed<ArrayBuffer>> {
+  ): Promise<Timed<ArrayBuffer> | null> {
     const job = this.chains[kind].then(async () => {
+      const on = operands();
+      if (!on) return null;
+      const { a, b, at } = on;
       const t0 = performance.now();
       const device = this.ck.device;
       const encoder = device.createCommandEncoder({ label: `${kind} reduce` });
@@ -81,14 +93,14 @@ export class Analysis {
     return job;
   }
 
-  async metrics(a: GPUTexture, b: GPUTexture, region: Region, at: ReducePlacement, threshold: number): Promise<Timed<MetricsTotals>> {
-    const r = await this.run('metrics', a, b, region, at, { threshold });
-    return { ...r, value: parseMetrics(r.value, region) };
+  async metrics(operands: () => ReduceOperands | null, region: Region, threshold: number): Promise<Timed<MetricsTotals> | null> {
+    const r = await this.run('metrics', operands, region, { threshold });
+    return r && { ...r, value: parseMetrics(r.value, region) };
   }
 
-  async stats(a: GPUTexture, b: GPUTexture, region: Region, at: ReducePlacement, valueMode: number): Promise<Timed<ChannelStats[]>> {
-    const r = await this.run('stats', a, b, region, at, { valueMode });
-    return { ...r, value: parseStats(r.value) };
+  async stats(operands: () => ReduceOperands | null, region: Region, valueMode: number): Promise<Timed<ChannelStats[]> | null> {
+    const r = await this.run('stats', operands, region, { valueMode });
+    return r && { ...r, value: parseStats(r.value) };
   }
 
   destroy(): void {

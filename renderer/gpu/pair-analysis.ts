@@ -3,7 +3,7 @@
 import type { CompareKit } from '../../shaders/compare-kit.js';
 import type { ReducePlacement } from '../../shaders/compare-layouts.js';
 import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-cpu.js';
-import { Analysis, type Timed } from './analysis.js';
+import { Analysis, type ReduceOperands, type Timed } from './analysis.js';
 import { alignedDataRegion, type CompareView } from './compare-geometry.js';
 import { ShownHistogram, type HistogramLayer, type HistogramSource } from './shown-histogram.js';
 import type { OnScreen, Shown } from './engine-types.js';
@@ -62,18 +62,31 @@ export class PairAnalysis {
     };
   }
 
+  /** The layers on screen when a reduction is encoded (a layer let go meanwhile is no longer on screen: null). */
+  private operands(): ReduceOperands | null {
+    const p = this.placement();
+    return p && { a: p.a.layer.texture, b: p.b.layer.texture, at: p.at };
+  }
+
   /** Comparison metrics of the shown layer against the reference over `region` (A's pixel space); null without both. */
   async metrics(region: Region, threshold: number): Promise<Timed<MetricsTotals> | null> {
-    const p = this.placement();
-    if (!p || !this.screen.reference) return null;
-    return this.analysis.metrics(p.a.layer.texture, p.b.layer.texture, region, p.at, threshold);
+    if (!this.placement() || !this.screen.reference) return null;
+    return this.analysis.metrics(() => (this.screen.reference ? this.operands() : null), region, threshold);
   }
 
   /** Statistics of the shown layer (0), the reference (1) or a difference image (2 + metric) over `region`. */
   async statistics(region: Region, valueMode: number): Promise<Timed<ChannelStats[]> | null> {
-    const p = this.placement();
-    if (!p) return null;
-    return this.analysis.stats(p.a.layer.texture, p.b.layer.texture, region, p.at, valueMode);
+    if (!this.placement()) return null;
+    return this.analysis.stats(() => this.operands(), region, valueMode);
+  }
+
+  /** Statistics of one layer alone over `region` (a crop of level 0 standing in for the reduced level shown). */
+  async statisticsOf(a: Shown, region: Region): Promise<Timed<ChannelStats[]> | null> {
+    const [x0, y0] = a.image.dataWindow;
+    const w = a.image.widthPx,
+      h = a.image.heightPx;
+    const at = { aX0: x0, aY0: y0, aWidthPx: w, aHeightPx: h, bX0: x0, bY0: y0, bWidthPx: w, bHeightPx: h };
+    return this.analysis.stats(() => ({ a: a.layer.texture, b: a.layer.texture, at }), region, 0);
   }
 
   /**

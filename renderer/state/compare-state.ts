@@ -1,6 +1,6 @@
 // The compare and inspect slices of the store: the reference and compare mode, colormap and range, the statistics
 // region, the panels' results, the Layers view and histogram; and their actions. Pure data and setters.
-import type { FileEntry } from '../host-client/api-types.js';
+import type { FileEntry, RenderProgress } from '../host-client/api-types.js';
 import type { CompareMode } from '../../shaders/compare-params.js';
 import type { Colormap } from '../../shaders/colormaps.js';
 import type { MetricSummary, Region } from '../../shaders/compare-cpu.js';
@@ -67,6 +67,8 @@ export interface StatisticsReport {
   rows: StatRow[];
   /** Pixels of the region left out because their chunks could not be read (a damaged file); 0 when none. */
   missingPx: number;
+  /** The measured image is still being written: its figures are of these chunks, `missingPx` those not written yet. */
+  rendering?: RenderProgress;
 }
 
 export interface CompareSlice {

@@ -13,7 +13,11 @@ export function ComparisonPanel() {
   const m = isCurrent(stored, subject) ? stored : null;
   const note = useApp((s) => s.compare.metricsNote);
   const shownName = useApp((s) => s.library.files.find((f) => f.id === s.image.currentFileId)?.name ?? null);
-  const unreadable = useApp((s) => s.image.error !== null || s.library.files.find((f) => f.id === s.image.currentFileId)?.status !== 'ok');
+  // a file still being written is compared over the chunks that are there
+  const unreadable = useApp((s) => {
+    const file = s.library.files.find((f) => f.id === s.image.currentFileId);
+    return s.image.error !== null || (file?.status !== 'ok' && !file?.rendering);
+  });
   if (!ref) return null;
   const waiting =
     shownName === null
@@ -96,7 +100,7 @@ export function ComparisonPanel() {
             </p>
           ))}
           <p className="source" data-key="metrics-path">
-            {m.path === 'gpu' ? `GPU reduction${Number.isFinite(m.gpuMs) ? `, ${m.gpuMs.toFixed(3)} ms GPU` : ''}` : 'CPU (no WebGPU)'},{' '}
+            {m.path === 'gpu' ? `GPU reduction${Number.isFinite(m.gpuMs) ? `, ${m.gpuMs.toFixed(3)} ms GPU` : ''}` : 'CPU reduction'},{' '}
             {m.wallMs.toFixed(1)} ms
           </p>
         </>

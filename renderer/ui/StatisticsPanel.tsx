@@ -13,10 +13,12 @@ export function StatisticsPanel() {
   const st = isCurrent(stored, subject) ? stored : null;
   const shownName = useApp((s) => s.library.files.find((f) => f.id === s.image.currentFileId)?.name ?? null);
   const region = useApp((s) => s.inspect.region);
-  // a damaged file whose header reads is measured over the chunks that could be read
+  // a damaged file whose header reads is measured over the chunks that could be read; one still being written, over
+  // the chunks that are there
+  const rendering = useApp((s) => s.library.files.find((f) => f.id === s.image.currentFileId)?.rendering);
   const unreadable = useApp((s) => {
     const file = s.library.files.find((f) => f.id === s.image.currentFileId);
-    return s.image.error !== null || (file?.status !== 'ok' && !(file?.status === 'error' && file.summary));
+    return s.image.error !== null || (file?.status !== 'ok' && !(file?.status === 'error' && file.summary) && !file?.rendering);
   });
   if (!st)
     return (
@@ -25,9 +27,11 @@ export function StatisticsPanel() {
         <p className="note">
           {shownName === null
             ? 'no image on screen'
-            : unreadable
-              ? `nothing to measure: ${shownName} cannot be shown`
-              : `computing… (${shownName})`}
+            : unreadable && rendering
+              ? `nothing to measure yet: ${shownName} is being written (${rendering.chunksPresent} of ${rendering.chunksTotal} chunks)`
+              : unreadable
+                ? `nothing to measure: ${shownName} cannot be shown`
+                : `computing… (${shownName})`}
         </p>
       </section>
     );
@@ -55,7 +59,13 @@ export function StatisticsPanel() {
           </button>
         )}
       </p>
-      {st.missingPx > 0 && (
+      {st.rendering && (
+        <p className="note rendering" data-key="stats-rendering">
+          rendering… {st.rendering.chunksPresent} of {st.rendering.chunksTotal} chunks: these figures are of the chunks there
+          {st.missingPx > 0 && `, ${fmtCount(st.missingPx)} pixels not written yet left out`}
+        </p>
+      )}
+      {st.missingPx > 0 && !st.rendering && (
         <p className="note missing" data-key="stats-missing">
           {fmtCount(st.missingPx)} pixels missing (chunks that could not be read): left out of these figures
         </p>
@@ -87,7 +97,7 @@ export function StatisticsPanel() {
         </tbody>
       </table>
       <p className="source">
-        {st.path === 'gpu' ? `GPU reduction${Number.isFinite(st.gpuMs) ? `, ${st.gpuMs.toFixed(3)} ms GPU` : ''}` : 'CPU (no WebGPU)'};
+        {st.path === 'gpu' ? `GPU reduction${Number.isFinite(st.gpuMs) ? `, ${st.gpuMs.toFixed(3)} ms GPU` : ''}` : 'CPU reduction'};
         Shift-drag on the image for a rectangle
       </p>
     </section>

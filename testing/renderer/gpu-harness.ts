@@ -345,6 +345,36 @@ async function engineEviction(): Promise<Record<string, unknown>> {
   };
 }
 
+/**
+ * Two shows in flight, as a frame at rest and the next one scrubbed to: the earlier needs an upload, the later is a
+ * cache hit and lands first. The image on screen (drawn, and the one the figures measure) is the later one's.
+ */
+async function engineLateShow(): Promise<Record<string, unknown>> {
+  const { engine, source, canvas } = await makeEngine(128, 64 << 20);
+  const earlier = { fileId: 'img1', part: 0 };
+  const later = { fileId: 'img2', part: 0 };
+  await showFrom(source, engine, later, RGBA);
+  await frame();
+  const laterMean = await canvasMean(engine, 'preview');
+  const earlierPlanes = await source.loadImage(earlier);
+  const landed: string[] = [];
+  await Promise.all([
+    engine.show(earlier, RGBA, earlierPlanes).then(() => landed.push('img1')),
+    engine.show(later, RGBA, null).then(() => landed.push('img2')),
+  ]);
+  await frame();
+  const result = {
+    shown: engine.shownFileId(),
+    landed,
+    earlierCached: engine.isCached(earlier),
+    laterMean,
+    meanAfter: await canvasMean(engine, 'preview'),
+  };
+  engine.dispose();
+  canvas.remove();
+  return result;
+}
+
 /** device.destroy() → the engine gets a new device, reloads the image from its source, and draws it again. */
 async function engineDeviceLoss(): Promise<Record<string, unknown>> {
   const { engine, source, canvas } = await makeEngine(64, 64 << 20);
@@ -569,6 +599,7 @@ window.gpuHarness = {
   histogramSkipping,
   engineNoUploadOnParams,
   engineEviction,
+  engineLateShow,
   engineDeviceLoss,
   engineGrid,
   engineToneMapPaths,
