@@ -2,17 +2,15 @@
 // Load: a folder of N small EXRs (default 2,000, made by the project's writer) served in browser mode and scrolled end to end in
 // headless Chromium (WebGPU on SwiftShader); reports the server's resident memory over time, input latency during the scroll,
 // and thumbnail arrival. Usage: node bench/load-2000.mjs [--files N] [--keep] ; the last line is the JSON summary.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.mjs';
+import { loadWriter, mb, quantile, root, rssSampler, startServer } from './load-common.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: {
     files: { type: 'string', default: '2000' },
@@ -26,19 +24,6 @@ const FILES = Number(values.files);
 const PAGE_WAIT_MS = Number(values['page-wait-ms']);
 const CHROMIUM = CHROMIUM_PATH;
 const log = (...a) => console.error('load:', ...a);
-const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
-const quantile = (xs, q) => {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 10) / 10;
-};
-
-/** The writer, bundled on the fly (the bench runs in plain Node, the codec is TypeScript). */
-async function loadWriter(work) {
-  const outfile = join(work, 'writer.mjs');
-  await build({ entryPoints: [join(root, 'codec/writer.ts')], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'error' });
-  return import(pathToFileURL(outfile).href);
-}
 
 /** N small images, 64x48 to 160x90, in every compression the writer has, some tiled with MIP levels. */
 function makeFolder(writer, dir, n) {
@@ -61,54 +46,6 @@ function makeFolder(writer, dir, n) {
     };
     writer.writeExrFile(join(dir, `img-${String(i).padStart(5, '0')}.exr`), [part]);
   }
-}
-
-/** The server's resident memory (VmRSS of /proc/PID/status), sampled on a timer. */
-function rssSampler(pid, everyMs = 100) {
-  const samples = [];
-  const t0 = Date.now();
-  const read = () => {
-    try {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m) samples.push([Date.now() - t0, Number(m[1]) * 1024]);
-    } catch {
-      /* the process ended */
-    }
-  };
-  read();
-  const timer = setInterval(read, everyMs);
-  return {
-    samples,
-    stop() {
-      clearInterval(timer);
-      read();
-    },
-    peak: () => Math.max(...samples.map((s) => s[1])),
-  };
-}
-
-async function startServer(dir, cacheHome) {
-  const server = spawn(process.execPath, ['bin/exrview.mjs', 'serve', dir, '--port', '0'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // a fresh thumbnail cache: every thumbnail is made, the worst case
-    env: { ...process.env, XDG_CACHE_HOME: cacheHome },
-  });
-  let out = '';
-  const url = await new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`serve printed no address: ${out}`)), 60_000);
-    server.stdout.on('data', (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(out);
-      if (m) {
-        clearTimeout(t);
-        resolve(m[0]);
-      }
-    });
-    server.stderr.on('data', (d) => (out += d));
-    server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-  });
-  return { server, url, output: () => out };
 }
 
 /** In the page: visible options, and how many of them the engine holds a thumbnail for. */

@@ -89,6 +89,34 @@ describe('sequences', () => {
     expect(fx.host.stats.decodes).toBe(14);
   });
 
+  it("asks for frames as the preview does (fitWithin): whole from the ring when they fit, reduced when over the page's limits", async () => {
+    writeSequence({ dir: fx.dir, frames: 6, widthPx: 64, heightPx: 36 });
+    const folder = (await fx.host.openFolder(fx.dir))!;
+    const ids = (await fx.host.listSequences(folder.id))[0]!.frames.map((f) => f.fileId);
+    const channels = ['A', 'B', 'G', 'R'];
+    const ringIdle = async () => {
+      while (fx.host.stats.playback.decoding > 0) await new Promise((r) => setTimeout(r, 5));
+    };
+    fx.host.setPlayback({ fileIds: ids, part: 0, channels });
+    // a page that shows these frames whole: the limits change nothing, each frame is the ring's
+    const roomy = { maxSidePx: 8192, maxPixels: 1 << 26 };
+    for (const [i, fileId] of ids.slice(0, 3).entries()) {
+      await ringIdle();
+      const image = await fx.host.decodeImage({ requestId: `w${i}`, fileId, part: 0, channels, priority: 'playback', fitWithin: roomy });
+      expect([image.widthPx, image.heightPx, image.reduced]).toEqual([64, 36, undefined]);
+    }
+    expect(fx.host.stats.playback.served).toBe(3);
+    // a page whose largest texture is 32 px a side: every 64×36 frame comes as its half level, never past the limit
+    const small = { maxSidePx: 32, maxPixels: 1 << 20 };
+    for (const [i, fileId] of ids.slice(3).entries()) {
+      const image = await fx.host.decodeImage({ requestId: `r${i}`, fileId, part: 0, channels, priority: 'playback', fitWithin: small });
+      expect([image.widthPx, image.heightPx]).toEqual([32, 18]);
+      expect(image.reduced).toMatchObject({ factor: 2, over: 'side', fullWidthPx: 64, fullHeightPx: 36 });
+      expect(image.planes.every((p) => p.widthSamples === 32 && p.heightSamples === 18)).toBe(true);
+    }
+    fx.host.setPlayback(null);
+  });
+
   it("cancels the ring's decodes when the player jumps away", async () => {
     writeSequence({ dir: fx.dir, frames: 30, widthPx: 64, heightPx: 36 });
     const folder = (await fx.host.openFolder(fx.dir))!;

@@ -1,13 +1,14 @@
 // The sequence player: the frame pipeline (renderer/playback) over the host and the GPU engine's ring of frame slots,
 // driven by requestAnimationFrame. The frame on screen changes every frame, so it is not React state: the player bar
 // and diagnostics subscribe here and write the DOM themselves.
-import type { DecodedImage, SequenceInfo } from '../host-client/api-types.js';
+import type { DecodedImage, FitWithin, SequenceInfo } from '../host-client/api-types.js';
 import type { GpuEngine } from '../gpu/engine.js';
 import { planesOf, type LayerChoice } from '../model/layer-choice.js';
 import type { RendererHost } from '../host-client/index.js';
 import { snapFrame, timelineFrames, type ClockSpec } from '../playback/clock.js';
 import { FramePipeline, PLAYER_MAX_LOADS, PREROLL_MS, type PipelineIo, type Presented } from '../playback/pipeline.js';
 import { slotCountFor } from '../gpu/slot-budget.js';
+import { fittedFrame } from '../playback/frame-fit.js';
 import type { FrameRecord, PlaybackSummary } from '../playback/timeline.js';
 import type { AppStore, PlaybackSlice } from '../state/store.js';
 
@@ -226,14 +227,17 @@ export class Player {
     if (!q || !engine || !pick) return null;
     const channels = planesOf(pick.choice);
     this.current = { ...pick, channels };
+    // frames are asked for as the preview asks (reduced where the engine cannot show them whole): slots for that size
+    const fit = engine.fitWithin();
+    const frame = fittedFrame(q.widthPx, q.heightPx, fit);
     const slotCount = slotCountFor(
-      q.widthPx,
-      q.heightPx,
-      channels.map(() => ({ pixelType: 'half' as const, widthSamples: q.widthPx, heightSamples: q.heightPx })),
+      frame.widthPx,
+      frame.heightPx,
+      channels.map(() => ({ pixelType: 'half' as const, widthSamples: frame.widthPx, heightSamples: frame.heightPx })),
     );
     const byFrame = new Map(q.frames.map((f) => [f.frame, f.fileId]));
     const pipeline = new FramePipeline(
-      this.io(engine, slotCount, q),
+      this.io(engine, slotCount, q, fit),
       (f) => byFrame.get(f) ?? null,
       () => performance.now(),
       { slots: slotCount, maxLoads: PLAYER_MAX_LOADS, prerollMs: PREROLL_MS },
@@ -243,7 +247,7 @@ export class Player {
     return pipeline;
   }
 
-  private io(engine: GpuEngine, slotCount: number, q: SequenceInfo): PipelineIo<DecodedImage> {
+  private io(engine: GpuEngine, slotCount: number, q: SequenceInfo, fitWithin: FitWithin): PipelineIo<DecodedImage> {
     const gen = this.generation;
     const cur = this.current!;
     const { host } = this.deps;
@@ -252,7 +256,8 @@ export class Player {
     return {
       load: async (fileId, tag) => {
         const t0 = performance.now();
-        const image = await host.api.decodeImage({ requestId: tag, fileId, part: cur.part, channels: cur.channels, priority: 'playback' });
+        const request = { requestId: tag, fileId, part: cur.part, channels: cur.channels, priority: 'playback' as const, fitWithin };
+        const image = await host.api.decodeImage(request);
         const wallMs = performance.now() - t0;
         const t = image.timings;
         return {

@@ -1,6 +1,7 @@
 // What the GPU can hold, said in words: the largest image a page asks the host for (its texture limit, its cache
 // budget), and allocations run inside error scopes so that a refusal (out of memory, a limit) is an error that says
-// what happened instead of a black preview.
+// what happened instead of a black preview; and the lines that say what became of the device when it was lost or
+// reported an error that no scope caught.
 import type { FitWithin } from '../host-client/api-types.js';
 
 /**
@@ -22,7 +23,9 @@ export function fitWithinFor(maxTextureSidePx: number, budgetBytes: number): Fit
   return { maxSidePx: maxTextureSidePx, maxPixels: Math.max(1, Math.floor(budgetBytes / PLANNED_BYTES_PER_PX)) };
 }
 
-export const megabytes = (bytes: number): string => `${Math.round(bytes / 1e6)} MB`;
+/** Bytes in words: whole MB from 10 MB, tenths below, kB under 0.1 MB (a small budget never reads "0 MB"). */
+export const megabytes = (bytes: number): string =>
+  bytes >= 10e6 ? `${Math.round(bytes / 1e6)} MB` : bytes >= 1e5 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.round(bytes / 1e3)} kB`;
 
 /**
  * Runs `make` (which creates GPU objects and queues work) inside out-of-memory and validation scopes; an error either
@@ -50,4 +53,22 @@ export async function guardAllocation<T>(device: GPUDevice, what: string, make: 
     throw new GpuRefusedError(`the GPU refused ${what} (${validation.message.split('\n')[0]})`);
   }
   return made as T;
+}
+
+/** A device loss recovered from: a new device holds what is on screen again; the store was never touched. */
+export function lossRecoveredNotice(reason: string): string {
+  return `The GPU device was lost (${reason}) and was set up again: the image, reference and thumbnails on screen were reloaded; nothing else changed.`;
+}
+
+/** A device loss with no device to be had after it. */
+export function lossNotRecoveredNotice(reason: string, why: string): string {
+  return `The GPU device was lost (${reason}) and could not be set up again (${why}): reload the page or restart exrview; nothing on disk was changed.`;
+}
+
+/** An error outside every error scope (a draw, a pass): out of memory, or a refusal the engine did not expect. */
+export function uncapturedErrorNotice(error: GPUError): string {
+  const first = error.message.split('\n')[0]!;
+  return typeof GPUOutOfMemoryError !== 'undefined' && error instanceof GPUOutOfMemoryError
+    ? "The GPU ran out of memory while drawing: close other GPU-heavy programs, or lower the GPU cache's budget."
+    : `The GPU reported an error (${first}): the view may be incomplete; reload the page if it stays wrong.`;
 }

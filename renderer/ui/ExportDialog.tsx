@@ -10,14 +10,18 @@ export function ExportDialog() {
   const c = useController();
   const a = c.actions;
   const ex = useApp((s) => s.export);
-  const library = useApp((s) => s.library);
+  // what the targets are read from (not the whole library slice: its thumbnail progress changes with every thumbnail)
+  const files = useApp((s) => s.library.files);
+  const selection = useApp((s) => s.library.selection);
+  const filter = useApp((s) => s.library.filter);
+  const sort = useApp((s) => s.library.sort);
   const image = useApp((s) => s.image);
   const display = useApp((s) => s.view.display);
   const electron = c.host.transport === 'ipc';
   const { targets, view, notes } = useMemo(() => {
     const s = c.store.getState();
     return { targets: exportTargets(s), ...exportView(s) };
-  }, [c, library, image, display]); // recomputed when the slices it reads change
+  }, [c, files, selection, filter, sort, image, display]); // recomputed when the slices it reads change
   if (!ex.open) return null;
   const outcome = ex.outcome;
   const names = targets.map((f) => f.name);

@@ -35,12 +35,23 @@ function fitLabel(label: string, widthPx: number): string {
 
 export function Grid() {
   const c = useController();
-  const library = useApp((s) => s.library);
+  // the fields the grid shows, each its own subscription: the library slice also carries the thumbnail progress, which
+  // changes with every thumbnail, and sorting 10,000 names again for each one stalls the scroll for seconds
+  const folderId = useApp((s) => s.library.folderId);
+  const allFiles = useApp((s) => s.library.files);
+  const sequences = useApp((s) => s.library.sequences);
+  const filter = useApp((s) => s.library.filter);
+  const sort = useApp((s) => s.library.sort);
+  const selection = useApp((s) => s.library.selection);
+  const folders = useApp((s) => s.library.folders);
   const current = useApp((s) => s.image.currentFileId);
   // single files and one item per sequence (its id: the frame it opens on)
-  const files = useMemo(() => gridItems(library), [library]);
+  const files = useMemo(
+    () => gridItems({ ...c.store.getState().library, files: allFiles, sequences, filter, sort }),
+    [c, allFiles, sequences, filter, sort],
+  );
   const order = useMemo(() => files.map((f) => f.id), [files]);
-  const selected = useMemo(() => new Set(library.selection), [library.selection]);
+  const selected = useMemo(() => new Set(selection), [selection]);
   const scroller = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [box, setBox] = useState({ width: 300, height: 600, scrollTop: 0 });
@@ -61,7 +72,7 @@ export function Grid() {
     const el = scroller.current;
     if (el) el.scrollTop = 0;
     setBox((b) => (b.scrollTop === 0 ? b : { ...b, scrollTop: 0 }));
-  }, [library.folderId]);
+  }, [folderId]);
 
   const layout = gridLayout(files.length, box.width, box.scrollTop, box.height, CELL_PX + LABEL_PX, GAP_PX);
   const shown = files.slice(layout.first, layout.last + 1);
@@ -123,7 +134,7 @@ export function Grid() {
   });
 
   // the codec's reason for a file that cannot be read (header or thumbnail), or that it is still being written
-  const fileById = useMemo(() => new Map(library.files.map((f) => [f.id, f])), [library.files]);
+  const fileById = useMemo(() => new Map(allFiles.map((f) => [f.id, f])), [allFiles]);
   const problem = (item: (typeof files)[number]): string | null => {
     // a sequence lists its damaged and missing frames in its own tooltip; it plays on past them
     const f = item.sequence ? null : fileById.get(item.id);
@@ -158,7 +169,7 @@ export function Grid() {
           ? ' damaged'
           : ` bad ${statusOf(item)}`
       : '';
-  const folder = library.folders.find((d) => d.id === library.folderId);
+  const folder = folders.find((d) => d.id === folderId);
 
   return (
     <div
@@ -176,7 +187,7 @@ export function Grid() {
       }}
     >
       <canvas ref={canvas} className="grid-canvas" aria-hidden="true" />
-      {library.folderId !== null && library.files.length === 0 && (
+      {folderId !== null && allFiles.length === 0 && (
         <p className="empty-folder" role="note">
           No EXR files in {folder?.displayPath ?? 'this folder'}. Images ending in .exr show here as soon as they are written; or open
           another folder.
