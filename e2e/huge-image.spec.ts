@@ -1,7 +1,9 @@
-// An image past the GPU's texture limit in browser mode on SwiftShader (8192 px a side): a 16384×8192 half RGB ZIP
-// lat-long, made once by the project's writer. The preview shows a reduced level at fit (matching a CPU box filter of
-// the same planes), says which level and why, exposure works on it; the grid's thumbnail stays; the GPU cache stays
-// within its budget.
+// Images past the GPU's texture limit in browser mode on SwiftShader (8192 px a side), made once by the project's
+// writer: a 16384×8192 half RGB ZIP scanline lat-long, and a 16384×2048 float RGB file tiled 256 px with MIP levels.
+// The preview shows a reduced level at fit (matching a CPU box filter of the same planes), says which level and why,
+// exposure works on it; the grid's thumbnail stays; the GPU cache stays within its budget. Zoomed to 1:1 (in a corner,
+// and across chunk and tile seams) the crop of level 0 the view needs is fetched and drawn: every pixel on the canvas
+// matches the one written, within two codes.
 import { buildProject, serveFolder, type Served } from './serve-fixture.js';
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
@@ -16,14 +18,26 @@ const W = 16384,
   H = 8192;
 /** Checker squares of the blue channel: 16 across, 8 down (1024 px a side), 0.1 and 0.9. */
 const blueAt = (u: number, v: number): number => ((Math.floor(u * 16) + Math.floor(v * 8)) & 1) * 0.8 + 0.1;
+/**
+ * Red and green ramps with one-pixel marker lines (a column of red every 1024 px at x ≡ 300, a row of green at
+ * y ≡ 700): at 1:1 a crop placed a pixel off shows; at fit the samples below stay clear of them.
+ */
+const redAt = (x: number, u: number): number => (x % 1024 === 300 ? 1 : u * 0.8);
+const greenAt = (y: number, v: number): number => (y % 1024 === 700 ? 1 : v * 0.8);
+/** The tiled float file: 16384×2048, tiles of 256 px, MIP levels. */
+const TW = 16384,
+  TH = 2048;
 
 let server: Served | null = null;
 let dir = '';
 /** The reduced level the host should send (1/2 a side), box-filtered here on the CPU from the same planes. */
 let reference: { widthPx: number; heightPx: number; planes: Uint16Array[] } | null = null;
+/** Level 0 as written: the half file's planes, and the float file's. */
+let halfPlanes: Uint16Array[] = [];
+let floatPlanes: Float32Array[] = [];
 
 test.beforeAll(async () => {
-  test.setTimeout(300_000);
+  test.setTimeout(540_000);
   buildProject();
   // a dynamic import: the lint rule's 'electron/*' pattern (meant for the electron package) also matches this path
   const { writeExrFile } = await import('../codec/writer.js');
@@ -34,8 +48,8 @@ test.beforeAll(async () => {
     for (let x = 0; x < W; x++) {
       const u = x / W,
         i = y * W + x;
-      planes[0]![i] = floatToHalf(u);
-      planes[1]![i] = floatToHalf(v);
+      planes[0]![i] = floatToHalf(redAt(x, u));
+      planes[1]![i] = floatToHalf(greenAt(y, v));
       planes[2]![i] = floatToHalf(blueAt(u, v));
     }
   }
@@ -50,6 +64,23 @@ test.beforeAll(async () => {
     boxFilterPlane({ name: '', pixelType: 'half', xSampling: 1, ySampling: 1, widthSamples: W, heightSamples: H, data: data.buffer }, 2),
   );
   reference = { widthPx: W / 2, heightPx: H / 2, planes: reduced.map((p) => new Uint16Array(p.data)) };
+  halfPlanes = planes;
+  floatPlanes = [0, 1, 2].map(() => new Float32Array(TW * TH));
+  for (let y = 0; y < TH; y++)
+    for (let x = 0; x < TW; x++) {
+      const i = y * TW + x;
+      floatPlanes[0]![i] = redAt(x, x / TW);
+      floatPlanes[1]![i] = greenAt(y, y / TH);
+      floatPlanes[2]![i] = blueAt(x / TW, y / TH);
+    }
+  writeExrFile(join(dir, 'tiled_float.exr'), [
+    {
+      dataWindow: { xMin: 0, yMin: 0, xMax: TW - 1, yMax: TH - 1 },
+      compression: 'zip',
+      tiles: { xSizePx: 256, ySizePx: 256, levelMode: 'mipmapLevels' },
+      channels: ['R', 'G', 'B'].map((name, c) => ({ name, pixelType: 'float' as const, data: floatPlanes[c]! })),
+    },
+  ]);
   server = await serveFolder(dir);
 });
 test.afterAll(() => {
@@ -100,6 +131,98 @@ function imageBox(shot: Awaited<ReturnType<typeof pixels>>): { x0: number; y0: n
   while (y0 > 0 && isImage(cx, y0 - 1)) y0--;
   while (y1 < heightPx - 1 && isImage(cx, y1 + 1)) y1++;
   return { x0, y0, x1, y1 };
+}
+
+interface Capture {
+  widthPx: number;
+  heightPx: number;
+  bgra: boolean;
+  bytesPerRow: number;
+  data: Buffer;
+}
+interface AppHandle {
+  controller: {
+    actions: { setPanZoom(v: { zoom: number; centerX: number; centerY: number }): void };
+    view: { sizePx: { widthPx: number; heightPx: number } };
+    fit(): void;
+    engine: {
+      capture(which: 'preview'): Promise<{ widthPx: number; heightPx: number; format: string; bytesPerRow: number; data: Uint8Array }>;
+      region: { crop: { box: number[] } | null; builds: number };
+    };
+  };
+}
+
+/**
+ * The view at 1:1 with level 0's pixel (x0, y0) at the canvas's top-left corner; waits until the crop of level 0 it
+ * needs is drawn (it holds every pixel of the image on screen), saves a screenshot, and reads the canvas back.
+ */
+async function atOneToOne(page: Page, x0: number, y0: number, imageW: number, imageH: number, shotName: string): Promise<Capture> {
+  await page.evaluate(
+    ([x, y]) => {
+      const c = (window as unknown as { exrviewApp: AppHandle }).exrviewApp.controller;
+      const { widthPx, heightPx } = c.view.sizePx;
+      c.actions.setPanZoom({ zoom: 1, centerX: x! + widthPx / 2, centerY: y! + heightPx / 2 });
+    },
+    [x0, y0],
+  );
+  await page.waitForFunction(
+    ([x, y, w, h]) => {
+      const c = (window as unknown as { exrviewApp: AppHandle }).exrviewApp.controller;
+      const box = c.engine.region.crop?.box;
+      const { widthPx, heightPx } = c.view.sizePx;
+      return (
+        !!box &&
+        box[0]! <= Math.max(0, x!) &&
+        box[1]! <= Math.max(0, y!) &&
+        box[2]! >= Math.min(w! - 1, x! + widthPx - 1) &&
+        box[3]! >= Math.min(h! - 1, y! + heightPx - 1)
+      );
+    },
+    [x0, y0, imageW, imageH],
+    { timeout: 180_000, polling: 250 },
+  );
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.getByRole('img', { name: 'Preview' }).screenshot({ path: test.info().outputPath(shotName), timeout: 120_000 });
+  const cap = await page.evaluate(async () => {
+    const c = (window as unknown as { exrviewApp: AppHandle }).exrviewApp.controller;
+    const got = await c.engine.capture('preview');
+    let text = '';
+    for (let i = 0; i < got.data.length; i += 0x8000) text += String.fromCharCode(...got.data.subarray(i, i + 0x8000));
+    return { ...got, data: btoa(text), size: c.view.sizePx };
+  });
+  expect([cap.widthPx, cap.heightPx], 'the canvas read back is the one the view was set for').toEqual([
+    cap.size.widthPx,
+    cap.size.heightPx,
+  ]);
+  return { ...cap, bgra: cap.format.startsWith('bgra'), data: Buffer.from(cap.data, 'base64') };
+}
+
+/** Canvas pixels at 1:1 from level 0's (x0, y0) against `value` (linear, written) encoded as the 'srgb' view does. */
+function oneToOneErrors(
+  cap: Capture,
+  x0: number,
+  y0: number,
+  imageW: number,
+  imageH: number,
+  value: (c: number, x: number, y: number) => number,
+): string[] {
+  const errors: string[] = [];
+  let compared = 0;
+  for (let py = 0; py < cap.heightPx; py++)
+    for (let px = 0; px < cap.widthPx; px++) {
+      const x = x0 + px,
+        y = y0 + py;
+      if (x < 0 || y < 0 || x >= imageW || y >= imageH) continue;
+      compared++;
+      const i = py * cap.bytesPerRow + px * 4;
+      for (let c = 0; c < 3; c++) {
+        const want = Math.round(srgbOetf(Math.min(1, Math.max(0, value(c, x, y)))) * 255);
+        const got = cap.data[i + (cap.bgra ? 2 - c : c)]!;
+        if (Math.abs(got - want) > 2 && errors.length < 12) errors.push(`(${x}, ${y}) channel ${c}: ${got}, written ${want}`);
+      }
+    }
+  expect(compared, 'pixels of the image on the canvas').toBeGreaterThan(100_000);
+  return errors;
 }
 
 test('a 16384×8192 image over the 8192 px limit: a reduced level at fit, said so, thumbnail kept, cache within budget', async ({
@@ -163,6 +286,19 @@ test('a 16384×8192 image over the 8192 px limit: a reduced level at fit, said s
     }
   expect(errors, errors.join('\n')).toEqual([]);
 
+  // at 1:1: the crop of level 0 the view needs, in the top-left corner and across the crop grid's and chunks' seams
+  const halfValue = (c: number, x: number, y: number): number => HALF_TO_FLOAT[halfPlanes[c]![y * W + x]!]!;
+  for (const [name, x0, y0] of [
+    ['huge-1to1-corner.png', -64, -48],
+    ['huge-1to1-seam.png', 8192 - 640, 4096 - 333],
+  ] as const) {
+    const cap = await atOneToOne(page, x0, y0, W, H, name);
+    const wrong = oneToOneErrors(cap, x0, y0, W, H, halfValue);
+    expect(wrong, `${name}:\n${wrong.join('\n')}`).toEqual([]);
+  }
+  await page.evaluate(() => (window as unknown as { exrviewApp: AppHandle }).exrviewApp.controller.fit());
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
   // exposure works on the reduced level: +2 EV brightens it
   const before = await meanBrightness(canvas);
   const exposure = page.getByRole('slider', { name: 'Exposure' });
@@ -185,4 +321,30 @@ test('a 16384×8192 image over the 8192 px limit: a reduced level at fit, said s
   expect(Number(m![1]), cache).toBeGreaterThan(0);
   await expect(diag.locator('[data-key=gpu-limits]')).toContainText('largest texture 8192 px a side');
   await expect(diag.locator('[data-key=gpu-limits]')).toContainText('0 images refused');
+});
+
+test('a 16384×2048 float file tiled with MIP levels: its own level at fit, level 0 at 1:1 across tile seams', async ({ page }) => {
+  test.setTimeout(480_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(server!.url);
+  const cell = page.getByRole('listbox', { name: 'Images' }).getByRole('option', { name: 'tiled_float.exr' });
+  await expect(cell).toBeVisible({ timeout: 120_000 });
+  await cell.click();
+  await settle(page);
+  await expect(page.getByRole('alert', { name: 'Cannot show this file' })).toHaveCount(0);
+  await expect(page.getByRole('note', { name: 'Reduced level' })).toContainText(
+    "showing a 1/2 level (8192×1024 of 16384×2048 px, the file's own MIP level)",
+  );
+  await page.getByRole('img', { name: 'Preview' }).screenshot({ path: test.info().outputPath('tiled-fit.png'), timeout: 120_000 });
+  const floatValue = (c: number, x: number, y: number): number => floatPlanes[c]![y * TW + x]!;
+  const size = await page.evaluate(() => (window as unknown as { exrviewApp: AppHandle }).exrviewApp.controller.view.sizePx);
+  for (const [name, x0, y0] of [
+    // the bottom-right corner, and a view across tile seams (every 256 px) and the crop grid's (4096, 1024)
+    ['tiled-1to1-corner.png', TW - size.widthPx + 64, TH - size.heightPx + 48],
+    ['tiled-1to1-seam.png', 4096 - 517, 1024 - 301],
+  ] as const) {
+    const cap = await atOneToOne(page, x0, y0, TW, TH, name);
+    const wrong = oneToOneErrors(cap, x0, y0, TW, TH, floatValue);
+    expect(wrong, `${name}:\n${wrong.join('\n')}`).toEqual([]);
+  }
 });

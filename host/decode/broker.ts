@@ -15,6 +15,9 @@ export const POOL_PRIORITY: Readonly<Record<Priority, number>> = {
   'thumbnail-hidden': 4,
 };
 
+/** Joins a request's id to the id of a part of it (see JobBroker.cancel). */
+export const SUB_REQUEST = '\0';
+
 export interface JobMeta {
   fileId: string;
   kind: string;
@@ -45,6 +48,8 @@ export class CancelledError extends Error {
 export class JobBroker {
   private readonly jobs = new Map<string, SharedJob>();
   private readonly byRequest = new Map<string, Waiter>();
+  /** The ids of the parts of a request (see cancel), by the request's id. */
+  private readonly subRequests = new Map<string, Set<string>>();
 
   /**
    * Starts the work once per `key` (`start` submits it to the pool at a pool priority); a request for a key already
@@ -75,7 +80,14 @@ export class JobBroker {
     return new Promise((resolve, reject) => {
       const waiter: Waiter = { requestId, priority, job: shared, resolve: resolve as Waiter['resolve'], reject };
       shared.waiters.add(waiter);
-      if (requestId !== null) this.byRequest.set(requestId, waiter);
+      if (requestId !== null) {
+        this.byRequest.set(requestId, waiter);
+        const at = requestId.indexOf(SUB_REQUEST);
+        if (at >= 0) {
+          const parent = requestId.slice(0, at);
+          this.subRequests.set(parent, (this.subRequests.get(parent) ?? new Set()).add(requestId));
+        }
+      }
       this.updatePriority(shared);
     });
   }
@@ -83,23 +95,42 @@ export class JobBroker {
   private settle(job: SharedJob, each: (w: Waiter) => void): void {
     if (this.jobs.get(job.key) === job) this.jobs.delete(job.key);
     for (const w of job.waiters) {
-      if (w.requestId !== null) this.byRequest.delete(w.requestId);
+      if (w.requestId !== null) this.forgetId(w.requestId);
       each(w);
     }
     job.waiters.clear();
   }
 
-  /** Drops one request; the work itself stops when no other request is waiting for it. */
+  /**
+   * Drops one request, and the parts it was split into (ids `requestId` + SUB_REQUEST + anything: the bands of a
+   * streamed reduction); the work itself stops when no other request is waiting for it.
+   */
   cancel(requestId: string): boolean {
-    const waiter = this.byRequest.get(requestId);
-    if (!waiter) return false;
-    this.drop(waiter, `request ${requestId}`);
-    return true;
+    const ids = [requestId, ...(this.subRequests.get(requestId) ?? [])];
+    let found = false;
+    for (const id of ids) {
+      const waiter = this.byRequest.get(id);
+      if (!waiter) continue;
+      this.drop(waiter, `request ${requestId}`);
+      found = true;
+    }
+    return found;
+  }
+
+  /** Forgets a request id; a part of a request leaves its request's list of parts. */
+  private forgetId(id: string): void {
+    this.byRequest.delete(id);
+    const at = id.indexOf(SUB_REQUEST);
+    if (at < 0) return;
+    const parent = id.slice(0, at);
+    const parts = this.subRequests.get(parent);
+    parts?.delete(id);
+    if (parts?.size === 0) this.subRequests.delete(parent);
   }
 
   private drop(waiter: Waiter, what: string): void {
     const job = waiter.job;
-    if (waiter.requestId !== null) this.byRequest.delete(waiter.requestId);
+    if (waiter.requestId !== null) this.forgetId(waiter.requestId);
     job.waiters.delete(waiter);
     waiter.reject(new CancelledError(what));
     if (job.waiters.size === 0) {
@@ -111,12 +142,15 @@ export class JobBroker {
     }
   }
 
-  /** Cancels the requests (and work) that `select` picks, e.g. prefetches of images no longer next to the current one. */
-  cancelWhere(select: (meta: JobMeta, priority: Priority) => boolean): number {
+  /**
+   * Cancels the requests (and work) that `select` picks, e.g. prefetches of images no longer next to the current one
+   * (`requestId` null: the host's own request, not a page's).
+   */
+  cancelWhere(select: (meta: JobMeta, priority: Priority, requestId: string | null) => boolean): number {
     let count = 0;
     for (const job of [...this.jobs.values()]) {
       for (const w of [...job.waiters]) {
-        if (select(job.meta, w.priority)) {
+        if (select(job.meta, w.priority, w.requestId)) {
           this.drop(w, `${job.meta.kind} of ${job.meta.fileId} no longer needed`);
           count++;
         }

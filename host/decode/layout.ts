@@ -136,3 +136,31 @@ export function lcm(a: number, b: number): number {
   const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
   return (a * b) / gcd(a, b);
 }
+
+/**
+ * The layout of a crop of a level (absolute, inside its frame): planes of the crop's size, laid out over it, so a
+ * decode reads only the chunks the crop touches. Its rows are cut into bands as a level's are.
+ */
+export function cropLayout(layout: LevelLayout, crop: Box2i): LevelLayout {
+  const f = layout.frame;
+  if (
+    crop.xMin < f.xMin ||
+    crop.yMin < f.yMin ||
+    crop.xMax > f.xMax ||
+    crop.yMax > f.yMax ||
+    crop.xMax < crop.xMin ||
+    crop.yMax < crop.yMin
+  )
+    throw new ExrError(
+      'invalid',
+      `the crop ${crop.xMin},${crop.yMin}..${crop.xMax},${crop.yMax} is not inside the level (${f.xMin},${f.yMin}..${f.xMax},${f.yMax})`,
+      { part: layout.part },
+    );
+  const planes = layout.planes.map((p) => ({
+    ...p,
+    widthSamples: sampleCount(p.xSampling, crop.xMin, crop.xMax),
+    heightSamples: sampleCount(p.ySampling, crop.yMin, crop.yMax),
+  }));
+  // a row's decompressed bytes are the whole chunk's, whatever part of it the crop keeps
+  return { ...layout, frame: { ...crop }, planes, chunkStoreBytes: 0 };
+}

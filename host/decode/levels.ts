@@ -16,6 +16,7 @@ import {
   ExrError,
   missingRegions,
   type DecodedImage as CodecImage,
+  type Box2i,
   type MissingChunks,
   type PartInfo,
   type StageTimings,
@@ -25,7 +26,7 @@ import { RamCache } from '../cache/ram-cache.js';
 import type { JobBroker } from './broker.js';
 import type { DeepFlatTaskResult } from './deep-task.js';
 import { decodeLevel, type LevelDecode } from './image-decode.js';
-import { levelLayout, type LevelLayout } from './layout.js';
+import { cropLayout, levelLayout, type LevelLayout } from './layout.js';
 import type { PlaneMemory } from './plane-memory.js';
 import type { DecodePool, JobHandle } from './pool.js';
 import { HeaderCache } from '../cache/header-cache.js';
@@ -88,6 +89,8 @@ export class DecodedLevels {
   unpacks = 0;
   /** Background passes that kept a level's decompressed chunks after its preview went out. */
   storeFills = 0;
+  /** Crops decoded (each its own job). */
+  crops = 0;
   /** Levels whose store fill waits for their preview's planes to be sent. */
   private readonly fillsOnRelease = new Map<CachedLevel, LevelRef>();
 
@@ -176,6 +179,66 @@ export class DecodedLevels {
     } finally {
       if (pinned) this.unpin(pinned);
     }
+  }
+
+  /**
+   * A crop of a level (absolute box inside it): only the chunks it touches are read and decompressed, by every free
+   * worker, into plane memory of the crop's size that release() gives back. Nothing is cached: the page keeps the crop
+   * it shows, and a reduction streams bands through here without holding the level.
+   */
+  async crop(ref: LevelRef, channels: readonly string[], box: Box2i, priority: Priority, requestId: string | null): Promise<LevelPlanes> {
+    if (ref.deep) throw new Error(`${ref.absPath}: a crop of a deep part cannot be decoded alone; decode the whole part`);
+    const all = channels.length === ref.allChannels.length;
+    const selected = all ? null : [...channels];
+    const whole = await layoutOf(this.headers, ref, selected);
+    const layout = cropLayout(whole, box);
+    const run = await this.broker.run<LevelDecode>(
+      // never shared: each waiter gives its planes back
+      `${levelKey(ref)}\0crop\0${++this.crops}`,
+      { fileId: ref.fileId, kind: 'crop' },
+      (poolPriority) =>
+        decodeLevel(this.pool, {
+          path: ref.absPath,
+          layout,
+          handoff: handoffOf(this.headers, ref),
+          channels: selected,
+          priority: poolPriority,
+          memory: this.memory,
+          tolerant: true,
+        }),
+      priority,
+      requestId,
+    );
+    const codec = run.result.image;
+    let released = false;
+    return {
+      image: {
+        part: ref.part,
+        lx: ref.lx,
+        ly: ref.ly,
+        dataWindow: [box.xMin, box.yMin, box.xMax, box.yMax],
+        displayWindow: ref.displayWindow,
+        widthPx: codec.widthPx,
+        heightPx: codec.heightPx,
+        planes: codec.channels.map((c) => ({
+          name: c.name,
+          pixelType: c.pixelType,
+          xSampling: c.xSampling,
+          ySampling: c.ySampling,
+          widthSamples: c.widthSamples,
+          heightSamples: c.heightSamples,
+          data: bufferOf(c.data),
+        })),
+        ...(codec.missing ? { missing: missingOf(codec.missing) } : {}),
+      },
+      source: 'decode',
+      timings: { ...stageMs(codec.timings), queueMs: run.timings.queueMs },
+      release: () => {
+        if (released) return;
+        released = true;
+        for (const c of codec.channels) if (c.data.buffer instanceof SharedArrayBuffer) this.memory.give(c.data.buffer);
+      },
+    };
   }
 
   /** Whether a request for these channels would be answered from RAM now. */

@@ -1,6 +1,6 @@
 // The host's decoded images by file id: checked against the library, served from the frame ring, the RAM cache or a decode.
 
-import type { DecodedImage, DecodeRequest, FileEntry, FileHeader, PlaybackPlan } from '../../contract/host-api.js';
+import type { BoxTuple, DecodedImage, DecodeRequest, FileEntry, FileHeader, PlaybackPlan } from '../../contract/host-api.js';
 import { attributeValueText } from '../../codec/index.js';
 import type { JobBroker } from '../decode/broker.js';
 import type { DecodedLevels, LevelRef } from '../decode/levels.js';
@@ -14,6 +14,7 @@ import { levelPriority } from '../playback/deep-frames.js';
 import { FrameRing, type FrameRingStats } from '../playback/frame-ring.js';
 import { firstPreview, largestPreviewPlanes } from './preview-planes.js';
 import { decodeReduced } from './reduced-decode.js';
+import { decodeRegion, type CropDecode } from './region-decode.js';
 
 export interface ImageServiceOptions {
   /** Byte budget of the frames a playing sequence decodes ahead. */
@@ -137,8 +138,10 @@ export class ImageService {
 
   /** A level's planes; with `lease` they stay valid until release(), else only until the next decode may reuse them. */
   async decode(request: DecodeRequest, lease: boolean): Promise<{ image: DecodedImage; release(): void }> {
-    const part = request.fitWithin ? this.readableFileOf(request.fileId).entry.summary?.parts[request.part] : undefined;
-    const reduced = part ? await decodeReduced(request, part, lease, (r, l) => this.decode(r, l)) : null;
+    const part = request.fitWithin || request.region ? this.readableFileOf(request.fileId).entry.summary?.parts[request.part] : undefined;
+    const crop: CropDecode = (box, requestId) => this.crop(request, box, requestId);
+    if (request.region && part) return decodeRegion(request, part, crop);
+    const reduced = part ? await decodeReduced(request, part, lease, (r, l) => this.decode(r, l), crop) : null;
     if (reduced) return reduced;
     const t0 = performance.now();
     const lx = request.lx ?? 0;
@@ -181,10 +184,29 @@ export class ImageService {
     };
   }
 
+  /** A crop of level 0 of the request's part and channels, decoded alone (DecodedLevels.crop) under `requestId`. */
+  private async crop(request: DecodeRequest, box: BoxTuple, requestId: string): Promise<{ image: DecodedImage; release(): void }> {
+    const t0 = performance.now();
+    const { ref, channels } = this.levelOf(request.fileId, request.part, 0, 0, request.channels);
+    const got = await this.levels.crop(
+      ref,
+      channels,
+      { xMin: box[0], yMin: box[1], xMax: box[2], yMax: box[3] },
+      request.priority,
+      requestId,
+    );
+    const image = { ...got.image, fileId: request.fileId, source: got.source, timings: { ...got.timings, hostMs: performance.now() - t0 } };
+    return { image, release: got.release };
+  }
+
   /** Prefetches of the images next to the current one; those no longer next to it are dropped. */
   prefetchAround(currentFileId: string | null): void {
     const wanted = new Set(currentFileId && this.options.prefetch ? this.library.neighbours(currentFileId) : []);
-    this.broker.cancelWhere((meta, priority) => priority === 'prefetch' && !wanted.has(meta.fileId) && meta.fileId !== currentFileId);
+    // only the host's own prefetches: a page's request at prefetch priority (a compare reference's planes) is the page's to cancel
+    this.broker.cancelWhere(
+      (meta, priority, requestId) =>
+        requestId === null && priority === 'prefetch' && !wanted.has(meta.fileId) && meta.fileId !== currentFileId,
+    );
     for (const fileId of wanted) this.prefetch(fileId);
   }
 

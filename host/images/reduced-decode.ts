@@ -1,7 +1,10 @@
 // A decode request whose level 0 does not fit the page (DecodeRequest.fitWithin): answered with a reduced level, the
-// file's own MIP level when it has one, else level 0 box-filtered (its full planes released as soon as it is filtered).
+// file's own MIP level when it has one, else level 0 box-filtered as it streams through in bands (reduced-stream.ts).
 import type { DecodedImage, DecodeRequest, PartSummary } from '../../contract/host-api.js';
-import { boxFilterLevel, fileLevelFor, reducedWindows, reductionFor } from './reduced-level.js';
+import { fileLevelFor, reducedWindows, reductionFor } from './reduced-level.js';
+import { bandRowsFor, streamBoxFilter } from './reduced-stream.js';
+import type { CropDecode } from './region-decode.js';
+import { SUB_REQUEST } from '../decode/broker.js';
 
 export type LevelDecode = (request: DecodeRequest, lease: boolean) => Promise<{ image: DecodedImage; release(): void }>;
 
@@ -11,6 +14,7 @@ export async function decodeReduced(
   part: PartSummary,
   lease: boolean,
   decode: LevelDecode,
+  crop: CropDecode,
 ): Promise<{ image: DecodedImage; release(): void } | null> {
   if (!request.fitWithin || (request.lx ?? 0) !== 0 || (request.ly ?? 0) !== 0) return null;
   if (part.type === 'deepscanline' || part.type === 'deeptile') return null;
@@ -33,17 +37,32 @@ export async function decodeReduced(
     );
     return { image: { ...image, ...windows, reduced: { ...r, from: 'mip-level' } }, release: got.release };
   }
-  const full = await decode(whole, true);
-  let filtered: ReturnType<typeof boxFilterLevel>;
-  try {
-    filtered = boxFilterLevel(full.image, r.factor);
-  } finally {
-    full.release();
-  }
+  // level 0 is never held: bands of it are decoded as crops and filtered as they land
+  const channels = part.channels.filter((c) => !request.channels || request.channels.includes(c.name));
+  const timings = { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, bytesRead: 0 };
+  const streamed = await streamBoxFilter(part.dataWindow, r.factor, bandRowsFor(x1 - x0 + 1, channels, r.factor), async (box, index) => {
+    const got = await crop(box, `${request.requestId}${SUB_REQUEST}band ${index}`);
+    for (const k of ['readMs', 'decompressMs', 'unpackMs', 'queueMs', 'bytesRead'] as const) timings[k] += got.image.timings[k];
+    return got;
+  });
+  const widthPx = Math.ceil((x1 - x0 + 1) / r.factor),
+    heightPx = Math.ceil((y1 - y0 + 1) / r.factor);
+  const level0 = {
+    dataWindow: part.dataWindow,
+    displayWindow: part.displayWindow,
+    ...(streamed.missing ? { missing: streamed.missing } : {}),
+  };
   const image: DecodedImage = {
-    ...full.image,
-    ...filtered,
-    timings: { ...full.image.timings, hostMs: full.image.timings.hostMs + (performance.now() - t0) },
+    fileId: request.fileId,
+    part: request.part,
+    lx: 0,
+    ly: 0,
+    ...reducedWindows(level0, r.factor, widthPx, heightPx),
+    widthPx,
+    heightPx,
+    planes: streamed.planes,
+    source: 'decode',
+    timings: { ...timings, hostMs: performance.now() - t0 },
     reduced: { ...r, from: 'box-filter' },
   };
   return { image, release: () => {} };

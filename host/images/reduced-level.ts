@@ -107,8 +107,14 @@ export function boxFilterPlane(plane: DecodedPlane, factor: number): DecodedPlan
     const yEnd = Math.min(inH, (oy + 1) * factor);
     for (let y = oy * factor; y < yEnd; y++) {
       const row = y * inW;
-      if (half) for (let x = 0; x < inW; x++) sums[(x / factor) | 0]! += HALF_TO_FLOAT[src[row + x]!]!;
-      else for (let x = 0; x < inW; x++) sums[(x / factor) | 0]! += src[row + x]!;
+      // box by box, no division per sample: this loop is most of a streamed reduction's time
+      for (let ox = 0, x = row; ox < outW; ox++) {
+        const end = Math.min(row + inW, x + factor);
+        let sum = 0;
+        if (half) for (; x < end; x++) sum += HALF_TO_FLOAT[src[x]!]!;
+        else for (; x < end; x++) sum += src[x]!;
+        sums[ox]! += sum;
+      }
     }
     const rows = yEnd - oy * factor;
     for (let ox = 0; ox < outW; ox++) {

@@ -34,6 +34,8 @@ export class PreviewDrawer {
   private context: GPUCanvasContext | null = null;
   /** A layer drawn instead of the shown one (the Cryptomatte view over it), its passes encoded first; null: the shown one. */
   substitute: ((encoder: GPUCommandEncoder, shown: LayerTexture) => LayerTexture | null) | null = null;
+  /** What to draw in place of the shown layer at this canvas size (a crop of level 0 of a reduced image); null: itself. */
+  detail: ((shown: Shown, widthPx: number, heightPx: number) => Shown | null) | null = null;
 
   constructor(
     private readonly session: GpuSession,
@@ -117,12 +119,15 @@ export class PreviewDrawer {
     const cv = this.view.compareView;
     if (cv && (cv.colormap !== 0 || (this.screen.reference && cv.mode !== 'off')))
       return this.encodeCompare(encoder, texture, view, cur, cv);
-    const layer = this.substitute?.(encoder, cur.layer) ?? cur.layer;
+    const substitute = this.substitute?.(encoder, cur.layer) ?? null;
+    // a crop of level 0 zoomed in past a reduced level (region-texture.ts): drawn in its place where it holds the view
+    const drawn = (!substitute && this.detail?.(cur, widthPx, heightPx)) || cur;
+    const layer = substitute ?? drawn.layer;
     previewGeometry(
       this.geometry,
-      inLevel(this.view.panZoom, cur.image.levelScale),
-      cur.image.dataWindow,
-      cur.image.displayWindow,
+      inLevel(this.view.panZoom, drawn.image.levelScale),
+      drawn.image.dataWindow,
+      drawn.image.displayWindow,
       layer.levelCount,
       widthPx,
       heightPx,

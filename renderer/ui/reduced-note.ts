@@ -18,6 +18,9 @@ export function reducedNote(r: ReducedLevel, widthPx: number, heightPx: number):
       r.over === 'side'
         ? `over the GPU's ${r.limit} px texture limit`
         : `over what the GPU cache's budget holds (${Math.round(r.limit / 1e6)} megapixels)`,
-    caveat: 'pixel values, statistics and the histogram are read from this level',
+    // zoomed in past the level, the crop of level 0 on screen is fetched (loading/region-fetch.ts) and read instead
+    caveat:
+      'pixel values, statistics and the histogram are read from this level; zoomed in past it, what is on screen comes from ' +
+      'full resolution',
   };
 }
