@@ -153,6 +153,18 @@ export interface FileHeader {
   version: number;
   multipart: boolean;
   parts: { index: number; attributes: { name: string; type: string; text: string }[]; cryptomatte?: CryptomatteHeader }[];
+  /** A live image's vector graphics (tev's protocol), drawn over it: the whole list as it stands. */
+  vectorGraphics?: VectorCommand[];
+}
+
+/**
+ * One of tev's vector-graphics commands (its `VgCommand`, NanoVG's calls): `kind` as NanoVG names the call
+ * ('move-to', 'stroke-color'…), its float arguments in image pixels (colours 0–1), and the string of text commands.
+ */
+export interface VectorCommand {
+  kind: string;
+  values: number[];
+  text?: string;
 }
 
 /** A part's Cryptomatte layers (spec v1.2), found by the host, which reads sidecar manifests beside the file. */
@@ -204,6 +216,19 @@ export interface DecodeRequest {
    * comes reduced by a power of two, as the file's own MIP level when it has one, else box-filtered by the host.
    */
   fitWithin?: FitWithin;
+  /**
+   * Only this crop of level 0 (data-window pixels, absolute: the detail of a huge image zoomed in past its reduced
+   * level): the host decodes only the chunks it touches and answers with the crop alone (`DecodedImage.region`).
+   */
+  region?: PixelRegion;
+}
+
+/** A crop of an image's level 0 in absolute data-window pixels. */
+export interface PixelRegion {
+  xPx: number;
+  yPx: number;
+  widthPx: number;
+  heightPx: number;
 }
 
 /** The largest image a page can show whole: sides of at most `maxSidePx`, at most `maxPixels` pixels. */
@@ -263,6 +288,43 @@ export interface DecodedImage {
   missing?: MissingRegions;
   /** Level 0 reduced to fit the page (`DecodeRequest.fitWithin`): its pixels, windows and sizes are the reduced level's. */
   reduced?: ReducedLevel;
+  /** The crop asked for (DecodeRequest.region): the data window is the crop's, the display window the image's. */
+  region?: PixelRegion;
+}
+
+/**
+ * A deep part's samples (`deepSamples`): one pixel's, read from the one chunk that holds it, or every pixel of level 0
+ * for the depth-range composite.
+ */
+export interface DeepSamplesRequest {
+  fileId: string;
+  part: number;
+  /** One pixel (absolute coordinates); omitted: every pixel of the data window. */
+  pixel?: { xPx: number; yPx: number };
+  /** Only these channels, in the file's order; default: every channel. */
+  channels?: string[];
+  /** Each pixel's samples sorted by depth (Z, then ZBack, then file order) instead of the file's order. */
+  sortByDepth?: boolean;
+}
+
+/** Deep samples of a region, as the file holds them (half as binary16 bits, float32, uint32). */
+export interface DeepSampleSet {
+  fileId: string;
+  part: number;
+  /** Absolute inclusive box: the pixel asked for, or the data window. */
+  region: BoxTuple;
+  widthPx: number;
+  heightPx: number;
+  /** Samples per pixel (uint32), rows top to bottom. */
+  sampleCounts: ArrayBuffer;
+  /** The channels asked for, in the file's order; each holds every sample of every pixel, pixels in row order. */
+  channels: { name: string; pixelType: PixelTypeName; data: ArrayBuffer }[];
+  /** Per sample (uint32): its index among its pixel's samples in the file's order. */
+  fileIndex: ArrayBuffer;
+  /** Per sample (uint32): its place in its pixel's depth order (0 nearest). */
+  depthIndex: ArrayBuffer;
+  /** Nearest Z and farthest ZBack (or Z) of the part's samples in the region; null without Z or samples. */
+  depthExtent: [number, number] | null;
 }
 
 /** What of a damaged image could not be read, and why. */
@@ -439,7 +501,16 @@ export type HostEvent =
   | { type: 'sequences-changed'; folderId: string }
   | { type: 'thumbnail-progress'; done: number; total: number }
   /** An OCIO config the host read (its file or a LUT file of it) changed on disk: read it again (readColourConfig). */
-  | { type: 'colour-config-changed'; path: string };
+  | { type: 'colour-config-changed'; path: string }
+  /**
+   * A live image (tev's protocol) changed in this region only: fetch that crop (DecodeRequest.region) rather than the
+   * whole image. Updates that land together come as one event, their regions' bounding box.
+   */
+  | { type: 'live-region'; folderId: string; file: FileEntry; region: PixelRegion }
+  /** A live image's vector graphics changed: `commands` is the whole list now (drawn over it, in image pixels). */
+  | { type: 'live-vectors'; folderId: string; fileId: string; commands: VectorCommand[] }
+  /** A tev client asked for this live image to be shown (grabFocus): select it. */
+  | { type: 'live-focus'; folderId: string; fileId: string };
 
 export interface HostApi {
   getInfo(): Promise<HostInfo>;
@@ -465,6 +536,8 @@ export interface HostApi {
    * file in a folder the user opened (or served); in Electron, no path shows the file picker (null when cancelled).
    */
   readColourConfig(path?: string): Promise<ColourConfigFiles | null>;
+  /** A deep part's samples: one pixel's (the list) or every pixel's (the depth-range composite). Rejects a flat part. */
+  deepSamples(request: DeepSamplesRequest): Promise<DeepSampleSet>;
   onEvent(listener: (event: HostEvent) => void): () => void;
 }
 

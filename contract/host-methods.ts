@@ -14,6 +14,7 @@ export const CALL_METHODS = [
   'getThumbnail',
   'exportImages',
   'readColourConfig',
+  'deepSamples',
 ] as const;
 
 /** Fire-and-forget methods: the caller does not wait for them. */

@@ -22,3 +22,17 @@ describe('decodeImage: request.fitWithin', () => {
     expect(() => validateArgs('decodeImage', request({ maxSidePx: 1, maxPixels: 1, tile: 1 }))).toThrow(/unknown field "tile"/);
   });
 });
+
+describe('decodeImage: request.region', () => {
+  const withRegion = (region: unknown) => [{ requestId: 'r', fileId: 'f', part: 0, priority: 'preview', region }];
+  it('passes a crop of level 0 through', () => {
+    const region = { xPx: 1024, yPx: 0, widthPx: 2048, heightPx: 1024 };
+    expect(validateArgs('decodeImage', withRegion(region))[0].region).toEqual(region);
+  });
+  it("refuses an empty crop, fractions and unknown fields, saying which; an origin left of 0 is a data window's", () => {
+    expect(() => validateArgs('decodeImage', withRegion({ xPx: 0, yPx: 0, widthPx: 0, heightPx: 4 }))).toThrow(/at least 1/);
+    expect(() => validateArgs('decodeImage', withRegion({ xPx: 0.5, yPx: 0, widthPx: 4, heightPx: 4 }))).toThrow(/xPx must be an integer/);
+    expect(validateArgs('decodeImage', withRegion({ xPx: -8, yPx: -8, widthPx: 4, heightPx: 4 }))[0].region?.xPx).toBe(-8);
+    expect(() => validateArgs('decodeImage', withRegion({ xPx: 0, yPx: 0, widthPx: 4, heightPx: 4, lx: 1 }))).toThrow(/unknown field "lx"/);
+  });
+});

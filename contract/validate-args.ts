@@ -2,8 +2,10 @@
 
 import type {
   DecodeRequest,
+  DeepSamplesRequest,
   ExportRequest,
   FitWithin,
+  PixelRegion,
   HostApi,
   PlaybackPlan,
   ThumbnailRequest,
@@ -57,6 +59,7 @@ const VALIDATORS: { [M in TransportMethod]: (args: unknown[]) => Args<M> } = {
   getThumbnail: (a) => (arity('getThumbnail', a, 1, 1), [thumbnailRequest(a[0])]),
   exportImages: (a) => (arity('exportImages', a, 1, 1), [exportRequest(a[0])]),
   readColourConfig: (a) => (arity('readColourConfig', a, 0, 1), [optional(a[0], (v) => configPath(v))]),
+  deepSamples: (a) => (arity('deepSamples', a, 1, 1), [deepSamplesRequest(a[0])]),
   cancel: (a) => (arity('cancel', a, 1, 1), [str(a[0], 'cancel: requestId')]),
   setVisible: (a) => {
     arity('setVisible', a, 2, 2);
@@ -79,7 +82,7 @@ function playbackPlan(v: unknown): PlaybackPlan {
 
 function decodeRequest(v: unknown): DecodeRequest {
   const where = 'decodeImage: request';
-  const o = obj(v, where, ['requestId', 'fileId', 'part', 'lx', 'ly', 'channels', 'priority', 'fitWithin']);
+  const o = obj(v, where, ['requestId', 'fileId', 'part', 'lx', 'ly', 'channels', 'priority', 'fitWithin', 'region']);
   return {
     requestId: str(o.requestId, `${where}.requestId`),
     fileId: str(o.fileId, `${where}.fileId`),
@@ -89,7 +92,50 @@ function decodeRequest(v: unknown): DecodeRequest {
     channels: optional(o.channels, (x) => strList(x, `${where}.channels`)),
     priority: oneOf(o.priority, PRIORITIES, `${where}.priority`),
     ...(o.fitWithin === undefined ? {} : { fitWithin: fitWithin(o.fitWithin, `${where}.fitWithin`) }),
+    ...(o.region === undefined ? {} : { region: pixelRegion(o.region, `${where}.region`) }),
   };
+}
+
+function pixelRegion(v: unknown, where: string): PixelRegion {
+  const o = obj(v, where, ['xPx', 'yPx', 'widthPx', 'heightPx']);
+  // a data window may start left of or above 0 (overscan): the origin is any integer
+  const signed = (x: unknown, what: string): number => {
+    if (typeof x !== 'number' || !Number.isSafeInteger(x)) throw new ArgumentError(`${what} must be an integer`);
+    return x;
+  };
+  const region = {
+    xPx: signed(o.xPx, `${where}.xPx`),
+    yPx: signed(o.yPx, `${where}.yPx`),
+    widthPx: int(o.widthPx, `${where}.widthPx`),
+    heightPx: int(o.heightPx, `${where}.heightPx`),
+  };
+  if (region.widthPx < 1 || region.heightPx < 1) throw new ArgumentError(`${where}: widthPx and heightPx must be at least 1`);
+  return region;
+}
+
+function deepSamplesRequest(v: unknown): DeepSamplesRequest {
+  const where = 'deepSamples: request';
+  const o = obj(v, where, ['fileId', 'part', 'pixel', 'channels', 'sortByDepth']);
+  const pixel = optional(o.pixel, (p) => {
+    const xy = obj(p, `${where}.pixel`, ['xPx', 'yPx']);
+    return { xPx: coordinate(xy.xPx, `${where}.pixel.xPx`), yPx: coordinate(xy.yPx, `${where}.pixel.yPx`) };
+  });
+  const channels = optional(o.channels, (x) => strList(x, `${where}.channels`));
+  const sortByDepth = optional(o.sortByDepth, (x) => bool(x, `${where}.sortByDepth`));
+  return {
+    fileId: str(o.fileId, `${where}.fileId`),
+    part: int(o.part, `${where}.part`),
+    ...(pixel ? { pixel } : {}),
+    ...(channels ? { channels } : {}),
+    ...(sortByDepth === undefined ? {} : { sortByDepth }),
+  };
+}
+
+/** An absolute pixel coordinate: data windows may start left of or above 0. */
+function coordinate(v: unknown, what: string): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v))
+    throw new ArgumentError(`${what} must be an integer (a pixel's absolute coordinate)`);
+  return v;
 }
 
 function fitWithin(v: unknown, where: string): FitWithin {

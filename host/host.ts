@@ -18,10 +18,13 @@ import type {
   ThumbnailRequest,
   Priority,
   ColourConfigFiles,
+  DeepSampleSet,
+  DeepSamplesRequest,
 } from '../contract/host-api.js';
 import { decodeTier } from '../codec/index.js';
 import type { DisplayParams } from '../shaders/display-params.js';
 import { DecodePool } from './decode/pool.js';
+import type { DeepSamplesTaskArgs, DeepSamplesTaskResult } from './decode/deep-samples-task.js';
 import { DecodedLevels } from './decode/levels.js';
 import { PlaneMemory } from './decode/plane-memory.js';
 import { hugePageAdvice } from './decode/huge-pages.js';
@@ -112,6 +115,7 @@ class NodeHost implements Host {
       // a damaged file whose header reads gets a thumbnail of its readable chunks
       fileOf: (fileId) => this.images.readableFileOf(fileId),
       emit: (event) => this.emit(event),
+      chunksThere: (absPath) => this.library.renderWalks.chunksThere(absPath),
     });
   }
 
@@ -205,6 +209,15 @@ class NodeHost implements Host {
 
   decodeImageLease(request: DecodeRequest): Promise<{ image: DecodedImage; release(): void }> {
     return this.images.decode(request, true);
+  }
+
+  /** On the pool, ahead of prefetches: one pixel decodes only the chunk that holds it. */
+  async deepSamples(request: DeepSamplesRequest): Promise<DeepSampleSet> {
+    const { absPath } = this.images.readableFileOf(request.fileId);
+    const { fileId, ...rest } = request;
+    const args: DeepSamplesTaskArgs = { ...rest, path: absPath };
+    const { result } = await this.pool.submit('deepSamples', args, POOL_PRIORITY.preview).promise;
+    return { fileId, ...(result as DeepSamplesTaskResult) };
   }
 
   async getThumbnail(request: ThumbnailRequest): Promise<Thumbnail> {

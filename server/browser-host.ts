@@ -116,6 +116,7 @@ export function browserModeHost(host: HostApi & Partial<PixelLease>, rootReal: s
     decodeImage: async (request) => (checkFile(request.fileId), host.decodeImage(request)),
     ...(host.decodeImageLease ? { decodeImageLease: async (request) => (checkFile(request.fileId), host.decodeImageLease!(request)) } : {}),
     getThumbnail: async (request) => (checkFile(request.fileId), host.getThumbnail(request)),
+    deepSamples: async (request) => (checkFile(request.fileId), host.deepSamples(request)),
     cancel: (requestId) => host.cancel(requestId),
     setPlayback: (plan) => host.setPlayback(plan && { ...plan, fileIds: plan.fileIds.filter((id) => files.has(id)) }),
     setVisible: (fileIds, currentFileId) =>

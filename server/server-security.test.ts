@@ -284,6 +284,7 @@ describe('API: folders and files stay inside the served folder', () => {
         ['getThumbnail', [{ requestId: 't1', fileId, longSidePx: 64, priority: 'thumbnail-visible' }]],
         ['decodeImage', [{ requestId: 'd1', fileId, part: 0, priority: 'preview' }]],
         ['getHeader', [fileId]],
+        ['deepSamples', [{ fileId, part: 0, pixel: { xPx: 0, yPx: 0 } }]],
         ['exportImages', [{ fileIds: [fileId], kind: 'image', format: 'png', overwrite: false, view: VIEW }]],
       ] as const) {
         const r = await call(method, { args });

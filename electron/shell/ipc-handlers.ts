@@ -91,6 +91,7 @@ export function createIpcHandlers(options: IpcHandlerOptions): IpcHandlers {
     // the page takes planes over the pixel route; over IPC they are cloned anyway, and shared memory cannot be
     decodeImage: async (request) => withPlainBuffers(await host.decodeImage(request)),
     getThumbnail: (request) => host.getThumbnail(request),
+    deepSamples: (request) => host.deepSamples(request),
     async exportImages(request) {
       let outDir = request.outDir;
       if (outDir === undefined) {

@@ -2,6 +2,7 @@
 
 import { bandTask, type BandResult, type BandTaskArgs } from '../decode/band-task.js';
 import { deepFlatTask, type DeepFlatTaskArgs, type DeepFlatTaskResult } from '../decode/deep-task.js';
+import { deepSamplesTask, type DeepSamplesTaskArgs, type DeepSamplesTaskResult } from '../decode/deep-samples-task.js';
 import type { DecodePool } from '../decode/pool.js';
 import type { TaskHandler } from '../decode/task-handler.js';
 import { thumbnailBandTask } from '../thumbnails/band-task.js';
@@ -23,6 +24,7 @@ export const TASK_HANDLERS: Record<string, TaskHandler> = {
   thumbnail: thumbnailJob,
   thumbnailBand: thumbnailBandTask,
   deepFlat: deepFlatTask,
+  deepSamples: deepSamplesTask,
   deepThumbnail: deepThumbnailTask,
   toneMap: toneMapTask,
 };
@@ -34,6 +36,7 @@ export type TaskTypes = {
   thumbnail: { args: ThumbnailJobArgs; result: ThumbnailJobResult };
   thumbnailBand: { args: ThumbnailBandArgs; result: ThumbnailBandResult };
   deepFlat: { args: DeepFlatTaskArgs; result: DeepFlatTaskResult };
+  deepSamples: { args: DeepSamplesTaskArgs; result: DeepSamplesTaskResult };
   deepThumbnail: { args: DeepThumbnailArgs; result: ThumbnailJobResult };
   toneMap: { args: ToneMapTaskArgs; result: ToneMapTaskResult };
 };

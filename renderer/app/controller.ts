@@ -1,6 +1,6 @@
 // Wires host, store and engine outside React: the engine started, store changes routed to the parts that act on them
 // (the image on screen, the player, compare, the Layers view), host events, thumbnails. Each part does one thing.
-import type { FileEntry, FolderInfo, HostInfo, PartSummary, ThumbnailMissing } from '../host-client/api-types.js';
+import type { DecodedImage, FileEntry, FolderInfo, HostInfo, PartSummary, ThumbnailMissing } from '../host-client/api-types.js';
 import { GpuEngine } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
 import type { HistogramSource } from '../gpu/shown-histogram.js';
@@ -15,7 +15,7 @@ import type { ExportOutcome } from './export-request.js';
 import { runExport, type ExportOptions } from './export-runner.js';
 import { ThumbnailRequests } from './thumbnail-requests.js';
 import { Player } from './player.js';
-import { FrameAtRest } from './frame-at-rest.js';
+import { frameAtRestFor, type FrameAtRest } from './frame-at-rest.js';
 import { CompareController } from './compare-controller.js';
 import { LayersView } from './layers-view.js';
 import { CurrentImage, type ImageRecord } from './current-image.js';
@@ -26,6 +26,9 @@ import { installColour, installColourReload, startColour } from './colour.js';
 import { CryptomatteController } from './cryptomatte.js';
 import { followSequence, stepGridItem } from './grid-steps.js';
 import { installFolderEvents } from './folder-events.js';
+import { LiveVectors } from './live-vectors.js';
+import { DetailRegion } from './detail-region.js';
+import { VisibleThumbnails } from './visible-thumbnails.js';
 
 export type { ImageRecord } from './current-image.js';
 export const THUMB_REQUEST_PX = 128;
@@ -42,7 +45,7 @@ export class Controller {
   private readonly listeners = new Set<() => void>();
   private readonly thumbs: ThumbnailRequests;
   /** The files the grid shows now: their thumbnails are asked for again after a device loss. */
-  private visibleFileIds: string[] = [];
+  private readonly visible: VisibleThumbnails;
   /** Plays the sequence of the grid item on screen. */
   readonly player: Player;
   /** Makes the frame playback stops on the image on screen. */
@@ -54,8 +57,12 @@ export class Controller {
   readonly view: PreviewFit;
   /** The Cryptomatte layer over the image on screen: its names, picks and matte export. */
   readonly cryptomatte: CryptomatteController;
+  /** The crop of level 0 a view zoomed in past a reduced level needs (detail-region.ts). */
+  readonly region: DetailRegion;
   /** A picked image loading, until its first sharp frame: the grid, its thumbnails and the analyses wait for it. */
   readonly foreground = new ForegroundLoad();
+  /** Live images' vector graphics (tev's protocol), drawn by the preview's overlay. */
+  readonly liveVectors = new LiveVectors();
   /** Why a file's thumbnail could not be made (the grid's broken-file mark), by file id. */
   readonly thumbFailures = new Map<string, string>();
   /** What a damaged file's thumbnail lacks (the grid's damaged badge), by file id. */
@@ -79,7 +86,7 @@ export class Controller {
       api: host.api,
       store,
       actions,
-      setView: (view) => gpu()?.setCryptomatte(view),
+      setView: (view) => this.engine?.setCryptomatte(view),
       downloads: () => this.downloadSink(),
     });
     this.view = new PreviewFit(store, actions, () => this.currentPart());
@@ -97,16 +104,7 @@ export class Controller {
         };
       },
     });
-    this.frameAtRest = new FrameAtRest({
-      subscribe: (l) => this.player.subscribe(l),
-      presented: () => this.player.presented,
-      sequence: () => this.player.open,
-      playing: () => store.getState().playback.playing,
-      currentFileId: () => store.getState().image.currentFileId,
-      showFrame: (fileId) => actions.showFrame(fileId),
-      setTimer: (run, ms) => setTimeout(run, ms),
-      clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-    });
+    this.frameAtRest = frameAtRestFor(this.player, store, actions);
     this.thumbs = new ThumbnailRequests(
       host.api,
       () => this.engine,
@@ -122,6 +120,7 @@ export class Controller {
         this.emit();
       },
     );
+    this.visible = new VisibleThumbnails(host.api, store, this.thumbs, this.foreground);
     this.layersView = new LayersView({
       engine: gpu,
       fetch: (key, channels) => fetcher.fetch(key, channels, 'prefetch'),
@@ -143,6 +142,15 @@ export class Controller {
       currentPart: () => this.currentPart(),
       fetch: (key, channels) => fetcher.fetch(key, channels, 'prefetch'),
       foreground: this.foreground,
+    });
+    this.region = new DetailRegion({
+      host,
+      store,
+      engine: () => this.engine,
+      currentPart: () => this.currentPart(),
+      currentLayer: () => this.currentLayer(),
+      canvasSizePx: () => this.view.sizePx,
+      said: (status) => actions.setUi({ status }),
     });
     this.image = new CurrentImage({
       host,
@@ -184,6 +192,7 @@ export class Controller {
       this.emit();
     };
     engine.onDeviceRestored = () => this.deviceRestored();
+    engine.onGpuNotice = (message) => this.actions.setUi({ status: message });
     this.engine = engine;
     const hdr = engine.hdrSupport();
     this.actions.setHdrSupport({ available: hdr.available, reason: hdr.reason });
@@ -193,7 +202,7 @@ export class Controller {
     // asked for (and the host told the image on screen, so that it prefetches its neighbours only now)
     this.foreground.subscribe((loading) => {
       engine.holdGrid?.(loading);
-      if (!loading) this.requestThumbnails(this.visibleFileIds);
+      if (!loading) this.visible.again();
     });
     this.store.subscribe((s, prev) => this.route(engine, s, prev));
     installFolderEvents(this.host.api, {
@@ -205,9 +214,14 @@ export class Controller {
       thumbs: this.thumbs,
       refreshShown: () => void this.image.refreshChanged(),
       resyncReference: () => this.compare.resync(),
-      visibleFileIds: () => this.visibleFileIds,
-      requestVisibleThumbnails: () => this.requestThumbnails(this.visibleFileIds),
+      visibleFileIds: () => this.visible.fileIds,
+      requestVisibleThumbnails: () => this.visible.again(),
       loadSequences: (folderId) => void this.folders.loadSequences(folderId),
+      refreshRegion: (fileId, region) => void this.image.refreshRegion(fileId, region),
+      setVectorGraphics: (fileId, commands) => this.liveVectors.set(fileId, commands),
+      selectFile: (fileId) => {
+        if (this.store.getState().image.currentFileId !== fileId) this.actions.selectFile(fileId);
+      },
     });
     this.emit();
     const info = await this.host.api.getInfo();
@@ -224,6 +238,7 @@ export class Controller {
     if (s.view.display !== prev.view.display || s.image.channel !== prev.image.channel || s.image.decoded !== prev.image.decoded)
       e.setDisplay(this.image.display());
     if (s.view.panZoom !== prev.view.panZoom) e.setPanZoom(s.view.panZoom);
+    if (s.view.panZoom !== prev.view.panZoom || s.image.decoded !== prev.image.decoded) this.region.changed();
     const a = s.image,
       b = prev.image;
     if (a.currentFileId !== b.currentFileId || s.library.sequences !== prev.library.sequences)
@@ -250,10 +265,11 @@ export class Controller {
   /** A new device holds nothing: the image, the reference, the Layers view and the visible thumbnails are handed over again. */
   private deviceRestored(): void {
     void this.image.show(false, false);
+    this.region.changed(); // the crop of level 0 zoomed in on went with the device
     this.compare.resync();
     this.layersView.forget();
     if (this.store.getState().inspect.layersView) void this.layersView.update(true);
-    this.requestThumbnails(this.visibleFileIds);
+    this.visible.again();
   }
 
   /** A folder the Electron shell already opened (menu, recent, drop, OS): list it, and show the named file when given. */
@@ -288,8 +304,14 @@ export class Controller {
     return this.currentFile()?.summary?.parts[this.store.getState().image.part];
   }
 
+  /** The crop of level 0 on the GPU holding pixel (x, y) of the image on screen (the readout reads it), if any. */
+  detailAt(x: number, y: number): DecodedImage | null {
+    return this.region.at(x, y);
+  }
+
   setPreviewSize(widthPx: number, heightPx: number): void {
     this.view.resize(widthPx, heightPx);
+    this.region.changed();
     this.engine?.invalidate();
     if (this.store.getState().inspect.layersView) this.layersView.layout();
   }
@@ -306,13 +328,7 @@ export class Controller {
 
   /** The grid says which files are visible: ask for the thumbnails the engine does not have yet. */
   requestThumbnails(fileIds: string[]): void {
-    this.visibleFileIds = fileIds;
-    // asked for again when the picked image's first frame is on screen (the subscription in start)
-    if (this.foreground.busy) return;
-    const s = this.store.getState();
-    this.host.api.setVisible(fileIds, s.image.currentFileId);
-    const byId = new Map(s.library.files.map((f) => [f.id, f]));
-    this.thumbs.request(fileIds.flatMap((id) => byId.get(id) ?? []));
+    this.visible.request(fileIds);
   }
 
   get thumbsShown(): number {

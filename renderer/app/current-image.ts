@@ -1,7 +1,7 @@
 // The click path's last leg: the image the store names as current, shown. Its planes are fetched once from the host
 // (what the engine lacks, with what the CPU copy lacks, in one request), handed to the engine, kept on the CPU for the
 // pixel inspector, and the show's figures recorded (host read/decode, transfer, upload, show).
-import type { FileEntry, PartSummary, StageTimingsMs } from '../host-client/api-types.js';
+import type { FileEntry, PartSummary, PixelRegion, StageTimingsMs } from '../host-client/api-types.js';
 import type { RendererHost } from '../host-client/index.js';
 import type { DisplayParams } from '../../shaders/display-params.js';
 import type { ShowReport } from '../gpu/engine-types.js';
@@ -10,6 +10,7 @@ import { layerChoice, partChannelNames, planesOf } from '../model/layer-choice.j
 import { maxSampleCount, samplesDisplay } from '../model/deep-samples.js';
 import type { AppStore, StoreActions } from '../state/store.js';
 import { CpuCopy } from '../loading/cpu-copy.js';
+import { unionRegion } from '../../common/pixel-region.js';
 import { handOver } from '../loading/hand-over.js';
 import type { FetchedImage, PlaneFetcher } from '../loading/plane-fetcher.js';
 import type { ForegroundLoad, LoadTicket } from '../loading/foreground-load.js';
@@ -57,6 +58,11 @@ export class CurrentImage {
   private refreshAgain = false;
   /** The last show started, settled or not (a refresh waits for it: see refreshChanged). */
   private latest: Promise<void> = Promise.resolve();
+  /** A live image's changed crop being fetched and patched in, and the box of what changed meanwhile. */
+  private patching: Promise<void> | null = null;
+  private pendingRegion: PixelRegion | null = null;
+  /** Shows started and not yet settled: a crop waits for them (see patchPending). */
+  private showsInFlight = 0;
 
   constructor(private readonly h: CurrentImageHost) {
     this.cpu = new CpuCopy({
@@ -83,7 +89,11 @@ export class CurrentImage {
     const seq = ++this.seq;
     // every show supersedes the last: the page's other work waits for this one's first frame (or its failure)
     const ticket = this.h.foreground.begin();
-    const shown = this.showNow(seq, ticket, newImage, refit).finally(() => this.h.foreground.end(ticket));
+    this.showsInFlight++;
+    const shown = this.showNow(seq, ticket, newImage, refit).finally(() => {
+      this.showsInFlight--;
+      this.h.foreground.end(ticket);
+    });
     this.latest = shown.catch(() => {});
     return shown;
   }
@@ -118,6 +128,71 @@ export class CurrentImage {
       this.refreshing = null;
     });
     return this.refreshing;
+  }
+
+  /**
+   * A live image on screen changed in `region` only (tev's UpdateImage): that crop is fetched and written into the
+   * engine's layer and the CPU copy in place, one fetch at a time (what changes meanwhile is fetched next as one box).
+   * Where either cannot take it (no layer held, a reduced level, a show under way) the image is shown again whole.
+   */
+  refreshRegion(fileId: string, region: PixelRegion): Promise<void> {
+    if (this.h.store.getState().image.currentFileId !== fileId) return Promise.resolve();
+    if (this.refreshing || !this.h.engine()?.updateRegion) return this.refreshChanged();
+    this.pendingRegion = this.pendingRegion ? unionRegion(this.pendingRegion, region) : region;
+    if (this.patching) return this.patching;
+    this.patching = this.patchPending(fileId).finally(() => {
+      this.patching = null;
+    });
+    return this.patching;
+  }
+
+  private async patchPending(fileId: string): Promise<void> {
+    while (this.pendingRegion) {
+      // a show under way brings the image as it was when it fetched: what changed after that is patched once it landed
+      // (a refresh instead would race it, and the show landing last would leave the older pixels on screen)
+      while (this.showsInFlight > 0) await this.latest;
+      const region = this.pendingRegion;
+      if (!region) return;
+      this.pendingRegion = null;
+      const s = this.h.store.getState();
+      const part = this.h.currentPart();
+      const layer = part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0];
+      const engine = this.h.engine();
+      if (s.image.currentFileId !== fileId || !part || !layer || !engine?.updateRegion) return void (this.pendingRegion = null);
+      const { choice } = layerChoice(layer, s.image.channel, partChannelNames(part));
+      const key = { fileId, part: s.image.part };
+      const held = s.image.decoded?.fileId === fileId ? s.image.decoded.planes.map((p) => p.name) : [];
+      const channels = [...new Set([...planesOf(choice), ...held])];
+      const seq = this.seq;
+      let crop;
+      try {
+        crop = await this.h.host.api.decodeImage({
+          requestId: `r-${fileId}-${Date.now()}`,
+          fileId,
+          part: key.part,
+          channels,
+          priority: 'preview',
+          region,
+        });
+      } catch {
+        // closed meanwhile, or the host failed: a whole show says why
+        return this.showWholeAgain();
+      }
+      if (this.h.store.getState().image.currentFileId !== fileId) return void (this.pendingRegion = null);
+      if (seq !== this.seq) {
+        // a show started meanwhile (another layer, a cache hit of the layer before): this crop goes in after it lands
+        this.pendingRegion = this.pendingRegion ? unionRegion(this.pendingRegion, region) : region;
+        continue;
+      }
+      // what the engine or the CPU copy cannot take the crop into (no layer held, a reduced level) is fetched whole
+      if (!engine.updateRegion(key, choice, crop) || !this.cpu.patch(crop)) return this.showWholeAgain();
+    }
+  }
+
+  /** The crop could not be patched in: the image is fetched whole, which covers what else changed meanwhile. */
+  private showWholeAgain(): Promise<void> {
+    this.pendingRegion = null;
+    return this.refreshChanged();
   }
 
   private async showNow(seq: number, ticket: LoadTicket, newImage: boolean, refit: boolean): Promise<void> {

@@ -1,6 +1,6 @@
 // The host's folder events into the store and the parts they concern: files added, changed or removed, thumbnail
 // progress, a folder's trouble (polling included) and its sequences listed again.
-import type { FileEntry, HostApi, HostEvent } from '../host-client/api-types.js';
+import type { FileEntry, HostApi, HostEvent, PixelRegion, VectorCommand } from '../host-client/api-types.js';
 import type { AppStore, StoreActions } from '../state/store.js';
 import { pollingMessage } from '../model/polling-note.js';
 import type { ThumbnailRequests } from './thumbnail-requests.js';
@@ -23,7 +23,18 @@ export interface FolderEventDeps {
   /** Asks again for the thumbnails of the visible files. */
   requestVisibleThumbnails(): void;
   loadSequences(folderId: string): void;
+  /** A live image on screen changed in a region only: that crop is fetched and patched in. */
+  refreshRegion(fileId: string, region: PixelRegion): void;
+  /** A live image's vector graphics (the whole list now). */
+  setVectorGraphics(fileId: string, commands: VectorCommand[]): void;
+  /** A tev client asked for this image to be shown. */
+  selectFile(fileId: string): void;
 }
+
+/** A live image's tiles land many times a second: the grid's thumbnails of it are asked for again at most this often. */
+const LIVE_THUMBNAIL_EVERY_MS = 500;
+/** Per page: the live images whose thumbnails wait to be asked for again. */
+const liveThumbnailsDue = new WeakMap<FolderEventDeps, Set<string>>();
 
 /** Routes the host's events (see handleFolderEvent). */
 export function installFolderEvents(api: Pick<HostApi, 'onEvent'>, deps: FolderEventDeps): void {
@@ -38,6 +49,38 @@ export function handleFolderEvent(ev: HostEvent, deps: FolderEventDeps): void {
   else if (ev.type === 'thumbnail-progress') deps.actions.setThumbProgress(ev.done, ev.total);
   else if (ev.type === 'folder-error') folderError(ev.folderId, ev.message, deps);
   else if (ev.type === 'sequences-changed' && ev.folderId === deps.store.getState().library.folderId) deps.loadSequences(ev.folderId);
+  else if (ev.type === 'live-region') liveRegion(ev.file, ev.region, deps);
+  else if (ev.type === 'live-vectors') deps.setVectorGraphics(ev.fileId, ev.commands);
+  else if (ev.type === 'live-focus') deps.selectFile(ev.fileId);
+}
+
+/**
+ * A live image's tiles changed: the one on screen takes the crop in place; other textures of it go; its thumbnail is
+ * asked for again once the updates pause or every LIVE_THUMBNAIL_EVERY_MS, not per update.
+ */
+function liveRegion(file: FileEntry, region: PixelRegion, deps: FolderEventDeps): void {
+  deps.actions.upsertFiles([file]);
+  const s = deps.store.getState();
+  if (file.id === s.image.currentFileId) deps.refreshRegion(file.id, region);
+  else deps.forgetTextures(file.id);
+  if (s.compare.reference?.file.id === file.id) queueMicrotask(() => deps.resyncReference());
+  const due = liveThumbnailsDue.get(deps);
+  if (due) {
+    due.add(file.id);
+    return;
+  }
+  const ids = new Set([file.id]);
+  liveThumbnailsDue.set(deps, ids);
+  setTimeout(() => {
+    liveThumbnailsDue.delete(deps);
+    for (const id of ids) {
+      deps.thumbFailures.delete(id);
+      deps.thumbDamage.delete(id);
+      deps.thumbs.forget(id);
+    }
+    const visible = deps.visibleFileIds();
+    if ([...ids].some((id) => visible.includes(id))) deps.requestVisibleThumbnails();
+  }, LIVE_THUMBNAIL_EVERY_MS);
 }
 
 /**

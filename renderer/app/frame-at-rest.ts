@@ -2,6 +2,8 @@
 // Statistics, Comparison and histogram then describe that frame, not the one the sequence was opened on.
 import type { SequenceInfo } from '../host-client/api-types.js';
 import type { Presented } from '../playback/pipeline.js';
+import type { AppStore, StoreActions } from '../state/store.js';
+import type { Player } from './player.js';
 
 /** How long a frame stays on screen, paused, before it is loaded as the image: scrubbing loads nothing until it stops. */
 export const FRAME_REST_MS = 150;
@@ -59,4 +61,18 @@ export class FrameAtRest {
     this.off();
     if (this.timer !== null) this.deps.clearTimer(this.timer);
   }
+}
+
+/** Frame-at-rest for the app's player and store, on the page's clock. */
+export function frameAtRestFor(player: Player, store: AppStore, actions: StoreActions): FrameAtRest {
+  return new FrameAtRest({
+    subscribe: (l) => player.subscribe(l),
+    presented: () => player.presented,
+    sequence: () => player.open,
+    playing: () => store.getState().playback.playing,
+    currentFileId: () => store.getState().image.currentFileId,
+    showFrame: (fileId) => actions.showFrame(fileId),
+    setTimer: (run, ms) => setTimeout(run, ms),
+    clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  });
 }

@@ -13,6 +13,8 @@ import type { PanZoom } from '../model/view-geometry.js';
 import { ATLAS_CELL_PX } from '../gpu/thumb-atlas.js';
 import { boxDownsampleHalfRgba, fitSize } from '../gpu/thumb-filter.js';
 import { assembleRgba } from './assemble.js';
+import { cryptomatteViewOfGroups } from '../../shaders/cryptomatte/view-cpu.js';
+import type { CryptomatteView } from '../gpu/cryptomatte-view.js';
 
 export class CpuEngine implements ViewEngine {
   readonly frames = new FrameStats();
@@ -30,6 +32,9 @@ export class CpuEngine implements ViewEngine {
   private again = false;
   private lastRenderMs = NaN;
   private pending: ((ms: number) => void)[] = [];
+  /** The shown layer's RGBA, kept so that a Cryptomatte view can be drawn over it and taken off again. */
+  private beauty: { rgba: Float32Array; widthPx: number; heightPx: number; x0: number; y0: number } | null = null;
+  private cryptomatte: CryptomatteView | null = null;
   /** Renders with a lower id were asked for before the last clearImage(): their pixels are not drawn. */
   private clearedBeforeId = 0;
 
@@ -99,11 +104,14 @@ export class CpuEngine implements ViewEngine {
       this.images.set(k, image);
     }
     image = image!;
-    const rgba = assembleRgba(image, choice);
-    this.worker.postMessage(
-      { type: 'image', rgba, widthPx: image.widthPx, heightPx: image.heightPx, x0: image.dataWindow[0], y0: image.dataWindow[1] },
-      [rgba.buffer],
-    );
+    this.beauty = {
+      rgba: assembleRgba(image, choice),
+      widthPx: image.widthPx,
+      heightPx: image.heightPx,
+      x0: image.dataWindow[0],
+      y0: image.dataWindow[1],
+    };
+    this.postImage();
     const done = new Promise<number>((r) => this.pending.push(r));
     this.invalidate();
     await done;
@@ -121,6 +129,26 @@ export class CpuEngine implements ViewEngine {
       layerBuilt: true,
       showMs: performance.now() - t0,
     };
+  }
+
+  /** The Cryptomatte view over the shown layer (null ends it), drawn by the CPU reference of the GPU's view pass. */
+  setCryptomatte(view: CryptomatteView | null): void {
+    if (view === this.cryptomatte) return;
+    this.cryptomatte = view;
+    this.postImage();
+    this.invalidate();
+  }
+
+  /** The shown layer to the worker: the beauty, or the Cryptomatte view over it where one of its size is set. */
+  private postImage(): void {
+    const b = this.beauty;
+    if (!b) return;
+    const view = this.cryptomatte;
+    const rgba =
+      view && view.widthPx === b.widthPx && view.heightPx === b.heightPx && view.groups.length
+        ? cryptomatteViewOfGroups(view.groups, view.picked, view.mode, b.rgba, b.widthPx * b.heightPx)
+        : b.rgba.slice();
+    this.worker.postMessage({ type: 'image', rgba, widthPx: b.widthPx, heightPx: b.heightPx, x0: b.x0, y0: b.y0 }, [rgba.buffer]);
   }
 
   isCached(key: ImageKey): boolean {
@@ -151,6 +179,7 @@ export class CpuEngine implements ViewEngine {
   /** Draws no image until the next show(): what failed to show, or a new folder, never stands over the image before. */
   clearImage(): void {
     this.images.clear();
+    this.beauty = null;
     this.worker.postMessage({ type: 'clear' });
     this.clearedBeforeId = this.nextId;
     this.invalidate();

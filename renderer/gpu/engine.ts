@@ -24,9 +24,11 @@ import { buildDeviceParts } from './device-parts.js';
 import { inShownLevel } from './shown-level.js';
 import type { HdrSupport } from './hdr-output.js';
 import type { CryptomatteInput, CryptomatteView } from './cryptomatte-view.js';
+import type { DeepRangeInput, DeepRangeView } from './deep-range-view.js';
 import type { SheetTile } from './sheet-layout.js';
 import type { HistogramSource } from './shown-histogram.js';
 import { TextureCache } from './texture-cache.js';
+import { RegionTexture } from './region-texture.js';
 import { LayerObtainer } from './layer-obtainer.js';
 import { AttachedCanvases } from './attached-canvases.js';
 import type { ViewEngine } from './view-engine.js';
@@ -61,12 +63,21 @@ export { chooseToneMapPath } from './gpu-session.js';
 export class GpuEngine implements ViewEngine {
   private readonly keeper: DeviceKeeper;
   private readonly screen: OnScreen = { current: null, reference: null };
+  /** show() calls so far: only the latest one's layer goes on screen. */
+  private showCalls = 0;
   private readonly counters = new CompareCounters();
   private readonly cache: TextureCache;
   private readonly views = new ViewState();
   private readonly obtainer: LayerObtainer;
   /** The Cryptomatte view drawn over the shown layer (null: none). */
   private readonly cryptomatte: CryptomatteInput = { view: null };
+  /** A deep image's depth-range composite in place of its flattened layer (null: none); also what it cost. */
+  readonly deepRange: DeepRangeInput = { view: null, uploads: 0, composites: 0, error: null };
+  /** The crop of level 0 drawn in place of a reduced level zoomed in past it (handed over with region.put). */
+  readonly region = new RegionTexture(
+    () => this.gpu.session,
+    () => this.invalidate(),
+  );
   private readonly canvases = new AttachedCanvases(
     () => this.gpu,
     (which) => this.loop.invalidate(which),
@@ -77,6 +88,8 @@ export class GpuEngine implements ViewEngine {
   onHistogram: ((bins: Uint32Array, source: HistogramSource) => void) | null = null;
   /** After a device loss, on the new device: nothing is cached; show the image and reference again, put the thumbnails again. */
   onDeviceRestored: (() => void) | null = null;
+  /** One line on the GPU: a device loss recovered from (or not), an error no scope caught. */
+  onGpuNotice: ((message: string) => void) | null = null;
   /** After every show(): the Environment view follows the image and layer on screen. */
   onShown: (() => void) | null = null;
 
@@ -89,15 +102,19 @@ export class GpuEngine implements ViewEngine {
           screen: this.screen,
           counters: this.counters,
           cryptomatte: this.cryptomatte,
+          deepRange: this.deepRange,
+          region: this.region,
           onHistogram: (bins, source) => this.onHistogram?.(bins, source),
         }),
       lost: () => {
         this.cache.forgetAll();
         this.ring.forget();
+        this.region.forget();
         this.screen.current = this.screen.reference = null;
       },
       reattach: () => this.canvases.reattach(),
       restored: () => this.onDeviceRestored?.(),
+      notice: (message) => this.onGpuNotice?.(message),
     });
     this.obtainer = new LayerObtainer(this.keeper, this.cache);
   }
@@ -174,8 +191,12 @@ export class GpuEngine implements ViewEngine {
   async show(key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null): Promise<ShowReport> {
     const t0 = performance.now();
     const report = emptyShowReport(imageKeyString(key));
+    const call = ++this.showCalls;
     const shown = await this.obtainer.obtain(key, choice, fetched, report, true);
-    if (!shown) return report;
+    // a later show is what is wanted on screen: this one, landing after it (an upload outlasting the later one's cache
+    // hit), stays in the cache and never replaces it (the page would show one frame and measure another)
+    if (!shown || call !== this.showCalls) return report;
+    this.region.keepOnly(key);
     this.screen.current = shown;
     this.refreshHistogram();
     this.invalidate();
@@ -234,6 +255,13 @@ export class GpuEngine implements ViewEngine {
     this.invalidate();
   }
 
+  /** The depth-range composite of the deep image on screen (see deep-range-view.ts); null ends it. Draws; loads nothing. */
+  setDeepRange(view: DeepRangeView | null): void {
+    if (view === this.deepRange.view) return;
+    this.deepRange.view = view;
+    this.invalidate();
+  }
+
   /** The Layers view: these layers in these tiles (device px) instead of the preview; empty lists end it. */
   setSheet(layers: readonly LayerTexture[], tiles: readonly SheetTile[]): void {
     this.gpu.preview.sheet.set(layers, tiles);
@@ -246,6 +274,8 @@ export class GpuEngine implements ViewEngine {
   }
   /** Statistics of the shown layer (0), the reference (1) or a difference image (2 + metric) over `region`. */
   statistics(region: Region, valueMode: number): Promise<Timed<ChannelStats[]> | null> {
+    const crop = valueMode === 0 && this.screen.current ? this.region.holding(this.screen.current, region) : null;
+    if (crop) return this.gpu.pair.statisticsOf(crop, region);
     return this.gpu.pair.statistics(inShownLevel(this.screen, region), valueMode);
   }
 
@@ -253,9 +283,18 @@ export class GpuEngine implements ViewEngine {
     this.gpu.pair.refreshHistogram(this.views.preview.compareView, contentChanged);
   }
 
+  /** A live image's updated crop into the layer on screen (false: not held as it needs, show it again). */
+  updateRegion(key: ImageKey, choice: LayerChoice, patch: DecodedImage): boolean {
+    if (this.keeper.recovering || !this.cache.patch(this.gpu.session, key, choice, patch)) return false;
+    this.refreshHistogram(true);
+    this.invalidate();
+    return true;
+  }
+
   /** The file changed on disk: its textures go (a show uploads it again). */
   forgetFile(fileId: string): void {
     this.cache.forgetFile(fileId);
+    if (this.region.crop?.key.fileId === fileId) this.region.forget();
   }
   /** Whether the image has a layer on the GPU (no counting, no reordering). */
   isCached(key: ImageKey): boolean {

@@ -2,13 +2,13 @@
 // The textures themselves are entries of the engine's texture cache (budgeted by plane and by layer): an entry that
 // is evicted takes its texture out of the image; a layer already built outlives the planes it was made from.
 import type { BoxTuple, DecodedImage } from '../host-client/api-types.js';
-import { layerKey, type LayerChoice } from '../model/layer-choice.js';
+import { layerKey, planesOf, type LayerChoice } from '../model/layer-choice.js';
 import { createMipTexture, encodeMips, layerBindGroup, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
 import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 import type { GpuTimer } from './gpu-timer.js';
 import { encodeLayerSource } from './layer-source.js';
-import type { UploadedPlane } from './plane-uploader.js';
+import { planeFormat, type UploadedPlane } from './plane-uploader.js';
 
 export class GpuImage {
   readonly planes = new Map<string, UploadedPlane>();
@@ -43,8 +43,55 @@ export class GpuImage {
   /** The layer's MIP chain, assembled and reduced on the GPU from planes already uploaded. */
   buildLayer(kit: ShaderKit, dummies: DummyPlanes, choice: LayerChoice, timer: GpuTimer | null): LayerTexture {
     const key = layerKey(choice);
+    const texture = createMipTexture(kit.device, this.widthPx, this.heightPx, `layer ${key}`);
+    this.encodeLayer(kit, dummies, choice, texture, timer);
+    const layer: LayerTexture = {
+      texture,
+      levelCount: texture.mipLevelCount,
+      widthPx: this.widthPx,
+      heightPx: this.heightPx,
+      bytes: mipChainBytes(this.widthPx, this.heightPx),
+      imageBindGroup: layerBindGroup(kit, texture),
+    };
+    this.layers.set(key, layer);
+    return layer;
+  }
+
+  /**
+   * A crop of the planes rewritten (a live image's updated tiles, `patch`: absolute data-window pixels) and the layer
+   * assembled again into its own texture, which the frame's bind groups keep reading. False when a plane it needs is
+   * not on the GPU (or not in `patch`), or the image is a reduced level: the caller shows the image again instead.
+   */
+  patchLayer(kit: ShaderKit, dummies: DummyPlanes, choice: LayerChoice, patch: DecodedImage): boolean {
+    const layer = this.layers.get(layerKey(choice));
+    if (!layer || this.levelScale !== 1 || patch.reduced) return false;
+    const [px0, py0] = patch.dataWindow;
+    const x = px0 - this.dataWindow[0],
+      y = py0 - this.dataWindow[1];
+    if (x < 0 || y < 0 || x + patch.widthPx > this.widthPx || y + patch.heightPx > this.heightPx) return false;
+    const writes: { target: UploadedPlane; plane: DecodedImage['planes'][number] }[] = [];
+    for (const name of planesOf(choice)) {
+      const target = this.planes.get(name);
+      const plane = patch.planes.find((p) => p.name === name);
+      if (!target || !plane || plane.xSampling !== 1 || plane.ySampling !== 1 || target.xSampling !== 1 || target.ySampling !== 1)
+        return false;
+      writes.push({ target, plane });
+    }
+    for (const { target, plane } of writes) {
+      kit.device.queue.writeTexture(
+        { texture: target.texture, origin: { x, y } },
+        plane.data,
+        { bytesPerRow: plane.widthSamples * planeFormat(plane.pixelType).bytes, rowsPerImage: plane.heightSamples },
+        { width: plane.widthSamples, height: plane.heightSamples },
+      );
+    }
+    this.encodeLayer(kit, dummies, choice, layer.texture, null);
+    return true;
+  }
+
+  /** Assembles the layer's level 0 into `texture` and reduces its MIP chain, in one submission. */
+  private encodeLayer(kit: ShaderKit, dummies: DummyPlanes, choice: LayerChoice, texture: GPUTexture, timer: GpuTimer | null): void {
     const device = kit.device;
-    const texture = createMipTexture(device, this.widthPx, this.heightPx, `layer ${key}`);
     const encoder = device.createCommandEncoder({ label: 'build layer' });
     const uniform = encodeLayerSource(
       kit,
@@ -62,16 +109,6 @@ export class GpuImage {
     device.queue.submit([encoder.finish()]);
     if (timed) timer!.collect();
     uniform.destroy();
-    const layer: LayerTexture = {
-      texture,
-      levelCount: texture.mipLevelCount,
-      widthPx: this.widthPx,
-      heightPx: this.heightPx,
-      bytes: mipChainBytes(this.widthPx, this.heightPx),
-      imageBindGroup: layerBindGroup(kit, texture),
-    };
-    this.layers.set(key, layer);
-    return layer;
   }
 }
 

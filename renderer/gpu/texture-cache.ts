@@ -236,6 +236,17 @@ export class TextureCache {
     return !!this.lru.peek(`${s.keyString}#l:${layerKey(s.choice)}`);
   }
 
+  /**
+   * A crop of an image's planes rewritten in place and its layer assembled again (a live image's updated tiles: see
+   * GpuImage.patchLayer). False when the layer or a plane it reads is not cached: the caller shows the image again.
+   */
+  patch(session: GpuSession, key: ImageKey, choice: LayerChoice, patch: DecodedImage): boolean {
+    const keyString = imageKeyString(key);
+    const image = this.images.get(keyString);
+    if (!image || session.lost || !this.lru.peek(`${keyString}#l:${layerKey(choice)}`)) return false;
+    return image.patchLayer(session.kit, session.dummies, choice, patch);
+  }
+
   /** The file changed on disk: its textures go (a show uploads it again). */
   forgetFile(fileId: string): void {
     for (const k of this.lru.keys()) if (k.startsWith(`${fileId}#`)) this.lru.delete(k);

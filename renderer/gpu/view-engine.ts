@@ -9,6 +9,7 @@ import type { PanZoom } from '../model/view-geometry.js';
 import type { HdrSupport } from './hdr-output.js';
 import type { CompareView } from './compare-geometry.js';
 import type { HistogramSource } from './shown-histogram.js';
+import type { CryptomatteView } from './cryptomatte-view.js';
 import type { Timed } from './analysis.js';
 import type { ChannelStats, MetricsTotals, Region } from '../../shaders/compare-cpu.js';
 
@@ -32,6 +33,8 @@ export interface ViewEngine {
   lacks(key: ImageKey, choice: LayerChoice): string[];
   /** Draws the layer from what the engine holds and `fetched`, which carries (at least) what lacks() named. */
   show(key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null): Promise<ShowReport>;
+  /** The Cryptomatte view drawn in place of the shown layer (gpu/cryptomatte-view.ts; the CPU path its reference); null ends it. */
+  setCryptomatte(view: CryptomatteView | null): void;
   isCached(key: ImageKey): boolean;
   /** Draws no image until the next show: nothing on screen rather than the image shown before. */
   clearImage?(): void;
@@ -52,7 +55,14 @@ export interface ViewEngine {
   /** The file whose layer the GPU reductions read as A now (GPU engine only): until a show lands it is the previous one. */
   shownFileId?(): string | null;
   forgetFile(fileId: string): void;
+  /**
+   * A crop of the image (a live image's updated tiles, absolute data-window pixels) written into the layer shown, in
+   * place; false when the engine does not hold what that needs (GPU engine only): the caller shows the image again.
+   */
+  updateRegion?(key: ImageKey, choice: LayerChoice, patch: DecodedImage): boolean;
   /** After a device loss (GPU engine only): nothing is held any more; hand everything over again. */
   onDeviceRestored?: (() => void) | null;
+  /** One line on the GPU for the status line (GPU engine only): a device loss recovered from or not, an uncaught error. */
+  onGpuNotice?: ((message: string) => void) | null;
   dispose(): void;
 }

@@ -125,6 +125,7 @@ export function createHttpHost(loc: Location = window.location, pool: BufferPool
     getHeader: (id) => call('getHeader', [id]),
     decodeImage: (r) => call('decodeImage', [r]),
     getThumbnail: (r) => call('getThumbnail', [r]),
+    deepSamples: (r) => call('deepSamples', [r]),
     cancel: (id) => signal('cancel', [id]),
     setVisible: (ids, current) => signal('setVisible', [ids, current]),
     setPlayback: (plan) => signal('setPlayback', [plan]),

@@ -41,6 +41,8 @@ export const KEYS: [string, string][] = [
   ['click / Shift-click (Cryptomatte)', 'pick the name under the pointer alone / add or remove it (or tick names in the panel)'],
   ['K (Cryptomatte)', 'picked matte: tinted overlay, alpha, isolated (beauty × matte)'],
   ['Delete (Cryptomatte)', 'clear the picked names'],
+  ['click (a deep image)', 'list the pixel’s samples: Z, ZBack and every channel, in file order, depth order marked'],
+  ['F3 (a deep image)', 'depth range on / off: near and far handles over the Z extent; only the samples between them are composited'],
   ['Shift+H', 'histogram on / off'],
   ['Y', 'histogram count axis: linear / log'],
   ['V', 'pixel values drawn inside pixels when zoomed in'],

@@ -18,6 +18,7 @@ import { usePixelReadout } from './readouts.js';
 import { Icon } from './icons.js';
 import { CryptomatteHover } from './CryptomatteHover.js';
 import { CryptomattePanel } from './CryptomattePanel.js';
+import { DeepPanel } from './DeepPanel.js';
 import { reducedNote } from './reduced-note.js';
 import { renderingLabel, renderingTitle } from './damage-badge.js';
 
@@ -145,6 +146,7 @@ export function Preview() {
         {!env.on && <ColourBar />}
         {!env.on && <CryptomattePanel />}
         <CryptomatteHover canvas={canvas} />
+        {!env.on && <DeepPanel canvas={canvas} />}
         {env.on && hasImage && <EnvironmentView kind={envKind} />}
       </div>
       <PlayerBar />

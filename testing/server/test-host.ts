@@ -137,6 +137,24 @@ export function createTestHost(options: { decodeDelayMs?: number } = {}): TestHo
       const bytes = await bytesOf(request.fileId);
       return { fileId: request.fileId, widthPx: 1, heightPx: 1, rgbaHalf: toArrayBuffer(bytes), source: 'full-decode', timings: TIMINGS };
     },
+    async deepSamples(request) {
+      calls.push('deepSamples');
+      // the file's own bytes as one pixel's one channel: a test can tell which file's data reached the client
+      const bytes = await bytesOf(request.fileId);
+      const empty = new ArrayBuffer(4);
+      return {
+        fileId: request.fileId,
+        part: request.part,
+        region: [0, 0, 0, 0],
+        widthPx: 1,
+        heightPx: 1,
+        sampleCounts: new Uint32Array([0]).buffer,
+        channels: [{ name: 'bytes', pixelType: 'uint', data: toArrayBuffer(bytes) }],
+        fileIndex: empty,
+        depthIndex: empty,
+        depthExtent: null,
+      };
+    },
     cancel(requestId) {
       calls.push('cancel');
       cancelled.push(requestId);
