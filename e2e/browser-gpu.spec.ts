@@ -276,6 +276,18 @@ test('engine: a show landing after a later one (an upload outlasting a cache hit
   expect(r.meanAfter).toBeCloseTo(r.laterMean as number, 0);
 });
 
+test('engine: a file written again stays drawn until its new version replaces it (no blank refresh)', async ({ page }) => {
+  await open(page);
+  const r = (await page.evaluate(() => window.gpuHarness.engineRefreshKeepsScreen!())) as Record<string, number | string>;
+  expect(r.before as number).toBeGreaterThan(10);
+  // forgotten: the cache asks for every plane again, but the old version is still what the preview draws
+  expect(r.lacksAfterForget).toBe(4);
+  expect(r.whileForgotten).toBeCloseTo(r.before as number, 0);
+  // the new version replaced it
+  expect(r.shown).toBe('img1');
+  expect(r.after as number).toBeGreaterThan((r.before as number) + 5);
+});
+
 test('engine: device loss → new device, image reloaded from the source and drawn again', async ({ page }) => {
   await open(page);
   const r = (await page.evaluate(() => window.gpuHarness.engineDeviceLoss!())) as Record<string, unknown>;

@@ -198,6 +198,7 @@ export class GpuEngine implements ViewEngine {
     if (!shown || call !== this.showCalls) return report;
     this.region.keepOnly(key);
     this.screen.current = shown;
+    this.cache.settleRetired();
     this.refreshHistogram();
     this.invalidate();
     this.onShown?.();
@@ -224,6 +225,7 @@ export class GpuEngine implements ViewEngine {
     const shown = await this.obtainer.obtain(key, choice, fetched, report);
     if (!shown) return report;
     this.screen.reference = shown;
+    this.cache.settleRetired();
     this.refreshHistogram();
     this.invalidate();
     report.showMs = performance.now() - t0;

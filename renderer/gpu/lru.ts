@@ -93,6 +93,13 @@ export class ByteLru<T extends Sized> {
   }
 
   /** Drops one entry and destroys it (not counted as an eviction). */
+  /** Removes an entry without destroying it: the caller now owns it. */
+  take(key: string): T | undefined {
+    const v = this.map.get(key);
+    this.map.delete(key);
+    return v;
+  }
+
   delete(key: string): void {
     const v = this.map.get(key);
     if (!v) return;

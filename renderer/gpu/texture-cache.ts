@@ -25,6 +25,11 @@ import {
 export class TextureCache {
   private readonly lru: ByteLru<CachedTexture>;
   private readonly images = new Map<string, GpuImage>();
+  /**
+   * Layers on screen of a file written again: out of the cache (a show builds the new version) but still drawn until
+   * the screen moves off them, so a refresh never blanks the preview; destroyed then (settleRetired).
+   */
+  private retired: GPUTexture[] = [];
   lastUpload: UploadFigures = { path: '', bytes: 0, callMs: NaN, cpuCopyMs: NaN, waitMs: NaN, wallMs: NaN, GBps: NaN, submits: 0 };
   imageUploads = 0;
   imageUploadBytes = 0;
@@ -247,8 +252,13 @@ export class TextureCache {
     return image.patchLayer(session.kit, session.dummies, choice, patch);
   }
 
-  /** The file changed on disk: its textures go (a show uploads it again). */
+  /** The file changed on disk: its textures go (a show uploads it again; the layers on screen stay drawn until then). */
   forgetFile(fileId: string): void {
+    for (const s of [this.screen.current, this.screen.reference])
+      if (s?.key.fileId === fileId && this.lru.take(`${s.keyString}#l:${layerKey(s.choice)}`)) {
+        s.image.layers.delete(layerKey(s.choice));
+        this.retired.push(s.layer.texture);
+      }
     for (const k of this.lru.keys()) if (k.startsWith(`${fileId}#`)) this.lru.delete(k);
     for (const k of [...this.images.keys()]) if (k.startsWith(`${fileId}#`) && !this.isOnScreen(k)) this.images.delete(k);
   }
@@ -273,14 +283,24 @@ export class TextureCache {
   }
 
   /** Every texture died with the device: forget them without destroying. */
+  /** The screen changed: the retired layers it no longer shows are destroyed. */
+  settleRetired(): void {
+    const drawn = [this.screen.current?.layer.texture, this.screen.reference?.layer.texture];
+    for (const t of this.retired) if (!drawn.includes(t)) t.destroy();
+    this.retired = this.retired.filter((t) => drawn.includes(t));
+  }
+
   forgetAll(): void {
     this.lru.forgetAll();
     this.images.clear();
+    this.retired = [];
   }
 
   clear(): void {
     this.lru.clear();
     this.images.clear();
+    for (const t of this.retired) t.destroy();
+    this.retired = [];
   }
 }
 

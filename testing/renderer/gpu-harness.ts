@@ -375,6 +375,29 @@ async function engineLateShow(): Promise<Record<string, unknown>> {
   return result;
 }
 
+/** The file on screen written again: its textures are forgotten, yet it stays drawn until its new version replaces it. */
+async function engineRefreshKeepsScreen(): Promise<Record<string, unknown>> {
+  const { engine, source, canvas } = await makeEngine(128, 64 << 20);
+  const key = { fileId: 'img1', part: 0 };
+  await showFrom(source, engine, key, RGBA);
+  await frame();
+  const before = await canvasMean(engine, 'preview');
+  engine.forgetFile('img1');
+  engine.invalidate();
+  await frame();
+  const whileForgotten = await canvasMean(engine, 'preview');
+  const lacksAfterForget = engine.lacks(key, RGBA).length;
+  // the new version: other pixels (img3's, brighter) under the same file id
+  const rewritten = { ...(await source.loadImage({ fileId: 'img3', part: 0 })), fileId: 'img1' };
+  await engine.show(key, RGBA, rewritten);
+  await frame();
+  const after = await canvasMean(engine, 'preview');
+  const result = { before, whileForgotten, lacksAfterForget, after, shown: engine.shownFileId(), entries: engine.stats().cache.entries };
+  engine.dispose();
+  canvas.remove();
+  return result;
+}
+
 /** device.destroy() → the engine gets a new device, reloads the image from its source, and draws it again. */
 async function engineDeviceLoss(): Promise<Record<string, unknown>> {
   const { engine, source, canvas } = await makeEngine(64, 64 << 20);
@@ -600,6 +623,7 @@ window.gpuHarness = {
   engineNoUploadOnParams,
   engineEviction,
   engineLateShow,
+  engineRefreshKeepsScreen,
   engineDeviceLoss,
   engineGrid,
   engineToneMapPaths,
