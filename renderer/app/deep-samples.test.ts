@@ -116,4 +116,12 @@ describe('DeepSamplesController', () => {
     expect(views.at(-1)).toBeNull();
     expect(d.current.range.on).toBe(false);
   });
+  it('says why the range cannot be drawn on an image shown reduced, and draws the flattened view', async () => {
+    const { store, d, views } = setup();
+    const reduced = { factor: 2, from: 'box-filter', fullWidthPx: W, fullHeightPx: H, over: 'side', limit: 4 } as const;
+    store.setState((s) => ({ image: { ...s.image, decoded: { fileId: 'f', reduced } as never } }));
+    await d.toggleRange();
+    expect(views.at(-1)).toBeNull();
+    expect(d.current.range.error).toMatch(/shown reduced/);
+  });
 });

@@ -203,6 +203,12 @@ export class DeepSamplesController {
       });
       return;
     }
+    if (s.image.decoded?.reduced) {
+      this.deps.setView(null);
+      const error = 'the depth range composites the image at full size, and this one is shown reduced (past the GPU\u2019s limits)';
+      if (error !== this.state.range.error) this.set({ range: { ...this.state.range, error } });
+      return;
+    }
     const key = `${this.samples.key}:${choice.mode}:${choice.slots.join('|')}`;
     if (this.packed?.key !== key) {
       const indices = choice.slots.map((n) => (n === null ? null : this.samples!.names.indexOf(n))).map((i) => (i === -1 ? null : i));
