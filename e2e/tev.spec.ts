@@ -196,6 +196,17 @@ test("an image sent in tiles over tev's protocol shows in the grid and the previ
   await client.send(vectorGraphics('/renders/live.exr', fillRect(W / 2, 0)));
   await expectQuadrants([1]);
 
+  // a client sending a malformed packet (a length of 5: shorter than any packet) is closed; the listener, the live
+  // image and the page carry on, and the page logged no error
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  const rogue = await TevClient.connect(tevPort);
+  await rogue.send(new Uint8Array([5, 0, 0, 0, 0xff]));
+  expect(await rogue.closedByPeer(10_000)).toBe(true);
+  await expectQuadrants([1]);
+  await expect(live.locator('.live-badge')).toHaveText('live');
+  expect(pageErrors).toEqual([]);
+
   await client.send(closeImage('/renders/live.exr'));
   await expect(live).toHaveCount(0);
   await expect(grid.getByRole('option', { name: 'disk.exr' })).toBeVisible();
