@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.mjs';
-import { loadWriter, mb, quantile, root, rssSampler, startServer } from './load-common.mjs';
+import { loadWriter, makeFolder, mb, quantile, root, rssSampler, startServer } from './load-common.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -24,29 +24,6 @@ const FILES = Number(values.files);
 const PAGE_WAIT_MS = Number(values['page-wait-ms']);
 const CHROMIUM = CHROMIUM_PATH;
 const log = (...a) => console.error('load:', ...a);
-
-/** N small images, 64x48 to 160x90, in every compression the writer has, some tiled with MIP levels. */
-function makeFolder(writer, dir, n) {
-  const compressions = ['zip', 'piz', 'rle', 'zips', 'none', 'pxr24'];
-  for (let i = 0; i < n; i++) {
-    const w = 64 + ((i * 37) % 97);
-    const h = 48 + ((i * 53) % 43);
-    const plane = (c) => {
-      const p = new Uint16Array(w * h);
-      // half bits of a smooth gradient per file and channel (0x3000..0x3c00: 0.125..1)
-      for (let y = 0; y < h; y++)
-        for (let x = 0; x < w; x++) p[y * w + x] = 0x3000 + (((x * 7 + y * 3 + i * 11 + c * 97) % 256) << 4) / 1.33;
-      return p;
-    };
-    const part = {
-      dataWindow: { xMin: 0, yMin: 0, xMax: w - 1, yMax: h - 1 },
-      compression: compressions[i % compressions.length],
-      channels: ['R', 'G', 'B'].map((name, c) => ({ name, pixelType: 'half', data: plane(c) })),
-      ...(i % 5 === 0 ? { tiles: { xSizePx: 32, ySizePx: 32, levelMode: 'mipmapLevels' } } : {}),
-    };
-    writer.writeExrFile(join(dir, `img-${String(i).padStart(5, '0')}.exr`), [part]);
-  }
-}
 
 /** In the page: visible options, and how many of them the engine holds a thumbnail for. */
 const visibleState = () => {
@@ -102,7 +79,7 @@ async function main() {
   let rss = null;
   try {
     const t0 = performance.now();
-    makeFolder(await loadWriter(work), dir, FILES);
+    makeFolder(await loadWriter(work), dir, FILES, { baseW: 64, baseH: 48, spanW: 97, spanH: 43, rgbaEvery: 0 });
     const generateMs = performance.now() - t0;
     log(`${FILES} files written in ${Math.round(generateMs)} ms`);
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.mjs';
-import { loadWriter, mb, quantile, root, rssSampler, startServer } from './load-common.mjs';
+import { loadWriter, makeFolder, mb, quantile, root, rssSampler, startServer } from './load-common.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -31,30 +31,6 @@ const IDLE_MS = 5000;
 const DIR = values.dir ?? join(tmpdir(), `exrview-folder-${FILES}`);
 const log = (...a) => console.error('load-folder:', ...a);
 
-/** N small images, 48x32 to 271x181, in six compressions, one in five tiled with MIP levels, one in seven RGBA. */
-function makeFolder(writer, dir, n) {
-  const compressions = ['zip', 'piz', 'rle', 'zips', 'none', 'pxr24'];
-  for (let i = 0; i < n; i++) {
-    const w = 48 + ((i * 37) % 224);
-    const h = 32 + ((i * 53) % 150);
-    const names = i % 7 === 0 ? ['R', 'G', 'B', 'A'] : ['R', 'G', 'B'];
-    const plane = (c) => {
-      const p = new Uint16Array(w * h);
-      // half bits of a smooth gradient per file and channel (0x3000..0x3c00: 0.125..1)
-      for (let y = 0; y < h; y++)
-        for (let x = 0; x < w; x++) p[y * w + x] = 0x3000 + (((x * 7 + y * 3 + i * 11 + c * 97) % 256) << 4) / 1.33;
-      return p;
-    };
-    const part = {
-      dataWindow: { xMin: 0, yMin: 0, xMax: w - 1, yMax: h - 1 },
-      compression: compressions[i % compressions.length],
-      channels: names.map((name, c) => ({ name, pixelType: 'half', data: plane(c) })),
-      ...(i % 5 === 0 ? { tiles: { xSizePx: 32, ySizePx: 32, levelMode: 'mipmapLevels' } } : {}),
-    };
-    writer.writeExrFile(join(dir, `img-${String(i).padStart(5, '0')}.exr`), [part]);
-  }
-}
-
 /** The folder, generated on the first run (a marker says it is whole); later runs reuse it. */
 async function folder() {
   const marker = join(DIR, '.complete');
@@ -63,7 +39,7 @@ async function folder() {
   mkdirSync(DIR, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'exrview-writer-'));
   const t0 = performance.now();
-  makeFolder(await loadWriter(work), DIR, FILES);
+  makeFolder(await loadWriter(work), DIR, FILES, { baseW: 48, baseH: 32, spanW: 224, spanH: 150, rgbaEvery: 7 });
   rmSync(work, { recursive: true, force: true });
   writeFileSync(marker, '');
   return performance.now() - t0;

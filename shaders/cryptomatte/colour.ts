@@ -3,8 +3,8 @@
 
 import type { CryptoId } from './hash.js';
 
-/** A 32-bit integer mix (lowbias32): neighbouring IDs get unrelated colours. */
-function mix(id: CryptoId): number {
+/** A 32-bit integer mix (lowbias32, view.wgsl's mixBits): neighbouring IDs get unrelated colours. */
+export function mixIdBits(id: CryptoId): number {
   let h = id >>> 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x7feb352d) >>> 0;
@@ -17,7 +17,7 @@ function mix(id: CryptoId): number {
 /** Linear RGB in [0.02, 1] (an 8-bit level from 40 to 255, squared); ID 0 (an unused rank) is black. */
 export function idColour(id: CryptoId): [number, number, number] {
   if (id === 0) return [0, 0, 0];
-  const h = mix(id);
+  const h = mixIdBits(id);
   const level = (shift: number) => {
     const v = (40 + (((h >>> shift) & 0xff) * 215) / 255) / 255;
     return v * v;

@@ -4,22 +4,12 @@
 
 import type { CryptoId } from './hash.js';
 import { matteCpu, type RankGroupPlanes } from './matte-cpu.js';
+import { mixIdBits } from './colour.js';
 
 const f = Math.fround;
 
 /** 0 the ID view (nothing picked), 1 overlay, 2 alpha, 3 isolate: view.wgsl's ViewParams.mode. */
 export type ViewModeCode = 0 | 1 | 2 | 3;
-
-/** view.wgsl's mixBits (lowbias32). */
-function mixBits(id: number): number {
-  let h = id >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x7feb352d) >>> 0;
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x846ca68b) >>> 0;
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /** view.wgsl's level: (40 + byte · 215 / 255) / 255, squared, each step rounded to float32. */
 function level(h: number, shift: number): number {
@@ -30,7 +20,7 @@ function level(h: number, shift: number): number {
 /** An ID's colour in float32, as view.wgsl's idColour; ID 0 (an unused rank) is black. */
 export function idColour32(id: CryptoId): [number, number, number] {
   if (id >>> 0 === 0) return [0, 0, 0];
-  const h = mixBits(id);
+  const h = mixIdBits(id);
   return [level(h, 0), level(h, 8), level(h, 16)];
 }
 
