@@ -9,6 +9,7 @@ import { findCryptomattes } from '../../shaders/cryptomatte/layers.js';
 import { interleaveGroup, matteCpu, type RankGroupPlanes } from '../../shaders/cryptomatte/matte-cpu.js';
 import { createMatteTarget, MattePass, uploadRankGroups, type MatteWorkgroup } from '../../shaders/cryptomatte/matte-gpu.js';
 import { writeCryptomatteFixture } from './fixtures.js';
+import { readTextureFloats } from '../gpu-readback.js';
 
 export interface GpuCase {
   layer: string;
@@ -17,22 +18,6 @@ export interface GpuCase {
   /** Pixels whose GPU value differs in any bit from the CPU's. */
   mismatches: number;
   covered: number;
-}
-
-async function readMatte(device: GPUDevice, target: GPUTexture): Promise<Float32Array> {
-  const rowBytes = Math.ceil((target.width * 4) / 256) * 256;
-  const buffer = device.createBuffer({ size: rowBytes * target.height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  const encoder = device.createCommandEncoder();
-  encoder.copyTextureToBuffer({ texture: target }, { buffer, bytesPerRow: rowBytes }, [target.width, target.height]);
-  device.queue.submit([encoder.finish()]);
-  await buffer.mapAsync(GPUMapMode.READ);
-  const rows = new Uint8Array(buffer.getMappedRange());
-  const out = new Float32Array(target.width * target.height);
-  const outBytes = new Uint8Array(out.buffer);
-  for (let y = 0; y < target.height; y++) outBytes.set(rows.subarray(y * rowBytes, y * rowBytes + target.width * 4), y * target.width * 4);
-  buffer.unmap();
-  buffer.destroy();
-  return out;
 }
 
 async function main(): Promise<void> {
@@ -75,7 +60,7 @@ async function main(): Promise<void> {
         const encoder = device.createCommandEncoder();
         pass.encode(encoder, ranks, picks, target, workgroup);
         device.queue.submit([encoder.finish()]);
-        const gpu = new Uint32Array((await readMatte(device, target)).buffer);
+        const gpu = new Uint32Array((await readTextureFloats(device, target, 1)).buffer);
         const cpuValues = matteCpu(groups, picks, pixels);
         const cpu = new Uint32Array(cpuValues.buffer);
         let mismatches = 0;

@@ -11,6 +11,7 @@ import { createMatteTarget, MattePass, uploadRankGroups } from '../../shaders/cr
 import { cryptomatteViewCpu, type ViewModeCode } from '../../shaders/cryptomatte/view-cpu.js';
 import viewSrc from '../../shaders/cryptomatte/view.wgsl';
 import { writeCryptomatteFixture } from './fixtures.js';
+import { readTextureFloats } from '../gpu-readback.js';
 
 export interface ViewCase {
   layer: string;
@@ -31,23 +32,6 @@ const ulpOf = (v: number): number => {
   if (a < 2 ** -126) return 2 ** -149;
   return 2 ** (Math.floor(Math.log2(a)) - 23);
 };
-
-async function readRgba(device: GPUDevice, target: GPUTexture): Promise<Float32Array> {
-  const rowBytes = Math.ceil((target.width * 16) / 256) * 256;
-  const buffer = device.createBuffer({ size: rowBytes * target.height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  const encoder = device.createCommandEncoder();
-  encoder.copyTextureToBuffer({ texture: target }, { buffer, bytesPerRow: rowBytes }, [target.width, target.height]);
-  device.queue.submit([encoder.finish()]);
-  await buffer.mapAsync(GPUMapMode.READ);
-  const rows = new Uint8Array(buffer.getMappedRange());
-  const out = new Float32Array(target.width * target.height * 4);
-  const outBytes = new Uint8Array(out.buffer);
-  for (let y = 0; y < target.height; y++)
-    outBytes.set(rows.subarray(y * rowBytes, y * rowBytes + target.width * 16), y * target.width * 16);
-  buffer.unmap();
-  buffer.destroy();
-  return out;
-}
 
 /** Rank groups of random IDs (some 0, some shared) and coverages that include NaN, ±Inf, negatives and values above 1. */
 function brokenGroups(pixels: number): Float32Array<ArrayBuffer>[] {
@@ -156,7 +140,7 @@ async function main(): Promise<void> {
       pass.dispatchWorkgroups(Math.ceil(widthPx / 8), Math.ceil(heightPx / 8));
       pass.end();
       device.queue.submit([encoder.finish()]);
-      const gpu = await readRgba(device, out);
+      const gpu = await readTextureFloats(device, out, 4);
       picked.destroy();
       const planes = layer.groups.map((g) => [0, 1, 2, 3].map((c) => Float32Array.from({ length: pixels }, (_, i) => g[i * 4 + c]!)));
       // the planes from the interleaved groups, as bits (a NaN keeps its payload)

@@ -11,6 +11,7 @@ import { compositeRange, type DepthRange } from '../../shaders/deep/range-compos
 import { DeepRangePass, uploadDeepSamples, type RangeWorkgroup } from '../../shaders/deep/range-gpu.js';
 import { packSlots } from '../../shaders/deep/range-pack.js';
 import { deepVolumeSource } from '../codec/oracle/deep-volumes.js';
+import { readTextureFloats } from '../gpu-readback.js';
 
 export interface RangeCase {
   slots: string;
@@ -24,22 +25,6 @@ export interface RangeCase {
   splits: boolean;
   /** Pixels with a non-zero composite. */
   covered: number;
-}
-
-async function readTexture(device: GPUDevice, target: GPUTexture): Promise<Float32Array> {
-  const rowBytes = Math.ceil((target.width * 16) / 256) * 256;
-  const buffer = device.createBuffer({ size: rowBytes * target.height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  const encoder = device.createCommandEncoder();
-  encoder.copyTextureToBuffer({ texture: target }, { buffer, bytesPerRow: rowBytes }, [target.width, target.height]);
-  device.queue.submit([encoder.finish()]);
-  await buffer.mapAsync(GPUMapMode.READ);
-  const rows = new Uint8Array(buffer.getMappedRange());
-  const out = new Float32Array(target.width * target.height * 4);
-  const bytes = new Uint8Array(out.buffer);
-  for (let y = 0; y < target.height; y++) bytes.set(rows.subarray(y * rowBytes, y * rowBytes + target.width * 16), y * target.width * 16);
-  buffer.unmap();
-  buffer.destroy();
-  return out;
 }
 
 async function main(): Promise<void> {
@@ -102,7 +87,7 @@ async function main(): Promise<void> {
         const encoder = device.createCommandEncoder();
         pass.encode(encoder, buffers, range, false, target, workgroup);
         device.queue.submit([encoder.finish()]);
-        const gpu = await readTexture(device, target);
+        const gpu = await readTextureFloats(device, target, 4);
         let mismatches = 0;
         let maxError = 0;
         let covered = 0;
