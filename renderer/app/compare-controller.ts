@@ -380,11 +380,12 @@ export class CompareController {
       rows,
       missingPx,
     };
-    // a file still being written is measured over the chunks there (as `exrview stats` does), and says how many
+    // a file still being written is measured over the chunks there (as `exrview stats` does), and says how many; one
+    // the library has given up on (cut short, no longer changing) is damaged, its missing chunks said as such
+    const beingWritten = (image: typeof a | null | undefined) =>
+      image && s.library.files.find((f) => f.id === image.fileId)?.rendering ? image.missing?.incomplete : undefined;
     const rendering =
-      source.kind === 'b'
-        ? b?.missing?.incomplete
-        : (a.missing?.incomplete ?? (source.kind === 'difference' ? b?.missing?.incomplete : undefined));
+      source.kind === 'b' ? beingWritten(b) : (beingWritten(a) ?? (source.kind === 'difference' ? beingWritten(b) : undefined));
     if (rendering) report.rendering = rendering;
     this.host.actions.setInspect({ stats: report });
     if (report.whole) {
