@@ -47,7 +47,8 @@ function writtenSamples(x: number, y: number): { names: string[]; rows: string[]
     rows.push(
       deep.channels.map((c) => {
         const v = c.data[start + k]!;
-        return formatValue(c.pixelType === 'half' ? halfToFloat(v) : v);
+        // uint channels (IDs) are listed as integers
+        return c.pixelType === 'uint' ? String(v) : formatValue(c.pixelType === 'half' ? halfToFloat(v) : v);
       }),
     );
   }
