@@ -127,7 +127,10 @@ export class ThumbnailService {
       this.visible.size === 0 ? request.priority : this.visible.has(request.fileId) ? 'thumbnail-visible' : 'thumbnail-hidden';
     const png = Boolean(view && options.png);
     const pngPath = png ? options.pngPath : undefined;
-    const key = `thumb\0${absPath}\0${entry.sizeBytes}\0${entry.mtimeMs}\0${params}${view ? `\0${JSON.stringify(view)}` : ''}${png ? `\0png\0${pngPath ?? ''}` : ''}`;
+    // a render's job is its chunks so far: never shared with a request made once the file is whole or given up on
+    // (same size and time: a file cut short turns damaged unchanged, and its thumbnail must say what is missing)
+    const renderingKey = entry.rendering ? `\0rendering:${entry.rendering.chunksPresent}` : '';
+    const key = `thumb\0${absPath}\0${entry.sizeBytes}\0${entry.mtimeMs}\0${params}${renderingKey}${view ? `\0${JSON.stringify(view)}` : ''}${png ? `\0png\0${pngPath ?? ''}` : ''}`;
     const toneMap = view ? { params: view, memo: viewMemo(view) } : undefined;
     // the worker that makes the thumbnail writes its cache file (and PNG): no file I/O on this thread
     const files = {
