@@ -2,7 +2,7 @@
 import { ASSEMBLE_BYTES, UniformBlock, packAssemble, type AssembleMode, type AssembleSlot } from './layouts.js';
 import { MIP_FORMAT, MIP_WORKGROUP, TONEMAP_WORKGROUP, type ShaderKit, type WorkgroupShape } from './pipelines.js';
 import { HIST_BINS } from './display-params.js';
-import { mipLevelCount, nextLevelSize } from './tonemap-cpu.js';
+import { mipChainBytes, mipLevelCount, nextLevelSize } from './tonemap-cpu.js';
 
 /** assemble.wgsl and histogram.wgsl declare @workgroup_size(8, 8). */
 const WG = 8;
@@ -47,6 +47,19 @@ export function createMipTexture(device: GPUDevice, widthPx: number, heightPx: n
 
 export function layerBindGroup(kit: ShaderKit, texture: GPUTexture): GPUBindGroup {
   return kit.device.createBindGroup({ label: 'image', layout: kit.imageLayout, entries: [{ binding: 0, resource: texture.createView() }] });
+}
+
+/** A layer's MIP chain, empty, with its bind group and size: what assembling a layer, a view or a frame slot fills. */
+export function createLayerTexture(kit: ShaderKit, widthPx: number, heightPx: number, label: string): LayerTexture {
+  const texture = createMipTexture(kit.device, widthPx, heightPx, label);
+  return {
+    texture,
+    levelCount: texture.mipLevelCount,
+    widthPx,
+    heightPx,
+    bytes: mipChainBytes(widthPx, heightPx),
+    imageBindGroup: layerBindGroup(kit, texture),
+  };
 }
 
 /** 1x1 textures bound to unused assemble slots. */

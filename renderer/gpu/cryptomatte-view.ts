@@ -4,8 +4,7 @@
 import viewSrc from '../../shaders/cryptomatte/view.wgsl';
 import type { CryptoId } from '../../shaders/cryptomatte/hash.js';
 import { createMatteTarget, MattePass, uploadRankGroups } from '../../shaders/cryptomatte/matte-gpu.js';
-import { createMipTexture, encodeMips, layerBindGroup, type LayerTexture } from '../../shaders/passes.js';
-import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
+import { createLayerTexture, encodeMips, type LayerTexture } from '../../shaders/passes.js';
 import type { GpuSession } from './gpu-session.js';
 
 export type CryptomatteViewMode = 'ids' | 'overlay' | 'alpha' | 'isolate';
@@ -139,15 +138,7 @@ export class CryptomatteDrawer {
   private newLayer(widthPx: number, heightPx: number): LayerTexture {
     this.made?.layer.texture.destroy();
     this.made = null;
-    const texture = createMipTexture(this.session.kit.device, widthPx, heightPx, 'cryptomatte view');
-    return {
-      texture,
-      levelCount: texture.mipLevelCount,
-      widthPx,
-      heightPx,
-      bytes: mipChainBytes(widthPx, heightPx),
-      imageBindGroup: layerBindGroup(this.session.kit, texture),
-    };
+    return createLayerTexture(this.session.kit, widthPx, heightPx, 'cryptomatte view');
   }
 
   private dropRanks(): void {

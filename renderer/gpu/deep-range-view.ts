@@ -2,11 +2,10 @@
 // depth-sorted samples in storage buffers), composited over the range by shaders/deep/range.wgsl into a layer's MIP
 // chain that the preview tone-maps in place of the flattened image. A moved handle writes a uniform and runs the pass
 // again; the samples are uploaded again only for another image or layer (`uploads` counts them).
-import { createMipTexture, encodeMips, layerBindGroup, type LayerTexture } from '../../shaders/passes.js';
+import { createLayerTexture, encodeMips, type LayerTexture } from '../../shaders/passes.js';
 import type { DepthRange } from '../../shaders/deep/range-composite.js';
 import { DeepRangePass, uploadDeepSamples, type DeepSampleBuffers } from '../../shaders/deep/range-gpu.js';
 import type { PackedDeepSamples } from '../../shaders/deep/range-pack.js';
-import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
 import type { GpuSession } from './gpu-session.js';
 
 /** What the engine is told to show; a new object for every change (the drawer compares identities). */
@@ -71,15 +70,7 @@ export class DeepRangeDrawer {
   }
 
   private newLayer(widthPx: number, heightPx: number): LayerTexture {
-    const texture = createMipTexture(this.session.kit.device, widthPx, heightPx, 'deep range view');
-    return {
-      texture,
-      levelCount: texture.mipLevelCount,
-      widthPx,
-      heightPx,
-      bytes: mipChainBytes(widthPx, heightPx),
-      imageBindGroup: layerBindGroup(this.session.kit, texture),
-    };
+    return createLayerTexture(this.session.kit, widthPx, heightPx, 'deep range view');
   }
 
   private release(): void {

@@ -5,11 +5,10 @@
 // RAM on a software adapter). The planes go up through the engine's staging ring; the layer is assembled and reduced
 // into the slot's own MIP chain in the same submission order, so nothing waits on the CPU side.
 import type { DecodedImage, DecodedPlane } from '../host-client/api-types.js';
-import { createMipTexture, encodeMips, layerBindGroup, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
+import { createLayerTexture, encodeMips, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 import { encodeLayerSource } from './layer-source.js';
 import { GpuImage } from './gpu-image.js';
-import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
 import type { LayerChoice } from '../model/layer-choice.js';
 import type { GpuTimer } from './gpu-timer.js';
 import { planeFormat, type PlaneUploader, type UploadedPlane } from './plane-uploader.js';
@@ -69,15 +68,7 @@ export class FrameSlots {
     const up = await uploader.uploadInto(targets);
     if (!slot.layer || slot.layer.widthPx !== image.widthPx || slot.layer.heightPx !== image.heightPx) {
       slot.layer?.texture.destroy();
-      const texture = createMipTexture(device, image.widthPx, image.heightPx, `frame slot ${index}`);
-      slot.layer = {
-        texture,
-        levelCount: texture.mipLevelCount,
-        widthPx: image.widthPx,
-        heightPx: image.heightPx,
-        bytes: mipChainBytes(image.widthPx, image.heightPx),
-        imageBindGroup: layerBindGroup(kit, texture),
-      };
+      slot.layer = createLayerTexture(kit, image.widthPx, image.heightPx, `frame slot ${index}`);
     }
     slot.image = new GpuImage(image);
     const timer = this.gpu.buildTimer ?? null;

@@ -3,8 +3,7 @@
 // is evicted takes its texture out of the image; a layer already built outlives the planes it was made from.
 import type { BoxTuple, DecodedImage } from '../host-client/api-types.js';
 import { layerKey, planesOf, type LayerChoice } from '../model/layer-choice.js';
-import { createMipTexture, encodeMips, layerBindGroup, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
-import { mipChainBytes } from '../../shaders/tonemap-cpu.js';
+import { createLayerTexture, encodeMips, type DummyPlanes, type LayerTexture } from '../../shaders/passes.js';
 import type { ShaderKit } from '../../shaders/pipelines.js';
 import type { GpuTimer } from './gpu-timer.js';
 import { encodeLayerSource } from './layer-source.js';
@@ -43,16 +42,8 @@ export class GpuImage {
   /** The layer's MIP chain, assembled and reduced on the GPU from planes already uploaded. */
   buildLayer(kit: ShaderKit, dummies: DummyPlanes, choice: LayerChoice, timer: GpuTimer | null): LayerTexture {
     const key = layerKey(choice);
-    const texture = createMipTexture(kit.device, this.widthPx, this.heightPx, `layer ${key}`);
-    this.encodeLayer(kit, dummies, choice, texture, timer);
-    const layer: LayerTexture = {
-      texture,
-      levelCount: texture.mipLevelCount,
-      widthPx: this.widthPx,
-      heightPx: this.heightPx,
-      bytes: mipChainBytes(this.widthPx, this.heightPx),
-      imageBindGroup: layerBindGroup(kit, texture),
-    };
+    const layer = createLayerTexture(kit, this.widthPx, this.heightPx, `layer ${key}`);
+    this.encodeLayer(kit, dummies, choice, layer.texture, timer);
     this.layers.set(key, layer);
     return layer;
   }
