@@ -8,8 +8,10 @@ export interface ThumbnailSink {
 }
 
 export class ThumbnailRequests {
-  /** Files whose thumbnail has been asked for and not yet answered. */
-  private readonly pending = new Set<string>();
+  /** Files whose thumbnail has been asked for and not yet answered: the request's number. */
+  private readonly pending = new Map<string, number>();
+  /** Numbers the requests, so that two for one file (one asked before the file changed) never share a host request id. */
+  private requestCount = 0;
   /** Files whose cell shows the embedded preview while the thumbnail is still to come. */
   private readonly provisional = new Set<string>();
   /** Files whose thumbnail failed: not asked again until the file changes (forget). */
@@ -48,14 +50,17 @@ export class ThumbnailRequests {
       const readable = f.status === 'ok' || (f.status === 'error' && f.summary !== undefined) || f.rendering !== undefined;
       if (!readable || this.broken.has(id) || this.pending.has(id) || (this.sink()?.hasThumbnail(id) && !this.provisional.has(id)))
         continue;
-      this.pending.add(id);
+      const n = ++this.requestCount;
+      this.pending.set(id, n);
+      // an answer to a request asked before the file changed (forget) is of the version before: a stand-in at most
+      const current = () => this.pending.get(id) === n;
       const base = { fileId: id, longSidePx: this.longSidePx, priority: 'thumbnail-visible' as const };
       if (f.summary?.parts.some((p) => p.hasPreview) && !this.sink()?.hasThumbnail(id)) {
         this.api
-          .getThumbnail({ ...base, requestId: `tp-${id}`, embeddedPreview: true })
+          .getThumbnail({ ...base, requestId: `tp-${id}-${n}`, embeddedPreview: true })
           .then((t) => {
             const sink = this.sink();
-            if (!sink || !this.pending.has(id) || sink.hasThumbnail(id)) return; // the thumbnail came first
+            if (!sink || !current() || sink.hasThumbnail(id)) return; // the thumbnail came first
             sink.putThumbnail(id, t);
             if (t.source === 'embedded-preview') this.provisional.add(id);
             this.changed();
@@ -63,9 +68,19 @@ export class ThumbnailRequests {
           .catch(() => {});
       }
       this.api
-        .getThumbnail({ ...base, requestId: `t-${id}` })
+        .getThumbnail({ ...base, requestId: `t-${id}-${n}` })
         .then((t) => {
-          this.sink()?.putThumbnail(id, t);
+          const sink = this.sink();
+          if (!current()) {
+            // the version before: shown only where the cell has nothing yet, and still asked for again
+            if (sink && !sink.hasThumbnail(id)) {
+              sink.putThumbnail(id, t);
+              this.provisional.add(id);
+              this.changed();
+            }
+            return;
+          }
+          sink?.putThumbnail(id, t);
           if (t.missing) this.damaged(id, t.missing);
           this.provisional.delete(id);
           this.shown++;
@@ -73,12 +88,14 @@ export class ThumbnailRequests {
         })
         .catch((e: unknown) => {
           const reason = e instanceof Error ? e.message : String(e);
-          if (!reason.startsWith('cancelled')) {
+          if (current() && !reason.startsWith('cancelled')) {
             this.broken.add(id);
             this.failed(id, reason);
           }
         })
-        .finally(() => this.pending.delete(id));
+        .finally(() => {
+          if (current()) this.pending.delete(id);
+        });
     }
   }
 }
