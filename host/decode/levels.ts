@@ -27,6 +27,7 @@ import type { JobBroker } from './broker.js';
 import type { DeepFlatTaskResult } from './deep-task.js';
 import { decodeLevel, type LevelDecode } from './image-decode.js';
 import { cropLayout, levelLayout, type LevelLayout } from './layout.js';
+import { decodeReducedPass, type ReducedPass } from './reduced-pass.js';
 import type { PlaneMemory } from './plane-memory.js';
 import type { DecodePool, JobHandle } from './pool.js';
 import { HeaderCache } from '../cache/header-cache.js';
@@ -91,6 +92,8 @@ export class DecodedLevels {
   storeFills = 0;
   /** Crops decoded (each its own job). */
   crops = 0;
+  /** Reductions streamed (each its own job). */
+  reductions = 0;
   /** Levels whose store fill waits for their preview's planes to be sent. */
   private readonly fillsOnRelease = new Map<CachedLevel, LevelRef>();
 
@@ -239,6 +242,40 @@ export class DecodedLevels {
         for (const c of codec.channels) if (c.data.buffer instanceof SharedArrayBuffer) this.memory.give(c.data.buffer);
       },
     };
+  }
+
+  /**
+   * Level 0 reduced by each of `factors` (finest first) in one pass on the pool: the workers decode and box-filter
+   * it task by task (reduced-pass.ts), level 0 never held. Nothing is cached: the caller holds the levels.
+   */
+  async reduce(
+    ref: LevelRef,
+    channels: readonly string[],
+    factors: readonly number[],
+    priority: Priority,
+    requestId: string | null,
+  ): Promise<{ pass: ReducedPass; queueMs: number }> {
+    if (ref.deep) throw new Error(`${ref.absPath}: a deep part cannot be reduced as it streams; decode the whole part`);
+    const selected = channels.length === ref.allChannels.length ? null : [...channels];
+    const layout = layoutOf(this.headers, ref, selected);
+    const run = await this.broker.run<ReducedPass>(
+      // never shared: each waiter holds its own levels
+      `${levelKey(ref)}\0reduce\0${++this.reductions}`,
+      { fileId: ref.fileId, kind: 'reduce' },
+      (poolPriority) =>
+        decodeReducedPass(this.pool, {
+          path: ref.absPath,
+          layout,
+          channels: selected,
+          factors,
+          priority: poolPriority,
+          handoff: handoffOf(this.headers, ref),
+          tolerant: true,
+        }),
+      priority,
+      requestId,
+    );
+    return { pass: run.result, queueMs: run.timings.queueMs };
   }
 
   /** Whether a request for these channels would be answered from RAM now. */

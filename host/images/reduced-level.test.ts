@@ -111,6 +111,50 @@ describe('through the host', () => {
     expect(whole.widthPx).toBe(W);
   });
 
+  it('makes a small first level and the finer one the page asks for next in one pass, each the mean of level 0', async () => {
+    const { host } = fixture;
+    const flat = (await files()).find((f) => f.name === 'flat.exr')!;
+    const full = await host.decodeImage({ requestId: 'a', fileId: flat.id, part: 0, priority: 'preview' });
+    const refineWithin = { maxSidePx: 20, maxPixels: 1 << 20 };
+    const first = await host.decodeImage({
+      requestId: 'b',
+      fileId: flat.id,
+      part: 0,
+      priority: 'preview',
+      fitWithin: { maxSidePx: 8, maxPixels: 1 << 20 },
+      refineWithin,
+    });
+    expect(first.reduced).toMatchObject({ factor: 8, from: 'box-filter', limit: 8 });
+    expect([first.widthPx, first.heightPx, first.source]).toEqual([8, 5, 'decode']);
+    expect(first.dataWindow).toEqual([1, 2, 8, 6]);
+    const refined = await host.decodeImage({ requestId: 'c', fileId: flat.id, part: 0, priority: 'preview', fitWithin: refineWithin });
+    // held since the first request's pass: no second decode
+    expect(refined.source).toBe('ram-cache');
+    expect(refined.reduced).toEqual({ factor: 4, from: 'box-filter', fullWidthPx: W, fullHeightPx: H, over: 'side', limit: 20 });
+    expect([refined.widthPx, refined.heightPx]).toEqual([16, 10]);
+    for (const [level, factor] of [
+      [first, 8],
+      [refined, 4],
+    ] as const) {
+      const w = level.widthPx;
+      for (const name of ['R', 'G', 'B']) {
+        const a = new Uint16Array(full.planes.find((p) => p.name === name)!.data, 0, W * H);
+        const b = new Uint16Array(level.planes.find((p) => p.name === name)!.data);
+        expect(b.length).toBe(w * level.heightPx);
+        for (let y = 0; y < level.heightPx; y++)
+          for (let x = 0; x < w; x++) {
+            let sum = 0;
+            for (let dy = 0; dy < factor; dy++)
+              for (let dx = 0; dx < factor; dx++) sum += HALF_TO_FLOAT[a[(y * factor + dy) * W + x * factor + dx]!]!;
+            expect(b[y * w + x], `${name} at ${x},${y} of 1/${factor}`).toBe(floatToHalf(sum / factor ** 2));
+          }
+      }
+    }
+    // taken once: asked again, the level is decoded again
+    const again = await host.decodeImage({ requestId: 'd', fileId: flat.id, part: 0, priority: 'preview', fitWithin: refineWithin });
+    expect(again.source).toBe('decode');
+  });
+
   it("takes a mipmapped file's own level", async () => {
     const { host } = fixture;
     const mip = (await files()).find((f) => f.name === 'mip.exr')!;

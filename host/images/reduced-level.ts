@@ -1,8 +1,10 @@
 // Level 0 reduced to fit a page that cannot show it whole: which power of two, the file's own MIP level when it has
 // one, else a box filter of the decoded level (each reduced sample the mean of the N×N it covers).
-import { HALF_TO_FLOAT, floatToHalf } from '../../codec/index.js';
+import { PIXEL_TYPE_BYTES } from '../../codec/index.js';
 import type { BoxTuple, DecodedPlane, FitWithin, MissingRegions, PartSummary, ReducedLevel } from '../../contract/host-api.js';
 import type { LevelImage } from '../decode/levels.js';
+import { boxFilterRows } from '../decode/box-filter.js';
+import { planeView } from '../decode/layout.js';
 
 /** Over this factor a reduction is refused: the page's limits would make a picture of a few pixels. */
 const MAX_FACTOR = 1 << 12;
@@ -91,36 +93,8 @@ export function boxFilterPlane(plane: DecodedPlane, factor: number): DecodedPlan
     inH = plane.heightSamples;
   const outW = Math.ceil(inW / factor),
     outH = Math.ceil(inH / factor);
-  const out = { ...plane, widthSamples: outW, heightSamples: outH };
-  if (plane.pixelType === 'uint') {
-    const src = new Uint32Array(plane.data, 0, inW * inH);
-    const dst = new Uint32Array(outW * outH);
-    for (let y = 0; y < outH; y++) for (let x = 0; x < outW; x++) dst[y * outW + x] = src[y * factor * inW + x * factor]!;
-    return { ...out, data: dst.buffer };
-  }
-  const half = plane.pixelType === 'half';
-  const src = half ? new Uint16Array(plane.data, 0, inW * inH) : new Float32Array(plane.data, 0, inW * inH);
-  const sums = new Float64Array(outW);
-  const dst = half ? new Uint16Array(outW * outH) : new Float32Array(outW * outH);
-  for (let oy = 0; oy < outH; oy++) {
-    sums.fill(0);
-    const yEnd = Math.min(inH, (oy + 1) * factor);
-    for (let y = oy * factor; y < yEnd; y++) {
-      const row = y * inW;
-      // box by box, no division per sample: this loop is most of a streamed reduction's time
-      for (let ox = 0, x = row; ox < outW; ox++) {
-        const end = Math.min(row + inW, x + factor);
-        let sum = 0;
-        if (half) for (; x < end; x++) sum += HALF_TO_FLOAT[src[x]!]!;
-        else for (; x < end; x++) sum += src[x]!;
-        sums[ox]! += sum;
-      }
-    }
-    const rows = yEnd - oy * factor;
-    for (let ox = 0; ox < outW; ox++) {
-      const mean = sums[ox]! / (rows * (Math.min(inW, (ox + 1) * factor) - ox * factor));
-      dst[oy * outW + ox] = half ? floatToHalf(mean) : mean;
-    }
-  }
-  return { ...out, data: dst.buffer };
+  const src = planeView(plane.pixelType, plane.data, inW * inH);
+  const data = planeView(plane.pixelType, new ArrayBuffer(outW * outH * PIXEL_TYPE_BYTES[plane.pixelType]), outW * outH);
+  boxFilterRows(plane.pixelType, src, inW, inH, [{ factor, data, firstRow: 0 }]);
+  return { ...plane, widthSamples: outW, heightSamples: outH, data: data.buffer as ArrayBuffer };
 }

@@ -1,12 +1,9 @@
 // A crop of level 0 (DecodeRequest.region) through the host: the crop's pixels as level 0 has them, scanline and
-// tiled, clipped to the data window and echoed; and level 0 box-filtered band by band as one filter of the whole.
+// tiled, clipped to the data window and echoed.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { floatToHalf } from '../../codec/index.js';
-import type { DecodedImage, DecodedPlane, FileEntry } from '../../contract/host-api.js';
+import type { DecodedImage, FileEntry } from '../../contract/host-api.js';
 import { useHostFixture, writeRgb } from '../../testing/host/test-files.js';
-import { boxFilterPlane } from './reduced-level.js';
-import { streamBoxFilter } from './reduced-stream.js';
 
 describe('a region of level 0 through the host', () => {
   const fixture = useHostFixture();
@@ -69,40 +66,5 @@ describe('a region of level 0 through the host', () => {
         region: { xPx: 500, yPx: 0, widthPx: 8, heightPx: 8 },
       }),
     ).rejects.toThrow(/outside the image's data window/);
-  });
-});
-
-describe('the streamed box filter', () => {
-  it('filters band by band as the whole level at once, and lets every band go', async () => {
-    const W = 37,
-      H = 29,
-      factor = 4;
-    const values = Array.from({ length: W * H }, (_, i) => ((i * 37) % 101) / 7);
-    const whole: DecodedPlane = {
-      name: 'Y',
-      pixelType: 'half',
-      xSampling: 1,
-      ySampling: 1,
-      widthSamples: W,
-      heightSamples: H,
-      data: Uint16Array.from(values, floatToHalf).buffer,
-    };
-    const src = new Uint16Array(whole.data);
-    let held = 0,
-      most = 0;
-    const streamed = await streamBoxFilter([0, 0, W - 1, H - 1], factor, 8, async (box) => {
-      const rows = box[3] - box[1] + 1;
-      held++;
-      most = Math.max(most, held);
-      const plane = { ...whole, heightSamples: rows, data: src.slice(box[1] * W, (box[3] + 1) * W).buffer };
-      const image = { planes: [plane] } as unknown as DecodedImage;
-      return { image, release: () => held-- };
-    });
-    expect(streamed.bands).toBe(4);
-    expect(held).toBe(0);
-    expect(most).toBeLessThanOrEqual(2);
-    const reference = boxFilterPlane(whole, factor);
-    expect([streamed.planes[0]!.widthSamples, streamed.planes[0]!.heightSamples]).toEqual([10, 8]);
-    expect(new Uint16Array(streamed.planes[0]!.data)).toEqual(new Uint16Array(reference.data));
   });
 });

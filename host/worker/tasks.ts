@@ -4,6 +4,7 @@ import { bandTask, type BandResult, type BandTaskArgs } from '../decode/band-tas
 import { deepFlatTask, type DeepFlatTaskArgs, type DeepFlatTaskResult } from '../decode/deep-task.js';
 import { deepSamplesTask, type DeepSamplesTaskArgs, type DeepSamplesTaskResult } from '../decode/deep-samples-task.js';
 import type { DecodePool } from '../decode/pool.js';
+import { reduceTask, type ReduceResult, type ReduceTaskArgs } from '../decode/reduce-task.js';
 import type { TaskHandler } from '../decode/task-handler.js';
 import { thumbnailBandTask } from '../thumbnails/band-task.js';
 import { deepThumbnailTask, type DeepThumbnailArgs } from '../thumbnails/deep-thumbnail.js';
@@ -21,6 +22,7 @@ export const TASK_HANDLERS: Record<string, TaskHandler> = {
   /** Nothing: answers once the worker has loaded (DecodePool.start). */
   ping: () => ({ result: null, transfer: [] }),
   band: bandTask,
+  reduce: reduceTask,
   thumbnail: thumbnailJob,
   thumbnailBand: thumbnailBandTask,
   deepFlat: deepFlatTask,
@@ -33,6 +35,7 @@ export const TASK_HANDLERS: Record<string, TaskHandler> = {
 export type TaskTypes = {
   ping: { args: null; result: null };
   band: { args: BandTaskArgs; result: BandResult };
+  reduce: { args: ReduceTaskArgs; result: ReduceResult };
   thumbnail: { args: ThumbnailJobArgs; result: ThumbnailJobResult };
   thumbnailBand: { args: ThumbnailBandArgs; result: ThumbnailBandResult };
   deepFlat: { args: DeepFlatTaskArgs; result: DeepFlatTaskResult };

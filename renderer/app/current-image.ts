@@ -6,7 +6,7 @@ import type { RendererHost } from '../host-client/index.js';
 import type { DisplayParams } from '../../shaders/display-params.js';
 import type { ShowReport } from '../gpu/engine-types.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
-import { layerChoice, partChannelNames, planesOf } from '../model/layer-choice.js';
+import { layerChoice, partChannelNames, planesOf, type LayerChoice } from '../model/layer-choice.js';
 import { maxSampleCount, samplesDisplay } from '../model/deep-samples.js';
 import type { AppStore, StoreActions } from '../state/store.js';
 import { CpuCopy } from '../loading/cpu-copy.js';
@@ -258,8 +258,11 @@ export class CurrentImage {
         if (seq !== this.seq) return;
         this.cpu.keep(more.image);
       }
-      actions.setImage({ loading: false });
       this.record(file, report, report.source === 'uploaded' ? fetched : null);
+      // a small first level: the finer one replaces it, the view kept; the preview says 'loading' until then
+      const refined = fetched?.refine ? await this.refine(seq, key, choice, file, fetched.refine) : true;
+      if (!refined) return;
+      actions.setImage({ loading: false });
       this.h.shown();
       setTimeout(() => this.h.shown(), 500); // upload wall time arrives after the GPU finishes
     } catch (e) {
@@ -270,6 +273,41 @@ export class CurrentImage {
       // the status line names the file and the codec's reason; the preview says what to do
       actions.setUi({ status: `${file.name}: ${message}` });
     }
+  }
+
+  /**
+   * The finer level of an image shown first as a small one, fetched (the host made it in the same pass) and shown in
+   * its place. False when another show started meanwhile: a small level left in the GPU cache then goes, so that the
+   * image shown again is fetched (and refined) again.
+   */
+  private async refine(
+    seq: number,
+    key: { fileId: string; part: number },
+    choice: LayerChoice,
+    file: FileEntry,
+    fetch: () => Promise<FetchedImage>,
+  ): Promise<boolean> {
+    const engine = this.h.engine();
+    let fetched: FetchedImage;
+    try {
+      fetched = await fetch();
+    } catch (e) {
+      // the small level stays on screen, and the status line says why it was not refined
+      if (seq === this.seq)
+        this.h.actions.setUi({
+          status: `${file.name}: the finer level could not be fetched: ${e instanceof Error ? e.message : String(e)}`,
+        });
+      return seq === this.seq;
+    }
+    if (seq !== this.seq || !engine || engine !== this.h.engine()) {
+      if (this.h.store.getState().image.currentFileId !== key.fileId) engine?.forgetFile(key.fileId);
+      return false;
+    }
+    const report = await engine.show(key, choice, fetched.image);
+    if (seq !== this.seq) return false;
+    this.cpu.keep(fetched.image);
+    this.record(file, report, report.source === 'uploaded' ? fetched : null);
+    return true;
   }
 
   /** Nothing on screen: the engine draws no image, and no CPU copy stands in for one (`error`: why, if it failed). */

@@ -69,13 +69,15 @@ export class TextureCache {
     const layerEntry = `${keyString}#l:${layerKey(choice)}`;
     const needed = planesOf(choice);
     let image = this.images.get(keyString);
-    const cached = image && this.lru.get(layerEntry) ? image.layers.get(layerKey(choice)) : undefined;
-    if (cached) return { key, keyString, choice, image: image!, layer: cached };
-    // planes of another size (a level reduced otherwise) cannot be assembled with these: the image starts again
+    // planes of another size (a level reduced otherwise: the finer level refining a small first one) cannot be
+    // assembled with these: the image starts again, its layer on screen drawn until the new one replaces it
     if (image && fetched && (fetched.widthPx !== image.widthPx || fetched.heightPx !== image.heightPx)) {
+      this.retireOnScreen((s) => s.keyString === keyString);
       this.forgetImage(keyString);
       image = undefined;
     }
+    const cached = image && this.lru.get(layerEntry) ? image.layers.get(layerKey(choice)) : undefined;
+    if (cached) return { key, keyString, choice, image: image!, layer: cached };
     const missing = image ? image.missing(needed) : needed;
     const planes = fetched?.planes.filter((p) => missing.includes(p.name)) ?? [];
     if (planes.length < missing.length) throw new PlanesLackingError(missing.filter((n) => !planes.some((p) => p.name === n)));
@@ -254,13 +256,18 @@ export class TextureCache {
 
   /** The file changed on disk: its textures go (a show uploads it again; the layers on screen stay drawn until then). */
   forgetFile(fileId: string): void {
+    this.retireOnScreen((s) => s.key.fileId === fileId);
+    for (const k of this.lru.keys()) if (k.startsWith(`${fileId}#`)) this.lru.delete(k);
+    for (const k of [...this.images.keys()]) if (k.startsWith(`${fileId}#`) && !this.isOnScreen(k)) this.images.delete(k);
+  }
+
+  /** The layers on screen that `which` names leave the cache, still drawn until the screen changes (settleRetired). */
+  private retireOnScreen(which: (s: Shown) => boolean): void {
     for (const s of [this.screen.current, this.screen.reference])
-      if (s?.key.fileId === fileId && this.lru.take(`${s.keyString}#l:${layerKey(s.choice)}`)) {
+      if (s && which(s) && this.lru.take(`${s.keyString}#l:${layerKey(s.choice)}`)) {
         s.image.layers.delete(layerKey(s.choice));
         this.retired.push(s.layer.texture);
       }
-    for (const k of this.lru.keys()) if (k.startsWith(`${fileId}#`)) this.lru.delete(k);
-    for (const k of [...this.images.keys()]) if (k.startsWith(`${fileId}#`) && !this.isOnScreen(k)) this.images.delete(k);
   }
 
   get budgetBytes(): number {

@@ -4,10 +4,12 @@ import type { DecodedImage, DecodedPlane } from '../host-client/api-types.js';
 import type { ImageKey } from '../gpu/engine-types.js';
 
 const sameImage = (d: DecodedImage | null, key: ImageKey): boolean => !!d && d.fileId === key.fileId && d.part === key.part;
+/** The same image at another size: a reduced level replaced by a finer one (first-level.ts), whose planes never merge. */
+const resized = (d: DecodedImage | null, e: DecodedImage): boolean => !!d && (d.widthPx !== e.widthPx || d.heightPx !== e.heightPx);
 
 /** `have`'s planes of the same image, with `incoming`'s in place of any of the same name; `incoming` alone for another image. */
 export function mergePlanes(have: DecodedImage | null, incoming: DecodedImage): DecodedImage {
-  if (!have || !sameImage(have, incoming) || have === incoming) return incoming;
+  if (!have || !sameImage(have, incoming) || have === incoming || resized(have, incoming)) return incoming;
   return { ...incoming, planes: [...have.planes.filter((p) => !incoming.planes.some((q) => q.name === p.name)), ...incoming.planes] };
 }
 
@@ -41,7 +43,7 @@ export class CpuCopy {
     if (replaced) this.stale = null;
     // planes of the previous version never merge with the new one's
     const merged = replaced ? incoming : mergePlanes(cur, incoming);
-    if (cur && (replaced || !sameImage(cur, incoming)) && cur !== incoming) this.host.release()?.(cur.planes);
+    if (cur && (replaced || !sameImage(cur, incoming) || resized(cur, incoming)) && cur !== incoming) this.host.release()?.(cur.planes);
     this.host.set(merged);
   }
 
