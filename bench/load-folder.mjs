@@ -4,7 +4,8 @@
 // then scrolls the grid end to end at a steady rate. Reports the server's peak RSS, the time to the first screen, the frame
 // time (requestAnimationFrame deltas) p50/p95/max during the scroll and for 5 s at rest before it (the machine's share),
 // the page's long tasks and JS heap, and how many thumbnails the page holds at the end.
-// Usage: node bench/load-folder.mjs [--files N] [--scroll-s S] [--dir D] ; the last line is JSON.
+// Usage: node bench/load-folder.mjs [--files N] [--scroll-s S] [--dir D] [--profile-s S] ; the last line is JSON.
+// PROFILE_IDLE=1 also profiles the page over the 5 s at rest.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -23,6 +24,8 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     build: { type: 'boolean', default: false },
     'first-screen-timeout-s': { type: 'string', default: '120' },
+    /** CPU-profile the page's main thread over the scroll's first S seconds (CDP sampling); the top functions by self time. */
+    'profile-s': { type: 'string', default: '0' },
   },
 });
 const FILES = Number(values.files);
@@ -30,6 +33,21 @@ const SCROLL_MS = Number(values['scroll-s']) * 1000;
 const IDLE_MS = 5000;
 const DIR = values.dir ?? join(tmpdir(), `exrview-folder-${FILES}`);
 const log = (...a) => console.error('load-folder:', ...a);
+const PROFILE_MS = Number(values['profile-s']) * 1000;
+
+/** A CDP CPU profile summed by function: self ms, the top `count`, and the profile's span. */
+function profileTop(profile, count = 20) {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfMs = new Map();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const f = byNode.get(profile.samples[i]).callFrame;
+    const file = f.url ? f.url.split('/').at(-1) : '';
+    const key = `${f.functionName || '(anonymous)'} ${file}${f.url ? `:${f.lineNumber + 1}` : ''}`;
+    selfMs.set(key, (selfMs.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  }
+  const top = [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, count);
+  return { spanMs: Math.round((profile.endTime - profile.startTime) / 1000), top: top.map(([fn, ms]) => ({ fn, ms: Math.round(ms) })) };
+}
 
 /** The folder, generated on the first run (a marker says it is whole); later runs reuse it. */
 async function folder() {
@@ -127,7 +145,9 @@ async function main() {
   let browser = null;
   let rss = null;
   try {
+    const tServe = performance.now();
     const started = await startServer(DIR, cacheHome);
+    const serverReadyMs = performance.now() - tServe;
     server = started.server;
     rss = rssSampler(server.pid);
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
@@ -155,8 +175,26 @@ async function main() {
     );
 
     // the same page at rest, before the scroll: what the machine's load alone does to the frame time
+    if (process.env.PROFILE_IDLE) await cdp.send('Profiler.enable');
+    if (process.env.PROFILE_IDLE) await cdp.send('Profiler.start');
     const idleDeltas = await page.evaluate(idleFrames, IDLE_MS);
-    const scroll = await page.evaluate(scrollEndToEnd, SCROLL_MS);
+    if (process.env.PROFILE_IDLE) {
+      const idleProfile = profileTop((await cdp.send('Profiler.stop')).profile);
+      log(
+        `idle profile over ${idleProfile.spanMs} ms:\n${idleProfile.top.map((t) => `  ${String(t.ms).padStart(6)} ms  ${t.fn}`).join('\n')}`,
+      );
+    }
+    if (PROFILE_MS) await cdp.send('Profiler.enable');
+    if (PROFILE_MS) await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+    if (PROFILE_MS) await cdp.send('Profiler.start');
+    const scrolled = page.evaluate(scrollEndToEnd, SCROLL_MS);
+    let profiled = null;
+    if (PROFILE_MS) {
+      await new Promise((r) => setTimeout(r, PROFILE_MS));
+      profiled = profileTop((await cdp.send('Profiler.stop')).profile);
+      log(`profile over ${profiled.spanMs} ms:\n${profiled.top.map((t) => `  ${String(t.ms).padStart(6)} ms  ${t.fn}`).join('\n')}`);
+    }
+    const scroll = await scrolled;
     const deltas = scroll.deltas;
     const final = await page.evaluate(() => {
       const app = window.exrviewApp;
@@ -175,9 +213,17 @@ async function main() {
       files: FILES,
       loadAverage1m: Math.round(loadavg()[0] * 100) / 100,
       generateMs: Math.round(generateMs),
+      serverReadyMs: Math.round(serverReadyMs),
       firstOptionMs: Math.round(firstOptionMs),
       listedMs: Math.round(listedMs),
-      firstScreen: { ms: Math.round(firstScreenMs), thumbnails: first.withThumb, readable: first.ok, visible: first.visible },
+      // from the page's open, and from the `exrview serve` command (the server lists the folder's first files before it listens)
+      firstScreen: {
+        ms: Math.round(firstScreenMs),
+        fromServeMs: Math.round(serverReadyMs + firstScreenMs),
+        thumbnails: first.withThumb,
+        readable: first.ok,
+        visible: first.visible,
+      },
       scroll: {
         durationMs: SCROLL_MS,
         distancePx: scroll.distancePx,
@@ -197,6 +243,7 @@ async function main() {
       pageJsHeapMb: mb(metrics.JSHeapUsedSize ?? 0),
       serverRss: { peakMb: mb(rss.peak()), startMb: mb(rss.samples[0]?.[1] ?? 0), endMb: mb(rss.samples.at(-1)?.[1] ?? 0) },
       renderPath: final.path,
+      ...(profiled ? { profile: profiled } : {}),
       pageErrors,
     };
     console.log(JSON.stringify(summary));

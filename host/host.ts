@@ -169,7 +169,7 @@ class NodeHost implements Host {
     return path === undefined ? null : this.colourConfigs.read(path);
   }
 
-  async openFolder(path?: string, options?: { recursive?: boolean }): Promise<FolderInfo | null> {
+  async openFolder(path?: string, options?: { recursive?: boolean; progressive?: boolean }): Promise<FolderInfo | null> {
     // no path: the folder picker, which only the Electron shell can show
     if (path === undefined) return null;
     const root = resolve(path);
@@ -178,7 +178,7 @@ class NodeHost implements Host {
       throw new Error(`cannot open ${root}: ${error.code === 'ENOENT' ? 'no such folder' : fsReason(error)}`);
     });
     if (!info.isDirectory()) throw new Error(`cannot open ${root}: it is a file, not a folder (open the folder that holds it)`);
-    const folder = await this.library.openFolder(root, options?.recursive ?? false);
+    const folder = await this.library.openFolder(root, options?.recursive ?? false, options?.progressive ?? false);
     this.images.expectPreviews(this.library.listFiles(folder.id), true);
     return folder;
   }

@@ -76,7 +76,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const host = options.live ? withLiveImages(restricted, options.live) : restricted;
   const token = options.token ?? newToken();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (options.openAtStart !== false) await host.openFolder(undefined, { recursive: options.openAtStart?.recursive ?? false });
+  // progressive: the server listens once the first screen's files are read, not every header of a big folder
+  if (options.openAtStart !== false)
+    await host.openFolder(undefined, { recursive: options.openAtStart?.recursive ?? false, progressive: true });
   const events = await createEventHub(host, options.maxEventClients ?? DEFAULT_MAX_EVENT_CLIENTS);
   let port = 0;
 

@@ -66,6 +66,37 @@ describe('listing', () => {
   });
 });
 
+describe('a progressive open', () => {
+  it('returns with the first files in name order read, and announces the rest in batches', async () => {
+    const count = 300;
+    // written in reverse, so that the order read is the sort's, not the directory's
+    for (let i = count - 1; i >= 0; i--) writeRgb(join(fx.dir, `shot_${i}.exr`), 4, 4, grey(0.5));
+    const log = new EventLog();
+    fx.host.onEvent(log.listener);
+    const folder = (await fx.host.openFolder(fx.dir, { progressive: true }))!;
+    const first = await fx.host.listFiles(folder.id);
+    expect(first.length).toBeGreaterThanOrEqual(256);
+    expect(first.length).toBeLessThan(count);
+    // the first screen's files: natural order from the start, none skipped
+    expect(first.slice(0, 256).map((f) => f.name)).toEqual(Array.from({ length: 256 }, (_, i) => `shot_${i}.exr`));
+    await log.next((e) => e.type === 'sequences-changed');
+    const announced = log.events.flatMap((e) => (e.type === 'files-added' ? e.files : []));
+    const ids = new Set([...first, ...announced].map((f) => f.id));
+    expect(ids.size).toBe(count);
+    // each file after the first 256 announced once
+    expect(announced.map((f) => f.name).sort()).toEqual(Array.from({ length: count - 256 }, (_, i) => `shot_${256 + i}.exr`).sort());
+    // batched: far fewer events than files
+    expect(log.events.filter((e) => e.type === 'files-added').length).toBeLessThan(10);
+    expect(await fx.host.listFiles(folder.id)).toHaveLength(count);
+  });
+
+  it('reads a small folder whole before it returns', async () => {
+    for (let i = 0; i < 5; i++) writeRgb(join(fx.dir, `a${i}.exr`), 4, 4, grey(0.5));
+    const folder = (await fx.host.openFolder(fx.dir, { progressive: true }))!;
+    expect(await fx.host.listFiles(folder.id)).toHaveLength(5);
+  });
+});
+
 describe('watching', () => {
   let log: EventLog;
   let folderId: string;

@@ -41,6 +41,13 @@ export const DEFAULT_LIBRARY_TIMING = { watchDebounceMs: 100, settlePollMs: 500,
 
 /** Headers read at once while scanning a folder (they are small reads; this keeps the disk queue short). */
 const SCAN_CONCURRENCY = 8;
+/**
+ * A progressive open of a big folder returns once this many files, the first in name order, are read: the first screen
+ * of thumbnails waits for these, not for every header. The rest follow as 'files-added' events.
+ */
+const FIRST_FILES = 256;
+/** The rest of a progressive open reaches the page in batches at most this often (each re-sorts the page's listing). */
+const SCAN_BATCH_MS = 250;
 /** Frames of a sequence being rendered arrive one after another: one 'sequences-changed' for a burst of them. */
 const SEQUENCES_CHANGED_DELAY_MS = 100;
 
@@ -89,8 +96,11 @@ export class Library {
     return id;
   }
 
-  /** Scans the folder (header summaries of every EXR) and starts watching it. `root` is absolute and already allowed. */
-  async openFolder(root: string, recursive: boolean): Promise<FolderInfo> {
+  /**
+   * Scans the folder (header summaries of every EXR) and starts watching it. `root` is absolute and already allowed.
+   * Progressive: returns once the first FIRST_FILES files in name order are read; the rest come as 'files-added' events.
+   */
+  async openFolder(root: string, recursive: boolean, progressive = false): Promise<FolderInfo> {
     for (const f of this.folders.values()) if (f.root === root && f.info.recursive === recursive) return f.info;
     const info: FolderInfo = { id: `d${(this.nextFolder++).toString(36)}`, displayPath: this.options.displayPath(root), recursive };
     const folder: Folder = {
@@ -121,13 +131,36 @@ export class Library {
     if (watch.polling) info.polling = watch.polling;
     this.folders.set(info.id, folder);
     try {
-      const paths = await this.findFiles(folder, root);
-      await forEachLimited(paths, SCAN_CONCURRENCY, (p) => this.serial(folder, p, () => this.refresh(folder, p, false)));
+      // in name order, so that the first files read are the first screen's
+      const paths = sortPaths(root, await this.findFiles(folder, root));
+      const first = progressive ? paths.slice(0, FIRST_FILES) : paths;
+      await forEachLimited(first, SCAN_CONCURRENCY, (p) => this.serial(folder, p, () => this.refresh(folder, p, false)));
+      if (first.length < paths.length) void this.scanRest(folder, paths.slice(first.length));
     } catch (error) {
       this.closeFolder(info.id);
       throw error;
     }
     return info;
+  }
+
+  /** The rest of a progressive open: read in name order, announced in batches, the sequences listed again at the end. */
+  private async scanRest(folder: Folder, paths: readonly string[]): Promise<void> {
+    let batch: FileEntry[] = [];
+    let lastSentMs = performance.now();
+    const send = () => {
+      if (batch.length && !folder.closed) this.options.onEvent({ type: 'files-added', folderId: folder.info.id, files: batch });
+      batch = [];
+      lastSentMs = performance.now();
+    };
+    await forEachLimited(paths, SCAN_CONCURRENCY, async (p) => {
+      await this.serial(folder, p, () => this.refresh(folder, p, false));
+      const entry = folder.entries.get(p);
+      if (entry) batch.push(entry);
+      if (performance.now() - lastSentMs >= SCAN_BATCH_MS) send();
+    });
+    send();
+    const frame = paths.find((p) => parseFrameName(basename(p)));
+    if (frame && !folder.closed) this.sequencesTouched(folder, frame);
   }
 
   closeFolder(folderId: string): void {
@@ -352,6 +385,13 @@ function sameEntry(a: FileEntry, b: FileEntry): boolean {
 }
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+function sortPaths(root: string, paths: string[]): string[] {
+  return paths
+    .map((p) => ({ p, key: relative(root, p).split(sep).join('/') }))
+    .sort((a, b) => collator.compare(a.key, b.key))
+    .map((e) => e.p);
+}
 
 function sortEntries(entries: FileEntry[]): FileEntry[] {
   return entries.sort((a, b) => collator.compare(a.relativePath, b.relativePath));

@@ -184,6 +184,31 @@ export class Controller {
   }
 
   async start(): Promise<void> {
+    // the served folder is listed while the GPU starts (seconds on a software GPU), and shown once it is up; files a
+    // progressive open announces meanwhile are kept (folders.ts), and what they change is routed once it is up (below)
+    const atStart = this.store.getState();
+    installFolderEvents(this.host.api, {
+      store: this.store,
+      actions: this.actions,
+      forgetTextures: (fileId) => this.engine?.forgetFile(fileId),
+      thumbFailures: this.thumbFailures,
+      thumbDamage: this.thumbDamage,
+      thumbs: this.thumbs,
+      refreshShown: () => void this.image.refreshChanged(),
+      resyncReference: () => this.compare.resync(),
+      visibleFileIds: () => this.visible.fileIds,
+      requestVisibleThumbnails: () => this.visible.again(),
+      loadSequences: (folderId) => void this.folders.loadSequences(folderId),
+      refreshRegion: (fileId, region) => void this.image.refreshRegion(fileId, region),
+      setVectorGraphics: (fileId, commands) => this.liveVectors.set(fileId, commands),
+      selectFile: (fileId) => {
+        if (this.store.getState().image.currentFileId !== fileId) this.actions.selectFile(fileId);
+      },
+    });
+    const info = this.host.api.getInfo();
+    const listing = info.then(({ folders }) => (folders[0] ? this.folders.list(folders[0].id) : null));
+    // awaited below; a GPU that fails to start first leaves it unawaited, not unhandled
+    listing.catch(() => {});
     const { engine, path, reason } = await startEngine();
     this.actions.setUi({ path, pathReason: reason });
     engine.onHistogram = (bins, source) => {
@@ -205,32 +230,14 @@ export class Controller {
       if (!loading) this.visible.again();
     });
     this.store.subscribe((s, prev) => this.route(engine, s, prev));
-    installFolderEvents(this.host.api, {
-      store: this.store,
-      actions: this.actions,
-      forgetTextures: (fileId) => this.engine?.forgetFile(fileId),
-      thumbFailures: this.thumbFailures,
-      thumbDamage: this.thumbDamage,
-      thumbs: this.thumbs,
-      refreshShown: () => void this.image.refreshChanged(),
-      resyncReference: () => this.compare.resync(),
-      visibleFileIds: () => this.visible.fileIds,
-      requestVisibleThumbnails: () => this.visible.again(),
-      loadSequences: (folderId) => void this.folders.loadSequences(folderId),
-      refreshRegion: (fileId, region) => void this.image.refreshRegion(fileId, region),
-      setVectorGraphics: (fileId, commands) => this.liveVectors.set(fileId, commands),
-      selectFile: (fileId) => {
-        if (this.store.getState().image.currentFileId !== fileId) this.actions.selectFile(fileId);
-      },
-    });
+    this.route(engine, this.store.getState(), atStart);
     this.emit();
-    const info = await this.host.api.getInfo();
-    this.info = info;
-    void startColour(this.host.api, this.actions, this.store, info); // $OCIO, when the host's environment sets it; the recent configs
+    this.info = await info;
+    void startColour(this.host.api, this.actions, this.store, this.info); // $OCIO, when the host's environment sets it; the recent configs
     installColourReload(this.host.api, this.actions, this.store); // a config read from disk follows its edits there
-    this.actions.setFolders(info.folders);
-    const first = info.folders[0];
-    if (first) await this.folders.load(first.id);
+    this.actions.setFolders(this.info.folders);
+    const listed = await listing;
+    if (listed) this.folders.apply(listed);
   }
 
   /** A store change to the parts it concerns. */

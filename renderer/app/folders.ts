@@ -1,7 +1,13 @@
 // Folders into the store: listing a folder's files and sequences, opening one (by path or the host's dialog), and
 // showing a folder the shell opened with a named file selected. Each failure says what to do.
-import type { FolderInfo, HostApi } from '../host-client/api-types.js';
+import type { FileEntry, FolderInfo, HostApi, SequenceInfo } from '../host-client/api-types.js';
 import type { AppStore, StoreActions } from '../state/store.js';
+
+export interface FolderListing {
+  folderId: string;
+  files: FileEntry[];
+  sequences: SequenceInfo[];
+}
 
 const reasonOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -13,8 +19,29 @@ export class Folders {
   ) {}
 
   async load(folderId: string): Promise<void> {
+    this.apply(await this.list(folderId));
+  }
+
+  /** The folder's files and sequences from the host, not yet shown (the app's start fetches them while the GPU starts). */
+  async list(folderId: string): Promise<FolderListing> {
     const files = await this.api.listFiles(folderId);
-    const sequences = await this.api.listSequences(folderId);
+    return { folderId, files, sequences: await this.api.listSequences(folderId) };
+  }
+
+  /** A listing into the store: the grid shows it. */
+  apply({ folderId, files: listed, sequences }: FolderListing): void {
+    // a folder still being read (a progressive open) announces its files as it goes: those that came in while the
+    // listing was on its way stay (events and replies travel apart); a file an event changed meanwhile (a render that
+    // stopped, cut short) keeps the event's entry, since every change sends one and the last to arrive is the newest
+    const inListing = new Set(listed.map((f) => f.id));
+    const announced = new Map(
+      this.store
+        .getState()
+        .library.files.filter((f) => f.folderId === folderId)
+        .map((f) => [f.id, f]),
+    );
+    const arrived = [...announced.values()].filter((f) => !inListing.has(f.id));
+    const files = [...listed.map((f) => announced.get(f.id) ?? f), ...arrived];
     const before = this.store.getState();
     this.actions.setSequences(sequences);
     this.actions.setFiles(folderId, files);

@@ -1,6 +1,7 @@
 // The grid's visible files: told to the host (what to make first) and their missing thumbnails asked for, at a bounded rate.
 import type { FileEntry, HostApi } from '../host-client/api-types.js';
 import { VisibleBatch } from '../loading/visible-batch.js';
+import { ScrollGate } from '../loading/scroll-gate.js';
 import type { ForegroundLoad } from '../loading/foreground-load.js';
 import type { AppStore } from '../state/store.js';
 import type { ThumbnailRequests } from './thumbnail-requests.js';
@@ -10,6 +11,8 @@ export class VisibleThumbnails {
   fileIds: string[] = [];
   /** A fast scroll's visible sets, merged: the host hears the latest at most once per interval (visible-batch.ts). */
   private readonly batch = new VisibleBatch((fileIds) => this.send(fileIds));
+  /** Nothing is asked while the sets turn over faster than a few a second (scroll-gate.ts); the latest once it slows. */
+  private readonly gate = new ScrollGate((fileIds) => this.batch.push(fileIds));
   private filesById: { files: readonly FileEntry[]; byId: Map<string, FileEntry> } | null = null;
 
   constructor(
@@ -24,7 +27,7 @@ export class VisibleThumbnails {
     this.fileIds = fileIds;
     // asked for again when the picked image's first frame is on screen (the controller's subscription)
     if (this.foreground.busy) return;
-    this.batch.push(fileIds);
+    this.gate.push(fileIds);
   }
 
   /** The same files again (a picked image's first frame landed, a device came back, the listing changed). */

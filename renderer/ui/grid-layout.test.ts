@@ -1,6 +1,6 @@
 // Virtualized grid math: a 10,000-file folder renders only the rows in view (plus overscan).
 import { describe, expect, it } from 'vitest';
-import { cellPosition, gridLayout } from './grid-layout.js';
+import { cellPosition, gridLayout, rowLayout, scrollRow } from './grid-layout.js';
 
 describe('gridLayout', () => {
   it('renders only the visible rows of 10,000 files', () => {
@@ -18,5 +18,31 @@ describe('gridLayout', () => {
     const end = gridLayout(20, 500, 99_999, 500, 100, 10);
     expect(end.last).toBe(19);
     expect(gridLayout(3, 50, 0, 500, 100, 10).columns).toBe(1);
+  });
+});
+
+describe('rowLayout', () => {
+  it('renders, for a whole row of scroll positions, every cell the exact layout shows', () => {
+    const [cellPx, gapPx, heightPx] = [144, 8, 800];
+    for (const widthPx of [300, 1000]) {
+      for (let scrollTopPx = 0; scrollTopPx < 20_000; scrollTopPx += 7) {
+        const row = scrollRow(scrollTopPx, cellPx + gapPx);
+        const rendered = rowLayout(10_000, widthPx, row, heightPx, cellPx, gapPx);
+        const exact = gridLayout(10_000, widthPx, scrollTopPx, heightPx, cellPx, gapPx, 0);
+        expect(rendered.first).toBeLessThanOrEqual(exact.first);
+        expect(rendered.last).toBeGreaterThanOrEqual(exact.last);
+      }
+    }
+  });
+
+  it('changes only when a scroll crosses a row', () => {
+    const pitchPx = 152;
+    expect(scrollRow(0, pitchPx)).toBe(0);
+    expect(scrollRow(151, pitchPx)).toBe(0);
+    expect(scrollRow(152, pitchPx)).toBe(1);
+    expect(scrollRow(-40, pitchPx)).toBe(0);
+    const a = rowLayout(10_000, 300, 3, 800, 144, 8);
+    expect(rowLayout(10_000, 300, 3, 800, 144, 8)).toEqual(a);
+    expect(rowLayout(10_000, 300, 4, 800, 144, 8).first).toBe(a.first + a.columns);
   });
 });
