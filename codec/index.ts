@@ -13,6 +13,7 @@ export type { Channel, Compression, PixelType, Box2i, BlockLayout } from './core
 export { decodeDeep, DEFAULT_MAX_DEEP_SAMPLES, type DeepImage, type DeepChannel, type DeepDecodeOptions } from './deep.js';
 export { flattenDeep } from './deep-flatten.js';
 export { writeExr, writeExrFile, encodeExr, type WritePart, type WriteChannel, type WriteTiles, type EncodedFile } from './writer.js';
+export { writeExrFileStreaming, type StreamPart, type BlockSource, type BlockPixels } from './writer-stream.js';
 export { encodeAttributeValue } from './attributes-write.js';
 export { lumaChromaToRgba, lumaChromaKind, luminanceWeights, DEFAULT_CHROMATICITIES, type LumaChromaKind } from './luma-chroma.js';
 export { partLayers, partViews, splitView, previewOf, type Layer, type LayerChannel, type PartLayers } from './layers.js';

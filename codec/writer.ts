@@ -119,6 +119,34 @@ interface Prepared {
 }
 
 export function encodeExr(parts: readonly WritePart[]): EncodedFile {
+  const { headerBytes, infos, multipart } = encodeHeaders(parts);
+  const headerEndByte = headerBytes.length;
+  const prepared: Prepared[] = parts.map((spec, i) => prepare(spec, infos[i]!));
+
+  const tableBytes = infos.reduce((sum, p) => sum + p.chunkCount * 8, 0);
+  const tables = new ByteWriter(tableBytes);
+  const pieces: Uint8Array[] = [headerBytes, new Uint8Array(0)];
+  let byteOffset = headerEndByte + tableBytes;
+  for (const part of prepared) {
+    const offsets = new Float64Array(part.info.chunkCount);
+    const levelPlanes = part.spec.deepSampleCounts ? null : levelPlanesOf(part);
+    for (const chunkIndex of chunkOrder(part.info)) {
+      const chunk = encodeChunk(part, chunkIndex, levelPlanes, multipart);
+      offsets[chunkIndex] = byteOffset;
+      pieces.push(chunk);
+      byteOffset += chunk.length;
+    }
+    for (const o of offsets) tables.u64(o);
+  }
+  pieces[1] = tables.finish();
+  return { pieces, byteLength: byteOffset };
+}
+
+/** A part as far as its header goes: channels without their samples. */
+export type HeaderPart = Omit<WritePart, 'channels'> & { channels: readonly Omit<WriteChannel, 'data'>[] };
+
+/** The file's headers (magic, version, attributes) and each part's geometry, read back by the reader's rules. */
+export function encodeHeaders(parts: readonly HeaderPart[]): { headerBytes: Uint8Array; infos: PartInfo[]; multipart: boolean } {
   if (parts.length === 0) throw invalid('a file needs at least one part');
   const multipart = parts.length > 1;
   const isDeep = parts.some((p) => p.deepSampleCounts !== undefined);
@@ -144,31 +172,11 @@ export function encodeExr(parts: readonly WritePart[]): EncodedFile {
     head.u8(0);
   }
   if (multipart) head.u8(0);
-  const headerEndByte = head.byteLength;
 
   // Read our own header back with the reader's rules: one definition of chunk geometry, and a check.
   const headerBytes = head.finish();
   const raw = parseRawHeaders(headerBytes, headerBytes.length);
-  const infos = buildParts(raw, Number.MAX_SAFE_INTEGER);
-  const prepared: Prepared[] = parts.map((spec, i) => prepare(spec, infos[i]!));
-
-  const tableBytes = infos.reduce((sum, p) => sum + p.chunkCount * 8, 0);
-  const tables = new ByteWriter(tableBytes);
-  const pieces: Uint8Array[] = [headerBytes, new Uint8Array(0)];
-  let byteOffset = headerEndByte + tableBytes;
-  for (const part of prepared) {
-    const offsets = new Float64Array(part.info.chunkCount);
-    const levelPlanes = part.spec.deepSampleCounts ? null : levelPlanesOf(part);
-    for (const chunkIndex of chunkOrder(part.info)) {
-      const chunk = encodeChunk(part, chunkIndex, levelPlanes, multipart);
-      offsets[chunkIndex] = byteOffset;
-      pieces.push(chunk);
-      byteOffset += chunk.length;
-    }
-    for (const o of offsets) tables.u64(o);
-  }
-  pieces[1] = tables.finish();
-  return { pieces, byteLength: byteOffset };
+  return { headerBytes, infos: buildParts(raw, Number.MAX_SAFE_INTEGER), multipart };
 }
 
 /**
@@ -202,7 +210,7 @@ function utf8Compare(a: string, b: string): number {
   return x.length - y.length;
 }
 
-function headerAttributes(spec: WritePart, multipart: boolean): [string, AttributeValue][] {
+function headerAttributes(spec: HeaderPart, multipart: boolean): [string, AttributeValue][] {
   const deep = spec.deepSampleCounts !== undefined;
   const compression = spec.compression ?? 'zip';
   const channels: Channel[] = spec.channels

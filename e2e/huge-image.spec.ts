@@ -5,8 +5,8 @@
 // and across chunk and tile seams) the crop of level 0 the view needs is fetched and drawn: every pixel on the canvas
 // matches the one written, within two codes.
 import { buildProject, serveFolder, type Served } from './serve-fixture.js';
-import { test, expect, type Locator, type Page } from '@playwright/test';
-import sharp from 'sharp';
+import { test, expect } from '@playwright/test';
+import { atOneToOne, imageBox, meanBrightness, oneToOneErrors, pixels, settle, type AppHandle } from './huge-view.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,143 +87,6 @@ test.afterAll(() => {
   server?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function pixels(el: Locator): Promise<{ data: Buffer; widthPx: number; heightPx: number; channels: number }> {
-  const { data, info } = await sharp(await el.screenshot({ timeout: 120_000 }))
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data, widthPx: info.width, heightPx: info.height, channels: info.channels };
-}
-
-async function meanBrightness(el: Locator): Promise<number> {
-  const { data, channels } = await pixels(el);
-  let sum = 0;
-  for (let i = 0; i < data.length; i += channels) sum += data[i]! + data[i + 1]! + data[i + 2]!;
-  return sum / (data.length / channels);
-}
-
-async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(() => !document.querySelector('.preview-bar [role=status]')?.textContent?.includes('loading'), null, {
-    timeout: 240_000,
-  });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
-
-/**
- * The box of the image drawn at fit in a preview screenshot: the run of pixels unlike the background through the
- * canvas's centre, across and down (the notes and panels over the preview's corners are left out).
- */
-function imageBox(shot: Awaited<ReturnType<typeof pixels>>): { x0: number; y0: number; x1: number; y1: number } {
-  const { data, widthPx, heightPx, channels } = shot;
-  const bg = [data[0]!, data[1]!, data[2]!];
-  const isImage = (x: number, y: number): boolean => {
-    const i = (y * widthPx + x) * channels;
-    return Math.abs(data[i]! - bg[0]!) + Math.abs(data[i + 1]! - bg[1]!) + Math.abs(data[i + 2]! - bg[2]!) > 12;
-  };
-  const cx = widthPx >> 1,
-    cy = heightPx >> 1;
-  let x0 = cx,
-    x1 = cx,
-    y0 = cy,
-    y1 = cy;
-  while (x0 > 0 && isImage(x0 - 1, cy)) x0--;
-  while (x1 < widthPx - 1 && isImage(x1 + 1, cy)) x1++;
-  while (y0 > 0 && isImage(cx, y0 - 1)) y0--;
-  while (y1 < heightPx - 1 && isImage(cx, y1 + 1)) y1++;
-  return { x0, y0, x1, y1 };
-}
-
-interface Capture {
-  widthPx: number;
-  heightPx: number;
-  bgra: boolean;
-  bytesPerRow: number;
-  data: Buffer;
-}
-interface AppHandle {
-  controller: {
-    actions: { setPanZoom(v: { zoom: number; centerX: number; centerY: number }): void };
-    view: { sizePx: { widthPx: number; heightPx: number } };
-    fit(): void;
-    engine: {
-      capture(which: 'preview'): Promise<{ widthPx: number; heightPx: number; format: string; bytesPerRow: number; data: Uint8Array }>;
-      region: { crop: { box: number[] } | null; builds: number };
-    };
-  };
-}
-
-/**
- * The view at 1:1 with level 0's pixel (x0, y0) at the canvas's top-left corner; waits until the crop of level 0 it
- * needs is drawn (it holds every pixel of the image on screen), saves a screenshot, and reads the canvas back.
- */
-async function atOneToOne(page: Page, x0: number, y0: number, imageW: number, imageH: number, shotName: string): Promise<Capture> {
-  await page.evaluate(
-    ([x, y]) => {
-      const c = (window as unknown as { exrviewApp: AppHandle }).exrviewApp.controller;
-      const { widthPx, heightPx } = c.view.sizePx;
-      c.actions.setPanZoom({ zoom: 1, centerX: x! + widthPx / 2, centerY: y! + heightPx / 2 });
-    },
-    [x0, y0],
-  );
-  await page.waitForFunction(
-    ([x, y, w, h]) => {
-      const c = (window as unknown as { exrviewApp: AppHandle }).exrviewApp.controller;
-      const box = c.engine.region.crop?.box;
-      const { widthPx, heightPx } = c.view.sizePx;
-      return (
-        !!box &&
-        box[0]! <= Math.max(0, x!) &&
-        box[1]! <= Math.max(0, y!) &&
-        box[2]! >= Math.min(w! - 1, x! + widthPx - 1) &&
-        box[3]! >= Math.min(h! - 1, y! + heightPx - 1)
-      );
-    },
-    [x0, y0, imageW, imageH],
-    { timeout: 180_000, polling: 250 },
-  );
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await page.getByRole('img', { name: 'Preview' }).screenshot({ path: test.info().outputPath(shotName), timeout: 120_000 });
-  const cap = await page.evaluate(async () => {
-    const c = (window as unknown as { exrviewApp: AppHandle }).exrviewApp.controller;
-    const got = await c.engine.capture('preview');
-    let text = '';
-    for (let i = 0; i < got.data.length; i += 0x8000) text += String.fromCharCode(...got.data.subarray(i, i + 0x8000));
-    return { ...got, data: btoa(text), size: c.view.sizePx };
-  });
-  expect([cap.widthPx, cap.heightPx], 'the canvas read back is the one the view was set for').toEqual([
-    cap.size.widthPx,
-    cap.size.heightPx,
-  ]);
-  return { ...cap, bgra: cap.format.startsWith('bgra'), data: Buffer.from(cap.data, 'base64') };
-}
-
-/** Canvas pixels at 1:1 from level 0's (x0, y0) against `value` (linear, written) encoded as the 'srgb' view does. */
-function oneToOneErrors(
-  cap: Capture,
-  x0: number,
-  y0: number,
-  imageW: number,
-  imageH: number,
-  value: (c: number, x: number, y: number) => number,
-): string[] {
-  const errors: string[] = [];
-  let compared = 0;
-  for (let py = 0; py < cap.heightPx; py++)
-    for (let px = 0; px < cap.widthPx; px++) {
-      const x = x0 + px,
-        y = y0 + py;
-      if (x < 0 || y < 0 || x >= imageW || y >= imageH) continue;
-      compared++;
-      const i = py * cap.bytesPerRow + px * 4;
-      for (let c = 0; c < 3; c++) {
-        const want = Math.round(srgbOetf(Math.min(1, Math.max(0, value(c, x, y)))) * 255);
-        const got = cap.data[i + (cap.bgra ? 2 - c : c)]!;
-        if (Math.abs(got - want) > 2 && errors.length < 12) errors.push(`(${x}, ${y}) channel ${c}: ${got}, written ${want}`);
-      }
-    }
-  expect(compared, 'pixels of the image on the canvas').toBeGreaterThan(100_000);
-  return errors;
-}
 
 test('a 16384×8192 image over the 8192 px limit: a reduced level at fit, said so, thumbnail kept, cache within budget', async ({
   page,
