@@ -36,3 +36,20 @@ describe('decodeImage: request.region', () => {
     expect(() => validateArgs('decodeImage', withRegion({ xPx: 0, yPx: 0, widthPx: 4, heightPx: 4, lx: 1 }))).toThrow(/unknown field "lx"/);
   });
 });
+
+describe('setPlayback: plan.fitWithin', () => {
+  const plan = (fitWithin: unknown) => [{ fileIds: ['a', 'b'], part: 0, channels: ['R'], fitWithin }];
+  it('passes the page limits through, and a plan without them unchanged', () => {
+    expect(validateArgs('setPlayback', plan({ maxSidePx: 8192, maxPixels: 1 << 26 }))[0]?.fitWithin).toEqual({
+      maxSidePx: 8192,
+      maxPixels: 1 << 26,
+    });
+    expect('fitWithin' in validateArgs('setPlayback', [{ fileIds: ['a'], part: 0, channels: ['R'] }])[0]!).toBe(false);
+  });
+  it('refuses zero and unknown fields, saying which', () => {
+    expect(() => validateArgs('setPlayback', plan({ maxSidePx: 0, maxPixels: 1 }))).toThrow(
+      /plan.fitWithin: maxSidePx and maxPixels must be at least 1/,
+    );
+    expect(() => validateArgs('setPlayback', plan({ maxSidePx: 1, maxPixels: 1, level: 2 }))).toThrow(/unknown field "level"/);
+  });
+});

@@ -103,6 +103,9 @@ test('a deep pixel’s samples, and the depth range composited on the GPU as the
   await page.getByRole('combobox', { name: 'Display transform' }).selectOption('linear');
   const panel = page.getByRole('complementary', { name: 'Deep samples' });
   await expect(panel).toContainText('click a pixel to list its samples');
+  // the samples are named by the file they are of, and the layer shown: the part has a base layer and 'diffuse' to choose
+  // from (one part: no part named)
+  await expect(panel.locator('.deep-source')).toHaveText('volumes.exr · layer (base)');
 
   // the list: what was written at that pixel, in file order, Z and ZBack first, depth order marked
   const at = await zoomOnPixel(page);

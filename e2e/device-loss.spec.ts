@@ -1,7 +1,8 @@
 // The GPU device lost under the viewer (device.destroy() on SwiftShader, in browser mode): a new device is made, the
 // image, reference and thumbnails on screen come back from the host, the status line says what happened in one line,
 // and nothing the artist set changes (folder, selection, zoom, exposure, channel, compare). Then an image over the GPU
-// cache's budget is refused with the reason in the preview's place, and the grid keeps its thumbnails.
+// cache's budget is refused with the reason in the preview's place, and the grid keeps its thumbnails. A sequence
+// playing when the device goes plays on, on slots made on the new device.
 import { buildProject, floatPlane, serveFolder, type Served } from './serve-fixture.js';
 import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +14,8 @@ const W = 96,
 
 let server: Served | null = null;
 let dir = '';
+let sequenceServer: Served | null = null;
+let sequenceDir = '';
 
 test.beforeAll(async () => {
   buildProject();
@@ -32,10 +35,16 @@ test.beforeAll(async () => {
   write('b_plate.exr', (x, y, c) => (x / W) * (c === 1 ? 0.8 : 0.3) + 0.05);
   write('c_plate.exr', (x, y, c) => (((x >> 3) + (y >> 3)) % 2 ? 0.7 : 0.1 * (c + 1)));
   server = await serveFolder(dir);
+  const { writeSequence } = await import('../host/samples/sequence.js');
+  sequenceDir = mkdtempSync(join(tmpdir(), 'exrview-e2e-device-loss-sequence-'));
+  writeSequence({ dir: sequenceDir, name: 'shot', frames: 24, widthPx: 160, heightPx: 90, compression: 'zip', framesPerSecond: 24 });
+  sequenceServer = await serveFolder(sequenceDir);
 });
 test.afterAll(() => {
   server?.stop();
+  sequenceServer?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
+  if (sequenceDir) rmSync(sequenceDir, { recursive: true, force: true });
 });
 
 interface EngineLike {
@@ -186,5 +195,78 @@ test('device loss: a new device, what was on screen back from the host, said in 
   ).toBe(3);
   expect(await page.evaluate(canvasMean, 'grid')).toBeGreaterThan(gridBefore * 0.8);
   await page.screenshot({ path: test.info().outputPath('refused.png') });
+  expect(pageErrors).toEqual([]);
+});
+
+interface PlayerLike {
+  records: { outcome: string; frame: number }[];
+  damagedFrames: number[];
+  presented: { frame: number; kind: string } | null;
+}
+type PlayingWindow = {
+  exrviewApp: {
+    store: { getState(): { playback: { playing: boolean } } };
+    controller: { player: PlayerLike; engine: EngineLike & { shownFileId(): string | null } };
+  };
+};
+
+test('device loss while a sequence plays: it plays on, its frames put on slots made on the new device', async ({ page }) => {
+  test.setTimeout(180_000);
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(sequenceServer!.url);
+  const grid = page.getByRole('listbox', { name: 'Images' });
+  await grid.getByRole('option', { name: 'shot.####.exr 1001-1024' }).click();
+  const player = page.getByRole('group', { name: 'Player' });
+  await expect(player).toBeVisible();
+  // a rate a software GPU on a shared two-core machine keeps up with (see browser-sequence.spec.ts)
+  await player.getByRole('spinbutton', { name: 'Frame rate' }).fill('4');
+  await player.getByRole('button', { name: 'Play' }).click();
+  const shownCount = (): Promise<number> =>
+    page.evaluate(
+      () => (window as unknown as PlayingWindow).exrviewApp.controller.player.records.filter((r) => r.outcome === 'shown').length,
+    );
+  await expect.poll(shownCount, { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
+
+  const shownBefore = await shownCount();
+  await page.evaluate(() => {
+    const engine = (window as unknown as PlayingWindow).exrviewApp.controller.engine;
+    (window as unknown as { lostDevice: GPUDevice }).lostDevice = engine.device;
+    engine.device.destroy();
+  });
+  const status = page.locator('footer.status .message');
+  await expect(status).toContainText(/The GPU device was lost \(destroyed[^)]*\) and was set up again/, { timeout: 60_000 });
+  await page.evaluate(() => (window as unknown as PlayingWindow).exrviewApp.controller.engine.restored());
+
+  // it plays on: frames are shown again, each of them its own file from a slot on the new device (the still image put
+  // back after the loss is one file), and none is marked damaged for the device's sake
+  const filesShown = new Set<string>();
+  await expect
+    .poll(
+      async () => {
+        const now = await page.evaluate(() => {
+          const { controller } = (window as unknown as PlayingWindow).exrviewApp;
+          return { file: controller.engine.shownFileId(), shown: controller.player.records.filter((r) => r.outcome === 'shown').length };
+        });
+        if (now.file && now.shown > shownBefore) filesShown.add(now.file);
+        return filesShown.size;
+      },
+      { timeout: 60_000, intervals: [100] },
+    )
+    .toBeGreaterThanOrEqual(3);
+  expect(await shownCount()).toBeGreaterThanOrEqual(shownBefore + 3);
+  const after = await page.evaluate(() => {
+    const { store, controller } = (window as unknown as PlayingWindow).exrviewApp;
+    return {
+      playing: store.getState().playback.playing,
+      damaged: controller.player.damagedFrames,
+      presented: controller.player.presented?.kind,
+      newDevice: controller.engine.device !== (window as unknown as { lostDevice: GPUDevice }).lostDevice,
+      losses: controller.engine.stats().deviceLosses,
+    };
+  });
+  expect(after).toEqual({ playing: true, damaged: [], presented: 'shown', newDevice: true, losses: 1 });
+  expect(await page.evaluate(canvasMean, 'preview'), 'the frame on screen is drawn').toBeGreaterThan(5);
+  await page.screenshot({ path: test.info().outputPath('playing-after-loss.png') });
   expect(pageErrors).toEqual([]);
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FitWithin } from '../../contract/host-api.js';
 import type { LevelPlanes } from '../decode/levels.js';
 import { FrameRing, type FrameSource } from './frame-ring.js';
 
@@ -9,6 +10,8 @@ class FakeSource implements FrameSource {
   readonly started: string[] = [];
   /** Per decode started, whether the ring asked for the frame to be kept. */
   readonly keeps: boolean[] = [];
+  /** Per decode started, the page limits it was asked to fit. */
+  readonly fits: (FitWithin | undefined)[] = [];
   readonly cancelled: string[] = [];
   leases = 0;
   private pending = new Map<string, { fileId: string; resolve: (p: LevelPlanes) => void; reject: (e: Error) => void }>();
@@ -16,11 +19,21 @@ class FakeSource implements FrameSource {
   constructor(
     private readonly bytes = 10 * MB,
     private readonly damaged = new Set<string>(),
+    /** Frames are this many px a side: reduced by the power of two that fits a page's maxSidePx. */
+    private readonly sidePx = 1024,
   ) {}
 
-  decode(fileId: string, _part: number, _channels: readonly string[], requestId: string, keep: boolean): Promise<LevelPlanes> {
+  decode(
+    fileId: string,
+    _part: number,
+    _channels: readonly string[],
+    requestId: string,
+    keep: boolean,
+    fitWithin?: FitWithin,
+  ): Promise<LevelPlanes> {
     this.started.push(fileId);
     this.keeps.push(keep);
+    this.fits.push(fitWithin);
     return new Promise((resolve, reject) => this.pending.set(requestId, { fileId, resolve, reject }));
   }
   cancel(requestId: string): void {
@@ -30,8 +43,13 @@ class FakeSource implements FrameSource {
     this.pending.delete(requestId);
     p.reject(new Error(`cancelled: ${requestId}`));
   }
-  frameBytes(fileId: string): number | null {
-    return fileId === 'unlisted' ? null : this.bytes;
+  frameBytes(fileId: string, _part: number, _channels: readonly string[], factor: number): number | null {
+    return fileId === 'unlisted' ? null : this.bytes / (factor * factor);
+  }
+  factor(_fileId: string, _part: number, fitWithin?: FitWithin): number {
+    let factor = 1;
+    while (fitWithin && this.sidePx / factor > fitWithin.maxSidePx) factor *= 2;
+    return factor;
   }
   /** Finishes every decode started so far. */
   async finishAll(): Promise<void> {
@@ -92,6 +110,35 @@ describe('frame ring', () => {
     expect(source.leases).toBe(3);
     expect(ring.holds('f1')).toBe(false);
     expect(ring.stats.served).toBe(1);
+  });
+
+  it("decodes a frame over the plan's page limits once, reduced, and serves it to requests with the same limits", async () => {
+    // 4096 px frames of 64 MB whole; the page shows 2048 px at most: each comes as its half level, 16 MB
+    const source = new FakeSource(64 * MB, new Set(), 4096);
+    const ring = new FrameRing(source, 40 * MB);
+    const page = { maxSidePx: 2048, maxPixels: 1 << 24 };
+    ring.setPlan({ ...plan(ids(1, 48)), fitWithin: page });
+    // the budget counts reduced frames: two of them fit where no whole one would
+    expect(source.started).toEqual(['f1', 'f2']);
+    expect(source.fits).toEqual([page, page]);
+    await source.finishAll();
+    expect(ring.stats).toMatchObject({ frames: 2, bytes: 32 * MB });
+    for (const fileId of ['f1', 'f2']) (await ring.take(fileId, 0, ['R', 'G', 'B', 'A'], page)!).release();
+    await source.finishEvery();
+    // every frame decoded once, each served to the page from the ring
+    expect(new Set(source.started).size).toBe(source.started.length);
+    expect(ring.stats.served).toBe(2);
+    // a request with other limits (another size) is not the ring's: it decodes its own, and the cursor moves on past it
+    const started = source.started.length;
+    expect(ring.take('f3', 0, ['R', 'G', 'B', 'A'], { maxSidePx: 1024, maxPixels: 1 << 24 })).toBeNull();
+    expect(ring.take('f4', 0, ['R', 'G', 'B', 'A'])).toBeNull();
+    expect(ring.stats.served).toBe(2);
+    expect(source.started.length).toBeGreaterThan(started);
+    // new limits: nothing decoded at the old ones is kept
+    ring.setPlan({ ...plan(ids(5, 48)), fitWithin: { maxSidePx: 1024, maxPixels: 1 << 24 } });
+    await source.finishEvery();
+    expect(ring.stats.frames).toBeGreaterThan(0);
+    expect(ring.stats.bytes, 'every frame held is at the new size').toBe(ring.stats.frames * 4 * MB);
   });
 
   it('cancels the decodes of frames the user jumped away from, and lets go of held ones', async () => {

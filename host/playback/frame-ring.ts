@@ -7,20 +7,36 @@
 // so a second loop plays from memory) and the window moves on. A new plan (a jump, a new direction, another layer)
 // cancels the decodes of frames it no longer holds.
 //
+// A plan may carry the page's limits (fitWithin, as its decode requests do): a frame over them is decoded once, at the
+// reduced size the page will ask for, never whole as well. A request is served from the ring only when it asks for the
+// size the ring decoded.
+//
 // Keeping a frame for the second loop costs fresh memory, whose first touch can cost as much as the decode. So a
 // frame is decoded to be kept only while the ring is comfortably ahead (keepLeadFrames ready), otherwise into memory
 // recycled from the frames just shown: the cache fills as time allows, never at the cost of a frame.
 
-import type { PlaybackPlan } from '../../contract/host-api.js';
+import type { FitWithin, PlaybackPlan } from '../../contract/host-api.js';
 import type { LevelPlanes } from '../decode/levels.js';
 
 /** What the ring needs of the host: a leased decode of a frame, its cancellation, and its size before decoding. */
 export interface FrameSource {
-  /** `keep`: the decoded frame may stay in the RAM cache after it is shown (false: its memory is reused at once). */
-  decode(fileId: string, part: number, channels: readonly string[], requestId: string, keep: boolean): Promise<LevelPlanes>;
+  /**
+   * `keep`: the decoded frame may stay in the RAM cache after it is shown (false: its memory is reused at once). With
+   * `fitWithin`, a frame over those limits comes reduced, as a decode request with them would answer.
+   */
+  decode(
+    fileId: string,
+    part: number,
+    channels: readonly string[],
+    requestId: string,
+    keep: boolean,
+    fitWithin?: FitWithin,
+  ): Promise<LevelPlanes>;
   cancel(requestId: string): void;
-  /** Bytes the frame's planes take once decoded; null when the file cannot be decoded (not listed, damaged). */
-  frameBytes(fileId: string, part: number, channels: readonly string[]): number | null;
+  /** Bytes the frame's planes take once decoded (reduced by `factor`); null when the file cannot be decoded (not listed, damaged). */
+  frameBytes(fileId: string, part: number, channels: readonly string[], factor: number): number | null;
+  /** The power of two a frame comes reduced by within `fitWithin` (1: whole, or none given). */
+  factor(fileId: string, part: number, fitWithin?: FitWithin): number;
 }
 
 export interface FrameRingStats {
@@ -43,6 +59,8 @@ interface Entry {
   requestId: string;
   bytes: number;
   state: 'decoding' | 'ready' | 'failed';
+  /** The reduction it is decoded at (1: level 0 whole). */
+  factor: number;
   promise: Promise<LevelPlanes>;
   planes: LevelPlanes | null;
   /** Hand-outs not yet released: the ring's own lease is let go only after the last. */
@@ -70,6 +88,8 @@ export interface FrameRingOptions {
 export class FrameRing {
   private plan: PlaybackPlan | null = null;
   private channelsKey = '';
+  /** The plan's page limits, as a key: a new plan with other limits keeps nothing decoded at the old ones. */
+  private fitKey = '';
   private cursor = 0;
   private readonly entries = new Map<string, Entry>();
   private nextRequest = 1;
@@ -92,10 +112,12 @@ export class FrameRing {
   setPlan(plan: PlaybackPlan | null): void {
     this.plan = plan && plan.fileIds.length ? plan : null;
     const key = this.plan ? channelsKey(this.plan.part, this.plan.channels) : '';
-    if (key !== this.channelsKey) {
-      // other channels or part: nothing held fits the new plan
+    const fit = this.plan?.fitWithin ? `${this.plan.fitWithin.maxSidePx}:${this.plan.fitWithin.maxPixels}` : '';
+    if (key !== this.channelsKey || fit !== this.fitKey) {
+      // other channels, part or limits: nothing held fits the new plan
       for (const entry of [...this.entries.values()]) this.drop(entry);
       this.channelsKey = key;
+      this.fitKey = fit;
     }
     this.cursor = 0;
     this.fill();
@@ -103,12 +125,13 @@ export class FrameRing {
 
   /**
    * A request for a frame of the plan: the frame as the ring decodes or holds it (the caller releases it), or null
-   * when the ring has nothing for it (another part or channels, or a frame outside the window: decode it as usual).
-   * Either way the cursor moves past the frame.
+   * when the ring has nothing for it (another part or channels, another size than the request's `fitWithin` makes, or
+   * a frame outside the window: decode it as usual). Either way the cursor moves past the frame.
    */
-  take(fileId: string, part: number, channels: readonly string[]): Promise<LevelPlanes> | null {
+  take(fileId: string, part: number, channels: readonly string[], fitWithin?: FitWithin): Promise<LevelPlanes> | null {
     if (!this.plan || channelsKey(part, channels) !== this.channelsKey) return null;
-    const entry = this.entries.get(fileId);
+    const held = this.entries.get(fileId);
+    const entry = held && held.factor === this.source.factor(fileId, part, fitWithin) ? held : undefined;
     if (entry && entry.state !== 'failed') {
       entry.out++;
       this.counters.served++;
@@ -156,13 +179,13 @@ export class FrameRing {
   private window(): Map<string, number> {
     const wanted = new Map<string, number>();
     if (!this.plan) return wanted;
-    const { fileIds, part, channels } = this.plan;
+    const { fileIds, part, channels, fitWithin } = this.plan;
     let total = 0;
     for (let i = this.cursor; i < fileIds.length; i++) {
       const id = fileIds[i]!;
       if (wanted.has(id)) continue;
       if (wanted.size >= this.maxAheadFrames) break;
-      const bytes = this.entries.get(id)?.bytes ?? this.source.frameBytes(id, part, channels);
+      const bytes = this.entries.get(id)?.bytes ?? this.source.frameBytes(id, part, channels, this.source.factor(id, part, fitWithin));
       if (bytes === null) continue;
       if (wanted.size > 0 && total + bytes > this.budgetBytes) break;
       wanted.set(id, bytes);
@@ -175,7 +198,7 @@ export class FrameRing {
     const wanted = this.window();
     for (const entry of [...this.entries.values()]) if (!wanted.has(entry.fileId)) this.drop(entry);
     if (!this.plan) return;
-    const { part, channels } = this.plan;
+    const { part, channels, fitWithin } = this.plan;
     let decoding = 0;
     let ready = 0;
     for (const e of this.entries.values())
@@ -195,7 +218,8 @@ export class FrameRing {
         requestId,
         bytes,
         state: 'decoding',
-        promise: this.source.decode(fileId, part, channels, requestId, keep),
+        factor: this.source.factor(fileId, part, fitWithin),
+        promise: this.source.decode(fileId, part, channels, requestId, keep, fitWithin),
         planes: null,
         out: 0,
         dropped: false,

@@ -117,6 +117,37 @@ describe('sequences', () => {
     fx.host.setPlayback(null);
   });
 
+  it("decodes each frame over the page's limits once: the plan carries them, the ring makes the reduced level", async () => {
+    writeSequence({ dir: fx.dir, frames: 6, widthPx: 64, heightPx: 36 });
+    const folder = (await fx.host.openFolder(fx.dir))!;
+    const ids = (await fx.host.listSequences(folder.id))[0]!.frames.map((f) => f.fileId);
+    const channels = ['A', 'B', 'G', 'R'];
+    const small = { maxSidePx: 32, maxPixels: 1 << 20 };
+    const ringIdle = async () => {
+      while (fx.host.stats.playback.decoding > 0) await new Promise((r) => setTimeout(r, 5));
+    };
+    fx.host.setPlayback({ fileIds: ids, part: 0, channels, fitWithin: small });
+    for (const [i, fileId] of ids.entries()) {
+      await ringIdle();
+      const { image, release } = await fx.host.decodeImageLease({
+        requestId: `p${i}`,
+        fileId,
+        part: 0,
+        channels,
+        priority: 'playback',
+        fitWithin: small,
+      });
+      expect([image.widthPx, image.heightPx]).toEqual([32, 18]);
+      expect(image.reduced).toMatchObject({ factor: 2, over: 'side', fullWidthPx: 64, fullHeightPx: 36 });
+      expect(image.planes.every((p) => p.widthSamples === 32 && p.heightSamples === 18)).toBe(true);
+      release();
+    }
+    // one decode per frame, the ring's (the page's requests all served from it), and level 0 never decoded whole
+    expect(fx.host.stats.playback).toMatchObject({ started: 6, served: 6, failed: 0 });
+    expect(fx.host.stats.decodes).toBe(0);
+    fx.host.setPlayback(null);
+  });
+
   it("cancels the ring's decodes when the player jumps away", async () => {
     writeSequence({ dir: fx.dir, frames: 30, widthPx: 64, heightPx: 36 });
     const folder = (await fx.host.openFolder(fx.dir))!;

@@ -3,6 +3,7 @@
 // and diagnostics subscribe here and write the DOM themselves.
 import type { DecodedImage, FitWithin, SequenceInfo } from '../host-client/api-types.js';
 import type { GpuEngine } from '../gpu/engine.js';
+import type { FrameSlots } from '../gpu/frame-slots.js';
 import { planesOf, type LayerChoice } from '../model/layer-choice.js';
 import type { RendererHost } from '../host-client/index.js';
 import { snapFrame, timelineFrames, type ClockSpec } from '../playback/clock.js';
@@ -251,7 +252,9 @@ export class Player {
     const gen = this.generation;
     const cur = this.current!;
     const { host } = this.deps;
-    const slots = engine.frameSlots(slotCount);
+    // the engine's slots on the device now (after a device loss, a new ring on the new one), watched for the next loss
+    const slotsNow = (): FrameSlots => this.watchSlots(engine, engine.frameSlots(slotCount), gen);
+    slotsNow();
     const fileOf = new Map(q.frames.map((f) => [f.frame, f.fileId]));
     return {
       load: async (fileId, tag) => {
@@ -275,7 +278,7 @@ export class Player {
       cancel: (tag) => host.api.cancel(tag),
       upload: async (slot, image) => {
         if (gen !== this.generation) return { uploadMs: 0 };
-        const fill = await slots.fill(slot, image, cur.choice);
+        const fill = await slotsNow().fill(slot, image, cur.choice);
         return { uploadMs: fill.uploadMs, buildMs: fill.buildGpuMs };
       },
       // no emit here: the pipeline's onChange follows every present, once the step's counts are in
@@ -285,8 +288,24 @@ export class Player {
       },
       // the planes went to the GPU: their buffers take the next frame's pixels
       release: (image) => host.pool.give(image.planes.map((p) => p.data)),
-      plan: (fileIds) => host.api.setPlayback(fileIds.length ? { fileIds, part: cur.part, channels: cur.channels } : null),
+      // with the limits the loads carry: a frame over them is decoded ahead once, at the size they ask for
+      plan: (fileIds) => host.api.setPlayback(fileIds.length ? { fileIds, part: cur.part, channels: cur.channels, fitWithin } : null),
     };
+  }
+
+  /**
+   * The pipeline of generation `gen` is told when `slots` go with their device (its frames in them are loaded again),
+   * and once the engine is on a new device, when new slots can be had: playing goes on.
+   */
+  private watchSlots(engine: GpuEngine, slots: FrameSlots, gen: number): FrameSlots {
+    slots.onLost = () => {
+      if (gen !== this.generation) return;
+      this.pipeline?.slotsLost();
+      void engine.restored().then(() => {
+        if (gen === this.generation) this.pipeline?.slotsBack();
+      });
+    };
+    return slots;
   }
 }
 

@@ -84,22 +84,26 @@ export class DeviceKeeper {
   private recover(reason: string): Promise<void> {
     this.losses.count++;
     this.losses.lastReason = reason;
-    this.restoring = (async () => {
-      // every texture died with the device: forget them, then build everything again on a new one
-      this.events.lost();
-      this.parts.session.uploader.destroy();
-      const failure = await this.reopen();
-      if (failure !== null) {
-        // nothing to draw with: drawing stays held, the page says so (the CPU path is not swapped in mid-session)
-        this.notice(lossNotRecoveredNotice(reason, failure));
-        return;
-      }
-      this.events.reattach();
-      this.restoring = null;
-      this.events.restored();
-      this.notice(lossRecoveredNotice(reason));
-    })();
+    // every texture died with the device: forget them (told while `recovering` already says so, and restored() waits),
+    // then build everything again on a new one
+    this.restoring = Promise.resolve().then(() => this.rebuild(reason));
+    this.events.lost();
+    this.parts.session.uploader.destroy();
     return this.restoring;
+  }
+
+  private async rebuild(reason: string): Promise<void> {
+    const failure = await this.reopen();
+    if (failure !== null) {
+      // nothing to draw with: drawing stays held, the page says so (the CPU path is not swapped in mid-session), and
+      // restored() never resolves (it would otherwise spin on a settled promise)
+      this.notice(lossNotRecoveredNotice(reason, failure));
+      return new Promise<void>(() => {});
+    }
+    this.events.reattach();
+    this.restoring = null;
+    this.events.restored();
+    this.notice(lossRecoveredNotice(reason));
   }
 
   /** Opens a device again, a few times apart; null once open, else why the last attempt failed. */

@@ -6,8 +6,8 @@ import type { GpuSession } from './gpu-session.js';
 import { GridDrawer } from './grid-drawer.js';
 import { PairAnalysis } from './pair-analysis.js';
 import { PreviewDrawer } from './preview-drawer.js';
-import { CryptomatteDrawer, type CryptomatteInput } from './cryptomatte-view.js';
-import { DeepRangeDrawer, type DeepRangeInput } from './deep-range-view.js';
+import { CryptomatteDrawer } from './cryptomatte-view.js';
+import { DeepRangeDrawer } from './deep-range-view.js';
 import type { HistogramSource } from './shown-histogram.js';
 import { gpuProcessorFor } from './ocio-processors.js';
 import type { ViewState } from './view-state.js';
@@ -18,9 +18,6 @@ export interface PartsInputs {
   views: ViewState;
   screen: OnScreen;
   counters: CompareCounters;
-  cryptomatte: CryptomatteInput;
-  /** A deep image's depth-range composite drawn in place of its flattened layer. */
-  deepRange?: DeepRangeInput;
   /** The crop of level 0 drawn in place of a reduced level zoomed in past it. */
   region: RegionTexture;
   onHistogram(bins: Uint32Array, source: HistogramSource): void;
@@ -29,9 +26,9 @@ export interface PartsInputs {
 export function buildDeviceParts(session: GpuSession, inputs: PartsInputs): DeviceParts {
   const { views, screen, counters } = inputs;
   const preview = new PreviewDrawer(session, views.preview, screen, counters);
-  const cryptomatte = new CryptomatteDrawer(session, inputs.cryptomatte);
-  const deepRange = inputs.deepRange ? new DeepRangeDrawer(session, inputs.deepRange) : null;
-  preview.substitute = (encoder, shown) => deepRange?.layerFor(encoder, shown) ?? cryptomatte.layerFor(encoder, shown);
+  const cryptomatte = new CryptomatteDrawer(session, views.cryptomatte);
+  const deepRange = new DeepRangeDrawer(session, views.deepRange);
+  preview.substitute = (encoder, shown) => deepRange.layerFor(encoder, shown) ?? cryptomatte.layerFor(encoder, shown);
   preview.detail = (shown, widthPx, heightPx) => inputs.region.over(shown, views.preview.panZoom, widthPx, heightPx);
   const pair = new PairAnalysis(preview.compare.ck, session.info.hasTimestamps, screen, (bins, source) => inputs.onHistogram(bins, source));
   session.kit.setLut(views.preview.display.lut?.lut ?? null);

@@ -2,9 +2,9 @@
 // writes two small uniform blocks and encodes two passes, nothing else. It fetches nothing: whoever shows an image asks
 // which planes the engine lacks (lacks) and hands them over with the show; after a device loss it says so
 // (onDeviceRestored) and is handed everything again. The parts: the device and what is made on it (device-keeper,
-// device-parts: session, preview and grid drawers, pair analysis), the canvases (attached-canvases), the texture cache
-// and layers got through it (layer-obtainer), what is drawn with (view-state), captures (frame-loop) and playback's
-// ring (playback-ring).
+// device-parts: session, preview and grid drawers, pair analysis), the canvases (attached-canvases), the texture cache,
+// the image and reference put on screen, patched and forgotten (screen-layers, through layer-obtainer), what is drawn
+// with (view-state), captures (frame-loop) and playback's ring (playback-ring).
 import type { DecodedImage, FitWithin, Thumbnail } from '../host-client/api-types.js';
 import type { DisplayParams } from '../../shaders/display-params.js';
 import { ViewState } from './view-state.js';
@@ -23,19 +23,17 @@ import { DeviceKeeper, type DeviceParts } from './device-keeper.js';
 import { buildDeviceParts } from './device-parts.js';
 import { inShownLevel } from './shown-level.js';
 import type { HdrSupport } from './hdr-output.js';
-import type { CryptomatteInput, CryptomatteView } from './cryptomatte-view.js';
+import type { CryptomatteView } from './cryptomatte-view.js';
 import type { DeepRangeInput, DeepRangeView } from './deep-range-view.js';
 import type { SheetTile } from './sheet-layout.js';
 import type { HistogramSource } from './shown-histogram.js';
 import { TextureCache } from './texture-cache.js';
 import { RegionTexture } from './region-texture.js';
-import { LayerObtainer } from './layer-obtainer.js';
 import { AttachedCanvases } from './attached-canvases.js';
 import type { ViewEngine } from './view-engine.js';
+import { ScreenLayers } from './screen-layers.js';
 import {
   CompareCounters,
-  emptyShowReport,
-  imageKeyString,
   layerOnScreen,
   type CanvasCapture,
   type EngineOptions,
@@ -63,16 +61,14 @@ export { chooseToneMapPath } from './gpu-session.js';
 export class GpuEngine implements ViewEngine {
   private readonly keeper: DeviceKeeper;
   private readonly screen: OnScreen = { current: null, reference: null };
-  /** show() calls so far: only the latest one's layer goes on screen. */
-  private showCalls = 0;
   private readonly counters = new CompareCounters();
   private readonly cache: TextureCache;
   private readonly views = new ViewState();
-  private readonly obtainer: LayerObtainer;
-  /** The Cryptomatte view drawn over the shown layer (null: none). */
-  private readonly cryptomatte: CryptomatteInput = { view: null };
+  private readonly layers: ScreenLayers;
   /** A deep image's depth-range composite in place of its flattened layer (null: none); also what it cost. */
-  readonly deepRange: DeepRangeInput = { view: null, uploads: 0, composites: 0, error: null };
+  get deepRange(): DeepRangeInput {
+    return this.views.deepRange;
+  }
   /** The crop of level 0 drawn in place of a reduced level zoomed in past it (handed over with region.put). */
   readonly region = new RegionTexture(
     () => this.gpu.session,
@@ -84,7 +80,12 @@ export class GpuEngine implements ViewEngine {
   );
   private readonly loop = new FrameLoop(() => (this.keeper.recovering ? null : this.gpu));
   /** The ring of textures a playing sequence goes through. */
-  private readonly ring = new PlaybackRing(this.screen);
+  // the histogram follows playback: the counter runs one pass at a time and keeps only the newest request waiting
+  private readonly ring = new PlaybackRing(
+    this.screen,
+    () => this.gpu.session,
+    () => this.screenChanged(true),
+  );
   onHistogram: ((bins: Uint32Array, source: HistogramSource) => void) | null = null;
   /** After a device loss, on the new device: nothing is cached; show the image and reference again, put the thumbnails again. */
   onDeviceRestored: (() => void) | null = null;
@@ -101,22 +102,25 @@ export class GpuEngine implements ViewEngine {
           views: this.views,
           screen: this.screen,
           counters: this.counters,
-          cryptomatte: this.cryptomatte,
-          deepRange: this.deepRange,
           region: this.region,
           onHistogram: (bins, source) => this.onHistogram?.(bins, source),
         }),
-      lost: () => {
-        this.cache.forgetAll();
-        this.ring.forget();
-        this.region.forget();
-        this.screen.current = this.screen.reference = null;
-      },
+      lost: () => this.layers.forgetDevice(),
       reattach: () => this.canvases.reattach(),
       restored: () => this.onDeviceRestored?.(),
       notice: (message) => this.onGpuNotice?.(message),
     });
-    this.obtainer = new LayerObtainer(this.keeper, this.cache);
+    this.layers = new ScreenLayers({
+      screen: this.screen,
+      keeper: this.keeper,
+      cache: this.cache,
+      region: this.region,
+      ring: this.ring,
+      session: () => (this.keeper.recovering ? null : this.gpu.session),
+      changed: (contentChanged) => this.screenChanged(contentChanged),
+      nextFrame: (t0) => this.loop.nextFrame(t0),
+      shown: () => this.onShown?.(),
+    });
   }
 
   static async create(options: EngineOptions = {}): Promise<GpuEngine> {
@@ -188,80 +192,45 @@ export class GpuEngine implements ViewEngine {
    * Shows a layer of an image: its MIP chain from the GPU cache when there; else built from the planes it holds and
    * those in `fetched` (which must carry what lacks() named; PlanesLackingError says what it did not).
    */
-  async show(key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null): Promise<ShowReport> {
-    const t0 = performance.now();
-    const report = emptyShowReport(imageKeyString(key));
-    const call = ++this.showCalls;
-    const shown = await this.obtainer.obtain(key, choice, fetched, report, true);
-    // a later show is what is wanted on screen: this one, landing after it (an upload outlasting the later one's cache
-    // hit), stays in the cache and never replaces it (the page would show one frame and measure another)
-    if (!shown || call !== this.showCalls) return report;
-    this.region.keepOnly(key);
-    this.screen.current = shown;
-    this.cache.settleRetired();
-    this.refreshHistogram();
-    this.invalidate();
-    this.onShown?.();
-    report.showMs = await this.loop.nextFrame(t0);
-    return report;
+  show(key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null): Promise<ShowReport> {
+    return this.layers.show(key, choice, fetched);
   }
 
   /** Draws no image until the next show(): what failed to show, or a new folder, never stands over the image before. */
   clearImage(): void {
-    this.screen.current = null;
-    this.invalidate();
+    this.layers.clearImage();
   }
 
   /** The compare modes' reference (null: none), made like show()'s layer, then pinned until another replaces it. */
-  async setReference(key: ImageKey | null, choice: LayerChoice | null, fetched: DecodedImage | null = null): Promise<ShowReport | null> {
-    if (!key || !choice) {
-      this.screen.reference = null;
-      this.refreshHistogram();
-      this.invalidate();
-      return null;
-    }
-    const report = emptyShowReport(imageKeyString(key));
-    const t0 = performance.now();
-    const shown = await this.obtainer.obtain(key, choice, fetched, report);
-    if (!shown) return report;
-    this.screen.reference = shown;
-    this.cache.settleRetired();
-    this.refreshHistogram();
-    this.invalidate();
-    report.showMs = performance.now() - t0;
-    return report;
+  setReference(key: ImageKey | null, choice: LayerChoice | null, fetched: DecodedImage | null = null): Promise<ShowReport | null> {
+    return this.layers.setReference(key, choice, fetched);
   }
 
   /** A layer's MIP chain made ready in the cache without showing it (the Layers view); null if the engine went away. */
-  async prepareLayer(key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null): Promise<LayerTexture | null> {
-    return (await this.obtainer.obtain(key, choice, fetched, emptyShowReport(imageKeyString(key))))?.layer ?? null;
+  prepareLayer(key: ImageKey, choice: LayerChoice, fetched: DecodedImage | null): Promise<LayerTexture | null> {
+    return this.layers.prepareLayer(key, choice, fetched);
   }
 
   /** The largest image shown whole (this device's texture limit, the cache's budget): larger ones are fetched reduced. */
   fitWithin(): FitWithin {
-    return this.obtainer.fitWithin();
+    return this.layers.obtainer.fitWithin();
   }
 
   /** Mode, flip, wipe, colormap and range of the compare pass (null: the plain preview). Draws; loads nothing. */
   setCompareView(v: CompareView | null): void {
     if (!this.views.setCompareView(v)) return;
-    this.refreshHistogram();
     this.counters.sinceLoad.view++;
-    this.invalidate();
+    this.screenChanged();
   }
 
   /** The Cryptomatte view over the shown layer (see cryptomatte-view.ts); null ends it. Draws; loads nothing. */
   setCryptomatte(view: CryptomatteView | null): void {
-    if (view === this.cryptomatte.view) return;
-    this.cryptomatte.view = view;
-    this.invalidate();
+    if (this.views.setCryptomatte(view)) this.invalidate();
   }
 
   /** The depth-range composite of the deep image on screen (see deep-range-view.ts); null ends it. Draws; loads nothing. */
   setDeepRange(view: DeepRangeView | null): void {
-    if (view === this.deepRange.view) return;
-    this.deepRange.view = view;
-    this.invalidate();
+    if (this.views.setDeepRange(view)) this.invalidate();
   }
 
   /** The Layers view: these layers in these tiles (device px) instead of the preview; empty lists end it. */
@@ -281,22 +250,20 @@ export class GpuEngine implements ViewEngine {
     return this.gpu.pair.statistics(inShownLevel(this.screen, region), valueMode);
   }
 
-  private refreshHistogram(contentChanged = false): void {
+  /** What is on screen changed (its pixels too: `contentChanged`): the histogram counts it again, a frame is drawn. */
+  private screenChanged(contentChanged = false): void {
     this.gpu.pair.refreshHistogram(this.views.preview.compareView, contentChanged);
+    this.invalidate();
   }
 
   /** A live image's updated crop into the layer on screen (false: not held as it needs, show it again). */
   updateRegion(key: ImageKey, choice: LayerChoice, patch: DecodedImage): boolean {
-    if (this.keeper.recovering || !this.cache.patch(this.gpu.session, key, choice, patch)) return false;
-    this.refreshHistogram(true);
-    this.invalidate();
-    return true;
+    return this.layers.updateRegion(key, choice, patch);
   }
 
   /** The file changed on disk: its textures go (a show uploads it again). */
   forgetFile(fileId: string): void {
-    this.cache.forgetFile(fileId);
-    if (this.region.crop?.key.fileId === fileId) this.region.forget();
+    this.layers.forgetFile(fileId);
   }
   /** Whether the image has a layer on the GPU (no counting, no reordering). */
   isCached(key: ImageKey): boolean {
@@ -319,16 +286,12 @@ export class GpuEngine implements ViewEngine {
 
   /** The playback ring of `count` slots (see playback-ring.ts). */
   frameSlots(count: number): FrameSlots {
-    return this.ring.ring(this.gpu.session, count);
+    return this.ring.ring(count);
   }
 
   /** Shows what playback slot `slot` holds, with the display settings of any image (exposure, tone-map, pan and zoom). */
   presentSlot(slot: number, key: ImageKey, choice: LayerChoice): boolean {
-    if (!this.ring.present(slot, key, choice)) return false;
-    // the histogram follows playback: the counter runs one pass at a time and keeps only the newest request waiting
-    this.refreshHistogram(true);
-    this.invalidate();
-    return true;
+    return this.ring.present(slot, key, choice);
   }
 
   putThumbnail(fileId: string, t: Thumbnail): void {
@@ -363,7 +326,7 @@ export class GpuEngine implements ViewEngine {
   stats(): EngineStats {
     return engineStats({
       ...this.gpu,
-      refusals: this.obtainer.refusals,
+      refusals: this.layers.obtainer.refusals,
       cache: this.cache,
       counters: this.counters,
       screen: this.screen,

@@ -40,6 +40,8 @@ interface Slot {
 
 export class FrameSlots {
   private readonly slots: Slot[];
+  /** Called once when the device goes, with every slot's textures: the player lets its frames in them go. */
+  onLost: (() => void) | null = null;
 
   constructor(
     private readonly gpu: FrameSlotsDevice,
@@ -130,6 +132,13 @@ export class FrameSlots {
     };
     slot.planes.set(plane.name, made);
     return made;
+  }
+
+  /** The device is lost: nothing here can be drawn or written any more (the engine makes new slots on the next one). */
+  lost(): void {
+    const onLost = this.onLost;
+    this.onLost = null;
+    onLost?.();
   }
 
   destroy(): void {

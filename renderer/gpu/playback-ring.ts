@@ -8,13 +8,19 @@ import type { GpuSession } from './gpu-session.js';
 export class PlaybackRing {
   private slots: FrameSlots | null = null;
 
-  constructor(private readonly screen: OnScreen) {}
+  constructor(
+    private readonly screen: OnScreen,
+    private readonly session: () => GpuSession,
+    /** A slot's frame went on screen: what follows the picture (the histogram, a frame) is told. */
+    private readonly presented: () => void,
+  ) {}
 
   /**
    * The ring of `count` slots (see frame-slots.ts): a new ring when the count or the device changes. Slot textures live
    * beside the image cache, not in it: the ring is small, fixed, and written again for every frame.
    */
-  ring(session: GpuSession, count: number): FrameSlots {
+  ring(count: number): FrameSlots {
+    const session = this.session();
     if (this.slots && this.slots.count === count && this.slots.device === session.device) return this.slots;
     if (this.screen.current && this.slots && this.screen.current.keyString.startsWith('slot:')) this.screen.current = null;
     this.slots?.destroy();
@@ -28,11 +34,13 @@ export class PlaybackRing {
     const f = this.slots?.frame(slot);
     if (!f) return false;
     this.screen.current = { key, keyString: `slot:${slot}:${imageKeyString(key)}`, choice, image: f.image, layer: f.layer };
+    this.presented();
     return true;
   }
 
-  /** The device went away with the ring's textures: the next playback makes a new ring. */
+  /** The device went away with the ring's textures: whoever holds the ring is told, and the next ring() is a new one. */
   forget(): void {
+    this.slots?.lost();
     this.slots = null;
   }
 

@@ -255,7 +255,44 @@ describe('frame pipeline', () => {
     expect(pipeline.presented?.frame).toBe(1048);
   });
 
-  it('never stalls: after any mix of plays, stops and seeks, the frame asked for last is shown once the loads settle', async () => {
+  it('plays on after its slots went with the GPU device: nothing goes up until slots are back, then frames come again', async () => {
+    const { sim, pipeline } = setup({ decodeMs: 10, uploadMs: 3 });
+    const upload = sim.io.upload;
+    let uploads = 0;
+    sim.io.upload = (...args) => (uploads++, upload(...args));
+    pipeline.start(spec());
+    await sim.run(pipeline, 1000);
+    expect(pipeline.inFlight.ready + pipeline.inFlight.uploading).toBeGreaterThan(0);
+    const shownBefore = sim.presented.length;
+    const lastBefore = sim.presented[shownBefore - 1]!;
+
+    pipeline.slotsLost();
+    // what the lost slots held is gone: those frames are loaded again when their steps are still ahead
+    expect(pipeline.inFlight.ready + pipeline.inFlight.uploading).toBe(0);
+    const uploadsAtLoss = uploads;
+    await sim.run(pipeline, 300);
+    expect(uploads, 'nothing goes into slots while the device is away').toBe(uploadsAtLoss);
+    expect(sim.presented.length).toBe(shownBefore);
+    expect(pipeline.playing).toBe(true);
+    // loads went on meanwhile: frames wait in memory for the new slots
+    expect(pipeline.inFlight.loading).toBeGreaterThan(0);
+
+    pipeline.slotsBack();
+    await sim.run(pipeline, 1000);
+    expect(uploads).toBeGreaterThan(uploadsAtLoss);
+    const after = sim.presented.slice(shownBefore);
+    expect(after.length, 'playing went on at about the frame rate').toBeGreaterThan(20);
+    // the clock ran through the loss: the next frame shown is later than the last before it, and in order after that
+    expect(after[0]!).toBeGreaterThan(lastBefore);
+    for (let i = 1; i < after.length; i++) expect(after[i]!).toBe(after[i - 1]! === 1048 ? 1001 : after[i - 1]! + 1);
+    const s = pipeline.timeline.summary(sim.now);
+    expect(s.damaged, 'a lost device is no damaged frame').toBe(0);
+    // the steps of the 300 ms the device was away (24 fps) and about one to get going again
+    expect(s.dropped + s.skipped).toBeGreaterThanOrEqual(5);
+    expect(s.dropped + s.skipped).toBeLessThanOrEqual(12);
+  });
+
+  it('never stalls: after any mix of plays, stops, seeks and device losses, the frame asked for last is shown once the loads settle', async () => {
     const op = fc.oneof(
       fc.record({
         kind: fc.constant('seek' as const),
@@ -264,6 +301,8 @@ describe('frame pipeline', () => {
       }),
       fc.record({ kind: fc.constant('play' as const), fps: fc.constantFrom(4, 24, 240), waitMs: fc.integer({ min: 0, max: 600 }) }),
       fc.record({ kind: fc.constant('stop' as const), waitMs: fc.integer({ min: 0, max: 60 }) }),
+      // the GPU device lost: the slots are back after `waitMs`
+      fc.record({ kind: fc.constant('lose' as const), waitMs: fc.integer({ min: 0, max: 300 }) }),
     );
     await fc.assert(
       fc.asyncProperty(
@@ -278,8 +317,10 @@ describe('frame pipeline', () => {
           for (const o of ops) {
             if (o.kind === 'seek') pipeline.seek(o.frame);
             else if (o.kind === 'play') pipeline.start(spec({ fps: o.fps, startFrame: pipeline.presented?.frame ?? 1001 }));
-            else pipeline.stop();
+            else if (o.kind === 'stop') pipeline.stop();
+            else pipeline.slotsLost();
             await sim.run(pipeline, o.waitMs);
+            if (o.kind === 'lose') pipeline.slotsBack();
           }
           pipeline.seek(target);
           await sim.run(pipeline, 3000);

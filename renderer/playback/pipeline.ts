@@ -152,6 +152,23 @@ export class FramePipeline<D> {
     this.scrub.seek(frame);
   }
 
+  /**
+   * The slots went with their GPU device: the frames in them or on their way into them are loaded again (their pixels
+   * went to the GPU and back to the pool); loads go on, uploads wait for slotsBack(). The clock runs on: steps whose
+   * frames cannot be shown meanwhile are dropped, as they would be for any hold-up, and none is marked damaged.
+   */
+  slotsLost(): void {
+    for (const job of this.jobs.all()) if (job.state === 'uploading' || job.state === 'ready') this.drop(job);
+    if (this.late?.cancelled) this.late = null;
+    this.slots.lose();
+  }
+
+  /** Slots on a new device are ready: uploads resume and playing goes on (paused, the frame asked for is shown). */
+  slotsBack(): void {
+    this.slots.resume();
+    this.pump();
+  }
+
   /** Drives the clock: call on every display frame. */
   tick(): void {
     const counted = this.counts.version;

@@ -1,11 +1,13 @@
 // The deep panel over the preview of a deep image: click a pixel to list its samples (Z, ZBack, every channel, in file
 // order with depth order marked), F3 for the depth range (near and far handles over the part's Z extent; only the
-// samples between them are composited, on the GPU), the CPU reference's composite of the listed pixel beside it.
+// samples between them are composited, on the GPU), the CPU reference's composite of the listed pixel beside it. The
+// file (and part and layer, where there is a choice) the samples are of is named above them.
 import { useEffect, useSyncExternalStore, type RefObject } from 'react';
 import { deepSamplesOf, isDeepPart, type DeepState } from '../app/deep-samples.js';
 import { canvasToImage } from '../model/view-geometry.js';
 import { rangeFraction } from '../../shaders/deep/range-composite.js';
 import { formatValue } from './pixel-readout.js';
+import { deepSourceLabel } from './DeepPanelSource.js';
 import { useApp, useController } from './context.js';
 
 /** A press that moves less than this (CSS px) is a click, not a pan. */
@@ -28,6 +30,8 @@ export function DeepPanel({ canvas }: { canvas: RefObject<HTMLCanvasElement | nu
   useApp((s) => s.library.files); // the part's summary arrives with the file list
   const partIndex = useApp((s) => s.image.part);
   const fileId = useApp((s) => s.image.currentFileId);
+  const file = useApp((s) => s.library.files.find((f) => f.id === s.image.currentFileId) ?? null);
+  const layerName = useApp((s) => s.image.layer);
   const part = c.currentPart();
   const isDeep = fileId !== null && isDeepPart(part);
 
@@ -108,6 +112,11 @@ export function DeepPanel({ canvas }: { canvas: RefObject<HTMLCanvasElement | nu
           </button>
         )}
       </header>
+      {file && (
+        <p className="deep-source" title={file.relativePath}>
+          {deepSourceLabel(file.name, file.summary?.parts ?? [], partIndex, layerName)}
+        </p>
+      )}
       {range.on && (
         <div className="deep-range" role="group" aria-label="Depth range" data-near={range.range.near} data-far={range.range.far}>
           {range.loading && <span role="status">reading the samples…</span>}
