@@ -145,6 +145,11 @@ export interface PlaybackPlan {
   part: number;
   /** The channels each frame shows (its layer and alpha). */
   channels: string[];
+  /**
+   * The page's limits, as its decode requests for these frames carry them (DecodeRequest.fitWithin): a frame over them
+   * is decoded ahead once, reduced, and served to a request with the same limits.
+   */
+  fitWithin?: FitWithin;
 }
 
 /** Every attribute of every part, for the header panel. */
@@ -196,6 +201,8 @@ export interface StageTimingsMs {
   /** Host-side wall time from request to reply. */
   hostMs: number;
   bytesRead: number;
+  /** A reduced level box-filtered by the workers as they decoded: their filter time, summed. */
+  filterMs?: number;
 }
 
 /** 'playback': frames of a playing sequence, decoded ahead in play order (after the image on screen, before prefetches). */
@@ -216,6 +223,12 @@ export interface DecodeRequest {
    * comes reduced by a power of two, as the file's own MIP level when it has one, else box-filtered by the host.
    */
   fitWithin?: FitWithin;
+  /**
+   * With a smaller `fitWithin`: the level the page asks for next to refine this first one (its own fitWithin). The host
+   * makes both in one pass over the file, answers this request with the smaller and holds the other for a while, for
+   * the request that asks for it.
+   */
+  refineWithin?: FitWithin;
   /**
    * Only this crop of level 0 (data-window pixels, absolute: the detail of a huge image zoomed in past its reduced
    * level): the host decodes only the chunks it touches and answers with the crop alone (`DecodedImage.region`).
@@ -514,8 +527,12 @@ export type HostEvent =
 
 export interface HostApi {
   getInfo(): Promise<HostInfo>;
-  /** Electron: a path (or the folder picker when omitted). Browser mode: only the served folder or folders under it. */
-  openFolder(path?: string, options?: { recursive?: boolean }): Promise<FolderInfo | null>;
+  /**
+   * Electron: a path (or the folder picker when omitted). Browser mode: only the served folder or folders under it.
+   * `progressive`: a big folder's call returns once its first files in name order are read; the rest arrive as
+   * 'files-added' events (batched), then a 'sequences-changed'.
+   */
+  openFolder(path?: string, options?: { recursive?: boolean; progressive?: boolean }): Promise<FolderInfo | null>;
   closeFolder(folderId: string): Promise<void>;
   listFiles(folderId: string): Promise<FileEntry[]>;
   /** The frame sequences among the folder's files (their files are listed by listFiles too). */

@@ -73,16 +73,21 @@ const MAX_PLAN_FRAMES = 4096;
 
 function playbackPlan(v: unknown): PlaybackPlan {
   const where = 'setPlayback: plan';
-  const o = obj(v, where, ['fileIds', 'part', 'channels']);
+  const o = obj(v, where, ['fileIds', 'part', 'channels', 'fitWithin']);
   const fileIds = strList(o.fileIds, `${where}.fileIds`);
   if (fileIds.length > MAX_PLAN_FRAMES)
     throw new ArgumentError(`${where}.fileIds has more than ${MAX_PLAN_FRAMES} frames: send the next ones in a later plan`);
-  return { fileIds, part: int(o.part, `${where}.part`), channels: strList(o.channels, `${where}.channels`) };
+  return {
+    fileIds,
+    part: int(o.part, `${where}.part`),
+    channels: strList(o.channels, `${where}.channels`),
+    ...(o.fitWithin === undefined ? {} : { fitWithin: fitWithin(o.fitWithin, `${where}.fitWithin`) }),
+  };
 }
 
 function decodeRequest(v: unknown): DecodeRequest {
   const where = 'decodeImage: request';
-  const o = obj(v, where, ['requestId', 'fileId', 'part', 'lx', 'ly', 'channels', 'priority', 'fitWithin', 'region']);
+  const o = obj(v, where, ['requestId', 'fileId', 'part', 'lx', 'ly', 'channels', 'priority', 'fitWithin', 'refineWithin', 'region']);
   return {
     requestId: str(o.requestId, `${where}.requestId`),
     fileId: str(o.fileId, `${where}.fileId`),
@@ -92,6 +97,7 @@ function decodeRequest(v: unknown): DecodeRequest {
     channels: optional(o.channels, (x) => strList(x, `${where}.channels`)),
     priority: oneOf(o.priority, PRIORITIES, `${where}.priority`),
     ...(o.fitWithin === undefined ? {} : { fitWithin: fitWithin(o.fitWithin, `${where}.fitWithin`) }),
+    ...(o.refineWithin === undefined ? {} : { refineWithin: fitWithin(o.refineWithin, `${where}.refineWithin`) }),
     ...(o.region === undefined ? {} : { region: pixelRegion(o.region, `${where}.region`) }),
   };
 }

@@ -1,9 +1,18 @@
 // The host's decoded images by file id: checked against the library, served from the frame ring, the RAM cache or a decode.
 
-import type { BoxTuple, DecodedImage, DecodeRequest, FileEntry, FileHeader, PlaybackPlan } from '../../contract/host-api.js';
+import type {
+  BoxTuple,
+  DecodedImage,
+  DecodeRequest,
+  FileEntry,
+  FileHeader,
+  FitWithin,
+  PartSummary,
+  PlaybackPlan,
+} from '../../contract/host-api.js';
 import { attributeValueText } from '../../codec/index.js';
 import type { JobBroker } from '../decode/broker.js';
-import type { DecodedLevels, LevelRef } from '../decode/levels.js';
+import type { DecodedLevels, LevelPlanes, LevelRef } from '../decode/levels.js';
 import type { PlaneMemory } from '../decode/plane-memory.js';
 import { PlaneReserve } from '../decode/plane-reserve.js';
 import { readHeader } from '../headers/summary.js';
@@ -13,8 +22,10 @@ import { frameBytes } from '../playback/frame-bytes.js';
 import { levelPriority } from '../playback/deep-frames.js';
 import { FrameRing, type FrameRingStats } from '../playback/frame-ring.js';
 import { firstPreview, largestPreviewPlanes } from './preview-planes.js';
-import { decodeReduced } from './reduced-decode.js';
+import { decodeReduced, type ReducedSources } from './reduced-decode.js';
+import { ReducedHold } from './reduced-hold.js';
 import { decodeRegion, type CropDecode } from './region-decode.js';
+import { reductionFor } from './reduced-level.js';
 
 export interface ImageServiceOptions {
   /** Byte budget of the frames a playing sequence decodes ahead. */
@@ -38,6 +49,8 @@ export class ImageService {
   private playing = false;
   /** The plane sizes the reserve was last asked for: a folder's largest preview. */
   private expected: number[] = [];
+  /** The finer level a small first one was made with, until the page asks for it. */
+  private readonly reducedHold = new ReducedHold();
 
   constructor(
     private readonly library: Library,
@@ -47,15 +60,21 @@ export class ImageService {
   ) {
     this.ring = new FrameRing(
       {
-        decode: async (fileId, part, channels, requestId, keep) => {
+        decode: async (fileId, part, channels, requestId, keep, fitWithin) => {
           // planes in header order, as every decodeImage hands them out (an unknown file or channel rejects)
           const level = this.levelOf(fileId, part, 0, 0, [...channels]);
-          return this.levels.get(level.ref, level.channels, 'playback', requestId, true, keep);
+          // over the page's limits: the reduced level the page's request will ask for, made once, never level 0 as well
+          const reduced = fitWithin ? await this.reducedFrame(fileId, part, level.channels, requestId, fitWithin) : null;
+          return reduced ?? this.levels.get(level.ref, level.channels, 'playback', requestId, true, keep);
         },
         cancel: (requestId) => this.broker.cancel(requestId),
-        frameBytes: (fileId, part, channels) => {
+        frameBytes: (fileId, part, channels, factor) => {
           const file = this.library.file(fileId);
-          return file?.entry.status === 'ok' ? frameBytes(file.entry.summary?.parts[part], channels) : null;
+          return file?.entry.status === 'ok' ? frameBytes(file.entry.summary?.parts[part], channels, factor) : null;
+        },
+        factor: (fileId, part, fitWithin) => {
+          const summary = fitWithin && this.library.file(fileId)?.entry.summary?.parts[part];
+          return summary ? reducedFactor(summary, fitWithin) : 1;
         },
       },
       options.playbackBudgetBytes,
@@ -81,6 +100,7 @@ export class ImageService {
 
   close(): void {
     this.reserve?.close();
+    this.reducedHold.clear();
   }
 
   get playback(): FrameRingStats {
@@ -141,20 +161,20 @@ export class ImageService {
     const part = request.fitWithin || request.region ? this.readableFileOf(request.fileId).entry.summary?.parts[request.part] : undefined;
     const crop: CropDecode = (box, requestId) => this.crop(request, box, requestId);
     if (request.region && part) return decodeRegion(request, part, crop);
-    const reduced = part ? await decodeReduced(request, part, lease, (r, l) => this.decode(r, l), crop) : null;
-    if (reduced) return reduced;
     const t0 = performance.now();
     const lx = request.lx ?? 0;
     const ly = request.ly ?? lx;
     const { ref, channels } = this.levelOf(request.fileId, request.part, lx, ly, request.channels);
-    // a frame of the playing sequence: from the frame ring, which decoded it ahead (a plain decodeImage, whose planes
-    // may be read after any release, waits for the ring and then takes the level from the RAM cache as usual)
-    const fromRing = lx === 0 && ly === 0 ? this.ring.take(request.fileId, request.part, channels) : null;
+    // a frame of the playing sequence: from the frame ring, which decoded it ahead at the size asked for, reduced or
+    // whole (a plain decodeImage, whose planes may be read after any release, waits for the ring and then is made as usual)
+    const fromRing = lx === 0 && ly === 0 ? this.ring.take(request.fileId, request.part, channels, request.fitWithin) : null;
     if (fromRing && !lease)
       await fromRing.then(
         (got) => got.release(),
         () => {},
       );
+    const reduced = part && !(fromRing && lease) ? await decodeReduced(request, part, lease, this.reducedSources(request)) : null;
+    if (reduced) return reduced;
     const got =
       fromRing && lease
         ? await fromRing
@@ -181,6 +201,31 @@ export class ImageService {
         got.release();
         this.reserve?.wake();
       },
+    };
+  }
+
+  /** A frame of the playing sequence reduced to fit `fitWithin`, leased for the frame ring; null when it fits whole. */
+  private async reducedFrame(
+    fileId: string,
+    part: number,
+    channels: string[],
+    requestId: string,
+    fitWithin: FitWithin,
+  ): Promise<LevelPlanes | null> {
+    const summary = this.readableFileOf(fileId).entry.summary?.parts[part];
+    const request: DecodeRequest = { requestId, fileId, part, channels, priority: 'playback', fitWithin };
+    const got = summary ? await decodeReduced(request, summary, true, this.reducedSources(request)) : null;
+    return got && { image: got.image, source: got.image.source, timings: got.image.timings, release: got.release };
+  }
+
+  /** Where a reduced level comes from: the file's own level, or one pass of the workers over level 0 (reduced-decode.ts). */
+  private reducedSources(request: DecodeRequest): ReducedSources {
+    const { ref, channels } = this.levelOf(request.fileId, request.part, 0, 0, request.channels);
+    return {
+      decode: (r, l) => this.decode(r, l),
+      reduce: (factors) => this.levels.reduce(ref, channels, factors, request.priority, request.requestId),
+      hold: this.reducedHold,
+      holdKey: [ref.absPath, ref.sizeBytes, ref.mtimeMs, ref.part, ...channels].join('\0'),
     };
   }
 
@@ -261,3 +306,15 @@ export class ImageService {
 }
 
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+
+/** The power of two a flat part's level 0 is reduced by to fit `fit` (1: it fits, or a deep part, or none can fit). */
+function reducedFactor(part: PartSummary, fit: FitWithin): number {
+  if (part.type === 'deepscanline' || part.type === 'deeptile') return 1;
+  const [x0, y0, x1, y1] = part.dataWindow;
+  try {
+    return reductionFor(x1 - x0 + 1, y1 - y0 + 1, fit)?.factor ?? 1;
+  } catch {
+    // past the largest reduction: the request's own decode says why
+    return 1;
+  }
+}
