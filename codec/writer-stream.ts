@@ -1,7 +1,5 @@
 // The OpenEXR writer for images too large to hold in memory: one flat part, each chunk's pixels asked for and written as it goes.
 
-import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { chunkPlace } from './blocks.js';
 import { ByteWriter } from './byte-writer.js';
 import { compress } from './compression/index.js';
@@ -10,7 +8,7 @@ import type { BlockLayout } from './core/types.js';
 import type { Plane } from './mip-levels.js';
 import { packBlock, type PackPlane } from './pack.js';
 import type { Level } from './part.js';
-import { encodeHeaders, type HeaderPart } from './writer.js';
+import { encodeHeaders, writeThenRename, type HeaderPart } from './writer.js';
 
 /** A single flat part (scanline or tiled, any level mode), full-resolution channels; samples come from `BlockPixels`. */
 export type StreamPart = Omit<HeaderPart, 'deepSampleCounts' | 'lineOrder'>;
@@ -43,12 +41,7 @@ export function writeExrFileStreaming(path: string, part: StreamPart, source: Bl
   const tableByte = headerBytes.length;
   const offsets = new ByteWriter(info.chunkCount * 8);
   const packedByName = new Map<string, Uint8Array>();
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  const fd = openSync(temporary, 'w');
-  const put = (bytes: Uint8Array, at: number): void => {
-    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
-  };
-  try {
+  writeThenRename(path, (put) => {
     put(headerBytes, 0);
     let byteOffset = tableByte + info.chunkCount * 8;
     for (let chunkIndex = 0; chunkIndex < info.chunkCount; chunkIndex++) {
@@ -71,13 +64,7 @@ export function writeExrFileStreaming(path: string, part: StreamPart, source: Bl
       byteOffset += headBytes.length + packed.length;
     }
     put(offsets.finish(), tableByte);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temporary);
-    throw error;
-  }
-  closeSync(fd);
-  renameSync(temporary, path);
+  });
 }
 
 function packPlanes(

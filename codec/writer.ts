@@ -95,13 +95,27 @@ export function writeExr(parts: readonly WritePart[]): Uint8Array {
 /** Writes to a temporary file beside `path`, then renames it into place: readers never see half a file. */
 export function writeExrFile(path: string, parts: readonly WritePart[]): void {
   const encoded = encodeExr(parts);
+  writeThenRename(path, (put) => {
+    let at = 0;
+    for (const piece of encoded.pieces) {
+      put(piece, at);
+      at += piece.length;
+    }
+  });
+}
+
+/**
+ * Runs `write` on a temporary file beside `path` (`put` writes bytes at a byte offset), then renames it into place;
+ * a failure removes the temporary file and is thrown.
+ */
+export function writeThenRename(path: string, write: (put: (bytes: Uint8Array, byteOffset: number) => void) => void): void {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   const fd = openSync(temporary, 'w');
+  const put = (bytes: Uint8Array, byteOffset: number): void => {
+    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, byteOffset + done);
+  };
   try {
-    for (const piece of encoded.pieces) {
-      let done = 0;
-      while (done < piece.length) done += writeSync(fd, piece, done, piece.length - done);
-    }
+    write(put);
   } catch (error) {
     closeSync(fd);
     unlinkSync(temporary);
