@@ -6,12 +6,11 @@
 // matches the one written, within two codes.
 import { buildProject, serveFolder, type Served } from './serve-fixture.js';
 import { test, expect } from '@playwright/test';
-import { atOneToOne, imageBox, meanBrightness, oneToOneErrors, pixels, settle, type AppHandle } from './huge-view.js';
+import { atOneToOne, fitErrors, imageBox, meanBrightness, oneToOneErrors, pixels, settle, type AppHandle } from './huge-view.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HALF_TO_FLOAT, floatToHalf } from '../codec/index.js';
-import { srgbOetf } from '../shaders/tonemap-cpu.js';
 import { boxFilterPlane } from '../host/images/reduced-level.js';
 
 const W = 16384,
@@ -123,30 +122,10 @@ test('a 16384×8192 image over the 8192 px limit: a reduced level at fit, said s
     boxH = box.y1 - box.y0 + 1;
   expect(boxW / boxH, `image box ${JSON.stringify(box)}`).toBeCloseTo(2, 1);
   expect(boxW).toBeGreaterThan(300);
+  // the reduced level over each sampled screen pixel's footprint (the centres of the blue checks), as the 'srgb' view encodes it
   const ref = reference!;
-  const errors: string[] = [];
-  for (let cy = 0; cy < 8; cy += 2)
-    for (let cx = 1; cx < 16; cx += 3) {
-      const u = (cx + 0.5) / 16,
-        v = (cy + 0.5) / 8;
-      const sx = Math.round(box.x0 + u * boxW),
-        sy = Math.round(box.y0 + v * boxH);
-      const i = (sy * shot.widthPx + sx) * shot.channels;
-      // the reduced level over the screen pixel's footprint, encoded as the 'srgb' view does
-      const fx = ref.widthPx / boxW,
-        fy = ref.heightPx / boxH;
-      const x0 = Math.floor((sx - box.x0) * fx),
-        y0 = Math.floor((sy - box.y0) * fy);
-      for (let c = 0; c < 3; c++) {
-        let sum = 0,
-          n = 0;
-        for (let y = y0; y < y0 + Math.ceil(fy); y++)
-          for (let x = x0; x < x0 + Math.ceil(fx); x++, n++) sum += HALF_TO_FLOAT[ref.planes[c]![y * ref.widthPx + x]!]!;
-        const want = Math.round(srgbOetf(Math.min(1, sum / n)) * 255);
-        const got = shot.data[i + c]!;
-        if (Math.abs(got - want) > 8) errors.push(`(${u.toFixed(3)}, ${v.toFixed(3)}) channel ${c}: ${got}, CPU ${want}`);
-      }
-    }
+  const refValue = (c: number, x: number, y: number): number => HALF_TO_FLOAT[ref.planes[c]![y * ref.widthPx + x]!]!;
+  const errors = fitErrors(shot, { widthPx: ref.widthPx, heightPx: ref.heightPx, cells: [16, 8], step: [3, 2] }, refValue);
   expect(errors, errors.join('\n')).toEqual([]);
 
   // at 1:1: the crop of level 0 the view needs, in the top-left corner and across the crop grid's and chunks' seams

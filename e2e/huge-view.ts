@@ -143,12 +143,12 @@ export function oneToOneErrors(
 
 /**
  * A screenshot at fit against level `level` of the image (levelW × levelH, `value` linear): at the centres of 1024 px
- * cells of level 0 (every `step` cells), the level averaged over the screen pixel's footprint, encoded as the 'srgb'
+ * cells of level 0 (every `step` cells, or [across, down]), the level averaged over the screen pixel's footprint, encoded as the 'srgb'
  * view does, within `tolerance` codes.
  */
 export function fitErrors(
   shot: Awaited<ReturnType<typeof pixels>>,
-  level: { widthPx: number; heightPx: number; cells: [number, number]; step: number },
+  level: { widthPx: number; heightPx: number; cells: [number, number]; step: number | readonly [number, number] },
   value: (c: number, x: number, y: number) => number,
   tolerance = 8,
 ): string[] {
@@ -158,8 +158,9 @@ export function fitErrors(
   if (Math.abs(boxW / boxH - level.widthPx / level.heightPx) > 0.05) return [`image box ${JSON.stringify(box)}: not the image's shape`];
   const errors: string[] = [];
   const [cellsX, cellsY] = level.cells;
-  for (let cy = 0; cy < cellsY; cy += level.step)
-    for (let cx = 1; cx < cellsX; cx += level.step) {
+  const [stepX, stepY] = typeof level.step === 'number' ? [level.step, level.step] : level.step;
+  for (let cy = 0; cy < cellsY; cy += stepY)
+    for (let cx = 1; cx < cellsX; cx += stepX) {
       const u = (cx + 0.5) / cellsX,
         v = (cy + 0.5) / cellsY;
       const sx = Math.round(box.x0 + u * boxW),
