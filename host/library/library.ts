@@ -1,7 +1,7 @@
 // Open folders: scan for EXR files, header summaries, and live updates from the watcher (added, removed, changed, renamed, incomplete).
 
-import { readdir, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { basename, dirname, relative, sep } from 'node:path';
 import type { PartInfo } from '../../codec/index.js';
 import type { FileEntry, FolderInfo, HostEvent, SequenceInfo } from '../../contract/host-api.js';
 import { framesPerSecondValue, listSequences } from './sequence-list.js';
@@ -12,6 +12,16 @@ import { watchFolder } from './folder-watch.js';
 import { RenderWalks } from './render-walks.js';
 import { IncompleteFiles, walkedHeader, type Settling } from './incomplete-files.js';
 import { fsReason } from '../io/fs-reason.js';
+import {
+  FIRST_FILES,
+  SCAN_CONCURRENCY,
+  findExrFiles,
+  forEachLimited,
+  isExrName,
+  readAnnouncingBatches,
+  sortEntries,
+  sortPaths,
+} from './folder-scan.js';
 import type { HeaderHandoff } from '../headers/header-handoff.js';
 
 export interface LibraryOptions {
@@ -39,19 +49,8 @@ export interface LibraryOptions {
 
 export const DEFAULT_LIBRARY_TIMING = { watchDebounceMs: 100, settlePollMs: 500, settleMs: 5000, pollIntervalMs: 1000 };
 
-/** Headers read at once while scanning a folder (they are small reads; this keeps the disk queue short). */
-const SCAN_CONCURRENCY = 8;
-/**
- * A progressive open of a big folder returns once this many files, the first in name order, are read: the first screen
- * of thumbnails waits for these, not for every header. The rest follow as 'files-added' events.
- */
-const FIRST_FILES = 256;
-/** The rest of a progressive open reaches the page in batches at most this often (each re-sorts the page's listing). */
-const SCAN_BATCH_MS = 250;
 /** Frames of a sequence being rendered arrive one after another: one 'sequences-changed' for a burst of them. */
 const SEQUENCES_CHANGED_DELAY_MS = 100;
-
-const isExrName = (name: string) => /\.exr$/i.test(name) && !name.startsWith('.');
 
 interface Folder {
   info: FolderInfo;
@@ -132,7 +131,7 @@ export class Library {
     this.folders.set(info.id, folder);
     try {
       // in name order, so that the first files read are the first screen's
-      const paths = sortPaths(root, await this.findFiles(folder, root));
+      const paths = sortPaths(root, await findExrFiles(root, folder.info));
       const first = progressive ? paths.slice(0, FIRST_FILES) : paths;
       await forEachLimited(first, SCAN_CONCURRENCY, (p) => this.serial(folder, p, () => this.refresh(folder, p, false)));
       if (first.length < paths.length) void this.scanRest(folder, paths.slice(first.length));
@@ -145,20 +144,16 @@ export class Library {
 
   /** The rest of a progressive open: read in name order, announced in batches, the sequences listed again at the end. */
   private async scanRest(folder: Folder, paths: readonly string[]): Promise<void> {
-    let batch: FileEntry[] = [];
-    let lastSentMs = performance.now();
-    const send = () => {
-      if (batch.length && !folder.closed) this.options.onEvent({ type: 'files-added', folderId: folder.info.id, files: batch });
-      batch = [];
-      lastSentMs = performance.now();
-    };
-    await forEachLimited(paths, SCAN_CONCURRENCY, async (p) => {
-      await this.serial(folder, p, () => this.refresh(folder, p, false));
-      const entry = folder.entries.get(p);
-      if (entry) batch.push(entry);
-      if (performance.now() - lastSentMs >= SCAN_BATCH_MS) send();
-    });
-    send();
+    await readAnnouncingBatches(
+      paths,
+      async (p) => {
+        await this.serial(folder, p, () => this.refresh(folder, p, false));
+        return folder.entries.get(p);
+      },
+      (files) => {
+        if (!folder.closed) this.options.onEvent({ type: 'files-added', folderId: folder.info.id, files });
+      },
+    );
     const frame = paths.find((p) => parseFrameName(basename(p)));
     if (frame && !folder.closed) this.sequencesTouched(folder, frame);
   }
@@ -233,29 +228,6 @@ export class Library {
     for (const id of [...this.folders.keys()]) this.closeFolder(id);
   }
 
-  private async findFiles(folder: Folder, dir: string): Promise<string[]> {
-    const out: string[] = [];
-    const walk = async (d: string) => {
-      let entries;
-      try {
-        entries = await readdir(d, { withFileTypes: true });
-      } catch (error) {
-        if (d === folder.root) throw new Error(`cannot read folder ${folder.info.displayPath}: ${fsReason(error)}`);
-        return;
-      }
-      for (const e of entries) {
-        const full = join(d, e.name);
-        if (e.isDirectory()) {
-          if (folder.info.recursive && !e.name.startsWith('.')) await walk(full);
-        } else if ((e.isFile() || e.isSymbolicLink()) && isExrName(e.name)) {
-          out.push(full);
-        }
-      }
-    };
-    await walk(dir);
-    return out;
-  }
-
   private serial(folder: Folder, absPath: string, work: () => Promise<void>): Promise<void> {
     const previous = folder.busy.get(absPath) ?? Promise.resolve();
     const next = previous.then(work, work).catch((error: unknown) => {
@@ -295,7 +267,7 @@ export class Library {
     if (isDir) {
       if (absPath !== folder.root && !folder.info.recursive) return;
       // a folder appeared, was renamed or changed: bring the entries under it up to date
-      const found = new Set(await this.findFiles(folder, absPath).catch(() => []));
+      const found = new Set(await findExrFiles(absPath, folder.info, folder.root).catch(() => []));
       const prefix = absPath + sep;
       for (const known of [...folder.entries.keys()]) {
         if ((known.startsWith(prefix) || dirname(known) === absPath) && !found.has(known)) this.remove(folder, known);
@@ -382,25 +354,4 @@ export class Library {
 
 function sameEntry(a: FileEntry, b: FileEntry): boolean {
   return a.sizeBytes === b.sizeBytes && a.mtimeMs === b.mtimeMs && a.status === b.status && a.error === b.error;
-}
-
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-
-function sortPaths(root: string, paths: string[]): string[] {
-  return paths
-    .map((p) => ({ p, key: relative(root, p).split(sep).join('/') }))
-    .sort((a, b) => collator.compare(a.key, b.key))
-    .map((e) => e.p);
-}
-
-function sortEntries(entries: FileEntry[]): FileEntry[] {
-  return entries.sort((a, b) => collator.compare(a.relativePath, b.relativePath));
-}
-
-async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  });
-  await Promise.all(lanes);
 }
