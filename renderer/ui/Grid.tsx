@@ -1,6 +1,6 @@
 // The virtualized thumbnail grid: a listbox of the visible options over one canvas the engine draws every
 // visible thumbnail into (tone-mapped on the GPU, so exposure applies to the whole grid at once). Multi-select: see selection.ts.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { clickSelect, keySelect } from '../state/selection.js';
 import { gridItems, type GridItem } from '../state/grid-items.js';
 import { selectionOf } from '../state/store.js';
@@ -8,6 +8,7 @@ import { canvasCells, cellPosition, gridLayout, rowLayout, scrollRow } from './g
 import { useApp, useController, useEngine } from './context.js';
 import { damageTitle, renderingLabel, renderingTitle } from './damage-badge.js';
 import { CELL_PX, GridOption, LABEL_PX, type OptionStatus } from './GridOption.js';
+import { DrawnMarks } from './thumb-marks.js';
 
 const GAP_PX = 8;
 const PITCH_PX = CELL_PX + LABEL_PX + GAP_PX;
@@ -38,9 +39,12 @@ export function Grid() {
   const scrollTop = useRef(0);
   const [topRow, setTopRow] = useState(0);
   const engine = useEngine();
-  // a thumbnail that fails marks its cell: re-render when the count of failures changes, not on every thumbnail
-  const [failures, setFailures] = useState('');
-  useEffect(() => c.subscribe(() => setFailures(`${c.thumbFailures.size}:${c.thumbDamage.size}`)), [c]);
+  // a thumbnail that fails or comes back damaged marks its cell: the grid renders again when the marks differ from those
+  // it last drew (thumb-marks.ts), not on every thumbnail
+  const marks = useMemo(() => new DrawnMarks(c), [c]);
+  marks.drawn();
+  const [marksVersion, marksChanged] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => c.subscribe(() => marks.changed() && marksChanged()), [c, marks]);
 
   useEffect(() => {
     const el = scroller.current!;
@@ -115,7 +119,7 @@ export function Grid() {
   const shownIds = useMemo(() => files.slice(layout.first, layout.last + 1).flatMap((f) => f.strip), [files, layout.first, layout.last]);
   useEffect(() => {
     if (engine) c.requestThumbnails(shownIds);
-  }, [c, engine, shownIds, failures]);
+  }, [c, engine, shownIds, marksVersion]);
 
   // the codec's reason for a file that cannot be read (header or thumbnail), or that it is still being written
   const fileById = useMemo(() => new Map(allFiles.map((f) => [f.id, f])), [allFiles]);
