@@ -72,22 +72,7 @@ export function reducedWindows(
   };
 }
 
-/**
- * Level 0 box-filtered by `factor`: a new level of ⌈w/factor⌉ × ⌈h/factor⌉, each sample the mean of those it covers
- * (uint samples, object IDs that cannot be averaged, take the first). Its planes are new buffers of exactly their size.
- */
-export function boxFilterLevel(image: LevelImage, factor: number): LevelImage {
-  const widthPx = Math.ceil(image.widthPx / factor),
-    heightPx = Math.ceil(image.heightPx / factor);
-  return {
-    ...image,
-    ...reducedWindows(image, factor, widthPx, heightPx),
-    widthPx,
-    heightPx,
-    planes: image.planes.map((p) => boxFilterPlane(p, factor)),
-  };
-}
-
+/** A plane box-filtered by `factor` into a new plane of exactly its size (uint samples take their box's first). */
 export function boxFilterPlane(plane: DecodedPlane, factor: number): DecodedPlane {
   const inW = plane.widthSamples,
     inH = plane.heightSamples;
