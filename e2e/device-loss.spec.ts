@@ -4,7 +4,7 @@
 // cache's budget is refused with the reason in the preview's place, and the grid keeps its thumbnails. A sequence
 // playing when the device goes plays on, on slots made on the new device.
 import { buildProject, floatPlane, serveFolder, type Served } from './serve-fixture.js';
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Locator, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +92,22 @@ const canvasMean = async (which: string): Promise<number> => {
   return sum / ((c.data.length / 4) * 3);
 };
 
+/**
+ * The device goes as a driver reset would take it, every texture with it (kept as `lostDevice` for the checks): the
+ * status line says it was set up again, and the engine's restoring is awaited. The status line is returned.
+ */
+async function loseDevice(page: Page): Promise<Locator> {
+  await page.evaluate(() => {
+    const engine = (window as unknown as PageWindow).exrviewApp.controller.engine;
+    (window as unknown as { lostDevice: GPUDevice }).lostDevice = engine.device;
+    engine.device.destroy();
+  });
+  const status = page.locator('footer.status .message');
+  await expect(status).toContainText(/The GPU device was lost \(destroyed[^)]*\) and was set up again/, { timeout: 60_000 });
+  await page.evaluate(() => (window as unknown as PageWindow).exrviewApp.controller.engine.restored());
+  return status;
+}
+
 async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('.preview-bar [role=status]')?.textContent?.includes('loading'));
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -134,17 +150,10 @@ test('device loss: a new device, what was on screen back from the host, said in 
   expect(gridBefore, 'the grid draws its thumbnails before the loss').toBeGreaterThan(10);
   await page.screenshot({ path: test.info().outputPath('before-loss.png') });
 
-  // the device goes as a driver reset would take it: every texture with it
+  // what was uploaded before the loss: the new device gets it all again
   const uploadsBefore = await page.evaluate(() => (window as unknown as PageWindow).exrviewApp.controller.engine.stats().imageUploads);
-  await page.evaluate(() => {
-    const engine = (window as unknown as PageWindow).exrviewApp.controller.engine;
-    (window as unknown as { lostDevice: GPUDevice }).lostDevice = engine.device;
-    engine.device.destroy();
-  });
-  const status = page.locator('footer.status .message');
-  await expect(status).toContainText(/The GPU device was lost \(destroyed[^)]*\) and was set up again/, { timeout: 60_000 });
+  const status = await loseDevice(page);
   await expect(status).toContainText('nothing else changed');
-  await page.evaluate(() => (window as unknown as PageWindow).exrviewApp.controller.engine.restored());
   await settle(page);
   const after = await page.evaluate(() => {
     const engine = (window as unknown as PageWindow).exrviewApp.controller.engine;
@@ -229,14 +238,7 @@ test('device loss while a sequence plays: it plays on, its frames put on slots m
   await expect.poll(shownCount, { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
 
   const shownBefore = await shownCount();
-  await page.evaluate(() => {
-    const engine = (window as unknown as PlayingWindow).exrviewApp.controller.engine;
-    (window as unknown as { lostDevice: GPUDevice }).lostDevice = engine.device;
-    engine.device.destroy();
-  });
-  const status = page.locator('footer.status .message');
-  await expect(status).toContainText(/The GPU device was lost \(destroyed[^)]*\) and was set up again/, { timeout: 60_000 });
-  await page.evaluate(() => (window as unknown as PlayingWindow).exrviewApp.controller.engine.restored());
+  await loseDevice(page);
 
   // it plays on: frames are shown again, each of them its own file from a slot on the new device (the still image put
   // back after the loss is one file), and none is marked damaged for the device's sake
