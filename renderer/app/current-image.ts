@@ -12,7 +12,8 @@ import type { AppStore, StoreActions } from '../state/store.js';
 import { CpuCopy } from '../loading/cpu-copy.js';
 import { unionRegion } from '../../common/pixel-region.js';
 import { handOver } from '../loading/hand-over.js';
-import type { FetchedImage, PlaneFetcher } from '../loading/plane-fetcher.js';
+import type { FetchedImage, FetchPriority, PlaneFetcher } from '../loading/plane-fetcher.js';
+import { ProvisionalLevels } from '../loading/provisional-levels.js';
 import type { ForegroundLoad, LoadTicket } from '../loading/foreground-load.js';
 
 /** What the diagnostics panel shows for one image. */
@@ -63,6 +64,8 @@ export class CurrentImage {
   private pendingRegion: PixelRegion | null = null;
   /** Shows started and not yet settled: a crop waits for them (see patchPending). */
   private showsInFlight = 0;
+  /** Small first levels the engine may hold, each refined by whichever show finds it (see provisional-levels.ts). */
+  private readonly provisional = new ProvisionalLevels();
 
   constructor(private readonly h: CurrentImageHost) {
     this.cpu = new CpuCopy({
@@ -120,6 +123,7 @@ export class CurrentImage {
         if (fileId) {
           this.cpu.forget(fileId);
           this.h.engine()?.forgetFile(fileId);
+          this.provisional.forgetFile(fileId);
         }
         await this.show(true, false);
       } while (this.refreshAgain && this.h.store.getState().image.currentFileId === fileId);
@@ -235,9 +239,15 @@ export class CurrentImage {
       const key = { fileId: file.id, part: s.image.part };
       const needed = planesOf(choice);
       const fetch = this.h.fetcher.fetch.bind(this.h.fetcher);
+      // what a fetch brings goes to the engine at once (handOver): a small first level is provisional from then on
+      const handed = async (k: typeof key, channels: readonly string[], priority: FetchPriority): Promise<FetchedImage> => {
+        const got = await fetch(k, channels, priority);
+        this.provisional.handed(engine, k, got);
+        return got;
+      };
       const { value: report, fetched } = await handOver(
         engine,
-        fetch,
+        handed,
         key,
         choice,
         'preview',
@@ -251,16 +261,18 @@ export class CurrentImage {
       // the first sharp frame is submitted: what waited for it goes on while the CPU copy and figures follow
       this.h.foreground.end(ticket);
       if (fetched) this.cpu.keep(fetched.image);
-      // a GPU-cache hit fetched nothing: what the CPU copy lacks comes after the image is on screen
       const cpuLacks = this.cpu.lacks(key, needed);
-      if (cpuLacks.length) {
+      // a small first level on screen, fetched now or found in the GPU cache: its finer level replaces it, the view kept,
+      // and brings what the CPU copy lacks (of the planes shown); the preview says 'loading' until then
+      const finer = this.provisional.finer(engine, key, needed, () => fetch(key, needed, 'prefetch'));
+      // a GPU-cache hit fetched nothing: what the CPU copy lacks comes after the image is on screen
+      if (!finer && cpuLacks.length) {
         const more = await fetch(key, cpuLacks, 'prefetch');
         if (seq !== this.seq) return;
         this.cpu.keep(more.image);
       }
       this.record(file, report, report.source === 'uploaded' ? fetched : null);
-      // a small first level: the finer one replaces it, the view kept; the preview says 'loading' until then
-      const refined = fetched?.refine ? await this.refine(seq, key, choice, file, fetched.refine) : true;
+      const refined = finer ? await this.refine(seq, key, choice, file, finer) : true;
       if (!refined) return;
       actions.setImage({ loading: false });
       this.h.shown();
@@ -276,21 +288,20 @@ export class CurrentImage {
   }
 
   /**
-   * The finer level of an image shown first as a small one, fetched (the host made it in the same pass) and shown in
-   * its place. False when another show started meanwhile: a small level left in the GPU cache then goes, so that the
-   * image shown again is fetched (and refined) again.
+   * The finer level of an image shown as a small one (the host made it in the same pass), shown in its place. False
+   * when another show started meanwhile: the small level stays provisional, refined by the show that finds it again.
    */
   private async refine(
     seq: number,
     key: { fileId: string; part: number },
     choice: LayerChoice,
     file: FileEntry,
-    fetch: () => Promise<FetchedImage>,
+    finer: Promise<FetchedImage>,
   ): Promise<boolean> {
     const engine = this.h.engine();
     let fetched: FetchedImage;
     try {
-      fetched = await fetch();
+      fetched = await finer;
     } catch (e) {
       // the small level stays on screen, and the status line says why it was not refined
       if (seq === this.seq)
@@ -299,10 +310,8 @@ export class CurrentImage {
         });
       return seq === this.seq;
     }
-    if (seq !== this.seq || !engine || engine !== this.h.engine()) {
-      if (this.h.store.getState().image.currentFileId !== key.fileId) engine?.forgetFile(key.fileId);
-      return false;
-    }
+    if (seq !== this.seq || !engine || engine !== this.h.engine()) return false;
+    this.provisional.handed(engine, key, fetched);
     const report = await engine.show(key, choice, fetched.image);
     if (seq !== this.seq) return false;
     this.cpu.keep(fetched.image);
