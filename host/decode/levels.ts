@@ -12,88 +12,30 @@
 // once no one reads it any more: requests that pass the planes on (the transports) lease them and release them when
 // sent.
 
-import {
-  ExrError,
-  missingRegions,
-  type DecodedImage as CodecImage,
-  type Box2i,
-  type MissingChunks,
-  type PartInfo,
-  type StageTimings,
-} from '../../codec/index.js';
-import type { BoxTuple, DecodedImage, DecodedPlane, MissingRegions, Priority, StageTimingsMs } from '../../contract/host-api.js';
-import { RamCache } from '../cache/ram-cache.js';
+import { ExrError, type Box2i } from '../../codec/index.js';
+import type { DecodedImage, Priority } from '../../contract/host-api.js';
+import { HeaderCache } from '../cache/header-cache.js';
 import type { JobBroker } from './broker.js';
 import type { DeepFlatTaskResult } from './deep-task.js';
 import { decodeLevel, type LevelDecode } from './image-decode.js';
-import { cropLayout, levelLayout, type LevelLayout } from './layout.js';
-import { decodeReducedPass, type ReducedPass } from './reduced-pass.js';
+import { LevelCache, type CachedLevel } from './level-cache.js';
+import { NO_STAGES, timingsOf, type LevelPlanes, type LevelTimings } from './level-planes.js';
+import { handoffOf, layoutOf, levelKey, selectedChannels, type LevelRef } from './level-ref.js';
+import { LevelStreams } from './level-streams.js';
 import type { PlaneMemory } from './plane-memory.js';
 import type { DecodePool, JobHandle } from './pool.js';
-import { HeaderCache } from '../cache/header-cache.js';
-import type { HeaderHandoff } from '../headers/header-handoff.js';
+import type { ReducedPass } from './reduced-pass.js';
 
-/** One level of one file as it is on disk now. */
-export interface LevelRef {
-  fileId: string;
-  absPath: string;
-  sizeBytes: number;
-  mtimeMs: number;
-  part: number;
-  lx: number;
-  ly: number;
-  displayWindow: BoxTuple;
-  deep: boolean;
-  /** Every channel of the part, header order. */
-  allChannels: readonly string[];
-}
-
-export type LevelImage = Omit<DecodedImage, 'fileId' | 'source' | 'timings'>;
-
-export interface LevelPlanes {
-  image: LevelImage;
-  source: DecodedImage['source'];
-  timings: Omit<StageTimingsMs, 'hostMs'>;
-  /** Ends a lease: the planes are not read any more, and their memory may be reused once the level leaves the cache. */
-  release(): void;
-}
-
-interface CachedLevel {
-  key: string;
-  image: Omit<LevelImage, 'planes'>;
-  planes: Map<string, DecodedPlane>;
-  /** The level's decompressed chunks, while they are kept. */
-  chunkStore: SharedArrayBuffer | null;
-  /**
-   * The store's background fill: due once the preview's planes are sent (a request that needs the store starts it
-   * sooner), running, or not kept (it would not fit the cache).
-   */
-  storeFill: 'none' | 'due' | 'running' | 'not-kept';
-  /** Leases and jobs reading the level's memory now. */
-  pins: number;
-  /** Some planes went out without a lease: their memory is never reused (it may still be read). */
-  handedOut: boolean;
-  inCache: boolean;
-  /**
-   * A playback frame decoded while there was no time to keep it: it never enters the RAM cache, and its memory goes to
-   * the next frame's decode once released (fresh memory costs as much as the decode on some machines).
-   */
-  transient: boolean;
-}
-
-const ZERO: Omit<StageTimingsMs, 'hostMs'> = { readMs: 0, decompressMs: 0, unpackMs: 0, queueMs: 0, bytesRead: 0 };
+export type { LevelRef } from './level-ref.js';
+export { missingOf, type LevelImage, type LevelPlanes } from './level-planes.js';
 
 export class DecodedLevels {
-  private readonly ram: RamCache<CachedLevel>;
-  /** Level decodes run (reads and decompressions), unpacks from chunk stores, and requests answered from RAM as they were. */
-  decodes = 0;
+  private readonly levels: LevelCache;
+  private readonly streams: LevelStreams;
+  /** Unpacks from chunk stores. */
   unpacks = 0;
   /** Background passes that kept a level's decompressed chunks after its preview went out. */
   storeFills = 0;
-  /** Crops decoded (each its own job). */
-  crops = 0;
-  /** Reductions streamed (each its own job). */
-  reductions = 0;
   /** Levels whose store fill waits for their preview's planes to be sent. */
   private readonly fillsOnRelease = new Map<CachedLevel, LevelRef>();
 
@@ -104,20 +46,27 @@ export class DecodedLevels {
     budgetBytes: number,
     private readonly headers: HeaderCache = new HeaderCache(),
   ) {
-    this.ram = new RamCache<CachedLevel>(budgetBytes, (level) => {
-      level.inCache = false;
-      this.recycle(level);
-    });
+    this.levels = new LevelCache(memory, budgetBytes);
+    this.streams = new LevelStreams(pool, broker, memory, headers);
   }
 
   get cache(): { hits: number; misses: number; sizeBytes: number; count: number; budgetBytes: number } {
-    return {
-      hits: this.ram.hits,
-      misses: this.ram.misses,
-      sizeBytes: this.ram.sizeBytes,
-      count: this.ram.count,
-      budgetBytes: this.ram.budgetBytes,
-    };
+    return this.levels.stats;
+  }
+
+  /** Level decodes run (reads and decompressions). */
+  get decodes(): number {
+    return this.levels.decodes;
+  }
+
+  /** Crops decoded (each its own job). */
+  get crops(): number {
+    return this.streams.crops;
+  }
+
+  /** Reductions streamed (each its own job). */
+  get reductions(): number {
+    return this.streams.reductions;
   }
 
   /**
@@ -139,14 +88,14 @@ export class DecodedLevels {
     const chunks: ChunkKeeping = priority === 'playback' ? 'none' : priority === 'preview' ? 'after' : 'during';
     const key = levelKey(ref);
     let source: DecodedImage['source'] = 'ram-cache';
-    let timings = ZERO;
-    let level = this.ram.get(key) ?? null;
+    let timings = NO_STAGES;
+    let level = this.levels.lookUp(key);
     // the level is pinned while this request works on it: what it holds cannot be reused under it
     let pinned: CachedLevel | null = null;
     const hold = (l: CachedLevel) => {
       if (pinned === l) return;
-      if (pinned) this.unpin(pinned);
-      l.pins++;
+      if (pinned) this.levels.unpin(pinned);
+      this.levels.pin(l);
       pinned = l;
     };
     try {
@@ -155,7 +104,7 @@ export class DecodedLevels {
         const damage = level?.image.missing;
         if (damage && priority !== 'preview' && priority !== 'prefetch') throw new ExrError('invalid', damage.reason);
         const missing = level ? channels.filter((c) => !level!.planes.has(c)) : channels;
-        if (level && missing.length === 0) return this.handOut(level, channels, source, timings, lease);
+        if (level && missing.length === 0) return this.levels.handOut(level, channels, source, timings, lease, (l) => this.sent(l));
         if (level && !level.chunkStore && (level.storeFill === 'running' || level.storeFill === 'due'))
           await this.fillStore(ref, level, priority, requestId);
         if (level?.chunkStore) {
@@ -170,118 +119,39 @@ export class DecodedLevels {
           priority,
           requestId,
         );
-        level = this.ingest(key, ref, run.result, keep);
+        level = this.levels.ingest(key, ref, run.result, keep);
         if (chunks === 'after') this.storeFillDue(ref, level, lease);
         source = 'decode';
         const codec = ref.deep ? (run.result as DeepFlatTaskResult).image : (run.result as LevelDecode).image;
-        timings = { ...stageMs(codec.timings), queueMs: run.timings.queueMs };
+        timings = timingsOf(codec.timings, run.timings.queueMs);
       }
       throw new Error(
         `the decoded image of ${ref.absPath} kept leaving the RAM cache while it was being made: close other images or raise the cache size`,
       );
     } finally {
-      if (pinned) this.unpin(pinned);
+      if (pinned) this.levels.unpin(pinned);
     }
   }
 
-  /**
-   * A crop of a level (absolute box inside it): only the chunks it touches are read and decompressed, by every free
-   * worker, into plane memory of the crop's size that release() gives back. Nothing is cached: the page keeps the crop
-   * it shows, and a reduction streams bands through here without holding the level.
-   */
-  async crop(ref: LevelRef, channels: readonly string[], box: Box2i, priority: Priority, requestId: string | null): Promise<LevelPlanes> {
-    if (ref.deep) throw new Error(`${ref.absPath}: a crop of a deep part cannot be decoded alone; decode the whole part`);
-    const all = channels.length === ref.allChannels.length;
-    const selected = all ? null : [...channels];
-    const whole = await layoutOf(this.headers, ref, selected);
-    const layout = cropLayout(whole, box);
-    const run = await this.broker.run<LevelDecode>(
-      // never shared: each waiter gives its planes back
-      `${levelKey(ref)}\0crop\0${++this.crops}`,
-      { fileId: ref.fileId, kind: 'crop' },
-      (poolPriority) =>
-        decodeLevel(this.pool, {
-          path: ref.absPath,
-          layout,
-          handoff: handoffOf(this.headers, ref),
-          channels: selected,
-          priority: poolPriority,
-          memory: this.memory,
-          tolerant: true,
-        }),
-      priority,
-      requestId,
-    );
-    const codec = run.result.image;
-    let released = false;
-    return {
-      image: {
-        part: ref.part,
-        lx: ref.lx,
-        ly: ref.ly,
-        dataWindow: [box.xMin, box.yMin, box.xMax, box.yMax],
-        displayWindow: ref.displayWindow,
-        widthPx: codec.widthPx,
-        heightPx: codec.heightPx,
-        planes: codec.channels.map((c) => ({
-          name: c.name,
-          pixelType: c.pixelType,
-          xSampling: c.xSampling,
-          ySampling: c.ySampling,
-          widthSamples: c.widthSamples,
-          heightSamples: c.heightSamples,
-          data: bufferOf(c.data),
-        })),
-        ...(codec.missing ? { missing: missingOf(codec.missing) } : {}),
-      },
-      source: 'decode',
-      timings: { ...stageMs(codec.timings), queueMs: run.timings.queueMs },
-      release: () => {
-        if (released) return;
-        released = true;
-        for (const c of codec.channels) if (c.data.buffer instanceof SharedArrayBuffer) this.memory.give(c.data.buffer);
-      },
-    };
+  /** A crop of a level, decoded alone and not cached (LevelStreams.crop). */
+  crop(ref: LevelRef, channels: readonly string[], box: Box2i, priority: Priority, requestId: string | null): Promise<LevelPlanes> {
+    return this.streams.crop(ref, channels, box, priority, requestId);
   }
 
-  /**
-   * Level 0 reduced by each of `factors` (finest first) in one pass on the pool: the workers decode and box-filter
-   * it task by task (reduced-pass.ts), level 0 never held. Nothing is cached: the caller holds the levels.
-   */
-  async reduce(
+  /** Level 0 reduced by each of `factors` in one pass on the pool, not cached (LevelStreams.reduce). */
+  reduce(
     ref: LevelRef,
     channels: readonly string[],
     factors: readonly number[],
     priority: Priority,
     requestId: string | null,
   ): Promise<{ pass: ReducedPass; queueMs: number }> {
-    if (ref.deep) throw new Error(`${ref.absPath}: a deep part cannot be reduced as it streams; decode the whole part`);
-    const selected = channels.length === ref.allChannels.length ? null : [...channels];
-    const layout = layoutOf(this.headers, ref, selected);
-    const run = await this.broker.run<ReducedPass>(
-      // never shared: each waiter holds its own levels
-      `${levelKey(ref)}\0reduce\0${++this.reductions}`,
-      { fileId: ref.fileId, kind: 'reduce' },
-      (poolPriority) =>
-        decodeReducedPass(this.pool, {
-          path: ref.absPath,
-          layout,
-          channels: selected,
-          factors,
-          priority: poolPriority,
-          handoff: handoffOf(this.headers, ref),
-          tolerant: true,
-        }),
-      priority,
-      requestId,
-    );
-    return { pass: run.result, queueMs: run.timings.queueMs };
+    return this.streams.reduce(ref, channels, factors, priority, requestId);
   }
 
   /** Whether a request for these channels would be answered from RAM now. */
   has(ref: LevelRef, channels: readonly string[]): boolean {
-    const level = this.ram.peek(levelKey(ref));
-    return !!level && channels.every((c) => level.planes.has(c));
+    return this.levels.has(levelKey(ref), channels);
   }
 
   /** Whether a decode of this level is queued or running. */
@@ -291,7 +161,7 @@ export class DecodedLevels {
 
   /** Drops every level of a file (it changed on disk). */
   forget(absPath: string): void {
-    this.ram.deletePrefix(`${absPath}\0`);
+    this.levels.forget(absPath);
   }
 
   /**
@@ -300,14 +170,13 @@ export class DecodedLevels {
    */
   private decodeStarter(ref: LevelRef, channels: readonly string[], chunks: ChunkKeeping): (poolPriority: number) => JobHandle<unknown> {
     const { absPath: path, part, lx, ly } = ref;
-    const all = channels.length === ref.allChannels.length;
+    const selected = selectedChannels(ref, channels);
     if (ref.deep) {
       return (poolPriority) =>
-        this.pool.submit('deepFlat', { path, part, lx, ly, ...(all ? {} : { channels: [...channels] }), tolerant: true }, poolPriority);
+        this.pool.submit('deepFlat', { path, part, lx, ly, ...(selected ? { channels: selected } : {}), tolerant: true }, poolPriority);
     }
-    const selected = all ? null : [...channels];
     // fewer than all channels, off the click's path: keep the decompressed chunks for the others in this pass
-    const keep = !all && chunks === 'during';
+    const keep = selected !== null && chunks === 'during';
     return (poolPriority) =>
       decodeLevel(this.pool, {
         path,
@@ -332,6 +201,14 @@ export class DecodedLevels {
     else this.fillsOnRelease.set(level, ref);
   }
 
+  /** A lease of the level's planes ended: the store fill waiting for it starts. */
+  private sent(level: CachedLevel): void {
+    const ref = this.fillsOnRelease.get(level);
+    if (!ref) return;
+    this.fillsOnRelease.delete(level);
+    this.startStoreFill(ref, level);
+  }
+
   private startStoreFill(ref: LevelRef, level: CachedLevel): void {
     if (level.storeFill !== 'due') return;
     this.fillStore(ref, level, 'prefetch', null).catch(() => {
@@ -346,10 +223,10 @@ export class DecodedLevels {
   private async fillStore(ref: LevelRef, level: CachedLevel, priority: Priority, requestId: string | null): Promise<void> {
     // running from now on, so that a request made meanwhile waits for this pass instead of decoding
     level.storeFill = 'running';
-    level.pins++;
+    this.levels.pin(level);
     try {
       const layout = await layoutOf(this.headers, ref, []);
-      if (levelBytes(level) + layout.chunkStoreBytes > this.ram.budgetBytes) {
+      if (!this.levels.fits(level, layout.chunkStoreBytes)) {
         level.storeFill = 'not-kept';
         return;
       }
@@ -381,28 +258,11 @@ export class DecodedLevels {
       }
       stored.add(store);
       this.storeFills++;
-      level.chunkStore = store;
-      level.inCache = this.ram.set(level.key, level, levelBytes(level));
-      if (!level.inCache) {
-        // the cache filled up meanwhile: keep the planes, not the store (nothing has read it yet)
-        level.chunkStore = null;
-        level.storeFill = 'not-kept';
-        this.memory.give(store);
-        level.inCache = this.ram.set(level.key, level, levelBytes(level));
-      }
+      this.levels.keepStore(level, store);
     } finally {
       if (level.storeFill === 'running') level.storeFill = 'none';
-      this.unpin(level);
+      this.levels.unpin(level);
     }
-  }
-
-  /** Lets a level's chunk store go when the level does not fit the cache with it (another layer then needs a decode). */
-  private dropStore(level: CachedLevel): void {
-    if (!level.chunkStore || level.pins > 0) return;
-    this.memory.give(level.chunkStore);
-    level.chunkStore = null;
-    level.storeFill = 'not-kept';
-    level.inCache = !level.transient && this.ram.set(level.key, level, levelBytes(level));
   }
 
   /** Unpacks more channels of a cached level from its chunk store. */
@@ -412,7 +272,7 @@ export class DecodedLevels {
     missing: readonly string[],
     priority: Priority,
     requestId: string | null,
-  ): Promise<Omit<StageTimingsMs, 'hostMs'>> {
+  ): Promise<LevelTimings> {
     const store = level.chunkStore!;
     const selected = ref.allChannels.filter((c) => missing.includes(c));
     const layout = layoutOf(this.headers, ref, selected);
@@ -434,165 +294,14 @@ export class DecodedLevels {
     );
     if (!level.planes.has(selected[0]!)) {
       this.unpacks++;
-      this.addPlanes(level, run.result.image);
+      this.levels.addPlanes(level, run.result.image);
     }
-    return { ...stageMs(run.result.image.timings), queueMs: run.timings.queueMs };
-  }
-
-  /** Puts a finished decode into the cache once (every waiter of a shared job sees the same result), and returns its level. */
-  private ingest(key: string, ref: LevelRef, result: LevelDecode | DeepFlatTaskResult, keep: boolean): CachedLevel {
-    const known = ingested.get(result);
-    if (known) return known;
-    this.decodes++;
-    const codec = ref.deep ? (result as DeepFlatTaskResult).image : (result as LevelDecode).image;
-    const r = codec.region;
-    const level: CachedLevel = this.ram.peek(key) ?? {
-      key,
-      image: {
-        part: codec.part,
-        lx: codec.lx,
-        ly: codec.ly,
-        dataWindow: [r.xMin, r.yMin, r.xMax, r.yMax],
-        displayWindow: ref.displayWindow,
-        widthPx: codec.widthPx,
-        heightPx: codec.heightPx,
-        ...(ref.deep ? { deepSampleCounts: bufferOf((result as DeepFlatTaskResult).sampleCounts) as ArrayBuffer } : {}),
-        // the same chunks are missing from every channel set of the level (a chunk store holds them zeroed)
-        ...(codec.missing ? { missing: missingOf(codec.missing) } : {}),
-      },
-      planes: new Map(),
-      chunkStore: null,
-      storeFill: 'none',
-      pins: 0,
-      handedOut: false,
-      inCache: false,
-      transient: !keep,
-    };
-    if (!ref.deep) level.chunkStore ??= (result as LevelDecode).chunkStore;
-    ingested.set(result, level);
-    this.addPlanes(level, codec);
-    return level;
-  }
-
-  private addPlanes(level: CachedLevel, codec: CodecImage): void {
-    for (const c of codec.channels) {
-      if (level.planes.has(c.name)) continue;
-      level.planes.set(c.name, {
-        name: c.name,
-        pixelType: c.pixelType,
-        xSampling: c.xSampling,
-        ySampling: c.ySampling,
-        widthSamples: c.widthSamples,
-        heightSamples: c.heightSamples,
-        data: bufferOf(c.data),
-      });
-    }
-    level.inCache = !level.transient && this.ram.set(level.key, level, levelBytes(level));
-    if (!level.inCache) this.dropStore(level);
-  }
-
-  private handOut(
-    level: CachedLevel,
-    channels: readonly string[],
-    source: DecodedImage['source'],
-    timings: Omit<StageTimingsMs, 'hostMs'>,
-    lease: boolean,
-  ): LevelPlanes {
-    const planes = channels.map((c) => level.planes.get(c)!);
-    if (lease) level.pins++;
-    else level.handedOut = true;
-    let released = !lease;
-    return {
-      image: { ...level.image, planes },
-      source,
-      timings,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.unpin(level);
-        const ref = this.fillsOnRelease.get(level);
-        if (ref) {
-          this.fillsOnRelease.delete(level);
-          this.startStoreFill(ref, level);
-        }
-      },
-    };
-  }
-
-  private unpin(level: CachedLevel): void {
-    level.pins--;
-    this.recycle(level);
-  }
-
-  /** A level out of the cache that no one reads any more gives its memory to the next decode. */
-  private recycle(level: CachedLevel): void {
-    if (level.inCache || level.pins > 0 || level.handedOut) return;
-    for (const p of level.planes.values()) if (p.data instanceof SharedArrayBuffer) this.memory.give(p.data);
-    if (level.chunkStore) this.memory.give(level.chunkStore);
-    level.planes.clear();
-    level.chunkStore = null;
-    // so that it is never given twice
-    level.handedOut = true;
+    return timingsOf(run.result.image.timings, run.timings.queueMs);
   }
 }
 
-const ingested = new WeakMap<object, CachedLevel>();
 /** Chunk stores a fill pass delivered (each waiter of the pass sees the same one): given back or kept once. */
 const stored = new WeakSet<SharedArrayBuffer>();
 
 /** When a decode of some channels keeps the level's decompressed chunks: not at all, in its own pass, or in a second pass after. */
 type ChunkKeeping = 'none' | 'during' | 'after';
-
-/** The level's layout for these channels, from the file's header (kept since the library read it, else read now: a
- * few KB; the planes' geometry is in no summary). */
-function layoutOf(headers: HeaderCache, ref: LevelRef, channels: string[] | null): LevelLayout | Promise<LevelLayout> {
-  const parts = headers.partsOf(ref.absPath, ref.sizeBytes, ref.mtimeMs);
-  const layout = (all: PartInfo[]) => {
-    const info = all[ref.part];
-    if (!info) throw new Error(`${ref.absPath} has no part ${ref.part} (it has ${all.length})`);
-    return levelLayout(info, ref.lx, ref.ly, channels);
-  };
-  return Array.isArray(parts) ? layout(parts) : parts.then(layout);
-}
-
-/** The main thread's parse of the file for the workers, where the header cache holds one (else they parse it). */
-function handoffOf(headers: HeaderCache, ref: LevelRef): HeaderHandoff | null {
-  return headers.handoffOf(ref.absPath, ref.sizeBytes, ref.mtimeMs);
-}
-
-/** Every key of a file starts with its path (forget() drops them by prefix); size and mtime tell one version from the next. */
-function levelKey(ref: LevelRef): string {
-  return `${ref.absPath}\0${ref.sizeBytes}\0${ref.mtimeMs}\0${ref.part}\0${ref.lx}\0${ref.ly}`;
-}
-
-function levelBytes(level: CachedLevel): number {
-  let bytes = level.chunkStore?.byteLength ?? 0;
-  for (const p of level.planes.values()) bytes += p.data.byteLength;
-  return bytes + (level.image.deepSampleCounts?.byteLength ?? 0);
-}
-
-/** A tolerant decode's failed chunks as the renderer is told of them: the boxes they cover and the first reason. */
-export function missingOf(missing: MissingChunks): MissingRegions {
-  return {
-    regions: missingRegions(missing.failures).map((b): BoxTuple => [b.xMin, b.yMin, b.xMax, b.yMax]),
-    reason: missing.failures[0]!.reason,
-    chunksRead: missing.chunksRead,
-    chunksTotal: missing.chunksTotal,
-    // chunks not written yet are told apart from damage (the renderer says "rendering…", not "damaged")
-    ...(missing.incomplete ? { incomplete: { ...missing.incomplete } } : {}),
-  };
-}
-
-function stageMs(t: StageTimings): Omit<StageTimingsMs, 'hostMs' | 'queueMs'> {
-  return { readMs: t.readMs, decompressMs: t.decompressMs, unpackMs: t.unpackMs, bytesRead: t.bytesRead };
-}
-
-/**
- * The buffer behind a plane: planes own theirs. A shared plane from the pool is the start of its buffer, which may be
- * longer (PlaneMemory's size classes: the plane's own bytes are planeByteLength's); a worker's transferred one is exact.
- */
-function bufferOf(data: ArrayBufferView): ArrayBuffer | SharedArrayBuffer {
-  const buffer = data.buffer;
-  if (data.byteOffset === 0 && (data.byteLength === buffer.byteLength || buffer instanceof SharedArrayBuffer)) return buffer;
-  return buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
-}

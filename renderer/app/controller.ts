@@ -5,9 +5,7 @@ import { GpuEngine } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
 import type { HistogramSource } from '../gpu/shown-histogram.js';
 import type { RendererHost } from '../host-client/index.js';
-import { layerChoice, partChannelNames } from '../model/layer-choice.js';
-import { sequenceOf } from '../state/grid-items.js';
-import { storeActions, type AppState, type AppStore } from '../state/store.js';
+import { storeActions, type AppStore } from '../state/store.js';
 import { PlaneFetcher } from '../loading/plane-fetcher.js';
 import { ForegroundLoad } from '../loading/foreground-load.js';
 import { documentSink, type DownloadSink } from './downloads.js';
@@ -24,11 +22,13 @@ import { PreviewFit } from './preview-fit.js';
 import { startEngine } from './engine-start.js';
 import { installColour, installColourReload, startColour } from './colour.js';
 import { CryptomatteController } from './cryptomatte.js';
-import { followSequence, stepGridItem } from './grid-steps.js';
+import { stepGridItem } from './grid-steps.js';
 import { installFolderEvents } from './folder-events.js';
 import { LiveVectors } from './live-vectors.js';
 import { DetailRegion } from './detail-region.js';
 import { VisibleThumbnails } from './visible-thumbnails.js';
+import { playedChoice, shownFile, shownLayer, shownPart } from './shown-selection.js';
+import { routeStoreChange } from './store-routes.js';
 
 export type { ImageRecord } from './current-image.js';
 export const THUMB_REQUEST_PX = 128;
@@ -94,15 +94,7 @@ export class Controller {
       host,
       store,
       engine: gpu,
-      choice: () => {
-        const layer = this.currentLayer();
-        const part = this.currentPart();
-        if (!layer || !part) return null;
-        return {
-          part: store.getState().image.part,
-          choice: layerChoice(layer, store.getState().image.channel, partChannelNames(part)).choice,
-        };
-      },
+      choice: () => playedChoice(store.getState()),
     });
     this.frameAtRest = frameAtRestFor(this.player, store, actions);
     this.thumbs = new ThumbnailRequests(
@@ -148,7 +140,7 @@ export class Controller {
       store,
       engine: () => this.engine,
       currentPart: () => this.currentPart(),
-      currentLayer: () => this.currentLayer(),
+      currentLayer: () => shownLayer(store.getState()),
       canvasSizePx: () => this.view.sizePx,
       said: (status) => actions.setUi({ status }),
     });
@@ -229,8 +221,8 @@ export class Controller {
       engine.holdGrid?.(loading);
       if (!loading) this.visible.again();
     });
-    this.store.subscribe((s, prev) => this.route(engine, s, prev));
-    this.route(engine, this.store.getState(), atStart);
+    this.store.subscribe((s, prev) => routeStoreChange(this, engine, s, prev));
+    routeStoreChange(this, engine, this.store.getState(), atStart);
     this.emit();
     this.info = await info;
     void startColour(this.host.api, this.actions, this.store, this.info); // $OCIO, when the host's environment sets it; the recent configs
@@ -238,35 +230,6 @@ export class Controller {
     this.actions.setFolders(this.info.folders);
     const listed = await listing;
     if (listed) this.folders.apply(listed);
-  }
-
-  /** A store change to the parts it concerns. */
-  private route(e: ViewEngine, s: AppState, prev: AppState): void {
-    if (s.view.display !== prev.view.display || s.image.channel !== prev.image.channel || s.image.decoded !== prev.image.decoded)
-      e.setDisplay(this.image.display());
-    if (s.view.panZoom !== prev.view.panZoom) e.setPanZoom(s.view.panZoom);
-    if (s.view.panZoom !== prev.view.panZoom || s.image.decoded !== prev.image.decoded) this.region.changed();
-    const a = s.image,
-      b = prev.image;
-    if (a.currentFileId !== b.currentFileId || s.library.sequences !== prev.library.sequences)
-      followSequence(this.store, this.actions, this.player);
-    const layerChanged = a.part !== b.part || a.layer !== b.layer || a.channel !== b.channel;
-    // a sequence's frame on screen: the player shows the new layer of the same frame (and plays on with it)
-    if (layerChanged && a.currentFileId === b.currentFileId && this.player.presented) this.player.refresh(true);
-    else if (a.currentFileId !== b.currentFileId || layerChanged) {
-      // another frame of the sequence on screen (playback rested on it): same size, so the artist's zoom stays
-      const sequence = a.currentFileId !== b.currentFileId ? sequenceOf(s.library, a.currentFileId) : null;
-      const otherFrame = sequence !== null && sequence === sequenceOf(s.library, b.currentFileId);
-      void this.image.show(a.currentFileId !== b.currentFileId || a.part !== b.part, !otherFrame);
-    }
-    const p = s.playback,
-      q = prev.playback;
-    if (p.fps !== q.fps || p.mode !== q.mode || p.inFrame !== q.inFrame || p.outFrame !== q.outFrame) this.player.refresh(false);
-    if (
-      s.inspect.layersView !== prev.inspect.layersView ||
-      (s.inspect.layersView && (a.currentFileId !== b.currentFileId || a.part !== b.part))
-    )
-      void this.layersView.update(s.inspect.layersView);
   }
 
   /** A new device holds nothing: the image, the reference, the Layers view and the visible thumbnails are handed over again. */
@@ -297,18 +260,12 @@ export class Controller {
     stepGridItem(this.store, this.actions, delta);
   }
 
-  private currentLayer() {
-    const part = this.currentPart();
-    return part?.layers.find((l) => l.name === this.store.getState().image.layer) ?? part?.layers[0];
-  }
-
   currentFile(): FileEntry | undefined {
-    const s = this.store.getState();
-    return s.library.files.find((f) => f.id === s.image.currentFileId);
+    return shownFile(this.store.getState());
   }
 
   currentPart(): PartSummary | undefined {
-    return this.currentFile()?.summary?.parts[this.store.getState().image.part];
+    return shownPart(this.store.getState());
   }
 
   /** The crop of level 0 on the GPU holding pixel (x, y) of the image on screen (the readout reads it), if any. */
