@@ -320,6 +320,51 @@ export interface DeepSamplesRequest {
   sortByDepth?: boolean;
 }
 
+/**
+ * Statistics of level 0 measured on the host chunk by chunk (`levelStatistics`): for an image too large for the page to
+ * hold whole, whose level on screen is reduced. The workers decode and measure it a band at a time; only the figures
+ * come back.
+ */
+export interface LevelStatisticsRequest {
+  /** Cancels it (`cancel`); a request that names no id runs to its end. */
+  requestId?: string;
+  fileId: string;
+  part: number;
+  /** The channels measured (1 to 64 of the part's). */
+  channels: string[];
+  /** Only these pixels (absolute); omitted: the whole data window. */
+  region?: PixelRegion;
+  /** Channels counted as R, G, B (null: 0) into [luminance, R, G, B] histogram bins; each must be full resolution. */
+  histogram?: [string | null, string | null, string | null];
+}
+
+/** One channel's figures: finite values' count, mean, M2 (n × variance), min and max (0 when n is 0); NaN and ±Inf apart. */
+export interface ChannelFigures {
+  name: string;
+  n: number;
+  mean: number;
+  m2: number;
+  min: number;
+  max: number;
+  nan: number;
+  inf: number;
+}
+
+export interface LevelStatistics {
+  fileId: string;
+  part: number;
+  /** The pixels measured (absolute, inclusive): the request's region within the data window. */
+  region: BoxTuple;
+  /** Per channel asked for, in the file's order. */
+  channels: ChannelFigures[];
+  /** [luminance, R, G, B] × HIST_BINS counts over log2 of the value, when asked for (as the page's histogram bins). */
+  histogram?: number[];
+  /** Pixels of the region in chunks that could not be read (damaged, or not written yet): left out of the figures. */
+  missingPx: number;
+  /** Host figures: the pass's wall time, its workers' decode and measuring time summed, chunks read. */
+  timings: { wallMs: number; decodeMs: number; statsMs: number; chunks: number; tasks: number };
+}
+
 /** Deep samples of a region, as the file holds them (half as binary16 bits, float32, uint32). */
 export interface DeepSampleSet {
   fileId: string;
@@ -555,6 +600,8 @@ export interface HostApi {
   readColourConfig(path?: string): Promise<ColourConfigFiles | null>;
   /** A deep part's samples: one pixel's (the list) or every pixel's (the depth-range composite). Rejects a flat part. */
   deepSamples(request: DeepSamplesRequest): Promise<DeepSampleSet>;
+  /** Level 0's statistics (and histogram) measured chunk by chunk on the host: an image too large to measure whole. */
+  levelStatistics(request: LevelStatisticsRequest): Promise<LevelStatistics>;
   onEvent(listener: (event: HostEvent) => void): () => void;
 }
 

@@ -15,6 +15,7 @@ export const CALL_METHODS = [
   'exportImages',
   'readColourConfig',
   'deepSamples',
+  'levelStatistics',
 ] as const;
 
 /** Fire-and-forget methods: the caller does not wait for them. */
@@ -25,7 +26,7 @@ export type SignalMethod = (typeof SIGNAL_METHODS)[number];
 export type TransportMethod = CallMethod | SignalMethod;
 
 /** Methods that may carry request ids the server can cancel when the caller goes away. */
-export const CANCELLABLE_METHODS: readonly CallMethod[] = ['decodeImage', 'getThumbnail'];
+export const CANCELLABLE_METHODS: readonly CallMethod[] = ['decodeImage', 'getThumbnail', 'levelStatistics'];
 
 // Compile-time proof that the lists above are exactly HostApi minus onEvent: adding a method to the
 // contract without a transport for it fails type-checking here.

@@ -3,6 +3,7 @@
 import type {
   DecodeRequest,
   DeepSamplesRequest,
+  LevelStatisticsRequest,
   ExportRequest,
   FitWithin,
   PixelRegion,
@@ -60,6 +61,7 @@ const VALIDATORS: { [M in TransportMethod]: (args: unknown[]) => Args<M> } = {
   exportImages: (a) => (arity('exportImages', a, 1, 1), [exportRequest(a[0])]),
   readColourConfig: (a) => (arity('readColourConfig', a, 0, 1), [optional(a[0], (v) => configPath(v))]),
   deepSamples: (a) => (arity('deepSamples', a, 1, 1), [deepSamplesRequest(a[0])]),
+  levelStatistics: (a) => (arity('levelStatistics', a, 1, 1), [levelStatisticsRequest(a[0])]),
   cancel: (a) => (arity('cancel', a, 1, 1), [str(a[0], 'cancel: requestId')]),
   setVisible: (a) => {
     arity('setVisible', a, 2, 2);
@@ -134,6 +136,30 @@ function deepSamplesRequest(v: unknown): DeepSamplesRequest {
     ...(pixel ? { pixel } : {}),
     ...(channels ? { channels } : {}),
     ...(sortByDepth === undefined ? {} : { sortByDepth }),
+  };
+}
+
+/** Most channels one statistics pass measures: a part's layer or two, never a request to hold all of a 1,000-channel file. */
+const MAX_STATS_CHANNELS = 64;
+
+function levelStatisticsRequest(v: unknown): LevelStatisticsRequest {
+  const where = 'levelStatistics: request';
+  const o = obj(v, where, ['requestId', 'fileId', 'part', 'channels', 'region', 'histogram']);
+  const channels = strList(o.channels, `${where}.channels`);
+  if (channels.length < 1 || channels.length > MAX_STATS_CHANNELS)
+    throw new ArgumentError(`${where}.channels must name 1 to ${MAX_STATS_CHANNELS} channels, got ${channels.length}`);
+  const histogram = optional(o.histogram, (x) => {
+    if (!Array.isArray(x) || x.length !== 3) throw new ArgumentError(`${where}.histogram must be [R, G, B] channel names (or null)`);
+    return x.map((c, i) => (c === null ? null : str(c, `${where}.histogram[${i}]`))) as [string | null, string | null, string | null];
+  });
+  const requestId = optional(o.requestId, (x) => str(x, `${where}.requestId`));
+  return {
+    ...(requestId === undefined ? {} : { requestId }),
+    fileId: str(o.fileId, `${where}.fileId`),
+    part: int(o.part, `${where}.part`),
+    channels,
+    ...(o.region === undefined ? {} : { region: pixelRegion(o.region, `${where}.region`) }),
+    ...(histogram ? { histogram } : {}),
   };
 }
 

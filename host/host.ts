@@ -20,6 +20,8 @@ import type {
   ColourConfigFiles,
   DeepSampleSet,
   DeepSamplesRequest,
+  LevelStatistics,
+  LevelStatisticsRequest,
 } from '../contract/host-api.js';
 import { decodeTier } from '../codec/index.js';
 import type { DisplayParams } from '../shaders/display-params.js';
@@ -37,6 +39,7 @@ import { pageConfigs } from './export/ocio-view.js';
 import { fsReason } from './io/fs-reason.js';
 import { DEFAULT_LIBRARY_TIMING, Library } from './library/library.js';
 import { ImageService } from './images/image-service.js';
+import { LevelStatisticsService } from './images/level-stats.js';
 import { ThumbnailService } from './thumbnails/thumbnail-service.js';
 import { prepareToneMap, type ToneMapped } from './thumbnails/tone-map-on-pool.js';
 import type { ThumbnailDetail, ThumbnailOutputOptions } from './thumbnails/params.js';
@@ -61,6 +64,7 @@ class NodeHost implements Host {
   private readonly headers = new HeaderCache();
   private readonly library: Library;
   private readonly images: ImageService;
+  private readonly levelStats: LevelStatisticsService;
   private readonly thumbnails: ThumbnailService;
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private readonly mode: 'electron' | 'browser';
@@ -107,6 +111,7 @@ class NodeHost implements Host {
       planes: { memory: this.memory, poolIdle: () => this.pool.pending === 0 && this.pool.posted === 0 },
     });
     const { pool, broker, disk, headers } = this;
+    this.levelStats = new LevelStatisticsService({ pool, broker, headers, fileOf: (fileId) => this.images.readableFileOf(fileId) });
     this.thumbnails = new ThumbnailService({
       pool,
       broker,
@@ -218,6 +223,10 @@ class NodeHost implements Host {
     const args: DeepSamplesTaskArgs = { ...rest, path: absPath };
     const { result } = await this.pool.submit('deepSamples', args, POOL_PRIORITY.preview).promise;
     return { fileId, ...(result as DeepSamplesTaskResult) };
+  }
+
+  levelStatistics(request: LevelStatisticsRequest): Promise<LevelStatistics> {
+    return this.levelStats.measure(request);
   }
 
   async getThumbnail(request: ThumbnailRequest): Promise<Thumbnail> {

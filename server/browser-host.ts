@@ -117,6 +117,7 @@ export function browserModeHost(host: HostApi & Partial<PixelLease>, rootReal: s
     ...(host.decodeImageLease ? { decodeImageLease: async (request) => (checkFile(request.fileId), host.decodeImageLease!(request)) } : {}),
     getThumbnail: async (request) => (checkFile(request.fileId), host.getThumbnail(request)),
     deepSamples: async (request) => (checkFile(request.fileId), host.deepSamples(request)),
+    levelStatistics: async (request) => (checkFile(request.fileId), host.levelStatistics(request)),
     cancel: (requestId) => host.cancel(requestId),
     setPlayback: (plan) => host.setPlayback(plan && { ...plan, fileIds: plan.fileIds.filter((id) => files.has(id)) }),
     setVisible: (fileIds, currentFileId) =>

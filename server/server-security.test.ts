@@ -285,6 +285,7 @@ describe('API: folders and files stay inside the served folder', () => {
         ['decodeImage', [{ requestId: 'd1', fileId, part: 0, priority: 'preview' }]],
         ['getHeader', [fileId]],
         ['deepSamples', [{ fileId, part: 0, pixel: { xPx: 0, yPx: 0 } }]],
+        ['levelStatistics', [{ fileId, part: 0, channels: ['R'] }]],
         ['exportImages', [{ fileIds: [fileId], kind: 'image', format: 'png', overwrite: false, view: VIEW }]],
       ] as const) {
         const r = await call(method, { args });

@@ -92,6 +92,7 @@ export function createIpcHandlers(options: IpcHandlerOptions): IpcHandlers {
     decodeImage: async (request) => withPlainBuffers(await host.decodeImage(request)),
     getThumbnail: (request) => host.getThumbnail(request),
     deepSamples: (request) => host.deepSamples(request),
+    levelStatistics: (request) => host.levelStatistics(request),
     async exportImages(request) {
       let outDir = request.outDir;
       if (outDir === undefined) {

@@ -129,6 +129,11 @@ export function withLiveImages(host: HostApi & Partial<PixelLease>, live: LiveIm
       if (isLiveFileId(request.fileId)) throw new Error(`${liveNameOf(request.fileId)} is a live image: it has no deep samples`);
       return host.deepSamples(request);
     },
+    levelStatistics: async (request) => {
+      if (isLiveFileId(request.fileId))
+        throw new Error(`${liveNameOf(request.fileId)} is a live image: its statistics are measured where it is shown`);
+      return host.levelStatistics(request);
+    },
     onEvent(listener) {
       listeners.add(listener);
       const off = host.onEvent(listener);

@@ -5,6 +5,7 @@ import { deepFlatTask, type DeepFlatTaskArgs, type DeepFlatTaskResult } from '..
 import { deepSamplesTask, type DeepSamplesTaskArgs, type DeepSamplesTaskResult } from '../decode/deep-samples-task.js';
 import type { DecodePool } from '../decode/pool.js';
 import { reduceTask, type ReduceResult, type ReduceTaskArgs } from '../decode/reduce-task.js';
+import { statsTask, type StatsTaskArgs, type StatsTaskResult } from '../decode/stats-task.js';
 import type { TaskHandler } from '../decode/task-handler.js';
 import { thumbnailBandTask } from '../thumbnails/band-task.js';
 import { deepThumbnailTask, type DeepThumbnailArgs } from '../thumbnails/deep-thumbnail.js';
@@ -23,6 +24,7 @@ export const TASK_HANDLERS: Record<string, TaskHandler> = {
   ping: () => ({ result: null, transfer: [] }),
   band: bandTask,
   reduce: reduceTask,
+  stats: statsTask,
   thumbnail: thumbnailJob,
   thumbnailBand: thumbnailBandTask,
   deepFlat: deepFlatTask,
@@ -36,6 +38,7 @@ export type TaskTypes = {
   ping: { args: null; result: null };
   band: { args: BandTaskArgs; result: BandResult };
   reduce: { args: ReduceTaskArgs; result: ReduceResult };
+  stats: { args: StatsTaskArgs; result: StatsTaskResult };
   thumbnail: { args: ThumbnailJobArgs; result: ThumbnailJobResult };
   thumbnailBand: { args: ThumbnailBandArgs; result: ThumbnailBandResult };
   deepFlat: { args: DeepFlatTaskArgs; result: DeepFlatTaskResult };

@@ -6,6 +6,8 @@ export type {
   DecodedImage,
   DeepSampleSet,
   DeepSamplesRequest,
+  LevelStatistics,
+  LevelStatisticsRequest,
   MissingRegions,
   RenderProgress,
   DecodeRequest,

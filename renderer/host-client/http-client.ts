@@ -126,6 +126,7 @@ export function createHttpHost(loc: Location = window.location, pool: BufferPool
     decodeImage: (r) => call('decodeImage', [r]),
     getThumbnail: (r) => call('getThumbnail', [r]),
     deepSamples: (r) => call('deepSamples', [r]),
+    levelStatistics: (r) => call('levelStatistics', [r]),
     cancel: (id) => signal('cancel', [id]),
     setVisible: (ids, current) => signal('setVisible', [ids, current]),
     setPlayback: (plan) => signal('setPlayback', [plan]),

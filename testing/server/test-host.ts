@@ -155,6 +155,19 @@ export function createTestHost(options: { decodeDelayMs?: number } = {}): TestHo
         depthExtent: null,
       };
     },
+    async levelStatistics(request) {
+      calls.push('levelStatistics');
+      // the file's byte count as the one figure: a test can tell which file's data reached the client
+      const bytes = await bytesOf(request.fileId);
+      return {
+        fileId: request.fileId,
+        part: request.part,
+        region: [0, 0, 0, 0],
+        channels: request.channels.map((name) => ({ name, n: bytes.length, mean: 0, m2: 0, min: 0, max: 0, nan: 0, inf: 0 })),
+        missingPx: 0,
+        timings: { wallMs: 0, decodeMs: 0, statsMs: 0, chunks: 0, tasks: 0 },
+      };
+    },
     cancel(requestId) {
       calls.push('cancel');
       cancelled.push(requestId);
