@@ -1,37 +1,23 @@
 // Wires the compare and inspect slices to the engine: the reference (its layer pinned on the GPU, its planes kept on
 // the CPU for the pixel values and the CPU path), the compare view, and the Comparison and Statistics figures (GPU
-// reductions; the CPU reference where the engine has none). Pointer-move values never pass through here.
-import type { DecodedImage, LayerSummary, PartSummary } from '../host-client/api-types.js';
+// reductions; the CPU reference where the engine has none; statistics-figures.ts). Pointer-move values never pass here.
+import type { DecodedImage, LayerSummary, LevelStatistics, LevelStatisticsRequest, PartSummary } from '../host-client/api-types.js';
 import { handOver } from '../loading/hand-over.js';
 import { lacking, mergePlanes } from '../loading/cpu-copy.js';
 import type { FetchedImage } from '../loading/plane-fetcher.js';
 import type { ForegroundLoad } from '../loading/foreground-load.js';
-import { COMPARE_MODE_LABELS, statsSourceCode, type StatsSource } from '../../shaders/compare-params.js';
 import { colormapCode } from '../../shaders/colormaps.js';
-import { boxesAsRegions, combineChannels, measuredHoles, regionArea, regionsWithout } from '../../shaders/stats-regions.js';
-import {
-  emptyChannelStats,
-  intersectRegion,
-  meanAndSd,
-  statsReference,
-  summariseAll,
-  summariseChannel,
-  unionRegion,
-  type ChannelStats,
-  type Region,
-  type RgbaLayer,
-} from '../../shaders/compare-cpu.js';
+import { intersectRegion, unionRegion, type Region, type RgbaLayer } from '../../shaders/compare-cpu.js';
 import { assembleRgba } from '../cpu/assemble.js';
-import { measureMetrics } from './compare-metrics.js';
+import { comparisonFigures } from './comparison-figures.js';
 import { alignedDataRegion, alignmentShift, type CompareView } from '../gpu/compare-geometry.js';
-import type { Timed } from '../gpu/analysis.js';
 import type { ImageKey } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
 import { colormapSource, layerChoice, partChannelNames, planesOf, type ChannelPick, type LayerChoice } from '../model/layer-choice.js';
-import { comparisonSubject, measuredSource, statisticsSubject } from '../model/subject.js';
-import type { ComparisonReport, MetricRow, ReferenceRef, StatisticsReport, StatRow } from '../state/compare-state.js';
+import { measuredSource } from '../model/subject.js';
+import type { ReferenceRef, StatisticsReport } from '../state/compare-state.js';
 import type { AppState, AppStore, StoreActions } from '../state/store.js';
-import { shownLayerText } from './expression-label.js';
+import { statisticsFigures } from './statistics-figures.js';
 
 /** What the compare controller needs of the app controller. */
 export interface CompareHost {
@@ -43,6 +29,11 @@ export interface CompareHost {
   currentPart(): PartSummary | undefined;
   /** A picked image loading: the figures wait for its first frame rather than measure the image before it. */
   foreground?: ForegroundLoad;
+  /** Level 0 measured by the host chunk by chunk (an image the page holds reduced), and dropping such a request. */
+  levelStatistics?: (request: LevelStatisticsRequest) => Promise<LevelStatistics>;
+  cancel?: (requestId: string) => void;
+  /** Level 0's histogram counted with its figures: shown in place of the reduced level's. */
+  levelHistogram?: (fileId: string, bins: Uint32Array) => void;
 }
 
 /** The layer and channel of B compared with A: A's layer by name when B is another file that has it, else B's own. */
@@ -60,17 +51,9 @@ export function referenceLayer(
   return { part, layer, channel: followed ? aChannel : ref.channel, follows: !!followed };
 }
 
-/** Names of the RGBA slots a layer choice fills (null: a constant), as the panels label them. */
-export function slotNames(c: LayerChoice): (string | null)[] {
-  if (c.mode === 'y') return [c.slots[0] ?? null, null, null, c.slots[3] ?? null];
-  if (c.mode === 'yc') return ['R (from Y, RY, BY)', 'G (from Y, RY, BY)', 'B (from Y, RY, BY)', c.slots[3] ?? null];
-  return [...c.slots].map((s) => s ?? null);
-}
-
 /** A's identity in the compare pair: the image, part, layer and channel on screen. */
 const pairOf = (s: AppState): string => `${s.image.currentFileId}\0${s.image.part}\0${s.image.layer}\0${s.image.channel}`;
 
-const boxText = (b: readonly number[]): string => `${b[0]},${b[1]} – ${b[2]},${b[3]}`;
 const layerText = (name: string): string => name || '(base)';
 
 export class CompareController {
@@ -81,6 +64,8 @@ export class CompareController {
   private analysisSeq = 0;
   /** The last whole-image statistics of what is shown: the colormap's auto range, whatever rectangle is dragged. */
   private wholeStats: StatisticsReport | null = null;
+  private levelRequest: { key: string; requestId: string; figures: Promise<LevelStatistics> } | null = null;
+  private levelRequests = 0;
   private readonly changed = new Set<() => void>();
 
   constructor(private readonly host: CompareHost) {}
@@ -255,7 +240,11 @@ export class CompareController {
     const union = bRegion ? unionRegion(aRegion, bRegion) : aRegion;
     const within = (r: Region): Region => (s.inspect.region ? intersectRegion(r, s.inspect.region) : r);
     const cpu = (): { a: RgbaLayer; b: RgbaLayer | null } => ({
-      a: { rgba: assembleRgba(a, aChoice), ...aRegion },
+      // an image shown reduced is that level on the CPU too: its own pixels, not level 0's
+      a: {
+        rgba: assembleRgba(a, aChoice),
+        ...(a.reduced ? { x0: a.dataWindow[0], y0: a.dataWindow[1], widthPx: a.widthPx, heightPx: a.heightPx } : aRegion),
+      },
       b: b && bRegion && this.referenceChoice ? { rgba: assembleRgba(b, this.referenceChoice), ...bRegion } : null,
     });
     let cpuLayers: ReturnType<typeof cpu> | null = null;
@@ -268,44 +257,22 @@ export class CompareController {
 
     // Comparison
     if (ref && b && bRegion && this.referenceChoice) {
-      const region = within(union);
-      const t0 = performance.now();
-      // a damaged A's or B's missing pixels (chunks that could not be read) are left out of the figures
-      const measured = await measureMetrics(
+      const report = await comparisonFigures({
+        s,
         engine,
-        region,
-        boxesAsRegions(a.missing?.regions ?? []),
-        boxesAsRegions(b.missing?.regions ?? [], bShift[0], bShift[1]),
-        () => ({ a: cpuOnce().a, b: cpuOnce().b! }),
-      );
-      const { totals, path, gpuMs } = measured;
+        a,
+        aChoice,
+        layerName: layer.name,
+        part,
+        b,
+        bChoice: this.referenceChoice,
+        bPart: bPart!,
+        bText: `${ref.file.name} · ${layerText(referenceLayer(ref, s.image.currentFileId, s.image.layer, s.image.channel)?.layer.name ?? ref.layer)}`,
+        region: within(union),
+        bShift,
+        cpu: () => ({ a: cpuOnce().a, b: cpuOnce().b! }),
+      });
       if (!this.stillCurrent(seq, s)) return;
-      const aNames = slotNames(aChoice),
-        bNames = slotNames(this.referenceChoice);
-      const used = [0, 1, 2, 3].filter((c) => aNames[c] !== null || bNames[c] !== null);
-      const rows: MetricRow[] = used.map((c) => ({
-        name: aNames[c] === bNames[c] || !bNames[c] ? (aNames[c] ?? '') : `${aNames[c] ?? '(none)'} ↔ ${bNames[c]}`,
-        summary: summariseChannel(totals.channels[c]!, region),
-      }));
-      const report: ComparisonReport = {
-        path,
-        gpuMs,
-        wallMs: performance.now() - t0,
-        a: `${s.library.files.find((f) => f.id === a.fileId)?.name ?? a.fileId} · ${shownLayerText(layer.name, aChoice)}`,
-        b: `${ref.file.name} · ${layerText(referenceLayer(ref, s.image.currentFileId, s.image.layer, s.image.channel)?.layer.name ?? ref.layer)}`,
-        rows,
-        all: summariseAll(
-          used.map((c) => totals.channels[c]!),
-          region,
-        ),
-        pixelsDiffer: totals.pixelsDiffer,
-        pixels: region.widthPx * region.heightPx - measured.leftOutPx,
-        missingPxA: measured.missingPxA,
-        missingPxB: measured.missingPxB,
-        region,
-        notes: this.notes(part, bPart!, aNames, bNames, !!s.inspect.region),
-        subject: comparisonSubject(s),
-      };
       this.host.actions.setCompare({ metrics: report, metricsNote: '' });
     } else if (ref && !b) {
       this.host.actions.setCompare({ metricsNote: `loading the reference ${ref.file.name}…` });
@@ -313,81 +280,26 @@ export class CompareController {
 
     // Statistics
     // B not loaded yet: A is measured, under a subject that says so (the panel waits for B's figures)
-    const source: StatsSource = ref && b ? measuredSource(s) : { kind: 'a' };
-    const statsOver = source.kind === 'difference' ? union : source.kind === 'b' ? bRegion! : aRegion;
-    const region = within(statsOver);
-    const t0 = performance.now();
-    // a damaged A's or B's missing pixels (chunks that could not be read) are left out of what reads them: the rest is
-    // measured in rectangles
-    const holes = measuredHoles(source.kind, a.missing?.regions ?? [], b?.missing?.regions ?? [], bShift);
-    const measure = async (over: Region): Promise<{ channels: ChannelStats[]; path: 'gpu' | 'cpu'; gpuMs: number }> => {
-      const pieces = holes.length ? regionsWithout(over, holes) : [over];
-      const empty = () => [0, 1, 2, 3].map(emptyChannelStats);
-      const gpuRuns: Timed<ChannelStats[]>[] = [];
-      for (const piece of pieces) {
-        const run = await engine.statistics(piece, statsSourceCode(source)).catch(() => null);
-        if (!run) break;
-        gpuRuns.push(run);
-      }
-      if (gpuRuns.length === pieces.length)
-        return {
-          channels: combineChannels(
-            gpuRuns.map((r) => r.value),
-            empty,
-          ),
-          path: 'gpu',
-          gpuMs: gpuRuns.reduce((ms, r) => ms + r.gpuMs, 0),
-        };
-      const l = cpuOnce();
-      return {
-        channels: combineChannels(
-          pieces.map((piece) => statsReference(l.a, l.b ?? l.a, source, piece)),
-          empty,
-        ),
-        path: 'cpu',
-        gpuMs: NaN,
-      };
-    };
-    const missingPx = holes.length ? region.widthPx * region.heightPx - regionArea(regionsWithout(region, holes)) : 0;
-    const { channels, path, gpuMs } = await measure(region);
-    if (!this.stillCurrent(seq, s)) return;
-    const names = slotNames(source.kind === 'b' && this.referenceChoice ? this.referenceChoice : aChoice);
-    const rowsOf = (chs: ChannelStats[]): StatRow[] =>
-      [0, 1, 2, 3]
-        .filter((c) => names[c] !== null)
-        .map((c) => {
-          const st = chs[c]!;
-          const { mean, sd } = meanAndSd(st);
-          return { name: names[c]!, n: st.n, min: st.n ? st.min : NaN, max: st.n ? st.max : NaN, mean, sd, nan: st.nan, inf: st.inf };
-        });
-    const rows = rowsOf(channels);
-    const aText = `${s.library.files.find((f) => f.id === a.fileId)?.name ?? ''} · ${shownLayerText(layer.name, aChoice)}`;
-    // a difference names both images: the panel's figures are of this pair, in this mode
-    const sourceText =
-      source.kind === 'a'
-        ? `A: ${aText}`
-        : source.kind === 'b'
-          ? `B: ${ref!.file.name}`
-          : `${COMPARE_MODE_LABELS[source.kind === 'difference' ? source.mode : 'off']} (A − B) · A: ${aText}, B: ${ref!.file.name}`;
-    const report: StatisticsReport = {
-      subject: statisticsSubject(s, source),
-      path,
-      gpuMs,
-      wallMs: performance.now() - t0,
-      source: sourceText,
-      region,
-      whole: !s.inspect.region,
-      rows,
-      missingPx,
-    };
-    // a file still being written is measured over the chunks there (as `exrview stats` does), and says how many; one
-    // the library has given up on (cut short, no longer changing) is damaged, its missing chunks said as such
-    const beingWritten = (image: typeof a | null | undefined) =>
-      image && s.library.files.find((f) => f.id === image.fileId)?.rendering ? image.missing?.incomplete : undefined;
-    const rendering =
-      source.kind === 'b' ? beingWritten(b) : (beingWritten(a) ?? (source.kind === 'difference' ? beingWritten(b) : undefined));
-    if (rendering) report.rendering = rendering;
+    const figures = await statisticsFigures({
+      s,
+      engine,
+      a,
+      aChoice,
+      layerName: layer.name,
+      b,
+      bChoice: this.referenceChoice,
+      source: ref && b ? measuredSource(s) : { kind: 'a' },
+      aRegion,
+      bRegion,
+      union,
+      bShift,
+      cpu: cpuOnce,
+      ...(this.host.levelStatistics ? { levelStatistics: (r: LevelStatisticsRequest) => this.levelStatistics(r) } : {}),
+    });
+    if (!figures || !this.stillCurrent(seq, s)) return;
+    const { report } = figures;
     this.host.actions.setInspect({ stats: report });
+    if (figures.histogram) this.host.levelHistogram?.(a.fileId, figures.histogram);
     if (report.whole) {
       this.wholeStats = report;
       if (s.inspect.autoRange) this.autoRange(report);
@@ -395,10 +307,27 @@ export class CompareController {
     }
     // a rectangle's figures are shown; the colormap's auto range still comes from the whole image
     if (!s.inspect.autoRange) return;
-    const whole = (await measure(statsOver)).channels;
-    if (!this.stillCurrent(seq, s)) return;
-    this.wholeStats = { ...report, region: statsOver, whole: true, rows: rowsOf(whole) };
+    const whole = await figures.wholeRows();
+    if (!whole || !this.stillCurrent(seq, s)) return;
+    this.wholeStats = { ...report, region: figures.wholeRegion, whole: true, rows: whole };
     this.autoRange(this.wholeStats);
+  }
+
+  /**
+   * The host's measure of level 0, one at a time: a request the same as the one under way joins it (a refined level
+   * landing analyses again); another cancels it.
+   */
+  private levelStatistics(request: LevelStatisticsRequest): Promise<LevelStatistics> {
+    const key = JSON.stringify(request);
+    const running = this.levelRequest;
+    if (running?.key === key) return running.figures;
+    if (running) this.host.cancel?.(running.requestId);
+    const requestId = `level-stats-${++this.levelRequests}`;
+    const figures = this.host.levelStatistics!({ ...request, requestId }).finally(() => {
+      if (this.levelRequest?.requestId === requestId) this.levelRequest = null;
+    });
+    this.levelRequest = { key, requestId, figures };
+    return figures;
   }
 
   /** The colormap's range from the whole image's finite values of the channels shown (symmetric about 0 for the diverging map). */
@@ -420,27 +349,5 @@ export class CompareController {
       max += 0.5;
     }
     if (min !== s.inspect.rangeMin || max !== s.inspect.rangeMax) this.host.actions.setInspect({ rangeMin: min, rangeMax: max });
-  }
-
-  /** What is said about the pair: alignment, data windows, resolutions, channel sets. Nothing is refused. */
-  private notes(a: PartSummary, b: PartSummary, aNames: (string | null)[], bNames: (string | null)[], region: boolean): string[] {
-    const out: string[] = [];
-    const dispSize = (p: PartSummary) => `${p.displayWindow[2] - p.displayWindow[0] + 1}×${p.displayWindow[3] - p.displayWindow[1] + 1}`;
-    if (dispSize(a) !== dispSize(b))
-      out.push(
-        `Resolutions differ (A ${dispSize(a)}, B ${dispSize(b)}): aligned at their display windows' top-left corners, not resampled; outside an image's data window it counts as 0.`,
-      );
-    else if (a.displayWindow.join() !== b.displayWindow.join())
-      out.push(`Display windows differ (A ${boxText(a.displayWindow)}, B ${boxText(b.displayWindow)}): aligned at their top-left corners.`);
-    if (a.dataWindow.join() !== b.dataWindow.join())
-      out.push(
-        `Data windows differ (A ${boxText(a.dataWindow)}, B ${boxText(b.dataWindow)}): compared over both; outside its data window an image counts as 0, as oiiotool does.`,
-      );
-    for (let c = 0; c < 4; c++) {
-      if (aNames[c] && !bNames[c]) out.push(`B has no ${aNames[c]}: compared with ${c === 3 ? 1 : 0}.`);
-      else if (!aNames[c] && bNames[c]) out.push(`A has no ${bNames[c]}: compared with ${c === 3 ? 1 : 0}.`);
-    }
-    if (region) out.push('Over the Shift-dragged rectangle only (Esc clears it).');
-    return out;
   }
 }

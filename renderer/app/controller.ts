@@ -5,6 +5,7 @@ import { GpuEngine } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
 import type { HistogramSource } from '../gpu/shown-histogram.js';
 import type { RendererHost } from '../host-client/index.js';
+import { LevelHistogram } from './level-histogram.js';
 import { storeActions, type AppStore } from '../state/store.js';
 import { PlaneFetcher } from '../loading/plane-fetcher.js';
 import { ForegroundLoad } from '../loading/foreground-load.js';
@@ -40,6 +41,13 @@ export class Controller {
   histogram: Uint32Array | null = null;
   /** What `histogram` counts: A, B, or a difference image's magnitude. */
   histogramSource: HistogramSource = 'a';
+  /** Level 0's histogram of an image shown reduced, counted by the host with its statistics. */
+  private readonly levelHistogram = new LevelHistogram();
+  /** Whether `histogram` is level 0's (counted by the host), not the reduced level's on screen. */
+  get histogramOfLevel0(): boolean {
+    const held = this.levelHistogram.binsFor(this.store.getState());
+    return held !== null && held === this.histogram;
+  }
   /** What the host said at start (version and platform for Help ▸ About). */
   info: HostInfo | null = null;
   private readonly listeners = new Set<() => void>();
@@ -134,6 +142,14 @@ export class Controller {
       currentPart: () => this.currentPart(),
       fetch: (key, channels) => fetcher.fetch(key, channels, 'prefetch'),
       foreground: this.foreground,
+      levelStatistics: (request) => host.api.levelStatistics(request),
+      cancel: (requestId) => host.api.cancel(requestId),
+      levelHistogram: (fileId, bins) => {
+        if (!this.levelHistogram.keep(store.getState(), fileId, bins)) return;
+        this.histogram = bins;
+        this.histogramSource = 'a';
+        this.emit();
+      },
     });
     this.region = new DetailRegion({
       host,
@@ -204,7 +220,8 @@ export class Controller {
     const { engine, path, reason } = await startEngine();
     this.actions.setUi({ path, pathReason: reason });
     engine.onHistogram = (bins, source) => {
-      this.histogram = bins;
+      // an image shown reduced: level 0's count, where the host made it, stands in for the reduced level's
+      this.histogram = (source === 'a' && this.levelHistogram.binsFor(this.store.getState())) || bins;
       this.histogramSource = source;
       this.emit();
     };

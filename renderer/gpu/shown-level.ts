@@ -5,7 +5,11 @@ import type { OnScreen } from './engine-types.js';
 
 /** `r` (level 0's pixels) in the pixels of the level shown, covering at least one pixel. */
 export function inShownLevel(screen: OnScreen, r: Region): Region {
-  const scale = screen.current?.image.levelScale ?? 1;
+  return regionInLevel(r, screen.current?.image.levelScale ?? 1);
+}
+
+/** `r` (level 0's pixels) in the pixels of a level `scale` times smaller each way, covering at least one pixel. */
+export function regionInLevel(r: Region, scale: number): Region {
   if (scale === 1) return r;
   const x0 = Math.floor(r.x0 / scale),
     y0 = Math.floor(r.y0 / scale);

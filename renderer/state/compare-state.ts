@@ -56,7 +56,8 @@ export interface StatRow {
 export interface StatisticsReport {
   /** The image, layer, channel, measured source and region these figures were computed for (see model/subject). */
   subject: SubjectKey;
-  path: 'gpu' | 'cpu';
+  /** Where they were computed: the GPU's reductions, the CPU reference, or level 0 chunk by chunk on the host. */
+  path: 'gpu' | 'cpu' | 'host';
   gpuMs: number;
   wallMs: number;
   /** What the values are: "A: file · layer", "B: …", or a difference image. */
@@ -69,6 +70,8 @@ export interface StatisticsReport {
   missingPx: number;
   /** The measured image is still being written: its figures are of these chunks, `missingPx` those not written yet. */
   rendering?: RenderProgress;
+  /** For an image the page holds reduced: which level the figures are of (level 0 on the host, or the level on screen and why). */
+  measuredOn?: string;
 }
 
 export interface CompareSlice {

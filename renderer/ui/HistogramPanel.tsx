@@ -36,7 +36,9 @@ export function HistogramPanel() {
   // the bins count what the engine shows: until the picked image is shown they are another image's
   const stale = !!c.engine?.shownFileId && c.engine.shownFileId() !== currentFileId;
   const bins = stale ? null : c.histogram;
-  const subject = stale ? 'computing…' : histogramSubject(c.histogramSource);
+  const subject = stale
+    ? 'computing…'
+    : `${histogramSubject(c.histogramSource)}${c.histogramOfLevel0 ? ', level 0 (counted on the host)' : ''}`;
   // the curves of what A's layer holds (B follows A's layer; a difference is per channel of the same slots)
   const part = useApp((s) => s.library.files.find((f) => f.id === s.image.currentFileId)?.summary?.parts[s.image.part]);
   const layer = useApp((s) => part?.layers.find((l) => l.name === s.image.layer) ?? part?.layers[0]);

@@ -1,5 +1,6 @@
 // The Statistics region: min, max, mean, standard deviation, NaN and Inf per channel of what is shown, over the whole
-// image or the Shift-dragged rectangle, less a damaged image's missing pixels (how many is said).
+// image or the Shift-dragged rectangle, less a damaged image's missing pixels (how many is said); for an image shown
+// reduced, which level the figures are of (level 0, measured on the host chunk by chunk, where it can be).
 import { fmtCount, fmtValue } from './format.js';
 import { useApp, useController } from './context.js';
 import { PlayingNote } from './PlayingNote.js';
@@ -96,9 +97,18 @@ export function StatisticsPanel() {
           ))}
         </tbody>
       </table>
+      {st.measuredOn && (
+        <p className="note measured-on" data-key="stats-measured-on">
+          of {st.measuredOn}
+        </p>
+      )}
       <p className="source">
-        {st.path === 'gpu' ? `GPU reduction${Number.isFinite(st.gpuMs) ? `, ${st.gpuMs.toFixed(3)} ms GPU` : ''}` : 'CPU reduction'};
-        Shift-drag on the image for a rectangle
+        {st.path === 'gpu'
+          ? `GPU reduction${Number.isFinite(st.gpuMs) ? `, ${st.gpuMs.toFixed(3)} ms GPU` : ''}`
+          : st.path === 'host'
+            ? 'measured on the host'
+            : 'CPU reduction'}
+        {'; Shift-drag on the image for a rectangle'}
       </p>
     </section>
   );

@@ -7,7 +7,7 @@ describe('reducedNote', () => {
     const n = reducedNote({ factor: 2, from: 'box-filter', fullWidthPx: 16384, fullHeightPx: 8192, over: 'side', limit: 8192 }, 8192, 4096);
     expect(n.title).toBe('showing a 1/2 level (8192×4096 of 16384×8192 px, box-filtered as it was decoded)');
     expect(n.why).toBe("over the GPU's 8192 px texture limit");
-    expect(n.caveat).toMatch(/pixel values, statistics/);
+    expect(n.caveat).toMatch(/statistics and the histogram are level 0's, measured on the host/);
     const m = reducedNote(
       { factor: 4, from: 'mip-level', fullWidthPx: 8000, fullHeightPx: 8000, over: 'pixels', limit: 42_000_000 },
       2000,

@@ -18,9 +18,10 @@ export function reducedNote(r: ReducedLevel, widthPx: number, heightPx: number):
       r.over === 'side'
         ? `over the GPU's ${r.limit} px texture limit`
         : `over what the GPU cache's budget holds (${Math.round(r.limit / 1e6)} megapixels)`,
-    // zoomed in past the level, the crop of level 0 on screen is fetched (loading/region-fetch.ts) and read instead
+    // statistics are measured on the host over level 0 (app/statistics-figures.ts); zoomed in past the level, the crop
+    // of level 0 on screen is fetched (loading/region-fetch.ts) and read instead
     caveat:
-      'pixel values, statistics and the histogram are read from this level; zoomed in past it, what is on screen comes from ' +
-      'full resolution',
+      "statistics and the histogram are level 0's, measured on the host chunk by chunk; pixel values are read from this " +
+      'level until zoomed in past it, where what is on screen comes from full resolution',
   };
 }
