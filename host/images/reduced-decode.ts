@@ -36,6 +36,10 @@ export async function decodeReduced(
   const r = reductionFor(widthPx, heightPx, request.fitWithin);
   if (!r) return null;
   const t0 = performance.now();
+  // the finer level the page asks for next: a small first level is smaller than the page's limits only to come sooner,
+  // so what it says it was over is the page's own limit, not the small request's
+  const refine = request.refineWithin ? reductionFor(widthPx, heightPx, request.refineWithin) : null;
+  const said = refine ? { ...r, over: refine.over, limit: refine.limit } : r;
   const level = fileLevelFor(part, r.factor);
   if (level !== null) {
     const whole: DecodeRequest = { ...request, lx: level, ly: level };
@@ -50,15 +54,14 @@ export async function decodeReduced(
       image.widthPx,
       image.heightPx,
     );
-    return { image: { ...image, ...windows, reduced: { ...r, from: 'mip-level' } }, release: got.release };
+    return { image: { ...image, ...windows, reduced: { ...said, from: 'mip-level' } }, release: got.release };
   }
   const held = sources.hold.take(sources.holdKey, r.factor);
   if (held) {
     const image = await held;
     return { image: { ...image, source: 'ram-cache', timings: { ...image.timings, hostMs: performance.now() - t0 } }, release: () => {} };
   }
-  // the finer level the page asks for next, made in this pass where the file has no level of that size itself
-  const refine = request.refineWithin ? reductionFor(widthPx, heightPx, request.refineWithin) : null;
+  // the finer level, made in this pass where the file has no level of that size itself
   const refineFactor =
     refine && refine.factor < r.factor && r.factor % refine.factor === 0 && fileLevelFor(part, refine.factor) === null
       ? refine.factor
@@ -67,7 +70,7 @@ export async function decodeReduced(
   const imageOf = (levelAt: number, reduced: Omit<ReducedLevel, 'from'>) =>
     passed.then(({ pass, queueMs }) => reducedImage(request, part, pass, pass.levels[levelAt]!, reduced, queueMs, t0));
   if (refine && refineFactor) sources.hold.put(sources.holdKey, refineFactor, imageOf(0, refine));
-  const image = await imageOf(refineFactor ? 1 : 0, r);
+  const image = await imageOf(refineFactor ? 1 : 0, said);
   return { image, release: () => {} };
 }
 

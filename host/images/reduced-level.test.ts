@@ -124,7 +124,8 @@ describe('through the host', () => {
       fitWithin: { maxSidePx: 8, maxPixels: 1 << 20 },
       refineWithin,
     });
-    expect(first.reduced).toMatchObject({ factor: 8, from: 'box-filter', limit: 8 });
+    // what the small level says it was over is the page's own limit (refineWithin), not the small request's
+    expect(first.reduced).toMatchObject({ factor: 8, from: 'box-filter', over: 'side', limit: 20 });
     expect([first.widthPx, first.heightPx, first.source]).toEqual([8, 5, 'decode']);
     expect(first.dataWindow).toEqual([1, 2, 8, 6]);
     const refined = await host.decodeImage({ requestId: 'c', fileId: flat.id, part: 0, priority: 'preview', fitWithin: refineWithin });
