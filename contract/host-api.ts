@@ -498,10 +498,13 @@ export interface ExportRequest {
 }
 
 export interface ExportResult {
-  /** `damage`: written from the chunks of a damaged deep part that could be read ("written with damage: …"). */
-  written: { fileId: string; path: string; bytes: number; damage?: string }[];
+  /**
+   * `damage`: written from the chunks of a damaged deep part that could be read ("written with damage: …").
+   * `reduced`: an image too large to encode whole, written at a reduced size ("written at 1/2 size (…): why").
+   */
+  written: { fileId: string; path: string; bytes: number; damage?: string; reduced?: string }[];
   /** Browser mode (no export folder): the encoded files, for the page to offer as downloads. */
-  downloads?: { fileId: string; name: string; mimeType: string; data: ArrayBuffer; damage?: string }[];
+  downloads?: { fileId: string; name: string; mimeType: string; data: ArrayBuffer; damage?: string; reduced?: string }[];
   skipped: { fileId: string; reason: string }[];
   failed: { fileId: string; reason: string }[];
 }

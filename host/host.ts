@@ -65,6 +65,8 @@ class NodeHost implements Host {
   private readonly library: Library;
   private readonly images: ImageService;
   private readonly levelStats: LevelStatisticsService;
+  /** Bytes of decoded images the host keeps in RAM; also what one export may hold. */
+  private readonly ramBudgetBytes: number;
   private readonly thumbnails: ThumbnailService;
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private readonly mode: 'electron' | 'browser';
@@ -84,6 +86,7 @@ class NodeHost implements Host {
       ...(options.workerPath ? { workerPath: options.workerPath } : {}),
     });
     const ramBudgetBytes = options.ramBudgetBytes ?? Math.floor(totalmem() / 4);
+    this.ramBudgetBytes = ramBudgetBytes;
     // buffers of images that left the RAM cache, kept for the next decode of the same size
     this.memory = new PlaneMemory({ keepBytes: Math.min(1 << 30, Math.floor(ramBudgetBytes / 4)), advise: hugePageAdvice });
     this.levels = new DecodedLevels(this.pool, this.broker, this.memory, ramBudgetBytes, this.headers);
@@ -254,8 +257,17 @@ class NodeHost implements Host {
     return exportImages(request, {
       // a damaged file: what of it is exported, and how that is said, is the export's to decide
       file: (fileId) => this.images.readableFileOf(fileId),
-      decode: (fileId, part, channels) =>
-        this.decodeImage({ requestId: id('export', fileId), fileId, part, ...(channels ? { channels } : {}), priority: 'preview' }),
+      decode: (fileId, part, channels, fit) =>
+        this.decodeImage({
+          requestId: id('export', fileId),
+          fileId,
+          part,
+          ...(channels ? { channels } : {}),
+          ...(fit ? { fitWithin: fit } : {}),
+          priority: 'preview',
+        }),
+      // an export holds its decoded planes and working copies at once: at most the RAM cache's budget
+      memoryBytes: this.ramBudgetBytes,
       thumbnail: (fileId, longSidePx) =>
         this.getThumbnail({ requestId: id('export-thumb', fileId), fileId, longSidePx, priority: 'thumbnail-visible' }),
       // an OCIO config by path only when this host read it for the page: the same files its preview was built from

@@ -18,18 +18,26 @@ import type {
   ExportRequest,
   ExportResult,
   FileEntry,
+  FitWithin,
+  PartSummary,
   Thumbnail,
   ThumbnailMissing,
   ViewLut,
   ViewTransform,
 } from '../../contract/host-api.js';
 import { planeSamples } from '../decode/plane-bytes.js';
+import { bytesText, exportFit, reducedExportNote } from './export-fit.js';
 
 export interface ExportSources {
   /** The file; also a damaged one whose header reads (status 'error' with its summary). */
   file(fileId: string): { entry: FileEntry; absPath: string };
-  /** Decoded tolerantly: the chunks that could not be read are zero and listed in the image's `missing`. */
-  decode(fileId: string, part: number, channels: string[] | null): Promise<DecodedImage>;
+  /**
+   * Decoded tolerantly: the chunks that could not be read are zero and listed in the image's `missing`. With `fit`, a
+   * level 0 over it comes reduced (DecodeRequest.fitWithin), streamed from the file's chunks.
+   */
+  decode(fileId: string, part: number, channels: string[] | null, fit?: FitWithin): Promise<DecodedImage>;
+  /** Bytes of RAM one image export may take (its decoded planes and working copies); absent: no bound. */
+  memoryBytes?: number;
   thumbnail(fileId: string, longSidePx: number): Promise<Thumbnail>;
   /** Where an OCIO view's config comes from; without one, a built-in or the files the request carries (no disk). */
   ocioConfigs?: OcioConfigSource;
@@ -39,6 +47,8 @@ export interface ExportSources {
 interface Encoded {
   bytes: Uint8Array;
   damage: string | null;
+  /** Written at a reduced size: how large, and why. */
+  reduced?: string;
 }
 
 const MIME = { png: 'image/png', jpg: 'image/jpeg', exr: 'image/x-exr' } as const;
@@ -68,17 +78,18 @@ export async function exportImages(request: ExportRequest, sources: ExportSource
           result.skipped.push({ fileId, reason: `${path} already exists: export again with overwrite on, or pick another folder` });
           continue;
         }
-        const { bytes, damage } = await encode(fileId, request, sources, entry);
+        const { bytes, damage, reduced } = await encode(fileId, request, sources, entry);
         await writeSafely(path, bytes, request.overwrite);
-        result.written.push({ fileId, path, bytes: bytes.length, ...(damage ? { damage } : {}) });
+        result.written.push({ fileId, path, bytes: bytes.length, ...(damage ? { damage } : {}), ...(reduced ? { reduced } : {}) });
       } else {
-        const { bytes, damage } = await encode(fileId, request, sources, entry);
+        const { bytes, damage, reduced } = await encode(fileId, request, sources, entry);
         (result.downloads ??= []).push({
           fileId,
           name,
           mimeType: MIME[request.format],
           data: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer,
           ...(damage ? { damage } : {}),
+          ...(reduced ? { reduced } : {}),
         });
       }
     } catch (error) {
@@ -122,7 +133,15 @@ async function encode(fileId: string, request: ExportRequest, sources: ExportSou
   const deep = isDeep(partOf(entry, part));
   if (entry.status === 'error' && !deep) throw new Error(`${entry.name}: ${entry.error ?? 'cannot be read'}`);
   if (request.kind === 'exr-layer') {
-    const image = await sources.decode(fileId, part, layerChannels(entry, part, request.view.layer));
+    const planes = layerChannels(entry, part, request.view.layer);
+    // an EXR layer is every pixel, decoded whole: refused where that is more than the host allows an export
+    const decodedBytes = layerBytes(partOf(entry, part), planes);
+    if (sources.memoryBytes !== undefined && decodedBytes > sources.memoryBytes)
+      throw new Error(
+        `its layer is ${bytesText(decodedBytes)} decoded, over the ${bytesText(sources.memoryBytes)} ` +
+          'the host allows one export: export it as PNG or JPEG (written at a reduced size), or copy the file itself',
+      );
+    const image = await sources.decode(fileId, part, planes);
     return { damage: imageDamage(image.missing, deep, 'are zero in it'), bytes: encodeExrLayer(image, request.view.layer, entry, part) };
   }
   if (request.kind === 'thumbnail') {
@@ -138,20 +157,24 @@ async function encode(fileId: string, request: ExportRequest, sources: ExportSou
       bytes: await encode8(rgba8, thumb.widthPx, thumb.heightPx, request.format),
     };
   }
+  // an image too large to encode whole in memory comes reduced, streamed from its chunks, and the result says so
+  const decodeFitted = async (planes: string[]): Promise<{ image: DecodedImage; reduced?: string }> => {
+    const fit = deep || sources.memoryBytes === undefined ? null : exportFit(partOf(entry, part), planes, sources.memoryBytes);
+    const image = await sources.decode(fileId, part, planes, ...(fit ? [fit] : []));
+    return image.reduced
+      ? { image, reduced: reducedExportNote(image.reduced, image.widthPx, image.heightPx, sources.memoryBytes ?? 0) }
+      : { image };
+  };
   if (request.view.channelMode.startsWith('expr:')) {
     const program = exportExpression(entry, part, request.view.channelMode.slice('expr:'.length));
-    const image = await sources.decode(fileId, part, program.planes);
+    const { image, reduced } = await decodeFitted([...program.planes]);
     const damage = imageDamage(image.missing, deep, 'are black in it');
     const params = await viewParams(request.view, fileId, sources.ocioConfigs);
     const rgba8 = toneMapImage(expressionRgba(image, program), image.widthPx, image.heightPx, params);
-    return { damage, bytes: await encode8(rgba8, image.widthPx, image.heightPx, request.format) };
+    return { damage, bytes: await encode8(rgba8, image.widthPx, image.heightPx, request.format), ...(reduced ? { reduced } : {}) };
   }
   const channels = viewChannels(entry, part, request.view);
-  const image = await sources.decode(
-    fileId,
-    part,
-    channels.filter((c): c is string => c !== null),
-  );
+  const { image, reduced } = await decodeFitted(channels.filter((c): c is string => c !== null));
   const damage = imageDamage(image.missing, deep, 'are black in it');
   const params = await viewParams(request.view, fileId, sources.ocioConfigs);
   const { widthPx, heightPx } = image;
@@ -159,7 +182,16 @@ async function encode(fileId: string, request: ExportRequest, sources: ExportSou
   const rgba8 = halfBits
     ? toneMapHalfRgba(halfBits, widthPx, heightPx, params)
     : toneMapImage(assembleRgba(image, channels), widthPx, heightPx, params);
-  return { damage, bytes: await encode8(rgba8, widthPx, heightPx, request.format) };
+  return { damage, bytes: await encode8(rgba8, widthPx, heightPx, request.format), ...(reduced ? { reduced } : {}) };
+}
+
+/** Bytes of a flat part's level 0 in these channels (every channel when null), decoded. */
+function layerBytes(part: PartSummary, channels: readonly string[] | null): number {
+  const [x0, y0, x1, y1] = part.dataWindow;
+  const pixels = (x1 - x0 + 1) * (y1 - y0 + 1);
+  return part.channels
+    .filter((c) => !channels || channels.includes(c.name))
+    .reduce((n, c) => n + (pixels / (c.xSampling * c.ySampling)) * (c.pixelType === 'half' ? 2 : 4), 0);
 }
 
 const isDeep = (part: { type: string }): boolean => part.type === 'deepscanline' || part.type === 'deeptile';

@@ -140,7 +140,8 @@ export function describeExport(result: ExportResult, names: ReadonlyMap<string, 
   const name = (id: string): string => names.get(id) ?? id;
   const lines: ExportLine[] = [];
   // a damaged deep part is written from the chunks that could be read: the line says so
-  const damage = (d: { damage?: string }): string => (d.damage ? `; ${d.damage}` : '');
+  const damage = (d: { damage?: string; reduced?: string }): string =>
+    (d.reduced ? `; ${d.reduced}` : '') + (d.damage ? `; ${d.damage}` : '');
   for (const w of result.written)
     lines.push({ fileId: w.fileId, name: name(w.fileId), status: 'written', text: `written to ${w.path} (${kb(w.bytes)})${damage(w)}` });
   for (const d of result.downloads ?? [])
