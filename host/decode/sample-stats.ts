@@ -27,6 +27,20 @@ export class ChannelMeter {
   result(): ChannelStats {
     return this.counts ? combineStats(this.stats, halfCountStats(this.counts)) : this.stats;
   }
+
+  /** Half samples' counts per bit pattern (null: none were half). */
+  get halfCounts(): Uint32Array | null {
+    return this.counts;
+  }
+}
+
+/** A channel's histogram bins (at `base`) from its half samples' counts per bit pattern: no pass over the samples. */
+export function binHalfCounts(out: Uint32Array, base: number, counts: Uint32Array): void {
+  const halves = halfBinTable();
+  for (let h = 0; h < 65536; h++) {
+    const c = counts[h]!;
+    if (c && halves[h]! >= 0) out[base + halves[h]!] = out[base + halves[h]!]! + c;
+  }
 }
 
 /** Figures of `values[from, to)` (float32 or uint samples): NaN and ±Inf counted apart, as the page does. */
@@ -153,10 +167,13 @@ export function countHistogram(
   planes: readonly [PlaneData | null, PlaneData | null, PlaneData | null],
   from: number,
   to: number,
+  /** Channels whose bins are counted elsewhere (binHalfCounts): only their luminance share is counted here. */
+  binned: readonly boolean[] = [false, false, false],
 ): void {
   const cells = floatCellTable();
   const halves = halfBinTable();
   for (let k = 0; k < 3; k++) {
+    if (binned[k]) continue;
     const p = planes[k] ?? null;
     const base = (k + 1) * HIST_BINS;
     if (p === null)
@@ -174,9 +191,18 @@ export function countHistogram(
     toFloats(r, planes[0], at, count);
     toFloats(g, planes[1], at, count);
     toFloats(b, planes[2], at, count);
-    for (let i = 0; i < count; i++) countBin(out, 0, floatBin(cells, f(f(f(l0 * r[i]!) + f(l1 * g[i]!)) + f(l2 * b[i]!))));
+    // the luminance in float32 as the GPU computes it, op by op, then binned by its bits
+    for (let i = 0; i < count; i++) luma[i] = f(f(f(l0 * r[i]!) + f(l1 * g[i]!)) + f(l2 * b[i]!));
+    for (let i = 0; i < count; i++) {
+      let bin = cells[lumaBits[i]! >>> 16]!;
+      if (bin === STRADDLES) bin = histogramBin(luma[i]!);
+      if (bin >= 0) out[bin] = out[bin]! + 1;
+    }
   }
 }
+
+const luma = new Float32Array(SPAN);
+const lumaBits = new Uint32Array(luma.buffer);
 
 function countBin(out: Uint32Array, base: number, bin: number): void {
   if (bin >= 0) out[base + bin] = out[base + bin]! + 1;

@@ -5,7 +5,7 @@ import { HIST_BINS } from '../../shaders/display-params.js';
 import type { BandResult } from './band-task.js';
 import { planeView } from './layout.js';
 import { withReader } from './reader-cache.js';
-import { ChannelMeter, countHistogram, type ChannelStats } from './sample-stats.js';
+import { binHalfCounts, ChannelMeter, countHistogram, type ChannelStats } from './sample-stats.js';
 import type { TaskContext, TaskOutput } from './task-handler.js';
 import type { HeaderHandoff } from '../headers/header-handoff.js';
 
@@ -65,21 +65,22 @@ export function statsTask(args: StatsTaskArgs, ctx: TaskContext): TaskOutput<Sta
       });
       const t0 = performance.now();
       const holes = (decoded.missing?.failures ?? []).map((f) => f.region);
-      const stats = selected.map((c, i) => {
+      const meters = selected.map((c, i) => {
         const meter = new ChannelMeter();
         forEachRun(region, c.xSampling, c.ySampling, holes, (from, to) => meter.add(planes[i]!, from, to));
-        return { name: c.name, stats: meter.result() };
+        return meter;
       });
+      const stats = selected.map((c, i) => ({ name: c.name, stats: meters[i]!.result() }));
       let histogram: Uint32Array | null = null;
       if (args.histogram) {
-        const byName = new Map(selected.map((c, i) => [c.name, planes[i]!]));
-        const rgb = args.histogram.map((name) => (name === null ? null : (byName.get(name) ?? null))) as [
-          PlaneData | null,
-          PlaneData | null,
-          PlaneData | null,
-        ];
+        const at = args.histogram.map((name) => (name === null ? -1 : selected.findIndex((c) => c.name === name)));
+        const rgb = at.map((i) => (i < 0 ? null : planes[i]!)) as [PlaneData | null, PlaneData | null, PlaneData | null];
+        // a half channel's bins come from its meter's counts per bit pattern; the pixels are read for luminance only
+        const counted = at.map((i) => (i < 0 ? null : meters[i]!.halfCounts));
         const out = new Uint32Array(4 * HIST_BINS);
-        forEachRun(region, 1, 1, holes, (from, to) => countHistogram(out, rgb, from, to));
+        const binned = counted.map((c) => c !== null);
+        forEachRun(region, 1, 1, holes, (from, to) => countHistogram(out, rgb, from, to, binned));
+        counted.forEach((counts, k) => counts && binHalfCounts(out, (k + 1) * HIST_BINS, counts));
         histogram = out;
       }
       const missingPx = holes.reduce((n, h) => n + area(intersect(h, region)), 0);
