@@ -4,8 +4,9 @@ import { test, expect, type Locator, type Page } from '@playwright/test';
 import { srgbOetf } from '../shaders/tonemap-cpu.js';
 import sharp from 'sharp';
 
-export async function pixels(el: Locator): Promise<{ data: Buffer; widthPx: number; heightPx: number; channels: number }> {
-  const { data, info } = await sharp(await el.screenshot({ timeout: 120_000 }))
+/** A screenshot of `el` as raw pixels; saved to `path` as well where given. */
+export async function pixels(el: Locator, path?: string): Promise<{ data: Buffer; widthPx: number; heightPx: number; channels: number }> {
+  const { data, info } = await sharp(await el.screenshot({ path, timeout: 120_000 }))
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { data, widthPx: info.width, heightPx: info.height, channels: info.channels };
