@@ -98,7 +98,8 @@ describe('Statistics of an image shown reduced', () => {
     expect(asked[0]).toEqual({ fileId: 'big', part: 0, channels: ['R', 'G'], region: { xPx: 2, yPx: 1, widthPx: 3, heightPx: 2 } });
     expect(got.histogram).toBeNull();
     expect((await got.wholeRows())?.map((r) => r.max)).toEqual([50, 51]);
-    expect(asked[1]).toEqual({ fileId: 'big', part: 0, channels: ['R', 'G'] });
+    // the same request as the whole image's own (histogram and all): the host answers it from what it kept
+    expect(asked[1]).toEqual({ fileId: 'big', part: 0, channels: ['R', 'G'], histogram: ['R', 'G', null] });
   });
 
   it('are of the level on screen where the host cannot measure, saying why', async () => {

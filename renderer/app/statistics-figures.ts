@@ -138,7 +138,8 @@ export async function statisticsFigures(job: StatisticsJob): Promise<StatisticsF
     histogram: level?.histogram ? Uint32Array.from(level.histogram) : null,
     wholeRegion: statsOver,
     wholeRows: async () => {
-      const whole = await measure(statsOver, false);
+      // asked as the whole image's figures are asked (with the histogram): the host has them kept, no second pass
+      const whole = await measure(statsOver, true);
       return whole ? rowsOf(whole.channels) : null;
     },
   };
