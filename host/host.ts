@@ -114,7 +114,12 @@ class NodeHost implements Host {
       planes: { memory: this.memory, poolIdle: () => this.pool.pending === 0 && this.pool.posted === 0 },
     });
     const { pool, broker, disk, headers } = this;
-    this.levelStats = new LevelStatisticsService({ pool, broker, headers, fileOf: (fileId) => this.images.readableFileOf(fileId) });
+    this.levelStats = new LevelStatisticsService({
+      pool,
+      broker,
+      headers,
+      levelOf: (fileId, part, lx, ly, channels) => this.images.levelOf(fileId, part, lx, ly, channels),
+    });
     this.thumbnails = new ThumbnailService({
       pool,
       broker,

@@ -6,6 +6,7 @@ import type { BandResult } from './band-task.js';
 import { boxFilterRows } from './box-filter.js';
 import { planeView } from './layout.js';
 import { withReader } from './reader-cache.js';
+import { scratchFor } from './worker-scratch.js';
 import type { TaskContext, TaskOutput } from './task-handler.js';
 import type { HeaderHandoff } from '../headers/header-handoff.js';
 
@@ -26,15 +27,6 @@ export interface ReduceTaskArgs {
 }
 
 export type ReduceResult = BandResult & { filterMs: number };
-
-/** Scratch memory for a task's rows of level 0, one buffer per plane, kept across tasks (it grows, never shrinks). */
-const scratch: ArrayBuffer[] = [];
-
-function scratchFor(index: number, byteLength: number): ArrayBuffer {
-  const have = scratch[index];
-  if (have && have.byteLength >= byteLength) return have;
-  return (scratch[index] = new ArrayBuffer(byteLength));
-}
 
 /** Decodes the task's rows of level 0 and box-filters them into every target's planes. */
 export function reduceTask(args: ReduceTaskArgs, ctx: TaskContext): TaskOutput<ReduceResult> {

@@ -5,14 +5,12 @@ import type { Box2i, MissingChunks, StageTimings } from '../../codec/index.js';
 import { HIST_BINS } from '../../shaders/display-params.js';
 import { combineStats } from '../../shaders/stats-regions.js';
 import { bandsMissing } from './image-decode.js';
-import { lcm, type LevelLayout } from './layout.js';
+import type { LevelLayout } from './layout.js';
 import type { DecodePool, JobHandle, JobPlan } from './pool.js';
 import { emptyChannelStats, type ChannelStats } from './sample-stats.js';
-import type { StatsTaskArgs, StatsTaskResult } from './stats-task.js';
+import { taskRowsFor } from './reduced-pass.js';
+import { intersectBox, type StatsTaskArgs, type StatsTaskResult } from './stats-task.js';
 import type { HeaderHandoff } from '../headers/header-handoff.js';
-
-/** Level 0 bytes a task decodes (a worker's scratch), as the reduced pass's tasks. */
-const TASK_BYTES = 24 << 20;
 
 export interface StatsPassRequest {
   path: string;
@@ -42,12 +40,12 @@ export function measureLevel(pool: DecodePool, request: StatsPassRequest): JobHa
   return pool.submitJob<StatsPass>(plan, request.priority ?? 0);
 }
 
-/** The rows of `region` cut into tasks on chunk boundaries (counted from level 0's first row), each about TASK_BYTES. */
+/** The rows of `region` cut into tasks on chunk boundaries (counted from level 0's first row), as the reduced pass cuts them. */
 export function statsTaskRegions(layout: LevelLayout, region: Box2i): Box2i[] {
   const { frame } = layout;
-  const unit = lcm(layout.rowsPerChunk, layout.rowAlignment);
+  // a task's scratch holds the region's columns only
   const widthShare = (region.xMax - region.xMin + 1) / (frame.xMax - frame.xMin + 1);
-  const rows = unit * Math.max(1, Math.floor(TASK_BYTES / Math.max(1, layout.rowBytes * widthShare) / unit));
+  const rows = taskRowsFor({ ...layout, rowBytes: layout.rowBytes * widthShare }, 1);
   const out: Box2i[] = [];
   for (let y = region.yMin; y <= region.yMax;) {
     const next = frame.yMin + (Math.floor((y - frame.yMin) / rows) + 1) * rows;
@@ -60,17 +58,17 @@ export function statsTaskRegions(layout: LevelLayout, region: Box2i): Box2i[] {
 
 function passPlan(request: StatsPassRequest, layout: LevelLayout): JobPlan<StatsPass> {
   const { frame } = layout;
-  const asked = request.region ?? frame;
-  const region: Box2i = {
-    xMin: Math.max(asked.xMin, frame.xMin),
-    yMin: Math.max(asked.yMin, frame.yMin),
-    xMax: Math.min(asked.xMax, frame.xMax),
-    yMax: Math.min(asked.yMax, frame.yMax),
-  };
+  const region = intersectBox(request.region ?? frame, frame);
   const names = layout.planes.map((p) => p.name);
   return {
-    tasks: () =>
-      (region.xMin <= region.xMax && region.yMin <= region.yMax ? statsTaskRegions(layout, region) : []).map((r) => {
+    tasks: () => {
+      // the histogram counts pixels: a subsampled channel has no sample at each
+      for (const name of request.histogram ?? []) {
+        const plane = layout.planes.find((p) => p.name === name);
+        if (plane && (plane.xSampling !== 1 || plane.ySampling !== 1))
+          throw new Error(`${request.path}: channel "${name}" is subsampled, so it cannot be counted into a histogram per pixel`);
+      }
+      return (region.xMin <= region.xMax && region.yMin <= region.yMax ? statsTaskRegions(layout, region) : []).map((r) => {
         const args: StatsTaskArgs = {
           path: request.path,
           part: layout.part,
@@ -80,7 +78,8 @@ function passPlan(request: StatsPassRequest, layout: LevelLayout): JobPlan<Stats
           ...(request.handoff ? { handoff: request.handoff } : {}),
         };
         return { kind: 'stats', args };
-      }),
+      });
+    },
     combine: (results) => {
       const all = results as StatsTaskResult[];
       const timings = { readMs: 0, decompressMs: 0, unpackMs: 0, bytesRead: 0, chunks: 0, statsMs: 0 };

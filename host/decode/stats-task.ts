@@ -1,10 +1,11 @@
 // The statistics task: rows of level 0 decoded in a worker into its own scratch planes and measured there (figures per
 // channel, and a histogram), so a level too large to hold is measured chunk by chunk and only the figures travel back.
-import { sampleCount, type Box2i, type PlaneData } from '../../codec/index.js';
+import { PIXEL_TYPE_BYTES, sampleCount, type Box2i, type PlaneData } from '../../codec/index.js';
 import { HIST_BINS } from '../../shaders/display-params.js';
 import type { BandResult } from './band-task.js';
 import { planeView } from './layout.js';
 import { withReader } from './reader-cache.js';
+import { scratchFor } from './worker-scratch.js';
 import { binHalfCounts, ChannelMeter, countHistogram, type ChannelStats } from './sample-stats.js';
 import type { TaskContext, TaskOutput } from './task-handler.js';
 import type { HeaderHandoff } from '../headers/header-handoff.js';
@@ -31,15 +32,6 @@ export type StatsTaskResult = BandResult & {
   statsMs: number;
 };
 
-/** Scratch memory for a task's rows of level 0, one buffer per plane, kept across tasks (it grows, never shrinks). */
-const scratch: ArrayBuffer[] = [];
-
-function scratchFor(index: number, byteLength: number): ArrayBuffer {
-  const have = scratch[index];
-  if (have && have.byteLength >= byteLength) return have;
-  return (scratch[index] = new ArrayBuffer(byteLength));
-}
-
 /** Decodes the task's pixels of level 0 (tolerantly: a chunk that cannot be read is left out) and measures them. */
 export function statsTask(args: StatsTaskArgs, ctx: TaskContext): TaskOutput<StatsTaskResult> {
   const { region } = args;
@@ -51,7 +43,7 @@ export function statsTask(args: StatsTaskArgs, ctx: TaskContext): TaskOutput<Sta
       const selected = part.channels.filter((c) => wanted.has(c.name));
       const planes = selected.map((c, i) => {
         const samples = sampleCount(c.xSampling, region.xMin, region.xMax) * sampleCount(c.ySampling, region.yMin, region.yMax);
-        return planeView(c.pixelType, scratchFor(i, samples * (c.pixelType === 'half' ? 2 : 4)), samples);
+        return planeView(c.pixelType, scratchFor(i, samples * PIXEL_TYPE_BYTES[c.pixelType]), samples);
       });
       const decoded = reader.decode({
         part: args.part,
@@ -83,7 +75,7 @@ export function statsTask(args: StatsTaskArgs, ctx: TaskContext): TaskOutput<Sta
         counted.forEach((counts, k) => counts && binHalfCounts(out, (k + 1) * HIST_BINS, counts));
         histogram = out;
       }
-      const missingPx = holes.reduce((n, h) => n + area(intersect(h, region)), 0);
+      const missingPx = holes.reduce((n, h) => n + area(intersectBox(h, region)), 0);
       return { ...decoded, stats, histogram, missingPx, statsMs: performance.now() - t0 };
     },
     args.handoff,
@@ -142,7 +134,8 @@ export function forEachRun(
   }
 }
 
-function intersect(a: Box2i, b: Box2i): Box2i {
+/** The pixels two boxes share (xMin > xMax or yMin > yMax: none). */
+export function intersectBox(a: Box2i, b: Box2i): Box2i {
   return { xMin: Math.max(a.xMin, b.xMin), yMin: Math.max(a.yMin, b.yMin), xMax: Math.min(a.xMax, b.xMax), yMax: Math.min(a.yMax, b.yMax) };
 }
 

@@ -1,5 +1,6 @@
 // How large an image export encodes: level 0 where it fits the encoder and the host's memory for an export, else the
 // largest reduced level that does (the file's own MIP level, or level 0 box-filtered as it streams), said in the result.
+import { PIXEL_TYPE_BYTES } from '../../codec/index.js';
 import type { FitWithin, PartSummary, ReducedLevel } from '../../contract/host-api.js';
 
 /** libvips' default input limit, which sharp keeps: 0x3FFF × 0x3FFF pixels. */
@@ -14,7 +15,7 @@ export function exportFit(part: PartSummary, channels: readonly string[], memory
   const [x0, y0, x1, y1] = part.dataWindow;
   const widthPx = x1 - x0 + 1,
     heightPx = y1 - y0 + 1;
-  const planeBytes = part.channels.filter((c) => channels.includes(c.name)).reduce((n, c) => n + (c.pixelType === 'half' ? 2 : 4), 0);
+  const planeBytes = part.channels.filter((c) => channels.includes(c.name)).reduce((n, c) => n + PIXEL_TYPE_BYTES[c.pixelType], 0);
   const memoryPixels = Math.floor(memoryBytes / (planeBytes + WORKING_BYTES_PER_PX));
   const maxPixels = Math.min(ENCODER_MAX_PIXELS, memoryPixels);
   if (widthPx * heightPx <= maxPixels && Math.max(widthPx, heightPx) <= ENCODER_MAX_SIDE_PX) return null;
@@ -43,3 +44,12 @@ export const bytesText = (bytes: number): string =>
     : bytes >= 2 ** 20
       ? `${(bytes / 2 ** 20).toFixed(1)} MB`
       : `${(bytes / 2 ** 10).toFixed(1)} kB`;
+
+/** Bytes of a flat part's level 0 in these channels (every channel when null), decoded. */
+export function layerBytes(part: PartSummary, channels: readonly string[] | null): number {
+  const [x0, y0, x1, y1] = part.dataWindow;
+  const pixels = (x1 - x0 + 1) * (y1 - y0 + 1);
+  return part.channels
+    .filter((c) => !channels || channels.includes(c.name))
+    .reduce((n, c) => n + (pixels / (c.xSampling * c.ySampling)) * PIXEL_TYPE_BYTES[c.pixelType], 0);
+}

@@ -19,14 +19,13 @@ import type {
   ExportResult,
   FileEntry,
   FitWithin,
-  PartSummary,
   Thumbnail,
   ThumbnailMissing,
   ViewLut,
   ViewTransform,
 } from '../../contract/host-api.js';
 import { planeSamples } from '../decode/plane-bytes.js';
-import { bytesText, exportFit, reducedExportNote } from './export-fit.js';
+import { bytesText, exportFit, layerBytes, reducedExportNote } from './export-fit.js';
 
 export interface ExportSources {
   /** The file; also a damaged one whose header reads (status 'error' with its summary). */
@@ -183,15 +182,6 @@ async function encode(fileId: string, request: ExportRequest, sources: ExportSou
     ? toneMapHalfRgba(halfBits, widthPx, heightPx, params)
     : toneMapImage(assembleRgba(image, channels), widthPx, heightPx, params);
   return { damage, bytes: await encode8(rgba8, widthPx, heightPx, request.format), ...(reduced ? { reduced } : {}) };
-}
-
-/** Bytes of a flat part's level 0 in these channels (every channel when null), decoded. */
-function layerBytes(part: PartSummary, channels: readonly string[] | null): number {
-  const [x0, y0, x1, y1] = part.dataWindow;
-  const pixels = (x1 - x0 + 1) * (y1 - y0 + 1);
-  return part.channels
-    .filter((c) => !channels || channels.includes(c.name))
-    .reduce((n, c) => n + (pixels / (c.xSampling * c.ySampling)) * (c.pixelType === 'half' ? 2 : 4), 0);
 }
 
 const isDeep = (part: { type: string }): boolean => part.type === 'deepscanline' || part.type === 'deeptile';

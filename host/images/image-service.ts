@@ -275,13 +275,7 @@ export class ImageService {
   }
 
   /** The level a request names, and its channels in header order (every channel when none are named). */
-  private levelOf(
-    fileId: string,
-    part: number,
-    lx: number,
-    ly: number,
-    requested: string[] | undefined,
-  ): { ref: LevelRef; channels: string[] } {
+  levelOf(fileId: string, part: number, lx: number, ly: number, requested: string[] | undefined): { ref: LevelRef; channels: string[] } {
     const { entry, absPath } = this.readableFileOf(fileId);
     const partSummary = entry.summary?.parts[part];
     if (!partSummary) throw new Error(`${entry.name} has no part ${part} (it has ${entry.summary?.parts.length ?? 0})`);

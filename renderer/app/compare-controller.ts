@@ -14,7 +14,7 @@ import { alignedDataRegion, alignmentShift, type CompareView } from '../gpu/comp
 import type { ImageKey } from '../gpu/engine.js';
 import type { ViewEngine } from '../gpu/view-engine.js';
 import { colormapSource, layerChoice, partChannelNames, planesOf, type ChannelPick, type LayerChoice } from '../model/layer-choice.js';
-import { measuredSource } from '../model/subject.js';
+import { measuredSource, shownImageKey } from '../model/subject.js';
 import type { ReferenceRef, StatisticsReport } from '../state/compare-state.js';
 import type { AppState, AppStore, StoreActions } from '../state/store.js';
 import { statisticsFigures } from './statistics-figures.js';
@@ -51,9 +51,6 @@ export function referenceLayer(
   return { part, layer, channel: followed ? aChannel : ref.channel, follows: !!followed };
 }
 
-/** A's identity in the compare pair: the image, part, layer and channel on screen. */
-const pairOf = (s: AppState): string => `${s.image.currentFileId}\0${s.image.part}\0${s.image.layer}\0${s.image.channel}`;
-
 const layerText = (name: string): string => name || '(base)';
 
 export class CompareController {
@@ -80,12 +77,12 @@ export class CompareController {
     const { store } = this.host;
     store.subscribe((s, prev) => {
       // another pair: a run still computing the last one is void (its figures would flash before the new pair's)
-      if (pairOf(s) !== pairOf(prev) || s.compare.reference !== prev.compare.reference) this.analysisSeq++;
+      if (shownImageKey(s) !== shownImageKey(prev) || s.compare.reference !== prev.compare.reference) this.analysisSeq++;
       // another image on screen: the figures of the last pair go (the panel says computing) until the new pair's arrive
       if (s.compare.reference && s.image.currentFileId !== prev.image.currentFileId && s.compare.metrics)
         this.host.actions.setCompare({ metrics: null, metricsNote: '' });
       // another image, part, layer or channel: its Statistics are computed afresh (the panel says computing… meanwhile)
-      if (pairOf(s) !== pairOf(prev) && s.inspect.stats) {
+      if (shownImageKey(s) !== shownImageKey(prev) && s.inspect.stats) {
         this.wholeStats = null;
         this.host.actions.setInspect({ stats: null });
       }
@@ -203,7 +200,7 @@ export class CompareController {
   /** Whether the run numbered `seq`, started on state `started`, still computes the pair on screen. */
   private stillCurrent(seq: number, started: AppState): boolean {
     const now = this.host.store.getState();
-    return seq === this.analysisSeq && pairOf(now) === pairOf(started) && now.compare.reference === started.compare.reference;
+    return seq === this.analysisSeq && shownImageKey(now) === shownImageKey(started) && now.compare.reference === started.compare.reference;
   }
 
   private emit(): void {

@@ -13,6 +13,11 @@ export interface SubjectSource {
 /** A subject as one comparable string; branded so that no other string passes for one. */
 export type SubjectKey = string & { readonly subjectKey: unique symbol };
 
+/** A's identity: the image, part, layer and channel on screen (what its figures and histogram are of, before a mode). */
+export function shownImageKey(s: Pick<SubjectSource, 'image'>): string {
+  return `${s.image.currentFileId}\0${s.image.part}\0${s.image.layer}\0${s.image.channel}`;
+}
+
 /** What Statistics measure in this state once the reference is loaded: A, B (A/B flip showing it) or the difference image. */
 export function measuredSource(s: SubjectSource): StatsSource {
   const { reference, mode, showB } = s.compare;
